@@ -1,0 +1,389 @@
+//! Assembly: scanner events → a whole [`Completion`] (content, reasoning, complete tool
+//! calls with parsed arguments, incomplete calls, diagnostics), the way a non-streaming
+//! server response or an agent runtime needs it.
+
+use inband::{ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span};
+use serde::Serialize;
+use simd_json::OwnedValue;
+
+use crate::ids::IdMinter;
+
+/// How to assemble.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct AssembleOptions {
+    /// Mint ids deterministically from this seed (tests, `inband scan --seed`). Default:
+    /// `None`, random ids.
+    pub seed: Option<u64>,
+    /// The declared tool names; a call to another name is kept, with an `unknown_tool`
+    /// diagnostic (dialects.md rule 9). Default: `None`, no check.
+    pub tools: Option<Vec<String>>,
+}
+
+impl AssembleOptions {
+    /// Options with deterministic ids from `seed`.
+    pub fn seeded(seed: u64) -> Self {
+        AssembleOptions { seed: Some(seed), tools: None }
+    }
+}
+
+/// A complete tool call, safe to execute.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// `call_` + 24 random alphanumerics (see [`IdMinter`]).
+    pub id: String,
+    /// The tool's name, trimmed.
+    pub name: String,
+    /// The arguments, always a JSON object.
+    pub arguments: OwnedValue,
+}
+
+/// A call the end of the stream cut off: never executable (dialects.md rule 3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IncompleteCall {
+    /// The id the call was given when it started.
+    pub id: String,
+    /// Its name, if the model wrote it.
+    pub name: Option<String>,
+    /// The argument text written so far (normalised, not valid JSON in general).
+    pub arguments: String,
+}
+
+/// One diagnostic, for output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiagnosticRecord {
+    /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
+    /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `invalid_utf8`).
+    pub code: &'static str,
+    /// One line for humans.
+    pub message: &'static str,
+    /// The bytes concerned: `[start, end)` offsets from stream start.
+    pub span: [u64; 2],
+}
+
+/// A whole model response, decoded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Completion {
+    /// Visible content, exactly as written (structure removed; invalid structure kept as
+    /// text). Not trimmed.
+    pub content: String,
+    /// Reasoning text, or `None` when the response had no reasoning block.
+    pub reasoning: Option<String>,
+    /// Complete calls in stream order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Calls cut off by the end of the stream.
+    pub incomplete_calls: Vec<IncompleteCall>,
+    /// Everything worth reporting, in stream order.
+    pub diagnostics: Vec<DiagnosticRecord>,
+}
+
+/// Scans `chunks` as one response and assembles it.
+pub fn assemble<'a>(
+    dialect: Dialect,
+    options: Options,
+    assemble_options: &AssembleOptions,
+    chunks: impl IntoIterator<Item = &'a [u8]>,
+) -> Completion {
+    let mut scanner = Scanner::new(dialect, options);
+    let mut assembler = Assembler::new(assemble_options);
+    for chunk in chunks {
+        scanner.feed(chunk, &mut assembler).expect("a new scanner is not finished");
+    }
+    scanner.finish(&mut assembler).expect("a new scanner is not finished");
+    assembler.finish()
+}
+
+#[derive(Debug)]
+pub(crate) enum Segment {
+    Text(Vec<u8>),
+    /// A call drafted inside reasoning: its raw bytes if demoted, nothing if it became a call.
+    Draft(u32),
+}
+
+#[derive(Debug)]
+pub(crate) struct CallRecord {
+    pub(crate) id: String,
+    pub(crate) name: Option<Vec<u8>>,
+    raw: Vec<u8>,
+    /// Normalised argument text so far; after the call completes, the whole JSON text.
+    pub(crate) arguments: Vec<u8>,
+    normalizer: ArgumentsNormalizer,
+    has_args: bool,
+    pub(crate) provisional: bool,
+    pub(crate) end: Option<CallEnd>,
+    /// Its arguments did not parse: it is text after all.
+    pub(crate) broken: bool,
+}
+
+impl CallRecord {
+    /// A draft that turned out not to be a call: its bytes are reasoning text.
+    pub(crate) fn shows_as_text(&self) -> bool {
+        self.broken || matches!(self.end, Some(CallEnd::Demoted | CallEnd::Invalid))
+    }
+}
+
+/// Whose raw bytes the markup and argument events belong to.
+#[derive(Debug)]
+enum Capture {
+    None,
+    /// A call opener was seen; the call has not started yet.
+    Opening(Vec<u8>),
+    Call(u32),
+}
+
+/// A [`Sink`] that assembles a [`Completion`]; call [`Assembler::finish`] after the
+/// scanner's own `finish`.
+#[derive(Debug)]
+pub struct Assembler {
+    ids: IdMinter,
+    tools: Option<Vec<String>>,
+    pub(crate) content: Vec<u8>,
+    pub(crate) reasoning: Option<Vec<Segment>>,
+    in_reasoning: bool,
+    pub(crate) calls: Vec<CallRecord>,
+    capture: Capture,
+    pub(crate) tool_calls: Vec<ToolCall>,
+    diagnostics: Vec<DiagnosticRecord>,
+}
+
+impl Assembler {
+    /// An assembler for one response.
+    pub fn new(options: &AssembleOptions) -> Self {
+        Assembler {
+            ids: options.seed.map_or_else(IdMinter::random, IdMinter::seeded),
+            tools: options.tools.clone(),
+            content: Vec::new(),
+            reasoning: None,
+            in_reasoning: false,
+            calls: Vec::new(),
+            capture: Capture::None,
+            tool_calls: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, span: Span, code: &'static str, message: &'static str) {
+        self.diagnostics.push(DiagnosticRecord { code, message, span: [span.start, span.end] });
+    }
+
+    fn push_reasoning(&mut self, bytes: &[u8]) {
+        let segments = self.reasoning.get_or_insert_with(Vec::new);
+        match segments.last_mut() {
+            Some(Segment::Text(text)) => text.extend_from_slice(bytes),
+            _ => segments.push(Segment::Text(bytes.to_vec())),
+        }
+    }
+
+    /// Bytes of the enclosing text: content, or reasoning while a block is open.
+    fn push_text(&mut self, bytes: &[u8]) {
+        if self.in_reasoning {
+            self.push_reasoning(bytes);
+        } else {
+            self.content.extend_from_slice(bytes);
+        }
+    }
+
+    fn capture(&mut self, bytes: &[u8]) {
+        match &mut self.capture {
+            Capture::None => {}
+            Capture::Opening(raw) => raw.extend_from_slice(bytes),
+            Capture::Call(call) => {
+                if let Some(record) = self.calls.get_mut(*call as usize) {
+                    record.raw.extend_from_slice(bytes);
+                }
+            }
+        }
+    }
+
+    /// The call's arguments as a JSON object, or `None` when they do not parse as one.
+    fn arguments(record: &mut CallRecord) -> Option<OwnedValue> {
+        let mut text = std::mem::take(&mut record.arguments);
+        record.normalizer.finish(&mut |bytes| text.extend_from_slice(bytes));
+        if !record.has_args {
+            text = b"{}".to_vec();
+        }
+        record.arguments = text.clone();
+        match simd_json::to_owned_value(&mut text) {
+            Ok(value @ OwnedValue::Object(_)) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// A call became executable: parse it, or turn it back into text.
+    fn commit(&mut self, span: Span, call: u32) {
+        let Some(record) = self.calls.get_mut(call as usize) else { return };
+        match Self::arguments(record) {
+            Some(arguments) => {
+                let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default()).into_owned();
+                let id = record.id.clone();
+                if let Some(tools) = &self.tools {
+                    if !tools.iter().any(|t| *t == name) {
+                        self.record(span, "unknown_tool", "the call names a tool that was not declared");
+                    }
+                }
+                self.tool_calls.push(ToolCall { id, name, arguments });
+            }
+            None => {
+                record.broken = true;
+                let raw = std::mem::take(&mut record.raw);
+                let provisional = record.provisional;
+                self.record(span, "invalid_arguments", "the call's arguments are not a JSON object; kept as text");
+                if !provisional {
+                    self.content.extend_from_slice(&raw);
+                } else if let Some(record) = self.calls.get_mut(call as usize) {
+                    record.raw = raw;
+                }
+            }
+        }
+    }
+
+    /// The raw bytes of a call (for a draft that shows as reasoning text).
+    pub(crate) fn raw_of(&self, call: u32) -> &[u8] {
+        self.calls.get(call as usize).map_or(&[], |r| &r.raw)
+    }
+
+    /// Ends assembly.
+    pub fn finish(mut self) -> Completion {
+        let reasoning = self.reasoning.take().map(|segments| {
+            let mut text = Vec::new();
+            for segment in segments {
+                match segment {
+                    Segment::Text(bytes) => text.extend_from_slice(&bytes),
+                    Segment::Draft(call) => {
+                        if let Some(record) = self.calls.get(call as usize) {
+                            if record.shows_as_text() {
+                                text.extend_from_slice(&record.raw);
+                            }
+                        }
+                    }
+                }
+            }
+            text
+        });
+        let incomplete_calls = self
+            .calls
+            .iter_mut()
+            .filter(|r| r.end == Some(CallEnd::Incomplete))
+            .map(|r| {
+                let mut text = std::mem::take(&mut r.arguments);
+                r.normalizer.finish(&mut |bytes| text.extend_from_slice(bytes));
+                IncompleteCall {
+                    id: r.id.clone(),
+                    name: r.name.as_deref().map(|n| String::from_utf8_lossy(n).into_owned()),
+                    arguments: String::from_utf8_lossy(&text).into_owned(),
+                }
+            })
+            .collect();
+        let content = std::mem::take(&mut self.content);
+        let content = self.to_string(content);
+        let reasoning = reasoning.map(|r| self.to_string(r));
+        Completion { content, reasoning, tool_calls: self.tool_calls, incomplete_calls, diagnostics: self.diagnostics }
+    }
+
+    fn to_string(&mut self, bytes: Vec<u8>) -> String {
+        match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => {
+                self.record(Span::at(0), "invalid_utf8", "the text was not valid UTF-8; replaced with U+FFFD");
+                String::from_utf8_lossy(e.as_bytes()).into_owned()
+            }
+        }
+    }
+}
+
+impl Sink for Assembler {
+    fn text(&mut self, _: Span, text: &[u8]) {
+        self.capture = Capture::None;
+        self.content.extend_from_slice(text);
+    }
+
+    fn reasoning(&mut self, _: Span, text: &[u8]) {
+        self.capture = Capture::None;
+        self.push_reasoning(text);
+    }
+
+    fn markup(&mut self, _: Span, kind: Markup, bytes: &[u8]) {
+        match kind {
+            Markup::Delimiter(Role::CallOpen) => self.capture = Capture::Opening(bytes.to_vec()),
+            Markup::Delimiter(Role::CallClose) | Markup::Envelope => self.capture(bytes),
+            Markup::Delimiter(Role::ResultOpen) => {
+                self.capture = Capture::None;
+                self.push_text(bytes);
+            }
+            _ => self.capture = Capture::None,
+        }
+    }
+
+    fn reasoning_start(&mut self, _: Span) {
+        self.in_reasoning = true;
+        self.reasoning.get_or_insert_with(Vec::new);
+    }
+
+    fn reasoning_end(&mut self, _: Span) {
+        self.in_reasoning = false;
+    }
+
+    fn tool_start(&mut self, _: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        let raw = match std::mem::replace(&mut self.capture, Capture::Call(call)) {
+            Capture::Opening(raw) => raw,
+            _ => Vec::new(),
+        };
+        let id = self.ids.mint();
+        if provisional {
+            self.reasoning.get_or_insert_with(Vec::new).push(Segment::Draft(call));
+        }
+        let record = CallRecord {
+            id,
+            name: name.map(<[u8]>::to_vec),
+            raw,
+            arguments: Vec::new(),
+            normalizer: ArgumentsNormalizer::new(),
+            has_args: false,
+            provisional,
+            end: None,
+            broken: false,
+        };
+        // The scanner numbers calls consecutively from 0 and starts each once.
+        debug_assert_eq!(call as usize, self.calls.len());
+        self.calls.push(record);
+    }
+
+    fn tool_name(&mut self, _: Span, call: u32, name: &[u8]) {
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.name = Some(name.to_vec());
+        }
+    }
+
+    fn tool_args(&mut self, _: Span, call: u32, json: &[u8]) {
+        self.capture(json);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.has_args = true;
+            let CallRecord { normalizer, arguments, .. } = record;
+            normalizer.feed(json, &mut |bytes| arguments.extend_from_slice(bytes));
+        }
+    }
+
+    fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        if matches!(self.capture, Capture::Call(c) if c == call) {
+            self.capture = Capture::None;
+        }
+        let Some(record) = self.calls.get_mut(call as usize) else { return };
+        record.end = Some(end);
+        match end {
+            CallEnd::Complete => self.commit(span, call),
+            CallEnd::Invalid if !record.provisional => {
+                let raw = std::mem::take(&mut record.raw);
+                self.content.extend_from_slice(&raw);
+            }
+            CallEnd::Invalid | CallEnd::Demoted | CallEnd::Incomplete => {}
+        }
+    }
+
+    fn fabricated_result(&mut self, span: Span) {
+        self.record(span, "fabricated_result", "the model began writing a tool result itself");
+    }
+
+    fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        self.record(span, diagnostic.code(), diagnostic.message());
+    }
+}

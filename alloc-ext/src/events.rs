@@ -1,0 +1,219 @@
+//! Owned events: the scanner's borrowed events copied into a `Vec`, with adjacent payload
+//! fragments of one kind joined, so that event logs of different chunkings compare equal.
+
+use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Scanner, Sink, Span};
+
+/// One scanner event, owning its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnedEvent {
+    /// Visible content.
+    Text {
+        /// Bytes covered, from stream start.
+        span: Span,
+        /// The content bytes.
+        text: Vec<u8>,
+    },
+    /// Reasoning text.
+    Reasoning {
+        /// Bytes covered, from stream start.
+        span: Span,
+        /// The reasoning bytes.
+        text: Vec<u8>,
+    },
+    /// Consumed structure.
+    Markup {
+        /// Bytes covered, from stream start.
+        span: Span,
+        /// What the bytes are.
+        kind: Markup,
+        /// The markup bytes.
+        bytes: Vec<u8>,
+    },
+    /// A reasoning block opened.
+    ReasoningStart {
+        /// The opener, or empty.
+        span: Span,
+    },
+    /// A reasoning block ended.
+    ReasoningEnd {
+        /// The closer, or empty.
+        span: Span,
+    },
+    /// A call began.
+    ToolStart {
+        /// The name, or what started the call.
+        span: Span,
+        /// Call number in stream order, from 0.
+        call: u32,
+        /// The name when it came before the arguments.
+        name: Option<Vec<u8>>,
+        /// Inside reasoning, fate undecided.
+        provisional: bool,
+    },
+    /// The name of a call whose arguments came first.
+    ToolName {
+        /// The name's bytes.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// The trimmed name.
+        name: Vec<u8>,
+    },
+    /// Raw JSON text of a call's arguments.
+    ToolArgs {
+        /// Bytes covered.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// The model's argument text.
+        json: Vec<u8>,
+    },
+    /// A call ended.
+    ToolEnd {
+        /// What decided it.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// How it ended.
+        end: CallEnd,
+    },
+    /// The model began inventing a tool result.
+    FabricatedResult {
+        /// The result opener.
+        span: Span,
+    },
+    /// Something worth reporting.
+    Diagnostic {
+        /// The bytes concerned.
+        span: Span,
+        /// What it is.
+        diagnostic: Diagnostic,
+    },
+}
+
+impl OwnedEvent {
+    /// The event's span.
+    pub fn span(&self) -> Span {
+        match self {
+            OwnedEvent::Text { span, .. }
+            | OwnedEvent::Reasoning { span, .. }
+            | OwnedEvent::Markup { span, .. }
+            | OwnedEvent::ReasoningStart { span }
+            | OwnedEvent::ReasoningEnd { span }
+            | OwnedEvent::ToolStart { span, .. }
+            | OwnedEvent::ToolName { span, .. }
+            | OwnedEvent::ToolArgs { span, .. }
+            | OwnedEvent::ToolEnd { span, .. }
+            | OwnedEvent::FabricatedResult { span }
+            | OwnedEvent::Diagnostic { span, .. } => *span,
+        }
+    }
+
+    /// The input bytes a payload event covers (text, reasoning, markup, arguments); `None`
+    /// for structural events. Payload spans tile the stream.
+    pub fn payload(&self) -> Option<&[u8]> {
+        match self {
+            OwnedEvent::Text { text, .. } | OwnedEvent::Reasoning { text, .. } => Some(text),
+            OwnedEvent::Markup { bytes, .. } => Some(bytes),
+            OwnedEvent::ToolArgs { json, .. } => Some(json),
+            _ => None,
+        }
+    }
+}
+
+/// A [`Sink`] that records owned events, joining adjacent fragments of text, reasoning,
+/// envelope markup and one call's arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventLog {
+    /// The events, in stream order.
+    pub events: Vec<OwnedEvent>,
+}
+
+impl EventLog {
+    /// An empty log.
+    pub fn new() -> Self {
+        EventLog::default()
+    }
+
+    /// Scans `chunks` as one stream (then finishes it) and returns the log.
+    pub fn scan<'a>(dialect: Dialect, options: Options, chunks: impl IntoIterator<Item = &'a [u8]>) -> EventLog {
+        let mut scanner = Scanner::new(dialect, options);
+        let mut log = EventLog::new();
+        for chunk in chunks {
+            scanner.feed(chunk, &mut log).expect("a new scanner is not finished");
+        }
+        scanner.finish(&mut log).expect("a new scanner is not finished");
+        log
+    }
+
+    fn join(&mut self, event: OwnedEvent) {
+        if let Some(last) = self.events.last_mut() {
+            let joined = match (last, &event) {
+                (OwnedEvent::Text { span, text }, OwnedEvent::Text { span: s, text: t })
+                | (OwnedEvent::Reasoning { span, text }, OwnedEvent::Reasoning { span: s, text: t })
+                    if span.end == s.start =>
+                {
+                    span.end = s.end;
+                    text.extend_from_slice(t);
+                    true
+                }
+                (
+                    OwnedEvent::Markup { span, kind: Markup::Envelope, bytes },
+                    OwnedEvent::Markup { span: s, kind: Markup::Envelope, bytes: b },
+                ) if span.end == s.start => {
+                    span.end = s.end;
+                    bytes.extend_from_slice(b);
+                    true
+                }
+                (OwnedEvent::ToolArgs { span, call, json }, OwnedEvent::ToolArgs { span: s, call: c, json: j })
+                    if span.end == s.start && call == c =>
+                {
+                    span.end = s.end;
+                    json.extend_from_slice(j);
+                    true
+                }
+                _ => false,
+            };
+            if joined {
+                return;
+            }
+        }
+        self.events.push(event);
+    }
+}
+
+impl Sink for EventLog {
+    fn text(&mut self, span: Span, text: &[u8]) {
+        self.join(OwnedEvent::Text { span, text: text.to_vec() });
+    }
+    fn reasoning(&mut self, span: Span, text: &[u8]) {
+        self.join(OwnedEvent::Reasoning { span, text: text.to_vec() });
+    }
+    fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        self.join(OwnedEvent::Markup { span, kind, bytes: bytes.to_vec() });
+    }
+    fn reasoning_start(&mut self, span: Span) {
+        self.events.push(OwnedEvent::ReasoningStart { span });
+    }
+    fn reasoning_end(&mut self, span: Span) {
+        self.events.push(OwnedEvent::ReasoningEnd { span });
+    }
+    fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        self.events.push(OwnedEvent::ToolStart { span, call, name: name.map(<[u8]>::to_vec), provisional });
+    }
+    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        self.events.push(OwnedEvent::ToolName { span, call, name: name.to_vec() });
+    }
+    fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        self.join(OwnedEvent::ToolArgs { span, call, json: json.to_vec() });
+    }
+    fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        self.events.push(OwnedEvent::ToolEnd { span, call, end });
+    }
+    fn fabricated_result(&mut self, span: Span) {
+        self.events.push(OwnedEvent::FabricatedResult { span });
+    }
+    fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        self.events.push(OwnedEvent::Diagnostic { span, diagnostic });
+    }
+}

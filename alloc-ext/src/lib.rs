@@ -1,0 +1,32 @@
+//! # inband-alloc
+//!
+//! What a consumer of the allocation-free [`inband`] scanner builds on top of it, with
+//! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
+//! ([`assemble`]), OpenAI-style streaming deltas ([`stream`]) and tool-call ids ([`ids`]).
+//!
+//! ## Example: assemble a completion
+//!
+//! ```
+//! use inband::{Dialect, Options};
+//! use inband_alloc::assemble::{assemble, AssembleOptions};
+//!
+//! let text = "Let me look.\n<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"a.rs\"}}\n</tool_call>";
+//! let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(7), [text.as_bytes()]);
+//! assert_eq!(completion.content, "Let me look.\n");
+//! assert_eq!(completion.tool_calls[0].name, "read");
+//! assert_eq!(simd_json::to_string(&completion.tool_calls[0].arguments)?, r#"{"path":"a.rs"}"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+// Every public item is part of the contract with servers and agent runtimes.
+#![deny(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
+#![warn(missing_debug_implementations)]
+
+pub mod assemble;
+pub mod events;
+pub mod ids;
+pub mod stream;
+
+pub use simd_json;

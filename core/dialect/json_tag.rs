@@ -1,0 +1,557 @@
+//! The JSON-in-tags family (`hermes`, `qwen3`): `<tool_call>` + one JSON object
+//! `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning.
+//! Formats: seed-system.md §2.2 and §2.9; model-formats.md §2 and §3.
+
+use arrayvec::ArrayVec;
+
+use crate::automaton::{Dfa, START};
+use crate::lex::json::{JsonValue, Step};
+use crate::scan::{DelimScan, Stop};
+use crate::scanner::{Options, MAX_DRAFT_CALLS, MAX_NAME};
+use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+
+/// The scanner modes of one dialect of the family, from its table file.
+#[derive(Debug)]
+pub(crate) struct Modes {
+    /// Visible text.
+    pub(crate) content: &'static Dfa,
+    /// Inside a reasoning block.
+    pub(crate) reasoning: &'static Dfa,
+    /// After a call's JSON body: whitespace, then the closer.
+    pub(crate) tail: &'static Dfa,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Content or reasoning, scanned for delimiters.
+    Text,
+    /// A call's JSON body, tracked by the envelope lexer.
+    Body,
+    /// After a complete body: whitespace, then the closer.
+    Tail,
+}
+
+/// Where the envelope lexer is inside `{"name": …, "arguments": …}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Envelope {
+    Open,
+    Key,
+    KeyString,
+    Colon,
+    Value,
+    Name,
+    Arguments,
+    Skip,
+    Next,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Name,
+    Arguments,
+    Other,
+}
+
+/// Longest key the envelope needs to tell apart.
+const KEY_CAP: usize = 10;
+
+/// The call being scanned.
+#[derive(Debug, Clone)]
+struct Call {
+    index: u32,
+    provisional: bool,
+    started: bool,
+    envelope: Envelope,
+    quote: u8,
+    escape: bool,
+    key: ArrayVec<u8, KEY_CAP>,
+    key_overflow: bool,
+    key_kind: Key,
+    name: ArrayVec<u8, MAX_NAME>,
+    name_start: u64,
+    name_bad: Option<Diagnostic>,
+    has_name: bool,
+    has_args: bool,
+    value: JsonValue,
+    arg_bytes: u64,
+}
+
+impl Call {
+    fn new(index: u32, provisional: bool) -> Self {
+        Call {
+            index,
+            provisional,
+            started: false,
+            envelope: Envelope::Open,
+            quote: 0,
+            escape: false,
+            key: ArrayVec::new_const(),
+            key_overflow: false,
+            key_kind: Key::Other,
+            name: ArrayVec::new_const(),
+            name_start: 0,
+            name_bad: None,
+            has_name: false,
+            has_args: false,
+            value: JsonValue::new(),
+            arg_bytes: 0,
+        }
+    }
+}
+
+/// The phase machine of the JSON-in-tags family.
+#[derive(Debug, Clone)]
+pub(crate) struct JsonTag {
+    modes: &'static Modes,
+    phase: Phase,
+    delims: DelimScan,
+    reasoning: bool,
+    /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
+    /// still markup, not reasoning text.
+    opener_optional: bool,
+    call: Call,
+    next_call: u32,
+    /// Complete calls inside the open reasoning block, waiting for it to close (demoted)
+    /// or for the stream to end (complete): bit `k` is call `draft_first + k`.
+    draft_first: u32,
+    drafts: u64,
+}
+
+impl JsonTag {
+    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
+        JsonTag {
+            modes,
+            phase: Phase::Text,
+            delims: DelimScan::new(),
+            reasoning: options.starts_in_reasoning,
+            opener_optional: options.starts_in_reasoning,
+            call: Call::new(0, false),
+            next_call: 0,
+            draft_first: 0,
+            drafts: 0,
+        }
+    }
+
+    /// True when the stream start should be reported as the start of reasoning.
+    pub(crate) fn starts_in_reasoning(&self) -> bool {
+        self.reasoning
+    }
+
+    /// Scans one chunk whose first byte is at stream offset `base`.
+    pub(crate) fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+        let mut pos = 0;
+        while pos < chunk.len() {
+            pos = match self.phase {
+                Phase::Text => self.text(chunk, pos, base, options, sink),
+                Phase::Body => self.body(chunk, pos, base, options, sink),
+                Phase::Tail => self.tail(chunk, pos, base, options, sink),
+            };
+        }
+    }
+
+    /// End of stream at offset `end`: nothing is held back any more.
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+        if self.phase == Phase::Tail {
+            self.abandon_tail(end, options, sink);
+        }
+        if self.phase == Phase::Text {
+            let held = self.delims.take();
+            let span = Span::new(end - held.len() as u64, end);
+            if !held.is_empty() {
+                if self.reasoning {
+                    sink.reasoning(span, &held);
+                } else {
+                    sink.text(span, &held);
+                }
+            }
+        }
+        let at = Span::at(end);
+        if self.reasoning {
+            self.settle_drafts(at, CallEnd::Complete, sink);
+        }
+        if self.phase == Phase::Body {
+            self.ensure_started(at, sink);
+            sink.diagnostic(at, Diagnostic::TruncatedCall);
+            sink.tool_end(at, self.call.index, CallEnd::Incomplete);
+            self.phase = Phase::Text;
+        }
+        if self.reasoning {
+            sink.diagnostic(at, Diagnostic::UnclosedReasoning);
+            sink.reasoning_end(at);
+            self.reasoning = false;
+        }
+    }
+
+    fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, options: &Options, sink: &mut S) -> usize {
+        let reasoning = self.reasoning;
+        let dfa = if reasoning { self.modes.reasoning } else { self.modes.content };
+        let opener_optional = &mut self.opener_optional;
+        let stop = self.delims.scan(dfa, chunk, pos, base, &mut |span, bytes| {
+            if reasoning {
+                if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
+                    *opener_optional = false;
+                }
+                sink.reasoning(span, bytes);
+            } else {
+                sink.text(span, bytes);
+            }
+        });
+        let (delimiter, end) = match stop {
+            Stop::End => return chunk.len(),
+            Stop::Match(delimiter, end) => (delimiter, end),
+        };
+        let span = Span::new(base + end as u64 - delimiter.bytes.len() as u64, base + end as u64);
+        if reasoning && delimiter.role == Role::ReasoningOpen && !self.opener_optional {
+            // A second opener inside reasoning is the model talking about the tag.
+            sink.reasoning(span, delimiter.bytes);
+            return end;
+        }
+        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+        match delimiter.role {
+            Role::CallOpen => self.open_call(span, options, sink),
+            Role::ReasoningOpen if reasoning => self.opener_optional = false,
+            Role::ReasoningOpen => {
+                self.reasoning = true;
+                sink.reasoning_start(span);
+            }
+            Role::ReasoningClose => {
+                self.settle_drafts(span, CallEnd::Demoted, sink);
+                self.reasoning = false;
+                self.opener_optional = false;
+                sink.reasoning_end(span);
+            }
+            Role::ResultOpen => sink.fabricated_result(span),
+            Role::Stop => sink.diagnostic(span, Diagnostic::StrayStopToken),
+            Role::CallClose => {}
+        }
+        end
+    }
+
+    fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
+        let index = self.next_call;
+        self.next_call = self.next_call.saturating_add(1);
+        let provisional = self.reasoning;
+        self.opener_optional = false;
+        self.call = Call::new(index, provisional);
+        self.phase = Phase::Body;
+        let refused = if index >= options.max_calls {
+            Some(Diagnostic::TooManyCalls)
+        } else if provisional && self.drafts != 0 && index - self.draft_first >= MAX_DRAFT_CALLS {
+            Some(Diagnostic::TooManyDraftCalls)
+        } else {
+            None
+        };
+        if let Some(diagnostic) = refused {
+            self.invalid(span, diagnostic, sink);
+        }
+    }
+
+    /// Ends the current call as invalid and returns to text.
+    fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+        self.ensure_started(span, sink);
+        sink.diagnostic(span, diagnostic);
+        sink.tool_end(span, self.call.index, CallEnd::Invalid);
+        self.phase = Phase::Text;
+    }
+
+    fn ensure_started<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        if !self.call.started {
+            self.call.started = true;
+            sink.tool_start(span, self.call.index, None, self.call.provisional);
+        }
+    }
+
+    /// A call whose structure closed: complete now, or a draft until its reasoning decides.
+    fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.phase = Phase::Text;
+        if self.call.provisional {
+            if self.drafts == 0 {
+                self.draft_first = self.call.index;
+            }
+            self.drafts |= 1 << (self.call.index - self.draft_first);
+        } else {
+            sink.tool_end(span, self.call.index, CallEnd::Complete);
+        }
+    }
+
+    fn settle_drafts<S: Sink>(&mut self, span: Span, end: CallEnd, sink: &mut S) {
+        let mut drafts = self.drafts;
+        while drafts != 0 {
+            let k = drafts.trailing_zeros();
+            sink.tool_end(span, self.draft_first + k, end);
+            drafts &= drafts - 1;
+        }
+        self.drafts = 0;
+    }
+
+    /// Scans the call's JSON body; bytes are envelope markup or argument text.
+    fn body<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, options: &Options, sink: &mut S) -> usize {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        // Start of the envelope markup not yet reported.
+        let mut run = pos;
+        // Reports the envelope markup up to `to`, when the body scan stops there.
+        macro_rules! emit {
+            ($to:expr) => {{
+                let to = $to;
+                if run < to {
+                    sink.markup(Span::new(at(run), at(to)), Markup::Envelope, &chunk[run..to]);
+                }
+            }};
+        }
+        macro_rules! flush {
+            ($to:expr) => {{
+                let to = $to;
+                emit!(to);
+                run = to;
+            }};
+        }
+        macro_rules! malformed {
+            ($i:expr) => {{
+                let i = $i;
+                emit!(i);
+                self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+                return i;
+            }};
+        }
+        while i < chunk.len() {
+            let call = &mut self.call;
+            match call.envelope {
+                Envelope::Arguments => {
+                    emit!(i);
+                    let step = call.value.scan(&chunk[i..]);
+                    let end = match step {
+                        Step::More => chunk.len(),
+                        Step::Done(k) | Step::Error(k) => i + k,
+                    };
+                    if end > i {
+                        sink.tool_args(Span::new(at(i), at(end)), call.index, &chunk[i..end]);
+                        call.arg_bytes += (end - i) as u64;
+                    }
+                    i = end;
+                    run = end;
+                    if call.arg_bytes > options.max_argument_bytes {
+                        self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
+                        return end;
+                    }
+                    match step {
+                        Step::More => {}
+                        Step::Done(_) => {
+                            call.has_args = true;
+                            call.envelope = Envelope::Next;
+                        }
+                        Step::Error(_) => malformed!(end),
+                    }
+                }
+                Envelope::Skip => match call.value.scan(&chunk[i..]) {
+                    Step::More => i = chunk.len(),
+                    Step::Done(k) => {
+                        i += k;
+                        call.envelope = Envelope::Next;
+                    }
+                    Step::Error(k) => malformed!(i + k),
+                },
+                Envelope::KeyString | Envelope::Name => {
+                    let b = chunk[i];
+                    let in_name = call.envelope == Envelope::Name;
+                    if call.escape {
+                        call.escape = false;
+                    } else if b == b'\\' {
+                        call.escape = true;
+                        if in_name {
+                            call.name_bad = Some(Diagnostic::InvalidName);
+                        }
+                    } else if b == call.quote {
+                        i += 1;
+                        if in_name {
+                            flush!(i);
+                            let span = Span::new(call.name_start, at(i - 1));
+                            if let Some(diagnostic) = self.name_done(span, sink) {
+                                self.invalid(span, diagnostic, sink);
+                                return i;
+                            }
+                        } else {
+                            call.key_kind = match (&call.key[..], call.key_overflow) {
+                                (b"name", false) => Key::Name,
+                                (b"arguments" | b"parameters", false) => Key::Arguments,
+                                _ => Key::Other,
+                            };
+                            call.envelope = Envelope::Colon;
+                        }
+                        continue;
+                    }
+                    if in_name {
+                        if call.name.try_push(b).is_err() {
+                            call.name_bad = Some(Diagnostic::NameTooLong);
+                        }
+                    } else if call.key.try_push(b).is_err() {
+                        call.key_overflow = true;
+                    }
+                    i += 1;
+                }
+                Envelope::Open | Envelope::Key | Envelope::Colon | Envelope::Value | Envelope::Next => {
+                    let b = chunk[i];
+                    if b.is_ascii_whitespace() {
+                        i += 1;
+                        continue;
+                    }
+                    match (call.envelope, b) {
+                        (Envelope::Open, b'{') => call.envelope = Envelope::Key,
+                        (Envelope::Key, b'"' | b'\'') => {
+                            call.envelope = Envelope::KeyString;
+                            call.quote = b;
+                            call.key.clear();
+                            call.key_overflow = false;
+                        }
+                        (Envelope::Colon, b':') => call.envelope = Envelope::Value,
+                        (Envelope::Next, b',') => call.envelope = Envelope::Key,
+                        (Envelope::Key | Envelope::Next, b'}') => {
+                            i += 1;
+                            emit!(i);
+                            self.body_done(Span::new(at(i - 1), at(i)), sink);
+                            return i;
+                        }
+                        (Envelope::Value, _) => {
+                            call.value = JsonValue::new();
+                            let duplicate = match call.key_kind {
+                                Key::Name => call.has_name,
+                                Key::Arguments => call.has_args || call.envelope == Envelope::Arguments,
+                                Key::Other => false,
+                            };
+                            if duplicate {
+                                sink.diagnostic(Span::at(at(i)), Diagnostic::DuplicateKey);
+                                call.envelope = Envelope::Skip;
+                                continue;
+                            }
+                            match (call.key_kind, b) {
+                                (Key::Name, b'"' | b'\'') => {
+                                    call.envelope = Envelope::Name;
+                                    call.quote = b;
+                                    call.name.clear();
+                                    call.name_start = at(i + 1);
+                                }
+                                (Key::Name, _) => malformed!(i),
+                                (Key::Arguments, b'{' | b'"' | b'\'') => {
+                                    flush!(i);
+                                    let span = Span::at(at(i));
+                                    if b != b'{' {
+                                        sink.diagnostic(span, Diagnostic::DoubleEncodedArguments);
+                                    }
+                                    self.ensure_started(span, sink);
+                                    self.call.envelope = Envelope::Arguments;
+                                    self.call.has_args = true;
+                                    continue;
+                                }
+                                (Key::Arguments, _) => {
+                                    sink.diagnostic(Span::at(at(i)), Diagnostic::ArgumentsNotObject);
+                                    call.envelope = Envelope::Skip;
+                                    continue;
+                                }
+                                (Key::Other, _) => {
+                                    call.envelope = Envelope::Skip;
+                                    continue;
+                                }
+                            }
+                        }
+                        _ => malformed!(i),
+                    }
+                    i += 1;
+                }
+            }
+        }
+        emit!(chunk.len());
+        chunk.len()
+    }
+
+    /// The name string closed; reports it, or says why the call is invalid.
+    fn name_done<S: Sink>(&mut self, span: Span, sink: &mut S) -> Option<Diagnostic> {
+        let call = &mut self.call;
+        call.envelope = Envelope::Next;
+        call.has_name = true;
+        if let Some(diagnostic) = call.name_bad {
+            return Some(diagnostic);
+        }
+        let name = call.name.as_slice().trim_ascii();
+        if name.is_empty() || name.iter().any(|&b| b.is_ascii_whitespace() || b.is_ascii_control() || matches!(b, b'<' | b'>' | b'"' | b'\'')) {
+            return Some(Diagnostic::InvalidName);
+        }
+        if call.started {
+            sink.tool_name(span, call.index, name);
+        } else {
+            call.started = true;
+            sink.tool_start(span, call.index, Some(name), call.provisional);
+        }
+        None
+    }
+
+    /// The envelope's closing brace was read.
+    fn body_done<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        if !self.call.has_name {
+            self.invalid(span, Diagnostic::MissingName, sink);
+            return;
+        }
+        self.phase = Phase::Tail;
+        self.delims.state = START;
+    }
+
+    /// After the body: whitespace is markup, then the closer must follow.
+    fn tail<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, options: &Options, sink: &mut S) -> usize {
+        let at = |i: usize| base + i as u64;
+        let dfa = self.modes.tail;
+        let mut i = pos;
+        // Chunk offset where the candidate closer begins (held bytes precede it).
+        let mut candidate = pos;
+        if self.delims.state == START {
+            let ws = chunk[i..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if ws > 0 {
+                sink.markup(Span::new(at(i), at(i + ws)), Markup::Envelope, &chunk[i..i + ws]);
+                i += ws;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+            candidate = i;
+        }
+        while i < chunk.len() {
+            let pending = self.delims.hold.len() + (i - candidate);
+            let state = dfa.next(self.delims.state, chunk[i]);
+            if dfa.depth(state) != pending + 1 {
+                // Not the closer: the call is complete without it, and the candidate's bytes
+                // are looked at again as text (at most one delimiter's length).
+                let held = self.delims.take();
+                self.end_without_closer(Span::at(at(candidate) - held.len() as u64), sink);
+                if !held.is_empty() {
+                    self.run(&held, at(candidate) - held.len() as u64, options, sink);
+                }
+                return candidate;
+            }
+            self.delims.state = state;
+            i += 1;
+            if let Some(delimiter) = dfa.matched(state) {
+                self.delims.state = START;
+                let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
+                self.delims.hold.clear();
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.complete(span, sink);
+                return i;
+            }
+        }
+        let _ = self.delims.hold.try_extend_from_slice(&chunk[candidate..]);
+        chunk.len()
+    }
+
+    fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        sink.diagnostic(span, Diagnostic::MissingCloser);
+        self.complete(span, sink);
+    }
+
+    /// The stream ended in the tail: complete without the closer, held bytes back to text.
+    fn abandon_tail<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+        let held = self.delims.take();
+        let start = end - held.len() as u64;
+        self.end_without_closer(Span::at(start), sink);
+        if !held.is_empty() {
+            self.run(&held, start, options, sink);
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! The event model: what a scanner reports, as calls on a [`Sink`].
+//!
+//! Payload events ([`Sink::text`], [`Sink::reasoning`], [`Sink::markup`],
+//! [`Sink::tool_args`]) carry the input's own bytes; their spans tile the stream
+//! exactly. Structural events (call start, name, end, reasoning bounds, diagnostics)
+//! carry the span of the bytes they are about and are not part of the tiling.
+
+/// A byte range of the stream: offsets from the first byte ever fed (after the last
+/// [`reset`](crate::Scanner::reset)), `start` inclusive, `end` exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    /// Offset of the first byte, in bytes from stream start.
+    pub start: u64,
+    /// Offset one past the last byte, in bytes from stream start.
+    pub end: u64,
+}
+
+impl Span {
+    /// The span `start..end`.
+    #[inline(always)]
+    pub const fn new(start: u64, end: u64) -> Self {
+        Span { start, end }
+    }
+
+    /// The empty span at `offset`.
+    #[inline(always)]
+    pub const fn at(offset: u64) -> Self {
+        Span { start: offset, end: offset }
+    }
+
+    /// Length in bytes.
+    #[inline(always)]
+    pub const fn len(&self) -> u64 {
+        self.end - self.start
+    }
+
+    /// True when the span covers no byte.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// What a delimiter means to a dialect's phase machine; every delimiter in `tables/` has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Role {
+    /// Opens a tool call (`<tool_call>`).
+    CallOpen,
+    /// Closes a tool call (`</tool_call>`).
+    CallClose,
+    /// Opens a reasoning block (`<think>`).
+    ReasoningOpen,
+    /// Closes a reasoning block (`</think>`).
+    ReasoningClose,
+    /// Opens a tool-result block (`<tool_response>`); in content it means the model is
+    /// inventing a result.
+    ResultOpen,
+    /// A stop token that leaked into the text (`<|im_end|>`); removed with a diagnostic.
+    Stop,
+}
+
+/// What a markup event's bytes are: consumed structure, not text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Markup {
+    /// A delimiter from the dialect's tables, whole.
+    Delimiter(Role),
+    /// Call structure around the arguments: braces, keys, the name, separators and
+    /// whitespace of a JSON envelope, or whitespace before a call's closer.
+    Envelope,
+}
+
+/// How a tool call ended. Every [`Sink::tool_start`] is followed by exactly one
+/// [`Sink::tool_end`] for the same call, at the latest during
+/// [`finish`](crate::Scanner::finish).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallEnd {
+    /// The call's structure closed (or its JSON value was complete when the stream or an
+    /// enclosing structure ended, dialects.md rule 3). Safe to execute.
+    Complete,
+    /// The stream ended inside the call. Never executable.
+    Incomplete,
+    /// A draft inside a reasoning block that later closed (dialects.md rule 7): its bytes
+    /// belong back in the reasoning text at their position.
+    Demoted,
+    /// Its structure broke; its bytes were reported as markup and arguments and belong back
+    /// in the enclosing text. A diagnostic says why.
+    Invalid,
+}
+
+/// Something in the model's output that a consumer may want to know about. Never an error
+/// of the library: the scanner always goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Diagnostic {
+    /// A call's JSON body was complete but its closer never came (stream end, stop token,
+    /// or other text followed); the call is complete.
+    MissingCloser,
+    /// `arguments` was a JSON string holding the arguments (double-encoded).
+    DoubleEncodedArguments,
+    /// `arguments` was neither an object nor a string; it was skipped as markup.
+    ArgumentsNotObject,
+    /// A key appeared twice in a call envelope; the second value was skipped as markup.
+    DuplicateKey,
+    /// A call envelope had no `name`.
+    MissingName,
+    /// A call name was empty, or held whitespace, a quote or markup (dialects.md rule 9).
+    InvalidName,
+    /// A call name was longer than [`MAX_NAME`](crate::MAX_NAME) bytes.
+    NameTooLong,
+    /// A call body was not the JSON the dialect expects at this byte.
+    MalformedCall,
+    /// The stream ended inside a call.
+    TruncatedCall,
+    /// The stream ended inside a reasoning block; it was closed there.
+    UnclosedReasoning,
+    /// A stop token appeared inside the text and was removed (dialects.md rule 12).
+    StrayStopToken,
+    /// A call's arguments exceeded [`Options::max_argument_bytes`](crate::Options).
+    ArgumentsTooLong,
+    /// The response exceeded [`Options::max_calls`](crate::Options) calls.
+    TooManyCalls,
+    /// A reasoning block held more than [`MAX_DRAFT_CALLS`](crate::MAX_DRAFT_CALLS) calls.
+    TooManyDraftCalls,
+}
+
+impl Diagnostic {
+    /// A stable snake_case code, for JSON output and logs.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Diagnostic::MissingCloser => "missing_closer",
+            Diagnostic::DoubleEncodedArguments => "double_encoded_arguments",
+            Diagnostic::ArgumentsNotObject => "arguments_not_object",
+            Diagnostic::DuplicateKey => "duplicate_key",
+            Diagnostic::MissingName => "missing_name",
+            Diagnostic::InvalidName => "invalid_name",
+            Diagnostic::NameTooLong => "name_too_long",
+            Diagnostic::MalformedCall => "malformed_call",
+            Diagnostic::TruncatedCall => "truncated_call",
+            Diagnostic::UnclosedReasoning => "unclosed_reasoning",
+            Diagnostic::StrayStopToken => "stray_stop_token",
+            Diagnostic::ArgumentsTooLong => "arguments_too_long",
+            Diagnostic::TooManyCalls => "too_many_calls",
+            Diagnostic::TooManyDraftCalls => "too_many_draft_calls",
+        }
+    }
+
+    /// A one-line human-readable explanation.
+    pub const fn message(self) -> &'static str {
+        match self {
+            Diagnostic::MissingCloser => "the call's JSON was complete but its closing delimiter never came",
+            Diagnostic::DoubleEncodedArguments => "arguments were a JSON string holding JSON; unwrapped",
+            Diagnostic::ArgumentsNotObject => "arguments were neither an object nor a string; ignored",
+            Diagnostic::DuplicateKey => "a key appeared twice in the call; the second value was ignored",
+            Diagnostic::MissingName => "the call had no name",
+            Diagnostic::InvalidName => "the call name was empty or held whitespace, quotes or markup",
+            Diagnostic::NameTooLong => "the call name was too long",
+            Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
+            Diagnostic::TruncatedCall => "the stream ended inside a call",
+            Diagnostic::UnclosedReasoning => "the stream ended inside reasoning; closed there",
+            Diagnostic::StrayStopToken => "a stop token leaked into the text and was removed",
+            Diagnostic::ArgumentsTooLong => "the call's arguments exceeded the configured limit",
+            Diagnostic::TooManyCalls => "the response exceeded the configured number of calls",
+            Diagnostic::TooManyDraftCalls => "a reasoning block held too many draft calls",
+        }
+    }
+}
+
+/// Receives a scanner's events, in stream order. Every method has a no-op default, so a
+/// consumer implements only what it needs.
+///
+/// Payload bytes are valid only for the duration of the call: they borrow from the chunk
+/// being fed or, for bytes held back across a chunk boundary, from the scanner. A payload
+/// may end inside a UTF-8 code point, and adjacent payloads of one kind may arrive as any
+/// number of fragments: fragment boundaries mean nothing (join them before comparing).
+///
+/// Calls are numbered from 0 in stream order (`call`), which is also the OpenAI
+/// `tool_calls[].index` of the call.
+pub trait Sink {
+    /// Visible content.
+    fn text(&mut self, span: Span, text: &[u8]) {
+        let _ = (span, text);
+    }
+
+    /// Reasoning text (between the reasoning delimiters, or from the stream start when the
+    /// scanner starts in reasoning).
+    fn reasoning(&mut self, span: Span, text: &[u8]) {
+        let _ = (span, text);
+    }
+
+    /// Consumed structure: a delimiter (whole) or call envelope bytes.
+    fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        let _ = (span, kind, bytes);
+    }
+
+    /// A reasoning block opened; `span` is its opener (empty when the stream started in
+    /// reasoning).
+    fn reasoning_start(&mut self, span: Span) {
+        let _ = span;
+    }
+
+    /// A reasoning block ended; `span` is its closer (empty when the stream ended first).
+    fn reasoning_end(&mut self, span: Span) {
+        let _ = span;
+    }
+
+    /// A call began. `name` is the whole name when the model wrote it before the arguments,
+    /// `None` otherwise (then [`Sink::tool_name`] follows). `provisional` is true for a call
+    /// inside reasoning whose fate depends on whether the reasoning closes (dialects.md
+    /// rule 7); a server must not expose it before its [`Sink::tool_end`]. `span` is the
+    /// name's bytes, or the bytes that made the call start.
+    fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        let _ = (span, call, name, provisional);
+    }
+
+    /// The name of a call whose arguments came first (trimmed, whole).
+    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        let _ = (span, call, name);
+    }
+
+    /// A fragment of the model's raw JSON text of the call's arguments.
+    fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        let _ = (span, call, json);
+    }
+
+    /// The call ended; `span` is the bytes that decided it (its closer, or empty).
+    fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        let _ = (span, call, end);
+    }
+
+    /// The model began a tool-result block in content: it is inventing a result. A consumer
+    /// may stop feeding here.
+    fn fabricated_result(&mut self, span: Span) {
+        let _ = span;
+    }
+
+    /// Something in the output worth reporting; `span` is the bytes concerned.
+    fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        let _ = (span, diagnostic);
+    }
+}

@@ -1,0 +1,3 @@
+//! Small lexers that confirm what the delimiter automata only find candidates for.
+
+pub(crate) mod json;

@@ -1,0 +1,85 @@
+//! # inband
+//!
+//! A streaming, allocation-free decoder for *in-band tool calls*: language models that
+//! write their tool calls, tool results and reasoning as text, each model family in its
+//! own dialect. Feed it every decode step's text, in chunks split anywhere, and it
+//! reports content, reasoning and tool-call events through a [`Sink`].
+//!
+//! ## Overview
+//!
+//! - [`Scanner`]: one generic push scanner for every [`Dialect`]; [`Scanner::feed`] a
+//!   chunk, [`Scanner::finish`] at end of stream, [`Scanner::reset`] to reuse it.
+//! - [`Sink`]: receives events; every method has a no-op default.
+//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`]: what events carry.
+//! - [`ArgumentsNormalizer`]: turns the model's raw argument text into JSON text for
+//!   clients, fragment by fragment.
+//! - [`tables`]: the dialects' delimiter automata, compiled from `tables/` at build time.
+//!
+//! ## Example: a Hermes call split across chunks
+//!
+//! ```
+//! use inband::{CallEnd, Dialect, Options, Scanner, Sink, Span};
+//!
+//! #[derive(Default)]
+//! struct Calls { names: Vec<String>, args: Vec<u8>, ended: Vec<CallEnd> }
+//!
+//! impl Sink for Calls {
+//!     fn tool_start(&mut self, _: Span, _: u32, name: Option<&[u8]>, _: bool) {
+//!         self.names.push(String::from_utf8_lossy(name.unwrap_or(b"")).into_owned());
+//!     }
+//!     fn tool_args(&mut self, _: Span, _: u32, json: &[u8]) {
+//!         self.args.extend_from_slice(json);
+//!     }
+//!     fn tool_end(&mut self, _: Span, _: u32, end: CallEnd) {
+//!         self.ended.push(end);
+//!     }
+//! }
+//!
+//! let mut scanner = Scanner::new(Dialect::Hermes, Options::default());
+//! let mut calls = Calls::default();
+//! for chunk in ["Sure.<tool", "_call>{\"name\": \"read\", \"argu", "ments\": {\"path\": \"a.rs\"}}</tool_call>"] {
+//!     scanner.feed(chunk.as_bytes(), &mut calls)?;
+//! }
+//! scanner.finish(&mut calls)?;
+//! assert_eq!(calls.names, ["read"]);
+//! assert_eq!(calls.args, br#"{"path": "a.rs"}"#);
+//! assert_eq!(calls.ended, [CallEnd::Complete]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Crate features
+//!
+//! - `no-skip`: turns off the `memchr` skip-ahead (a plain byte loop instead), so tests
+//!   can check that both paths give the same events. Off by default.
+//!
+//! ## Differences from the reference (seed-system.md)
+//!
+//! - Chunking never matters; nothing is dropped, truncated names are never reported, and a
+//!   call cut off by the end of the stream is incomplete, never complete (dialects.md rules
+//!   1–3; seed B1, B4, B6, B11).
+//! - `</tool_call>` inside a JSON string is argument text (seed B8).
+//! - Every dialect recognises reasoning by default; calls drafted inside closed reasoning
+//!   are demoted (rule 7).
+
+#![no_std]
+// Every public item is part of the contract with C and Rust embedders.
+#![deny(missing_docs)]
+// Broken links in docs are broken promises.
+#![deny(rustdoc::broken_intra_doc_links)]
+// Every public type should be printable in a test failure.
+#![warn(missing_debug_implementations)]
+// The core needs no unsafe code; keep it that way until a benchmark says otherwise.
+#![forbid(unsafe_code)]
+
+pub mod automaton;
+mod dialect;
+pub mod event;
+mod lex;
+pub mod normalize;
+mod scan;
+mod scanner;
+pub mod tables;
+
+pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+pub use normalize::ArgumentsNormalizer;
+pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_NAME};

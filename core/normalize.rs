@@ -1,0 +1,1023 @@
+//! The streaming normaliser for tool-call argument text: it turns a model's raw JSON argument
+//! text, fed in fragments split at any byte, into fragments of JSON text for clients whose
+//! concatenation is valid JSON equal to the call's final arguments, changing only what must change.
+
+use memchr::{memchr2, memchr3};
+
+/// Capacity of the hold-back buffer of a [`Stage`]: a pending comma plus the whitespace after it
+/// (or a pending escape / bare word, which are at most 5 bytes).
+const HOLD: usize = 64;
+
+/// Leading whitespace held back before the first significant byte decides between plain and
+/// double-encoded arguments. A longer run is emitted unchanged whatever follows.
+const LEAD: usize = 16;
+
+/// U+FFFD REPLACEMENT CHARACTER in UTF-8, for lone surrogates in double-encoded arguments.
+const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+/// Incremental normaliser of one call's argument text.
+///
+/// **Input**: the raw argument text as the model wrote it, in fragments of any size split at any
+/// byte (inside escapes, bare words, UTF-8 code points...). **Output**: fragments of JSON text,
+/// delivered in order to the `out` callback; their concatenation is independent of how the input
+/// was split. Unchanged runs are borrowed from the input fragment (as long as possible: clean
+/// input fed in one piece comes back as one fragment); replacements come from static strings or
+/// a few inline bytes.
+///
+/// Everything passes through byte for byte (whitespace, non-ASCII, structure) except these
+/// bounded repairs, each named after the model mistake it undoes:
+///
+/// 1. **Invalid escapes** (a Windows path `"D:\Work"`, a regex `"\d+"`): inside a string, a
+///    backslash that does not start a valid JSON escape (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`
+///    `\uXXXX`) is a literal backslash and becomes `\\`; the byte after it is ordinary content.
+/// 2. **Python literals** (`json.dumps` skipped, `repr` used): the bare words `True`, `False`,
+///    `None` outside strings become `true`, `false`, `null`, only as whole words.
+/// 3. **Single-quoted strings** (Python `repr` of a dict): `'...'` becomes `"..."`, an unescaped
+///    `"` inside becomes `\"`, `\'` becomes `'`, other escapes as in 1.
+/// 4. **Trailing commas**: a `,` followed (after optional whitespace) by `}` or `]` is dropped;
+///    the whitespace is kept. At most 63 whitespace bytes after a comma are held back; past that
+///    the comma is kept (bounded memory over a perfect repair).
+/// 5. **Double-encoded arguments** (the arguments object serialised once more as a JSON string):
+///    when the first non-whitespace byte is `"` or `'`, the leading whitespace (if at most 16
+///    bytes), the quotes and any whitespace after the closing quote are dropped, and the string's
+///    contents are JSON-unescaped (`\uXXXX` to UTF-8, surrogate pairs combined, a lone surrogate
+///    becomes U+FFFD, an invalid escape stays a literal backslash plus its byte) and then go
+///    through repairs 1–4.
+///
+/// The state is a fixed-size `Copy` value (no allocation, no references); no method panics on
+/// any input. Start a new call's arguments with [`ArgumentsNormalizer::new`].
+#[derive(Clone, Copy, Debug)]
+pub struct ArgumentsNormalizer {
+    /// Repairs 1–4, applied to the raw text or to the unescaped contents of a double-encoded one.
+    stage: Stage,
+    /// Whether the input is plain or double-encoded, once known.
+    mode: Mode,
+    /// The quote byte (`"` or `'`) of a double-encoded string.
+    quote: u8,
+    /// Escape in progress in a double-encoded string.
+    esc: OuterEsc,
+    /// Hex digits of a `\u` escape in progress in a double-encoded string.
+    digits: [u8; 4],
+    /// A high surrogate waiting for its low half in a double-encoded string.
+    high: Option<u16>,
+    /// Leading whitespace held back while [`Mode::Lead`].
+    lead: [u8; LEAD],
+    /// Bytes used in `lead`.
+    lead_len: u8,
+    /// The leading whitespace outgrew `lead` and is being emitted as it comes.
+    lead_spilled: bool,
+}
+
+/// What the first significant byte said about the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Only whitespace so far.
+    Lead,
+    /// Plain JSON text: everything goes through the stage.
+    Direct,
+    /// Inside a double-encoded string.
+    Quoted,
+    /// After the closing quote of a double-encoded string.
+    After,
+}
+
+/// Escape state of the double-encoded string's unescaper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OuterEsc {
+    /// Not in an escape.
+    None,
+    /// After a backslash.
+    Backslash,
+    /// After `\u` and this many hex digits (0..=3).
+    Unicode(u8),
+}
+
+impl ArgumentsNormalizer {
+    /// A normaliser at the start of a call's arguments.
+    pub const fn new() -> Self {
+        ArgumentsNormalizer {
+            stage: Stage::new(),
+            mode: Mode::Lead,
+            quote: b'"',
+            esc: OuterEsc::None,
+            digits: [0; 4],
+            high: None,
+            lead: [0; LEAD],
+            lead_len: 0,
+            lead_spilled: false,
+        }
+    }
+
+    /// Feed the next fragment of raw argument text (any length, including empty; split at any
+    /// byte). `out` receives normalised fragments in order: unchanged runs are borrowed from
+    /// `raw` (as large as possible, never byte by byte for clean input), replacements come from
+    /// static or inline bytes. A few bytes whose fate depends on what follows (a comma and the
+    /// whitespace after it, an escape, a bare word, leading whitespace) are held back until a
+    /// later byte or [`finish`](Self::finish) decides. Never panics.
+    pub fn feed(&mut self, raw: &[u8], out: &mut impl FnMut(&[u8])) {
+        let mut i = 0;
+        if self.mode == Mode::Lead {
+            match raw.iter().position(|&b| !is_ws(b)) {
+                None => {
+                    // Still only whitespace: hold it while it fits, else emit it as it comes.
+                    let held = self.lead_len as usize;
+                    if self.lead_spilled || held + raw.len() > LEAD {
+                        self.flush_lead(out);
+                        emit(out, raw);
+                        self.lead_spilled = true;
+                    } else if let Some(dst) = self.lead.get_mut(held..held + raw.len()) {
+                        dst.copy_from_slice(raw);
+                        self.lead_len = (held + raw.len()) as u8;
+                    }
+                    return;
+                }
+                Some(k) => {
+                    let first = raw.get(k).copied().unwrap_or(b' ');
+                    if first == b'"' || first == b'\'' {
+                        // Double-encoded: leading whitespace is dropped unless it spilled.
+                        if self.lead_spilled || self.lead_len as usize + k > LEAD {
+                            self.flush_lead(out);
+                            emit(out, raw.get(..k).unwrap_or(&[]));
+                        }
+                        self.lead_len = 0;
+                        self.mode = Mode::Quoted;
+                        self.quote = first;
+                        i = k + 1;
+                    } else {
+                        // Plain: held whitespace first, then this fragment from its start.
+                        self.flush_lead(out);
+                        self.mode = Mode::Direct;
+                    }
+                }
+            }
+        }
+        match self.mode {
+            Mode::Direct => self.stage.feed(raw.get(i..).unwrap_or(&[]), out),
+            Mode::Quoted | Mode::After => self.unescape(raw, i, out),
+            Mode::Lead => {}
+        }
+    }
+
+    /// End of the arguments: flush anything held back (a pending comma is kept, a complete
+    /// `True`/`False`/`None` is replaced, an unfinished escape is a literal backslash, a pending
+    /// high surrogate becomes U+FFFD, whitespace-only input comes back unchanged). Never panics.
+    /// The normaliser stays usable for [`double_encoded`](Self::double_encoded); for the next
+    /// call's arguments start from [`new`](Self::new).
+    pub fn finish(&mut self, out: &mut impl FnMut(&[u8])) {
+        match self.mode {
+            Mode::Lead => self.flush_lead(out),
+            Mode::Quoted => {
+                self.flush_high(out);
+                match self.esc {
+                    OuterEsc::None => {}
+                    OuterEsc::Backslash => self.stage.feed(b"\\", out),
+                    OuterEsc::Unicode(n) => self.literal_unicode(n, out),
+                }
+                self.esc = OuterEsc::None;
+            }
+            Mode::Direct | Mode::After => {}
+        }
+        self.stage.finish(out);
+    }
+
+    /// True once the input was recognised as double-encoded (its first non-whitespace byte is a
+    /// quote: a JSON string holding the arguments, repair 5).
+    pub fn double_encoded(&self) -> bool {
+        matches!(self.mode, Mode::Quoted | Mode::After)
+    }
+
+    /// Emit the held leading whitespace.
+    fn flush_lead(&mut self, out: &mut impl FnMut(&[u8])) {
+        emit(out, self.lead.get(..self.lead_len as usize).unwrap_or(&[]));
+        self.lead_len = 0;
+    }
+
+    /// A high surrogate not followed by its low half is U+FFFD.
+    fn flush_high(&mut self, out: &mut impl FnMut(&[u8])) {
+        if self.high.take().is_some() {
+            self.stage.feed(REPLACEMENT, out);
+        }
+    }
+
+    /// An unfinished `\u` escape (`n` hex digits) of a double-encoded string stays literal.
+    fn literal_unicode(&mut self, n: u8, out: &mut impl FnMut(&[u8])) {
+        self.stage.feed(b"\\u", out);
+        let digits = self.digits;
+        self.stage
+            .feed(digits.get(..n as usize).unwrap_or(&[]), out);
+    }
+
+    /// A complete `\uXXXX` escape of a double-encoded string, with surrogate pairing.
+    fn code_unit(&mut self, unit: u16, out: &mut impl FnMut(&[u8])) {
+        if let Some(high) = self.high {
+            if (0xDC00..=0xDFFF).contains(&unit) {
+                self.high = None;
+                let c = 0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
+                self.char(c, out);
+                return;
+            }
+            self.flush_high(out);
+        }
+        match unit {
+            0xD800..=0xDBFF => self.high = Some(unit),
+            0xDC00..=0xDFFF => self.stage.feed(REPLACEMENT, out),
+            _ => self.char(u32::from(unit), out),
+        }
+    }
+
+    /// Feed one code point, UTF-8 encoded, to the stage.
+    fn char(&mut self, c: u32, out: &mut impl FnMut(&[u8])) {
+        let c = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
+        let mut utf8 = [0u8; 4];
+        self.stage.feed(c.encode_utf8(&mut utf8).as_bytes(), out);
+    }
+
+    /// Unescape `raw[i..]`, part of a double-encoded string (or what follows it), into the stage.
+    fn unescape(&mut self, raw: &[u8], mut i: usize, out: &mut impl FnMut(&[u8])) {
+        while let Some(&b) = raw.get(i) {
+            if self.mode == Mode::After {
+                // After the closing quote: whitespace is dropped, anything else passes on.
+                if is_ws(b) {
+                    i += 1;
+                    continue;
+                }
+                let rest = raw.get(i..).unwrap_or(&[]);
+                let end = rest.iter().position(|&b| is_ws(b)).unwrap_or(rest.len());
+                self.stage.feed(rest.get(..end).unwrap_or(&[]), out);
+                i += end;
+                continue;
+            }
+            match self.esc {
+                OuterEsc::None => {
+                    let rest = raw.get(i..).unwrap_or(&[]);
+                    let end = find_outer(self.quote, rest).unwrap_or(rest.len());
+                    if end > 0 {
+                        self.flush_high(out);
+                        self.stage.feed(rest.get(..end).unwrap_or(&[]), out);
+                    }
+                    i += end;
+                    if let Some(&b) = raw.get(i) {
+                        if b == self.quote {
+                            self.flush_high(out);
+                            self.mode = Mode::After;
+                        } else {
+                            self.esc = OuterEsc::Backslash;
+                        }
+                        i += 1;
+                    }
+                }
+                OuterEsc::Backslash => {
+                    let simple: Option<&'static [u8]> = match b {
+                        b'"' => Some(b"\""),
+                        b'\\' => Some(b"\\"),
+                        b'/' => Some(b"/"),
+                        b'b' => Some(b"\x08"),
+                        b'f' => Some(b"\x0c"),
+                        b'n' => Some(b"\n"),
+                        b'r' => Some(b"\r"),
+                        b't' => Some(b"\t"),
+                        b'\'' if self.quote == b'\'' => Some(b"'"),
+                        _ => None,
+                    };
+                    if b == b'u' {
+                        self.esc = OuterEsc::Unicode(0);
+                        i += 1;
+                    } else if let Some(bytes) = simple {
+                        self.flush_high(out);
+                        self.stage.feed(bytes, out);
+                        self.esc = OuterEsc::None;
+                        i += 1;
+                    } else {
+                        // Invalid escape: a literal backslash; `b` is ordinary content.
+                        self.flush_high(out);
+                        self.stage.feed(b"\\", out);
+                        self.esc = OuterEsc::None;
+                    }
+                }
+                OuterEsc::Unicode(n) => {
+                    if hex(b).is_some() {
+                        if let Some(d) = self.digits.get_mut(n as usize) {
+                            *d = b;
+                        }
+                        i += 1;
+                        if n >= 3 {
+                            self.esc = OuterEsc::None;
+                            let unit = self
+                                .digits
+                                .iter()
+                                .fold(0u16, |acc, &d| (acc << 4) | u16::from(hex(d).unwrap_or(0)));
+                            self.code_unit(unit, out);
+                        } else {
+                            self.esc = OuterEsc::Unicode(n + 1);
+                        }
+                    } else {
+                        // Not four hex digits: `\u` and the digits stay literal; `b` is reread.
+                        self.flush_high(out);
+                        self.literal_unicode(n, out);
+                        self.esc = OuterEsc::None;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Default for ArgumentsNormalizer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Repairs 1–4 over JSON text, with a small hold-back buffer.
+#[derive(Clone, Copy, Debug)]
+struct Stage {
+    /// Lexical state.
+    st: St,
+    /// Bytes used in `buf`.
+    len: u8,
+    /// The pending segment (comma + whitespace, backslash escape, or bare-word prefix) when it
+    /// started in an earlier fragment.
+    buf: [u8; HOLD],
+}
+
+/// Quote of the string being scanned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quote {
+    Double,
+    Single,
+}
+
+/// A Python literal being matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lit {
+    True,
+    False,
+    None,
+}
+
+impl Lit {
+    /// The Python spelling.
+    fn python(self) -> &'static [u8] {
+        match self {
+            Lit::True => b"True",
+            Lit::False => b"False",
+            Lit::None => b"None",
+        }
+    }
+
+    /// The JSON spelling.
+    fn json(self) -> &'static [u8] {
+        match self {
+            Lit::True => b"true",
+            Lit::False => b"false",
+            Lit::None => b"null",
+        }
+    }
+}
+
+/// Lexical state of a [`Stage`]. The states marked *pending* hold a segment whose output is
+/// not decided yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    /// Outside strings, not in a bare word.
+    Value,
+    /// In a bare word (number, `true`, ...) that is not a Python literal.
+    Word,
+    /// Pending: a prefix of a Python literal, at a word start.
+    Lit(Lit),
+    /// Pending: a comma and the whitespace after it.
+    Comma,
+    /// Inside a string.
+    Str(Quote),
+    /// Pending: a backslash inside a string.
+    Esc(Quote),
+    /// Pending: `\u` and this many hex digits (0..=3) inside a string.
+    Uni(Quote, u8),
+}
+
+impl St {
+    fn pending(self) -> bool {
+        matches!(self, St::Lit(_) | St::Comma | St::Esc(_) | St::Uni(..))
+    }
+}
+
+/// Per-call scanning position of [`Stage::feed`].
+struct Cur {
+    /// Start of the run of `raw` not yet emitted.
+    run: usize,
+    /// Where the pending segment starts in `raw`; `None` when it started in an earlier fragment
+    /// (it is then in `Stage::buf`, continued by `raw[..i]`, and `run` is 0).
+    pend: Option<usize>,
+}
+
+impl Stage {
+    const fn new() -> Self {
+        Stage {
+            st: St::Value,
+            len: 0,
+            buf: [0; HOLD],
+        }
+    }
+
+    fn held(&self) -> &[u8] {
+        self.buf.get(..self.len as usize).unwrap_or(&[])
+    }
+
+    /// Length of the pending segment before `raw[i]`.
+    fn pending_len(&self, c: &Cur, i: usize) -> usize {
+        match c.pend {
+            Some(p) => i.saturating_sub(p),
+            None => self.len as usize + i,
+        }
+    }
+
+    /// Resolve the pending segment as unchanged.
+    fn keep(&mut self, c: &mut Cur, out: &mut impl FnMut(&[u8])) {
+        if c.pend.is_none() {
+            emit(out, self.held());
+        }
+        self.len = 0;
+        c.pend = None;
+    }
+
+    /// Resolve the pending segment as unchanged but preceded by `bytes`.
+    fn insert(&mut self, c: &mut Cur, raw: &[u8], bytes: &[u8], out: &mut impl FnMut(&[u8])) {
+        match c.pend {
+            Some(p) => {
+                emit(out, raw.get(c.run..p).unwrap_or(&[]));
+                out(bytes);
+                c.run = p;
+            }
+            None => {
+                out(bytes);
+                emit(out, self.held());
+            }
+        }
+        self.len = 0;
+        c.pend = None;
+    }
+
+    /// Resolve the pending segment, which ends before `raw[i]`, as `bytes`.
+    fn replace(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        i: usize,
+        bytes: &[u8],
+        out: &mut impl FnMut(&[u8]),
+    ) {
+        if let Some(p) = c.pend {
+            emit(out, raw.get(c.run..p).unwrap_or(&[]));
+        }
+        emit(out, bytes);
+        c.run = i;
+        self.len = 0;
+        c.pend = None;
+    }
+
+    /// Resolve the pending segment as itself without its first byte (a dropped comma).
+    fn drop_first(&mut self, c: &mut Cur, raw: &[u8], out: &mut impl FnMut(&[u8])) {
+        match c.pend {
+            Some(p) => {
+                emit(out, raw.get(c.run..p).unwrap_or(&[]));
+                c.run = p + 1;
+            }
+            None => emit(out, self.held().get(1..).unwrap_or(&[])),
+        }
+        self.len = 0;
+        c.pend = None;
+    }
+
+    fn feed(&mut self, raw: &[u8], out: &mut impl FnMut(&[u8])) {
+        let mut c = Cur { run: 0, pend: None };
+        let mut i = 0;
+        while let Some(&b) = raw.get(i) {
+            match self.st {
+                St::Value => {
+                    match b {
+                        b'"' => self.st = St::Str(Quote::Double),
+                        b'\'' => {
+                            emit(out, raw.get(c.run..i).unwrap_or(&[]));
+                            out(b"\"");
+                            c.run = i + 1;
+                            self.st = St::Str(Quote::Single);
+                        }
+                        b',' => {
+                            c.pend = Some(i);
+                            self.st = St::Comma;
+                        }
+                        b'T' | b'F' | b'N' => {
+                            c.pend = Some(i);
+                            self.st = St::Lit(match b {
+                                b'T' => Lit::True,
+                                b'F' => Lit::False,
+                                _ => Lit::None,
+                            });
+                        }
+                        _ if is_word(b) => self.st = St::Word,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                St::Word => {
+                    let rest = raw.get(i..).unwrap_or(&[]);
+                    match rest.iter().position(|&b| !is_word(b)) {
+                        Some(k) => {
+                            i += k;
+                            self.st = St::Value;
+                        }
+                        None => i = raw.len(),
+                    }
+                }
+                St::Lit(lit) => {
+                    let pos = self.pending_len(&c, i);
+                    match lit.python().get(pos) {
+                        Some(&want) if b == want => i += 1,
+                        Some(_) => {
+                            self.keep(&mut c, out);
+                            self.st = if is_word(b) { St::Word } else { St::Value };
+                        }
+                        None if is_word(b) => {
+                            self.keep(&mut c, out);
+                            self.st = St::Word;
+                        }
+                        None => {
+                            self.replace(&mut c, raw, i, lit.json(), out);
+                            self.st = St::Value;
+                        }
+                    }
+                }
+                St::Comma => match b {
+                    b' ' | b'\t' | b'\n' | b'\r' if self.pending_len(&c, i) < HOLD => i += 1,
+                    b'}' | b']' => {
+                        self.drop_first(&mut c, raw, out);
+                        self.st = St::Value;
+                    }
+                    _ => {
+                        // Anything else, or whitespace past the buffer: the comma stays.
+                        self.keep(&mut c, out);
+                        self.st = St::Value;
+                    }
+                },
+                St::Str(q) => {
+                    let rest = raw.get(i..).unwrap_or(&[]);
+                    let Some(k) = find_in_string(q, rest) else {
+                        i = raw.len();
+                        continue;
+                    };
+                    i += k;
+                    match raw.get(i).copied().unwrap_or(0) {
+                        b'\\' => {
+                            c.pend = Some(i);
+                            self.st = St::Esc(q);
+                        }
+                        b'"' if q == Quote::Double => self.st = St::Value,
+                        b'\'' => {
+                            // Closing single quote.
+                            emit(out, raw.get(c.run..i).unwrap_or(&[]));
+                            out(b"\"");
+                            c.run = i + 1;
+                            self.st = St::Value;
+                        }
+                        _ => {
+                            // A `"` inside a single-quoted string.
+                            emit(out, raw.get(c.run..i).unwrap_or(&[]));
+                            out(b"\\");
+                            c.run = i;
+                        }
+                    }
+                    i += 1;
+                }
+                St::Esc(q) => match b {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        self.keep(&mut c, out);
+                        self.st = St::Str(q);
+                        i += 1;
+                    }
+                    b'\'' if q == Quote::Single => {
+                        // `\'` in a single-quoted string is a plain `'`.
+                        self.replace(&mut c, raw, i, b"", out);
+                        self.st = St::Str(q);
+                        i += 1;
+                    }
+                    b'u' => {
+                        self.st = St::Uni(q, 0);
+                        i += 1;
+                    }
+                    _ => {
+                        // Invalid escape: a literal backslash; `b` is reread as content.
+                        self.insert(&mut c, raw, b"\\", out);
+                        self.st = St::Str(q);
+                    }
+                },
+                St::Uni(q, n) => {
+                    if hex(b).is_some() {
+                        i += 1;
+                        if n >= 3 {
+                            self.keep(&mut c, out);
+                            self.st = St::Str(q);
+                        } else {
+                            self.st = St::Uni(q, n + 1);
+                        }
+                    } else {
+                        // Fewer than four hex digits: `\u...` is literal; `b` is reread.
+                        self.insert(&mut c, raw, b"\\", out);
+                        self.st = St::Str(q);
+                    }
+                }
+            }
+        }
+        if self.st.pending() {
+            // Emit up to the pending segment and hold the rest of it.
+            let from = match c.pend {
+                Some(p) => {
+                    emit(out, raw.get(c.run..p).unwrap_or(&[]));
+                    p
+                }
+                None => c.run,
+            };
+            let tail = raw.get(from..).unwrap_or(&[]);
+            let held = self.len as usize;
+            if let Some(dst) = self.buf.get_mut(held..held + tail.len()) {
+                dst.copy_from_slice(tail);
+                self.len = (held + tail.len()) as u8;
+            }
+        } else {
+            emit(out, raw.get(c.run..).unwrap_or(&[]));
+        }
+    }
+
+    fn finish(&mut self, out: &mut impl FnMut(&[u8])) {
+        match self.st {
+            St::Lit(lit) if self.held() == lit.python() => out(lit.json()),
+            St::Lit(_) | St::Comma => emit(out, self.held()),
+            St::Esc(_) | St::Uni(..) => {
+                out(b"\\");
+                emit(out, self.held());
+            }
+            St::Value | St::Word | St::Str(_) => {}
+        }
+        self.len = 0;
+        self.st = St::Value;
+    }
+}
+
+/// Pass a non-empty slice on.
+#[inline]
+fn emit(out: &mut impl FnMut(&[u8]), bytes: &[u8]) {
+    if !bytes.is_empty() {
+        out(bytes);
+    }
+}
+
+/// JSON whitespace.
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// A byte of a bare word (identifier or number).
+#[inline]
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Value of an ASCII hex digit.
+#[inline]
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Offset of the next byte that matters inside a string with quote `q`.
+#[inline]
+fn find_in_string(q: Quote, hay: &[u8]) -> Option<usize> {
+    if cfg!(feature = "no-skip") {
+        return hay
+            .iter()
+            .position(|&b| b == b'\\' || b == b'"' || (b == b'\'' && q == Quote::Single));
+    }
+    match q {
+        Quote::Double => memchr2(b'"', b'\\', hay),
+        Quote::Single => memchr3(b'\'', b'"', b'\\', hay),
+    }
+}
+
+/// Offset of the next quote or backslash inside a double-encoded string.
+#[inline]
+fn find_outer(quote: u8, hay: &[u8]) -> Option<usize> {
+    if cfg!(feature = "no-skip") {
+        return hay.iter().position(|&b| b == b'\\' || b == quote);
+    }
+    memchr2(quote, b'\\', hay)
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::ArgumentsNormalizer;
+    use std::string::String;
+    use std::vec::Vec;
+
+    /// Normalise `input` fed in the given pieces; returns the output and its fragment count.
+    fn run_pieces(pieces: &[&[u8]]) -> (Vec<u8>, usize) {
+        let mut n = ArgumentsNormalizer::new();
+        let mut text = Vec::new();
+        let mut frags = 0;
+        let mut out = |f: &[u8]| {
+            assert!(!f.is_empty(), "empty fragment");
+            text.extend_from_slice(f);
+            frags += 1;
+        };
+        for p in pieces {
+            n.feed(p, &mut out);
+        }
+        n.finish(&mut out);
+        (text, frags)
+    }
+
+    fn whole(input: &[u8]) -> Vec<u8> {
+        run_pieces(&[input]).0
+    }
+
+    fn norm(input: &str) -> String {
+        String::from_utf8(whole(input.as_bytes())).expect("utf-8 output")
+    }
+
+    /// Every way of feeding `input` checked here gives the same output.
+    fn assert_chunk_invariant(input: &[u8]) -> Vec<u8> {
+        let expect = whole(input);
+        for k in 0..=input.len() {
+            let (a, b) = input.split_at(k);
+            assert_eq!(
+                run_pieces(&[a, b]).0,
+                expect,
+                "split at {k} of {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        let mut bytes: Vec<&[u8]> = Vec::new();
+        for k in 0..input.len() {
+            bytes.push(&input[k..k + 1]);
+            bytes.push(&[]);
+        }
+        assert_eq!(
+            run_pieces(&bytes).0,
+            expect,
+            "bytewise {:?}",
+            String::from_utf8_lossy(input)
+        );
+        for size in [3, 7] {
+            let pieces: Vec<&[u8]> = input.chunks(size).collect();
+            assert_eq!(run_pieces(&pieces).0, expect, "chunks of {size}");
+        }
+        expect
+    }
+
+    #[test]
+    fn invalid_escapes_become_literal_backslashes() {
+        assert_eq!(norm(r#"{"p": "D:\Work"}"#), r#"{"p": "D:\\Work"}"#);
+        assert_eq!(norm(r#"{"p": "\d+"}"#), r#"{"p": "\\d+"}"#);
+        assert_eq!(norm(r#"{"p": "\u00e9"}"#), r#"{"p": "\u00e9"}"#);
+        assert_eq!(norm(r#"{"p": "\u00E9\uABCD"}"#), r#"{"p": "\u00E9\uABCD"}"#);
+        assert_eq!(norm(r#"{"p": "\u12"}"#), r#"{"p": "\\u12"}"#);
+        assert_eq!(norm(r#"{"p": "\u"}"#), r#"{"p": "\\u"}"#);
+        assert_eq!(norm(r#"{"p": "\uZZ\u1\\"}"#), r#"{"p": "\\uZZ\\u1\\"}"#);
+        assert_eq!(norm(r#"{"p": "\é"}"#), r#"{"p": "\\é"}"#);
+        assert_eq!(norm(r#"{"p": "\'"}"#), r#"{"p": "\\'"}"#);
+        // Every valid escape passes unchanged.
+        let valid = r#"{"p": "\"\\\/\b\f\n\r\t\u0041\\d"}"#;
+        assert_eq!(norm(valid), valid);
+        // Unfinished escapes at the end are literal too.
+        assert_eq!(norm(r#"{"p": "x\"#), r#"{"p": "x\\"#);
+        assert_eq!(norm(r#"{"p": "x\u00e"#), r#"{"p": "x\\u00e"#);
+        // Backslashes outside strings are not touched.
+        assert_eq!(norm(r#"{"p": 1\2}"#), r#"{"p": 1\2}"#);
+    }
+
+    #[test]
+    fn corpus_036_windows_path_and_regex() {
+        let raw = r#"{"path": "D:\Work\Logs\app.log", "pattern": "\d+ errors"}"#;
+        let fixed = r#"{"path": "D:\\Work\\Logs\\app.log", "pattern": "\\d+ errors"}"#;
+        assert_eq!(norm(raw), fixed);
+        let value: serde_json::Value = serde_json::from_str(&norm(raw)).expect("valid JSON");
+        assert_eq!(value["path"], "D:\\Work\\Logs\\app.log");
+        assert_eq!(value["pattern"], "\\d+ errors");
+    }
+
+    #[test]
+    fn python_literals_become_json() {
+        assert_eq!(
+            norm(r#"{"a": True, "b": False, "c": None, "d": [True,False,None]}"#),
+            r#"{"a": true, "b": false, "c": null, "d": [true,false,null]}"#
+        );
+        // Only whole bare words, never inside strings or other words.
+        let same = r#"{"a": Truex, "b": Nonesuch, "c": "True", "d": xTrue, "e": Tru, "f": 1None, "g": _False, "h": true}"#;
+        assert_eq!(norm(same), same);
+        assert_eq!(norm("True"), "true");
+        assert_eq!(norm("[None]"), "[null]");
+        assert_eq!(norm("Fals"), "Fals");
+        assert_eq!(norm("{'a':None}"), r#"{"a":null}"#);
+    }
+
+    #[test]
+    fn single_quoted_strings_become_double_quoted() {
+        assert_eq!(
+            norm(r#"{'a': 'say "hi"', 'b': 'don\'t', 'c': '\d', 'd': 'x\ny\"z'}"#),
+            r#"{"a": "say \"hi\"", "b": "don't", "c": "\\d", "d": "x\ny\"z"}"#
+        );
+        assert_eq!(norm(r#"{"a": "it's"}"#), r#"{"a": "it's"}"#);
+        assert_eq!(norm(r#"['\u00e9', '\u12']"#), r#"["\u00e9", "\\u12"]"#);
+        assert_eq!(norm("{'日本語': 'é'}"), r#"{"日本語": "é"}"#);
+    }
+
+    #[test]
+    fn trailing_commas_are_dropped() {
+        assert_eq!(
+            norm("{\"a\": [1, 2, ], \"b\": 3 ,\n}"),
+            "{\"a\": [1, 2 ], \"b\": 3 \n}"
+        );
+        assert_eq!(norm("[1,]"), "[1]");
+        assert_eq!(
+            norm(r#"{"a": ",}", "b": [","],}"#),
+            r#"{"a": ",}", "b": [","]}"#
+        );
+        assert_eq!(norm("[1,,]"), "[1,]");
+        // A comma at the very end stays.
+        assert_eq!(norm("[1, "), "[1, ");
+        // 63 whitespace bytes after the comma fit in the 64-byte hold; 64 do not.
+        let fits = std::format!("[1,{}]", " ".repeat(63));
+        assert_eq!(norm(&fits), std::format!("[1{}]", " ".repeat(63)));
+        let overflows = std::format!("[1,{}]", " ".repeat(64));
+        assert_eq!(norm(&overflows), overflows);
+        assert_chunk_invariant(fits.as_bytes());
+        assert_chunk_invariant(overflows.as_bytes());
+    }
+
+    #[test]
+    fn double_encoded_arguments_are_unescaped() {
+        let mut n = ArgumentsNormalizer::new();
+        let mut text = Vec::new();
+        n.feed(
+            br#"  "{\"a\": \"x\\ny\", \"b\": \"\u00e9\ud83d\ude00\"}"  "#,
+            &mut |f| text.extend_from_slice(f),
+        );
+        assert!(n.double_encoded());
+        n.finish(&mut |f| text.extend_from_slice(f));
+        assert_eq!(
+            std::str::from_utf8(&text).unwrap(),
+            r#"{"a": "x\ny", "b": "é😀"}"#
+        );
+
+        assert_eq!(norm(r#""{\"a\": 1}""#), r#"{"a": 1}"#);
+        assert_eq!(norm(r#"'{"a": \'x\'}'"#), r#"{"a": "x"}"#);
+        assert_eq!(norm(r#""{\n  \"a\": \t1\r}""#), "{\n  \"a\": \t1\r}");
+        assert_eq!(norm(r#""{\"a\": \/\b\f}""#), "{\"a\": /\x08\x0c}");
+        // Lone surrogates become U+FFFD.
+        assert_eq!(norm(r#""[\"\ud83d\"]""#), "[\"\u{FFFD}\"]");
+        assert_eq!(norm(r#""[\"\ude00\"]""#), "[\"\u{FFFD}\"]");
+        assert_eq!(norm(r#""[\"\ud83d\ud83d\ude00\"]""#), "[\"\u{FFFD}😀\"]");
+        assert_eq!(norm(r#""[\"\ud83d\u0041\"]""#), "[\"\u{FFFD}A\"]");
+        assert_eq!(
+            norm(r#""[\"\ud83dx\ud83d\n\"]""#),
+            "[\"\u{FFFD}x\u{FFFD}\n\"]"
+        );
+        assert_eq!(norm(r#""[\"\ud83d"#), "[\"\u{FFFD}");
+        // Invalid escapes stay literal, then repair 1 applies inside the inner string.
+        assert_eq!(norm(r#""{\"p\": \"D:\Work\"}""#), r#"{"p": "D:\\Work"}"#);
+        assert_eq!(norm(r#""{\"p\": \"\u12\"}""#), r#"{"p": "\\u12"}"#);
+        assert_eq!(norm(r#""{\"p\": \"D:\\\\Work\"}""#), r#"{"p": "D:\\Work"}"#);
+        // Repairs 2-4 apply to the unescaped text.
+        assert_eq!(
+            norm(r#""{'a': True, \"b\": [None,],}""#),
+            r#"{"a": true, "b": [null]}"#
+        );
+        // Leading whitespace is dropped up to 16 bytes, else kept.
+        assert_eq!(norm(&std::format!("{}\"[]\"", " ".repeat(16))), "[]");
+        let long = std::format!("{}\"[]\"", " ".repeat(17));
+        assert_eq!(norm(&long), std::format!("{}[]", " ".repeat(17)));
+        assert_chunk_invariant(long.as_bytes());
+        // Plain input is not double-encoded, and keeps its whitespace.
+        let mut n = ArgumentsNormalizer::new();
+        n.feed(b" \n{}", &mut |_| {});
+        assert!(!n.double_encoded());
+        assert_eq!(norm(" \n{} \n"), " \n{} \n");
+        assert_eq!(norm("   "), "   ");
+        assert_eq!(norm(""), "");
+    }
+
+    #[test]
+    fn clean_json_passes_through_as_few_fragments() {
+        let clean = "{\"name\": \"x\", \"list\": [1, -2.5e3, true, false, null], \"nested\": \
+                     {\"s\": \"a\\\"b\\\\c\\u00e9\\n 日本語 é\", \"t\": []}, \"u\": {}}";
+        let (text, frags) = run_pieces(&[clean.as_bytes()]);
+        assert_eq!(text, clean.as_bytes());
+        assert_eq!(frags, 1);
+        for k in 0..=clean.len() {
+            let (a, b) = clean.as_bytes().split_at(k);
+            let (text, frags) = run_pieces(&[a, b]);
+            assert_eq!(text, clean.as_bytes());
+            assert!(frags <= 3, "{frags} fragments for a split at {k}");
+        }
+    }
+
+    #[test]
+    fn output_is_independent_of_chunking() {
+        let cases: &[&str] = &[
+            r#"{"path": "D:\Work\Logs\app.log", "pattern": "\d+ errors"}"#,
+            r#"  "{\"a\": \"x\\ny\", \"b\": \"\u00e9\ud83d\ude00\", \"c\": \"D:\Work\", \"d\": \"\u12\"}"  "#,
+            r#"'{"a": \'it\\\'s\', "b": "\ud83d"}'"#,
+            r#"{"a": True, "b": False, "c": None, "d": [Tru, Nonesuch, xFalse, True]}"#,
+            r#"{'a': 'say "hi" \'twice\'', 'b': '\d\u00e9\u1', "c": "it's"}"#,
+            "{\"a\": [1, 2 ,\t\n ], \"b\": {\"c\": 3,  },   }",
+            "{\"s\": \"日本語\", \"t\": 'é', \"u\": \"\\u65e5\\u672c\", \"v\": \"\\é\"}",
+            r#"{"valid": "\"\\\/\b\f\n\r\t\u0041\uABCD", "end": "\"#,
+            "\"[\\\"\\ud83d\\ud83d\\ude00\\\", \\\"\\ude00\\\", \\\"\\ud83d",
+            "True",
+            "[1, 2, None,",
+            "  \n {\"a\": \"\\u12\"} \n",
+            r#"{"a": 1}  , "b" xyz"#,
+            r#""{}" trailing "#,
+        ];
+        for case in cases {
+            assert_chunk_invariant(case.as_bytes());
+        }
+        // Outputs of the well-formed-after-repair cases are valid JSON.
+        for &k in &[0, 1, 2, 4, 5, 6, 11] {
+            let text = whole(cases[k].as_bytes());
+            let parsed = serde_json::from_slice::<serde_json::Value>(&text);
+            assert!(
+                parsed.is_ok(),
+                "case {k}: {}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+    }
+
+    #[test]
+    fn double_encoding_round_trips() {
+        let texts = [
+            "{\"a\": \"x\\ny \\\"q\\\" \\\\ / \\u0001\", \"b\": [1, true, null]}",
+            "{\"s\": \"日本語 é 😀 \\t\", \"n\": -1.5e-3}",
+            "{\"ctl\": \"\u{1}\u{1f}\", \"nested\": {\"k\": []}}",
+        ];
+        for text in texts {
+            // As serde_json encodes a string (non-ASCII raw, control bytes as \u00XX).
+            let encoded = serde_json::to_string(text).unwrap();
+            assert_eq!(norm(&encoded), text, "{encoded}");
+            // ASCII-only, with surrogate pairs.
+            let mut ascii = String::from("\"");
+            for ch in text.chars() {
+                match ch {
+                    '"' => ascii.push_str("\\\""),
+                    '\\' => ascii.push_str("\\\\"),
+                    ' '..='~' => ascii.push(ch),
+                    _ => {
+                        let mut units = [0u16; 2];
+                        for u in ch.encode_utf16(&mut units) {
+                            ascii.push_str(&std::format!("\\u{u:04x}"));
+                        }
+                    }
+                }
+            }
+            ascii.push('"');
+            assert_eq!(norm(&ascii), text, "{ascii}");
+            assert_chunk_invariant(ascii.as_bytes());
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_and_ignore_chunking() {
+        // A small deterministic generator over an alphabet rich in the bytes that matter.
+        let alphabet: &[u8] = b"\"'\\u0aFfTrueNonlsD,]} \t\n{[:\xc3\xa9\xff";
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..400 {
+            let len = (next() % 24) as usize;
+            let input: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            assert_chunk_invariant(&input);
+        }
+    }
+
+    #[test]
+    fn state_is_small_and_copy() {
+        fn copy<T: Copy + Clone + core::fmt::Debug + Default>() {}
+        copy::<ArgumentsNormalizer>();
+        assert!(core::mem::size_of::<ArgumentsNormalizer>() <= 128);
+        let n = ArgumentsNormalizer::default();
+        assert!(!n.double_encoded());
+        assert!(!std::format!("{n:?}").is_empty());
+    }
+}

@@ -1,0 +1,205 @@
+//! The public scanner: one push API over every dialect's phase machine.
+
+use core::fmt;
+
+use crate::dialect::json_tag::{JsonTag, Modes};
+use crate::{tables, Sink, Span};
+
+/// Longest tool name kept, in bytes. A longer name makes the call invalid with
+/// [`Diagnostic::NameTooLong`](crate::Diagnostic::NameTooLong). OpenAI allows 64.
+pub const MAX_NAME: usize = 128;
+
+/// Most complete calls one reasoning block may hold while its fate is open (dialects.md
+/// rule 7); more end as invalid with
+/// [`Diagnostic::TooManyDraftCalls`](crate::Diagnostic::TooManyDraftCalls).
+pub const MAX_DRAFT_CALLS: u32 = 64;
+
+/// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, `<think>` reasoning:
+    /// Hermes 2 Pro / 3 / 4 (NousResearch), Granite 4.
+    Hermes,
+    /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
+    Qwen3,
+}
+
+impl Dialect {
+    /// Every dialect, in table order.
+    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3];
+
+    /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::Hermes => "hermes",
+            Dialect::Qwen3 => "qwen3",
+        }
+    }
+
+    /// The dialect called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.iter().copied().find(|d| d.name() == name)
+    }
+
+    fn modes(self) -> &'static Modes {
+        static HERMES: Modes = Modes {
+            content: &tables::hermes::CONTENT,
+            reasoning: &tables::hermes::REASONING,
+            tail: &tables::hermes::CALL_TAIL,
+        };
+        static QWEN3: Modes = Modes {
+            content: &tables::qwen3::CONTENT,
+            reasoning: &tables::qwen3::REASONING,
+            tail: &tables::qwen3::CALL_TAIL,
+        };
+        match self {
+            Dialect::Hermes => &HERMES,
+            Dialect::Qwen3 => &QWEN3,
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Scanner options. Construct with [`Options::default`] and set fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// The stream starts inside reasoning: the prompt already opened it (Qwen3-Thinking,
+    /// DeepSeek-R1 templates; model-formats.md §24.1). An explicit opener at the start is
+    /// then optional markup. Default: `false`.
+    pub starts_in_reasoning: bool,
+    /// Most argument bytes one call may have; more end the call as invalid with
+    /// [`Diagnostic::ArgumentsTooLong`](crate::Diagnostic::ArgumentsTooLong).
+    /// Default: 64 MiB.
+    pub max_argument_bytes: u64,
+    /// Most calls one response may open; later ones are invalid with
+    /// [`Diagnostic::TooManyCalls`](crate::Diagnostic::TooManyCalls). Default: 1024.
+    pub max_calls: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { starts_in_reasoning: false, max_argument_bytes: 64 << 20, max_calls: 1024 }
+    }
+}
+
+/// Misuse of a [`Scanner`]. Nothing in the model's output is ever an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// [`Scanner::feed`] or [`Scanner::finish`] after [`Scanner::finish`] without
+    /// [`Scanner::reset`].
+    Finished,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Finished => f.write_str("the scanner was finished; call reset() before feeding it again"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
+///
+/// Memory is fixed (`size_of::<Scanner>()` is about 300 bytes on 64-bit targets: the
+/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
+/// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
+/// chunking: held bytes are never re-scanned, except that a call's closer candidate that
+/// fails is looked at once more as text (at most one delimiter's length, once per call).
+///
+/// Chunk invariance: any split of the same input gives the same events once adjacent
+/// payload fragments of one kind are joined, and the spans of the payload events tile the
+/// input exactly.
+#[derive(Debug, Clone)]
+pub struct Scanner {
+    dialect: Dialect,
+    options: Options,
+    machine: JsonTag,
+    offset: u64,
+    started: bool,
+    finished: bool,
+}
+
+impl Scanner {
+    /// A scanner at the start of a stream.
+    pub fn new(dialect: Dialect, options: Options) -> Self {
+        Scanner {
+            dialect,
+            options,
+            machine: JsonTag::new(dialect.modes(), &options),
+            offset: 0,
+            started: false,
+            finished: false,
+        }
+    }
+
+    /// The dialect this scanner reads.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The options this scanner was made with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Bytes fed so far (the stream offset of the next byte).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Feeds the next chunk; events for everything now decidable go to `sink`. A chunk may
+    /// be split anywhere, including inside a delimiter or a UTF-8 code point; an empty
+    /// chunk does nothing.
+    ///
+    /// # Errors
+    /// [`Error::Finished`] after [`Scanner::finish`] without [`Scanner::reset`]; nothing is
+    /// scanned then. Never panics.
+    pub fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        if self.finished {
+            return Err(Error::Finished);
+        }
+        self.begin(sink);
+        self.machine.run(chunk, self.offset, &self.options, sink);
+        self.offset += chunk.len() as u64;
+        Ok(())
+    }
+
+    /// Ends the stream: releases held-back bytes, ends an open call as incomplete and
+    /// closes an open reasoning block. Every call started has ended after this.
+    ///
+    /// # Errors
+    /// [`Error::Finished`] when called twice without [`Scanner::reset`]. Never panics.
+    pub fn finish<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
+        if self.finished {
+            return Err(Error::Finished);
+        }
+        self.begin(sink);
+        self.machine.finish(self.offset, &self.options, sink);
+        self.finished = true;
+        Ok(())
+    }
+
+    /// Returns the scanner to the start of a new stream, with the same dialect and options.
+    pub fn reset(&mut self) {
+        *self = Scanner::new(self.dialect, self.options);
+    }
+
+    fn begin<S: Sink>(&mut self, sink: &mut S) {
+        if !self.started {
+            self.started = true;
+            if self.machine.starts_in_reasoning() {
+                sink.reasoning_start(Span::at(0));
+            }
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! The generated tables (`inband::tables`) against the table compiler that produced them,
+//! against a naive prefix-overlap oracle, and against `aho_corasick::AhoCorasick`.
+//!
+//! Every `tables/*.toml` file is compiled again at test time, so a new dialect is covered
+//! as soon as `generated` below maps its modes to their statics (it fails loudly until
+//! then). The number of random haystacks per mode is `INBAND_TABLES_CASES` (default 2000).
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use inband::automaton::{Dfa, START};
+use inband::event::Role;
+use inband::tables;
+use inband_tables::{CompiledDialect, CompiledMode};
+
+/// Every table file, sorted, as build.rs reads them: `("tables/NAME.toml", content)`.
+fn table_inputs() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| inband_tables::is_table_file(name))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no tables in {}", dir.display());
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+            (format!("tables/{name}"), text)
+        })
+        .collect()
+}
+
+fn compiled() -> Vec<CompiledDialect> {
+    inband_tables::compile_all(&table_inputs()).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// The generated static for a dialect's mode.
+fn generated(dialect: &str, mode: &str) -> &'static Dfa {
+    match (dialect, mode) {
+        ("hermes", "call_tail") => &tables::hermes::CALL_TAIL,
+        ("hermes", "content") => &tables::hermes::CONTENT,
+        ("hermes", "reasoning") => &tables::hermes::REASONING,
+        ("qwen3", "call_tail") => &tables::qwen3::CALL_TAIL,
+        ("qwen3", "content") => &tables::qwen3::CONTENT,
+        ("qwen3", "reasoning") => &tables::qwen3::REASONING,
+        _ => panic!(
+            "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
+             map it to `inband::tables::{}::{}`",
+            dialect.replace('-', "_"),
+            mode.to_ascii_uppercase()
+        ),
+    }
+}
+
+/// The generated `SOURCE` of a dialect.
+fn generated_source(dialect: &str) -> &'static str {
+    match dialect {
+        "hermes" => tables::hermes::SOURCE,
+        "qwen3" => tables::qwen3::SOURCE,
+        _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
+    }
+}
+
+/// The core `Role` of a table role key.
+fn role(key: &str) -> Role {
+    match key {
+        "call_open" => Role::CallOpen,
+        "call_close" => Role::CallClose,
+        "reasoning_open" => Role::ReasoningOpen,
+        "reasoning_close" => Role::ReasoningClose,
+        "result_open" => Role::ResultOpen,
+        "stop" => Role::Stop,
+        _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
+    }
+}
+
+/// Every (dialect, mode, compiled, generated) of every table.
+fn modes() -> Vec<(String, CompiledMode, &'static Dfa)> {
+    compiled()
+        .into_iter()
+        .flat_map(|dialect| {
+            let name = dialect.name.clone();
+            dialect.modes.into_iter().map(move |mode| {
+                let dfa = generated(&name, &mode.name);
+                (format!("{name}/{}", mode.name), mode, dfa)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn every_role_maps_to_a_core_role() {
+    for known in inband_tables::ROLES {
+        assert_eq!(format!("{:?}", role(known.key)), known.variant);
+    }
+}
+
+#[test]
+fn generated_file_is_what_the_compiler_emits_now() {
+    let inputs = table_inputs();
+    let dialects = compiled();
+    let emitted = inband_tables::emit_rust(&dialects, &inputs);
+    let generated = include_str!(concat!(env!("OUT_DIR"), "/dialects.rs"));
+    assert!(
+        emitted == generated,
+        "$OUT_DIR/dialects.rs is stale or differs from emit_rust"
+    );
+}
+
+#[test]
+fn generated_tables_equal_the_compiled_ones() {
+    for dialect in compiled() {
+        assert_eq!(
+            generated_source(&dialect.name),
+            dialect.source,
+            "{}",
+            dialect.name
+        );
+        for mode in &dialect.modes {
+            let dfa = generated(&dialect.name, &mode.name);
+            let at = format!("{}/{}", dialect.name, mode.name);
+            assert_eq!(dfa.classes, mode.classes, "{at}: classes");
+            assert_eq!(dfa.stride_log2, mode.stride_log2, "{at}: stride_log2");
+            assert_eq!(dfa.trans, mode.trans, "{at}: trans");
+            assert_eq!(dfa.depth, mode.depth, "{at}: depth");
+            assert_eq!(dfa.match_min, mode.match_min, "{at}: match_min");
+            assert_eq!(dfa.matched, mode.matched, "{at}: matched");
+            assert_eq!(dfa.first_bytes, mode.first_bytes, "{at}: first_bytes");
+            assert_eq!(*dfa.starts, mode.starts, "{at}: starts");
+            assert_eq!(
+                dfa.delimiters.len(),
+                mode.delimiters.len(),
+                "{at}: delimiters"
+            );
+            for (generated, (bytes, key)) in dfa.delimiters.iter().zip(&mode.delimiters) {
+                assert_eq!(generated.bytes, bytes.as_slice(), "{at}: delimiter bytes");
+                assert_eq!(generated.role, role(key), "{at}: delimiter role");
+            }
+        }
+    }
+}
+
+#[test]
+fn hold_back_constants_follow_the_longest_delimiter() {
+    let longest = table_inputs()
+        .iter()
+        .map(|(file, text)| inband_tables::parse(file, text).unwrap())
+        .flat_map(|spec| spec.modes)
+        .flat_map(|mode| mode.delimiters)
+        .map(|(bytes, _)| bytes.len())
+        .max()
+        .unwrap();
+    assert_eq!(tables::MAX_DELIMITER_LEN, longest);
+    assert_eq!(tables::MAX_HOLD, tables::MAX_DELIMITER_LEN - 1);
+    // `<tool_response>` today; update when a longer delimiter is added.
+    assert!(tables::MAX_DELIMITER_LEN >= "<tool_response>".len());
+}
+
+/// Longest suffix of `text` that is a proper prefix of some delimiter.
+fn naive_depth(text: &[u8], delimiters: &[&[u8]]) -> usize {
+    (1..=text.len())
+        .rev()
+        .find(|&k| {
+            let suffix = &text[text.len() - k..];
+            delimiters
+                .iter()
+                .any(|d| d.len() > k && d.starts_with(suffix))
+        })
+        .unwrap_or(0)
+}
+
+fn delimiter_bytes(dfa: &Dfa) -> Vec<&'static [u8]> {
+    dfa.delimiters.iter().map(|d| d.bytes).collect()
+}
+
+#[test]
+fn every_state_depth_matches_the_naive_oracle() {
+    for (at, _, dfa) in modes() {
+        let delimiters = delimiter_bytes(dfa);
+        let states = dfa.depth.len();
+        // Breadth-first over every byte from the start: each state's shortest string.
+        let mut string: Vec<Option<Vec<u8>>> = vec![None; states];
+        string[0] = Some(Vec::new());
+        let mut queue = VecDeque::from([START]);
+        while let Some(id) = queue.pop_front() {
+            let here = string[usize::from(id >> dfa.stride_log2)].clone().unwrap();
+            assert_eq!(
+                id & ((1 << dfa.stride_log2) - 1),
+                0,
+                "{at}: id {id} not premultiplied"
+            );
+            for byte in 0..=255u8 {
+                let next = dfa.next(id, byte);
+                let slot = &mut string[usize::from(next >> dfa.stride_log2)];
+                if slot.is_none() {
+                    let mut s = here.clone();
+                    s.push(byte);
+                    *slot = Some(s);
+                    queue.push_back(next);
+                }
+            }
+        }
+        for (index, s) in string.iter().enumerate() {
+            let s = s
+                .as_ref()
+                .unwrap_or_else(|| panic!("{at}: state {index} is unreachable"));
+            let id = u16::try_from(index << dfa.stride_log2).unwrap();
+            // A state's shortest string is its trie string: as long as its depth.
+            assert_eq!(s.len(), dfa.depth(id), "{at}: state {index} ({s:?})");
+            let ends_with = delimiters.iter().position(|d| s.ends_with(d));
+            match dfa.matched(id) {
+                Some(delimiter) => {
+                    assert_eq!(
+                        ends_with.map(|k| delimiters[k]),
+                        Some(delimiter.bytes),
+                        "{at}: {s:?}"
+                    );
+                    assert_eq!(dfa.depth(id), delimiter.bytes.len(), "{at}: {s:?}");
+                }
+                None => {
+                    assert_eq!(ends_with, None, "{at}: {s:?} completes a delimiter");
+                    assert_eq!(dfa.depth(id), naive_depth(s, &delimiters), "{at}: {s:?}");
+                }
+            }
+            assert_eq!(
+                dfa.depth(id) == 0,
+                index == 0,
+                "{at}: only the start has depth 0"
+            );
+        }
+    }
+}
+
+/// What walking a DFA over a haystack gives: the first match as (start, end, delimiter).
+fn walk(
+    at: &str,
+    dfa: &Dfa,
+    haystack: &[u8],
+    delimiters: &[&[u8]],
+) -> Option<(usize, usize, usize)> {
+    let mut state = START;
+    for (i, &byte) in haystack.iter().enumerate() {
+        state = dfa.next(state, byte);
+        if let Some(delimiter) = dfa.matched(state) {
+            let k = delimiters
+                .iter()
+                .position(|d| *d == delimiter.bytes)
+                .unwrap();
+            assert_eq!(
+                dfa.depth(state),
+                delimiter.bytes.len(),
+                "{at}: {haystack:?} at {i}"
+            );
+            return Some((i + 1 - delimiter.bytes.len(), i + 1, k));
+        }
+        let naive = naive_depth(&haystack[..=i], delimiters);
+        assert_eq!(
+            dfa.depth(state),
+            naive,
+            "{at}: depth in {haystack:?} at {i}"
+        );
+        assert_eq!(state == START, naive == 0, "{at}: {haystack:?} at {i}");
+    }
+    None
+}
+
+/// Checks one haystack against aho-corasick and the skip-ahead against a byte loop.
+fn check(at: &str, dfa: &Dfa, oracle: &AhoCorasick, haystack: &[u8], delimiters: &[&[u8]]) {
+    let expected = oracle
+        .find(haystack)
+        .map(|m| (m.start(), m.end(), m.pattern().as_usize()));
+    assert_eq!(
+        walk(at, dfa, haystack, delimiters),
+        expected,
+        "{at}: first match in {haystack:?}"
+    );
+    let naive_start = haystack.iter().position(|b| dfa.first_bytes.contains(b));
+    assert_eq!(
+        dfa.find_start(haystack),
+        naive_start,
+        "{at}: find_start in {haystack:?}"
+    );
+}
+
+/// SplitMix64: a fixed, dependency-free generator, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+fn cases() -> usize {
+    let default = if cfg!(miri) { 20 } else { 2000 };
+    std::env::var("INBAND_TABLES_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
+    // Every delimiter of every dialect and mode, so modes also see each other's delimiters.
+    let everything: Vec<&'static [u8]> = modes()
+        .iter()
+        .flat_map(|(_, _, dfa)| delimiter_bytes(dfa))
+        .collect();
+    let non_ascii: [&[u8]; 6] = [
+        "é".as_bytes(),
+        "｜".as_bytes(),
+        "▁".as_bytes(),
+        "😀".as_bytes(),
+        b"\xff",
+        b"\x00",
+    ];
+    for (at, _, dfa) in modes() {
+        let delimiters = delimiter_bytes(dfa);
+        let oracle = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&delimiters)
+            .unwrap();
+        let alphabet: Vec<u8> = {
+            let mut bytes: Vec<u8> = delimiters.iter().flat_map(|d| d.iter().copied()).collect();
+            bytes.sort_unstable();
+            bytes.dedup();
+            bytes
+        };
+        let mut rng = Rng(0x1b_a4d5 ^ at.len() as u64);
+        for _ in 0..cases() {
+            let mut haystack = Vec::new();
+            for _ in 0..rng.below(12) {
+                let d = *rng.pick(&everything);
+                match rng.below(8) {
+                    0 => haystack.extend_from_slice(d),
+                    1 => haystack.extend_from_slice(&d[..rng.below(d.len())]),
+                    2 => haystack.extend_from_slice(&d[rng.below(d.len())..]),
+                    3 => {
+                        let start = rng.below(d.len());
+                        let end = start + rng.below(d.len() - start) + 1;
+                        haystack.extend_from_slice(&d[start..end]);
+                    }
+                    4 => haystack.push(*rng.pick(&alphabet)),
+                    5 => haystack.push(rng.next() as u8),
+                    6 => haystack.extend_from_slice(*rng.pick(&non_ascii)),
+                    _ => haystack.extend_from_slice(b"text {\"x\": 1} "),
+                }
+            }
+            check(&at, dfa, &oracle, &haystack, &delimiters);
+        }
+    }
+}
+
+#[test]
+fn first_match_and_depth_agree_with_aho_corasick_on_all_short_haystacks() {
+    // Every string of up to three bytes over the mode's delimiter bytes plus one other byte.
+    for (at, _, dfa) in modes() {
+        let delimiters = delimiter_bytes(dfa);
+        let oracle = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&delimiters)
+            .unwrap();
+        let mut alphabet: Vec<u8> = delimiters.iter().flat_map(|d| d.iter().copied()).collect();
+        alphabet.push(b'x');
+        alphabet.sort_unstable();
+        alphabet.dedup();
+        let mut haystacks: Vec<Vec<u8>> = vec![Vec::new()];
+        for len in 1..=3 {
+            let shorter: Vec<Vec<u8>> = haystacks
+                .iter()
+                .filter(|h| h.len() == len - 1)
+                .cloned()
+                .collect();
+            for h in shorter {
+                for &byte in &alphabet {
+                    let mut longer = h.clone();
+                    longer.push(byte);
+                    haystacks.push(longer);
+                }
+            }
+        }
+        for haystack in &haystacks {
+            check(&at, dfa, &oracle, haystack, &delimiters);
+        }
+        // And every delimiter preceded by every proper prefix of every delimiter.
+        for prefix_of in &delimiters {
+            for cut in 0..prefix_of.len() {
+                for d in &delimiters {
+                    let haystack = [&prefix_of[..cut], d].concat();
+                    check(&at, dfa, &oracle, &haystack, &delimiters);
+                }
+            }
+        }
+    }
+}
