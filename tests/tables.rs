@@ -321,7 +321,7 @@ fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
         .iter()
         .flat_map(|(_, _, dfa)| delimiter_bytes(dfa))
         .collect();
-    let non_ascii: [&[u8]; 6] = [
+    let non_ascii: &[&[u8]] = &[
         "é".as_bytes(),
         "｜".as_bytes(),
         "▁".as_bytes(),
@@ -357,7 +357,7 @@ fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
                     }
                     4 => haystack.push(*rng.pick(&alphabet)),
                     5 => haystack.push(rng.next() as u8),
-                    6 => haystack.extend_from_slice(*rng.pick(&non_ascii)),
+                    6 => haystack.extend_from_slice(rng.pick::<&[u8]>(non_ascii)),
                     _ => haystack.extend_from_slice(b"text {\"x\": 1} "),
                 }
             }

@@ -320,17 +320,23 @@ impl JsonTag {
                 Envelope::Arguments => {
                     emit!(i);
                     let step = call.value.scan(&chunk[i..]);
-                    let end = match step {
+                    let mut end = match step {
                         Step::More => chunk.len(),
                         Step::Done(k) | Step::Error(k) => i + k,
                     };
+                    // The limit falls on the same byte whatever the chunking.
+                    let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+                    let over = (end - i) as u64 > allowed;
+                    if over {
+                        end = i + allowed as usize;
+                    }
                     if end > i {
                         sink.tool_args(Span::new(at(i), at(end)), call.index, &chunk[i..end]);
                         call.arg_bytes += (end - i) as u64;
                     }
                     i = end;
                     run = end;
-                    if call.arg_bytes > options.max_argument_bytes {
+                    if over {
                         self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
                         return end;
                     }
@@ -419,6 +425,7 @@ impl JsonTag {
                                 Key::Other => false,
                             };
                             if duplicate {
+                                flush!(i);
                                 sink.diagnostic(Span::at(at(i)), Diagnostic::DuplicateKey);
                                 call.envelope = Envelope::Skip;
                                 continue;
@@ -443,6 +450,7 @@ impl JsonTag {
                                     continue;
                                 }
                                 (Key::Arguments, _) => {
+                                    flush!(i);
                                     sink.diagnostic(Span::at(at(i)), Diagnostic::ArgumentsNotObject);
                                     call.envelope = Envelope::Skip;
                                     continue;

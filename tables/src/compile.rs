@@ -117,7 +117,7 @@ pub fn compile(spec: &DialectSpec) -> Result<CompiledDialect, TableError> {
     })
 }
 
-/// [`parse`]s and [`compile`]s every `(file name, content)` input, in the given order, and
+/// [`parse`]s and [`compile()`]s every `(file name, content)` input, in the given order, and
 /// checks that no two dialects share a Rust module name.
 ///
 /// # Errors

@@ -9,10 +9,10 @@
 //! ## Overview
 //!
 //! - [`parse`]: one table file to a validated [`DialectSpec`].
-//! - [`compile`]: a [`DialectSpec`] to a [`CompiledDialect`], one [`CompiledMode`] (a
+//! - [`compile()`]: a [`DialectSpec`] to a [`CompiledDialect`], one [`CompiledMode`] (a
 //!   dense DFA as plain data) per mode.
 //! - [`emit_rust`]: compiled dialects to the source of `$OUT_DIR/dialects.rs`.
-//! - [`compile_all`]: [`parse`] and [`compile`] over every table file, plus the checks
+//! - [`compile_all`]: [`parse`] and [`compile()`] over every table file, plus the checks
 //!   that need all of them at once.
 //! - [`ROLES`]: the delimiter roles a table may use, in delimiter order.
 //! - [`TableError`]: everything that can be wrong with a table; its message names the

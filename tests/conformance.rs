@@ -1,0 +1,375 @@
+//! Hermes and qwen3 scanning behaviours: seed-system.md §2.2, §2.9 and §5.1 as amended by
+//! dialects.md, pinned as exact event logs. Every input also goes through the chunking
+//! harness, so each behaviour holds for every split.
+
+use inband::{CallEnd, Dialect, Error, Markup, Options, Scanner, Sink};
+use inband_alloc::assemble::{assemble, AssembleOptions};
+use inband_alloc::events::{EventLog, OwnedEvent};
+
+use crate::harness;
+
+/// A compact, exact rendering of a log: `T` text, `R` reasoning, `<role>` delimiter,
+/// `E` envelope, `S` start, `N` late name, `A` arguments, `X` end, `D` diagnostic,
+/// `R+`/`R-` reasoning bounds, `F` fabricated result.
+fn render(log: &EventLog) -> Vec<String> {
+    let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    log.events
+        .iter()
+        .map(|e| match e {
+            OwnedEvent::Text { text, .. } => format!("T{:?}", s(text)),
+            OwnedEvent::Reasoning { text, .. } => format!("R{:?}", s(text)),
+            OwnedEvent::Markup { kind: Markup::Delimiter(role), .. } => format!("<{role:?}>"),
+            OwnedEvent::Markup { bytes, .. } => format!("E{:?}", s(bytes)),
+            OwnedEvent::ReasoningStart { .. } => "R+".into(),
+            OwnedEvent::ReasoningEnd { .. } => "R-".into(),
+            OwnedEvent::ToolStart { call, name, provisional, .. } => {
+                let draft = if *provisional { "?" } else { "" };
+                format!("S{call}{draft}:{}", name.as_deref().map(s).unwrap_or_default())
+            }
+            OwnedEvent::ToolName { call, name, .. } => format!("N{call}:{}", s(name)),
+            OwnedEvent::ToolArgs { call, json, .. } => format!("A{call}{:?}", s(json)),
+            OwnedEvent::ToolEnd { call, end, .. } => format!("X{call}:{end:?}"),
+            OwnedEvent::FabricatedResult { .. } => "F".into(),
+            OwnedEvent::Diagnostic { diagnostic, .. } => format!("D:{}", diagnostic.code()),
+        })
+        .collect()
+}
+
+fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(dialect, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    let hermes = scan_with(Dialect::Hermes, Options::default(), input);
+    assert_eq!(scan_with(Dialect::Qwen3, Options::default(), input), hermes, "qwen3 reads the hermes wire alike");
+    hermes
+}
+
+fn in_reasoning() -> Options {
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    options
+}
+
+#[test]
+fn one_call_with_prose_before() {
+    assert_eq!(
+        scan("Sure.\n<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"a.ts\"}}\n</tool_call>"),
+        [
+            "T\"Sure.\\n\"",
+            "<CallOpen>",
+            "E\"\\n{\\\"name\\\": \\\"read\\\"\"",
+            "S0:read",
+            "E\", \\\"arguments\\\": \"",
+            "A0\"{\\\"path\\\": \\\"a.ts\\\"}\"",
+            "E\"}\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+}
+
+/// seed §5.1 item 2: the canonical rendering of `read {path, count}` round-trips, fed one
+/// byte at a time.
+#[test]
+fn rendered_call_round_trips_byte_by_byte() {
+    let rendered = "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"src/a.ts\",\"count\":2}}\n</tool_call>";
+    for dialect in [Dialect::Hermes, Dialect::Qwen3] {
+        let completion =
+            assemble(dialect, Options::default(), &AssembleOptions::seeded(3), rendered.as_bytes().chunks(1));
+        assert_eq!(completion.tool_calls.len(), 1);
+        assert_eq!(completion.tool_calls[0].name, "read");
+        assert_eq!(inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(), r#"{"path":"src/a.ts","count":2}"#);
+        assert_eq!(completion.content, "");
+        assert!(completion.diagnostics.is_empty());
+    }
+}
+
+/// Seed B4: hermes reported `re` as the name of `read` when the name was split.
+#[test]
+fn name_is_never_a_prefix_of_itself() {
+    let mut log = EventLog::new();
+    let mut scanner = Scanner::new(Dialect::Hermes, Options::default());
+    for chunk in ["<tool_call>{\"name\":\"re", "ad\",\"arguments\":{}}</tool_call>"] {
+        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
+    }
+    scanner.finish(&mut log).unwrap();
+    let starts: Vec<_> = log.events.iter().filter(|e| matches!(e, OwnedEvent::ToolStart { .. })).collect();
+    assert_eq!(starts.len(), 1);
+    assert!(matches!(starts[0], OwnedEvent::ToolStart { name: Some(n), .. } if n == b"read"));
+}
+
+/// model-formats §2: the Hermes 2 Pro template writes `arguments` before `name`.
+#[test]
+fn arguments_before_name() {
+    assert_eq!(
+        scan("<tool_call>\n{ \"arguments\": {\"q\": \"x}\"}, \"name\": \"search\"}\n</tool_call>"),
+        [
+            "<CallOpen>",
+            "E\"\\n{ \\\"arguments\\\": \"",
+            "S0:",
+            "A0\"{\\\"q\\\": \\\"x}\\\"}\"",
+            "E\", \\\"name\\\": \\\"search\\\"\"",
+            "N0:search",
+            "E\"}\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+}
+
+/// Seed B8: a closer inside a JSON string is argument text.
+#[test]
+fn closer_inside_a_string_is_argument_text() {
+    let log = scan("<tool_call>{\"name\": \"echo\", \"arguments\": {\"s\": \"</tool_call> {\"}}</tool_call>");
+    assert_eq!(log[4], "A0\"{\\\"s\\\": \\\"</tool_call> {\\\"}\"");
+    assert_eq!(log.last().unwrap(), "X0:Complete");
+}
+
+#[test]
+fn double_encoded_arguments_stream_raw_and_assemble_unwrapped() {
+    let input = "<tool_call>{\"name\": \"read\", \"arguments\": \"{\\\"path\\\": \\\"a\\\"}\"}</tool_call>";
+    let log = scan(input);
+    assert_eq!(log[4], "D:double_encoded_arguments");
+    assert_eq!(log[5], "A0\"\\\"{\\\\\\\"path\\\\\\\": \\\\\\\"a\\\\\\\"}\\\"\"");
+    let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(1), [input.as_bytes()]);
+    assert_eq!(inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(), r#"{"path":"a"}"#);
+}
+
+#[test]
+fn arguments_that_are_not_an_object_are_skipped() {
+    let log = scan("<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>");
+    assert_eq!(log[3..6], ["E\", \\\"arguments\\\": \"", "D:arguments_not_object", "E\"42}\""]);
+    let completion = assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        [&b"<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>"[..]],
+    );
+    assert_eq!(inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(), "{}");
+}
+
+/// Rule 6: every dialect recognises `<think>` by default (the seed's hermes did not).
+#[test]
+fn reasoning_is_recognised_by_default() {
+    assert_eq!(
+        scan("<think>plan</think>answer"),
+        ["<ReasoningOpen>", "R+", "R\"plan\"", "<ReasoningClose>", "R-", "T\"answer\""]
+    );
+}
+
+/// Rule 7 and corpus 032: a complete call inside reasoning that closes is a draft.
+#[test]
+fn call_in_closed_reasoning_is_demoted() {
+    assert_eq!(
+        scan("<think>a<tool_call>{\"name\": \"f\"}</tool_call>b</think>c"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"a\"",
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0?:f",
+            "E\"}\"",
+            "<CallClose>",
+            "R\"b\"",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            "T\"c\"",
+        ]
+    );
+}
+
+/// Rule 7 and corpus 007: reasoning that never closes leaves its calls as calls.
+#[test]
+fn call_in_unclosed_reasoning_is_complete_at_the_end() {
+    assert_eq!(
+        scan("<think>a<tool_call>{\"name\": \"f\"}</tool_call>"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"a\"",
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0?:f",
+            "E\"}\"",
+            "<CallClose>",
+            "X0:Complete",
+            "D:unclosed_reasoning",
+            "R-",
+        ]
+    );
+}
+
+/// model-formats §24.1: templates that open `<think>` in the prompt.
+#[test]
+fn stream_starting_in_reasoning() {
+    let options = in_reasoning();
+    assert_eq!(
+        scan_with(Dialect::Qwen3, options, "plan</think>\n\nanswer"),
+        ["R+", "R\"plan\"", "<ReasoningClose>", "R-", "T\"\\n\\nanswer\""]
+    );
+    assert_eq!(
+        scan_with(Dialect::Qwen3, options, "\n<think>\nplan</think>x"),
+        ["R+", "R\"\\n\"", "<ReasoningOpen>", "R\"\\nplan\"", "<ReasoningClose>", "R-", "T\"x\""]
+    );
+    assert_eq!(
+        scan_with(Dialect::Qwen3, options, "plan <think> tag</think>"),
+        ["R+", "R\"plan <think> tag\"", "<ReasoningClose>", "R-"]
+    );
+}
+
+/// Rule 3 and corpus 058: a call cut off by the end of the stream is incomplete.
+#[test]
+fn truncated_call_is_incomplete() {
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"w\", \"arguments\": {\"a\": \"x"),
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"w\\\"\"",
+            "S0:w",
+            "E\", \\\"arguments\\\": \"",
+            "A0\"{\\\"a\\\": \\\"x\"",
+            "D:truncated_call",
+            "X0:Incomplete",
+        ]
+    );
+    assert_eq!(scan("<tool_call>{\"na"), ["<CallOpen>", "E\"{\\\"na\"", "S0:", "D:truncated_call", "X0:Incomplete"]);
+}
+
+/// Rule 3: the JSON was complete; the stop token ate the closer.
+#[test]
+fn complete_body_without_closer_is_complete() {
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"f\"}\n"),
+        ["<CallOpen>", "E\"{\\\"name\\\": \\\"f\\\"\"", "S0:f", "E\"}\\n\"", "D:missing_closer", "X0:Complete"]
+    );
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"f\"}<|im_end|>"),
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\"}\"",
+            "D:missing_closer",
+            "X0:Complete",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"f\"} ok"),
+        ["<CallOpen>", "E\"{\\\"name\\\": \\\"f\\\"\"", "S0:f", "E\"} \"", "D:missing_closer", "X0:Complete", "T\"ok\""]
+    );
+}
+
+/// Rule 2: bad structure is released as text with a diagnostic, never dropped.
+#[test]
+fn malformed_body_is_invalid_and_assembles_as_text() {
+    let input = "<tool_call>not json</tool_call> after";
+    assert_eq!(
+        scan(input),
+        ["<CallOpen>", "S0:", "D:malformed_call", "X0:Invalid", "T\"not json</tool_call> after\""]
+    );
+    let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(1), [input.as_bytes()]);
+    assert_eq!(completion.content, input);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.diagnostics[0].code, "malformed_call");
+}
+
+/// Rule 9: names are trimmed, non-empty, without whitespace or markup.
+#[test]
+fn names_are_checked() {
+    assert_eq!(scan("<tool_call>{\"name\": \" read \"}</tool_call>")[2], "S0:read");
+    for bad in ["", "a b", "<x>"] {
+        let input = format!("<tool_call>{{\"name\": \"{bad}\"}}</tool_call>");
+        let log = scan(&input);
+        assert!(log.contains(&"D:invalid_name".to_owned()), "{bad:?}: {log:?}");
+        assert!(log.contains(&"X0:Invalid".to_owned()), "{bad:?}: {log:?}");
+    }
+    let long = format!("<tool_call>{{\"name\": \"{}\"}}</tool_call>", "n".repeat(inband::MAX_NAME + 1));
+    assert!(scan(&long).contains(&"D:name_too_long".to_owned()));
+    let missing = scan("<tool_call>{\"arguments\": {}}</tool_call>");
+    assert!(missing.contains(&"D:missing_name".to_owned()));
+    assert!(missing.contains(&"X0:Invalid".to_owned()));
+}
+
+/// Rule 5 and seed §4.5: a result opener in content is a fabricated result; inside
+/// arguments it is argument text.
+#[test]
+fn fabricated_result_only_in_content() {
+    assert_eq!(scan("x<tool_response>y"), ["T\"x\"", "<ResultOpen>", "F", "T\"y\""]);
+    let log = scan("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"<tool_response>\"}}</tool_call>");
+    assert!(!log.contains(&"F".to_owned()));
+}
+
+/// Rule 12: stray stop tokens are removed with a diagnostic; plain tags stay text.
+#[test]
+fn stray_tokens() {
+    assert_eq!(scan("a<|im_end|>b"), ["T\"a\"", "<Stop>", "D:stray_stop_token", "T\"b\""]);
+    assert_eq!(scan("a</tool_call></think>b"), ["T\"a</tool_call></think>b\""]);
+}
+
+#[test]
+fn duplicate_keys_are_skipped() {
+    let log = scan("<tool_call>{\"name\": \"f\", \"name\": \"g\", \"arguments\": {}, \"arguments\": {\"x\": 1}}</tool_call>");
+    assert_eq!(log.iter().filter(|e| *e == "D:duplicate_key").count(), 2);
+    assert!(log.contains(&"A0\"{}\"".to_owned()));
+    assert_eq!(log.last().unwrap(), "X0:Complete");
+}
+
+#[test]
+fn partial_delimiter_at_the_end_is_text() {
+    assert_eq!(scan("hello <tool_ca"), ["T\"hello <tool_ca\""]);
+    assert_eq!(scan("<think>x</thi"), ["<ReasoningOpen>", "R+", "R\"x</thi\"", "D:unclosed_reasoning", "R-"]);
+}
+
+#[test]
+fn limits_end_calls_as_invalid() {
+    let mut options = Options::default();
+    options.max_calls = 1;
+    options.max_argument_bytes = 8;
+    let log = scan_with(
+        Dialect::Hermes,
+        options,
+        "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call><tool_call>{\"name\": \"g\"}</tool_call>",
+    );
+    assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
+    assert!(log.contains(&"X1:Invalid".to_owned()));
+    let log = scan_with(Dialect::Hermes, options, "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"123456789\"}}");
+    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+    assert!(log.contains(&"X0:Invalid".to_owned()));
+}
+
+#[test]
+fn many_calls_in_one_chunk_all_count() {
+    let one = "<tool_call>{\"name\": \"f\", \"arguments\": {\"i\": 1}}</tool_call>\n";
+    let input = one.repeat(20);
+    let log = harness::check(Dialect::Hermes, Options::default(), input.as_bytes());
+    assert_eq!(harness::ends(&log), vec![CallEnd::Complete; 20]);
+}
+
+#[test]
+fn feed_after_finish_is_an_error_until_reset() {
+    struct Nothing;
+    impl Sink for Nothing {}
+    let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
+    scanner.feed(b"<tool", &mut Nothing).unwrap();
+    scanner.finish(&mut Nothing).unwrap();
+    assert_eq!(scanner.feed(b"x", &mut Nothing), Err(Error::Finished));
+    assert_eq!(scanner.finish(&mut Nothing), Err(Error::Finished));
+    scanner.reset();
+    assert_eq!(scanner.offset(), 0);
+    let mut log = EventLog::new();
+    scanner.feed(b"_call>", &mut log).unwrap();
+    scanner.finish(&mut log).unwrap();
+    assert_eq!(render(&log), ["T\"_call>\""]);
+}
+
+#[test]
+fn scanner_is_small_send_and_sync() {
+    fn assert_traits<T: Send + Sync + std::panic::UnwindSafe>() {}
+    assert_traits::<Scanner>();
+    assert!(std::mem::size_of::<Scanner>() <= 320, "{}", std::mem::size_of::<Scanner>());
+}

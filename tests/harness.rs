@@ -1,0 +1,86 @@
+//! The generic chunking harness every dialect's tests go through: a case must give the
+//! same joined events whole, at every two-way split, at fixed chunk sizes and one byte at
+//! a time, padded with prose so the memchr skip crosses its vector-width boundaries; and
+//! payload spans must tile the input exactly.
+
+use inband::{CallEnd, Dialect, Options};
+use inband_alloc::events::{EventLog, OwnedEvent};
+
+/// Chunk sizes tried besides every two-way split.
+const SIZES: &[usize] = &[1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64];
+
+/// Prose around a case, long enough to cross 16- and 32-byte vector boundaries.
+const PAD: &str = "Some prose before the structure, with a < and a > and é. ";
+
+/// Scans `input` in every chunking and returns the log of the whole feed, after checking
+/// that every chunking gives it and that it accounts for every byte.
+pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
+    let whole = EventLog::scan(dialect, options, [input]);
+    check_log(&whole, input);
+    for k in 0..=input.len() {
+        let split = EventLog::scan(dialect, options, [&input[..k], &input[k..]]);
+        assert_eq!(split, whole, "split at {k} differs for {:?}", String::from_utf8_lossy(input));
+    }
+    for &size in SIZES {
+        let chunked = EventLog::scan(dialect, options, input.chunks(size));
+        assert_eq!(chunked, whole, "{size}-byte chunks differ for {:?}", String::from_utf8_lossy(input));
+    }
+    let mut padded = PAD.as_bytes().to_vec();
+    padded.extend_from_slice(input);
+    padded.extend_from_slice(PAD.as_bytes());
+    let padded_whole = EventLog::scan(dialect, options, [&padded[..]]);
+    check_log(&padded_whole, &padded);
+    for &size in SIZES {
+        assert_eq!(EventLog::scan(dialect, options, padded.chunks(size)), padded_whole, "padded, {size}-byte chunks");
+    }
+    whole
+}
+
+/// The payload events tile `input` in order, and every call starts once and ends once.
+pub fn check_log(log: &EventLog, input: &[u8]) {
+    let mut at = 0u64;
+    let mut bytes = Vec::new();
+    for event in &log.events {
+        if let Some(payload) = event.payload() {
+            let span = event.span();
+            assert_eq!(span.start, at, "payload spans must be contiguous: {event:?}");
+            assert_eq!(span.len(), payload.len() as u64, "span length: {event:?}");
+            at = span.end;
+            bytes.extend_from_slice(payload);
+        }
+    }
+    assert_eq!(at, input.len() as u64, "payload spans must cover the input");
+    assert_eq!(bytes, input, "payload bytes must be the input");
+    let mut started = Vec::new();
+    let mut ended = Vec::new();
+    for event in &log.events {
+        match event {
+            OwnedEvent::ToolStart { call, .. } => {
+                assert_eq!(*call as usize, started.len(), "calls are numbered in order");
+                started.push(*call);
+            }
+            OwnedEvent::ToolEnd { call, .. } => {
+                assert!(started.contains(call), "call {call} ended before it started");
+                assert!(!ended.contains(call), "call {call} ended twice");
+                ended.push(*call);
+            }
+            _ => {}
+        }
+    }
+    ended.sort_unstable();
+    assert_eq!(started, ended, "every call that starts ends");
+}
+
+/// How each call of a log ended, in call order.
+pub fn ends(log: &EventLog) -> Vec<CallEnd> {
+    let mut ends: Vec<(u32, CallEnd)> = log
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            OwnedEvent::ToolEnd { call, end, .. } => Some((*call, *end)),
+            _ => None,
+        })
+        .collect();
+    ends.sort_by_key(|(call, _)| *call);
+    ends.into_iter().map(|(_, end)| end).collect()
+}
