@@ -1,6 +1,10 @@
 //! The integration tests: one binary (link time matters on small machines).
 
+mod alloc;
 mod conformance;
 mod corpus;
 mod harness;
 mod tables;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;

@@ -64,10 +64,11 @@ pub struct DiagnosticRecord {
 /// A whole model response, decoded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Completion {
-    /// Visible content, exactly as written (structure removed; invalid structure kept as
-    /// text). Not trimmed.
+    /// Visible content as written, structure removed (invalid structure is kept as text),
+    /// without the whitespace at either end that templates put around blocks.
     pub content: String,
-    /// Reasoning text, or `None` when the response had no reasoning block.
+    /// Reasoning text, trimmed likewise, or `None` when the response had no reasoning
+    /// block.
     pub reasoning: Option<String>,
     /// Complete calls in stream order.
     pub tool_calls: Vec<ToolCall>,
@@ -275,8 +276,8 @@ impl Assembler {
             })
             .collect();
         let content = std::mem::take(&mut self.content);
-        let content = self.to_string(content);
-        let reasoning = reasoning.map(|r| self.to_string(r));
+        let content = self.to_string(content).trim().to_owned();
+        let reasoning = reasoning.map(|r| self.to_string(r).trim().to_owned());
         Completion { content, reasoning, tool_calls: self.tool_calls, incomplete_calls, diagnostics: self.diagnostics }
     }
 

@@ -75,9 +75,15 @@ fn main() -> ExitCode {
                 let _ = err.print();
                 return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
             }
+            // clap spreads one error over several lines plus usage; keep the error itself.
             let text = err.to_string();
-            let line = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("inband: {}", line.trim_start_matches("error: "));
+            let parts: Vec<&str> = text
+                .lines()
+                .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|line| !line.is_empty())
+                .collect();
+            eprintln!("inband: {}", parts.join(" ").trim_start_matches("error: "));
             return ExitCode::from(2);
         }
     };
