@@ -31,14 +31,22 @@ impl Input {
         assert_eq!(counts.starts, self.calls, "tool_start count");
         assert_eq!(counts.names, 0, "every name comes before the arguments");
         assert_eq!(counts.complete, self.calls, "complete tool_end count");
-        assert_eq!(counts.other_ends, 0, "incomplete/invalid/demoted tool_end count");
+        assert_eq!(
+            counts.other_ends, 0,
+            "incomplete/invalid/demoted tool_end count"
+        );
         assert_eq!(counts.diagnostics, 0, "diagnostics");
         assert_eq!(counts.text_bytes, self.text, "text bytes");
         assert_eq!(counts.args_bytes, self.args, "argument bytes");
         assert_eq!(counts.reasoning_bytes, 0, "reasoning bytes");
         // Payload spans tile the stream: text + reasoning + markup + arguments is everything.
-        let payload = counts.text_bytes + counts.reasoning_bytes + counts.markup_bytes + counts.args_bytes;
-        assert_eq!(payload, self.bytes.len() as u64, "payload bytes must tile the input");
+        let payload =
+            counts.text_bytes + counts.reasoning_bytes + counts.markup_bytes + counts.args_bytes;
+        assert_eq!(
+            payload,
+            self.bytes.len() as u64,
+            "payload bytes must tile the input"
+        );
     }
 }
 
@@ -141,7 +149,12 @@ pub fn prose(len: usize) -> Input {
     let mut rng = Rng(0x5eed_0001);
     let mut bytes = Vec::with_capacity(len);
     prose_into(&mut bytes, &mut rng, len);
-    Input { text: len as u64, bytes, calls: 0, args: 0 }
+    Input {
+        text: len as u64,
+        bytes,
+        calls: 0,
+        args: 0,
+    }
 }
 
 /// (b) One Hermes `write_file` call whose `content` holds `code_len` bytes of escaped
@@ -168,13 +181,23 @@ pub fn big_call(code_len: usize) -> Input {
     bytes.extend_from_slice(b"\"}");
     let args = (bytes.len() - args_start) as u64;
     bytes.extend_from_slice(b"}\n</tool_call>");
-    Input { bytes, calls: 1, text: lead.len() as u64, args }
+    Input {
+        bytes,
+        calls: 1,
+        text: lead.len() as u64,
+        args,
+    }
 }
 
 /// (c) `n` small Hermes calls with a sentence or two of prose before each.
 pub fn many_calls(n: usize) -> Input {
     let mut rng = Rng(0x5eed_0003);
-    let mut input = Input { bytes: Vec::new(), calls: 0, text: 0, args: 0 };
+    let mut input = Input {
+        bytes: Vec::new(),
+        calls: 0,
+        text: 0,
+        args: 0,
+    };
     for _ in 0..n {
         let target = input.bytes.len() + 40 + rng.below(160) as usize;
         prose_into(&mut input.bytes, &mut rng, target);
@@ -191,8 +214,18 @@ pub fn many_calls(n: usize) -> Input {
 pub fn mix(len: usize) -> Input {
     assert_eq!(len % 1024, 0, "sweep sizes are whole KiB");
     let mut rng = Rng(0x5eed_0004);
-    let mut input = Input { bytes: Vec::with_capacity(len), calls: 0, text: 0, args: 0 };
-    let mut call = Input { bytes: Vec::new(), calls: 0, text: 0, args: 0 };
+    let mut input = Input {
+        bytes: Vec::with_capacity(len),
+        calls: 0,
+        text: 0,
+        args: 0,
+    };
+    let mut call = Input {
+        bytes: Vec::new(),
+        calls: 0,
+        text: 0,
+        args: 0,
+    };
     for unit in 0..len / 1024 {
         call.bytes.clear();
         push_call(&mut call, &mut rng);
@@ -249,16 +282,109 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "the", "a", "of", "to", "and", "in", "is", "that", "it", "for", "with", "as", "on", "this", "be",
-    "we", "can", "you", "file", "function", "value", "request", "server", "model", "token", "stream",
-    "parser", "buffer", "error", "result", "config", "test", "build", "change", "update", "check",
-    "because", "however", "should", "would", "might", "returns", "calls", "reads", "writes", "first",
-    "then", "after", "before", "every", "each", "small", "large", "simple", "latest", "current",
-    "output", "input", "chunk", "byte", "string", "field", "option", "default", "user", "answer",
-    "question", "example", "problem", "solution", "approach", "reason", "case", "line", "page",
-    "weather", "city", "temperature", "forecast", "today", "tomorrow", "meeting", "schedule",
-    "report", "summary", "data", "table", "column", "query", "index", "cache", "memory", "thread",
-    "café", "naïve", "résumé", "über", "façade", "déjà", "Zürich", "São", "Paulo", "Kraków",
+    "the",
+    "a",
+    "of",
+    "to",
+    "and",
+    "in",
+    "is",
+    "that",
+    "it",
+    "for",
+    "with",
+    "as",
+    "on",
+    "this",
+    "be",
+    "we",
+    "can",
+    "you",
+    "file",
+    "function",
+    "value",
+    "request",
+    "server",
+    "model",
+    "token",
+    "stream",
+    "parser",
+    "buffer",
+    "error",
+    "result",
+    "config",
+    "test",
+    "build",
+    "change",
+    "update",
+    "check",
+    "because",
+    "however",
+    "should",
+    "would",
+    "might",
+    "returns",
+    "calls",
+    "reads",
+    "writes",
+    "first",
+    "then",
+    "after",
+    "before",
+    "every",
+    "each",
+    "small",
+    "large",
+    "simple",
+    "latest",
+    "current",
+    "output",
+    "input",
+    "chunk",
+    "byte",
+    "string",
+    "field",
+    "option",
+    "default",
+    "user",
+    "answer",
+    "question",
+    "example",
+    "problem",
+    "solution",
+    "approach",
+    "reason",
+    "case",
+    "line",
+    "page",
+    "weather",
+    "city",
+    "temperature",
+    "forecast",
+    "today",
+    "tomorrow",
+    "meeting",
+    "schedule",
+    "report",
+    "summary",
+    "data",
+    "table",
+    "column",
+    "query",
+    "index",
+    "cache",
+    "memory",
+    "thread",
+    "café",
+    "naïve",
+    "résumé",
+    "über",
+    "façade",
+    "déjà",
+    "Zürich",
+    "São",
+    "Paulo",
+    "Kraków",
 ];
 
 /// Inline fragments with `<` or non-ASCII that must stay text.
@@ -305,7 +431,11 @@ fn prose_into(out: &mut Vec<u8>, rng: &mut Rng, target: usize) {
         sentence.clear();
         let words = 5 + rng.below(14);
         for k in 0..words {
-            let word = if rng.below(9) == 0 { rng.pick(FRAGMENTS) } else { rng.pick(WORDS) };
+            let word = if rng.below(9) == 0 {
+                rng.pick(FRAGMENTS)
+            } else {
+                rng.pick(WORDS)
+            };
             if k > 0 {
                 sentence.push(' ');
             }
@@ -330,7 +460,10 @@ fn prose_into(out: &mut Vec<u8>, rng: &mut Rng, target: usize) {
         if sentence.len() <= room {
             out.extend_from_slice(sentence.as_bytes());
         } else {
-            let cut = (0..=room).rev().find(|&i| sentence.is_char_boundary(i)).unwrap_or(0);
+            let cut = (0..=room)
+                .rev()
+                .find(|&i| sentence.is_char_boundary(i))
+                .unwrap_or(0);
             out.extend_from_slice(&sentence.as_bytes()[..cut]);
             out.resize(target, b' ');
         }
@@ -376,8 +509,18 @@ fn push_call(input: &mut Input, rng: &mut Rng) {
 
 /// One line of Rust-looking source, with its newline.
 fn code_line(rng: &mut Rng) -> String {
-    const IDENTS: &[&str] = &["buf", "len", "state", "chunk", "pos", "out", "span", "depth", "name", "value"];
-    const TYPES: &[&str] = &["usize", "u8", "Vec<u8>", "Option<&str>", "Result<(), Error>", "&[u8]", "String"];
+    const IDENTS: &[&str] = &[
+        "buf", "len", "state", "chunk", "pos", "out", "span", "depth", "name", "value",
+    ];
+    const TYPES: &[&str] = &[
+        "usize",
+        "u8",
+        "Vec<u8>",
+        "Option<&str>",
+        "Result<(), Error>",
+        "&[u8]",
+        "String",
+    ];
     let indent = "    ".repeat(rng.below(4) as usize);
     let (a, b, t) = (rng.pick(IDENTS), rng.pick(IDENTS), rng.pick(TYPES));
     let n = rng.below(100);

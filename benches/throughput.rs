@@ -69,13 +69,23 @@ fn check(name: &str, input: &Input, chunk: usize) {
     let counts = inputs::scan(&input.bytes, chunk);
     let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
     input.check(&counts);
-    assert_eq!(allocations, 0, "{name}/{}: the scan allocated", chunk_id(chunk));
+    assert_eq!(
+        allocations,
+        0,
+        "{name}/{}: the scan allocated",
+        chunk_id(chunk)
+    );
 }
 
 /// The measured routine: a fresh scanner (set up outside the timing) fed the whole input.
 fn bench_scan(b: &mut criterion::Bencher<'_>, bytes: &[u8], chunk: usize) {
     b.iter_batched_ref(
-        || (Scanner::new(Dialect::Hermes, inputs::options()), Counts::default()),
+        || {
+            (
+                Scanner::new(Dialect::Hermes, inputs::options()),
+                Counts::default(),
+            )
+        },
         |(scanner, sink)| {
             inputs::scan_into(scanner, sink, black_box(bytes), chunk);
             sink.events
@@ -107,15 +117,24 @@ fn sweep(c: &mut Criterion) {
         let input = inputs::mix(len);
         assert_eq!(input.calls, len as u64 / 1024);
         check("sweep_4B", &input, 4);
-        let label = if len >= 1 << 20 { format!("{}MiB", len >> 20) } else { format!("{}KiB", len >> 10) };
+        let label = if len >= 1 << 20 {
+            format!("{}MiB", len >> 20)
+        } else {
+            format!("{}KiB", len >> 10)
+        };
         group.throughput(Throughput::Bytes(len as u64));
-        group.bench_function(BenchmarkId::from_parameter(label), |b| bench_scan(b, &input.bytes, 4));
+        group.bench_function(BenchmarkId::from_parameter(label), |b| {
+            bench_scan(b, &input.bytes, 4)
+        });
     }
     group.finish();
 }
 
 fn config() -> Criterion {
-    Criterion::default().sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(2))
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
 }
 
 criterion_group! {

@@ -25,7 +25,10 @@ impl Span {
     /// The empty span at `offset`.
     #[inline(always)]
     pub const fn at(offset: u64) -> Self {
-        Span { start: offset, end: offset }
+        Span {
+            start: offset,
+            end: offset,
+        }
     }
 
     /// Length in bytes.
@@ -149,12 +152,22 @@ impl Diagnostic {
     /// A one-line human-readable explanation.
     pub const fn message(self) -> &'static str {
         match self {
-            Diagnostic::MissingCloser => "the call's JSON was complete but its closing delimiter never came",
-            Diagnostic::DoubleEncodedArguments => "arguments were a JSON string holding JSON; unwrapped",
-            Diagnostic::ArgumentsNotObject => "arguments were neither an object nor a string; ignored",
-            Diagnostic::DuplicateKey => "a key appeared twice in the call; the second value was ignored",
+            Diagnostic::MissingCloser => {
+                "the call's JSON was complete but its closing delimiter never came"
+            }
+            Diagnostic::DoubleEncodedArguments => {
+                "arguments were a JSON string holding JSON; unwrapped"
+            }
+            Diagnostic::ArgumentsNotObject => {
+                "arguments were neither an object nor a string; ignored"
+            }
+            Diagnostic::DuplicateKey => {
+                "a key appeared twice in the call; the second value was ignored"
+            }
             Diagnostic::MissingName => "the call had no name",
-            Diagnostic::InvalidName => "the call name was empty or held whitespace, quotes or markup",
+            Diagnostic::InvalidName => {
+                "the call name was empty or held whitespace, quotes or markup"
+            }
             Diagnostic::NameTooLong => "the call name was too long",
             Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
             Diagnostic::TruncatedCall => "the stream ended inside a call",

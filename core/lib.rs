@@ -80,6 +80,11 @@ mod scan;
 mod scanner;
 pub mod tables;
 
+/// The README's examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
 pub use normalize::ArgumentsNormalizer;
 pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_NAME};

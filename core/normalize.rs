@@ -2,7 +2,7 @@
 //! text, fed in fragments split at any byte, into fragments of JSON text for clients whose
 //! concatenation is valid JSON equal to the call's final arguments, changing only what must change.
 
-use memchr::{memchr2, memchr3};
+use memchr::memchr2;
 
 /// Capacity of the hold-back buffer of a [`Stage`]: a pending comma plus the whitespace after it
 /// (or a pending escape / bare word, which are at most 5 bytes).
@@ -42,13 +42,20 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 ///    bytes), the quotes and any whitespace after the closing quote are dropped, and the string's
 ///    contents are JSON-unescaped (`\uXXXX` to UTF-8, surrogate pairs combined, a lone surrogate
 ///    becomes U+FFFD, an invalid escape stays a literal backslash plus its byte) and then go
-///    through repairs 1–4.
+///    through repairs 1–4 and 6.
+/// 6. **Raw control bytes in strings** (code written into a string value with its real newlines
+///    and tabs, or an outer `\n` escape of double-encoded arguments that unescapes into a raw
+///    newline inside an inner string): JSON forbids bytes 0x00–0x1F inside strings, so each one
+///    inside a string (double-quoted, single-quoted, or an inner string of double-encoded
+///    arguments) becomes its escape: `\n` `\r` `\t` `\b` `\f`, else `\u00xx` (lowercase hex).
+///    Control bytes outside strings (whitespace between tokens) pass unchanged.
 ///
 /// The state is a fixed-size `Copy` value (no allocation, no references); no method panics on
 /// any input. Start a new call's arguments with [`ArgumentsNormalizer::new`].
 #[derive(Clone, Copy, Debug)]
 pub struct ArgumentsNormalizer {
-    /// Repairs 1–4, applied to the raw text or to the unescaped contents of a double-encoded one.
+    /// Repairs 1–4 and 6, applied to the raw text or to the unescaped contents of a
+    /// double-encoded one.
     stage: Stage,
     /// Whether the input is plain or double-encoded, once known.
     mode: Mode,
@@ -328,7 +335,7 @@ impl Default for ArgumentsNormalizer {
     }
 }
 
-/// Repairs 1–4 over JSON text, with a small hold-back buffer.
+/// Repairs 1–4 and 6 over JSON text, with a small hold-back buffer.
 #[derive(Clone, Copy, Debug)]
 struct Stage {
     /// Lexical state.
@@ -566,25 +573,32 @@ impl Stage {
                         continue;
                     };
                     i += k;
-                    match raw.get(i).copied().unwrap_or(0) {
-                        b'\\' => {
+                    match raw.get(i).copied() {
+                        Some(b'\\') => {
                             c.pend = Some(i);
                             self.st = St::Esc(q);
                         }
-                        b'"' if q == Quote::Double => self.st = St::Value,
-                        b'\'' => {
+                        Some(b'"') if q == Quote::Double => self.st = St::Value,
+                        Some(b'"') => {
+                            // A `"` inside a single-quoted string.
+                            emit(out, raw.get(c.run..i).unwrap_or(&[]));
+                            out(b"\\");
+                            c.run = i;
+                        }
+                        Some(b'\'') => {
                             // Closing single quote.
                             emit(out, raw.get(c.run..i).unwrap_or(&[]));
                             out(b"\"");
                             c.run = i + 1;
                             self.st = St::Value;
                         }
-                        _ => {
-                            // A `"` inside a single-quoted string.
+                        Some(ctl) => {
+                            // A raw control byte: its escape instead (repair 6).
                             emit(out, raw.get(c.run..i).unwrap_or(&[]));
-                            out(b"\\");
-                            c.run = i;
+                            out(control_escape(ctl));
+                            c.run = i + 1;
                         }
+                        None => {}
                     }
                     i += 1;
                 }
@@ -693,18 +707,53 @@ fn hex(b: u8) -> Option<u8> {
     }
 }
 
-/// Offset of the next byte that matters inside a string with quote `q`.
+/// Bytes tested at a time by the skip-ahead inside strings. The test of a whole block has no
+/// early exit, so it compiles to a few vector compares; the block with a hit is then searched
+/// byte by byte.
+const BLOCK: usize = 32;
+
+/// Offset of the next byte that matters inside a string with quote `q`: the closing quote, a
+/// backslash, a control byte (repair 6) or, in a single-quoted string, a `"` (repair 3).
 #[inline]
 fn find_in_string(q: Quote, hay: &[u8]) -> Option<usize> {
-    if cfg!(feature = "no-skip") {
-        return hay
-            .iter()
-            .position(|&b| b == b'\\' || b == b'"' || (b == b'\'' && q == Quote::Single));
-    }
     match q {
-        Quote::Double => memchr2(b'"', b'\\', hay),
-        Quote::Single => memchr3(b'\'', b'"', b'\\', hay),
+        Quote::Double => find_block(hay, |b| (b < 0x20) | (b == b'"') | (b == b'\\')),
+        Quote::Single => find_block(hay, |b| {
+            (b < 0x20) | (b == b'"') | (b == b'\\') | (b == b'\'')
+        }),
     }
+}
+
+/// Offset of the first byte of `hay` for which `hit` holds: whole clean blocks are skipped
+/// (unless the `no-skip` feature is on), then the rest is searched byte by byte.
+#[inline(always)]
+fn find_block(hay: &[u8], hit: impl Fn(u8) -> bool + Copy) -> Option<usize> {
+    let mut base = 0;
+    if !cfg!(feature = "no-skip") {
+        for block in hay.chunks_exact(BLOCK) {
+            if block.iter().fold(false, |any, &b| any | hit(b)) {
+                break;
+            }
+            base += BLOCK;
+        }
+    }
+    let k = hay.get(base..)?.iter().position(|&b| hit(b))?;
+    Some(base + k)
+}
+
+/// The JSON escape of each control byte 0x00–0x1F (repair 6): the two-byte form where JSON has
+/// one, else `\u00xx` with lowercase hex.
+static CONTROL_ESCAPES: [&[u8]; 32] = [
+    b"\\u0000", b"\\u0001", b"\\u0002", b"\\u0003", b"\\u0004", b"\\u0005", b"\\u0006", b"\\u0007",
+    b"\\b", b"\\t", b"\\n", b"\\u000b", b"\\f", b"\\r", b"\\u000e", b"\\u000f", b"\\u0010",
+    b"\\u0011", b"\\u0012", b"\\u0013", b"\\u0014", b"\\u0015", b"\\u0016", b"\\u0017", b"\\u0018",
+    b"\\u0019", b"\\u001a", b"\\u001b", b"\\u001c", b"\\u001d", b"\\u001e", b"\\u001f",
+];
+
+/// The escape of control byte `b` (empty for any other byte, which never gets here).
+#[inline]
+fn control_escape(b: u8) -> &'static [u8] {
+    CONTROL_ESCAPES.get(usize::from(b)).copied().unwrap_or(&[])
 }
 
 /// Offset of the next quote or backslash inside a double-encoded string.
@@ -885,7 +934,7 @@ mod tests {
         assert_eq!(norm(r#""[\"\ud83d\u0041\"]""#), "[\"\u{FFFD}A\"]");
         assert_eq!(
             norm(r#""[\"\ud83dx\ud83d\n\"]""#),
-            "[\"\u{FFFD}x\u{FFFD}\n\"]"
+            "[\"\u{FFFD}x\u{FFFD}\\n\"]"
         );
         assert_eq!(norm(r#""[\"\ud83d"#), "[\"\u{FFFD}");
         // Invalid escapes stay literal, then repair 1 applies inside the inner string.
@@ -909,6 +958,66 @@ mod tests {
         assert_eq!(norm(" \n{} \n"), " \n{} \n");
         assert_eq!(norm("   "), "   ");
         assert_eq!(norm(""), "");
+    }
+
+    #[test]
+    fn raw_control_bytes_in_strings_are_escaped() {
+        // Code written into a string with its real newlines, tabs and carriage returns.
+        assert_eq!(
+            norm("{\"code\": \"fn main() {\n\tprintln!();\r\n}\"}"),
+            r#"{"code": "fn main() {\n\tprintln!();\r\n}"}"#
+        );
+        // The two-byte escapes where JSON has one, else \u00xx in lowercase hex.
+        assert_eq!(
+            norm("[\"a\u{1}b\u{0}\u{8}\u{c}\u{b}\u{1b}\u{1f}\"]"),
+            r#"["a\u0001b\u0000\b\f\u000b\u001b\u001f"]"#
+        );
+        // Between tokens, control bytes are whitespace (or garbage) and pass unchanged.
+        let between = "{\n\t\"a\": 1,\r\n\t\"b\": [\n2\n]\n}";
+        assert_eq!(norm(between), between);
+        assert_eq!(norm("[1,\u{1}2]"), "[1,\u{1}2]");
+        // Single-quoted strings, converted by repair 3.
+        assert_eq!(norm("{'a': 'x\ty'}"), r#"{"a": "x\ty"}"#);
+        assert_eq!(norm("['\u{1}\"']"), r#"["\u0001\""]"#);
+        // Double-encoded: an outer `\n` escape unescapes into a raw newline; inside an inner
+        // string it is escaped again, between the inner tokens it stays whitespace.
+        assert_eq!(norm(r#""{\"a\":\"x\ny\"}""#), r#"{"a":"x\ny"}"#);
+        assert_eq!(
+            norm(r#""{\n\"a\":\t\"x\ty\u0001\"}""#),
+            "{\n\"a\":\t\"x\\ty\\u0001\"}"
+        );
+        // Raw control bytes written straight into a double-encoded string.
+        assert_eq!(
+            norm("\"{\\\"a\\\":\n\\\"x\ny\\\"}\""),
+            "{\"a\":\n\"x\\ny\"}"
+        );
+        // A control byte after a backslash: an invalid escape (repair 1), then escaped.
+        assert_eq!(norm("[\"a\\\nb\"]"), r#"["a\\\nb"]"#);
+        assert_eq!(norm("[\"\\u1\tb\"]"), r#"["\\u1\tb"]"#);
+        // Every control byte, anywhere relative to the skip-ahead's blocks, decodes back.
+        for b in 0u8..0x20 {
+            for pad in 0..70 {
+                let mut input = std::vec![b'"'];
+                input.extend(core::iter::repeat_n(b'a', pad));
+                input.push(b);
+                input.extend_from_slice(b"z\"");
+                let text = whole(&input);
+                let value: String = serde_json::from_slice(&text).expect("valid JSON string");
+                assert_eq!(
+                    value.as_bytes(),
+                    &input[1..input.len() - 1],
+                    "byte {b} after {pad}"
+                );
+            }
+        }
+        // Unchanged runs around an escape stay borrowed whole.
+        let long = std::format!("[\"{}\n{}\"]", "x".repeat(100), "y".repeat(100));
+        let (text, frags) = run_pieces(&[long.as_bytes()]);
+        assert_eq!(
+            text,
+            std::format!("[\"{}\\n{}\"]", "x".repeat(100), "y".repeat(100)).as_bytes()
+        );
+        assert_eq!(frags, 3);
     }
 
     #[test]
@@ -943,12 +1052,20 @@ mod tests {
             "  \n {\"a\": \"\\u12\"} \n",
             r#"{"a": 1}  , "b" xyz"#,
             r#""{}" trailing "#,
+            // Raw control bytes (repair 6), from index 14.
+            "{\"code\": \"fn main() {\n\tprintln!();\r\n}\", \"c\": \"\u{1}\u{0}\u{1f}\"}",
+            "{\n\t\"a\": 1,\r\n\t\"b\": [\n2\n]\n}",
+            r#""{\"a\":\"x\ny\"}""#,
+            r#""{\n\"a\":\t\"x\ty\u0001\"}""#,
+            "\"{\\\"a\\\":\n\\\"x\ny\\\"}\"",
+            "{'a': 'x\ty', 'b': '\u{1}\"\\\t'}",
+            "[\"a\\\nb\", \"\\u1\tb\"]",
         ];
         for case in cases {
             assert_chunk_invariant(case.as_bytes());
         }
         // Outputs of the well-formed-after-repair cases are valid JSON.
-        for &k in &[0, 1, 2, 4, 5, 6, 11] {
+        for &k in &[0, 1, 2, 4, 5, 6, 11, 14, 15, 16, 17, 18, 19, 20] {
             let text = whole(cases[k].as_bytes());
             let parsed = serde_json::from_slice::<serde_json::Value>(&text);
             assert!(
@@ -961,15 +1078,23 @@ mod tests {
 
     #[test]
     fn double_encoding_round_trips() {
+        // (text, its normalised form): the same unless raw control bytes sit in its strings.
         let texts = [
-            "{\"a\": \"x\\ny \\\"q\\\" \\\\ / \\u0001\", \"b\": [1, true, null]}",
-            "{\"s\": \"日本語 é 😀 \\t\", \"n\": -1.5e-3}",
-            "{\"ctl\": \"\u{1}\u{1f}\", \"nested\": {\"k\": []}}",
+            (
+                "{\"a\": \"x\\ny \\\"q\\\" \\\\ / \\u0001\", \"b\": [1, true, null]}",
+                None,
+            ),
+            ("{\"s\": \"日本語 é 😀 \\t\", \"n\": -1.5e-3}", None),
+            (
+                "{\"ctl\": \"\u{1}\u{1f}\n\", \"nested\":\n{\"k\": []}}",
+                Some("{\"ctl\": \"\\u0001\\u001f\\n\", \"nested\":\n{\"k\": []}}"),
+            ),
         ];
-        for text in texts {
+        for (text, normalised) in texts {
+            let expect = normalised.unwrap_or(text);
             // As serde_json encodes a string (non-ASCII raw, control bytes as \u00XX).
             let encoded = serde_json::to_string(text).unwrap();
-            assert_eq!(norm(&encoded), text, "{encoded}");
+            assert_eq!(norm(&encoded), expect, "{encoded}");
             // ASCII-only, with surrogate pairs.
             let mut ascii = String::from("\"");
             for ch in text.chars() {
@@ -986,7 +1111,7 @@ mod tests {
                 }
             }
             ascii.push('"');
-            assert_eq!(norm(&ascii), text, "{ascii}");
+            assert_eq!(norm(&ascii), expect, "{ascii}");
             assert_chunk_invariant(ascii.as_bytes());
         }
     }

@@ -28,7 +28,10 @@ pub(crate) struct DelimScan {
 
 impl DelimScan {
     pub(crate) const fn new() -> Self {
-        DelimScan { state: START, hold: ArrayVec::new_const() }
+        DelimScan {
+            state: START,
+            hold: ArrayVec::new_const(),
+        }
     }
 
     /// Scans `chunk[pos..]` (whose byte `i` is at stream offset `base + i`) until a
@@ -112,7 +115,10 @@ impl DelimScan {
             return;
         }
         let hold_start = hold_end - self.hold.len() as u64;
-        release(Span::new(hold_start, hold_start + n as u64), &self.hold[..n]);
+        release(
+            Span::new(hold_start, hold_start + n as u64),
+            &self.hold[..n],
+        );
         self.hold.drain(..n);
     }
 
@@ -127,6 +133,9 @@ impl DelimScan {
 #[inline(always)]
 fn emit(release: &mut impl FnMut(Span, &[u8]), chunk: &[u8], from: usize, to: usize, base: u64) {
     if from < to {
-        release(Span::new(base + from as u64, base + to as u64), &chunk[from..to]);
+        release(
+            Span::new(base + from as u64, base + to as u64),
+            &chunk[from..to],
+        );
     }
 }

@@ -85,7 +85,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { starts_in_reasoning: false, max_argument_bytes: 64 << 20, max_calls: 1024 }
+        Options {
+            starts_in_reasoning: false,
+            max_argument_bytes: 64 << 20,
+            max_calls: 1024,
+        }
     }
 }
 
@@ -101,7 +105,9 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Finished => f.write_str("the scanner was finished; call reset() before feeding it again"),
+            Error::Finished => {
+                f.write_str("the scanner was finished; call reset() before feeding it again")
+            }
         }
     }
 }

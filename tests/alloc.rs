@@ -61,7 +61,10 @@ impl Sink for Counter {
 #[test]
 fn feeding_allocates_nothing() {
     let call = "<tool_call>\n{\"name\": \"write\", \"arguments\": {\"path\": \"a.rs\", \"body\": \"x = \\\"</tool_call>\\\"\"}}\n</tool_call>\n";
-    let input = format!("<think>plan <tool_ca it</think>Prose with < and <tool. {}", call.repeat(50));
+    let input = format!(
+        "<think>plan <tool_ca it</think>Prose with < and <tool. {}",
+        call.repeat(50)
+    );
     let input = input.as_bytes();
     for size in [1, 3, 4, 16, input.len()] {
         let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());

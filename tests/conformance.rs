@@ -18,13 +18,24 @@ fn render(log: &EventLog) -> Vec<String> {
         .map(|e| match e {
             OwnedEvent::Text { text, .. } => format!("T{:?}", s(text)),
             OwnedEvent::Reasoning { text, .. } => format!("R{:?}", s(text)),
-            OwnedEvent::Markup { kind: Markup::Delimiter(role), .. } => format!("<{role:?}>"),
+            OwnedEvent::Markup {
+                kind: Markup::Delimiter(role),
+                ..
+            } => format!("<{role:?}>"),
             OwnedEvent::Markup { bytes, .. } => format!("E{:?}", s(bytes)),
             OwnedEvent::ReasoningStart { .. } => "R+".into(),
             OwnedEvent::ReasoningEnd { .. } => "R-".into(),
-            OwnedEvent::ToolStart { call, name, provisional, .. } => {
+            OwnedEvent::ToolStart {
+                call,
+                name,
+                provisional,
+                ..
+            } => {
                 let draft = if *provisional { "?" } else { "" };
-                format!("S{call}{draft}:{}", name.as_deref().map(s).unwrap_or_default())
+                format!(
+                    "S{call}{draft}:{}",
+                    name.as_deref().map(s).unwrap_or_default()
+                )
             }
             OwnedEvent::ToolName { call, name, .. } => format!("N{call}:{}", s(name)),
             OwnedEvent::ToolArgs { call, json, .. } => format!("A{call}{:?}", s(json)),
@@ -41,7 +52,11 @@ fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
 
 fn scan(input: &str) -> Vec<String> {
     let hermes = scan_with(Dialect::Hermes, Options::default(), input);
-    assert_eq!(scan_with(Dialect::Qwen3, Options::default(), input), hermes, "qwen3 reads the hermes wire alike");
+    assert_eq!(
+        scan_with(Dialect::Qwen3, Options::default(), input),
+        hermes,
+        "qwen3 reads the hermes wire alike"
+    );
     hermes
 }
 
@@ -75,11 +90,18 @@ fn one_call_with_prose_before() {
 fn rendered_call_round_trips_byte_by_byte() {
     let rendered = "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"src/a.ts\",\"count\":2}}\n</tool_call>";
     for dialect in [Dialect::Hermes, Dialect::Qwen3] {
-        let completion =
-            assemble(dialect, Options::default(), &AssembleOptions::seeded(3), rendered.as_bytes().chunks(1));
+        let completion = assemble(
+            dialect,
+            Options::default(),
+            &AssembleOptions::seeded(3),
+            rendered.as_bytes().chunks(1),
+        );
         assert_eq!(completion.tool_calls.len(), 1);
         assert_eq!(completion.tool_calls[0].name, "read");
-        assert_eq!(inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(), r#"{"path":"src/a.ts","count":2}"#);
+        assert_eq!(
+            inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
+            r#"{"path":"src/a.ts","count":2}"#
+        );
         assert_eq!(completion.content, "");
         assert!(completion.diagnostics.is_empty());
     }
@@ -90,11 +112,18 @@ fn rendered_call_round_trips_byte_by_byte() {
 fn name_is_never_a_prefix_of_itself() {
     let mut log = EventLog::new();
     let mut scanner = Scanner::new(Dialect::Hermes, Options::default());
-    for chunk in ["<tool_call>{\"name\":\"re", "ad\",\"arguments\":{}}</tool_call>"] {
+    for chunk in [
+        "<tool_call>{\"name\":\"re",
+        "ad\",\"arguments\":{}}</tool_call>",
+    ] {
         scanner.feed(chunk.as_bytes(), &mut log).unwrap();
     }
     scanner.finish(&mut log).unwrap();
-    let starts: Vec<_> = log.events.iter().filter(|e| matches!(e, OwnedEvent::ToolStart { .. })).collect();
+    let starts: Vec<_> = log
+        .events
+        .iter()
+        .filter(|e| matches!(e, OwnedEvent::ToolStart { .. }))
+        .collect();
     assert_eq!(starts.len(), 1);
     assert!(matches!(starts[0], OwnedEvent::ToolStart { name: Some(n), .. } if n == b"read"));
 }
@@ -121,32 +150,56 @@ fn arguments_before_name() {
 /// Seed B8: a closer inside a JSON string is argument text.
 #[test]
 fn closer_inside_a_string_is_argument_text() {
-    let log = scan("<tool_call>{\"name\": \"echo\", \"arguments\": {\"s\": \"</tool_call> {\"}}</tool_call>");
+    let log = scan(
+        "<tool_call>{\"name\": \"echo\", \"arguments\": {\"s\": \"</tool_call> {\"}}</tool_call>",
+    );
     assert_eq!(log[4], "A0\"{\\\"s\\\": \\\"</tool_call> {\\\"}\"");
     assert_eq!(log.last().unwrap(), "X0:Complete");
 }
 
 #[test]
 fn double_encoded_arguments_stream_raw_and_assemble_unwrapped() {
-    let input = "<tool_call>{\"name\": \"read\", \"arguments\": \"{\\\"path\\\": \\\"a\\\"}\"}</tool_call>";
+    let input =
+        "<tool_call>{\"name\": \"read\", \"arguments\": \"{\\\"path\\\": \\\"a\\\"}\"}</tool_call>";
     let log = scan(input);
     assert_eq!(log[4], "D:double_encoded_arguments");
-    assert_eq!(log[5], "A0\"\\\"{\\\\\\\"path\\\\\\\": \\\\\\\"a\\\\\\\"}\\\"\"");
-    let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(1), [input.as_bytes()]);
-    assert_eq!(inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(), r#"{"path":"a"}"#);
+    assert_eq!(
+        log[5],
+        "A0\"\\\"{\\\\\\\"path\\\\\\\": \\\\\\\"a\\\\\\\"}\\\"\""
+    );
+    let completion = assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        [input.as_bytes()],
+    );
+    assert_eq!(
+        inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
+        r#"{"path":"a"}"#
+    );
 }
 
 #[test]
 fn arguments_that_are_not_an_object_are_skipped() {
     let log = scan("<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>");
-    assert_eq!(log[3..6], ["E\", \\\"arguments\\\": \"", "D:arguments_not_object", "E\"42}\""]);
+    assert_eq!(
+        log[3..6],
+        [
+            "E\", \\\"arguments\\\": \"",
+            "D:arguments_not_object",
+            "E\"42}\""
+        ]
+    );
     let completion = assemble(
         Dialect::Hermes,
         Options::default(),
         &AssembleOptions::seeded(1),
         [&b"<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>"[..]],
     );
-    assert_eq!(inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(), "{}");
+    assert_eq!(
+        inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
+        "{}"
+    );
 }
 
 /// Rule 6: every dialect recognises `<think>` by default (the seed's hermes did not).
@@ -154,7 +207,14 @@ fn arguments_that_are_not_an_object_are_skipped() {
 fn reasoning_is_recognised_by_default() {
     assert_eq!(
         scan("<think>plan</think>answer"),
-        ["<ReasoningOpen>", "R+", "R\"plan\"", "<ReasoningClose>", "R-", "T\"answer\""]
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"plan\"",
+            "<ReasoningClose>",
+            "R-",
+            "T\"answer\""
+        ]
     );
 }
 
@@ -208,11 +268,25 @@ fn stream_starting_in_reasoning() {
     let options = in_reasoning();
     assert_eq!(
         scan_with(Dialect::Qwen3, options, "plan</think>\n\nanswer"),
-        ["R+", "R\"plan\"", "<ReasoningClose>", "R-", "T\"\\n\\nanswer\""]
+        [
+            "R+",
+            "R\"plan\"",
+            "<ReasoningClose>",
+            "R-",
+            "T\"\\n\\nanswer\""
+        ]
     );
     assert_eq!(
         scan_with(Dialect::Qwen3, options, "\n<think>\nplan</think>x"),
-        ["R+", "R\"\\n\"", "<ReasoningOpen>", "R\"\\nplan\"", "<ReasoningClose>", "R-", "T\"x\""]
+        [
+            "R+",
+            "R\"\\n\"",
+            "<ReasoningOpen>",
+            "R\"\\nplan\"",
+            "<ReasoningClose>",
+            "R-",
+            "T\"x\""
+        ]
     );
     assert_eq!(
         scan_with(Dialect::Qwen3, options, "plan <think> tag</think>"),
@@ -235,7 +309,16 @@ fn truncated_call_is_incomplete() {
             "X0:Incomplete",
         ]
     );
-    assert_eq!(scan("<tool_call>{\"na"), ["<CallOpen>", "E\"{\\\"na\"", "S0:", "D:truncated_call", "X0:Incomplete"]);
+    assert_eq!(
+        scan("<tool_call>{\"na"),
+        [
+            "<CallOpen>",
+            "E\"{\\\"na\"",
+            "S0:",
+            "D:truncated_call",
+            "X0:Incomplete"
+        ]
+    );
 }
 
 /// Rule 3: the JSON was complete; the stop token ate the closer.
@@ -243,7 +326,14 @@ fn truncated_call_is_incomplete() {
 fn complete_body_without_closer_is_complete() {
     assert_eq!(
         scan("<tool_call>{\"name\": \"f\"}\n"),
-        ["<CallOpen>", "E\"{\\\"name\\\": \\\"f\\\"\"", "S0:f", "E\"}\\n\"", "D:missing_closer", "X0:Complete"]
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\"}\\n\"",
+            "D:missing_closer",
+            "X0:Complete"
+        ]
     );
     assert_eq!(
         scan("<tool_call>{\"name\": \"f\"}<|im_end|>"),
@@ -260,7 +350,15 @@ fn complete_body_without_closer_is_complete() {
     );
     assert_eq!(
         scan("<tool_call>{\"name\": \"f\"} ok"),
-        ["<CallOpen>", "E\"{\\\"name\\\": \\\"f\\\"\"", "S0:f", "E\"} \"", "D:missing_closer", "X0:Complete", "T\"ok\""]
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\"} \"",
+            "D:missing_closer",
+            "X0:Complete",
+            "T\"ok\""
+        ]
     );
 }
 
@@ -270,9 +368,20 @@ fn malformed_body_is_invalid_and_assembles_as_text() {
     let input = "<tool_call>not json</tool_call> after";
     assert_eq!(
         scan(input),
-        ["<CallOpen>", "S0:", "D:malformed_call", "X0:Invalid", "T\"not json</tool_call> after\""]
+        [
+            "<CallOpen>",
+            "S0:",
+            "D:malformed_call",
+            "X0:Invalid",
+            "T\"not json</tool_call> after\""
+        ]
     );
-    let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(1), [input.as_bytes()]);
+    let completion = assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        [input.as_bytes()],
+    );
     assert_eq!(completion.content, input);
     assert!(completion.tool_calls.is_empty());
     assert_eq!(completion.diagnostics[0].code, "malformed_call");
@@ -281,14 +390,23 @@ fn malformed_body_is_invalid_and_assembles_as_text() {
 /// Rule 9: names are trimmed, non-empty, without whitespace or markup.
 #[test]
 fn names_are_checked() {
-    assert_eq!(scan("<tool_call>{\"name\": \" read \"}</tool_call>")[2], "S0:read");
+    assert_eq!(
+        scan("<tool_call>{\"name\": \" read \"}</tool_call>")[2],
+        "S0:read"
+    );
     for bad in ["", "a b", "<x>"] {
         let input = format!("<tool_call>{{\"name\": \"{bad}\"}}</tool_call>");
         let log = scan(&input);
-        assert!(log.contains(&"D:invalid_name".to_owned()), "{bad:?}: {log:?}");
+        assert!(
+            log.contains(&"D:invalid_name".to_owned()),
+            "{bad:?}: {log:?}"
+        );
         assert!(log.contains(&"X0:Invalid".to_owned()), "{bad:?}: {log:?}");
     }
-    let long = format!("<tool_call>{{\"name\": \"{}\"}}</tool_call>", "n".repeat(inband::MAX_NAME + 1));
+    let long = format!(
+        "<tool_call>{{\"name\": \"{}\"}}</tool_call>",
+        "n".repeat(inband::MAX_NAME + 1)
+    );
     assert!(scan(&long).contains(&"D:name_too_long".to_owned()));
     let missing = scan("<tool_call>{\"arguments\": {}}</tool_call>");
     assert!(missing.contains(&"D:missing_name".to_owned()));
@@ -299,16 +417,27 @@ fn names_are_checked() {
 /// arguments it is argument text.
 #[test]
 fn fabricated_result_only_in_content() {
-    assert_eq!(scan("x<tool_response>y"), ["T\"x\"", "<ResultOpen>", "F", "T\"y\""]);
-    let log = scan("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"<tool_response>\"}}</tool_call>");
+    assert_eq!(
+        scan("x<tool_response>y"),
+        ["T\"x\"", "<ResultOpen>", "F", "T\"y\""]
+    );
+    let log = scan(
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"<tool_response>\"}}</tool_call>",
+    );
     assert!(!log.contains(&"F".to_owned()));
 }
 
 /// Rule 12: stray stop tokens are removed with a diagnostic; plain tags stay text.
 #[test]
 fn stray_tokens() {
-    assert_eq!(scan("a<|im_end|>b"), ["T\"a\"", "<Stop>", "D:stray_stop_token", "T\"b\""]);
-    assert_eq!(scan("a</tool_call></think>b"), ["T\"a</tool_call></think>b\""]);
+    assert_eq!(
+        scan("a<|im_end|>b"),
+        ["T\"a\"", "<Stop>", "D:stray_stop_token", "T\"b\""]
+    );
+    assert_eq!(
+        scan("a</tool_call></think>b"),
+        ["T\"a</tool_call></think>b\""]
+    );
 }
 
 #[test]
@@ -322,7 +451,16 @@ fn duplicate_keys_are_skipped() {
 #[test]
 fn partial_delimiter_at_the_end_is_text() {
     assert_eq!(scan("hello <tool_ca"), ["T\"hello <tool_ca\""]);
-    assert_eq!(scan("<think>x</thi"), ["<ReasoningOpen>", "R+", "R\"x</thi\"", "D:unclosed_reasoning", "R-"]);
+    assert_eq!(
+        scan("<think>x</thi"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"x</thi\"",
+            "D:unclosed_reasoning",
+            "R-"
+        ]
+    );
 }
 
 #[test]
@@ -337,7 +475,11 @@ fn limits_end_calls_as_invalid() {
     );
     assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
     assert!(log.contains(&"X1:Invalid".to_owned()));
-    let log = scan_with(Dialect::Hermes, options, "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"123456789\"}}");
+    let log = scan_with(
+        Dialect::Hermes,
+        options,
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"123456789\"}}",
+    );
     assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
     assert!(log.contains(&"X0:Invalid".to_owned()));
 }
@@ -371,5 +513,9 @@ fn feed_after_finish_is_an_error_until_reset() {
 fn scanner_is_small_send_and_sync() {
     fn assert_traits<T: Send + Sync + std::panic::UnwindSafe>() {}
     assert_traits::<Scanner>();
-    assert!(std::mem::size_of::<Scanner>() <= 320, "{}", std::mem::size_of::<Scanner>());
+    assert!(
+        std::mem::size_of::<Scanner>() <= 320,
+        "{}",
+        std::mem::size_of::<Scanner>()
+    );
 }

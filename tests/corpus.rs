@@ -20,7 +20,10 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/data/corpus").map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/data/corpus")
+        .map(|e| e.unwrap().path())
+        .collect();
     paths.sort();
     paths
         .into_iter()
@@ -28,11 +31,15 @@ fn cases() -> Vec<Case> {
             let case: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
             let dialect = case["dialect"].as_str().unwrap();
             let tools = case["tools"].as_array().map(|tools| {
-                tools.iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
+                tools
+                    .iter()
+                    .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+                    .collect()
             });
             Case {
                 id: case["id"].as_str().unwrap().to_owned(),
-                dialect: Dialect::from_name(dialect).unwrap_or_else(|| panic!("{}: unknown dialect {dialect}", path.display())),
+                dialect: Dialect::from_name(dialect)
+                    .unwrap_or_else(|| panic!("{}: unknown dialect {dialect}", path.display())),
                 input: case["input"].as_str().unwrap().to_owned(),
                 expected: case["expected"].clone(),
                 tools,
@@ -45,9 +52,13 @@ fn cases() -> Vec<Case> {
 fn same_json(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
         }
         _ => a == b,
     }
@@ -55,7 +66,12 @@ fn same_json(a: &Value, b: &Value) -> bool {
 
 fn check_completion(case: &Case, how: &str, completion: &Completion) {
     let expected = &case.expected;
-    assert_eq!(completion.content.trim(), expected["content"].as_str().unwrap(), "{}: content ({how})", case.id);
+    assert_eq!(
+        completion.content.trim(),
+        expected["content"].as_str().unwrap(),
+        "{}: content ({how})",
+        case.id
+    );
     assert_eq!(
         completion.reasoning.as_deref().map(str::trim),
         expected["reasoning"].as_str(),
@@ -63,11 +79,21 @@ fn check_completion(case: &Case, how: &str, completion: &Completion) {
         case.id
     );
     let calls = expected["tool_calls"].as_array().unwrap();
-    let names: Vec<&str> = completion.tool_calls.iter().map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = completion
+        .tool_calls
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
     let expected_names: Vec<&str> = calls.iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, expected_names, "{}: tool call names ({how})", case.id);
+    assert_eq!(
+        names, expected_names,
+        "{}: tool call names ({how})",
+        case.id
+    );
     for (call, expected_call) in completion.tool_calls.iter().zip(calls) {
-        let arguments: Value = serde_json::from_str(&inband_alloc::simd_json::to_string(&call.arguments).unwrap()).unwrap();
+        let arguments: Value =
+            serde_json::from_str(&inband_alloc::simd_json::to_string(&call.arguments).unwrap())
+                .unwrap();
         assert!(
             same_json(&arguments, &expected_call["arguments"]),
             "{}: arguments of {} ({how}): {arguments} != {}",
@@ -93,7 +119,12 @@ fn every_case_whole_split_and_byte_by_byte() {
             let split = run(vec![&input[..k], &input[k..]]);
             assert_eq!(split, whole, "{}: split at {k}", case.id);
         }
-        assert_eq!(run(input.chunks(1).collect()), whole, "{}: byte by byte", case.id);
+        assert_eq!(
+            run(input.chunks(1).collect()),
+            whole,
+            "{}: byte by byte",
+            case.id
+        );
         harness::check(case.dialect, Options::default(), input);
     }
 }

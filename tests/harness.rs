@@ -19,11 +19,21 @@ pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
     check_log(&whole, input);
     for k in 0..=input.len() {
         let split = EventLog::scan(dialect, options, [&input[..k], &input[k..]]);
-        assert_eq!(split, whole, "split at {k} differs for {:?}", String::from_utf8_lossy(input));
+        assert_eq!(
+            split,
+            whole,
+            "split at {k} differs for {:?}",
+            String::from_utf8_lossy(input)
+        );
     }
     for &size in SIZES {
         let chunked = EventLog::scan(dialect, options, input.chunks(size));
-        assert_eq!(chunked, whole, "{size}-byte chunks differ for {:?}", String::from_utf8_lossy(input));
+        assert_eq!(
+            chunked,
+            whole,
+            "{size}-byte chunks differ for {:?}",
+            String::from_utf8_lossy(input)
+        );
     }
     let mut padded = PAD.as_bytes().to_vec();
     padded.extend_from_slice(input);
@@ -31,7 +41,11 @@ pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
     let padded_whole = EventLog::scan(dialect, options, [&padded[..]]);
     check_log(&padded_whole, &padded);
     for &size in SIZES {
-        assert_eq!(EventLog::scan(dialect, options, padded.chunks(size)), padded_whole, "padded, {size}-byte chunks");
+        assert_eq!(
+            EventLog::scan(dialect, options, padded.chunks(size)),
+            padded_whole,
+            "padded, {size}-byte chunks"
+        );
     }
     whole
 }
@@ -43,7 +57,10 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
     for event in &log.events {
         if let Some(payload) = event.payload() {
             let span = event.span();
-            assert_eq!(span.start, at, "payload spans must be contiguous: {event:?}");
+            assert_eq!(
+                span.start, at,
+                "payload spans must be contiguous: {event:?}"
+            );
             assert_eq!(span.len(), payload.len() as u64, "span length: {event:?}");
             at = span.end;
             bytes.extend_from_slice(payload);
@@ -60,7 +77,10 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
                 started.push(*call);
             }
             OwnedEvent::ToolEnd { call, .. } => {
-                assert!(started.contains(call), "call {call} ended before it started");
+                assert!(
+                    started.contains(call),
+                    "call {call} ended before it started"
+                );
                 assert!(!ended.contains(call), "call {call} ended twice");
                 ended.push(*call);
             }

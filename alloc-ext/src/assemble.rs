@@ -2,7 +2,9 @@
 //! calls with parsed arguments, incomplete calls, diagnostics), the way a non-streaming
 //! server response or an agent runtime needs it.
 
-use inband::{ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span};
+use inband::{
+    ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span,
+};
 use serde::Serialize;
 use simd_json::OwnedValue;
 
@@ -23,7 +25,10 @@ pub struct AssembleOptions {
 impl AssembleOptions {
     /// Options with deterministic ids from `seed`.
     pub fn seeded(seed: u64) -> Self {
-        AssembleOptions { seed: Some(seed), tools: None }
+        AssembleOptions {
+            seed: Some(seed),
+            tools: None,
+        }
     }
 }
 
@@ -88,9 +93,13 @@ pub fn assemble<'a>(
     let mut scanner = Scanner::new(dialect, options);
     let mut assembler = Assembler::new(assemble_options);
     for chunk in chunks {
-        scanner.feed(chunk, &mut assembler).expect("a new scanner is not finished");
+        scanner
+            .feed(chunk, &mut assembler)
+            .expect("a new scanner is not finished");
     }
-    scanner.finish(&mut assembler).expect("a new scanner is not finished");
+    scanner
+        .finish(&mut assembler)
+        .expect("a new scanner is not finished");
     assembler.finish()
 }
 
@@ -164,7 +173,11 @@ impl Assembler {
     }
 
     fn record(&mut self, span: Span, code: &'static str, message: &'static str) {
-        self.diagnostics.push(DiagnosticRecord { code, message, span: [span.start, span.end] });
+        self.diagnostics.push(DiagnosticRecord {
+            code,
+            message,
+            span: [span.start, span.end],
+        });
     }
 
     fn push_reasoning(&mut self, bytes: &[u8]) {
@@ -199,7 +212,9 @@ impl Assembler {
     /// The call's arguments as a JSON object, or `None` when they do not parse as one.
     fn arguments(record: &mut CallRecord) -> Option<OwnedValue> {
         let mut text = std::mem::take(&mut record.arguments);
-        record.normalizer.finish(&mut |bytes| text.extend_from_slice(bytes));
+        record
+            .normalizer
+            .finish(&mut |bytes| text.extend_from_slice(bytes));
         if !record.has_args {
             text = b"{}".to_vec();
         }
@@ -212,23 +227,38 @@ impl Assembler {
 
     /// A call became executable: parse it, or turn it back into text.
     fn commit(&mut self, span: Span, call: u32) {
-        let Some(record) = self.calls.get_mut(call as usize) else { return };
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
         match Self::arguments(record) {
             Some(arguments) => {
-                let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default()).into_owned();
+                let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default())
+                    .into_owned();
                 let id = record.id.clone();
                 if let Some(tools) = &self.tools {
-                    if !tools.iter().any(|t| *t == name) {
-                        self.record(span, "unknown_tool", "the call names a tool that was not declared");
+                    if !tools.contains(&name) {
+                        self.record(
+                            span,
+                            "unknown_tool",
+                            "the call names a tool that was not declared",
+                        );
                     }
                 }
-                self.tool_calls.push(ToolCall { id, name, arguments });
+                self.tool_calls.push(ToolCall {
+                    id,
+                    name,
+                    arguments,
+                });
             }
             None => {
                 record.broken = true;
                 let raw = std::mem::take(&mut record.raw);
                 let provisional = record.provisional;
-                self.record(span, "invalid_arguments", "the call's arguments are not a JSON object; kept as text");
+                self.record(
+                    span,
+                    "invalid_arguments",
+                    "the call's arguments are not a JSON object; kept as text",
+                );
                 if !provisional {
                     self.content.extend_from_slice(&raw);
                 } else if let Some(record) = self.calls.get_mut(call as usize) {
@@ -267,25 +297,39 @@ impl Assembler {
             .filter(|r| r.end == Some(CallEnd::Incomplete))
             .map(|r| {
                 let mut text = std::mem::take(&mut r.arguments);
-                r.normalizer.finish(&mut |bytes| text.extend_from_slice(bytes));
+                r.normalizer
+                    .finish(&mut |bytes| text.extend_from_slice(bytes));
                 IncompleteCall {
                     id: r.id.clone(),
-                    name: r.name.as_deref().map(|n| String::from_utf8_lossy(n).into_owned()),
+                    name: r
+                        .name
+                        .as_deref()
+                        .map(|n| String::from_utf8_lossy(n).into_owned()),
                     arguments: String::from_utf8_lossy(&text).into_owned(),
                 }
             })
             .collect();
         let content = std::mem::take(&mut self.content);
-        let content = self.to_string(content).trim().to_owned();
-        let reasoning = reasoning.map(|r| self.to_string(r).trim().to_owned());
-        Completion { content, reasoning, tool_calls: self.tool_calls, incomplete_calls, diagnostics: self.diagnostics }
+        let content = self.text_of(content).trim().to_owned();
+        let reasoning = reasoning.map(|r| self.text_of(r).trim().to_owned());
+        Completion {
+            content,
+            reasoning,
+            tool_calls: self.tool_calls,
+            incomplete_calls,
+            diagnostics: self.diagnostics,
+        }
     }
 
-    fn to_string(&mut self, bytes: Vec<u8>) -> String {
+    fn text_of(&mut self, bytes: Vec<u8>) -> String {
         match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => {
-                self.record(Span::at(0), "invalid_utf8", "the text was not valid UTF-8; replaced with U+FFFD");
+                self.record(
+                    Span::at(0),
+                    "invalid_utf8",
+                    "the text was not valid UTF-8; replaced with U+FFFD",
+                );
                 String::from_utf8_lossy(e.as_bytes()).into_owned()
             }
         }
@@ -331,7 +375,9 @@ impl Sink for Assembler {
         };
         let id = self.ids.mint();
         if provisional {
-            self.reasoning.get_or_insert_with(Vec::new).push(Segment::Draft(call));
+            self.reasoning
+                .get_or_insert_with(Vec::new)
+                .push(Segment::Draft(call));
         }
         let record = CallRecord {
             id,
@@ -359,7 +405,11 @@ impl Sink for Assembler {
         self.capture(json);
         if let Some(record) = self.calls.get_mut(call as usize) {
             record.has_args = true;
-            let CallRecord { normalizer, arguments, .. } = record;
+            let CallRecord {
+                normalizer,
+                arguments,
+                ..
+            } = record;
             normalizer.feed(json, &mut |bytes| arguments.extend_from_slice(bytes));
         }
     }
@@ -368,7 +418,9 @@ impl Sink for Assembler {
         if matches!(self.capture, Capture::Call(c) if c == call) {
             self.capture = Capture::None;
         }
-        let Some(record) = self.calls.get_mut(call as usize) else { return };
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
         record.end = Some(end);
         match end {
             CallEnd::Complete => self.commit(span, call),
@@ -381,7 +433,11 @@ impl Sink for Assembler {
     }
 
     fn fabricated_result(&mut self, span: Span) {
-        self.record(span, "fabricated_result", "the model began writing a tool result itself");
+        self.record(
+            span,
+            "fabricated_result",
+            "the model began writing a tool result itself",
+        );
     }
 
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {

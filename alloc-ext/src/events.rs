@@ -136,13 +136,21 @@ impl EventLog {
     }
 
     /// Scans `chunks` as one stream (then finishes it) and returns the log.
-    pub fn scan<'a>(dialect: Dialect, options: Options, chunks: impl IntoIterator<Item = &'a [u8]>) -> EventLog {
+    pub fn scan<'a>(
+        dialect: Dialect,
+        options: Options,
+        chunks: impl IntoIterator<Item = &'a [u8]>,
+    ) -> EventLog {
         let mut scanner = Scanner::new(dialect, options);
         let mut log = EventLog::new();
         for chunk in chunks {
-            scanner.feed(chunk, &mut log).expect("a new scanner is not finished");
+            scanner
+                .feed(chunk, &mut log)
+                .expect("a new scanner is not finished");
         }
-        scanner.finish(&mut log).expect("a new scanner is not finished");
+        scanner
+            .finish(&mut log)
+            .expect("a new scanner is not finished");
         log
     }
 
@@ -150,24 +158,38 @@ impl EventLog {
         if let Some(last) = self.events.last_mut() {
             let joined = match (last, &event) {
                 (OwnedEvent::Text { span, text }, OwnedEvent::Text { span: s, text: t })
-                | (OwnedEvent::Reasoning { span, text }, OwnedEvent::Reasoning { span: s, text: t })
-                    if span.end == s.start =>
-                {
+                | (
+                    OwnedEvent::Reasoning { span, text },
+                    OwnedEvent::Reasoning { span: s, text: t },
+                ) if span.end == s.start => {
                     span.end = s.end;
                     text.extend_from_slice(t);
                     true
                 }
                 (
-                    OwnedEvent::Markup { span, kind: Markup::Envelope, bytes },
-                    OwnedEvent::Markup { span: s, kind: Markup::Envelope, bytes: b },
+                    OwnedEvent::Markup {
+                        span,
+                        kind: Markup::Envelope,
+                        bytes,
+                    },
+                    OwnedEvent::Markup {
+                        span: s,
+                        kind: Markup::Envelope,
+                        bytes: b,
+                    },
                 ) if span.end == s.start => {
                     span.end = s.end;
                     bytes.extend_from_slice(b);
                     true
                 }
-                (OwnedEvent::ToolArgs { span, call, json }, OwnedEvent::ToolArgs { span: s, call: c, json: j })
-                    if span.end == s.start && call == c =>
-                {
+                (
+                    OwnedEvent::ToolArgs { span, call, json },
+                    OwnedEvent::ToolArgs {
+                        span: s,
+                        call: c,
+                        json: j,
+                    },
+                ) if span.end == s.start && call == c => {
                     span.end = s.end;
                     json.extend_from_slice(j);
                     true
@@ -184,13 +206,23 @@ impl EventLog {
 
 impl Sink for EventLog {
     fn text(&mut self, span: Span, text: &[u8]) {
-        self.join(OwnedEvent::Text { span, text: text.to_vec() });
+        self.join(OwnedEvent::Text {
+            span,
+            text: text.to_vec(),
+        });
     }
     fn reasoning(&mut self, span: Span, text: &[u8]) {
-        self.join(OwnedEvent::Reasoning { span, text: text.to_vec() });
+        self.join(OwnedEvent::Reasoning {
+            span,
+            text: text.to_vec(),
+        });
     }
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
-        self.join(OwnedEvent::Markup { span, kind, bytes: bytes.to_vec() });
+        self.join(OwnedEvent::Markup {
+            span,
+            kind,
+            bytes: bytes.to_vec(),
+        });
     }
     fn reasoning_start(&mut self, span: Span) {
         self.events.push(OwnedEvent::ReasoningStart { span });
@@ -199,13 +231,26 @@ impl Sink for EventLog {
         self.events.push(OwnedEvent::ReasoningEnd { span });
     }
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        self.events.push(OwnedEvent::ToolStart { span, call, name: name.map(<[u8]>::to_vec), provisional });
+        self.events.push(OwnedEvent::ToolStart {
+            span,
+            call,
+            name: name.map(<[u8]>::to_vec),
+            provisional,
+        });
     }
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
-        self.events.push(OwnedEvent::ToolName { span, call, name: name.to_vec() });
+        self.events.push(OwnedEvent::ToolName {
+            span,
+            call,
+            name: name.to_vec(),
+        });
     }
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
-        self.join(OwnedEvent::ToolArgs { span, call, json: json.to_vec() });
+        self.join(OwnedEvent::ToolArgs {
+            span,
+            call,
+            json: json.to_vec(),
+        });
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
         self.events.push(OwnedEvent::ToolEnd { span, call, end });
@@ -214,6 +259,7 @@ impl Sink for EventLog {
         self.events.push(OwnedEvent::FabricatedResult { span });
     }
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
-        self.events.push(OwnedEvent::Diagnostic { span, diagnostic });
+        self.events
+            .push(OwnedEvent::Diagnostic { span, diagnostic });
     }
 }

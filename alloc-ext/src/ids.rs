@@ -24,13 +24,17 @@ impl IdMinter {
     pub fn random() -> Self {
         let mut seed = [0u8; 32];
         getrandom::getrandom(&mut seed).expect("the operating system's random source failed");
-        IdMinter { rng: ChaCha8Rng::from_seed(seed) }
+        IdMinter {
+            rng: ChaCha8Rng::from_seed(seed),
+        }
     }
 
     /// A minter whose ids depend only on `seed` and the order of calls: the same seed
     /// gives the same ids on every machine and every run.
     pub fn seeded(seed: u64) -> Self {
-        IdMinter { rng: ChaCha8Rng::seed_from_u64(seed) }
+        IdMinter {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     /// The next id.

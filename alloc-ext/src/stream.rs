@@ -99,12 +99,16 @@ impl DeltaStream {
                         }
                     }
                     Segment::Draft(call) => {
-                        let Some(record) = a.calls.get(*call as usize) else { break };
+                        let Some(record) = a.calls.get(*call as usize) else {
+                            break;
+                        };
                         if record.end.is_none() {
                             break;
                         }
                         if record.shows_as_text() {
-                            delta.reasoning_content.push_str(&String::from_utf8_lossy(a.raw_of(*call)));
+                            delta
+                                .reasoning_content
+                                .push_str(&String::from_utf8_lossy(a.raw_of(*call)));
                         }
                     }
                 }
@@ -149,14 +153,25 @@ impl DeltaStream {
                     arguments: String::new(),
                 });
             }
-            let Some(exposed) = self.exposed[call].as_mut() else { break };
+            let Some(exposed) = self.exposed[call].as_mut() else {
+                break;
+            };
             let ended = record.end.is_some();
             let mut fragment = String::new();
-            exposed.sent += take_utf8(&record.arguments[exposed.sent..], ended || final_, &mut fragment);
+            exposed.sent += take_utf8(
+                &record.arguments[exposed.sent..],
+                ended || final_,
+                &mut fragment,
+            );
             if !fragment.is_empty() {
                 match delta.tool_calls.last_mut() {
                     Some(last) if last.index == exposed.index => last.arguments.push_str(&fragment),
-                    _ => delta.tool_calls.push(ToolCallDelta { index: exposed.index, id: None, name: None, arguments: fragment }),
+                    _ => delta.tool_calls.push(ToolCallDelta {
+                        index: exposed.index,
+                        id: None,
+                        name: None,
+                        arguments: fragment,
+                    }),
                 }
             }
             if !ended {
@@ -174,7 +189,11 @@ impl DeltaStream {
         self.finished = true;
         let delta = self.take_delta();
         let completion = self.assembler.finish();
-        let reason = if completion.tool_calls.is_empty() { "stop" } else { "tool_calls" };
+        let reason = if completion.tool_calls.is_empty() {
+            "stop"
+        } else {
+            "tool_calls"
+        };
         (delta, reason, completion)
     }
 }

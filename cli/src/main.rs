@@ -14,7 +14,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use inband::{Dialect, Options};
 
 #[derive(Parser, Debug)]
-#[command(name = "inband", version, about = "Decode in-band tool calls from model output")]
+#[command(
+    name = "inband",
+    version,
+    about = "Decode in-band tool calls from model output"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -71,15 +75,26 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             use clap::error::ErrorKind;
-            if matches!(err.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = err.print();
-                return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+                return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
             }
             // clap spreads one error over several lines plus usage; keep the error itself.
             let text = err.to_string();
             let parts: Vec<&str> = text
                 .lines()
-                .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+                .take_while(|line| {
+                    !line.starts_with("Usage:") && !line.starts_with("For more information")
+                })
                 .map(str::trim)
                 .filter(|line| !line.is_empty())
                 .collect();
@@ -101,7 +116,9 @@ fn run(cli: Cli) -> Result<(), String> {
     let input = read_input(&args.input)?;
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;
-    let chunk = args.chunk.map_or(input.len().max(1), |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let chunk = args.chunk.map_or(input.len().max(1), |n| {
+        usize::try_from(n).unwrap_or(usize::MAX)
+    });
     let chunks = input.chunks(chunk);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -117,7 +134,9 @@ fn run(cli: Cli) -> Result<(), String> {
 fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
     let mut input = Vec::new();
     if path.as_os_str() == "-" {
-        io::stdin().read_to_end(&mut input).map_err(|e| format!("cannot read standard input: {e}"))?;
+        io::stdin()
+            .read_to_end(&mut input)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
     } else {
         input = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     }

@@ -62,13 +62,24 @@ pub fn events<'a>(
             }
             OwnedEvent::ReasoningStart { .. } => ("reasoning_start", json!({})),
             OwnedEvent::ReasoningEnd { .. } => ("reasoning_end", json!({})),
-            OwnedEvent::ToolStart { call, name, provisional, .. } => (
+            OwnedEvent::ToolStart {
+                call,
+                name,
+                provisional,
+                ..
+            } => (
                 "tool_start",
                 json!({ "call": call, "name": name.as_deref().map(lossy), "provisional": provisional }),
             ),
-            OwnedEvent::ToolName { call, name, .. } => ("tool_name", json!({ "call": call, "name": lossy(name) })),
-            OwnedEvent::ToolArgs { call, json, .. } => ("tool_args", json!({ "call": call, "json": lossy(json) })),
-            OwnedEvent::ToolEnd { call, end: e, .. } => ("tool_end", json!({ "call": call, "end": end(*e) })),
+            OwnedEvent::ToolName { call, name, .. } => {
+                ("tool_name", json!({ "call": call, "name": lossy(name) }))
+            }
+            OwnedEvent::ToolArgs { call, json, .. } => {
+                ("tool_args", json!({ "call": call, "json": lossy(json) }))
+            }
+            OwnedEvent::ToolEnd { call, end: e, .. } => {
+                ("tool_end", json!({ "call": call, "end": end(*e) }))
+            }
             OwnedEvent::FabricatedResult { .. } => ("fabricated_result", json!({})),
             OwnedEvent::Diagnostic { diagnostic, .. } => (
                 "diagnostic",
@@ -112,18 +123,27 @@ pub fn openai<'a>(
     let mut stream = DeltaStream::new(&assemble_options(seed));
     let mut first = true;
     for chunk in chunks {
-        scanner.feed(chunk, &mut stream).expect("a new scanner is not finished");
+        scanner
+            .feed(chunk, &mut stream)
+            .expect("a new scanner is not finished");
         let delta = stream.take_delta();
         if !delta.is_empty() {
             write_chunk(out, &delta, &mut first, None)?;
         }
     }
-    scanner.finish(&mut stream).expect("a new scanner is not finished");
+    scanner
+        .finish(&mut stream)
+        .expect("a new scanner is not finished");
     let (delta, reason, _) = stream.finish();
     write_chunk(out, &delta, &mut first, Some(reason))
 }
 
-fn write_chunk(out: &mut impl Write, delta: &ChunkDelta, first: &mut bool, finish: Option<&str>) -> io::Result<()> {
+fn write_chunk(
+    out: &mut impl Write,
+    delta: &ChunkDelta,
+    first: &mut bool,
+    finish: Option<&str>,
+) -> io::Result<()> {
     let mut d = Map::new();
     if std::mem::take(first) {
         d.insert("role".into(), "assistant".into());
@@ -132,7 +152,10 @@ fn write_chunk(out: &mut impl Write, delta: &ChunkDelta, first: &mut bool, finis
         d.insert("content".into(), delta.content.clone().into());
     }
     if !delta.reasoning_content.is_empty() {
-        d.insert("reasoning_content".into(), delta.reasoning_content.clone().into());
+        d.insert(
+            "reasoning_content".into(),
+            delta.reasoning_content.clone().into(),
+        );
     }
     if !delta.tool_calls.is_empty() {
         let calls: Vec<Value> = delta

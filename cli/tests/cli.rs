@@ -6,15 +6,24 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn data(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data").join(path)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data")
+        .join(path)
 }
 
 fn inband(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_inband")).args(args).output().expect("the inband binary runs")
+    Command::new(env!("CARGO_BIN_EXE_inband"))
+        .args(args)
+        .output()
+        .expect("the inband binary runs")
 }
 
 fn stdout(output: &Output) -> String {
-    assert!(output.status.success(), "inband failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "inband failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
@@ -29,10 +38,26 @@ fn summary_is_byte_identical_for_every_chunk_size() {
     for (file, dialect) in TRANSCRIPTS {
         let path = data(file);
         let path = path.to_str().unwrap();
-        let whole = stdout(&inband(&["scan", path, "--dialect", dialect, "--seed", "9"]));
+        let whole = stdout(&inband(&[
+            "scan",
+            path,
+            "--dialect",
+            dialect,
+            "--seed",
+            "9",
+        ]));
         for chunk in 1..=40 {
             let chunk = chunk.to_string();
-            let chunked = stdout(&inband(&["scan", path, "--dialect", dialect, "--seed", "9", "--chunk", &chunk]));
+            let chunked = stdout(&inband(&[
+                "scan",
+                path,
+                "--dialect",
+                dialect,
+                "--seed",
+                "9",
+                "--chunk",
+                &chunk,
+            ]));
             assert_eq!(chunked, whole, "{file} in {chunk}-byte chunks");
         }
     }
@@ -41,14 +66,24 @@ fn summary_is_byte_identical_for_every_chunk_size() {
 #[test]
 fn summary_of_the_readme_example() {
     let path = data("transcripts/qwen3-weather-two-calls.txt");
-    let out = stdout(&inband(&["scan", path.to_str().unwrap(), "--dialect", "qwen3", "--seed", "1"]));
+    let out = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        "qwen3",
+        "--seed",
+        "1",
+    ]));
     let summary: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary["content"], "I'll check both cities at once.");
     assert_eq!(summary["reasoning"].as_str().unwrap().lines().count(), 1);
     let calls = summary["tool_calls"].as_array().unwrap();
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[0]["name"], "get_forecast");
-    assert_eq!(calls[0]["arguments"], serde_json::json!({"city": "Porto", "days": 2, "units": "metric"}));
+    assert_eq!(
+        calls[0]["arguments"],
+        serde_json::json!({"city": "Porto", "days": 2, "units": "metric"})
+    );
     assert_eq!(calls[1]["arguments"]["note"], "São Jorge — 城堡");
     assert_ne!(calls[0]["id"], calls[1]["id"]);
     assert_eq!(summary["incomplete_calls"], serde_json::json!([]));
@@ -61,10 +96,28 @@ fn openai_fragments_concatenate_to_the_arguments() {
     for (file, dialect) in TRANSCRIPTS {
         let path = data(file);
         let path = path.to_str().unwrap();
-        let summary: Value =
-            serde_json::from_str(&stdout(&inband(&["scan", path, "--dialect", dialect, "--seed", "4"]))).unwrap();
+        let summary: Value = serde_json::from_str(&stdout(&inband(&[
+            "scan",
+            path,
+            "--dialect",
+            dialect,
+            "--seed",
+            "4",
+        ])))
+        .unwrap();
         for chunk in ["1", "3", "16", "4096"] {
-            let out = stdout(&inband(&["scan", path, "--dialect", dialect, "--seed", "4", "--format", "openai", "--chunk", chunk]));
+            let out = stdout(&inband(&[
+                "scan",
+                path,
+                "--dialect",
+                dialect,
+                "--seed",
+                "4",
+                "--format",
+                "openai",
+                "--chunk",
+                chunk,
+            ]));
             let mut arguments: Vec<String> = Vec::new();
             let mut ids: Vec<String> = Vec::new();
             let mut reasons = Vec::new();
@@ -75,7 +128,11 @@ fn openai_fragments_concatenate_to_the_arguments() {
                 if !choice["finish_reason"].is_null() {
                     reasons.push(choice["finish_reason"].as_str().unwrap().to_owned());
                 }
-                for call in choice["delta"]["tool_calls"].as_array().into_iter().flatten() {
+                for call in choice["delta"]["tool_calls"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
                     let index = call["index"].as_u64().unwrap() as usize;
                     if let Some(id) = call["id"].as_str() {
                         assert_eq!(index, ids.len(), "indices are dense, in order");
@@ -89,7 +146,11 @@ fn openai_fragments_concatenate_to_the_arguments() {
             }
             assert_eq!(reasons, ["tool_calls"], "{file}");
             let calls = summary["tool_calls"].as_array().unwrap();
-            assert_eq!(arguments.len(), calls.len(), "{file} in {chunk}-byte chunks");
+            assert_eq!(
+                arguments.len(),
+                calls.len(),
+                "{file} in {chunk}-byte chunks"
+            );
             for (text, call) in arguments.iter().zip(calls) {
                 let parsed: Value = serde_json::from_str(text).unwrap();
                 assert_eq!(parsed, call["arguments"], "{file} in {chunk}-byte chunks");
@@ -104,13 +165,25 @@ fn openai_fragments_concatenate_to_the_arguments() {
 fn events_are_json_lines_whose_spans_tile_the_input() {
     let path = data("transcripts/hermes-code-edit.txt");
     let input = std::fs::read(&path).unwrap();
-    let out = stdout(&inband(&["scan", path.to_str().unwrap(), "--dialect", "hermes", "--format", "events", "--chunk", "5"]));
+    let out = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        "hermes",
+        "--format",
+        "events",
+        "--chunk",
+        "5",
+    ]));
     let mut at = 0;
     let mut kinds = Vec::new();
     for line in out.lines() {
         let event: Value = serde_json::from_str(line).unwrap();
         let kind = event["kind"].as_str().unwrap().to_owned();
-        let span = [event["span"][0].as_u64().unwrap(), event["span"][1].as_u64().unwrap()];
+        let span = [
+            event["span"][0].as_u64().unwrap(),
+            event["span"][1].as_u64().unwrap(),
+        ];
         if matches!(kind.as_str(), "text" | "reasoning" | "markup" | "tool_args") {
             assert_eq!(span[0], at, "{line}");
             at = span[1];
@@ -119,7 +192,11 @@ fn events_are_json_lines_whose_spans_tile_the_input() {
     }
     assert_eq!(at, input.len() as u64);
     assert_eq!(kinds.iter().filter(|k| *k == "tool_end").count(), 2);
-    assert_eq!(kinds.iter().filter(|k| *k == "tool_name").count(), 1, "the first call names itself last");
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "tool_name").count(),
+        1,
+        "the first call names itself last"
+    );
 }
 
 #[test]
@@ -131,7 +208,12 @@ fn standard_input_is_read_by_default() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"hi <tool_call>{\"name\": \"f\"}</tool_call>").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"hi <tool_call>{\"name\": \"f\"}</tool_call>")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let summary: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(summary["content"], "hi");
@@ -150,10 +232,26 @@ fn one_line_error(output: &Output, code: i32, needle: &str) {
 
 #[test]
 fn usage_and_io_errors_are_one_line() {
-    one_line_error(&inband(&["scan", "-", "--dialect", "klingon"]), 2, "unknown dialect `klingon`");
-    one_line_error(&inband(&["scan", "/no/such/file", "--dialect", "hermes"]), 1, "cannot read /no/such/file");
-    one_line_error(&inband(&["scan", "-", "--dialect", "hermes", "--chunk", "0"]), 2, "0");
-    one_line_error(&inband(&["scan", "-", "--dialect", "hermes", "--format", "xml"]), 2, "xml");
+    one_line_error(
+        &inband(&["scan", "-", "--dialect", "klingon"]),
+        2,
+        "unknown dialect `klingon`",
+    );
+    one_line_error(
+        &inband(&["scan", "/no/such/file", "--dialect", "hermes"]),
+        1,
+        "cannot read /no/such/file",
+    );
+    one_line_error(
+        &inband(&["scan", "-", "--dialect", "hermes", "--chunk", "0"]),
+        2,
+        "0",
+    );
+    one_line_error(
+        &inband(&["scan", "-", "--dialect", "hermes", "--format", "xml"]),
+        2,
+        "xml",
+    );
     one_line_error(&inband(&["scan"]), 2, "--dialect");
 }
 
@@ -165,7 +263,14 @@ fn malformed_output_is_a_diagnostic_not_an_error() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("truncated.txt");
     std::fs::write(&file, case["input"].as_str().unwrap()).unwrap();
-    let out = stdout(&inband(&["scan", file.to_str().unwrap(), "--dialect", "hermes", "--seed", "1"]));
+    let out = stdout(&inband(&[
+        "scan",
+        file.to_str().unwrap(),
+        "--dialect",
+        "hermes",
+        "--seed",
+        "1",
+    ]));
     let summary: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary["tool_calls"].as_array().unwrap().len(), 1);
     assert_eq!(summary["incomplete_calls"][0]["name"], "write_file");

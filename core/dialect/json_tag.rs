@@ -138,7 +138,13 @@ impl JsonTag {
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.
-    pub(crate) fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+    pub(crate) fn run<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
         let mut pos = 0;
         while pos < chunk.len() {
             pos = match self.phase {
@@ -182,9 +188,20 @@ impl JsonTag {
         }
     }
 
-    fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, options: &Options, sink: &mut S) -> usize {
+    fn text<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
         let reasoning = self.reasoning;
-        let dfa = if reasoning { self.modes.reasoning } else { self.modes.content };
+        let dfa = if reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        };
         let opener_optional = &mut self.opener_optional;
         let stop = self.delims.scan(dfa, chunk, pos, base, &mut |span, bytes| {
             if reasoning {
@@ -200,7 +217,10 @@ impl JsonTag {
             Stop::End => return chunk.len(),
             Stop::Match(delimiter, end) => (delimiter, end),
         };
-        let span = Span::new(base + end as u64 - delimiter.bytes.len() as u64, base + end as u64);
+        let span = Span::new(
+            base + end as u64 - delimiter.bytes.len() as u64,
+            base + end as u64,
+        );
         if reasoning && delimiter.role == Role::ReasoningOpen && !self.opener_optional {
             // A second opener inside reasoning is the model talking about the tag.
             sink.reasoning(span, delimiter.bytes);
@@ -285,7 +305,14 @@ impl JsonTag {
     }
 
     /// Scans the call's JSON body; bytes are envelope markup or argument text.
-    fn body<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, options: &Options, sink: &mut S) -> usize {
+    fn body<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         // Start of the envelope markup not yet reported.
@@ -295,7 +322,11 @@ impl JsonTag {
             ($to:expr) => {{
                 let to = $to;
                 if run < to {
-                    sink.markup(Span::new(at(run), at(to)), Markup::Envelope, &chunk[run..to]);
+                    sink.markup(
+                        Span::new(at(run), at(to)),
+                        Markup::Envelope,
+                        &chunk[run..to],
+                    );
                 }
             }};
         }
@@ -395,7 +426,11 @@ impl JsonTag {
                     }
                     i += 1;
                 }
-                Envelope::Open | Envelope::Key | Envelope::Colon | Envelope::Value | Envelope::Next => {
+                Envelope::Open
+                | Envelope::Key
+                | Envelope::Colon
+                | Envelope::Value
+                | Envelope::Next => {
                     let b = chunk[i];
                     if b.is_ascii_whitespace() {
                         i += 1;
@@ -421,7 +456,9 @@ impl JsonTag {
                             call.value = JsonValue::new();
                             let duplicate = match call.key_kind {
                                 Key::Name => call.has_name,
-                                Key::Arguments => call.has_args || call.envelope == Envelope::Arguments,
+                                Key::Arguments => {
+                                    call.has_args || call.envelope == Envelope::Arguments
+                                }
                                 Key::Other => false,
                             };
                             if duplicate {
@@ -451,7 +488,10 @@ impl JsonTag {
                                 }
                                 (Key::Arguments, _) => {
                                     flush!(i);
-                                    sink.diagnostic(Span::at(at(i)), Diagnostic::ArgumentsNotObject);
+                                    sink.diagnostic(
+                                        Span::at(at(i)),
+                                        Diagnostic::ArgumentsNotObject,
+                                    );
                                     call.envelope = Envelope::Skip;
                                     continue;
                                 }
@@ -480,7 +520,13 @@ impl JsonTag {
             return Some(diagnostic);
         }
         let name = call.name.as_slice().trim_ascii();
-        if name.is_empty() || name.iter().any(|&b| b.is_ascii_whitespace() || b.is_ascii_control() || matches!(b, b'<' | b'>' | b'"' | b'\'')) {
+        if name.is_empty()
+            || name.iter().any(|&b| {
+                b.is_ascii_whitespace()
+                    || b.is_ascii_control()
+                    || matches!(b, b'<' | b'>' | b'"' | b'\'')
+            })
+        {
             return Some(Diagnostic::InvalidName);
         }
         if call.started {
@@ -503,16 +549,30 @@ impl JsonTag {
     }
 
     /// After the body: whitespace is markup, then the closer must follow.
-    fn tail<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, options: &Options, sink: &mut S) -> usize {
+    fn tail<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
         let at = |i: usize| base + i as u64;
         let dfa = self.modes.tail;
         let mut i = pos;
         // Chunk offset where the candidate closer begins (held bytes precede it).
         let mut candidate = pos;
         if self.delims.state == START {
-            let ws = chunk[i..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let ws = chunk[i..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
             if ws > 0 {
-                sink.markup(Span::new(at(i), at(i + ws)), Markup::Envelope, &chunk[i..i + ws]);
+                sink.markup(
+                    Span::new(at(i), at(i + ws)),
+                    Markup::Envelope,
+                    &chunk[i..i + ws],
+                );
                 i += ws;
             }
             if i == chunk.len() {

@@ -49,7 +49,12 @@ pub(crate) struct JsonValue {
 impl JsonValue {
     /// A lexer for a value whose first byte is the next one scanned (not whitespace).
     pub(crate) const fn new() -> Self {
-        JsonValue { depth: 0, quote: 0, escape: false, scalar: false }
+        JsonValue {
+            depth: 0,
+            quote: 0,
+            escape: false,
+            scalar: false,
+        }
     }
 
     /// Scans the next bytes of the value.
@@ -95,7 +100,11 @@ impl JsonValue {
                 OPEN => self.depth += 1,
                 CLOSE => {
                     if self.depth <= 1 {
-                        return if self.depth == 1 { Step::Done(i + 1) } else { Step::Error(i) };
+                        return if self.depth == 1 {
+                            Step::Done(i + 1)
+                        } else {
+                            Step::Error(i)
+                        };
                     }
                     self.depth -= 1;
                 }
