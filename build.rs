@@ -13,6 +13,7 @@ fn main() {
     // table file is picked up too.
     println!("cargo:rerun-if-changed=tables");
 
+    // Every `*.toml` under tables/ except the compiler crate's own `Cargo.toml`.
     let mut names: Vec<String> = fs::read_dir(&dir)
         .unwrap_or_else(|err| panic!("cannot list {}: {err}", dir.display()))
         .map(|entry| entry.expect("readable tables/ entry").file_name())

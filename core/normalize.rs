@@ -962,50 +962,53 @@ mod tests {
 
     #[test]
     fn raw_control_bytes_in_strings_are_escaped() {
+        /// `input` normalises to exactly `expect`, which is valid JSON.
+        fn fixed(input: &str, expect: &str) {
+            assert_eq!(norm(input), expect);
+            let parsed = serde_json::from_str::<serde_json::Value>(expect);
+            assert!(parsed.is_ok(), "{expect:?}");
+        }
         // Code written into a string with its real newlines, tabs and carriage returns.
-        assert_eq!(
-            norm("{\"code\": \"fn main() {\n\tprintln!();\r\n}\"}"),
-            r#"{"code": "fn main() {\n\tprintln!();\r\n}"}"#
+        fixed(
+            "{\"code\": \"fn main() {\n\tprintln!();\r\n}\"}",
+            r#"{"code": "fn main() {\n\tprintln!();\r\n}"}"#,
         );
         // The two-byte escapes where JSON has one, else \u00xx in lowercase hex.
-        assert_eq!(
-            norm("[\"a\u{1}b\u{0}\u{8}\u{c}\u{b}\u{1b}\u{1f}\"]"),
-            r#"["a\u0001b\u0000\b\f\u000b\u001b\u001f"]"#
+        fixed(
+            "[\"a\u{1}b\u{0}\u{8}\u{c}\u{b}\u{1b}\u{1f}\"]",
+            r#"["a\u0001b\u0000\b\f\u000b\u001b\u001f"]"#,
         );
         // Between tokens, control bytes are whitespace (or garbage) and pass unchanged.
         let between = "{\n\t\"a\": 1,\r\n\t\"b\": [\n2\n]\n}";
-        assert_eq!(norm(between), between);
+        fixed(between, between);
         assert_eq!(norm("[1,\u{1}2]"), "[1,\u{1}2]");
         // Single-quoted strings, converted by repair 3.
-        assert_eq!(norm("{'a': 'x\ty'}"), r#"{"a": "x\ty"}"#);
-        assert_eq!(norm("['\u{1}\"']"), r#"["\u0001\""]"#);
+        fixed("{'a': 'x\ty'}", r#"{"a": "x\ty"}"#);
+        fixed("['\u{1}\"']", r#"["\u0001\""]"#);
         // Double-encoded: an outer `\n` escape unescapes into a raw newline; inside an inner
         // string it is escaped again, between the inner tokens it stays whitespace.
-        assert_eq!(norm(r#""{\"a\":\"x\ny\"}""#), r#"{"a":"x\ny"}"#);
-        assert_eq!(
-            norm(r#""{\n\"a\":\t\"x\ty\u0001\"}""#),
-            "{\n\"a\":\t\"x\\ty\\u0001\"}"
+        fixed(r#""{\"a\":\"x\ny\"}""#, r#"{"a":"x\ny"}"#);
+        fixed(
+            r#""{\n\"a\":\t\"x\ty\u0001\"}""#,
+            "{\n\"a\":\t\"x\\ty\\u0001\"}",
         );
         // Raw control bytes written straight into a double-encoded string.
-        assert_eq!(
-            norm("\"{\\\"a\\\":\n\\\"x\ny\\\"}\""),
-            "{\"a\":\n\"x\\ny\"}"
-        );
+        fixed("\"{\\\"a\\\":\n\\\"x\ny\\\"}\"", "{\"a\":\n\"x\\ny\"}");
         // A control byte after a backslash: an invalid escape (repair 1), then escaped.
-        assert_eq!(norm("[\"a\\\nb\"]"), r#"["a\\\nb"]"#);
-        assert_eq!(norm("[\"\\u1\tb\"]"), r#"["\\u1\tb"]"#);
+        fixed("[\"a\\\nb\"]", r#"["a\\\nb"]"#);
+        fixed("[\"\\u1\tb\"]", r#"["\\u1\tb"]"#);
         // Every control byte, anywhere relative to the skip-ahead's blocks, decodes back.
         for b in 0u8..0x20 {
             for pad in 0..70 {
-                let mut input = std::vec![b'"'];
+                let mut input = std::vec![b'[', b'"'];
                 input.extend(core::iter::repeat_n(b'a', pad));
                 input.push(b);
-                input.extend_from_slice(b"z\"");
+                input.extend_from_slice(b"z\"]");
                 let text = whole(&input);
-                let value: String = serde_json::from_slice(&text).expect("valid JSON string");
+                let value: [String; 1] = serde_json::from_slice(&text).expect("valid JSON");
                 assert_eq!(
-                    value.as_bytes(),
-                    &input[1..input.len() - 1],
+                    value[0].as_bytes(),
+                    &input[2..input.len() - 2],
                     "byte {b} after {pad}"
                 );
             }
@@ -1119,7 +1122,7 @@ mod tests {
     #[test]
     fn arbitrary_bytes_never_panic_and_ignore_chunking() {
         // A small deterministic generator over an alphabet rich in the bytes that matter.
-        let alphabet: &[u8] = b"\"'\\u0aFfTrueNonlsD,]} \t\n{[:\xc3\xa9\xff";
+        let alphabet: &[u8] = b"\"'\\u0aFfTrueNonlsD,]} \t\n\x01\x1f{[:\xc3\xa9\xff";
         let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut next = move || {
             state ^= state << 13;

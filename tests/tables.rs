@@ -77,7 +77,7 @@ fn role(key: &str) -> Role {
     }
 }
 
-/// Every (dialect, mode, compiled, generated) of every table.
+/// Every mode of every table: (`dialect/mode`, compiled, generated).
 fn modes() -> Vec<(String, CompiledMode, &'static Dfa)> {
     compiled()
         .into_iter()
