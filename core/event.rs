@@ -114,6 +114,8 @@ pub enum Diagnostic {
     NameTooLong,
     /// A call body was not the JSON the dialect expects at this byte.
     MalformedCall,
+    /// A call's JSON was wrapped in a Markdown code fence (accepted, dialects.md rule 13).
+    CodeFence,
     /// The stream ended inside a call.
     TruncatedCall,
     /// The stream ended inside a reasoning block; it was closed there.
@@ -140,6 +142,7 @@ impl Diagnostic {
             Diagnostic::InvalidName => "invalid_name",
             Diagnostic::NameTooLong => "name_too_long",
             Diagnostic::MalformedCall => "malformed_call",
+            Diagnostic::CodeFence => "code_fence",
             Diagnostic::TruncatedCall => "truncated_call",
             Diagnostic::UnclosedReasoning => "unclosed_reasoning",
             Diagnostic::StrayStopToken => "stray_stop_token",
@@ -170,6 +173,7 @@ impl Diagnostic {
             }
             Diagnostic::NameTooLong => "the call name was too long",
             Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
+            Diagnostic::CodeFence => "the call's JSON was wrapped in a Markdown code fence",
             Diagnostic::TruncatedCall => "the stream ended inside a call",
             Diagnostic::UnclosedReasoning => "the stream ended inside reasoning; closed there",
             Diagnostic::StrayStopToken => "a stop token leaked into the text and was removed",

@@ -519,3 +519,30 @@ fn scanner_is_small_send_and_sync() {
         std::mem::size_of::<Scanner>()
     );
 }
+
+/// Rule 13 and model-formats §2/§3: a Markdown fence around the JSON body is accepted.
+#[test]
+fn code_fence_around_the_body() {
+    assert_eq!(
+        scan("<tool_call>\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```\n</tool_call>"),
+        [
+            "<CallOpen>",
+            "E\"\\n\"",
+            "D:code_fence",
+            "E\"```json\\n{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\", \\\"arguments\\\": \"",
+            "A0\"{}\"",
+            "E\"}\\n```\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    let log = scan("<tool_call>```python\nprint(1)\n```</tool_call>");
+    assert_eq!(
+        log[..4],
+        ["<CallOpen>", "D:code_fence", "S0:", "D:malformed_call"]
+    );
+    let log = scan("<tool_call>``````````````````json\n{}</tool_call>");
+    assert!(log.contains(&"D:malformed_call".to_owned()), "{log:?}");
+}

@@ -35,6 +35,8 @@ enum Phase {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Envelope {
     Open,
+    /// Inside the opening line of a Markdown code fence around the body.
+    Fence,
     Key,
     KeyString,
     Colon,
@@ -55,6 +57,9 @@ enum Key {
 /// Longest key the envelope needs to tell apart.
 const KEY_CAP: usize = 10;
 
+/// Longest opening fence line (backticks, info string such as `json`, newline) accepted.
+const FENCE_CAP: u8 = 16;
+
 /// The call being scanned.
 #[derive(Debug, Clone)]
 struct Call {
@@ -74,6 +79,8 @@ struct Call {
     has_args: bool,
     value: JsonValue,
     arg_bytes: u64,
+    /// Bytes of the opening fence line so far; 0 when the body is not fenced.
+    fence: u8,
 }
 
 impl Call {
@@ -95,6 +102,7 @@ impl Call {
             has_args: false,
             value: JsonValue::new(),
             arg_bytes: 0,
+            fence: 0,
         }
     }
 }
@@ -426,6 +434,16 @@ impl JsonTag {
                     }
                     i += 1;
                 }
+                Envelope::Fence => {
+                    let b = chunk[i];
+                    i += 1;
+                    call.fence = call.fence.saturating_add(1);
+                    if b == b'\n' {
+                        call.envelope = Envelope::Open;
+                    } else if call.fence > FENCE_CAP || !(b == b'`' || b.is_ascii_alphanumeric()) {
+                        malformed!(i - 1);
+                    }
+                }
                 Envelope::Open
                 | Envelope::Key
                 | Envelope::Colon
@@ -438,6 +456,13 @@ impl JsonTag {
                     }
                     match (call.envelope, b) {
                         (Envelope::Open, b'{') => call.envelope = Envelope::Key,
+                        // Rule 13: Qwen2.5-Coder and others fence the JSON (model-formats §2, §3).
+                        (Envelope::Open, b'`') if call.fence == 0 => {
+                            flush!(i);
+                            sink.diagnostic(Span::at(at(i)), Diagnostic::CodeFence);
+                            call.envelope = Envelope::Fence;
+                            continue;
+                        }
                         (Envelope::Key, b'"' | b'\'') => {
                             call.envelope = Envelope::KeyString;
                             call.quote = b;
@@ -563,9 +588,11 @@ impl JsonTag {
         // Chunk offset where the candidate closer begins (held bytes precede it).
         let mut candidate = pos;
         if self.delims.state == START {
+            // A fenced body's closing fence is part of the tail.
+            let fenced = self.call.fence != 0;
             let ws = chunk[i..]
                 .iter()
-                .take_while(|b| b.is_ascii_whitespace())
+                .take_while(|&&b| b.is_ascii_whitespace() || (b == b'`' && fenced))
                 .count();
             if ws > 0 {
                 sink.markup(
