@@ -540,8 +540,14 @@ fn code_fence_around_the_body() {
     );
     let log = scan("<tool_call>```python\nprint(1)\n```</tool_call>");
     assert_eq!(
-        log[..4],
-        ["<CallOpen>", "D:code_fence", "S0:", "D:malformed_call"]
+        log[..5],
+        [
+            "<CallOpen>",
+            "D:code_fence",
+            "E\"```python\\n\"",
+            "S0:",
+            "D:malformed_call"
+        ]
     );
     let log = scan("<tool_call>``````````````````json\n{}</tool_call>");
     assert!(log.contains(&"D:malformed_call".to_owned()), "{log:?}");
