@@ -116,7 +116,7 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is about 300 bytes on 64-bit targets: the
+/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64, checked by a test: the
 /// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
 /// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
 /// chunking: held bytes are never re-scanned, except that a call's closer candidate that

@@ -4,6 +4,7 @@ mod alloc;
 mod conformance;
 mod corpus;
 mod harness;
+mod properties;
 mod tables;
 
 #[global_allocator]
