@@ -12,7 +12,7 @@
 //!
 //! let text = "Let me look.\n<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"a.rs\"}}\n</tool_call>";
 //! let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(7), [text.as_bytes()]);
-//! assert_eq!(completion.content, "Let me look.\n");
+//! assert_eq!(completion.content, "Let me look.");
 //! assert_eq!(completion.tool_calls[0].name, "read");
 //! assert_eq!(simd_json::to_string(&completion.tool_calls[0].arguments)?, r#"{"path":"a.rs"}"#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,0 +1,121 @@
+//! OpenAI-style deltas: what a client sees chunk by chunk.
+
+use inband::{Dialect, Options, Scanner};
+use inband_alloc::assemble::AssembleOptions;
+use inband_alloc::stream::{ChunkDelta, DeltaStream};
+
+/// Feeds `input` in `size`-byte chunks; returns every delta (the last one after finish),
+/// the finish reason and the joined per-call arguments.
+fn stream(input: &str, size: usize) -> (Vec<ChunkDelta>, &'static str) {
+    let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
+    let mut stream = DeltaStream::new(&AssembleOptions::seeded(5));
+    let mut deltas = Vec::new();
+    for chunk in input.as_bytes().chunks(size) {
+        scanner.feed(chunk, &mut stream).unwrap();
+        deltas.push(stream.take_delta());
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (last, reason, _) = stream.finish();
+    deltas.push(last);
+    (deltas, reason)
+}
+
+fn joined(deltas: &[ChunkDelta]) -> (String, String, Vec<(String, String)>) {
+    let mut content = String::new();
+    let mut reasoning = String::new();
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for delta in deltas {
+        content.push_str(&delta.content);
+        reasoning.push_str(&delta.reasoning_content);
+        for call in &delta.tool_calls {
+            if let Some(name) = &call.name {
+                assert_eq!(call.index as usize, calls.len());
+                assert!(call.id.as_deref().is_some_and(|id| id.starts_with("call_")));
+                calls.push((name.clone(), String::new()));
+            } else {
+                assert!(call.id.is_none());
+            }
+            calls[call.index as usize].1.push_str(&call.arguments);
+        }
+    }
+    (content, reasoning, calls)
+}
+
+#[test]
+fn a_draft_in_closed_reasoning_streams_as_reasoning_in_place() {
+    let input = "<think>a <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> b</think>c";
+    for size in [1, 2, 5, 100] {
+        let (deltas, reason) = stream(input, size);
+        let (content, reasoning, calls) = joined(&deltas);
+        assert_eq!(
+            reasoning, "a <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call> b",
+            "{size}"
+        );
+        assert_eq!(content, "c");
+        assert!(calls.is_empty());
+        assert_eq!(reason, "stop");
+    }
+}
+
+#[test]
+fn reasoning_after_a_draft_is_held_until_the_decision() {
+    let (deltas, _) = stream(
+        "<think>a <tool_call>{\"name\": \"f\"}</tool_call> more reasoning",
+        4,
+    );
+    let before_finish: String = deltas[..deltas.len() - 1]
+        .iter()
+        .map(|d| d.reasoning_content.as_str())
+        .collect();
+    assert_eq!(before_finish, "a ");
+    let last = deltas.last().unwrap();
+    assert_eq!(last.reasoning_content, " more reasoning");
+    assert_eq!(
+        last.tool_calls.len(),
+        1,
+        "the call of an unclosed block is a call (rule 7)"
+    );
+    assert_eq!(last.tool_calls[0].name.as_deref(), Some("f"));
+    assert_eq!(last.tool_calls[0].arguments, "{}");
+}
+
+#[test]
+fn text_is_cut_only_at_code_point_boundaries() {
+    let input =
+        "é城堡🦀<tool_call>{\"name\": \"f\", \"arguments\": {\"s\": \"日本🦀\"}}</tool_call>";
+    let (deltas, reason) = stream(input, 1);
+    for delta in &deltas {
+        assert!(!delta.content.contains('\u{fffd}'));
+        for call in &delta.tool_calls {
+            assert!(!call.arguments.contains('\u{fffd}'));
+        }
+    }
+    let (content, _, calls) = joined(&deltas);
+    assert_eq!(content, "é城堡🦀");
+    assert_eq!(calls, [("f".to_owned(), "{\"s\": \"日本🦀\"}".to_owned())]);
+    assert_eq!(reason, "tool_calls");
+}
+
+#[test]
+fn arguments_are_normalised_for_clients() {
+    let input = "<tool_call>{\"name\": \"g\", \"arguments\": {\"p\": \"C:\\Work\", \"b\": True,}}</tool_call>";
+    for size in [1, 3, 64] {
+        let (deltas, _) = stream(input, size);
+        let (_, _, calls) = joined(&deltas);
+        assert_eq!(calls[0].1, "{\"p\": \"C:\\\\Work\", \"b\": true}", "{size}");
+    }
+}
+
+#[test]
+fn arguments_before_the_name_wait_for_it() {
+    let (deltas, _) = stream(
+        "<tool_call>{\"arguments\": {\"q\": 1}, \"name\": \"s\"}</tool_call>",
+        3,
+    );
+    let first = deltas
+        .iter()
+        .position(|d| !d.tool_calls.is_empty())
+        .unwrap();
+    assert_eq!(deltas[first].tool_calls[0].name.as_deref(), Some("s"));
+    assert_eq!(deltas[first].tool_calls[0].arguments, "{\"q\": 1}");
+}
