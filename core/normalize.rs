@@ -707,47 +707,107 @@ fn hex(b: u8) -> Option<u8> {
     }
 }
 
-/// Bytes tested at a time by the skip-ahead inside strings. The test of a whole block has no
-/// early exit, so it compiles to a few vector compares; the block with a hit is then searched
-/// byte by byte.
-const BLOCK: usize = 32;
+/// Whole 8-byte words searched one at a time before the block skip inside strings: most stops
+/// are near (the escapes of code written into a string, short values), and a word finds them
+/// exactly.
+const NEAR_WORDS: usize = 8;
+
+/// Bytes tested at a time by the block skip inside strings. The test of a whole block has no
+/// early exit, so it compiles to a few vector compares; the block with a stop is then searched
+/// word by word.
+const BLOCK: usize = 64;
 
 /// Offset of the next byte that matters inside a string with quote `q`: the closing quote, a
 /// backslash, a control byte (repair 6) or, in a single-quoted string, a `"` (repair 3).
+///
+/// `memchr` cannot search for a byte range, so this is a safe skip of its own. Measured on
+/// clean input (release, x86-64 baseline), the whole normaliser runs within about 5% of the
+/// `memchr2` version on escaped code and on short strings, and at about 60% of its speed
+/// (17 rather than 29 GB/s) on long strings without any escape.
 #[inline]
 fn find_in_string(q: Quote, hay: &[u8]) -> Option<usize> {
     match q {
-        Quote::Double => find_block(hay, |b| (b < 0x20) | (b == b'"') | (b == b'\\')),
-        Quote::Single => find_block(hay, |b| {
-            (b < 0x20) | (b == b'"') | (b == b'\\') | (b == b'\'')
-        }),
+        Quote::Double => find_stop::<false>(hay),
+        Quote::Single => find_stop::<true>(hay),
     }
 }
 
-/// Offset of the first byte of `hay` for which `hit` holds: whole clean blocks are skipped
-/// (unless the `no-skip` feature is on), then the rest is searched byte by byte.
+/// Whether `b` stops the skip inside a string (single-quoted if `SINGLE`).
 #[inline(always)]
-fn find_block(hay: &[u8], hit: impl Fn(u8) -> bool + Copy) -> Option<usize> {
-    let mut base = 0;
-    if !cfg!(feature = "no-skip") {
-        for block in hay.chunks_exact(BLOCK) {
-            if block.iter().fold(false, |any, &b| any | hit(b)) {
-                break;
-            }
-            base += BLOCK;
-        }
+fn stops<const SINGLE: bool>(b: u8) -> bool {
+    (b < 0x20) | (b == b'"') | (b == b'\\') | (SINGLE & (b == b'\''))
+}
+
+/// Offset of the first byte of `hay` that [`stops`].
+#[inline(always)]
+fn find_stop<const SINGLE: bool>(hay: &[u8]) -> Option<usize> {
+    if cfg!(feature = "no-skip") {
+        return hay.iter().position(|&b| stops::<SINGLE>(b));
     }
-    let k = hay.get(base..)?.iter().position(|&b| hit(b))?;
+    let mut base = match find_in_words::<SINGLE>(hay, 0, NEAR_WORDS) {
+        Ok(k) => return Some(k),
+        Err(next) => next,
+    };
+    for block in hay.get(base..)?.chunks_exact(BLOCK) {
+        if block.iter().fold(false, |any, &b| any | stops::<SINGLE>(b)) {
+            break;
+        }
+        base += BLOCK;
+    }
+    let base = match find_in_words::<SINGLE>(hay, base, usize::MAX) {
+        Ok(k) => return Some(k),
+        Err(next) => next,
+    };
+    let k = hay.get(base..)?.iter().position(|&b| stops::<SINGLE>(b))?;
     Some(base + k)
+}
+
+/// Search at most `words` whole 8-byte words of `hay` from `base`: `Ok` with the offset of the
+/// first byte that [`stops`], else `Err` with the offset after the words searched.
+#[inline(always)]
+fn find_in_words<const SINGLE: bool>(
+    hay: &[u8],
+    mut base: usize,
+    words: usize,
+) -> Result<usize, usize> {
+    for word in hay.get(base..).unwrap_or(&[]).chunks_exact(8).take(words) {
+        let Ok(bytes) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let flags = stop_flags::<SINGLE>(u64::from_le_bytes(bytes));
+        if flags != 0 {
+            return Ok(base + (flags.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    Err(base)
+}
+
+/// The top bit of each byte of `w` that [`stops`] (SWAR). A byte of `x` below `n` (at most
+/// 0x80) has the top bit of `(x - n) & !x` set; a control byte is a byte of `w` below 0x20, a
+/// byte equal to a quote `c` is a byte of `w ^ c` below 1, and `!(w ^ c)` has the top bits of
+/// `!w` as every quote is ASCII. A flag can be wrong only above a byte that really stops (a
+/// borrow runs upwards), so the lowest flag is always right.
+#[inline(always)]
+fn stop_flags<const SINGLE: bool>(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let eq = |b: u8| (w ^ (ONES * u64::from(b))).wrapping_sub(ONES);
+    let mut low = w.wrapping_sub(ONES * 0x20) | eq(b'"') | eq(b'\\');
+    if SINGLE {
+        low |= eq(b'\'');
+    }
+    low & !w & HIGH
 }
 
 /// The JSON escape of each control byte 0x00–0x1F (repair 6): the two-byte form where JSON has
 /// one, else `\u00xx` with lowercase hex.
+#[rustfmt::skip]
 static CONTROL_ESCAPES: [&[u8]; 32] = [
     b"\\u0000", b"\\u0001", b"\\u0002", b"\\u0003", b"\\u0004", b"\\u0005", b"\\u0006", b"\\u0007",
-    b"\\b", b"\\t", b"\\n", b"\\u000b", b"\\f", b"\\r", b"\\u000e", b"\\u000f", b"\\u0010",
-    b"\\u0011", b"\\u0012", b"\\u0013", b"\\u0014", b"\\u0015", b"\\u0016", b"\\u0017", b"\\u0018",
-    b"\\u0019", b"\\u001a", b"\\u001b", b"\\u001c", b"\\u001d", b"\\u001e", b"\\u001f",
+    b"\\b",     b"\\t",     b"\\n",     b"\\u000b", b"\\f",     b"\\r",     b"\\u000e", b"\\u000f",
+    b"\\u0010", b"\\u0011", b"\\u0012", b"\\u0013", b"\\u0014", b"\\u0015", b"\\u0016", b"\\u0017",
+    b"\\u0018", b"\\u0019", b"\\u001a", b"\\u001b", b"\\u001c", b"\\u001d", b"\\u001e", b"\\u001f",
 ];
 
 /// The escape of control byte `b` (empty for any other byte, which never gets here).
@@ -999,7 +1059,7 @@ mod tests {
         fixed("[\"\\u1\tb\"]", r#"["\\u1\tb"]"#);
         // Every control byte, anywhere relative to the skip-ahead's blocks, decodes back.
         for b in 0u8..0x20 {
-            for pad in 0..70 {
+            for pad in 0..150 {
                 let mut input = std::vec![b'[', b'"'];
                 input.extend(core::iter::repeat_n(b'a', pad));
                 input.push(b);
@@ -1136,6 +1196,47 @@ mod tests {
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
             assert_chunk_invariant(&input);
+        }
+    }
+
+    #[test]
+    fn skip_ahead_in_strings_agrees_with_a_plain_search() {
+        use super::{find_in_string, Quote};
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..3000 {
+            let len = (next() % 400) as usize;
+            // Mostly clean bytes, with a few of any value (including 0x80 and up).
+            let hay: Vec<u8> = (0..len)
+                .map(|_| match next() % 128 {
+                    0 => next() as u8,
+                    1 => b"\"'\\\x00\x1f\x20\x7f\x80\xa2\xdc"[(next() % 10) as usize],
+                    _ => b'a',
+                })
+                .collect();
+            for (q, single) in [(Quote::Double, false), (Quote::Single, true)] {
+                let plain = hay
+                    .iter()
+                    .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || (single && b == b'\''));
+                assert_eq!(find_in_string(q, &hay), plain, "round {round}: {hay:?}");
+            }
+        }
+        // Every byte value at every offset, in the near words, the blocks and the tail.
+        for b in 0..=255u8 {
+            for at in 0..200 {
+                let mut hay = std::vec![b'a'; 230];
+                hay[at] = b;
+                let stop = b < 0x20 || b == b'"' || b == b'\\';
+                let want = if stop { Some(at) } else { None };
+                assert_eq!(find_in_string(Quote::Double, &hay), want, "{b} at {at}");
+                let want = if stop || b == b'\'' { Some(at) } else { None };
+                assert_eq!(find_in_string(Quote::Single, &hay), want, "{b} at {at}");
+            }
         }
     }
 

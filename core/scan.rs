@@ -102,8 +102,10 @@ impl DelimScan {
             let n = self.hold.len() - keep_from_hold;
             self.release_hold(n, base + start as u64, release);
         }
-        // Cannot overflow: depth <= longest delimiter - 1 == MAX_HOLD.
-        let _ = self.hold.try_extend_from_slice(&chunk[start..]);
+        if start < chunk.len() {
+            // Cannot overflow: depth <= longest delimiter - 1 == MAX_HOLD.
+            let _ = self.hold.try_extend_from_slice(&chunk[start..]);
+        }
         self.state = state;
         Stop::End
     }
