@@ -174,6 +174,9 @@ impl Scanner {
         if self.finished {
             return Err(Error::Finished);
         }
+        if chunk.is_empty() {
+            return Ok(());
+        }
         self.begin(sink);
         self.machine.run(chunk, self.offset, &self.options, sink);
         self.offset += chunk.len() as u64;

@@ -146,6 +146,7 @@ impl JsonTag {
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.
+    #[inline]
     pub(crate) fn run<S: Sink>(
         &mut self,
         chunk: &[u8],
@@ -153,6 +154,41 @@ impl JsonTag {
         options: &Options,
         sink: &mut S,
     ) {
+        // Token-sized chunks are mostly plain text or plain string contents: hand them
+        // over whole without entering the general machine.
+        let span = Span::new(base, base + chunk.len() as u64);
+        match self.phase {
+            Phase::Text if self.delims.state == START && !self.opener_optional => {
+                let dfa = if self.reasoning {
+                    self.modes.reasoning
+                } else {
+                    self.modes.content
+                };
+                if dfa.find_start(chunk).is_none() {
+                    if self.reasoning {
+                        sink.reasoning(span, chunk);
+                    } else {
+                        sink.text(span, chunk);
+                    }
+                    return;
+                }
+            }
+            Phase::Body if self.call.envelope == Envelope::Arguments => {
+                let call = &mut self.call;
+                let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+                if chunk.len() as u64 <= room && call.value.take_plain_string(chunk) {
+                    call.arg_bytes += chunk.len() as u64;
+                    sink.tool_args(span, call.index, chunk);
+                    return;
+                }
+            }
+            _ => {}
+        }
+        self.run_machine(chunk, base, options, sink);
+    }
+
+    #[inline(never)]
+    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         let mut pos = 0;
         while pos < chunk.len() {
             pos = match self.phase {

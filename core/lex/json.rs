@@ -57,6 +57,13 @@ impl JsonValue {
         }
     }
 
+    /// Takes `bytes` whole when they are string contents that change nothing: inside a
+    /// string, no escape pending, and no quote or backslash among them.
+    #[inline(always)]
+    pub(crate) fn take_plain_string(&self, bytes: &[u8]) -> bool {
+        self.quote != 0 && !self.escape && find_quote_or_escape(self.quote, bytes).is_none()
+    }
+
     /// Scans the next bytes of the value.
     pub(crate) fn scan(&mut self, bytes: &[u8]) -> Step {
         let mut i = 0;
