@@ -116,6 +116,9 @@ pub enum Diagnostic {
     MalformedCall,
     /// A call's JSON was wrapped in a Markdown code fence (accepted, dialects.md rule 13).
     CodeFence,
+    /// A call's closer came where only the body's last `}` was missing; the call is
+    /// complete (dialects.md rule 13).
+    UnclosedBody,
     /// The stream ended inside a call.
     TruncatedCall,
     /// The stream ended inside a reasoning block; it was closed there.
@@ -143,6 +146,7 @@ impl Diagnostic {
             Diagnostic::NameTooLong => "name_too_long",
             Diagnostic::MalformedCall => "malformed_call",
             Diagnostic::CodeFence => "code_fence",
+            Diagnostic::UnclosedBody => "unclosed_body",
             Diagnostic::TruncatedCall => "truncated_call",
             Diagnostic::UnclosedReasoning => "unclosed_reasoning",
             Diagnostic::StrayStopToken => "stray_stop_token",
@@ -174,6 +178,7 @@ impl Diagnostic {
             Diagnostic::NameTooLong => "the call name was too long",
             Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
             Diagnostic::CodeFence => "the call's JSON was wrapped in a Markdown code fence",
+            Diagnostic::UnclosedBody => "the call's JSON lacked its final brace before the closer",
             Diagnostic::TruncatedCall => "the stream ended inside a call",
             Diagnostic::UnclosedReasoning => "the stream ended inside reasoning; closed there",
             Diagnostic::StrayStopToken => "a stop token leaked into the text and was removed",

@@ -5,7 +5,8 @@
 use memchr::memchr2;
 
 /// Capacity of the hold-back buffer of a [`Stage`]: a pending comma plus the whitespace after it
-/// (or a pending escape / bare word, which are at most 5 bytes).
+/// (or a pending bare word, at most 5 bytes, or escape, at most 11: a high surrogate escape and
+/// the first 5 bytes of its low half).
 const HOLD: usize = 64;
 
 /// Leading whitespace held back before the first significant byte decides between plain and
@@ -14,6 +15,10 @@ const LEAD: usize = 16;
 
 /// U+FFFD REPLACEMENT CHARACTER in UTF-8, for lone surrogates in double-encoded arguments.
 const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+
+/// U+FFFD REPLACEMENT CHARACTER as a JSON escape, for lone surrogate escapes in strings
+/// (repair 7).
+const REPLACEMENT_ESCAPE: &[u8] = b"\\ufffd";
 
 /// Incremental normaliser of one call's argument text.
 ///
@@ -42,19 +47,28 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 ///    bytes), the quotes and any whitespace after the closing quote are dropped, and the string's
 ///    contents are JSON-unescaped (`\uXXXX` to UTF-8, surrogate pairs combined, a lone surrogate
 ///    becomes U+FFFD, an invalid escape stays a literal backslash plus its byte) and then go
-///    through repairs 1–4 and 6.
+///    through repairs 1–4, 6 and 7.
 /// 6. **Raw control bytes in strings** (code written into a string value with its real newlines
 ///    and tabs, or an outer `\n` escape of double-encoded arguments that unescapes into a raw
 ///    newline inside an inner string): JSON forbids bytes 0x00–0x1F inside strings, so each one
 ///    inside a string (double-quoted, single-quoted, or an inner string of double-encoded
 ///    arguments) becomes its escape: `\n` `\r` `\t` `\b` `\f`, else `\u00xx` (lowercase hex).
 ///    Control bytes outside strings (whitespace between tokens) pass unchanged.
+/// 7. **Lone surrogate escapes** (half an emoji: `"\ud83d"` cut short, or a pair written in the
+///    wrong order, `"\ude00\ud83d"`): simd-json, like most JSON parsers, rejects a string with
+///    an unpaired UTF-16 surrogate, and the whole call would be lost for one bad character. So
+///    inside a string (double-quoted, single-quoted, or an inner string of double-encoded
+///    arguments), a `\uXXXX` escape of a surrogate that is not half of a valid pair (a high
+///    surrogate D800–DBFF immediately followed by `\u` and a low surrogate DC00–DFFF) becomes
+///    `\ufffd` (U+FFFD REPLACEMENT CHARACTER). Valid pairs pass unchanged byte for byte (the
+///    case of their hex digits too); a high surrogate escape is held back until the next 6
+///    bytes decide.
 ///
 /// The state is a fixed-size `Copy` value (no allocation, no references); no method panics on
 /// any input. Start a new call's arguments with [`ArgumentsNormalizer::new`].
 #[derive(Clone, Copy, Debug)]
 pub struct ArgumentsNormalizer {
-    /// Repairs 1–4 and 6, applied to the raw text or to the unescaped contents of a
+    /// Repairs 1–4, 6 and 7, applied to the raw text or to the unescaped contents of a
     /// double-encoded one.
     stage: Stage,
     /// Whether the input is plain or double-encoded, once known.
@@ -167,7 +181,8 @@ impl ArgumentsNormalizer {
 
     /// End of the arguments: flush anything held back (a pending comma is kept, a complete
     /// `True`/`False`/`None` is replaced, an unfinished escape is a literal backslash, a pending
-    /// high surrogate becomes U+FFFD, whitespace-only input comes back unchanged). Never panics.
+    /// high surrogate escape becomes `\ufffd` and one of a double-encoded string U+FFFD,
+    /// whitespace-only input comes back unchanged). Never panics.
     /// The normaliser stays usable for [`double_encoded`](Self::double_encoded); for the next
     /// call's arguments start from [`new`](Self::new).
     pub fn finish(&mut self, out: &mut impl FnMut(&[u8])) {
@@ -335,15 +350,15 @@ impl Default for ArgumentsNormalizer {
     }
 }
 
-/// Repairs 1–4 and 6 over JSON text, with a small hold-back buffer.
+/// Repairs 1–4, 6 and 7 over JSON text, with a small hold-back buffer.
 #[derive(Clone, Copy, Debug)]
 struct Stage {
     /// Lexical state.
     st: St,
     /// Bytes used in `buf`.
     len: u8,
-    /// The pending segment (comma + whitespace, backslash escape, or bare-word prefix) when it
-    /// started in an earlier fragment.
+    /// The pending segment (comma + whitespace, backslash escape or a high surrogate escape and
+    /// what follows it, or bare-word prefix) when it started in an earlier fragment.
     buf: [u8; HOLD],
 }
 
@@ -398,13 +413,21 @@ enum St {
     Str(Quote),
     /// Pending: a backslash inside a string.
     Esc(Quote),
-    /// Pending: `\u` and this many hex digits (0..=3) inside a string.
-    Uni(Quote, u8),
+    /// Pending: `\u` and this many hex digits (0..=3) inside a string, whose value so far is
+    /// the `u16`.
+    Uni(Quote, u8, u16),
+    /// Pending: a complete `\uXXXX` escape of a high surrogate (6 bytes), then this many bytes
+    /// (0..=5) of what may be its low half (`\uXXXX`), whose hex digits so far have the value
+    /// of the `u16` (repair 7).
+    High(Quote, u8, u16),
 }
 
 impl St {
     fn pending(self) -> bool {
-        matches!(self, St::Lit(_) | St::Comma | St::Esc(_) | St::Uni(..))
+        matches!(
+            self,
+            St::Lit(_) | St::Comma | St::Esc(_) | St::Uni(..) | St::High(..)
+        )
     }
 }
 
@@ -480,6 +503,40 @@ impl Stage {
         c.run = i;
         self.len = 0;
         c.pend = None;
+    }
+
+    /// Resolve the first `n` bytes of the pending segment as `bytes`; the rest stays pending
+    /// (a lone high surrogate escape, followed by the start of another escape).
+    fn replace_head(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        n: usize,
+        bytes: &[u8],
+        out: &mut impl FnMut(&[u8]),
+    ) {
+        match c.pend {
+            Some(p) => {
+                emit(out, raw.get(c.run..p).unwrap_or(&[]));
+                emit(out, bytes);
+                c.run = p + n;
+                c.pend = Some(p + n);
+            }
+            None => {
+                emit(out, bytes);
+                let held = self.len as usize;
+                if held >= n {
+                    // The rest is still held (and continued by `raw[..i]`).
+                    self.buf.copy_within(n..held, 0);
+                    self.len = (held - n) as u8;
+                } else {
+                    // The rest starts in `raw`.
+                    self.len = 0;
+                    c.run = n - held;
+                    c.pend = Some(n - held);
+                }
+            }
+        }
     }
 
     /// Resolve the pending segment as itself without its first byte (a dropped comma).
@@ -615,7 +672,7 @@ impl Stage {
                         i += 1;
                     }
                     b'u' => {
-                        self.st = St::Uni(q, 0);
+                        self.st = St::Uni(q, 0, 0);
                         i += 1;
                     }
                     _ => {
@@ -624,19 +681,62 @@ impl Stage {
                         self.st = St::Str(q);
                     }
                 },
-                St::Uni(q, n) => {
-                    if hex(b).is_some() {
+                St::Uni(q, n, acc) => {
+                    if let Some(d) = hex(b) {
                         i += 1;
-                        if n >= 3 {
-                            self.keep(&mut c, out);
+                        let acc = (acc << 4) | u16::from(d);
+                        if n < 3 {
+                            self.st = St::Uni(q, n + 1, acc);
+                        } else if is_high(acc) {
+                            // Kept only if its low half follows (repair 7).
+                            self.st = St::High(q, 0, 0);
+                        } else if is_low(acc) {
+                            // A low surrogate without its high half (repair 7).
+                            self.replace(&mut c, raw, i, REPLACEMENT_ESCAPE, out);
                             self.st = St::Str(q);
                         } else {
-                            self.st = St::Uni(q, n + 1);
+                            self.keep(&mut c, out);
+                            self.st = St::Str(q);
                         }
                     } else {
                         // Fewer than four hex digits: `\u...` is literal; `b` is reread.
                         self.insert(&mut c, raw, b"\\", out);
                         self.st = St::Str(q);
+                    }
+                }
+                St::High(q, k, acc) => {
+                    let low = match (k, hex(b)) {
+                        (0, _) => b == b'\\',
+                        (1, _) => b == b'u',
+                        (2..=4, Some(_)) => true,
+                        (5, Some(d)) => is_low((acc << 4) | u16::from(d)),
+                        _ => false,
+                    };
+                    if low {
+                        i += 1;
+                        if k >= 5 {
+                            // A valid pair passes unchanged.
+                            self.keep(&mut c, out);
+                            self.st = St::Str(q);
+                        } else {
+                            let acc = match hex(b) {
+                                Some(d) if k >= 2 => (acc << 4) | u16::from(d),
+                                _ => acc,
+                            };
+                            self.st = St::High(q, k + 1, acc);
+                        }
+                    } else if k == 0 {
+                        // A lone high surrogate; `b` is reread as content.
+                        self.replace(&mut c, raw, i, REPLACEMENT_ESCAPE, out);
+                        self.st = St::Str(q);
+                    } else {
+                        // A lone high surrogate, then the start of another escape, which goes
+                        // on from its state before `b`; `b` is reread.
+                        self.replace_head(&mut c, raw, 6, REPLACEMENT_ESCAPE, out);
+                        self.st = match k {
+                            1 => St::Esc(q),
+                            _ => St::Uni(q, k - 2, acc),
+                        };
                     }
                 }
             }
@@ -669,6 +769,15 @@ impl Stage {
                 out(b"\\");
                 emit(out, self.held());
             }
+            St::High(..) => {
+                // A lone high surrogate, then perhaps an unfinished escape (a literal backslash).
+                out(REPLACEMENT_ESCAPE);
+                let rest = self.held().get(6..).unwrap_or(&[]);
+                if !rest.is_empty() {
+                    out(b"\\");
+                    out(rest);
+                }
+            }
             St::Value | St::Word | St::Str(_) => {}
         }
         self.len = 0;
@@ -694,6 +803,18 @@ fn is_ws(b: u8) -> bool {
 #[inline]
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// A UTF-16 high (leading) surrogate.
+#[inline]
+fn is_high(unit: u16) -> bool {
+    (0xD800..=0xDBFF).contains(&unit)
+}
+
+/// A UTF-16 low (trailing) surrogate.
+#[inline]
+fn is_low(unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&unit)
 }
 
 /// Value of an ASCII hex digit.
@@ -1084,6 +1205,105 @@ mod tests {
     }
 
     #[test]
+    fn lone_surrogate_escapes_become_replacement_characters() {
+        /// `input` normalises to exactly `expect`, which is valid JSON, whatever the split.
+        fn fixed(input: &str, expect: &str) {
+            assert_eq!(norm(input), expect, "{input}");
+            let parsed = serde_json::from_str::<serde_json::Value>(expect);
+            assert!(parsed.is_ok(), "{expect:?}");
+            assert_eq!(assert_chunk_invariant(input.as_bytes()), expect.as_bytes());
+        }
+        // Lone high, lone low, a reversed pair.
+        fixed(r#"{"a": "\ud83d"}"#, r#"{"a": "\ufffd"}"#);
+        fixed(r#"{"a": "\ude00"}"#, r#"{"a": "\ufffd"}"#);
+        fixed(r#"{"a": "\ude00\ud83d"}"#, r#"{"a": "\ufffd\ufffd"}"#);
+        fixed(r#"{"a": "\uDFFF\uD800"}"#, r#"{"a": "\ufffd\ufffd"}"#);
+        // Valid pairs pass byte for byte, whatever the case of their digits.
+        for pair in [
+            r#"{"a": "\ud83d\ude00"}"#,
+            r#"{"a": "\uD83D\uDE00"}"#,
+            r#"{"a": "\uD83d\udE00"}"#,
+            r#"{"a": "\ud800\udc00\udbff\udfff"}"#,
+        ] {
+            fixed(pair, pair);
+        }
+        // A high surrogate followed by anything but its low half.
+        fixed(r#"{"a": "\ud83dx"}"#, r#"{"a": "\ufffdx"}"#);
+        fixed(r#"{"a": "\ud83d\n"}"#, r#"{"a": "\ufffd\n"}"#);
+        fixed(r#"{"a": "\ud83d\""}"#, r#"{"a": "\ufffd\""}"#);
+        fixed(r#"{"a": "\ud83d\u0041"}"#, r#"{"a": "\ufffd\u0041"}"#);
+        fixed(
+            r#"{"a": "\ud83d\ud83d\ude00"}"#,
+            r#"{"a": "\ufffd\ud83d\ude00"}"#,
+        );
+        fixed(r#"{"a": "\ud83d\ud83d"}"#, r#"{"a": "\ufffd\ufffd"}"#);
+        fixed(r#"{"a": "\ud83d\ude0x"}"#, r#"{"a": "\ufffd\\ude0x"}"#);
+        fixed(r#"{"a": "\ud83d\d"}"#, r#"{"a": "\ufffd\\d"}"#);
+        fixed("{\"a\": \"\\ud83d\n\"}", r#"{"a": "\ufffd\n"}"#);
+        // A high surrogate at the end of the input.
+        assert_eq!(norm(r#"{"a": "\ud83d"#), r#"{"a": "\ufffd"#);
+        assert_eq!(norm(r#"{"a": "\ud83d\"#), r#"{"a": "\ufffd\\"#);
+        assert_eq!(norm(r#"{"a": "\ud83d\u"#), r#"{"a": "\ufffd\\u"#);
+        assert_eq!(norm(r#"{"a": "\ud83d\ude0"#), r#"{"a": "\ufffd\\ude0"#);
+        // Inner strings of double-encoded arguments.
+        fixed(r#""{\"a\": \"\\ud83d\"}""#, r#"{"a": "\ufffd"}"#);
+        fixed(
+            r#""{\"a\": \"\\ude00\\ud83d\"}""#,
+            r#"{"a": "\ufffd\ufffd"}"#,
+        );
+        fixed(
+            r#""{\"a\": \"\\ud83d\\ude00\"}""#,
+            r#"{"a": "\ud83d\ude00"}"#,
+        );
+        fixed(r#""{\"a\": \"\\ud83d\\n\"}""#, r#"{"a": "\ufffd\n"}"#);
+        fixed(r#"'{"a": "\\ud83d"}'"#, r#"{"a": "\ufffd"}"#);
+        // Single-quoted strings.
+        fixed(r#"{'a': '\ud83d'}"#, r#"{"a": "\ufffd"}"#);
+        fixed(r#"{'a': '\ud83d\''}"#, r#"{"a": "\ufffd'"}"#);
+        fixed(r#"{'a': '\ude00\ud83d'}"#, r#"{"a": "\ufffd\ufffd"}"#);
+        fixed(r#"{'a': '\uD83D\uDE00'}"#, r#"{"a": "\uD83D\uDE00"}"#);
+        // Outside strings nothing changes.
+        assert_eq!(norm(r#"[1\ud83d]"#), r#"[1\ud83d]"#);
+        // Unchanged runs around a replaced or a kept pair stay borrowed whole.
+        let pair = std::format!("[\"{}\\ud83d\\ude00{}\"]", "x".repeat(50), "y".repeat(50));
+        let (text, frags) = run_pieces(&[pair.as_bytes()]);
+        assert_eq!(text, pair.as_bytes());
+        assert_eq!(frags, 1);
+        let lone = std::format!("[\"{}\\ud83d{}\"]", "x".repeat(50), "y".repeat(50));
+        let (text, frags) = run_pieces(&[lone.as_bytes()]);
+        assert_eq!(
+            text,
+            std::format!("[\"{}\\ufffd{}\"]", "x".repeat(50), "y".repeat(50)).as_bytes()
+        );
+        assert_eq!(frags, 3);
+        // Random strings rich in surrogate escapes: valid JSON, whatever the split.
+        let pieces: [&str; 10] = [
+            "\\ud83d", "\\ude00", "\\uD83D", "\\uDE00", "\\u0041", "x", "\\n", "\\", "\\u", "\\ud8",
+        ];
+        let mut state: u64 = 0x853C_49E6_748F_EA9B;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..300 {
+            let mut input = String::from("[\"");
+            for _ in 0..(next() % 8) {
+                input.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            input.push_str("\"]");
+            let text = assert_chunk_invariant(input.as_bytes());
+            let parsed = serde_json::from_slice::<serde_json::Value>(&text);
+            assert!(
+                parsed.is_ok(),
+                "{input} -> {}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+    }
+
+    #[test]
     fn clean_json_passes_through_as_few_fragments() {
         let clean = "{\"name\": \"x\", \"list\": [1, -2.5e3, true, false, null], \"nested\": \
                      {\"s\": \"a\\\"b\\\\c\\u00e9\\n 日本語 é\", \"t\": []}, \"u\": {}}";
@@ -1123,12 +1343,24 @@ mod tests {
             "\"{\\\"a\\\":\n\\\"x\ny\\\"}\"",
             "{'a': 'x\ty', 'b': '\u{1}\"\\\t'}",
             "[\"a\\\nb\", \"\\u1\tb\"]",
+            // Lone surrogate escapes (repair 7), from index 21.
+            r#"{"a": "\ud83d", "b": "\ude00", "c": "\ude00\ud83d", "d": "\ud83dx\ud83d\n"}"#,
+            r#"{"a": "\ud83d\ude00\uD83D\uDE00", "b": "\ud83d\ud83d\ude00\ud83d\u0041"}"#,
+            r#"{"a": "\ud83d\u12", "b": "\ud83d\d", "c": "\ud83d\uZ", "d": "\uDBFF\uDFFF"}"#,
+            r#""{\"a\": \"\\ud83d\", \"b\": \"\\ude00\\ud83d\", \"c\": \"\\ud83d\\ude00\"}""#,
+            r#"{'a': '\ud83d', 'b': '\ud83d\'', 'c': '\uD83D\uDE00', 'd': '\ude00'}"#,
+            "{\"a\": \"\\ud83d\n\\ud83d\"}",
+            r#"{"a": "\ud83d"#,
+            r#"{"a": "\ud83d\"#,
+            r#"{"a": "\ud83d\ude0"#,
         ];
         for case in cases {
             assert_chunk_invariant(case.as_bytes());
         }
         // Outputs of the well-formed-after-repair cases are valid JSON.
-        for &k in &[0, 1, 2, 4, 5, 6, 11, 14, 15, 16, 17, 18, 19, 20] {
+        for &k in &[
+            0, 1, 2, 4, 5, 6, 11, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+        ] {
             let text = whole(cases[k].as_bytes());
             let parsed = serde_json::from_slice::<serde_json::Value>(&text);
             assert!(

@@ -46,11 +46,13 @@ impl Dialect {
         static HERMES: Modes = Modes {
             content: &tables::hermes::CONTENT,
             reasoning: &tables::hermes::REASONING,
+            body: &tables::hermes::CALL_BODY,
             tail: &tables::hermes::CALL_TAIL,
         };
         static QWEN3: Modes = Modes {
             content: &tables::qwen3::CONTENT,
             reasoning: &tables::qwen3::REASONING,
+            body: &tables::qwen3::CALL_BODY,
             tail: &tables::qwen3::CALL_TAIL,
         };
         match self {

@@ -552,3 +552,105 @@ fn code_fence_around_the_body() {
     let log = scan("<tool_call>``````````````````json\n{}</tool_call>");
     assert!(log.contains(&"D:malformed_call".to_owned()), "{log:?}");
 }
+
+/// A stop token where the body expects structure: the stream ended inside the call.
+#[test]
+fn stop_token_inside_a_body_truncates_the_call() {
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1<|im_end|>"),
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\", \\\"arguments\\\": \"",
+            "A0\"{\\\"a\\\": 1\"",
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"f\", <|im_"),
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\", <|im_\"",
+            "D:truncated_call",
+            "X0:Incomplete",
+        ]
+    );
+}
+
+/// Rule 13: the closer where only the body's last brace is missing completes the call;
+/// anywhere else inside the body it breaks the call.
+#[test]
+fn closer_inside_a_body() {
+    let log = scan("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}</tool_call>");
+    assert_eq!(log[5..], ["<CallClose>", "D:unclosed_body", "X0:Complete"]);
+    let log = scan("<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1</tool_call>x");
+    assert_eq!(
+        log[4..],
+        [
+            "A0\"{\\\"a\\\": 1\"",
+            "<CallClose>",
+            "D:malformed_call",
+            "X0:Invalid",
+            "T\"x\""
+        ]
+    );
+}
+
+#[test]
+fn new_opener_or_reasoning_closer_inside_a_body_breaks_the_call() {
+    let log = scan("<tool_call>{\"name\": \"f\", <tool_call>{\"name\": \"g\"}</tool_call>");
+    assert_eq!(
+        log[3..7],
+        ["E\", \"", "D:malformed_call", "X0:Invalid", "<CallOpen>"]
+    );
+    assert_eq!(log.last().unwrap(), "X1:Complete");
+    assert_eq!(
+        scan("<think><tool_call>{\"name\": \"f\", </think>answer"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0?:f",
+            "E\", \"",
+            "D:malformed_call",
+            "X0:Invalid",
+            "<ReasoningClose>",
+            "R-",
+            "T\"answer\"",
+        ]
+    );
+    let log = scan("<tool_call>{\"name\": \"f\", </think>x");
+    assert_eq!(
+        log[3..],
+        [
+            "E\", \"",
+            "D:malformed_call",
+            "X0:Invalid",
+            "T\"</think>x\""
+        ]
+    );
+}
+
+#[test]
+fn other_markup_inside_a_body_breaks_the_call_and_is_text() {
+    let input = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}<b>bold</b>";
+    let log = scan(input);
+    assert_eq!(
+        log[5..],
+        ["D:malformed_call", "X0:Invalid", "T\"<b>bold</b>\""]
+    );
+    let completion = assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        [input.as_bytes()],
+    );
+    assert_eq!(completion.content, input);
+}

@@ -40,9 +40,11 @@ fn compiled() -> Vec<CompiledDialect> {
 /// The generated static for a dialect's mode.
 fn generated(dialect: &str, mode: &str) -> &'static Dfa {
     match (dialect, mode) {
+        ("hermes", "call_body") => &tables::hermes::CALL_BODY,
         ("hermes", "call_tail") => &tables::hermes::CALL_TAIL,
         ("hermes", "content") => &tables::hermes::CONTENT,
         ("hermes", "reasoning") => &tables::hermes::REASONING,
+        ("qwen3", "call_body") => &tables::qwen3::CALL_BODY,
         ("qwen3", "call_tail") => &tables::qwen3::CALL_TAIL,
         ("qwen3", "content") => &tables::qwen3::CONTENT,
         ("qwen3", "reasoning") => &tables::qwen3::REASONING,

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::automaton::{Dfa, START};
+use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{JsonValue, Step};
 use crate::scan::{DelimScan, Stop};
 use crate::scanner::{Options, MAX_DRAFT_CALLS, MAX_NAME};
@@ -17,6 +17,8 @@ pub(crate) struct Modes {
     pub(crate) content: &'static Dfa,
     /// Inside a reasoning block.
     pub(crate) reasoning: &'static Dfa,
+    /// Markup where a call body expects JSON structure.
+    pub(crate) body: &'static Dfa,
     /// After a call's JSON body: whitespace, then the closer.
     pub(crate) tail: &'static Dfa,
 }
@@ -27,8 +29,20 @@ enum Phase {
     Text,
     /// A call's JSON body, tracked by the envelope lexer.
     Body,
+    /// A `<` where a call body expects JSON structure: which delimiter, if any.
+    BodyMarkup,
     /// After a complete body: whitespace, then the closer.
     Tail,
+}
+
+/// Where an anchored delimiter candidate stands.
+enum Anchored {
+    /// Still a prefix of a delimiter at the chunk end; the candidate is held.
+    Pending,
+    /// A delimiter ended just before this chunk offset.
+    Matched(&'static Delimiter, usize),
+    /// Not a delimiter; the candidate began at this chunk offset (after any held bytes).
+    Failed(usize),
 }
 
 /// Where the envelope lexer is inside `{"name": …, "arguments": …}`.
@@ -194,6 +208,7 @@ impl JsonTag {
             pos = match self.phase {
                 Phase::Text => self.text(chunk, pos, base, options, sink),
                 Phase::Body => self.body(chunk, pos, base, options, sink),
+                Phase::BodyMarkup => self.body_markup(chunk, pos, base, options, sink),
                 Phase::Tail => self.tail(chunk, pos, base, options, sink),
             };
         }
@@ -214,6 +229,15 @@ impl JsonTag {
                     sink.text(span, &held);
                 }
             }
+        }
+        if self.phase == Phase::BodyMarkup {
+            // A delimiter's beginning inside the call: the call's own bytes.
+            let held = self.delims.take();
+            if !held.is_empty() {
+                let span = Span::new(end - held.len() as u64, end);
+                sink.markup(span, Markup::Envelope, &held);
+            }
+            self.phase = Phase::Body;
         }
         let at = Span::at(end);
         if self.reasoning {
@@ -265,10 +289,23 @@ impl JsonTag {
             base + end as u64 - delimiter.bytes.len() as u64,
             base + end as u64,
         );
+        self.delimiter(delimiter, span, options, sink);
+        end
+    }
+
+    /// Acts on a delimiter found in text (content or reasoning).
+    fn delimiter<S: Sink>(
+        &mut self,
+        delimiter: &'static Delimiter,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let reasoning = self.reasoning;
         if reasoning && delimiter.role == Role::ReasoningOpen && !self.opener_optional {
             // A second opener inside reasoning is the model talking about the tag.
             sink.reasoning(span, delimiter.bytes);
-            return end;
+            return;
         }
         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
         match delimiter.role {
@@ -288,7 +325,6 @@ impl JsonTag {
             Role::Stop => sink.diagnostic(span, Diagnostic::StrayStopToken),
             Role::CallClose => {}
         }
-        end
     }
 
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
@@ -381,11 +417,17 @@ impl JsonTag {
                 run = to;
             }};
         }
+        // The byte at `i` cannot continue the body: markup is looked at by `body_markup`,
+        // anything else breaks the call.
         macro_rules! malformed {
             ($i:expr) => {{
                 let i = $i;
                 emit!(i);
-                self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+                if chunk[i] == b'<' {
+                    self.phase = Phase::BodyMarkup;
+                } else {
+                    self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+                }
                 return i;
             }};
         }
@@ -619,10 +661,7 @@ impl JsonTag {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let dfa = self.modes.tail;
         let mut i = pos;
-        // Chunk offset where the candidate closer begins (held bytes precede it).
-        let mut candidate = pos;
         if self.delims.state == START {
             // A fenced body's closing fence is part of the tail.
             let fenced = self.call.fence != 0;
@@ -641,34 +680,110 @@ impl JsonTag {
             if i == chunk.len() {
                 return i;
             }
-            candidate = i;
         }
+        match self.anchored(self.modes.tail, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.complete(span, sink);
+                end
+            }
+            Anchored::Failed(candidate) => {
+                // Not the closer: the call is complete without it.
+                let held = self.delims.take();
+                let start = at(candidate) - held.len() as u64;
+                self.end_without_closer(Span::at(start), sink);
+                self.refeed(&held, start, options, sink);
+                candidate
+            }
+        }
+    }
+
+    /// Markup where a call body expects JSON structure: a stop token (the stream ended
+    /// inside the call), the closer (the body lost its last brace), the next call's opener
+    /// or the reasoning closer; anything else breaks the call.
+    fn body_markup<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let (delimiter, end) = match self.anchored(self.modes.body, chunk, pos) {
+            Anchored::Pending => return chunk.len(),
+            Anchored::Matched(delimiter, end) => (delimiter, end),
+            Anchored::Failed(candidate) => {
+                let held = self.delims.take();
+                let start = at(candidate) - held.len() as u64;
+                self.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                self.refeed(&held, start, options, sink);
+                return candidate;
+            }
+        };
+        let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+        match delimiter.role {
+            Role::Stop => {
+                self.ensure_started(span, sink);
+                sink.diagnostic(span, Diagnostic::TruncatedCall);
+                sink.tool_end(span, self.call.index, CallEnd::Incomplete);
+                self.phase = Phase::Text;
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayStopToken);
+            }
+            Role::CallClose if self.call.envelope == Envelope::Next && self.call.has_name => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::UnclosedBody);
+                self.complete(span, sink);
+            }
+            Role::CallClose => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.invalid(span, Diagnostic::MalformedCall, sink);
+            }
+            Role::ReasoningClose if !self.reasoning => {
+                // Not ours to close: text after the broken call.
+                self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
+                sink.text(span, delimiter.bytes);
+            }
+            _ => {
+                self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
+                self.delimiter(delimiter, span, options, sink);
+            }
+        }
+        end
+    }
+
+    /// Steps `dfa` over a candidate anchored at the held bytes, or at `chunk[i]` when
+    /// nothing is held: it must stay a prefix of one delimiter byte after byte.
+    fn anchored(&mut self, dfa: &Dfa, chunk: &[u8], mut i: usize) -> Anchored {
+        let candidate = i;
         while i < chunk.len() {
             let pending = self.delims.hold.len() + (i - candidate);
             let state = dfa.next(self.delims.state, chunk[i]);
             if dfa.depth(state) != pending + 1 {
-                // Not the closer: the call is complete without it, and the candidate's bytes
-                // are looked at again as text (at most one delimiter's length).
-                let held = self.delims.take();
-                self.end_without_closer(Span::at(at(candidate) - held.len() as u64), sink);
-                if !held.is_empty() {
-                    self.run(&held, at(candidate) - held.len() as u64, options, sink);
-                }
-                return candidate;
+                return Anchored::Failed(candidate);
             }
             self.delims.state = state;
             i += 1;
             if let Some(delimiter) = dfa.matched(state) {
                 self.delims.state = START;
-                let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
                 self.delims.hold.clear();
-                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                self.complete(span, sink);
-                return i;
+                return Anchored::Matched(delimiter, i);
             }
         }
+        // Cannot overflow: a proper prefix of a delimiter is at most MAX_HOLD bytes.
         let _ = self.delims.hold.try_extend_from_slice(&chunk[candidate..]);
-        chunk.len()
+        Anchored::Pending
+    }
+
+    /// Scans bytes taken out of the hold again, in the phase that now applies (at most one
+    /// delimiter's length, once per broken structure).
+    fn refeed<S: Sink>(&mut self, held: &[u8], start: u64, options: &Options, sink: &mut S) {
+        if !held.is_empty() {
+            self.run(held, start, options, sink);
+        }
     }
 
     fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
@@ -681,8 +796,6 @@ impl JsonTag {
         let held = self.delims.take();
         let start = end - held.len() as u64;
         self.end_without_closer(Span::at(start), sink);
-        if !held.is_empty() {
-            self.run(&held, start, options, sink);
-        }
+        self.refeed(&held, start, options, sink);
     }
 }
