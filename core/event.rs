@@ -106,6 +106,9 @@ pub enum Diagnostic {
     ArgumentsNotObject,
     /// A key appeared twice in a call envelope; the second value was skipped as markup.
     DuplicateKey,
+    /// A call envelope held a key other than `name` and `arguments` (or its alias
+    /// `parameters`); its value was skipped as markup.
+    IgnoredKey,
     /// A call envelope had no `name`.
     MissingName,
     /// A call name was empty, or held whitespace, a quote or markup (dialects.md rule 9).
@@ -141,6 +144,7 @@ impl Diagnostic {
             Diagnostic::DoubleEncodedArguments => "double_encoded_arguments",
             Diagnostic::ArgumentsNotObject => "arguments_not_object",
             Diagnostic::DuplicateKey => "duplicate_key",
+            Diagnostic::IgnoredKey => "ignored_key",
             Diagnostic::MissingName => "missing_name",
             Diagnostic::InvalidName => "invalid_name",
             Diagnostic::NameTooLong => "name_too_long",
@@ -167,6 +171,9 @@ impl Diagnostic {
             }
             Diagnostic::ArgumentsNotObject => {
                 "arguments were neither an object nor a string; ignored"
+            }
+            Diagnostic::IgnoredKey => {
+                "the call held a key other than name and arguments; its value was ignored"
             }
             Diagnostic::DuplicateKey => {
                 "a key appeared twice in the call; the second value was ignored"

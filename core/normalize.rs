@@ -1278,7 +1278,8 @@ mod tests {
         assert_eq!(frags, 3);
         // Random strings rich in surrogate escapes: valid JSON, whatever the split.
         let pieces: [&str; 10] = [
-            "\\ud83d", "\\ude00", "\\uD83D", "\\uDE00", "\\u0041", "x", "\\n", "\\", "\\u", "\\ud8",
+            "\\ud83d", "\\ude00", "\\uD83D", "\\uDE00", "\\u0041", "x", "\\n", "\\d", "\\u",
+            "\\ud8",
         ];
         let mut state: u64 = 0x853C_49E6_748F_EA9B;
         let mut next = move || {

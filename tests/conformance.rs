@@ -654,3 +654,17 @@ fn other_markup_inside_a_body_breaks_the_call_and_is_text() {
     );
     assert_eq!(completion.content, input);
 }
+
+#[test]
+fn other_keys_are_skipped_with_a_diagnostic() {
+    let log = scan("<tool_call>{\"name\": \"f\", \"args\": {\"a\": 1}}</tool_call>");
+    assert_eq!(
+        log[3..6],
+        [
+            "E\", \\\"args\\\": \"",
+            "D:ignored_key",
+            "E\"{\\\"a\\\": 1}}\""
+        ]
+    );
+    assert_eq!(log.last().unwrap(), "X0:Complete");
+}

@@ -5,6 +5,9 @@
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span,
 };
+use std::borrow::Cow;
+use std::ops::Range;
+
 use serde::Serialize;
 use simd_json::OwnedValue;
 
@@ -20,6 +23,11 @@ pub struct AssembleOptions {
     /// The declared tool names; a call to another name is kept, with an `unknown_tool`
     /// diagnostic (dialects.md rule 9). Default: `None`, no check.
     pub tools: Option<Vec<String>>,
+    /// [`DeltaStream`](crate::stream::DeltaStream) only: expose a call to clients once it
+    /// is complete and its arguments parse, instead of as soon as its name is known. Nothing
+    /// exposed ever has to be taken back, at the cost of streaming arguments. Default:
+    /// `false`.
+    pub hold_calls: bool,
 }
 
 impl AssembleOptions {
@@ -28,6 +36,7 @@ impl AssembleOptions {
         AssembleOptions {
             seed: Some(seed),
             tools: None,
+            hold_calls: false,
         }
     }
 }
@@ -123,6 +132,8 @@ pub(crate) struct CallRecord {
     pub(crate) end: Option<CallEnd>,
     /// Its arguments did not parse: it is text after all.
     pub(crate) broken: bool,
+    /// Its arguments held bytes that are not UTF-8 (replaced with U+FFFD).
+    lossy: bool,
 }
 
 impl CallRecord {
@@ -153,6 +164,8 @@ pub struct Assembler {
     pub(crate) calls: Vec<CallRecord>,
     capture: Capture,
     pub(crate) tool_calls: Vec<ToolCall>,
+    /// Content ranges that hold the bytes of a call released as text, in order.
+    pub(crate) released: Vec<(u32, Range<usize>)>,
     diagnostics: Vec<DiagnosticRecord>,
 }
 
@@ -168,6 +181,7 @@ impl Assembler {
             calls: Vec::new(),
             capture: Capture::None,
             tool_calls: Vec::new(),
+            released: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -219,6 +233,12 @@ impl Assembler {
             text = b"{}".to_vec();
         }
         record.arguments = text.clone();
+        // Clients get the text cut at code points with U+FFFD for invalid bytes (see
+        // `stream`); parse exactly that.
+        if let Cow::Owned(fixed) = String::from_utf8_lossy(&text) {
+            record.lossy = true;
+            text = fixed.into_bytes();
+        }
         match simd_json::to_owned_value(&mut text) {
             Ok(value @ OwnedValue::Object(_)) => Some(value),
             _ => None,
@@ -230,7 +250,18 @@ impl Assembler {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
-        match Self::arguments(record) {
+        let parsed = Self::arguments(record);
+        if record.lossy {
+            self.record(
+                span,
+                "invalid_utf8",
+                "the text was not valid UTF-8; replaced with U+FFFD",
+            );
+        }
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        match parsed {
             Some(arguments) => {
                 let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default())
                     .into_owned();
@@ -260,12 +291,19 @@ impl Assembler {
                     "the call's arguments are not a JSON object; kept as text",
                 );
                 if !provisional {
-                    self.content.extend_from_slice(&raw);
+                    self.release(call, &raw);
                 } else if let Some(record) = self.calls.get_mut(call as usize) {
                     record.raw = raw;
                 }
             }
         }
+    }
+
+    /// A call's bytes turned out to be text: they go into the content where it stood.
+    fn release(&mut self, call: u32, raw: &[u8]) {
+        let start = self.content.len();
+        self.content.extend_from_slice(raw);
+        self.released.push((call, start..self.content.len()));
     }
 
     /// The raw bytes of a call (for a draft that shows as reasoning text).
@@ -389,6 +427,7 @@ impl Sink for Assembler {
             provisional,
             end: None,
             broken: false,
+            lossy: false,
         };
         // The scanner numbers calls consecutively from 0 and starts each once.
         debug_assert_eq!(call as usize, self.calls.len());
@@ -426,7 +465,7 @@ impl Sink for Assembler {
             CallEnd::Complete => self.commit(span, call),
             CallEnd::Invalid if !record.provisional => {
                 let raw = std::mem::take(&mut record.raw);
-                self.content.extend_from_slice(&raw);
+                self.release(call, &raw);
             }
             CallEnd::Invalid | CallEnd::Demoted | CallEnd::Incomplete => {}
         }

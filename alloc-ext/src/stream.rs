@@ -57,6 +57,9 @@ struct Exposed {
 pub struct DeltaStream {
     assembler: Assembler,
     content_sent: usize,
+    /// Next entry of the assembler's released ranges to look at.
+    released_at: usize,
+    hold_calls: bool,
     /// Reasoning segment being sent, and bytes of it already sent.
     reasoning_at: (usize, usize),
     /// Per call (by scanner number): its exposure to the client.
@@ -73,6 +76,8 @@ impl DeltaStream {
         DeltaStream {
             assembler: Assembler::new(options),
             content_sent: 0,
+            released_at: 0,
+            hold_calls: options.hold_calls,
             reasoning_at: (0, 0),
             exposed: Vec::new(),
             first_open: 0,
@@ -87,6 +92,23 @@ impl DeltaStream {
         let mut delta = ChunkDelta::default();
         let final_ = self.finished;
         let a = &self.assembler;
+        // A call already shown to the client that broke is not shown again as content.
+        while let Some((call, range)) = a.released.get(self.released_at) {
+            self.released_at += 1;
+            if self
+                .exposed
+                .get(*call as usize)
+                .is_some_and(Option::is_some)
+            {
+                let upto = range.start.max(self.content_sent);
+                self.content_sent += take_utf8(
+                    &a.content[self.content_sent..upto],
+                    true,
+                    &mut delta.content,
+                );
+                self.content_sent = self.content_sent.max(range.end);
+            }
+        }
         self.content_sent += take_utf8(&a.content[self.content_sent..], final_, &mut delta.content);
         if let Some(segments) = &a.reasoning {
             let (mut seg, mut off) = self.reasoning_at;
@@ -126,7 +148,7 @@ impl DeltaStream {
             let decided_call = match record.end {
                 Some(CallEnd::Complete) => !record.broken,
                 Some(_) => false,
-                None => !record.provisional,
+                None => !record.provisional && !self.hold_calls,
             };
             if self.exposed[call].is_none() {
                 let Some(name) = &record.name else {

@@ -119,3 +119,47 @@ fn arguments_before_the_name_wait_for_it() {
     assert_eq!(deltas[first].tool_calls[0].name.as_deref(), Some("s"));
     assert_eq!(deltas[first].tool_calls[0].arguments, "{\"q\": 1}");
 }
+
+fn stream_with(input: &str, size: usize, hold_calls: bool) -> (Vec<ChunkDelta>, &'static str) {
+    let mut options = AssembleOptions::seeded(5);
+    options.hold_calls = hold_calls;
+    let mut scanner = Scanner::new(Dialect::Hermes, Options::default());
+    let mut stream = DeltaStream::new(&options);
+    let mut deltas = Vec::new();
+    for chunk in input.as_bytes().chunks(size) {
+        scanner.feed(chunk, &mut stream).unwrap();
+        deltas.push(stream.take_delta());
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (last, reason, _) = stream.finish();
+    deltas.push(last);
+    (deltas, reason)
+}
+
+/// A call shown early that then breaks cannot be taken back; its text is not shown again.
+#[test]
+fn a_shown_call_that_breaks_is_not_repeated_as_content() {
+    let input = "Hi <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": NaN}}</tool_call> bye";
+    let (deltas, reason) = stream_with(input, 8, false);
+    let (content, _, calls) = joined(&deltas);
+    assert_eq!(content, "Hi  bye");
+    assert_eq!(calls, [("f".to_owned(), "{\"a\": NaN}".to_owned())]);
+    assert_eq!(reason, "stop");
+}
+
+/// With `hold_calls`, only complete calls whose arguments parse are ever shown.
+#[test]
+fn held_calls_are_shown_only_when_complete() {
+    let input = "Hi <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": NaN}}</tool_call> bye";
+    let (deltas, reason) = stream_with(input, 8, true);
+    let (content, _, calls) = joined(&deltas);
+    assert_eq!(content, input);
+    assert!(calls.is_empty());
+    assert_eq!(reason, "stop");
+    let input = "<tool_call>{\"name\": \"g\", \"arguments\": {\"b\": [1, 2]}}</tool_call>";
+    let (deltas, reason) = stream_with(input, 3, true);
+    let shown: Vec<&ChunkDelta> = deltas.iter().filter(|d| !d.tool_calls.is_empty()).collect();
+    assert_eq!(shown.len(), 1);
+    assert_eq!(shown[0].tool_calls[0].arguments, "{\"b\": [1, 2]}");
+    assert_eq!(reason, "tool_calls");
+}

@@ -50,6 +50,10 @@ struct ScanArgs {
     /// Mint tool-call ids deterministically from this seed.
     #[arg(long)]
     seed: Option<u64>,
+    /// `openai` only: send a call once it is complete and its arguments parse, instead of
+    /// streaming it from its name on (nothing sent ever has to be taken back).
+    #[arg(long)]
+    hold_calls: bool,
 }
 
 /// Output formats.
@@ -75,18 +79,16 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             use clap::error::ErrorKind;
-            if matches!(
-                err.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = err.print();
-                return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    ExitCode::from(2)
-                } else {
-                    ExitCode::SUCCESS
-                };
+            match err.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = err.print();
+                    return ExitCode::SUCCESS;
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    eprintln!("inband: missing command (try `inband scan --help`)");
+                    return ExitCode::from(2);
+                }
+                _ => {}
             }
             // clap spreads one error over several lines plus usage; keep the error itself.
             let text = err.to_string();
@@ -125,7 +127,14 @@ fn run(cli: Cli) -> Result<(), String> {
     match args.format {
         Format::Events => output::events(args.dialect, options, chunks, &mut out),
         Format::Summary => output::summary(args.dialect, options, args.seed, chunks, &mut out),
-        Format::Openai => output::openai(args.dialect, options, args.seed, chunks, &mut out),
+        Format::Openai => output::openai(
+            args.dialect,
+            options,
+            args.seed,
+            args.hold_calls,
+            chunks,
+            &mut out,
+        ),
     }
     .and_then(|()| out.flush())
     .map_err(|e| format!("cannot write output: {e}"))

@@ -116,11 +116,14 @@ pub fn openai<'a>(
     dialect: Dialect,
     options: Options,
     seed: Option<u64>,
+    hold_calls: bool,
     chunks: impl Iterator<Item = &'a [u8]>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut scanner = Scanner::new(dialect, options);
-    let mut stream = DeltaStream::new(&assemble_options(seed));
+    let mut stream_options = assemble_options(seed);
+    stream_options.hold_calls = hold_calls;
+    let mut stream = DeltaStream::new(&stream_options);
     let mut first = true;
     for chunk in chunks {
         scanner

@@ -253,6 +253,7 @@ fn usage_and_io_errors_are_one_line() {
         "xml",
     );
     one_line_error(&inband(&["scan"]), 2, "--dialect");
+    one_line_error(&inband(&[]), 2, "missing command");
 }
 
 #[test]

@@ -599,6 +599,8 @@ impl JsonTag {
                                     continue;
                                 }
                                 (Key::Other, _) => {
+                                    flush!(i);
+                                    sink.diagnostic(Span::at(at(i)), Diagnostic::IgnoredKey);
                                     call.envelope = Envelope::Skip;
                                     continue;
                                 }
