@@ -80,7 +80,8 @@ pub struct Options {
     /// [`Diagnostic::ArgumentsTooLong`](crate::Diagnostic::ArgumentsTooLong).
     /// Default: 64 MiB.
     pub max_argument_bytes: u64,
-    /// Most calls one response may open; later ones are invalid with
+    /// Most call openers one response may hold (drafts and broken calls count too); the
+    /// calls of later ones are invalid with
     /// [`Diagnostic::TooManyCalls`](crate::Diagnostic::TooManyCalls). Default: 1024.
     pub max_calls: u32,
 }
@@ -201,6 +202,8 @@ impl Scanner {
     }
 
     /// Returns the scanner to the start of a new stream, with the same dialect and options.
+    /// The old stream is abandoned without events: held-back bytes are dropped and an open
+    /// call gets no [`Sink::tool_end`]; call [`Scanner::finish`] first to close it properly.
     pub fn reset(&mut self) {
         *self = Scanner::new(self.dialect, self.options);
     }

@@ -115,39 +115,55 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     let Command::Scan(args) = cli.command;
-    let input = read_input(&args.input)?;
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;
-    let chunk = args.chunk.map_or(input.len().max(1), |n| {
-        usize::try_from(n).unwrap_or(usize::MAX)
-    });
-    let chunks = input.chunks(chunk);
+    let mut output = output::new(
+        args.format,
+        args.dialect,
+        options,
+        args.seed,
+        args.hold_calls,
+    );
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    match args.format {
-        Format::Events => output::events(args.dialect, options, chunks, &mut out),
-        Format::Summary => output::summary(args.dialect, options, args.seed, chunks, &mut out),
-        Format::Openai => output::openai(
-            args.dialect,
-            options,
-            args.seed,
-            args.hold_calls,
-            chunks,
-            &mut out,
-        ),
-    }
-    .and_then(|()| out.flush())
-    .map_err(|e| format!("cannot write output: {e}"))
-}
-
-fn read_input(path: &PathBuf) -> Result<Vec<u8>, String> {
-    let mut input = Vec::new();
-    if path.as_os_str() == "-" {
-        io::stdin()
-            .read_to_end(&mut input)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
+    let write_error = |e: io::Error| format!("cannot write output: {e}");
+    let chunk = args.chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    if args.input.as_os_str() == "-" {
+        // Standard input is decoded as it arrives: each read is a chunk, or is re-cut
+        // into `--chunk` pieces.
+        let mut stdin = io::stdin().lock();
+        let mut buffer = vec![0u8; 64 << 10];
+        let mut pending = Vec::new();
+        loop {
+            let n = match stdin.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("cannot read standard input: {e}")),
+            };
+            let Some(size) = chunk else {
+                output.chunk(&buffer[..n], &mut out).map_err(write_error)?;
+                continue;
+            };
+            pending.extend_from_slice(&buffer[..n]);
+            let whole = pending.len() - pending.len() % size;
+            for piece in pending[..whole].chunks(size) {
+                output.chunk(piece, &mut out).map_err(write_error)?;
+            }
+            pending.drain(..whole);
+        }
+        if !pending.is_empty() {
+            output.chunk(&pending, &mut out).map_err(write_error)?;
+        }
     } else {
-        input = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let input = std::fs::read(&args.input)
+            .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
+        for piece in input.chunks(chunk.unwrap_or(input.len()).max(1)) {
+            output.chunk(piece, &mut out).map_err(write_error)?;
+        }
     }
-    Ok(input)
+    output
+        .finish(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(write_error)
 }

@@ -3,16 +3,12 @@
 use std::io::{self, Write};
 
 use inband::{CallEnd, Dialect, Markup, Options, Role, Scanner};
-use inband_alloc::assemble::{assemble, AssembleOptions};
+use inband_alloc::assemble::{AssembleOptions, Assembler};
 use inband_alloc::events::{EventLog, OwnedEvent};
 use inband_alloc::stream::{ChunkDelta, DeltaStream};
 use serde_json::{json, Map, Value};
 
-fn assemble_options(seed: Option<u64>) -> AssembleOptions {
-    let mut options = AssembleOptions::default();
-    options.seed = seed;
-    options
-}
+use crate::Format;
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -39,110 +35,162 @@ fn end(end: CallEnd) -> &'static str {
     }
 }
 
-/// `--format events`: one JSON object per line per event.
-pub fn events<'a>(
-    dialect: Dialect,
-    options: Options,
-    chunks: impl Iterator<Item = &'a [u8]>,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let log = EventLog::scan(dialect, options, chunks);
-    for event in &log.events {
-        let span = event.span();
-        let mut object = Map::new();
-        let (kind, fields) = match event {
-            OwnedEvent::Text { text, .. } => ("text", json!({ "text": lossy(text) })),
-            OwnedEvent::Reasoning { text, .. } => ("reasoning", json!({ "text": lossy(text) })),
-            OwnedEvent::Markup { kind, bytes, .. } => {
-                let what = match kind {
-                    Markup::Delimiter(r) => role(*r),
-                    _ => "envelope",
-                };
-                ("markup", json!({ "markup": what, "text": lossy(bytes) }))
-            }
-            OwnedEvent::ReasoningStart { .. } => ("reasoning_start", json!({})),
-            OwnedEvent::ReasoningEnd { .. } => ("reasoning_end", json!({})),
-            OwnedEvent::ToolStart {
-                call,
-                name,
-                provisional,
-                ..
-            } => (
-                "tool_start",
-                json!({ "call": call, "name": name.as_deref().map(lossy), "provisional": provisional }),
-            ),
-            OwnedEvent::ToolName { call, name, .. } => {
-                ("tool_name", json!({ "call": call, "name": lossy(name) }))
-            }
-            OwnedEvent::ToolArgs { call, json, .. } => {
-                ("tool_args", json!({ "call": call, "json": lossy(json) }))
-            }
-            OwnedEvent::ToolEnd { call, end: e, .. } => {
-                ("tool_end", json!({ "call": call, "end": end(*e) }))
-            }
-            OwnedEvent::FabricatedResult { .. } => ("fabricated_result", json!({})),
-            OwnedEvent::Diagnostic { diagnostic, .. } => (
-                "diagnostic",
-                json!({ "code": diagnostic.code(), "message": diagnostic.message() }),
-            ),
-        };
-        object.insert("kind".into(), kind.into());
-        object.insert("span".into(), json!([span.start, span.end]));
-        if let Value::Object(fields) = fields {
-            object.extend(fields);
-        }
-        serde_json::to_writer(&mut *out, &Value::Object(object))?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
+/// What `inband scan` prints, fed chunk by chunk as the input arrives.
+pub trait Output {
+    /// Scans the next chunk; prints what this format prints per chunk.
+    fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()>;
+    /// Ends the stream; prints the rest.
+    fn finish(self: Box<Self>, out: &mut dyn Write) -> io::Result<()>;
 }
 
-/// `--format summary`: the assembled completion as one JSON object.
-pub fn summary<'a>(
-    dialect: Dialect,
-    options: Options,
-    seed: Option<u64>,
-    chunks: impl Iterator<Item = &'a [u8]>,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let completion = assemble(dialect, options, &assemble_options(seed), chunks);
-    serde_json::to_writer(&mut *out, &completion)?;
-    out.write_all(b"\n")
-}
-
-/// `--format openai`: one `chat.completion.chunk` per fed chunk that produced output, then
-/// a final chunk with the `finish_reason`.
-pub fn openai<'a>(
+/// The output for `format`.
+pub fn new(
+    format: Format,
     dialect: Dialect,
     options: Options,
     seed: Option<u64>,
     hold_calls: bool,
-    chunks: impl Iterator<Item = &'a [u8]>,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let mut scanner = Scanner::new(dialect, options);
-    let mut stream_options = assemble_options(seed);
-    stream_options.hold_calls = hold_calls;
-    let mut stream = DeltaStream::new(&stream_options);
-    let mut first = true;
-    for chunk in chunks {
-        scanner
-            .feed(chunk, &mut stream)
-            .expect("a new scanner is not finished");
-        let delta = stream.take_delta();
-        if !delta.is_empty() {
-            write_chunk(out, &delta, &mut first, None)?;
-        }
+) -> Box<dyn Output> {
+    let scanner = Scanner::new(dialect, options);
+    let mut assemble_options = AssembleOptions::default();
+    assemble_options.seed = seed;
+    assemble_options.hold_calls = hold_calls;
+    match format {
+        Format::Events => Box::new(Events {
+            scanner,
+            log: EventLog::new(),
+        }),
+        Format::Summary => Box::new(Summary {
+            scanner,
+            assembler: Assembler::new(&assemble_options),
+        }),
+        Format::Openai => Box::new(Openai {
+            scanner,
+            stream: DeltaStream::new(&assemble_options),
+            first: true,
+        }),
     }
-    scanner
-        .finish(&mut stream)
-        .expect("a new scanner is not finished");
-    let (delta, reason, _) = stream.finish();
-    write_chunk(out, &delta, &mut first, Some(reason))
+}
+
+const FRESH: &str = "a new scanner is not finished";
+
+/// `--format events`: one JSON object per line per event, adjacent fragments joined.
+struct Events {
+    scanner: Scanner,
+    log: EventLog,
+}
+
+impl Output for Events {
+    fn chunk(&mut self, chunk: &[u8], _: &mut dyn Write) -> io::Result<()> {
+        self.scanner.feed(chunk, &mut self.log).expect(FRESH);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>, out: &mut dyn Write) -> io::Result<()> {
+        self.scanner.finish(&mut self.log).expect(FRESH);
+        for event in &self.log.events {
+            serde_json::to_writer(&mut *out, &event_json(event))?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}
+
+fn event_json(event: &OwnedEvent) -> Value {
+    let span = event.span();
+    let mut object = Map::new();
+    let (kind, fields) = match event {
+        OwnedEvent::Text { text, .. } => ("text", json!({ "text": lossy(text) })),
+        OwnedEvent::Reasoning { text, .. } => ("reasoning", json!({ "text": lossy(text) })),
+        OwnedEvent::Markup { kind, bytes, .. } => {
+            let what = match kind {
+                Markup::Delimiter(r) => role(*r),
+                _ => "envelope",
+            };
+            ("markup", json!({ "markup": what, "text": lossy(bytes) }))
+        }
+        OwnedEvent::ReasoningStart { .. } => ("reasoning_start", json!({})),
+        OwnedEvent::ReasoningEnd { .. } => ("reasoning_end", json!({})),
+        OwnedEvent::ToolStart {
+            call,
+            name,
+            provisional,
+            ..
+        } => (
+            "tool_start",
+            json!({ "call": call, "name": name.as_deref().map(lossy), "provisional": provisional }),
+        ),
+        OwnedEvent::ToolName { call, name, .. } => {
+            ("tool_name", json!({ "call": call, "name": lossy(name) }))
+        }
+        OwnedEvent::ToolArgs { call, json, .. } => {
+            ("tool_args", json!({ "call": call, "json": lossy(json) }))
+        }
+        OwnedEvent::ToolEnd { call, end: e, .. } => {
+            ("tool_end", json!({ "call": call, "end": end(*e) }))
+        }
+        OwnedEvent::FabricatedResult { .. } => ("fabricated_result", json!({})),
+        OwnedEvent::Diagnostic { diagnostic, .. } => (
+            "diagnostic",
+            json!({ "code": diagnostic.code(), "message": diagnostic.message() }),
+        ),
+    };
+    object.insert("kind".into(), kind.into());
+    object.insert("span".into(), json!([span.start, span.end]));
+    if let Value::Object(fields) = fields {
+        object.extend(fields);
+    }
+    Value::Object(object)
+}
+
+/// `--format summary`: the assembled completion as one JSON object.
+struct Summary {
+    scanner: Scanner,
+    assembler: Assembler,
+}
+
+impl Output for Summary {
+    fn chunk(&mut self, chunk: &[u8], _: &mut dyn Write) -> io::Result<()> {
+        self.scanner.feed(chunk, &mut self.assembler).expect(FRESH);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>, out: &mut dyn Write) -> io::Result<()> {
+        self.scanner.finish(&mut self.assembler).expect(FRESH);
+        serde_json::to_writer(&mut *out, &self.assembler.finish())?;
+        out.write_all(b"\n")
+    }
+}
+
+/// `--format openai`: one `chat.completion.chunk` per fed chunk that produced output, then
+/// a final chunk with the `finish_reason`.
+struct Openai {
+    scanner: Scanner,
+    stream: DeltaStream,
+    first: bool,
+}
+
+impl Output for Openai {
+    fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()> {
+        self.scanner.feed(chunk, &mut self.stream).expect(FRESH);
+        let delta = self.stream.take_delta();
+        if delta.is_empty() {
+            return Ok(());
+        }
+        write_chunk(out, &delta, &mut self.first, None)?;
+        // A live pipe sees each chunk as it is decoded.
+        out.flush()
+    }
+
+    fn finish(mut self: Box<Self>, out: &mut dyn Write) -> io::Result<()> {
+        self.scanner.finish(&mut self.stream).expect(FRESH);
+        let (delta, reason, _) = self.stream.finish();
+        write_chunk(out, &delta, &mut self.first, Some(reason))
+    }
 }
 
 fn write_chunk(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     delta: &ChunkDelta,
     first: &mut bool,
     finish: Option<&str>,

@@ -199,6 +199,45 @@ fn events_are_json_lines_whose_spans_tile_the_input() {
     );
 }
 
+/// Standard input is decoded as it arrives, re-cut into `--chunk` pieces.
+#[test]
+fn standard_input_gives_the_file_summary_in_any_chunking() {
+    use std::io::Write;
+    let path = data("transcripts/hermes-code-edit.txt");
+    let input = std::fs::read(&path).unwrap();
+    let from_file = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        "hermes",
+        "--seed",
+        "3",
+    ]));
+    for chunk in ["1", "7", "100000"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_inband"))
+            .args([
+                "scan",
+                "-",
+                "--dialect",
+                "hermes",
+                "--seed",
+                "3",
+                "--chunk",
+                chunk,
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+        assert_eq!(
+            stdout(&child.wait_with_output().unwrap()),
+            from_file,
+            "--chunk {chunk}"
+        );
+    }
+}
+
 #[test]
 fn standard_input_is_read_by_default() {
     use std::io::Write;
