@@ -4,20 +4,10 @@ use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::AssembleOptions;
 use inband_alloc::stream::{ChunkDelta, DeltaStream};
 
-/// Feeds `input` in `size`-byte chunks; returns every delta (the last one after finish),
-/// the finish reason and the joined per-call arguments.
+/// Feeds qwen3 `input` in `size`-byte chunks; returns every delta (the last one after
+/// finish) and the finish reason.
 fn stream(input: &str, size: usize) -> (Vec<ChunkDelta>, &'static str) {
-    let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
-    let mut stream = DeltaStream::new(&AssembleOptions::seeded(5));
-    let mut deltas = Vec::new();
-    for chunk in input.as_bytes().chunks(size) {
-        scanner.feed(chunk, &mut stream).unwrap();
-        deltas.push(stream.take_delta());
-    }
-    scanner.finish(&mut stream).unwrap();
-    let (last, reason, _) = stream.finish();
-    deltas.push(last);
-    (deltas, reason)
+    stream_with(input, size, false)
 }
 
 fn joined(deltas: &[ChunkDelta]) -> (String, String, Vec<(String, String)>) {
@@ -123,7 +113,7 @@ fn arguments_before_the_name_wait_for_it() {
 fn stream_with(input: &str, size: usize, hold_calls: bool) -> (Vec<ChunkDelta>, &'static str) {
     let mut options = AssembleOptions::seeded(5);
     options.hold_calls = hold_calls;
-    let mut scanner = Scanner::new(Dialect::Hermes, Options::default());
+    let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
     let mut stream = DeltaStream::new(&options);
     let mut deltas = Vec::new();
     for chunk in input.as_bytes().chunks(size) {
