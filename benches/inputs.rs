@@ -210,7 +210,7 @@ pub fn many_calls(n: usize) -> Input {
 }
 
 /// A sweep input of exactly `len` bytes (a multiple of 1 KiB): 1 KiB units, each a
-/// paragraph of prose and then one small call (about three quarters prose by bytes).
+/// paragraph of prose and then one small call (about 85% prose by bytes).
 pub fn mix(len: usize) -> Input {
     assert_eq!(len % 1024, 0, "sweep sizes are whole KiB");
     let mut rng = Rng(0x5eed_0004);
@@ -431,7 +431,7 @@ fn prose_into(out: &mut Vec<u8>, rng: &mut Rng, target: usize) {
         sentence.clear();
         let words = 5 + rng.below(14);
         for k in 0..words {
-            let word = if rng.below(9) == 0 {
+            let word = if rng.below(24) == 0 {
                 rng.pick(FRAGMENTS)
             } else {
                 rng.pick(WORDS)

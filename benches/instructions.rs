@@ -1,2 +1,116 @@
-//! placeholder
-fn main() {}
+//! Instruction counts (iai-callgrind) of the Hermes scanner on the benchmark inputs, whole
+//! and in 16/4/1-byte chunks, and a DHAT check that a 10 000-chunk feed allocates nothing.
+//!
+//! Needs `cargo install iai-callgrind-runner --version 0.16.1`; see `BENCHMARKS.md`.
+
+use iai_callgrind::{
+    library_benchmark, library_benchmark_group, main, Callgrind, Dhat, DhatMetric, EventKind,
+    LibraryBenchmarkConfig,
+};
+use inband::{Dialect, Options, Scanner};
+
+#[path = "inputs.rs"]
+mod inputs;
+
+use inputs::{Counts, Input};
+
+/// Prose is cut to 256 KiB here: callgrind runs the scan some 50 times slower than native.
+const PROSE_SMALL: usize = 256 << 10;
+
+/// One input and the chunk size to feed it in (`0`: whole).
+struct Case {
+    input: Input,
+    chunk: usize,
+}
+
+fn prose(chunk: usize) -> Case {
+    Case {
+        input: inputs::prose(PROSE_SMALL),
+        chunk,
+    }
+}
+
+fn big_call(chunk: usize) -> Case {
+    Case {
+        input: inputs::big_call(inputs::CODE_LEN),
+        chunk,
+    }
+}
+
+fn many_calls(chunk: usize) -> Case {
+    Case {
+        input: inputs::many_calls(inputs::MANY_CALLS),
+        chunk,
+    }
+}
+
+fn mix_4b(len: usize) -> Case {
+    Case {
+        input: inputs::mix(len),
+        chunk: 4,
+    }
+}
+
+// Scans the case's input with a fresh scanner and checks every count (the checks cost a
+// few dozen instructions); returns the case so that freeing it is not measured. (The
+// macro rejects doc comments on benchmark functions.) Ids are spelled out so that a new
+// case does not shift the baselines of the others.
+#[library_benchmark]
+#[bench::prose_256k_whole(args = (0), setup = prose)]
+#[bench::prose_256k_16b(args = (16), setup = prose)]
+#[bench::prose_256k_4b(args = (4), setup = prose)]
+#[bench::prose_256k_1b(args = (1), setup = prose)]
+#[bench::call_64k_whole(args = (0), setup = big_call)]
+#[bench::call_64k_16b(args = (16), setup = big_call)]
+#[bench::call_64k_4b(args = (4), setup = big_call)]
+#[bench::call_64k_1b(args = (1), setup = big_call)]
+#[bench::calls_200_whole(args = (0), setup = many_calls)]
+#[bench::calls_200_16b(args = (16), setup = many_calls)]
+#[bench::calls_200_4b(args = (4), setup = many_calls)]
+#[bench::calls_200_1b(args = (1), setup = many_calls)]
+#[bench::sweep_4b_1k(args = (1 << 10), setup = mix_4b)]
+#[bench::sweep_4b_64k(args = (64 << 10), setup = mix_4b)]
+#[bench::sweep_4b_1m(args = (1 << 20), setup = mix_4b)]
+fn scan(case: Case) -> Case {
+    let counts = inputs::scan(&case.input.bytes, case.chunk);
+    case.input.check(&counts);
+    case
+}
+
+/// A short, realistic Hermes turn: reasoning, prose with non-ASCII, two calls.
+const TURN: &[u8] = "<think>\nThe user wants the weather in Zürich and a file read; two calls.\n</think>\n\
+Sure — let me check the forecast for Zürich (it's usually < 10 °C in March) and read the config.\n\
+<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Zürich\", \"unit\": \"celsius\"}}\n</tool_call>\n\
+<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"config/app.toml\", \"note\": \"see \\\"<br>\\\" {x}\"}}\n</tool_call>\n\
+Both requests are on their way.\n"
+    .as_bytes();
+
+// Feeds `TURN` over and over in 4-byte chunks, at least 10 000 chunks in whole turns,
+// under DHAT: the scan must not allocate (hard limits of 0 blocks and 0 bytes).
+#[library_benchmark(
+    config = LibraryBenchmarkConfig::default().tool(
+        Dhat::default().hard_limits([(DhatMetric::TotalBlocks, 0u64), (DhatMetric::TotalBytes, 0u64)])
+    )
+)]
+fn no_allocations() -> u64 {
+    let per_turn = TURN.len().div_ceil(4);
+    let turns = 10_000usize.div_ceil(per_turn);
+    let mut scanner = Scanner::new(Dialect::Hermes, Options::default());
+    let mut counts = Counts::default();
+    for piece in TURN.chunks(4).cycle().take(turns * per_turn) {
+        scanner.feed(piece, &mut counts).unwrap();
+    }
+    scanner.finish(&mut counts).unwrap();
+    assert_eq!(counts.complete, 2 * turns as u64);
+    assert_eq!(counts.other_ends + counts.diagnostics, 0);
+    counts.events
+}
+
+library_benchmark_group!(name = scanner; benchmarks = scan, no_allocations);
+
+// CI gate: an instruction count more than 5% above the last run's fails the bench.
+main!(
+    config = LibraryBenchmarkConfig::default()
+        .tool(Callgrind::default().soft_limits([(EventKind::Ir, 5.0)]));
+    library_benchmark_groups = scanner
+);

@@ -1,13 +1,17 @@
-//! Wall-clock throughput (criterion, `Throughput::Bytes`) of the Hermes scanner on prose,
+//! Throughput (criterion, `Throughput::Bytes`) of the Hermes scanner on prose,
 //! one 64 KiB call, 200 small calls and a 1 KiB–16 MiB size sweep, whole and chunked.
 //!
 //! Run with `cargo bench --bench throughput`; figures are recorded in `BENCHMARKS.md`.
+//! On Linux the clock is the thread's CPU time, so that other work on a shared machine is
+//! not counted; `INBAND_BENCH_CLOCK=wall` measures wall-clock time instead.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use inband::{Dialect, Scanner};
 
@@ -51,6 +55,81 @@ unsafe impl GlobalAlloc for CountingAllocator {
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
+/// The benches' clock, in nanoseconds: this thread's CPU time (Linux), or wall-clock time
+/// when `INBAND_BENCH_CLOCK=wall` is set or the target is not Linux.
+struct Clock {
+    cpu: bool,
+}
+
+impl Clock {
+    fn from_env() -> Self {
+        let wall = std::env::var("INBAND_BENCH_CLOCK").is_ok_and(|v| v == "wall");
+        Clock {
+            cpu: cfg!(target_os = "linux") && !wall,
+        }
+    }
+
+    fn now(&self) -> u64 {
+        if self.cpu {
+            thread_cpu_ns()
+        } else {
+            static EPOCH: OnceLock<Instant> = OnceLock::new();
+            EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn thread_cpu_ns() -> u64 {
+    #[repr(C)]
+    struct Timespec {
+        sec: i64,
+        nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut time = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: `clock_gettime` is the C library's (std links it on Linux) and writes one
+    // `struct timespec` (two 64-bit fields on the 64-bit targets we bench) through a valid,
+    // exclusive pointer; the clock id is Linux's CLOCK_THREAD_CPUTIME_ID.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    time.sec as u64 * 1_000_000_000 + time.nsec as u64
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_ns() -> u64 {
+    unreachable!("the CPU-time clock is only used on Linux")
+}
+
+impl Measurement for Clock {
+    type Intermediate = u64;
+    type Value = u64;
+
+    fn start(&self) -> u64 {
+        self.now()
+    }
+    fn end(&self, start: u64) -> u64 {
+        self.now() - start
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, value: &u64) -> f64 {
+        *value as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        // Values are nanoseconds, as for wall-clock time.
+        static WALL: WallTime = WallTime;
+        WALL.formatter()
+    }
+}
+
 /// Chunkings: `0` is the whole input in one `feed`.
 const CHUNKS: [usize; 4] = [0, 16, 4, 1];
 
@@ -77,8 +156,9 @@ fn check(name: &str, input: &Input, chunk: usize) {
     );
 }
 
-/// The measured routine: a fresh scanner (set up outside the timing) fed the whole input.
-fn bench_scan(b: &mut criterion::Bencher<'_>, bytes: &[u8], chunk: usize) {
+/// The measured routine: a fresh scanner (set up outside the timing) fed the whole input
+/// in `chunk`-byte pieces, then finished.
+fn bench_scan(b: &mut criterion::Bencher<'_, Clock>, bytes: &[u8], chunk: usize) {
     b.iter_batched_ref(
         || {
             (
@@ -94,7 +174,7 @@ fn bench_scan(b: &mut criterion::Bencher<'_>, bytes: &[u8], chunk: usize) {
     );
 }
 
-fn bench_input(c: &mut Criterion, name: &str, input: &Input) {
+fn bench_input(c: &mut Criterion<Clock>, name: &str, input: &Input) {
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Bytes(input.len() as u64));
     for chunk in CHUNKS {
@@ -104,14 +184,14 @@ fn bench_input(c: &mut Criterion, name: &str, input: &Input) {
     group.finish();
 }
 
-fn inputs(c: &mut Criterion) {
+fn inputs(c: &mut Criterion<Clock>) {
     bench_input(c, "prose_1MiB", &inputs::prose(inputs::PROSE_LEN));
     bench_input(c, "call_64KiB", &inputs::big_call(inputs::CODE_LEN));
     bench_input(c, "calls_200", &inputs::many_calls(inputs::MANY_CALLS));
 }
 
 /// Cost per byte against response size: the same prose-and-calls mix, 4-byte chunks.
-fn sweep(c: &mut Criterion) {
+fn sweep(c: &mut Criterion<Clock>) {
     let mut group = c.benchmark_group("sweep_4B");
     for len in inputs::SWEEP {
         let input = inputs::mix(len);
@@ -130,8 +210,9 @@ fn sweep(c: &mut Criterion) {
     group.finish();
 }
 
-fn config() -> Criterion {
+fn config() -> Criterion<Clock> {
     Criterion::default()
+        .with_measurement(Clock::from_env())
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(2))
