@@ -173,6 +173,7 @@ impl Scanner {
     /// # Errors
     /// [`Error::Finished`] after [`Scanner::finish`] without [`Scanner::reset`]; nothing is
     /// scanned then. Never panics.
+    #[inline]
     pub fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
         if self.finished {
             return Err(Error::Finished);

@@ -187,10 +187,10 @@ impl JsonTag {
                     return;
                 }
             }
-            Phase::Body if self.call.envelope == Envelope::Arguments => {
+            Phase::Body if self.call.envelope == Envelope::Arguments && chunk.len() <= 64 => {
                 let call = &mut self.call;
                 let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-                if chunk.len() as u64 <= room && call.value.take_plain_string(chunk) {
+                if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
                     call.arg_bytes += chunk.len() as u64;
                     sink.tool_args(span, call.index, chunk);
                     return;

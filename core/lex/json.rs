@@ -57,11 +57,20 @@ impl JsonValue {
         }
     }
 
-    /// Takes `bytes` whole when they are string contents that change nothing: inside a
-    /// string, no escape pending, and no quote or backslash among them.
+    /// Takes `bytes` whole when they all lie inside a string that they do not close
+    /// (escapes included); otherwise leaves the state alone and returns false. For
+    /// token-sized pieces only: a refusal costs a look at the bytes.
     #[inline(always)]
-    pub(crate) fn take_plain_string(&self, bytes: &[u8]) -> bool {
-        self.quote != 0 && !self.escape && find_quote_or_escape(self.quote, bytes).is_none()
+    pub(crate) fn take_inside_string(&mut self, bytes: &[u8]) -> bool {
+        if self.quote == 0 {
+            return false;
+        }
+        let mut probe = *self;
+        if probe.scan(bytes) == Step::More && probe.quote != 0 {
+            *self = probe;
+            return true;
+        }
+        false
     }
 
     /// Scans the next bytes of the value.

@@ -26,7 +26,7 @@ const MAX_ARGUMENT_BYTES: [u64; 5] = [64 << 20, 0, 1, 8, 64];
 const MAX_CALLS: [u32; 4] = [1024, 0, 1, 2];
 
 #[derive(Arbitrary)]
-struct Input {
+struct Input<'a> {
     /// Picks the dialect, `% Dialect::ALL.len()`.
     dialect: u8,
     /// `Options::starts_in_reasoning`.
@@ -39,11 +39,13 @@ struct Input {
     empty_feeds: bool,
     /// Chunk lengths, used in a cycle; 0 means 1, an empty list means 1-byte chunks.
     chunks: Vec<u16>,
-    /// The stream.
-    bytes: Vec<u8>,
+    /// The stream: the rest of the fuzzer's data, byte for byte. (A `Vec<u8>` here would
+    /// read a "keep going" byte before every element since arbitrary 1.4, so dictionary
+    /// tokens such as `<tool_call>` would never arrive whole.)
+    bytes: &'a [u8],
 }
 
-impl Input {
+impl Input<'_> {
     fn dialect(&self) -> Dialect {
         Dialect::ALL[usize::from(self.dialect) % Dialect::ALL.len()]
     }
@@ -51,7 +53,8 @@ impl Input {
     fn options(&self) -> Options {
         let mut options = Options::default();
         options.starts_in_reasoning = self.starts_in_reasoning;
-        options.max_argument_bytes = MAX_ARGUMENT_BYTES[usize::from(self.max_argument_bytes) % MAX_ARGUMENT_BYTES.len()];
+        options.max_argument_bytes =
+            MAX_ARGUMENT_BYTES[usize::from(self.max_argument_bytes) % MAX_ARGUMENT_BYTES.len()];
         options.max_calls = MAX_CALLS[usize::from(self.max_calls) % MAX_CALLS.len()];
         options
     }
@@ -68,7 +71,7 @@ impl Input {
     /// The input cut into chunks, cycling through the chunk lengths.
     fn split(&self) -> Vec<&[u8]> {
         let mut out = Vec::new();
-        let mut rest = &self.bytes[..];
+        let mut rest = self.bytes;
         for len in self.chunk_lengths().into_iter().cycle() {
             if rest.is_empty() {
                 break;
@@ -82,18 +85,38 @@ impl Input {
 }
 
 /// Prints a Rust reproduction: paste it into a test.
-impl fmt::Debug for Input {
+impl fmt::Debug for Input<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let options = self.options();
-        writeln!(f, "// inband chunking fuzz input: {} bytes", self.bytes.len())?;
+        writeln!(
+            f,
+            "// inband chunking fuzz input: {} bytes",
+            self.bytes.len()
+        )?;
         writeln!(f, "let dialect = Dialect::{:?};", self.dialect())?;
         writeln!(f, "let mut options = Options::default();")?;
-        writeln!(f, "options.starts_in_reasoning = {};", options.starts_in_reasoning)?;
-        writeln!(f, "options.max_argument_bytes = {};", options.max_argument_bytes)?;
+        writeln!(
+            f,
+            "options.starts_in_reasoning = {};",
+            options.starts_in_reasoning
+        )?;
+        writeln!(
+            f,
+            "options.max_argument_bytes = {};",
+            options.max_argument_bytes
+        )?;
         writeln!(f, "options.max_calls = {};", options.max_calls)?;
-        writeln!(f, "let input: &[u8] = b\"{}\";", escape(&self.bytes))?;
-        writeln!(f, "let chunk_lengths: &[usize] = &{:?}; // cycled", self.chunk_lengths())?;
-        writeln!(f, "let empty_feeds = {}; // an empty feed before every chunk", self.empty_feeds)?;
+        writeln!(f, "let input: &[u8] = b\"{}\";", escape(self.bytes))?;
+        writeln!(
+            f,
+            "let chunk_lengths: &[usize] = &{:?}; // cycled",
+            self.chunk_lengths()
+        )?;
+        writeln!(
+            f,
+            "let empty_feeds = {}; // an empty feed before every chunk",
+            self.empty_feeds
+        )?;
         let lengths: Vec<usize> = self.split().iter().map(|c| c.len()).collect();
         write!(f, "// chunks as fed: {lengths:?}")
     }
@@ -101,26 +124,50 @@ impl fmt::Debug for Input {
 
 /// The bytes as the inside of a Rust byte-string literal.
 fn escape(bytes: &[u8]) -> String {
-    bytes.iter().flat_map(|&b| std::ascii::escape_default(b)).map(char::from).collect()
+    bytes
+        .iter()
+        .flat_map(|&b| std::ascii::escape_default(b))
+        .map(char::from)
+        .collect()
 }
 
-fn scan(input: &Input, chunks: &[&[u8]]) -> EventLog {
+fn scan(input: &Input<'_>, chunks: &[&[u8]]) -> EventLog {
     let mut scanner = Scanner::new(input.dialect(), input.options());
     let mut log = EventLog::new();
     for chunk in chunks {
         if input.empty_feeds {
-            scanner.feed(b"", &mut log).expect("an unfinished scanner takes an empty chunk");
+            scanner
+                .feed(b"", &mut log)
+                .expect("an unfinished scanner takes an empty chunk");
         }
-        scanner.feed(chunk, &mut log).expect("an unfinished scanner takes a chunk");
+        scanner
+            .feed(chunk, &mut log)
+            .expect("an unfinished scanner takes a chunk");
     }
     scanner.finish(&mut log).expect("a scanner finishes once");
 
     // A finished scanner refuses more input and a second finish, and reports nothing.
     let mut after = EventLog::new();
-    assert_eq!(scanner.feed(b"x", &mut after), Err(Error::Finished), "feed after finish");
-    assert_eq!(scanner.feed(b"", &mut after), Err(Error::Finished), "empty feed after finish");
-    assert_eq!(scanner.finish(&mut after), Err(Error::Finished), "finish after finish");
-    assert!(after.events.is_empty(), "a finished scanner reported events: {:?}", after.events);
+    assert_eq!(
+        scanner.feed(b"x", &mut after),
+        Err(Error::Finished),
+        "feed after finish"
+    );
+    assert_eq!(
+        scanner.feed(b"", &mut after),
+        Err(Error::Finished),
+        "empty feed after finish"
+    );
+    assert_eq!(
+        scanner.finish(&mut after),
+        Err(Error::Finished),
+        "finish after finish"
+    );
+    assert!(
+        after.events.is_empty(),
+        "a finished scanner reported events: {:?}",
+        after.events
+    );
     log
 }
 
@@ -136,14 +183,27 @@ fn check_tiling(log: &EventLog, input: &[u8], which: &str) {
             "{which}: event {i} has span {span:?} outside 0..{len}: {event:?}"
         );
         if let Some(payload) = event.payload() {
-            assert_eq!(span.start, at, "{which}: payload event {i} does not start where the last ended: {event:?}");
-            assert_eq!(span.len(), payload.len() as u64, "{which}: payload event {i} span length != byte count: {event:?}");
+            assert_eq!(
+                span.start, at,
+                "{which}: payload event {i} does not start where the last ended: {event:?}"
+            );
+            assert_eq!(
+                span.len(),
+                payload.len() as u64,
+                "{which}: payload event {i} span length != byte count: {event:?}"
+            );
             at = span.end;
             joined.extend_from_slice(payload);
         }
     }
-    assert_eq!(at, len, "{which}: payload spans end at {at}, not at the input's end {len}");
-    assert!(joined == input, "{which}: the payload bytes are not the input");
+    assert_eq!(
+        at, len,
+        "{which}: payload spans end at {at}, not at the input's end {len}"
+    );
+    assert!(
+        joined == input,
+        "{which}: the payload bytes are not the input"
+    );
 }
 
 /// Calls are numbered 0, 1, 2… in order of their start; each ends exactly once, after it
@@ -154,18 +214,31 @@ fn check_calls(log: &EventLog, which: &str) {
     for (i, event) in log.events.iter().enumerate() {
         match event {
             OwnedEvent::ToolStart { call, .. } => {
-                assert_eq!(*call as usize, ended.len(), "{which}: event {i}: calls are not numbered in order: {event:?}");
+                assert_eq!(
+                    *call as usize,
+                    ended.len(),
+                    "{which}: event {i}: calls are not numbered in order: {event:?}"
+                );
                 ended.push(false);
             }
             OwnedEvent::ToolEnd { call, .. } => {
                 let c = *call as usize;
-                assert!(c < ended.len(), "{which}: event {i}: end of a call that never started: {event:?}");
-                assert!(!ended[c], "{which}: event {i}: call {c} ended twice: {event:?}");
+                assert!(
+                    c < ended.len(),
+                    "{which}: event {i}: end of a call that never started: {event:?}"
+                );
+                assert!(
+                    !ended[c],
+                    "{which}: event {i}: call {c} ended twice: {event:?}"
+                );
                 ended[c] = true;
             }
             OwnedEvent::ToolName { call, .. } | OwnedEvent::ToolArgs { call, .. } => {
                 let c = *call as usize;
-                assert!(c < ended.len() && !ended[c], "{which}: event {i}: call {c} is not open: {event:?}");
+                assert!(
+                    c < ended.len() && !ended[c],
+                    "{which}: event {i}: call {c} is not open: {event:?}"
+                );
             }
             _ => {}
         }
@@ -175,20 +248,24 @@ fn check_calls(log: &EventLog, which: &str) {
     }
 }
 
-fuzz_target!(|input: Input| -> Corpus {
+fuzz_target!(|input: Input<'_>| -> Corpus {
     if input.bytes.len() > MAX_INPUT {
         return Corpus::Reject;
     }
 
-    let whole = scan(&input, &[&input.bytes[..]]);
+    let whole = scan(&input, &[input.bytes]);
     let chunked = scan(&input, &input.split());
 
-    check_tiling(&whole, &input.bytes, "whole");
+    check_tiling(&whole, input.bytes, "whole");
     check_calls(&whole, "whole");
-    check_tiling(&chunked, &input.bytes, "chunked");
+    check_tiling(&chunked, input.bytes, "chunked");
     check_calls(&chunked, "chunked");
     if whole != chunked {
-        let first = whole.events.iter().zip(&chunked.events).position(|(a, b)| a != b);
+        let first = whole
+            .events
+            .iter()
+            .zip(&chunked.events)
+            .position(|(a, b)| a != b);
         panic!(
             "chunked events differ from whole events (first difference at event {first:?})\n\
              whole:   {:?}\nchunked: {:?}",
@@ -202,9 +279,18 @@ fuzz_target!(|input: Input| -> Corpus {
     let _ = scanner.feed(&input.bytes[..input.bytes.len() / 2], &mut junk);
     scanner.reset();
     let mut again = EventLog::new();
-    scanner.feed(&input.bytes, &mut again).expect("a reset scanner takes input");
-    scanner.finish(&mut again).expect("a reset scanner finishes");
-    assert!(again == whole, "a reset scanner gave different events:\nnew:   {:?}\nreset: {:?}", whole.events, again.events);
+    scanner
+        .feed(input.bytes, &mut again)
+        .expect("a reset scanner takes input");
+    scanner
+        .finish(&mut again)
+        .expect("a reset scanner finishes");
+    assert!(
+        again == whole,
+        "a reset scanner gave different events:\nnew:   {:?}\nreset: {:?}",
+        whole.events,
+        again.events
+    );
 
     Corpus::Keep
 });
