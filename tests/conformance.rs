@@ -394,6 +394,11 @@ fn names_are_checked() {
         scan("<tool_call>{\"name\": \" read \"}</tool_call>")[2],
         "S0:read"
     );
+    let padded = format!(
+        "<tool_call>{{\"name\": \"{}read\"}}</tool_call>",
+        " ".repeat(200)
+    );
+    assert_eq!(scan(&padded)[2], "S0:read");
     for bad in ["", "a b", "<x>"] {
         let input = format!("<tool_call>{{\"name\": \"{bad}\"}}</tool_call>");
         let log = scan(&input);

@@ -201,6 +201,7 @@ impl JsonTag {
         self.run_machine(chunk, base, options, sink);
     }
 
+    /// The general machine: phase after phase until the chunk is used up.
     #[inline(never)]
     fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         let mut pos = 0;
@@ -504,7 +505,10 @@ impl JsonTag {
                         continue;
                     }
                     if in_name {
-                        if call.name.try_push(b).is_err() {
+                        // Leading whitespace is trimmed anyway; it must not fill the buffer.
+                        if call.name.is_empty() && b.is_ascii_whitespace() {
+                            call.name_start += 1;
+                        } else if call.name.try_push(b).is_err() {
                             call.name_bad = Some(Diagnostic::NameTooLong);
                         }
                     } else if call.key.try_push(b).is_err() {
