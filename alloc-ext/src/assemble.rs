@@ -263,6 +263,8 @@ impl Assembler {
         };
         match parsed {
             Some(arguments) => {
+                // A call is never text again once it committed.
+                record.raw = Vec::new();
                 let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default())
                     .into_owned();
                 let id = record.id.clone();
