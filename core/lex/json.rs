@@ -58,19 +58,34 @@ impl JsonValue {
     }
 
     /// Takes `bytes` whole when they all lie inside a string that they do not close
-    /// (escapes included); otherwise leaves the state alone and returns false. For
-    /// token-sized pieces only: a refusal costs a look at the bytes.
+    /// (escapes included); otherwise leaves the state alone and returns false.
     #[inline(always)]
     pub(crate) fn take_inside_string(&mut self, bytes: &[u8]) -> bool {
         if self.quote == 0 {
             return false;
         }
-        let mut probe = *self;
-        if probe.scan(bytes) == Step::More && probe.quote != 0 {
-            *self = probe;
-            return true;
+        let mut escape = self.escape;
+        let mut i = 0;
+        loop {
+            if escape {
+                if i == bytes.len() {
+                    break;
+                }
+                escape = false;
+                i += 1;
+                continue;
+            }
+            match find_quote_or_escape(self.quote, &bytes[i..]) {
+                None => break,
+                Some(k) if bytes[i + k] == self.quote => return false,
+                Some(k) => {
+                    escape = true;
+                    i += k + 1;
+                }
+            }
         }
-        false
+        self.escape = escape;
+        true
     }
 
     /// Scans the next bytes of the value.
@@ -183,6 +198,30 @@ mod tests {
     fn markup_outside_string_is_an_error() {
         assert_eq!(run(&["{\"a\": 1", "</tool_call>"]), (Step::Error(0), 7));
         assert_eq!(run(&["}"]), (Step::Error(0), 0));
+    }
+
+    #[test]
+    fn token_pieces_inside_a_string_are_taken_whole() {
+        let mut lexer = JsonValue::new();
+        assert_eq!(lexer.scan(b"\"ab"), Step::More);
+        assert!(lexer.take_inside_string(b"c\\"));
+        assert!(
+            lexer.escape,
+            "an escape at the end of a piece stays pending"
+        );
+        assert!(lexer.take_inside_string(b"\"d\\n"));
+        assert!(!lexer.escape);
+        let before = lexer;
+        assert!(
+            !lexer.take_inside_string(b"x\" }"),
+            "a closing quote needs the full scan"
+        );
+        assert_eq!((lexer.quote, lexer.escape), (before.quote, before.escape));
+        assert_eq!(lexer.scan(b"x\" }"), Step::Done(2));
+        assert!(
+            !JsonValue::new().take_inside_string(b"abc"),
+            "not inside a string"
+        );
     }
 
     #[test]
