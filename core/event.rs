@@ -122,7 +122,10 @@ pub enum Diagnostic {
     /// A call's closer came where only the body's last `}` was missing; the call is
     /// complete (dialects.md rule 13).
     UnclosedBody,
-    /// The stream ended inside a call.
+    /// A second JSON object followed a complete call inside the same block; it is the next
+    /// call (dialects.md rule 13).
+    SharedBlock,
+    /// The stream ended, or a stop token came, inside a call.
     TruncatedCall,
     /// The stream ended inside a reasoning block; it was closed there.
     UnclosedReasoning,
@@ -151,6 +154,7 @@ impl Diagnostic {
             Diagnostic::MalformedCall => "malformed_call",
             Diagnostic::CodeFence => "code_fence",
             Diagnostic::UnclosedBody => "unclosed_body",
+            Diagnostic::SharedBlock => "shared_block",
             Diagnostic::TruncatedCall => "truncated_call",
             Diagnostic::UnclosedReasoning => "unclosed_reasoning",
             Diagnostic::StrayStopToken => "stray_stop_token",
@@ -186,7 +190,8 @@ impl Diagnostic {
             Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
             Diagnostic::CodeFence => "the call's JSON was wrapped in a Markdown code fence",
             Diagnostic::UnclosedBody => "the call's JSON lacked its final brace before the closer",
-            Diagnostic::TruncatedCall => "the stream ended inside a call",
+            Diagnostic::SharedBlock => "several calls shared one block; each JSON object is a call",
+            Diagnostic::TruncatedCall => "the stream ended (or a stop token came) inside a call",
             Diagnostic::UnclosedReasoning => "the stream ended inside reasoning; closed there",
             Diagnostic::StrayStopToken => "a stop token leaked into the text and was removed",
             Diagnostic::ArgumentsTooLong => "the call's arguments exceeded the configured limit",

@@ -554,7 +554,10 @@ fn code_fence_around_the_body() {
             "D:malformed_call"
         ]
     );
-    let log = scan("<tool_call>``````````````````json\n{}</tool_call>");
+    let log = scan(&format!(
+        "<tool_call>{}json\n{{}}</tool_call>",
+        "`".repeat(40)
+    ));
     assert!(log.contains(&"D:malformed_call".to_owned()), "{log:?}");
 }
 
@@ -672,4 +675,106 @@ fn other_keys_are_skipped_with_a_diagnostic() {
         ]
     );
     assert_eq!(log.last().unwrap(), "X0:Complete");
+}
+
+/// Fence lines as models write them: CRLF, trailing blanks, other info strings.
+#[test]
+fn code_fence_variants() {
+    for fence in [
+        "```json\r\n",
+        "```json \n",
+        "``` json\t\n",
+        "```tool_call\n",
+    ] {
+        let input = format!(
+            "<tool_call>\n{fence}{{\"name\": \"f\", \"arguments\": {{}}}}\n```\n</tool_call>"
+        );
+        let log = scan(&input);
+        assert_eq!(log.last().unwrap(), "X0:Complete", "{fence:?}: {log:?}");
+    }
+}
+
+/// The closer repairs a missing final brace whatever the last value was.
+#[test]
+fn unclosed_body_after_a_bare_scalar() {
+    for last in ["2", "true", "null", "\"s\"", "[1]"] {
+        let input = format!(
+            "<tool_call>{{\"name\": \"f\", \"arguments\": {{\"a\": 1}}, \"x\": {last}</tool_call>"
+        );
+        let log = scan(&input);
+        assert_eq!(
+            log[log.len() - 3..],
+            ["<CallClose>", "D:unclosed_body", "X0:Complete"],
+            "{last}: {log:?}"
+        );
+    }
+}
+
+/// JSON escapes in names decode (models trained on `json.dumps` output escape non-ASCII).
+#[test]
+fn escaped_names_decode() {
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"caf\\u00e9\"}</tool_call>")[2],
+        "S0:café"
+    );
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"\\ud83e\\udd80\"}</tool_call>")[2],
+        "S0:🦀"
+    );
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"a\\/b\"}</tool_call>")[2],
+        "S0:a/b"
+    );
+    for bad in ["a\\nb", "a\\\"b", "\\ud83e", "\\u12"] {
+        let log = scan(&format!("<tool_call>{{\"name\": \"{bad}\"}}</tool_call>"));
+        assert!(
+            log.contains(&"D:invalid_name".to_owned()),
+            "{bad:?}: {log:?}"
+        );
+    }
+    let not_utf8 = b"<tool_call>{\"name\": \"f\xc3(\"}</tool_call>";
+    let log = render(&harness::check(
+        Dialect::Hermes,
+        Options::default(),
+        not_utf8,
+    ));
+    assert!(log.contains(&"D:invalid_name".to_owned()), "{log:?}");
+}
+
+/// Qwen2.5 sometimes writes parallel calls as several objects in one block.
+#[test]
+fn several_objects_in_one_block_are_several_calls() {
+    let log = scan("<tool_call>\n{\"name\": \"f\"}\n{\"name\": \"g\"}\n</tool_call>");
+    assert_eq!(
+        log,
+        [
+            "<CallOpen>",
+            "E\"\\n{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\"}\\n\"",
+            "D:shared_block",
+            "X0:Complete",
+            "E\"{\\\"name\\\": \\\"g\\\"\"",
+            "S1:g",
+            "E\"}\\n\"",
+            "<CallClose>",
+            "X1:Complete",
+        ]
+    );
+}
+
+/// A closer cut off by the end of the stream is the call's markup, not content.
+#[test]
+fn cut_off_closer_is_markup() {
+    assert_eq!(
+        scan("<tool_call>{\"name\": \"f\"}</tool_c"),
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"f\\\"\"",
+            "S0:f",
+            "E\"}</tool_c\"",
+            "D:missing_closer",
+            "X0:Complete"
+        ]
+    );
 }

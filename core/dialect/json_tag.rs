@@ -72,7 +72,7 @@ enum Key {
 const KEY_CAP: usize = 10;
 
 /// Longest opening fence line (backticks, info string such as `json`, newline) accepted.
-const FENCE_CAP: u8 = 16;
+const FENCE_CAP: u8 = 32;
 
 /// The call being scanned.
 #[derive(Debug, Clone)]
@@ -218,7 +218,7 @@ impl JsonTag {
     /// End of stream at offset `end`: nothing is held back any more.
     pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         if self.phase == Phase::Tail {
-            self.abandon_tail(end, options, sink);
+            self.abandon_tail(end, sink);
         }
         if self.phase == Phase::Text {
             let held = self.delims.take();
@@ -482,9 +482,6 @@ impl JsonTag {
                         call.escape = false;
                     } else if b == b'\\' {
                         call.escape = true;
-                        if in_name {
-                            call.name_bad = Some(Diagnostic::InvalidName);
-                        }
                     } else if b == call.quote {
                         i += 1;
                         if in_name {
@@ -520,9 +517,11 @@ impl JsonTag {
                     let b = chunk[i];
                     i += 1;
                     call.fence = call.fence.saturating_add(1);
+                    let info = b.is_ascii_alphanumeric()
+                        || matches!(b, b'`' | b'_' | b'-' | b'.' | b'+' | b' ' | b'\t' | b'\r');
                     if b == b'\n' {
                         call.envelope = Envelope::Open;
-                    } else if call.fence > FENCE_CAP || !(b == b'`' || b.is_ascii_alphanumeric()) {
+                    } else if call.fence > FENCE_CAP || !info {
                         malformed!(i - 1);
                     }
                 }
@@ -628,12 +627,16 @@ impl JsonTag {
         if let Some(diagnostic) = call.name_bad {
             return Some(diagnostic);
         }
-        let name = call.name.as_slice().trim_ascii();
+        let Some(decoded) = decode_name(&call.name) else {
+            return Some(Diagnostic::InvalidName);
+        };
+        let name = decoded.as_slice().trim_ascii();
         if name.is_empty()
+            || core::str::from_utf8(name).is_err()
             || name.iter().any(|&b| {
                 b.is_ascii_whitespace()
                     || b.is_ascii_control()
-                    || matches!(b, b'<' | b'>' | b'"' | b'\'')
+                    || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
             })
         {
             return Some(Diagnostic::InvalidName);
@@ -684,6 +687,15 @@ impl JsonTag {
                 i += ws;
             }
             if i == chunk.len() {
+                return i;
+            }
+            if chunk[i] == b'{' {
+                // Another JSON object in the same block: the next call (Qwen2.5 writes
+                // parallel calls this way).
+                let span = Span::at(at(i));
+                sink.diagnostic(span, Diagnostic::SharedBlock);
+                self.complete(span, sink);
+                self.open_call(span, options, sink);
                 return i;
             }
         }
@@ -797,11 +809,68 @@ impl JsonTag {
         self.complete(span, sink);
     }
 
-    /// The stream ended in the tail: complete without the closer, held bytes back to text.
-    fn abandon_tail<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+    /// The stream ended in the tail: complete without the closer. Held bytes are the start
+    /// of the closer the end of the stream cut off: the call's own markup.
+    fn abandon_tail<S: Sink>(&mut self, end: u64, sink: &mut S) {
         let held = self.delims.take();
-        let start = end - held.len() as u64;
-        self.end_without_closer(Span::at(start), sink);
-        self.refeed(&held, start, options, sink);
+        if !held.is_empty() {
+            sink.markup(
+                Span::new(end - held.len() as u64, end),
+                Markup::Envelope,
+                &held,
+            );
+        }
+        self.end_without_closer(Span::at(end), sink);
     }
+}
+
+/// The name as JSON decodes it: `\uXXXX` escapes (surrogate pairs included) become UTF-8,
+/// `\/` a slash; any other escape (quotes, backslashes, whitespace) cannot be in a name.
+/// Models trained on `json.dumps` output escape non-ASCII names this way.
+fn decode_name(raw: &[u8]) -> Option<ArrayVec<u8, MAX_NAME>> {
+    let mut out = ArrayVec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] != b'\\' {
+            out.push(raw[i]);
+            i += 1;
+            continue;
+        }
+        match raw.get(i + 1)? {
+            b'/' => {
+                out.push(b'/');
+                i += 2;
+            }
+            b'u' => {
+                let high = hex4(raw.get(i + 2..i + 6)?)?;
+                i += 6;
+                let code = if (0xD800..0xDC00).contains(&high) {
+                    let low = match raw.get(i..i + 2)? {
+                        b"\\u" => hex4(raw.get(i + 2..i + 6)?)?,
+                        _ => return None,
+                    };
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return None;
+                    }
+                    i += 6;
+                    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    high
+                };
+                let c = char::from_u32(code)?;
+                let mut utf8 = [0u8; 4];
+                // Decoding only shortens: `\uXXXX` is 6 bytes, its UTF-8 at most 3 (4 for 12).
+                out.try_extend_from_slice(c.encode_utf8(&mut utf8).as_bytes())
+                    .ok()?;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn hex4(digits: &[u8]) -> Option<u32> {
+    digits
+        .iter()
+        .try_fold(0u32, |n, &d| Some(n * 16 + (d as char).to_digit(16)?))
 }

@@ -117,11 +117,10 @@ impl JsonValue {
             }
             let b = bytes[i];
             if self.scalar {
-                if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n') {
+                // Markup right after a bare scalar ends it; what the markup means is the
+                // caller's business.
+                if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n' | b'<') {
                     return Step::Done(i);
-                }
-                if b == b'<' {
-                    return Step::Error(i);
                 }
                 i += 1;
                 continue;
@@ -192,6 +191,7 @@ mod tests {
     fn scalar_ends_before_delimiter() {
         assert_eq!(run(&["12", "3,"]), (Step::Done(1), 2));
         assert_eq!(run(&["\"str\" "]), (Step::Done(5), 0));
+        assert_eq!(run(&["true</tool_call>"]), (Step::Done(4), 0));
     }
 
     #[test]
