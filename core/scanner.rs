@@ -197,7 +197,7 @@ impl Scanner {
             return Err(Error::Finished);
         }
         self.begin(sink);
-        self.machine.finish(self.offset, &self.options, sink);
+        self.machine.finish(self.offset, sink);
         self.finished = true;
         Ok(())
     }

@@ -124,6 +124,8 @@ pub(crate) struct CallRecord {
     pub(crate) id: String,
     pub(crate) name: Option<Vec<u8>>,
     raw: Vec<u8>,
+    /// Stream offset of the call's first byte.
+    raw_start: u64,
     /// Normalised argument text so far; after the call completes, the whole JSON text.
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
@@ -147,8 +149,8 @@ impl CallRecord {
 #[derive(Debug)]
 enum Capture {
     None,
-    /// A call opener was seen; the call has not started yet.
-    Opening(Vec<u8>),
+    /// A call opener was seen at this offset; the call has not started yet.
+    Opening(Vec<u8>, u64),
     Call(u32),
 }
 
@@ -166,6 +168,10 @@ pub struct Assembler {
     pub(crate) tool_calls: Vec<ToolCall>,
     /// Content ranges that hold the bytes of a call released as text, in order.
     pub(crate) released: Vec<(u32, Range<usize>)>,
+    content_utf8: Utf8Check,
+    reasoning_utf8: Utf8Check,
+    /// Where the content and reasoning hold bytes that are not UTF-8.
+    bad_utf8: Vec<Span>,
     diagnostics: Vec<DiagnosticRecord>,
 }
 
@@ -182,6 +188,9 @@ impl Assembler {
             capture: Capture::None,
             tool_calls: Vec::new(),
             released: Vec::new(),
+            content_utf8: Utf8Check::default(),
+            reasoning_utf8: Utf8Check::default(),
+            bad_utf8: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -214,7 +223,7 @@ impl Assembler {
     fn capture(&mut self, bytes: &[u8]) {
         match &mut self.capture {
             Capture::None => {}
-            Capture::Opening(raw) => raw.extend_from_slice(bytes),
+            Capture::Opening(raw, _) => raw.extend_from_slice(bytes),
             Capture::Call(call) => {
                 if let Some(record) = self.calls.get_mut(*call as usize) {
                     record.raw.extend_from_slice(bytes);
@@ -303,6 +312,8 @@ impl Assembler {
 
     /// A call's bytes turned out to be text: they go into the content where it stood.
     fn release(&mut self, call: u32, raw: &[u8]) {
+        let raw_start = self.calls.get(call as usize).map_or(0, |r| r.raw_start);
+        self.content_utf8.check(raw_start, raw, &mut self.bad_utf8);
         let start = self.content.len();
         self.content.extend_from_slice(raw);
         self.released.push((call, start..self.content.len()));
@@ -349,9 +360,18 @@ impl Assembler {
                 }
             })
             .collect();
-        let content = std::mem::take(&mut self.content);
-        let content = self.text_of(content).trim().to_owned();
-        let reasoning = reasoning.map(|r| self.text_of(r).trim().to_owned());
+        self.content_utf8.finish(&mut self.bad_utf8);
+        self.reasoning_utf8.finish(&mut self.bad_utf8);
+        for span in std::mem::take(&mut self.bad_utf8) {
+            self.record(
+                span,
+                "invalid_utf8",
+                "the text was not valid UTF-8; replaced with U+FFFD",
+            );
+        }
+        self.diagnostics.sort_by_key(|d| d.span[0]);
+        let content = String::from_utf8_lossy(&self.content).trim().to_owned();
+        let reasoning = reasoning.map(|r| String::from_utf8_lossy(&r).trim().to_owned());
         Completion {
             content,
             reasoning,
@@ -360,36 +380,79 @@ impl Assembler {
             diagnostics: self.diagnostics,
         }
     }
+}
 
-    fn text_of(&mut self, bytes: Vec<u8>) -> String {
-        match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => {
-                self.record(
-                    Span::at(0),
-                    "invalid_utf8",
-                    "the text was not valid UTF-8; replaced with U+FFFD",
-                );
-                String::from_utf8_lossy(e.as_bytes()).into_owned()
+/// Finds the bytes of one text stream (content or reasoning), fed in pieces, that are not
+/// UTF-8, and where they are in the input. A code point split between pieces is fine.
+#[derive(Debug, Default)]
+struct Utf8Check {
+    /// The start of a code point the last piece ended in, and its stream offset.
+    carry: Vec<u8>,
+    carry_start: u64,
+}
+
+impl Utf8Check {
+    fn check(&mut self, start: u64, bytes: &[u8], found: &mut Vec<Span>) {
+        if self.carry.is_empty() && std::str::from_utf8(bytes).is_ok() {
+            return;
+        }
+        let carried = self.carry.len();
+        let carry_start = self.carry_start;
+        let mut data = std::mem::take(&mut self.carry);
+        data.extend_from_slice(bytes);
+        let at = |i: usize| {
+            if i < carried {
+                carry_start + i as u64
+            } else {
+                start + (i - carried) as u64
             }
+        };
+        let mut from = 0;
+        while let Err(e) = std::str::from_utf8(&data[from..]) {
+            let bad = from + e.valid_up_to();
+            match e.error_len() {
+                Some(n) => {
+                    found.push(Span::new(at(bad), at(bad + n - 1) + 1));
+                    from = bad + n;
+                }
+                None => {
+                    self.carry = data[bad..].to_vec();
+                    self.carry_start = at(bad);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, found: &mut Vec<Span>) {
+        if !self.carry.is_empty() {
+            let end = self.carry_start + self.carry.len() as u64;
+            found.push(Span::new(self.carry_start, end));
+            self.carry.clear();
         }
     }
 }
 
 impl Sink for Assembler {
-    fn text(&mut self, _: Span, text: &[u8]) {
+    fn text(&mut self, span: Span, text: &[u8]) {
         self.capture = Capture::None;
+        self.content_utf8
+            .check(span.start, text, &mut self.bad_utf8);
         self.content.extend_from_slice(text);
     }
 
-    fn reasoning(&mut self, _: Span, text: &[u8]) {
+    fn reasoning(&mut self, span: Span, text: &[u8]) {
         self.capture = Capture::None;
+        self.reasoning_utf8
+            .check(span.start, text, &mut self.bad_utf8);
         self.push_reasoning(text);
     }
 
-    fn markup(&mut self, _: Span, kind: Markup, bytes: &[u8]) {
+    fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
         match kind {
-            Markup::Delimiter(Role::CallOpen) => self.capture = Capture::Opening(bytes.to_vec()),
+            Markup::Delimiter(Role::CallOpen) => {
+                self.capture = Capture::Opening(bytes.to_vec(), span.start);
+            }
             Markup::Delimiter(Role::CallClose) | Markup::Envelope => self.capture(bytes),
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
@@ -408,10 +471,10 @@ impl Sink for Assembler {
         self.in_reasoning = false;
     }
 
-    fn tool_start(&mut self, _: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        let raw = match std::mem::replace(&mut self.capture, Capture::Call(call)) {
-            Capture::Opening(raw) => raw,
-            _ => Vec::new(),
+    fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        let (raw, raw_start) = match std::mem::replace(&mut self.capture, Capture::Call(call)) {
+            Capture::Opening(raw, start) => (raw, start),
+            _ => (Vec::new(), span.start),
         };
         let id = self.ids.mint();
         if provisional {
@@ -423,6 +486,7 @@ impl Sink for Assembler {
             id,
             name: name.map(<[u8]>::to_vec),
             raw,
+            raw_start,
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
             has_args: false,

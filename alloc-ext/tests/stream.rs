@@ -153,3 +153,27 @@ fn held_calls_are_shown_only_when_complete() {
     assert_eq!(shown[0].tool_calls[0].arguments, "{\"b\": [1, 2]}");
     assert_eq!(reason, "tool_calls");
 }
+
+/// Bytes that are not UTF-8 are reported where they are in the input, in stream order.
+#[test]
+fn invalid_utf8_is_located() {
+    use inband_alloc::assemble::assemble;
+    let input = b"ok \xff then <think>r\xfe</think> and a split \xe2\x82";
+    for size in [1, 2, 64] {
+        let completion = assemble(
+            Dialect::Qwen3,
+            Options::default(),
+            &AssembleOptions::seeded(1),
+            input.chunks(size),
+        );
+        let spans: Vec<[u64; 2]> = completion
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "invalid_utf8")
+            .map(|d| d.span)
+            .collect();
+        assert_eq!(spans, [[3, 4], [18, 19], [40, 42]], "{size}");
+        assert_eq!(completion.content, "ok \u{fffd} then  and a split \u{fffd}");
+        assert_eq!(completion.reasoning.as_deref(), Some("r\u{fffd}"));
+    }
+}

@@ -216,7 +216,7 @@ impl JsonTag {
     }
 
     /// End of stream at offset `end`: nothing is held back any more.
-    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
         if self.phase == Phase::Tail {
             self.abandon_tail(end, sink);
         }
