@@ -105,15 +105,24 @@ fn main() -> ExitCode {
         }
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        // A reader that stops early (`inband scan … | head`) is not an error.
+        Ok(()) | Err(Failure::ReaderGone) => ExitCode::SUCCESS,
+        Err(Failure::Message(message)) => {
             eprintln!("inband: {message}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+/// Why `inband scan` stopped early.
+enum Failure {
+    /// A usage or I/O error, said in one line.
+    Message(String),
+    /// Standard output was closed by its reader.
+    ReaderGone,
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
     let Command::Scan(args) = cli.command;
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;
@@ -126,7 +135,10 @@ fn run(cli: Cli) -> Result<(), String> {
     );
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let write_error = |e: io::Error| format!("cannot write output: {e}");
+    let write_error = |e: io::Error| match e.kind() {
+        io::ErrorKind::BrokenPipe => Failure::ReaderGone,
+        _ => Failure::Message(format!("cannot write output: {e}")),
+    };
     let chunk = args.chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     if args.input.as_os_str() == "-" {
         // Standard input is decoded as it arrives: each read is a chunk, or is re-cut
@@ -139,7 +151,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(format!("cannot read standard input: {e}")),
+                Err(e) => return Err(Failure::Message(format!("cannot read standard input: {e}"))),
             };
             let Some(size) = chunk else {
                 output.chunk(&buffer[..n], &mut out).map_err(write_error)?;
@@ -157,7 +169,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
     } else {
         let input = std::fs::read(&args.input)
-            .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
+            .map_err(|e| Failure::Message(format!("cannot read {}: {e}", args.input.display())))?;
         for piece in input.chunks(chunk.unwrap_or(input.len()).max(1)) {
             output.chunk(piece, &mut out).map_err(write_error)?;
         }

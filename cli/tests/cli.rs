@@ -317,3 +317,40 @@ fn malformed_output_is_a_diagnostic_not_an_error() {
     assert_eq!(summary["diagnostics"][0]["code"], "truncated_call");
     assert_eq!(summary["content"], "");
 }
+
+/// A reader that stops early (`| head`) ends the run quietly.
+#[test]
+fn a_closed_output_pipe_is_not_an_error() {
+    use std::io::Read;
+    let path = data("transcripts/qwen3-weather-two-calls.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inband"))
+        .args([
+            "scan",
+            path.to_str().unwrap(),
+            "--dialect",
+            "qwen3",
+            "--format",
+            "openai",
+            "--chunk",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
