@@ -322,7 +322,12 @@ fn malformed_output_is_a_diagnostic_not_an_error() {
 #[test]
 fn a_closed_output_pipe_is_not_an_error() {
     use std::io::Read;
-    let path = data("transcripts/qwen3-weather-two-calls.txt");
+    // Far more output than a pipe buffers, so the writer does meet the closed pipe.
+    let input = std::fs::read(data("transcripts/qwen3-weather-two-calls.txt")).unwrap();
+    let dir = std::env::temp_dir().join(format!("inband-cli-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("long.txt");
+    std::fs::write(&path, input.repeat(200)).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_inband"))
         .args([
             "scan",
