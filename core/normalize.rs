@@ -202,6 +202,12 @@ impl ArgumentsNormalizer {
         self.stage.finish(out);
     }
 
+    /// True once any of repairs 1–4, 6 or 7 changed the text (the model did not write
+    /// valid JSON), at either level of double-encoded arguments.
+    pub fn repaired(&self) -> bool {
+        self.stage.repaired
+    }
+
     /// True once the input was recognised as double-encoded (its first non-whitespace byte is a
     /// quote: a JSON string holding the arguments, repair 5).
     pub fn double_encoded(&self) -> bool {
@@ -355,6 +361,8 @@ impl Default for ArgumentsNormalizer {
 struct Stage {
     /// Lexical state.
     st: St,
+    /// Some repair changed the text.
+    repaired: bool,
     /// Bytes used in `buf`.
     len: u8,
     /// The pending segment (comma + whitespace, backslash escape or a high surrogate escape and
@@ -444,6 +452,7 @@ impl Stage {
     const fn new() -> Self {
         Stage {
             st: St::Value,
+            repaired: false,
             len: 0,
             buf: [0; HOLD],
         }
@@ -472,6 +481,7 @@ impl Stage {
 
     /// Resolve the pending segment as unchanged but preceded by `bytes`.
     fn insert(&mut self, c: &mut Cur, raw: &[u8], bytes: &[u8], out: &mut impl FnMut(&[u8])) {
+        self.repaired = true;
         match c.pend {
             Some(p) => {
                 emit(out, raw.get(c.run..p).unwrap_or(&[]));
@@ -496,6 +506,7 @@ impl Stage {
         bytes: &[u8],
         out: &mut impl FnMut(&[u8]),
     ) {
+        self.repaired = true;
         if let Some(p) = c.pend {
             emit(out, raw.get(c.run..p).unwrap_or(&[]));
         }
@@ -515,6 +526,7 @@ impl Stage {
         bytes: &[u8],
         out: &mut impl FnMut(&[u8]),
     ) {
+        self.repaired = true;
         match c.pend {
             Some(p) => {
                 emit(out, raw.get(c.run..p).unwrap_or(&[]));
@@ -541,6 +553,7 @@ impl Stage {
 
     /// Resolve the pending segment as itself without its first byte (a dropped comma).
     fn drop_first(&mut self, c: &mut Cur, raw: &[u8], out: &mut impl FnMut(&[u8])) {
+        self.repaired = true;
         match c.pend {
             Some(p) => {
                 emit(out, raw.get(c.run..p).unwrap_or(&[]));
@@ -561,6 +574,7 @@ impl Stage {
                     match b {
                         b'"' => self.st = St::Str(Quote::Double),
                         b'\'' => {
+                            self.repaired = true;
                             emit(out, raw.get(c.run..i).unwrap_or(&[]));
                             out(b"\"");
                             c.run = i + 1;
@@ -638,6 +652,7 @@ impl Stage {
                         Some(b'"') if q == Quote::Double => self.st = St::Value,
                         Some(b'"') => {
                             // A `"` inside a single-quoted string.
+                            self.repaired = true;
                             emit(out, raw.get(c.run..i).unwrap_or(&[]));
                             out(b"\\");
                             c.run = i;
@@ -651,6 +666,7 @@ impl Stage {
                         }
                         Some(ctl) => {
                             // A raw control byte: its escape instead (repair 6).
+                            self.repaired = true;
                             emit(out, raw.get(c.run..i).unwrap_or(&[]));
                             out(control_escape(ctl));
                             c.run = i + 1;

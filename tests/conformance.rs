@@ -778,3 +778,38 @@ fn cut_off_closer_is_markup() {
         ]
     );
 }
+
+/// Rule 13: repairs are accepted and reported.
+#[test]
+fn repaired_arguments_are_reported() {
+    let codes = |input: &str| {
+        let completion = assemble(
+            Dialect::Hermes,
+            Options::default(),
+            &AssembleOptions::seeded(1),
+            input.as_bytes().chunks(3),
+        );
+        assert_eq!(completion.tool_calls.len(), 1, "{input}");
+        completion
+            .diagnostics
+            .iter()
+            .map(|d| d.code)
+            .collect::<Vec<_>>()
+    };
+    for repaired in [
+        "{\"a\": True}",
+        "{\"a\": 1,}",
+        "{\"p\": \"C:\\Work\"}",
+        "{'a': 'b'}",
+        "{\"s\": \"line\nbreak\"}",
+        "{\"e\": \"\\ud83d\"}",
+    ] {
+        let input =
+            format!("<tool_call>{{\"name\": \"f\", \"arguments\": {repaired}}}</tool_call>");
+        assert_eq!(codes(&input), ["repaired_arguments"], "{repaired}");
+    }
+    assert!(codes(
+        "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": [true, \"\\n\"]}}</tool_call>"
+    )
+    .is_empty());
+}

@@ -67,7 +67,8 @@ pub struct IncompleteCall {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
-    /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `invalid_utf8`).
+    /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
+    /// `invalid_utf8`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -260,6 +261,16 @@ impl Assembler {
             return;
         };
         let parsed = Self::arguments(record);
+        if record.normalizer.repaired() {
+            self.record(
+                span,
+                "repaired_arguments",
+                "the arguments were not valid JSON as written and were repaired",
+            );
+        }
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
         if record.lossy {
             self.record(
                 span,
