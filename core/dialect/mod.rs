@@ -1,4 +1,10 @@
 //! Dialect phase machines: the small hand-written state machines that react to the
 //! delimiters the tables find. One module per wire family.
+//!
+//! Adding a dialect: write `tables/NAME.toml` (its modes and delimiters; new roles go in
+//! `inband-tables`' role list and [`Role`](crate::Role)), add a [`Dialect`](crate::Dialect)
+//! variant, and either map it onto an existing family's `Modes` (as `qwen3` reuses the
+//! JSON-in-tags machine) or add a family module here, driven by the same
+//! [`DelimScan`](crate::scan::DelimScan) and lexers, and dispatch to it from the scanner.
 
 pub(crate) mod json_tag;
