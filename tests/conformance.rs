@@ -813,3 +813,50 @@ fn repaired_arguments_are_reported() {
     )
     .is_empty());
 }
+
+/// An unterminated name must not swallow the rest of the response.
+#[test]
+fn unterminated_name_does_not_swallow_the_response() {
+    let input = "<tool_call>{\"name\": \"get_weather}</tool_call>\nThe answer is 42.";
+    let log = scan(input);
+    assert_eq!(
+        log,
+        [
+            "<CallOpen>",
+            "E\"{\\\"name\\\": \\\"get_weather}\"",
+            "<CallClose>",
+            "S0:",
+            "D:malformed_call",
+            "X0:Invalid",
+            "T\"\\nThe answer is 42.\"",
+        ]
+    );
+    let completion = assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        [input.as_bytes()],
+    );
+    assert_eq!(completion.content, input);
+    let log = scan("<tool_call>{\"name\": \"get\nweather\"}</tool_call>");
+    assert!(log.contains(&"D:invalid_name".to_owned()), "{log:?}");
+    let log = scan(&format!("<tool_call>{{\"name\": \"{}", "n".repeat(300)));
+    assert!(log.contains(&"D:name_too_long".to_owned()), "{log:?}");
+    assert!(
+        log.last().unwrap().starts_with("T\""),
+        "the rest is text: {log:?}"
+    );
+}
+
+/// Values of ignored keys count against the argument limit.
+#[test]
+fn skipped_values_count_against_the_limit() {
+    let mut options = Options::default();
+    options.max_argument_bytes = 8;
+    let log = scan_with(
+        Dialect::Hermes,
+        options,
+        "<tool_call>{\"name\": \"f\", \"x\": \"0123456789\"}</tool_call>",
+    );
+    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+}

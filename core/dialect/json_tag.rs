@@ -88,7 +88,6 @@ struct Call {
     key_kind: Key,
     name: ArrayVec<u8, MAX_NAME>,
     name_start: u64,
-    name_bad: Option<Diagnostic>,
     has_name: bool,
     has_args: bool,
     value: JsonValue,
@@ -111,7 +110,6 @@ impl Call {
             key_kind: Key::Other,
             name: ArrayVec::new_const(),
             name_start: 0,
-            name_bad: None,
             has_name: false,
             has_args: false,
             value: JsonValue::new(),
@@ -460,21 +458,33 @@ impl JsonTag {
                     }
                     match step {
                         Step::More => {}
-                        Step::Done(_) => {
-                            call.has_args = true;
-                            call.envelope = Envelope::Next;
-                        }
+                        Step::Done(_) => call.envelope = Envelope::Next,
                         Step::Error(_) => malformed!(end),
                     }
                 }
-                Envelope::Skip => match call.value.scan(&chunk[i..]) {
-                    Step::More => i = chunk.len(),
-                    Step::Done(k) => {
-                        i += k;
-                        call.envelope = Envelope::Next;
+                Envelope::Skip => {
+                    let step = call.value.scan(&chunk[i..]);
+                    let end = match step {
+                        Step::More => chunk.len(),
+                        Step::Done(k) | Step::Error(k) => i + k,
+                    };
+                    // Skipped values count against the same limit as arguments, so one
+                    // call never swallows an unbounded stream.
+                    let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+                    if (end - i) as u64 > allowed {
+                        let end = i + allowed as usize;
+                        emit!(end);
+                        self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
+                        return end;
                     }
-                    Step::Error(k) => malformed!(i + k),
-                },
+                    call.arg_bytes += (end - i) as u64;
+                    i = end;
+                    match step {
+                        Step::More => {}
+                        Step::Done(_) => call.envelope = Envelope::Next,
+                        Step::Error(_) => malformed!(i),
+                    }
+                }
                 Envelope::KeyString | Envelope::Name => {
                     let b = chunk[i];
                     let in_name = call.envelope == Envelope::Name;
@@ -482,6 +492,19 @@ impl JsonTag {
                         call.escape = false;
                     } else if b == b'\\' {
                         call.escape = true;
+                    } else if b == b'<' || b < 0x20 {
+                        // Markup or a line break cannot be in a key or name (rule 9): the
+                        // string is not closing, so the call must not swallow what follows.
+                        if in_name && b != b'<' {
+                            flush!(i);
+                            self.invalid(
+                                Span::new(at(i), at(i + 1)),
+                                Diagnostic::InvalidName,
+                                sink,
+                            );
+                            return i;
+                        }
+                        malformed!(i);
                     } else if b == call.quote {
                         i += 1;
                         if in_name {
@@ -506,7 +529,13 @@ impl JsonTag {
                         if call.name.is_empty() && b.is_ascii_whitespace() {
                             call.name_start += 1;
                         } else if call.name.try_push(b).is_err() {
-                            call.name_bad = Some(Diagnostic::NameTooLong);
+                            flush!(i);
+                            self.invalid(
+                                Span::new(at(i), at(i + 1)),
+                                Diagnostic::NameTooLong,
+                                sink,
+                            );
+                            return i;
                         }
                     } else if call.key.try_push(b).is_err() {
                         call.key_overflow = true;
@@ -562,9 +591,7 @@ impl JsonTag {
                             call.value = JsonValue::new();
                             let duplicate = match call.key_kind {
                                 Key::Name => call.has_name,
-                                Key::Arguments => {
-                                    call.has_args || call.envelope == Envelope::Arguments
-                                }
+                                Key::Arguments => call.has_args,
                                 Key::Other => false,
                             };
                             if duplicate {
@@ -624,9 +651,6 @@ impl JsonTag {
         let call = &mut self.call;
         call.envelope = Envelope::Next;
         call.has_name = true;
-        if let Some(diagnostic) = call.name_bad {
-            return Some(diagnostic);
-        }
         let Some(decoded) = decode_name(&call.name) else {
             return Some(Diagnostic::InvalidName);
         };
@@ -657,7 +681,6 @@ impl JsonTag {
             return;
         }
         self.phase = Phase::Tail;
-        self.delims.state = START;
     }
 
     /// After the body: whitespace is markup, then the closer must follow.
@@ -736,7 +759,12 @@ impl JsonTag {
             Anchored::Failed(candidate) => {
                 let held = self.delims.take();
                 let start = at(candidate) - held.len() as u64;
-                self.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                let diagnostic = if self.call.envelope == Envelope::Name {
+                    Diagnostic::InvalidName
+                } else {
+                    Diagnostic::MalformedCall
+                };
+                self.invalid(Span::new(start, start + 1), diagnostic, sink);
                 self.refeed(&held, start, options, sink);
                 return candidate;
             }

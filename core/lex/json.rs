@@ -127,7 +127,7 @@ impl JsonValue {
             }
             match CLASS[b as usize] {
                 QUOTE => self.quote = b,
-                OPEN => self.depth += 1,
+                OPEN => self.depth = self.depth.saturating_add(1),
                 CLOSE => {
                     if self.depth <= 1 {
                         return if self.depth == 1 {
