@@ -25,6 +25,7 @@ pub struct Delimiter {
 /// delimiter that is a substring of another, so leftmost-first, leftmost-longest and
 /// standard Aho–Corasick semantics agree and the first match found is the leftmost).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Dfa {
     /// Byte → byte class. Bytes that no delimiter contains share class 0.
     pub classes: [u8; 256],
@@ -43,7 +44,7 @@ pub struct Dfa {
     pub first_bytes: &'static [u8],
     /// `starts[b]` is true when `b` is in `first_bytes` (for sets of more than three bytes).
     pub starts: &'static [bool; 256],
-    /// The mode's delimiters, in table order.
+    /// The mode's delimiters: by role (in the compiler's role order), then in table order.
     pub delimiters: &'static [Delimiter],
 }
 

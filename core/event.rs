@@ -31,16 +31,16 @@ impl Span {
         }
     }
 
-    /// Length in bytes.
+    /// Length in bytes (0 for a span whose end is before its start).
     #[inline(always)]
     pub const fn len(&self) -> u64 {
-        self.end - self.start
+        self.end.saturating_sub(self.start)
     }
 
     /// True when the span covers no byte.
     #[inline(always)]
     pub const fn is_empty(&self) -> bool {
-        self.start == self.end
+        self.len() == 0
     }
 }
 
@@ -61,6 +61,20 @@ pub enum Role {
     ResultOpen,
     /// A stop token that leaked into the text (`<|im_end|>`); removed with a diagnostic.
     Stop,
+}
+
+impl Role {
+    /// The role's key in `tables/*.toml` (`call_open`, …), also used in JSON output.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Role::CallOpen => "call_open",
+            Role::CallClose => "call_close",
+            Role::ReasoningOpen => "reasoning_open",
+            Role::ReasoningClose => "reasoning_close",
+            Role::ResultOpen => "result_open",
+            Role::Stop => "stop",
+        }
+    }
 }
 
 /// What a markup event's bytes are: consumed structure, not text.
@@ -90,6 +104,18 @@ pub enum CallEnd {
     /// Its structure broke; its bytes were reported as markup and arguments and belong back
     /// in the enclosing text. A diagnostic says why.
     Invalid,
+}
+
+impl CallEnd {
+    /// A stable snake_case code (`complete`, `incomplete`, `demoted`, `invalid`).
+    pub const fn code(self) -> &'static str {
+        match self {
+            CallEnd::Complete => "complete",
+            CallEnd::Incomplete => "incomplete",
+            CallEnd::Demoted => "demoted",
+            CallEnd::Invalid => "invalid",
+        }
+    }
 }
 
 /// Something in the model's output that a consumer may want to know about. Never an error
@@ -253,7 +279,10 @@ pub trait Sink {
         let _ = (span, call, name);
     }
 
-    /// A fragment of the model's raw JSON text of the call's arguments.
+    /// A fragment of the model's raw JSON text of the call's arguments: usually an object,
+    /// a JSON string when the model double-encoded them. Clients need valid JSON equal to the
+    /// final arguments: pass the fragments through
+    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer).
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         let _ = (span, call, json);
     }

@@ -62,7 +62,7 @@
 //!   are demoted (rule 7).
 
 #![no_std]
-// Every public item is part of the contract with C and Rust embedders.
+// Every public item is part of the contract with embedders.
 #![deny(missing_docs)]
 // Broken links in docs are broken promises.
 #![deny(rustdoc::broken_intra_doc_links)]

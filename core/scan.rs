@@ -104,7 +104,8 @@ impl DelimScan {
         }
         if start < chunk.len() {
             // Cannot overflow: depth <= longest delimiter - 1 == MAX_HOLD.
-            let _ = self.hold.try_extend_from_slice(&chunk[start..]);
+            let kept = self.hold.try_extend_from_slice(&chunk[start..]);
+            debug_assert!(kept.is_ok(), "holdback overflow");
         }
         self.state = state;
         Stop::End

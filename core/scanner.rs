@@ -119,11 +119,12 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64, checked by a test: the
+/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64; a test keeps it at most 320: the
 /// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
 /// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
-/// chunking: held bytes are never re-scanned, except that a call's closer candidate that
-/// fails is looked at once more as text (at most one delimiter's length, once per call).
+/// chunking: held bytes are never re-scanned, except that a failed delimiter candidate
+/// inside a call is looked at once more as text (at most one delimiter's length, once per
+/// call).
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the
@@ -212,7 +213,7 @@ impl Scanner {
     fn begin<S: Sink>(&mut self, sink: &mut S) {
         if !self.started {
             self.started = true;
-            if self.machine.starts_in_reasoning() {
+            if self.options.starts_in_reasoning {
                 sink.reasoning_start(Span::at(0));
             }
         }

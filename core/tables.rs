@@ -10,7 +10,7 @@
 //!   hold-back capacity it implies;
 //! - one module per dialect (`hermes`, `qwen3`, …; `-` in a dialect name becomes `_`) with
 //!   the dialect's `SOURCE` and one `static` DFA per mode, named after the mode in upper
-//!   case (`CONTENT`, `REASONING`, `CALL_TAIL`).
+//!   case (`CONTENT`, `REASONING`, `CALL_BODY`, `CALL_TAIL`).
 //!
 //! Every DFA checks its own invariants in `const` context, so a malformed table fails the
 //! build rather than the scanner.

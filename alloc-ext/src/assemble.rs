@@ -94,6 +94,10 @@ pub struct Completion {
 }
 
 /// Scans `chunks` as one response and assembles it.
+///
+/// # Panics
+/// Without a seed, if the operating system's random source fails (see
+/// [`IdMinter::random`]).
 pub fn assemble<'a>(
     dialect: Dialect,
     options: Options,
@@ -178,6 +182,10 @@ pub struct Assembler {
 
 impl Assembler {
     /// An assembler for one response.
+    ///
+    /// # Panics
+    /// Without a seed, if the operating system's random source fails (see
+    /// [`IdMinter::random`]).
     pub fn new(options: &AssembleOptions) -> Self {
         Assembler {
             ids: options.seed.map_or_else(IdMinter::random, IdMinter::seeded),

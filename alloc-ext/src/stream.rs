@@ -72,6 +72,10 @@ pub struct DeltaStream {
 
 impl DeltaStream {
     /// A stream for one response.
+    ///
+    /// # Panics
+    /// Without a seed, if the operating system's random source fails (see
+    /// [`IdMinter::random`](crate::ids::IdMinter::random)).
     pub fn new(options: &AssembleOptions) -> Self {
         DeltaStream {
             assembler: Assembler::new(options),
@@ -115,7 +119,9 @@ impl DeltaStream {
             while let Some(segment) = segments.get(seg) {
                 match segment {
                     Segment::Text(bytes) => {
-                        off += take_utf8(&bytes[off..], final_, &mut delta.reasoning_content);
+                        // A segment followed by another is closed: cut it whole.
+                        let closed = final_ || seg + 1 < segments.len();
+                        off += take_utf8(&bytes[off..], closed, &mut delta.reasoning_content);
                         if off < bytes.len() || seg + 1 == segments.len() {
                             break;
                         }

@@ -1,7 +1,7 @@
 //! `inband`: decode in-band tool calls from a model's raw output.
 //!
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
-//! [--starts-in-reasoning] [--seed N]`. Exits non-zero only for usage and I/O errors;
+//! [--starts-in-reasoning] [--seed N] [--hold-calls]`. Exits non-zero only for usage and I/O errors;
 //! anything wrong in the model's output is a diagnostic in the output.
 
 mod output;
@@ -35,7 +35,7 @@ struct ScanArgs {
     /// The file to read; `-` or nothing reads standard input.
     #[arg(default_value = "-")]
     input: PathBuf,
-    /// The model's dialect: hermes, qwen3.
+    /// The model's dialect (the README lists them).
     #[arg(long, value_parser = parse_dialect)]
     dialect: Dialect,
     /// Feed the input in chunks of this many bytes (token-like streaming); default: whole.

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use inband::{CallEnd, Dialect, Markup, Options, Role, Scanner};
+use inband::{Dialect, Markup, Options, Scanner};
 use inband_alloc::assemble::{AssembleOptions, Assembler};
 use inband_alloc::events::{EventLog, OwnedEvent};
 use inband_alloc::stream::{ChunkDelta, DeltaStream};
@@ -12,27 +12,6 @@ use crate::Format;
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn role(role: Role) -> &'static str {
-    match role {
-        Role::CallOpen => "call_open",
-        Role::CallClose => "call_close",
-        Role::ReasoningOpen => "reasoning_open",
-        Role::ReasoningClose => "reasoning_close",
-        Role::ResultOpen => "result_open",
-        Role::Stop => "stop",
-        _ => "other",
-    }
-}
-
-fn end(end: CallEnd) -> &'static str {
-    match end {
-        CallEnd::Complete => "complete",
-        CallEnd::Incomplete => "incomplete",
-        CallEnd::Demoted => "demoted",
-        CallEnd::Invalid => "invalid",
-    }
 }
 
 /// What `inband scan` prints, fed chunk by chunk as the input arrives.
@@ -104,7 +83,7 @@ fn event_json(event: &OwnedEvent) -> Value {
         OwnedEvent::Reasoning { text, .. } => ("reasoning", json!({ "text": lossy(text) })),
         OwnedEvent::Markup { kind, bytes, .. } => {
             let what = match kind {
-                Markup::Delimiter(r) => role(*r),
+                Markup::Delimiter(r) => r.key(),
                 _ => "envelope",
             };
             ("markup", json!({ "markup": what, "text": lossy(bytes) }))
@@ -127,7 +106,7 @@ fn event_json(event: &OwnedEvent) -> Value {
             ("tool_args", json!({ "call": call, "json": lossy(json) }))
         }
         OwnedEvent::ToolEnd { call, end: e, .. } => {
-            ("tool_end", json!({ "call": call, "end": end(*e) }))
+            ("tool_end", json!({ "call": call, "end": e.code() }))
         }
         OwnedEvent::FabricatedResult { .. } => ("fabricated_result", json!({})),
         OwnedEvent::Diagnostic { diagnostic, .. } => (

@@ -5,7 +5,7 @@
 use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
-use crate::lex::json::{JsonValue, Step};
+use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::scan::{DelimScan, Stop};
 use crate::scanner::{Options, MAX_DRAFT_CALLS, MAX_NAME};
 use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
@@ -150,11 +150,6 @@ impl JsonTag {
             draft_first: 0,
             drafts: 0,
         }
-    }
-
-    /// True when the stream start should be reported as the start of reasoning.
-    pub(crate) fn starts_in_reasoning(&self) -> bool {
-        self.reasoning
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.
@@ -496,7 +491,7 @@ impl JsonTag {
                         // Markup or a line break cannot be in a key or name (rule 9): the
                         // string is not closing, so the call must not swallow what follows.
                         if in_name && b != b'<' {
-                            flush!(i);
+                            emit!(i);
                             self.invalid(
                                 Span::new(at(i), at(i + 1)),
                                 Diagnostic::InvalidName,
@@ -529,7 +524,7 @@ impl JsonTag {
                         if call.name.is_empty() && b.is_ascii_whitespace() {
                             call.name_start += 1;
                         } else if call.name.try_push(b).is_err() {
-                            flush!(i);
+                            emit!(i);
                             self.invalid(
                                 Span::new(at(i), at(i + 1)),
                                 Diagnostic::NameTooLong,
@@ -560,7 +555,7 @@ impl JsonTag {
                 | Envelope::Value
                 | Envelope::Next => {
                     let b = chunk[i];
-                    if b.is_ascii_whitespace() {
+                    if is_json_ws(b) {
                         i += 1;
                         continue;
                     }
@@ -699,7 +694,7 @@ impl JsonTag {
             let fenced = self.call.fence != 0;
             let ws = chunk[i..]
                 .iter()
-                .take_while(|&&b| b.is_ascii_whitespace() || (b == b'`' && fenced))
+                .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
                 .count();
             if ws > 0 {
                 sink.markup(
@@ -820,7 +815,8 @@ impl JsonTag {
             }
         }
         // Cannot overflow: a proper prefix of a delimiter is at most MAX_HOLD bytes.
-        let _ = self.delims.hold.try_extend_from_slice(&chunk[candidate..]);
+        let kept = self.delims.hold.try_extend_from_slice(&chunk[candidate..]);
+        debug_assert!(kept.is_ok(), "holdback overflow");
         Anchored::Pending
     }
 

@@ -23,6 +23,12 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// JSON's own whitespace (RFC 8259): space, tab, line feed, carriage return.
+#[inline(always)]
+pub(crate) fn is_json_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// Where the value stands after a scan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -31,7 +37,8 @@ pub(crate) enum Step {
     /// The value ended: its last byte is just before this offset. A container or string
     /// ends after its closing byte; a bare scalar ends before the byte that ended it.
     Done(usize),
-    /// The byte at this offset cannot occur here (markup outside a string).
+    /// The byte at this offset cannot occur here: markup outside a string, or a closing
+    /// bracket with nothing open.
     Error(usize),
 }
 

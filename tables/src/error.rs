@@ -226,7 +226,7 @@ impl fmt::Display for TableError {
             } => write!(
                 f,
                 "dialect `{dialect}`, mode `{mode}`: delimiter {delimiter:?} is {} bytes long, \
-                 more than the hold-back capacity MAX_DELIMITER_CAP = {MAX_DELIMITER_CAP}",
+                 more than the delimiter length cap MAX_DELIMITER_CAP = {MAX_DELIMITER_CAP}",
                 delimiter.len()
             ),
             TableError::DuplicateDelimiter {

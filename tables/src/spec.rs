@@ -320,7 +320,7 @@ mod tests {
             error(&format!("[modes.content]\nstop = [\"{long}\"]\n")),
             format!(
                 "dialect `demo`, mode `content`: delimiter \"{long}\" is 65 bytes long, more than \
-                 the hold-back capacity MAX_DELIMITER_CAP = 64"
+                 the delimiter length cap MAX_DELIMITER_CAP = 64"
             )
         );
         let at_cap = "y".repeat(MAX_DELIMITER_CAP);
