@@ -646,10 +646,17 @@ impl JsonTag {
         let call = &mut self.call;
         call.envelope = Envelope::Next;
         call.has_name = true;
-        let Some(decoded) = decode_name(&call.name) else {
-            return Some(Diagnostic::InvalidName);
+        let decoded;
+        let name = if call.name.contains(&b'\\') {
+            let Some(name) = decode_name(&call.name) else {
+                return Some(Diagnostic::InvalidName);
+            };
+            decoded = name;
+            decoded.as_slice()
+        } else {
+            call.name.as_slice()
         };
-        let name = decoded.as_slice().trim_ascii();
+        let name = name.trim_ascii();
         if name.is_empty()
             || core::str::from_utf8(name).is_err()
             || name.iter().any(|&b| {
