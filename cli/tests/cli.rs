@@ -359,3 +359,32 @@ fn a_closed_output_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The README shows the main job's exact output; it must stay true.
+#[test]
+fn readme_main_job_output_is_exact() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let command =
+        "scan tests/data/transcripts/qwen3-weather-two-calls.txt --dialect qwen3 --seed 1";
+    assert!(
+        readme.contains(command),
+        "the README runs the bundled transcript"
+    );
+    let shown = readme
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .unwrap();
+    let path = data("transcripts/qwen3-weather-two-calls.txt");
+    let out = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        "qwen3",
+        "--seed",
+        "1",
+    ]));
+    assert_eq!(out.trim_end(), shown);
+}
