@@ -21,14 +21,14 @@ pub(crate) enum Stop {
 /// INVARIANT: `hold` is exactly the bytes immediately before the next chunk byte to scan
 /// that are still part of a possible delimiter; it is empty in the start state.
 #[derive(Debug, Clone)]
-pub(crate) struct DelimScan {
+pub(crate) struct DelimiterScan {
     pub(crate) state: u16,
     pub(crate) hold: ArrayVec<u8, MAX_HOLD>,
 }
 
-impl DelimScan {
+impl DelimiterScan {
     pub(crate) const fn new() -> Self {
-        DelimScan {
+        DelimiterScan {
             state: START,
             hold: ArrayVec::new_const(),
         }

@@ -269,64 +269,59 @@ impl Assembler {
             return;
         };
         let parsed = Self::arguments(record);
-        if record.normalizer.repaired() {
+        let (repaired, lossy, provisional) = (
+            record.normalizer.repaired(),
+            record.lossy,
+            record.provisional,
+        );
+        let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default()).into_owned();
+        let id = record.id.clone();
+        // A committed call is never text again; a broken one keeps its bytes to show them.
+        let raw = std::mem::take(&mut record.raw);
+        record.broken = parsed.is_none();
+        if repaired {
             self.record(
                 span,
                 "repaired_arguments",
                 "the arguments were not valid JSON as written and were repaired",
             );
         }
-        let Some(record) = self.calls.get_mut(call as usize) else {
-            return;
-        };
-        if record.lossy {
+        if lossy {
             self.record(
                 span,
                 "invalid_utf8",
                 "the text was not valid UTF-8; replaced with U+FFFD",
             );
         }
-        let Some(record) = self.calls.get_mut(call as usize) else {
+        let Some(arguments) = parsed else {
+            self.record(
+                span,
+                "invalid_arguments",
+                "the call's arguments are not a JSON object; kept as text",
+            );
+            if provisional {
+                self.calls[call as usize].raw = raw;
+            } else {
+                self.release(call, &raw);
+            }
             return;
         };
-        match parsed {
-            Some(arguments) => {
-                // A call is never text again once it committed.
-                record.raw = Vec::new();
-                let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default())
-                    .into_owned();
-                let id = record.id.clone();
-                if let Some(tools) = &self.tools {
-                    if !tools.contains(&name) {
-                        self.record(
-                            span,
-                            "unknown_tool",
-                            "the call names a tool that was not declared",
-                        );
-                    }
-                }
-                self.tool_calls.push(ToolCall {
-                    id,
-                    name,
-                    arguments,
-                });
-            }
-            None => {
-                record.broken = true;
-                let raw = std::mem::take(&mut record.raw);
-                let provisional = record.provisional;
-                self.record(
-                    span,
-                    "invalid_arguments",
-                    "the call's arguments are not a JSON object; kept as text",
-                );
-                if !provisional {
-                    self.release(call, &raw);
-                } else if let Some(record) = self.calls.get_mut(call as usize) {
-                    record.raw = raw;
-                }
-            }
+        if self
+            .tools
+            .as_ref()
+            .is_some_and(|tools| !tools.contains(&name))
+        {
+            self.record(
+                span,
+                "unknown_tool",
+                "the call names a tool that was not declared",
+            );
         }
+        self.tool_calls.push(ToolCall {
+            id,
+            name,
+            arguments,
+        });
     }
 
     /// A call's bytes turned out to be text: they go into the content where it stood.

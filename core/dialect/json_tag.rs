@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
-use crate::scan::{DelimScan, Stop};
+use crate::scan::{DelimiterScan, Stop};
 use crate::scanner::{Options, MAX_DRAFT_CALLS, MAX_NAME};
 use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
 
@@ -124,7 +124,7 @@ impl Call {
 pub(crate) struct JsonTag {
     modes: &'static Modes,
     phase: Phase,
-    delims: DelimScan,
+    delimiters: DelimiterScan,
     reasoning: bool,
     /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
     /// still markup, not reasoning text.
@@ -142,7 +142,7 @@ impl JsonTag {
         JsonTag {
             modes,
             phase: Phase::Text,
-            delims: DelimScan::new(),
+            delimiters: DelimiterScan::new(),
             reasoning: options.starts_in_reasoning,
             opener_optional: options.starts_in_reasoning,
             call: Call::new(0, false),
@@ -165,7 +165,7 @@ impl JsonTag {
         // over whole without entering the general machine.
         let span = Span::new(base, base + chunk.len() as u64);
         match self.phase {
-            Phase::Text if self.delims.state == START && !self.opener_optional => {
+            Phase::Text if self.delimiters.state == START && !self.opener_optional => {
                 let dfa = if self.reasoning {
                     self.modes.reasoning
                 } else {
@@ -214,7 +214,7 @@ impl JsonTag {
             self.abandon_tail(end, sink);
         }
         if self.phase == Phase::Text {
-            let held = self.delims.take();
+            let held = self.delimiters.take();
             let span = Span::new(end - held.len() as u64, end);
             if !held.is_empty() {
                 if self.reasoning {
@@ -226,7 +226,7 @@ impl JsonTag {
         }
         if self.phase == Phase::BodyMarkup {
             // A delimiter's beginning inside the call: the call's own bytes.
-            let held = self.delims.take();
+            let held = self.delimiters.take();
             if !held.is_empty() {
                 let span = Span::new(end - held.len() as u64, end);
                 sink.markup(span, Markup::Envelope, &held);
@@ -238,10 +238,7 @@ impl JsonTag {
             self.settle_drafts(at, CallEnd::Complete, sink);
         }
         if self.phase == Phase::Body {
-            self.ensure_started(at, sink);
-            sink.diagnostic(at, Diagnostic::TruncatedCall);
-            sink.tool_end(at, self.call.index, CallEnd::Incomplete);
-            self.phase = Phase::Text;
+            self.truncate(at, sink);
         }
         if self.reasoning {
             sink.diagnostic(at, Diagnostic::UnclosedReasoning);
@@ -265,16 +262,18 @@ impl JsonTag {
             self.modes.content
         };
         let opener_optional = &mut self.opener_optional;
-        let stop = self.delims.scan(dfa, chunk, pos, base, &mut |span, bytes| {
-            if reasoning {
-                if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
-                    *opener_optional = false;
+        let stop = self
+            .delimiters
+            .scan(dfa, chunk, pos, base, &mut |span, bytes| {
+                if reasoning {
+                    if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
+                        *opener_optional = false;
+                    }
+                    sink.reasoning(span, bytes);
+                } else {
+                    sink.text(span, bytes);
                 }
-                sink.reasoning(span, bytes);
-            } else {
-                sink.text(span, bytes);
-            }
-        });
+            });
         let (delimiter, end) = match stop {
             Stop::End => return chunk.len(),
             Stop::Match(delimiter, end) => (delimiter, end),
@@ -345,6 +344,14 @@ impl JsonTag {
         self.ensure_started(span, sink);
         sink.diagnostic(span, diagnostic);
         sink.tool_end(span, self.call.index, CallEnd::Invalid);
+        self.phase = Phase::Text;
+    }
+
+    /// The stream ended (or a stop token came) inside the call.
+    fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.ensure_started(span, sink);
+        sink.diagnostic(span, Diagnostic::TruncatedCall);
+        sink.tool_end(span, self.call.index, CallEnd::Incomplete);
         self.phase = Phase::Text;
     }
 
@@ -696,7 +703,7 @@ impl JsonTag {
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
-        if self.delims.state == START {
+        if self.delimiters.state == START {
             // A fenced body's closing fence is part of the tail.
             let fenced = self.call.fence != 0;
             let ws = chunk[i..]
@@ -734,7 +741,7 @@ impl JsonTag {
             }
             Anchored::Failed(candidate) => {
                 // Not the closer: the call is complete without it.
-                let held = self.delims.take();
+                let held = self.delimiters.take();
                 let start = at(candidate) - held.len() as u64;
                 self.end_without_closer(Span::at(start), sink);
                 self.refeed(&held, start, options, sink);
@@ -759,7 +766,7 @@ impl JsonTag {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
-                let held = self.delims.take();
+                let held = self.delimiters.take();
                 let start = at(candidate) - held.len() as u64;
                 let diagnostic = if self.call.envelope == Envelope::Name {
                     Diagnostic::InvalidName
@@ -774,10 +781,7 @@ impl JsonTag {
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
         match delimiter.role {
             Role::Stop => {
-                self.ensure_started(span, sink);
-                sink.diagnostic(span, Diagnostic::TruncatedCall);
-                sink.tool_end(span, self.call.index, CallEnd::Incomplete);
-                self.phase = Phase::Text;
+                self.truncate(span, sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 sink.diagnostic(span, Diagnostic::StrayStopToken);
             }
@@ -808,21 +812,24 @@ impl JsonTag {
     fn anchored(&mut self, dfa: &Dfa, chunk: &[u8], mut i: usize) -> Anchored {
         let candidate = i;
         while i < chunk.len() {
-            let pending = self.delims.hold.len() + (i - candidate);
-            let state = dfa.next(self.delims.state, chunk[i]);
+            let pending = self.delimiters.hold.len() + (i - candidate);
+            let state = dfa.next(self.delimiters.state, chunk[i]);
             if dfa.depth(state) != pending + 1 {
                 return Anchored::Failed(candidate);
             }
-            self.delims.state = state;
+            self.delimiters.state = state;
             i += 1;
             if let Some(delimiter) = dfa.matched(state) {
-                self.delims.state = START;
-                self.delims.hold.clear();
+                self.delimiters.state = START;
+                self.delimiters.hold.clear();
                 return Anchored::Matched(delimiter, i);
             }
         }
         // Cannot overflow: a proper prefix of a delimiter is at most MAX_HOLD bytes.
-        let kept = self.delims.hold.try_extend_from_slice(&chunk[candidate..]);
+        let kept = self
+            .delimiters
+            .hold
+            .try_extend_from_slice(&chunk[candidate..]);
         debug_assert!(kept.is_ok(), "holdback overflow");
         Anchored::Pending
     }
@@ -843,7 +850,7 @@ impl JsonTag {
     /// The stream ended in the tail: complete without the closer. Held bytes are the start
     /// of the closer the end of the stream cut off: the call's own markup.
     fn abandon_tail<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        let held = self.delims.take();
+        let held = self.delimiters.take();
         if !held.is_empty() {
             sink.markup(
                 Span::new(end - held.len() as u64, end),

@@ -5,6 +5,6 @@
 //! `inband-tables`' role list and [`Role`](crate::Role)), add a [`Dialect`](crate::Dialect)
 //! variant, and either map it onto an existing family's `Modes` (as `qwen3` reuses the
 //! JSON-in-tags machine) or add a family module here, driven by the same
-//! [`DelimScan`](crate::scan::DelimScan) and lexers, and dispatch to it from the scanner.
+//! [`DelimiterScan`](crate::scan::DelimiterScan) and lexers, and dispatch to it from the scanner.
 
 pub(crate) mod json_tag;
