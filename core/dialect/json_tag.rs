@@ -320,6 +320,7 @@ impl JsonTag {
         }
     }
 
+    #[inline]
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
         let index = self.next_call;
         self.next_call = self.next_call.saturating_add(1);
@@ -665,7 +666,7 @@ impl JsonTag {
         };
         let name = name.trim_ascii();
         if name.is_empty()
-            || core::str::from_utf8(name).is_err()
+            || (!name.is_ascii() && core::str::from_utf8(name).is_err())
             || name.iter().any(|&b| {
                 b.is_ascii_whitespace()
                     || b.is_ascii_control()
