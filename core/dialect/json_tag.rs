@@ -226,11 +226,7 @@ impl JsonTag {
         }
         if self.phase == Phase::BodyMarkup {
             // A delimiter's beginning inside the call: the call's own bytes.
-            let held = self.delimiters.take();
-            if !held.is_empty() {
-                let span = Span::new(end - held.len() as u64, end);
-                sink.markup(span, Markup::Envelope, &held);
-            }
+            self.held_as_markup(end, sink);
             self.phase = Phase::Body;
         }
         let at = Span::at(end);
@@ -851,6 +847,12 @@ impl JsonTag {
     /// The stream ended in the tail: complete without the closer. Held bytes are the start
     /// of the closer the end of the stream cut off: the call's own markup.
     fn abandon_tail<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        self.held_as_markup(end, sink);
+        self.end_without_closer(Span::at(end), sink);
+    }
+
+    /// At the end of the stream (offset `end`), reports held bytes as the call's markup.
+    fn held_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
         let held = self.delimiters.take();
         if !held.is_empty() {
             sink.markup(
@@ -859,7 +861,6 @@ impl JsonTag {
                 &held,
             );
         }
-        self.end_without_closer(Span::at(end), sink);
     }
 }
 
