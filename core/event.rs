@@ -64,7 +64,7 @@ pub enum Role {
 }
 
 impl Role {
-    /// The role's key in `tables/*.toml` (`call_open`, …), also used in JSON output.
+    /// The role's key in `tables/dialects/*.toml` (`call_open`, …), also used in JSON output.
     pub const fn key(self) -> &'static str {
         match self {
             Role::CallOpen => "call_open",

@@ -1,6 +1,6 @@
 //! The generated dialect tables: one dense Aho–Corasick [`Dfa`](crate::automaton::Dfa) per
 //! dialect and scanner mode, compiled at build time from the delimiter tables in
-//! `tables/*.toml`.
+//! `tables/dialects/*.toml`.
 //!
 //! `build.rs` runs the `inband-tables` compiler over every table file and writes
 //! `$OUT_DIR/dialects.rs`, included here; `cargo build` regenerates it whenever a table

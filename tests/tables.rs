@@ -1,7 +1,7 @@
 //! The generated tables (`inband::tables`) against the table compiler that produced them,
 //! against a naive prefix-overlap oracle, and against `aho_corasick::AhoCorasick`.
 //!
-//! Every `tables/*.toml` file is compiled again at test time, so a new dialect is covered
+//! Every `tables/dialects/*.toml` file is compiled again at test time, so a new dialect is covered
 //! as soon as `generated` below maps its modes to their statics (it fails loudly until
 //! then). The number of random haystacks per mode is `INBAND_TABLES_CASES` (default 2000).
 
@@ -14,13 +14,13 @@ use inband::event::Role;
 use inband::tables;
 use inband_tables::{CompiledDialect, CompiledMode};
 
-/// Every table file, sorted, as build.rs reads them: `("tables/NAME.toml", content)`.
+/// Every table file, sorted, as build.rs reads them: `("tables/dialects/NAME.toml", content)`.
 fn table_inputs() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/dialects");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| inband_tables::is_table_file(name))
+        .filter(|name| name.ends_with(".toml"))
         .collect();
     names.sort();
     assert!(!names.is_empty(), "no tables in {}", dir.display());
@@ -28,7 +28,7 @@ fn table_inputs() -> Vec<(String, String)> {
         .into_iter()
         .map(|name| {
             let text = std::fs::read_to_string(dir.join(&name)).unwrap();
-            (format!("tables/{name}"), text)
+            (format!("tables/dialects/{name}"), text)
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Dialect phase machines: the small hand-written state machines that react to the
 //! delimiters the tables find. One module per wire family.
 //!
-//! Adding a dialect: write `tables/NAME.toml` (its modes and delimiters; new roles go in
+//! Adding a dialect: write `tables/dialects/NAME.toml` (its modes and delimiters; new roles go in
 //! `inband-tables`' role list and [`Role`](crate::Role)), add a [`Dialect`](crate::Dialect)
 //! variant, and either map it onto an existing family's `Modes` (as `qwen3` reuses the
 //! JSON-in-tags machine) or add a family module here, driven by the same

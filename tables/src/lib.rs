@@ -1,7 +1,7 @@
 //! # inband-tables
 //!
 //! The table compiler behind `inband`: it reads the dialect delimiter tables in
-//! `tables/*.toml`, validates them, compiles every scanner mode into a dense,
+//! `tables/dialects/*.toml`, validates them, compiles every scanner mode into a dense,
 //! unanchored Aho–Corasick DFA, and writes the result as Rust source for the core
 //! crate to `include!`. The core's `build.rs` calls it once per build; the core's
 //! integration tests call it again and compare.
@@ -105,16 +105,6 @@ pub const ROLES: &[RoleName] = &[
         variant: "Stop",
     },
 ];
-
-/// True for the file names in `tables/` that are dialect tables: `*.toml`, except the
-/// table compiler's own `Cargo.toml` (and any other `Cargo.*`, `rustfmt.toml`,
-/// `clippy.toml` or dotfile a tool may put there).
-pub fn is_table_file(file_name: &str) -> bool {
-    file_name.ends_with(".toml")
-        && !file_name.starts_with("Cargo.")
-        && !file_name.starts_with('.')
-        && !matches!(file_name, "rustfmt.toml" | "clippy.toml")
-}
 
 /// The role whose table key is `key`, if there is one.
 pub fn role(key: &str) -> Option<&'static RoleName> {
