@@ -430,6 +430,20 @@ fn fabricated_result_only_in_content() {
         "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"<tool_response>\"}}</tool_call>",
     );
     assert!(!log.contains(&"F".to_owned()));
+    // A new user or tool turn (model-formats §24.12); the role must end its line.
+    assert_eq!(scan("x<|im_start|>tool\n"), ["T\"x\"", "<ResultOpen>", "F"]);
+    assert_eq!(
+        scan("x<|im_start|>user\nhi"),
+        ["T\"x\"", "<ResultOpen>", "F", "T\"hi\""]
+    );
+    assert_eq!(
+        scan("x<|im_start|>userland"),
+        ["T\"x<|im_start|>userland\""]
+    );
+    assert_eq!(
+        scan("x<|im_start|>assistant\n"),
+        ["T\"x<|im_start|>assistant\\n\""]
+    );
 }
 
 /// Rule 12: stray stop tokens are removed with a diagnostic; plain tags stay text.
