@@ -3,7 +3,7 @@
 //! harness, so each behaviour holds for every split.
 
 use inband::{CallEnd, Dialect, Error, Markup, Options, Scanner, Sink};
-use inband_alloc::assemble::{assemble, AssembleOptions};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
 use inband_alloc::events::{EventLog, OwnedEvent};
 
 use crate::harness;
@@ -44,6 +44,16 @@ fn render(log: &EventLog) -> Vec<String> {
             OwnedEvent::Diagnostic { diagnostic, .. } => format!("D:{}", diagnostic.code()),
         })
         .collect()
+}
+
+/// The Hermes completion of `input` fed whole, with deterministic ids.
+fn hermes_completion(input: &[u8]) -> Completion {
+    assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        [input],
+    )
 }
 
 fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
@@ -167,12 +177,7 @@ fn double_encoded_arguments_stream_raw_and_assemble_unwrapped() {
         log[5],
         "A0\"\\\"{\\\\\\\"path\\\\\\\": \\\\\\\"a\\\\\\\"}\\\"\""
     );
-    let completion = assemble(
-        Dialect::Hermes,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        [input.as_bytes()],
-    );
+    let completion = hermes_completion(input.as_bytes());
     assert_eq!(
         inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
         r#"{"path":"a"}"#
@@ -190,12 +195,8 @@ fn arguments_that_are_not_an_object_are_skipped() {
             "E\"42}\""
         ]
     );
-    let completion = assemble(
-        Dialect::Hermes,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        [&b"<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>"[..]],
-    );
+    let completion =
+        hermes_completion(&b"<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>"[..]);
     assert_eq!(
         inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
         "{}"
@@ -376,12 +377,7 @@ fn malformed_body_is_invalid_and_assembles_as_text() {
             "T\"not json</tool_call> after\""
         ]
     );
-    let completion = assemble(
-        Dialect::Hermes,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        [input.as_bytes()],
-    );
+    let completion = hermes_completion(input.as_bytes());
     assert_eq!(completion.content, input);
     assert!(completion.tool_calls.is_empty());
     assert_eq!(completion.diagnostics[0].code, "malformed_call");
@@ -668,12 +664,7 @@ fn other_markup_inside_a_body_breaks_the_call_and_is_text() {
         log[5..],
         ["D:malformed_call", "X0:Invalid", "T\"<b>bold</b>\""]
     );
-    let completion = assemble(
-        Dialect::Hermes,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        [input.as_bytes()],
-    );
+    let completion = hermes_completion(input.as_bytes());
     assert_eq!(completion.content, input);
 }
 
@@ -845,12 +836,7 @@ fn unterminated_name_does_not_swallow_the_response() {
             "T\"\\nThe answer is 42.\"",
         ]
     );
-    let completion = assemble(
-        Dialect::Hermes,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        [input.as_bytes()],
-    );
+    let completion = hermes_completion(input.as_bytes());
     assert_eq!(completion.content, input);
     let log = scan("<tool_call>{\"name\": \"get\nweather\"}</tool_call>");
     assert!(log.contains(&"D:invalid_name".to_owned()), "{log:?}");
