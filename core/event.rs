@@ -61,6 +61,17 @@ pub enum Role {
     ResultOpen,
     /// A stop token that leaked into the text (`<|im_end|>`); removed with a diagnostic.
     Stop,
+    /// Opens a section that holds one or more calls (Kimi `<|tool_calls_section_begin|>`,
+    /// DeepSeek `<｜tool▁calls▁begin｜>`).
+    SectionOpen,
+    /// Closes a call section (Kimi `<|tool_calls_section_end|>`).
+    SectionClose,
+    /// Ends a call's header (its name or id) and begins its arguments (Kimi
+    /// `<|tool_call_argument_begin|>`, DeepSeek `<｜tool▁sep｜>`).
+    ArgsOpen,
+    /// A single special token of the model's vocabulary where it cannot belong; removed
+    /// from the text with a diagnostic (dialects.md rule 12).
+    Stray,
 }
 
 impl Role {
@@ -73,6 +84,10 @@ impl Role {
             Role::ReasoningClose => "reasoning_close",
             Role::ResultOpen => "result_open",
             Role::Stop => "stop",
+            Role::SectionOpen => "section_open",
+            Role::SectionClose => "section_close",
+            Role::ArgsOpen => "args_open",
+            Role::Stray => "stray",
         }
     }
 }
@@ -163,6 +178,9 @@ pub enum Diagnostic {
     TooManyCalls,
     /// A reasoning block held more than [`MAX_DRAFT_CALLS`](crate::MAX_DRAFT_CALLS) calls.
     TooManyDraftCalls,
+    /// A special token appeared where it cannot belong and was removed from the text
+    /// (dialects.md rule 12).
+    StrayToken,
 }
 
 impl Diagnostic {
@@ -187,6 +205,7 @@ impl Diagnostic {
             Diagnostic::ArgumentsTooLong => "arguments_too_long",
             Diagnostic::TooManyCalls => "too_many_calls",
             Diagnostic::TooManyDraftCalls => "too_many_draft_calls",
+            Diagnostic::StrayToken => "stray_token",
         }
     }
 
@@ -223,6 +242,9 @@ impl Diagnostic {
             Diagnostic::ArgumentsTooLong => "the call's arguments exceeded the configured limit",
             Diagnostic::TooManyCalls => "the response exceeded the configured number of calls",
             Diagnostic::TooManyDraftCalls => "a reasoning block held too many draft calls",
+            Diagnostic::StrayToken => {
+                "a special token appeared where it cannot belong and was removed"
+            }
         }
     }
 }
@@ -274,6 +296,12 @@ pub trait Sink {
         let _ = (span, call, name, provisional);
     }
 
+    /// The call's id as the model wrote it (Kimi `functions.NAME:IDX`, dialects.md rule 10),
+    /// after [`Sink::tool_start`] and before any argument. Dialects whose models write no
+    /// id never send it; the consumer mints one.
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        let _ = (span, call, id);
+    }
     /// The name of a call whose arguments came first (trimmed, whole).
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
         let _ = (span, call, name);

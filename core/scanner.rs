@@ -42,7 +42,7 @@ impl Dialect {
         Dialect::ALL.iter().copied().find(|d| d.name() == name)
     }
 
-    fn modes(self) -> &'static Modes {
+    fn json_tag_modes(self) -> &'static Modes {
         static HERMES: Modes = Modes {
             content: &tables::hermes::CONTENT,
             reasoning: &tables::hermes::REASONING,
@@ -65,6 +65,35 @@ impl Dialect {
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
+#[derive(Debug, Clone)]
+enum Machine {
+    JsonTag(JsonTag),
+}
+
+impl Machine {
+    fn new(dialect: Dialect, options: &Options) -> Self {
+        match dialect {
+            Dialect::Hermes | Dialect::Qwen3 => {
+                Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
+            }
+        }
+    }
+
+    #[inline]
+    fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+        match self {
+            Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
+        }
+    }
+
+    fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        match self {
+            Machine::JsonTag(machine) => machine.finish(end, sink),
+        }
     }
 }
 
@@ -133,7 +162,7 @@ impl core::error::Error for Error {}
 pub struct Scanner {
     dialect: Dialect,
     options: Options,
-    machine: JsonTag,
+    machine: Machine,
     offset: u64,
     started: bool,
     finished: bool,
@@ -145,7 +174,7 @@ impl Scanner {
         Scanner {
             dialect,
             options,
-            machine: JsonTag::new(dialect.modes(), &options),
+            machine: Machine::new(dialect, &options),
             offset: 0,
             started: false,
             finished: false,

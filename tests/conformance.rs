@@ -37,6 +37,7 @@ fn render(log: &EventLog) -> Vec<String> {
                     name.as_deref().map(s).unwrap_or_default()
                 )
             }
+            OwnedEvent::ToolId { call, id, .. } => format!("I{call}:{}", s(id)),
             OwnedEvent::ToolName { call, name, .. } => format!("N{call}:{}", s(name)),
             OwnedEvent::ToolArgs { call, json, .. } => format!("A{call}{:?}", s(json)),
             OwnedEvent::ToolEnd { call, end, .. } => format!("X{call}:{end:?}"),

@@ -75,6 +75,10 @@ fn role(key: &str) -> Role {
         "reasoning_close" => Role::ReasoningClose,
         "result_open" => Role::ResultOpen,
         "stop" => Role::Stop,
+        "section_open" => Role::SectionOpen,
+        "section_close" => Role::SectionClose,
+        "args_open" => Role::ArgsOpen,
+        "stray" => Role::Stray,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

@@ -514,6 +514,13 @@ impl Sink for Assembler {
         self.calls.push(record);
     }
 
+    fn tool_id(&mut self, _: Span, call: u32, id: &[u8]) {
+        // The model's own id (dialects.md rule 10) replaces the minted one.
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.id = String::from_utf8_lossy(id).into_owned();
+        }
+    }
+
     fn tool_name(&mut self, _: Span, call: u32, name: &[u8]) {
         if let Some(record) = self.calls.get_mut(call as usize) {
             record.name = Some(name.to_vec());

@@ -50,6 +50,15 @@ pub enum OwnedEvent {
         /// Inside reasoning, fate undecided.
         provisional: bool,
     },
+    /// The call's id as the model wrote it.
+    ToolId {
+        /// The id's bytes.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// The id.
+        id: Vec<u8>,
+    },
     /// The name of a call whose arguments came first.
     ToolName {
         /// The name's bytes.
@@ -101,6 +110,7 @@ impl OwnedEvent {
             | OwnedEvent::ReasoningStart { span }
             | OwnedEvent::ReasoningEnd { span }
             | OwnedEvent::ToolStart { span, .. }
+            | OwnedEvent::ToolId { span, .. }
             | OwnedEvent::ToolName { span, .. }
             | OwnedEvent::ToolArgs { span, .. }
             | OwnedEvent::ToolEnd { span, .. }
@@ -236,6 +246,13 @@ impl Sink for EventLog {
             call,
             name: name.map(<[u8]>::to_vec),
             provisional,
+        });
+    }
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        self.events.push(OwnedEvent::ToolId {
+            span,
+            call,
+            id: id.to_vec(),
         });
     }
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {

@@ -275,6 +275,9 @@ impl Sink for DeltaStream {
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
         self.assembler.tool_start(span, call, name, provisional);
     }
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        self.assembler.tool_id(span, call, id);
+    }
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
         self.assembler.tool_name(span, call, name);
     }

@@ -99,6 +99,9 @@ fn event_json(event: &OwnedEvent) -> Value {
             "tool_start",
             json!({ "call": call, "name": name.as_deref().map(lossy), "provisional": provisional }),
         ),
+        OwnedEvent::ToolId { call, id, .. } => {
+            ("tool_id", json!({ "call": call, "id": lossy(id) }))
+        }
         OwnedEvent::ToolName { call, name, .. } => {
             ("tool_name", json!({ "call": call, "name": lossy(name) }))
         }

@@ -4,11 +4,11 @@
 
 use arrayvec::ArrayVec;
 
+use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
-use crate::scan::{DelimiterScan, Stop};
-use crate::scanner::{Options, MAX_DRAFT_CALLS, MAX_NAME};
-use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+use crate::scanner::{Options, MAX_NAME};
+use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 /// The scanner modes of one dialect of the family, from its table file.
 #[derive(Debug)]
@@ -33,16 +33,6 @@ enum Phase {
     BodyMarkup,
     /// After a complete body: whitespace, then the closer.
     Tail,
-}
-
-/// Where an anchored delimiter candidate stands.
-enum Anchored {
-    /// Still a prefix of a delimiter at the chunk end; the candidate is held.
-    Pending,
-    /// A delimiter ended just before this chunk offset.
-    Matched(&'static Delimiter, usize),
-    /// Not a delimiter; the candidate began at this chunk offset (after any held bytes).
-    Failed(usize),
 }
 
 /// Where the envelope lexer is inside `{"name": …, "arguments": …}`.
@@ -77,9 +67,6 @@ const FENCE_CAP: u8 = 32;
 /// The call being scanned.
 #[derive(Debug, Clone)]
 struct Call {
-    index: u32,
-    provisional: bool,
-    started: bool,
     envelope: Envelope,
     quote: u8,
     escape: bool,
@@ -97,11 +84,8 @@ struct Call {
 }
 
 impl Call {
-    fn new(index: u32, provisional: bool) -> Self {
+    fn new() -> Self {
         Call {
-            index,
-            provisional,
-            started: false,
             envelope: Envelope::Open,
             quote: 0,
             escape: false,
@@ -124,17 +108,8 @@ impl Call {
 pub(crate) struct JsonTag {
     modes: &'static Modes,
     phase: Phase,
-    delimiters: DelimiterScan,
-    reasoning: bool,
-    /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
-    /// still markup, not reasoning text.
-    opener_optional: bool,
+    frame: Frame,
     call: Call,
-    next_call: u32,
-    /// Complete calls inside the open reasoning block, waiting for it to close (demoted)
-    /// or for the stream to end (complete): bit `k` is call `draft_first + k`.
-    draft_first: u32,
-    drafts: u64,
 }
 
 impl JsonTag {
@@ -142,13 +117,16 @@ impl JsonTag {
         JsonTag {
             modes,
             phase: Phase::Text,
-            delimiters: DelimiterScan::new(),
-            reasoning: options.starts_in_reasoning,
-            opener_optional: options.starts_in_reasoning,
-            call: Call::new(0, false),
-            next_call: 0,
-            draft_first: 0,
-            drafts: 0,
+            frame: Frame::new(options),
+            call: Call::new(),
+        }
+    }
+
+    fn text_dfa(&self) -> &'static Dfa {
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
         }
     }
 
@@ -165,27 +143,16 @@ impl JsonTag {
         // over whole without entering the general machine.
         let span = Span::new(base, base + chunk.len() as u64);
         match self.phase {
-            Phase::Text if self.delimiters.state == START && !self.opener_optional => {
-                let dfa = if self.reasoning {
-                    self.modes.reasoning
-                } else {
-                    self.modes.content
-                };
-                if dfa.find_start(chunk).is_none() {
-                    if self.reasoning {
-                        sink.reasoning(span, chunk);
-                    } else {
-                        sink.text(span, chunk);
-                    }
-                    return;
-                }
+            Phase::Text if self.frame.plain_text(self.text_dfa(), chunk) => {
+                self.frame.release(span, chunk, sink);
+                return;
             }
             Phase::Body if self.call.envelope == Envelope::Arguments && chunk.len() <= 64 => {
                 let call = &mut self.call;
                 let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
                 if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
                     call.arg_bytes += chunk.len() as u64;
-                    sink.tool_args(span, call.index, chunk);
+                    sink.tool_args(span, self.frame.call.index, chunk);
                     return;
                 }
             }
@@ -214,33 +181,19 @@ impl JsonTag {
             self.abandon_tail(end, sink);
         }
         if self.phase == Phase::Text {
-            let held = self.delimiters.take();
-            let span = Span::new(end - held.len() as u64, end);
-            if !held.is_empty() {
-                if self.reasoning {
-                    sink.reasoning(span, &held);
-                } else {
-                    sink.text(span, &held);
-                }
-            }
+            self.frame.finish_text(end, sink);
         }
         if self.phase == Phase::BodyMarkup {
             // A delimiter's beginning inside the call: the call's own bytes.
-            self.held_as_markup(end, sink);
+            self.frame.held_as_markup(end, sink);
             self.phase = Phase::Body;
         }
         let at = Span::at(end);
-        if self.reasoning {
-            self.settle_drafts(at, CallEnd::Complete, sink);
-        }
+        self.frame.finish_drafts(at, sink);
         if self.phase == Phase::Body {
             self.truncate(at, sink);
         }
-        if self.reasoning {
-            sink.diagnostic(at, Diagnostic::UnclosedReasoning);
-            sink.reasoning_end(at);
-            self.reasoning = false;
-        }
+        self.frame.finish_reasoning(at, sink);
     }
 
     fn text<S: Sink>(
@@ -251,35 +204,14 @@ impl JsonTag {
         options: &Options,
         sink: &mut S,
     ) -> usize {
-        let reasoning = self.reasoning;
-        let dfa = if reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        };
-        let opener_optional = &mut self.opener_optional;
-        let stop = self
-            .delimiters
-            .scan(dfa, chunk, pos, base, &mut |span, bytes| {
-                if reasoning {
-                    if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
-                        *opener_optional = false;
-                    }
-                    sink.reasoning(span, bytes);
-                } else {
-                    sink.text(span, bytes);
-                }
-            });
-        let (delimiter, end) = match stop {
-            Stop::End => return chunk.len(),
-            Stop::Match(delimiter, end) => (delimiter, end),
-        };
-        let span = Span::new(
-            base + end as u64 - delimiter.bytes.len() as u64,
-            base + end as u64,
-        );
-        self.delimiter(delimiter, span, options, sink);
-        end
+        let dfa = self.text_dfa();
+        match self.frame.scan_text(dfa, chunk, pos, base, sink) {
+            None => chunk.len(),
+            Some((delimiter, span, end)) => {
+                self.delimiter(delimiter, span, options, sink);
+                end
+            }
+        }
     }
 
     /// Acts on a delimiter found in text (content or reasoning).
@@ -290,96 +222,37 @@ impl JsonTag {
         options: &Options,
         sink: &mut S,
     ) {
-        let reasoning = self.reasoning;
-        if reasoning && delimiter.role == Role::ReasoningOpen && !self.opener_optional {
-            // A second opener inside reasoning is the model talking about the tag.
-            sink.reasoning(span, delimiter.bytes);
-            return;
-        }
-        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-        match delimiter.role {
-            Role::CallOpen => self.open_call(span, options, sink),
-            Role::ReasoningOpen if reasoning => self.opener_optional = false,
-            Role::ReasoningOpen => {
-                self.reasoning = true;
-                sink.reasoning_start(span);
-            }
-            Role::ReasoningClose => {
-                self.settle_drafts(span, CallEnd::Demoted, sink);
-                self.reasoning = false;
-                self.opener_optional = false;
-                sink.reasoning_end(span);
-            }
-            Role::ResultOpen => sink.fabricated_result(span),
-            Role::Stop => sink.diagnostic(span, Diagnostic::StrayStopToken),
-            Role::CallClose => {}
+        if self.frame.text_delimiter(delimiter, span, sink) == Some(Role::CallOpen) {
+            self.open_call(span, options, sink);
         }
     }
 
     #[inline]
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
-        let index = self.next_call;
-        self.next_call = self.next_call.saturating_add(1);
-        let provisional = self.reasoning;
-        self.opener_optional = false;
-        self.call = Call::new(index, provisional);
-        self.phase = Phase::Body;
-        let refused = if index >= options.max_calls {
-            Some(Diagnostic::TooManyCalls)
-        } else if provisional && self.drafts != 0 && index - self.draft_first >= MAX_DRAFT_CALLS {
-            Some(Diagnostic::TooManyDraftCalls)
+        if self.frame.open_call(span, options, sink) {
+            self.call = Call::new();
+            self.phase = Phase::Body;
         } else {
-            None
-        };
-        if let Some(diagnostic) = refused {
-            self.invalid(span, diagnostic, sink);
+            self.phase = Phase::Text;
         }
     }
 
     /// Ends the current call as invalid and returns to text.
     fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
-        self.ensure_started(span, sink);
-        sink.diagnostic(span, diagnostic);
-        sink.tool_end(span, self.call.index, CallEnd::Invalid);
+        self.frame.invalid(span, diagnostic, sink);
         self.phase = Phase::Text;
     }
 
     /// The stream ended (or a stop token came) inside the call.
     fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
-        self.ensure_started(span, sink);
-        sink.diagnostic(span, Diagnostic::TruncatedCall);
-        sink.tool_end(span, self.call.index, CallEnd::Incomplete);
+        self.frame.truncate(span, sink);
         self.phase = Phase::Text;
-    }
-
-    fn ensure_started<S: Sink>(&mut self, span: Span, sink: &mut S) {
-        if !self.call.started {
-            self.call.started = true;
-            sink.tool_start(span, self.call.index, None, self.call.provisional);
-        }
     }
 
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
     fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
         self.phase = Phase::Text;
-        if self.call.provisional {
-            if self.drafts == 0 {
-                self.draft_first = self.call.index;
-            }
-            self.drafts |= 1 << (self.call.index - self.draft_first);
-        } else {
-            sink.tool_end(span, self.call.index, CallEnd::Complete);
-        }
-    }
-
-    fn settle_drafts<S: Sink>(&mut self, span: Span, end: CallEnd, sink: &mut S) {
-        let mut drafts = self.drafts;
-        while drafts != 0 {
-            let k = drafts.trailing_zeros();
-            sink.tool_end(span, self.draft_first + k, end);
-            drafts &= drafts - 1;
-        }
-        self.drafts = 0;
+        self.frame.complete(span, sink);
     }
 
     /// Scans the call's JSON body; bytes are envelope markup or argument text.
@@ -392,6 +265,7 @@ impl JsonTag {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
+        let index = self.frame.call.index;
         let mut i = pos;
         // Start of the envelope markup not yet reported.
         let mut run = pos;
@@ -446,7 +320,7 @@ impl JsonTag {
                         end = i + allowed as usize;
                     }
                     if end > i {
-                        sink.tool_args(Span::new(at(i), at(end)), call.index, &chunk[i..end]);
+                        sink.tool_args(Span::new(at(i), at(end)), index, &chunk[i..end]);
                         call.arg_bytes += (end - i) as u64;
                     }
                     i = end;
@@ -613,7 +487,7 @@ impl JsonTag {
                                     if b != b'{' {
                                         sink.diagnostic(span, Diagnostic::DoubleEncodedArguments);
                                     }
-                                    self.ensure_started(span, sink);
+                                    self.frame.ensure_started(span, sink);
                                     self.call.envelope = Envelope::Arguments;
                                     self.call.has_args = true;
                                     continue;
@@ -671,12 +545,7 @@ impl JsonTag {
         {
             return Some(Diagnostic::InvalidName);
         }
-        if call.started {
-            sink.tool_name(span, call.index, name);
-        } else {
-            call.started = true;
-            sink.tool_start(span, call.index, Some(name), call.provisional);
-        }
+        self.frame.name(span, name, sink);
         None
     }
 
@@ -700,7 +569,7 @@ impl JsonTag {
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
-        if self.delimiters.state == START {
+        if self.frame.delimiters.state == START {
             // A fenced body's closing fence is part of the tail.
             let fenced = self.call.fence != 0;
             let ws = chunk[i..]
@@ -728,7 +597,7 @@ impl JsonTag {
                 return i;
             }
         }
-        match self.anchored(self.modes.tail, chunk, i) {
+        match self.frame.anchored(self.modes.tail, chunk, i) {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
@@ -738,7 +607,7 @@ impl JsonTag {
             }
             Anchored::Failed(candidate) => {
                 // Not the closer: the call is complete without it.
-                let held = self.delimiters.take();
+                let held = self.frame.delimiters.take();
                 let start = at(candidate) - held.len() as u64;
                 self.end_without_closer(Span::at(start), sink);
                 self.refeed(&held, start, options, sink);
@@ -759,11 +628,11 @@ impl JsonTag {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let (delimiter, end) = match self.anchored(self.modes.body, chunk, pos) {
+        let (delimiter, end) = match self.frame.anchored(self.modes.body, chunk, pos) {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
-                let held = self.delimiters.take();
+                let held = self.frame.delimiters.take();
                 let start = at(candidate) - held.len() as u64;
                 let diagnostic = if self.call.envelope == Envelope::Name {
                     Diagnostic::InvalidName
@@ -791,7 +660,7 @@ impl JsonTag {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 self.invalid(span, Diagnostic::MalformedCall, sink);
             }
-            Role::ReasoningClose if !self.reasoning => {
+            Role::ReasoningClose if !self.frame.reasoning => {
                 // Not ours to close: text after the broken call.
                 self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
                 sink.text(span, delimiter.bytes);
@@ -802,33 +671,6 @@ impl JsonTag {
             }
         }
         end
-    }
-
-    /// Steps `dfa` over a candidate anchored at the held bytes, or at `chunk[i]` when
-    /// nothing is held: it must stay a prefix of one delimiter byte after byte.
-    fn anchored(&mut self, dfa: &Dfa, chunk: &[u8], mut i: usize) -> Anchored {
-        let candidate = i;
-        while i < chunk.len() {
-            let pending = self.delimiters.hold.len() + (i - candidate);
-            let state = dfa.next(self.delimiters.state, chunk[i]);
-            if dfa.depth(state) != pending + 1 {
-                return Anchored::Failed(candidate);
-            }
-            self.delimiters.state = state;
-            i += 1;
-            if let Some(delimiter) = dfa.matched(state) {
-                self.delimiters.state = START;
-                self.delimiters.hold.clear();
-                return Anchored::Matched(delimiter, i);
-            }
-        }
-        // Cannot overflow: a proper prefix of a delimiter is at most MAX_HOLD bytes.
-        let kept = self
-            .delimiters
-            .hold
-            .try_extend_from_slice(&chunk[candidate..]);
-        debug_assert!(kept.is_ok(), "holdback overflow");
-        Anchored::Pending
     }
 
     /// Scans bytes taken out of the hold again, in the phase that now applies (at most one
@@ -847,20 +689,8 @@ impl JsonTag {
     /// The stream ended in the tail: complete without the closer. Held bytes are the start
     /// of the closer the end of the stream cut off: the call's own markup.
     fn abandon_tail<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        self.held_as_markup(end, sink);
+        self.frame.held_as_markup(end, sink);
         self.end_without_closer(Span::at(end), sink);
-    }
-
-    /// At the end of the stream (offset `end`), reports held bytes as the call's markup.
-    fn held_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        let held = self.delimiters.take();
-        if !held.is_empty() {
-            sink.markup(
-                Span::new(end - held.len() as u64, end),
-                Markup::Envelope,
-                &held,
-            );
-        }
     }
 }
 

@@ -7,4 +7,5 @@
 //! JSON-in-tags machine) or add a family module here, driven by the same
 //! [`DelimiterScan`](crate::scan::DelimiterScan) and lexers, and dispatch to it from the scanner.
 
+pub(crate) mod frame;
 pub(crate) mod json_tag;

@@ -104,6 +104,22 @@ pub const ROLES: &[RoleName] = &[
         key: "stop",
         variant: "Stop",
     },
+    RoleName {
+        key: "section_open",
+        variant: "SectionOpen",
+    },
+    RoleName {
+        key: "section_close",
+        variant: "SectionClose",
+    },
+    RoleName {
+        key: "args_open",
+        variant: "ArgsOpen",
+    },
+    RoleName {
+        key: "stray",
+        variant: "Stray",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

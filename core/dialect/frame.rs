@@ -1,0 +1,302 @@
+//! What every family's phase machine shares: the delimiter scan with its holdback, the
+//! content/reasoning text phase, and the lifecycle of calls (numbering, drafts inside
+//! reasoning, the four ways a call ends).
+
+use crate::automaton::{Delimiter, Dfa, START};
+use crate::scan::{DelimiterScan, Stop};
+use crate::scanner::{Options, MAX_DRAFT_CALLS};
+use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+
+/// Where an anchored delimiter candidate stands.
+pub(crate) enum Anchored {
+    /// Still a prefix of a delimiter at the chunk end; the candidate is held.
+    Pending,
+    /// A delimiter ended just before this chunk offset.
+    Matched(&'static Delimiter, usize),
+    /// Not a delimiter; the candidate began at this chunk offset (after any held bytes).
+    Failed(usize),
+}
+
+/// The call being scanned, as far as its lifecycle goes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CallSlot {
+    pub(crate) index: u32,
+    /// Inside a reasoning block whose fate is open (dialects.md rule 7).
+    pub(crate) provisional: bool,
+    /// [`Sink::tool_start`] was sent.
+    pub(crate) started: bool,
+}
+
+/// The state shared by every family: delimiters held back, reasoning, calls.
+#[derive(Debug, Clone)]
+pub(crate) struct Frame {
+    pub(crate) delimiters: DelimiterScan,
+    pub(crate) reasoning: bool,
+    /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
+    /// still markup, not reasoning text.
+    pub(crate) opener_optional: bool,
+    pub(crate) call: CallSlot,
+    next_call: u32,
+    /// Complete calls inside the open reasoning block, waiting for it to close (demoted)
+    /// or for the stream to end (complete): bit `k` is call `draft_first + k`.
+    draft_first: u32,
+    drafts: u64,
+}
+
+impl Frame {
+    pub(crate) fn new(options: &Options) -> Self {
+        Frame {
+            delimiters: DelimiterScan::new(),
+            reasoning: options.starts_in_reasoning,
+            opener_optional: options.starts_in_reasoning,
+            call: CallSlot {
+                index: 0,
+                provisional: false,
+                started: false,
+            },
+            next_call: 0,
+            draft_first: 0,
+            drafts: 0,
+        }
+    }
+
+    /// True when a whole chunk can go out as text or reasoning without entering a phase
+    /// machine: nothing is held and `dfa` (the current text mode) finds no delimiter start.
+    #[inline]
+    pub(crate) fn plain_text(&self, dfa: &Dfa, chunk: &[u8]) -> bool {
+        self.delimiters.state == START && !self.opener_optional && dfa.find_start(chunk).is_none()
+    }
+
+    /// Reports `bytes` as reasoning or content, whichever the stream is in.
+    #[inline]
+    pub(crate) fn release<S: Sink>(&self, span: Span, bytes: &[u8], sink: &mut S) {
+        if self.reasoning {
+            sink.reasoning(span, bytes);
+        } else {
+            sink.text(span, bytes);
+        }
+    }
+
+    /// Scans text (content or reasoning, by `self.reasoning`) from `chunk[pos..]` with
+    /// `dfa`, releasing it, until a delimiter: returns it with its span and the chunk
+    /// offset after it, or `None` at the chunk end.
+    pub(crate) fn scan_text<S: Sink>(
+        &mut self,
+        dfa: &Dfa,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Option<(&'static Delimiter, Span, usize)> {
+        let reasoning = self.reasoning;
+        let opener_optional = &mut self.opener_optional;
+        let stop = self
+            .delimiters
+            .scan(dfa, chunk, pos, base, &mut |span, bytes| {
+                if reasoning {
+                    if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
+                        *opener_optional = false;
+                    }
+                    sink.reasoning(span, bytes);
+                } else {
+                    sink.text(span, bytes);
+                }
+            });
+        match stop {
+            Stop::End => None,
+            Stop::Match(delimiter, end) => {
+                let end_offset = base + end as u64;
+                let span = Span::new(end_offset - delimiter.bytes.len() as u64, end_offset);
+                Some((delimiter, span, end))
+            }
+        }
+    }
+
+    /// Acts on a delimiter found in text when its role means the same in every family
+    /// (reasoning bounds, a fabricated result, a stop token); reports it as markup. Returns
+    /// the role for the family to act on when it is one of its own (a call or section
+    /// opener), `None` when it was handled here.
+    pub(crate) fn text_delimiter<S: Sink>(
+        &mut self,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) -> Option<Role> {
+        let reasoning = self.reasoning;
+        if reasoning && delimiter.role == Role::ReasoningOpen && !self.opener_optional {
+            // A second opener inside reasoning is the model talking about the tag.
+            sink.reasoning(span, delimiter.bytes);
+            return None;
+        }
+        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+        match delimiter.role {
+            Role::ReasoningOpen if reasoning => self.opener_optional = false,
+            Role::ReasoningOpen => {
+                self.reasoning = true;
+                sink.reasoning_start(span);
+            }
+            Role::ReasoningClose => {
+                self.settle_drafts(span, CallEnd::Demoted, sink);
+                self.reasoning = false;
+                self.opener_optional = false;
+                sink.reasoning_end(span);
+            }
+            Role::ResultOpen => sink.fabricated_result(span),
+            Role::Stop => sink.diagnostic(span, Diagnostic::StrayStopToken),
+            Role::Stray => sink.diagnostic(span, Diagnostic::StrayToken),
+            role => return Some(role),
+        }
+        None
+    }
+
+    /// Numbers a new call. Returns `false` when a limit refuses it: the call has then
+    /// already ended as invalid.
+    #[inline]
+    pub(crate) fn open_call<S: Sink>(
+        &mut self,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        let index = self.next_call;
+        self.next_call = self.next_call.saturating_add(1);
+        let provisional = self.reasoning;
+        self.opener_optional = false;
+        self.call = CallSlot {
+            index,
+            provisional,
+            started: false,
+        };
+        let refused = if index >= options.max_calls {
+            Some(Diagnostic::TooManyCalls)
+        } else if provisional && self.drafts != 0 && index - self.draft_first >= MAX_DRAFT_CALLS {
+            Some(Diagnostic::TooManyDraftCalls)
+        } else {
+            None
+        };
+        match refused {
+            Some(diagnostic) => {
+                self.invalid(span, diagnostic, sink);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// Sends [`Sink::tool_start`] without a name, unless the call has started.
+    pub(crate) fn ensure_started<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        if !self.call.started {
+            self.call.started = true;
+            sink.tool_start(span, self.call.index, None, self.call.provisional);
+        }
+    }
+
+    /// Starts the call with its name, or reports the name of a started call.
+    pub(crate) fn name<S: Sink>(&mut self, span: Span, name: &[u8], sink: &mut S) {
+        if self.call.started {
+            sink.tool_name(span, self.call.index, name);
+        } else {
+            self.call.started = true;
+            sink.tool_start(span, self.call.index, Some(name), self.call.provisional);
+        }
+    }
+
+    /// Ends the current call as invalid.
+    pub(crate) fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+        self.ensure_started(span, sink);
+        sink.diagnostic(span, diagnostic);
+        sink.tool_end(span, self.call.index, CallEnd::Invalid);
+    }
+
+    /// The stream ended (or a stop token came) inside the call: incomplete.
+    pub(crate) fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.ensure_started(span, sink);
+        sink.diagnostic(span, Diagnostic::TruncatedCall);
+        sink.tool_end(span, self.call.index, CallEnd::Incomplete);
+    }
+
+    /// A call whose structure closed: complete now, or a draft until its reasoning decides.
+    pub(crate) fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        if self.call.provisional {
+            if self.drafts == 0 {
+                self.draft_first = self.call.index;
+            }
+            self.drafts |= 1 << (self.call.index - self.draft_first);
+        } else {
+            sink.tool_end(span, self.call.index, CallEnd::Complete);
+        }
+    }
+
+    /// Ends every draft of the open reasoning block with `end`.
+    pub(crate) fn settle_drafts<S: Sink>(&mut self, span: Span, end: CallEnd, sink: &mut S) {
+        let mut drafts = self.drafts;
+        while drafts != 0 {
+            let k = drafts.trailing_zeros();
+            sink.tool_end(span, self.draft_first + k, end);
+            drafts &= drafts - 1;
+        }
+        self.drafts = 0;
+    }
+
+    /// Steps `dfa` over a candidate anchored at the held bytes, or at `chunk[i]` when
+    /// nothing is held: it must stay a prefix of one delimiter byte after byte.
+    pub(crate) fn anchored(&mut self, dfa: &Dfa, chunk: &[u8], mut i: usize) -> Anchored {
+        let candidate = i;
+        let scan = &mut self.delimiters;
+        while i < chunk.len() {
+            let pending = scan.hold.len() + (i - candidate);
+            let state = dfa.next(scan.state, chunk[i]);
+            if dfa.depth(state) != pending + 1 {
+                return Anchored::Failed(candidate);
+            }
+            scan.state = state;
+            i += 1;
+            if let Some(delimiter) = dfa.matched(state) {
+                scan.state = START;
+                scan.hold.clear();
+                return Anchored::Matched(delimiter, i);
+            }
+        }
+        // Cannot overflow: a proper prefix of a delimiter is at most MAX_HOLD bytes.
+        let kept = scan.hold.try_extend_from_slice(&chunk[candidate..]);
+        debug_assert!(kept.is_ok(), "holdback overflow");
+        Anchored::Pending
+    }
+
+    /// At the end of the stream (offset `end`), reports held bytes as the call's markup.
+    pub(crate) fn held_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        let held = self.delimiters.take();
+        if !held.is_empty() {
+            sink.markup(
+                Span::new(end - held.len() as u64, end),
+                Markup::Envelope,
+                &held,
+            );
+        }
+    }
+
+    /// At the end of the stream (offset `end`) in text: releases held bytes as text.
+    pub(crate) fn finish_text<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        let held = self.delimiters.take();
+        if !held.is_empty() {
+            self.release(Span::new(end - held.len() as u64, end), &held, sink);
+        }
+    }
+
+    /// At the end of the stream, before an open call is truncated: drafts of an unclosed
+    /// reasoning block are calls (rule 7).
+    pub(crate) fn finish_drafts<S: Sink>(&mut self, at: Span, sink: &mut S) {
+        if self.reasoning {
+            self.settle_drafts(at, CallEnd::Complete, sink);
+        }
+    }
+
+    /// At the very end of the stream: closes an unclosed reasoning block.
+    pub(crate) fn finish_reasoning<S: Sink>(&mut self, at: Span, sink: &mut S) {
+        if self.reasoning {
+            sink.diagnostic(at, Diagnostic::UnclosedReasoning);
+            sink.reasoning_end(at);
+            self.reasoning = false;
+        }
+    }
+}
