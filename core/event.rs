@@ -1,9 +1,10 @@
 //! The event model: what a scanner reports, as calls on a [`Sink`].
 //!
 //! Payload events ([`Sink::text`], [`Sink::reasoning`], [`Sink::markup`],
-//! [`Sink::tool_args`]) carry the input's own bytes; their spans tile the stream
-//! exactly. Structural events (call start, name, end, reasoning bounds, diagnostics)
-//! carry the span of the bytes they are about and are not part of the tiling.
+//! [`Sink::tool_args`], [`Sink::tool_value`]) carry the input's own bytes; their spans
+//! tile the stream exactly. Structural events (call start, name, parameter bounds, end,
+//! reasoning bounds, diagnostics) carry the span of the bytes they are about and are not
+//! part of the tiling.
 
 /// A byte range of the stream: offsets from the first byte ever fed (after the last
 /// [`reset`](crate::Scanner::reset)), `start` inclusive, `end` exclusive.
@@ -72,6 +73,9 @@ pub enum Role {
     /// A single special token of the model's vocabulary where it cannot belong; removed
     /// from the text with a diagnostic (dialects.md rule 12).
     Stray,
+    /// A string quote token (Gemma `<|"|>`): opens or closes a string inside call
+    /// arguments.
+    Quote,
 }
 
 impl Role {
@@ -88,6 +92,7 @@ impl Role {
             Role::SectionClose => "section_close",
             Role::ArgsOpen => "args_open",
             Role::Stray => "stray",
+            Role::Quote => "quote",
         }
     }
 }
@@ -101,6 +106,78 @@ pub enum Markup {
     /// Call structure around the arguments: braces, keys, the name, separators and
     /// whitespace of a JSON envelope, or whitespace before a call's closer.
     Envelope,
+}
+
+/// How a parameter's value is written, which tells a consumer how to turn the
+/// [`Sink::tool_value`] pieces into JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueKind {
+    /// Gemma 4's literal syntax (model-formats.md §12): strings between `<|"|>` tokens with
+    /// no escapes, bare numbers, `true`, `false`, `null`, `[…]` lists and `{key:…}` objects
+    /// with bare keys. Strings in JSON or Python quotes (with backslash escapes) are
+    /// accepted as drift.
+    Gemma,
+    /// A Python literal (model-formats.md §11): strings in single, double or triple quotes
+    /// with an optional `r`/`b`/`u`/`f` prefix and Python escapes, ints, floats,
+    /// `True`/`False`/`None` (and JSON's `true`/`false`/`null`), lists, dicts and tuples.
+    Python,
+}
+
+impl ValueKind {
+    /// A stable snake_case code (`gemma`, `python`), for JSON output.
+    pub const fn code(self) -> &'static str {
+        match self {
+            ValueKind::Gemma => "gemma",
+            ValueKind::Python => "python",
+        }
+    }
+}
+
+/// What a fragment of a literal value ([`Sink::tool_value`]) is. The scanner has already
+/// lexed the value, so a consumer turns it into JSON piece by piece without lexing it
+/// again; only a bare word and a string's escapes may span several fragments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Piece {
+    /// Container structure, each byte one token: `[` `]` `{` `}` `,` `:`, and a Python
+    /// tuple's `(` `)` (a JSON array) or the parentheses of a call written as a value.
+    Punct,
+    /// Whitespace, and Python comments and line continuations, between tokens.
+    Space,
+    /// A string's opening quote with any prefix: `<|"|>`, `"`, `'`, `"""`, `rb'`.
+    StringOpen,
+    /// A string's closing quote: `<|"|>`, `"`, `'`, `"""`.
+    StringClose,
+    /// String contents that mean exactly their bytes: a Gemma `<|"|>` string, a Python raw
+    /// string.
+    Raw,
+    /// String contents with backslash escapes: Python escapes in Python strings; in Gemma,
+    /// the escapes of a string written in JSON or Python quotes.
+    Escaped,
+    /// A Gemma `<|"|>` inside a string that does not close it (model-formats.md §12): each
+    /// stands for one `"` character of the string.
+    LiteralQuote,
+    /// A bare word: a number, `true`/`True`/`null`/`None`/…, a key written without quotes,
+    /// or other unquoted text (which a consumer may keep as a string). Whitespace between
+    /// two bare words arrives as [`Piece::Space`] and belongs to the text.
+    Bare,
+}
+
+impl Piece {
+    /// A stable snake_case code (`punct`, `string_open`, …), for JSON output.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Piece::Punct => "punct",
+            Piece::Space => "space",
+            Piece::StringOpen => "string_open",
+            Piece::StringClose => "string_close",
+            Piece::Raw => "raw",
+            Piece::Escaped => "escaped",
+            Piece::LiteralQuote => "literal_quote",
+            Piece::Bare => "bare",
+        }
+    }
 }
 
 /// How a tool call ended. Every [`Sink::tool_start`] is followed by exactly one
@@ -181,6 +258,24 @@ pub enum Diagnostic {
     /// A special token appeared where it cannot belong and was removed from the text
     /// (dialects.md rule 12).
     StrayToken,
+    /// A parameter key was longer than [`MAX_NAME`](crate::MAX_NAME) bytes; the call is
+    /// invalid.
+    KeyTooLong,
+    /// A Gemma call was written `call:NAME(k=v, …)` instead of `call:NAME{k:v,…}`
+    /// (accepted, dialects.md rule 13).
+    ParenthesizedCall,
+    /// A Gemma string was written in JSON or Python quotes instead of `<|"|>` (accepted,
+    /// dialects.md rule 13). Reported once per call.
+    QuotedString,
+    /// A Gemma model wrote its calls as Python in a ```` ```tool_code ```` fence, the
+    /// Gemma 3 way (accepted, dialects.md rule 13).
+    ToolCodeBlock,
+    /// A call in a ```` ```tool_code ```` block had a positional argument: it is not a tool
+    /// call (seed B20). The call is invalid.
+    PositionalArgument,
+    /// A ```` ```tool_code ```` block held a statement that is not a call; it and the rest
+    /// of the block are text (seed B20).
+    NotACall,
 }
 
 impl Diagnostic {
@@ -206,6 +301,12 @@ impl Diagnostic {
             Diagnostic::TooManyCalls => "too_many_calls",
             Diagnostic::TooManyDraftCalls => "too_many_draft_calls",
             Diagnostic::StrayToken => "stray_token",
+            Diagnostic::KeyTooLong => "key_too_long",
+            Diagnostic::ParenthesizedCall => "parenthesized_call",
+            Diagnostic::QuotedString => "quoted_string",
+            Diagnostic::ToolCodeBlock => "tool_code_block",
+            Diagnostic::PositionalArgument => "positional_argument",
+            Diagnostic::NotACall => "not_a_call",
         }
     }
 
@@ -244,6 +345,20 @@ impl Diagnostic {
             Diagnostic::TooManyDraftCalls => "a reasoning block held too many draft calls",
             Diagnostic::StrayToken => {
                 "a special token appeared where it cannot belong and was removed"
+            }
+            Diagnostic::KeyTooLong => "a parameter key was too long",
+            Diagnostic::ParenthesizedCall => {
+                "the call was written call:NAME(k=v) instead of call:NAME{k:v}"
+            }
+            Diagnostic::QuotedString => {
+                "a string was written in JSON or Python quotes instead of the quote token"
+            }
+            Diagnostic::ToolCodeBlock => "the calls were written as Python in a tool_code fence",
+            Diagnostic::PositionalArgument => {
+                "the call had a positional argument; it is not a tool call"
+            }
+            Diagnostic::NotACall => {
+                "the tool_code block held a statement that is not a call; it is text from there"
             }
         }
     }
@@ -313,6 +428,26 @@ pub trait Sink {
     /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer).
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         let _ = (span, call, json);
+    }
+
+    /// A parameter of a call whose arguments are written as literals (Gemma, Python)
+    /// instead of JSON begins: `key` is its name, whole; `span` is the key's bytes, which
+    /// were reported as markup. Its value follows as [`Sink::tool_value`] pieces, then
+    /// [`Sink::tool_param_end`].
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        let _ = (span, call, key, kind);
+    }
+
+    /// A fragment of the current parameter's value as the model wrote it; `piece` says what
+    /// it is. Adjacent fragments of one piece may be joined or split anywhere.
+    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        let _ = (span, call, piece, bytes);
+    }
+
+    /// The current parameter's value ended; `span` is empty, at its end. A call cut off
+    /// inside a value ends without it.
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        let _ = (span, call);
     }
 
     /// The call ended; `span` is the bytes that decided it (its closer, or empty).

@@ -85,6 +85,6 @@ pub mod tables;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+pub use event::{CallEnd, Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 pub use normalize::ArgumentsNormalizer;
-pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_NAME};
+pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_LOOKAHEAD, MAX_NAME};

@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::json_tag::{JsonTag, Modes};
 use crate::{tables, Sink, Span};
 
@@ -14,6 +15,11 @@ pub const MAX_NAME: usize = 128;
 /// [`Diagnostic::TooManyDraftCalls`](crate::Diagnostic::TooManyDraftCalls).
 pub const MAX_DRAFT_CALLS: u32 = 64;
 
+/// Longest run of whitespace kept after a candidate closer while the next byte decides
+/// whether it closes (dialects.md rule 4; Gemma's `<|"|>`, model-formats.md §12). After
+/// more, the candidate does not close.
+pub const MAX_LOOKAHEAD: usize = 32;
+
 /// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -23,17 +29,21 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:2}<tool_call|>`, `<|channel>thought`
+    /// reasoning: Gemma 4.
+    Gemma,
 }
 
 impl Dialect {
     /// Every dialect, in table order.
-    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3];
+    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3, Dialect::Gemma];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Gemma => "gemma",
         }
     }
 
@@ -57,8 +67,19 @@ impl Dialect {
         };
         match self {
             Dialect::Hermes => &HERMES,
-            Dialect::Qwen3 => &QWEN3,
+            Dialect::Qwen3 | Dialect::Gemma => &QWEN3,
         }
+    }
+
+    fn gemma_modes(self) -> &'static gemma::Modes {
+        static GEMMA: gemma::Modes = gemma::Modes {
+            content: &tables::gemma::CONTENT,
+            reasoning: &tables::gemma::REASONING,
+            body: &tables::gemma::CALL_BODY,
+            string: &tables::gemma::STRING,
+            tail: &tables::gemma::CALL_TAIL,
+        };
+        &GEMMA
     }
 }
 
@@ -72,6 +93,7 @@ impl fmt::Display for Dialect {
 #[derive(Debug, Clone)]
 enum Machine {
     JsonTag(JsonTag),
+    Gemma(Gemma),
 }
 
 impl Machine {
@@ -80,6 +102,7 @@ impl Machine {
             Dialect::Hermes | Dialect::Qwen3 => {
                 Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
             }
+            Dialect::Gemma => Machine::Gemma(Gemma::new(dialect.gemma_modes(), options)),
         }
     }
 
@@ -87,13 +110,16 @@ impl Machine {
     fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
+            Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
     fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::Gemma(machine) => machine.finish(end, sink),
         }
+
     }
 }
 

@@ -2,50 +2,11 @@
 //! dialects.md, pinned as exact event logs. Every input also goes through the chunking
 //! harness, so each behaviour holds for every split.
 
-use inband::{CallEnd, Dialect, Error, Markup, Options, Scanner, Sink};
+use inband::{CallEnd, Dialect, Error, Options, Scanner, Sink};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
 use inband_alloc::events::{EventLog, OwnedEvent};
 
 use crate::harness;
-
-/// A compact, exact rendering of a log: `T` text, `R` reasoning, `<role>` delimiter,
-/// `E` envelope, `S` start, `N` late name, `A` arguments, `X` end, `D` diagnostic,
-/// `R+`/`R-` reasoning bounds, `F` fabricated result.
-fn render(log: &EventLog) -> Vec<String> {
-    let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    log.events
-        .iter()
-        .map(|e| match e {
-            OwnedEvent::Text { text, .. } => format!("T{:?}", s(text)),
-            OwnedEvent::Reasoning { text, .. } => format!("R{:?}", s(text)),
-            OwnedEvent::Markup {
-                kind: Markup::Delimiter(role),
-                ..
-            } => format!("<{role:?}>"),
-            OwnedEvent::Markup { bytes, .. } => format!("E{:?}", s(bytes)),
-            OwnedEvent::ReasoningStart { .. } => "R+".into(),
-            OwnedEvent::ReasoningEnd { .. } => "R-".into(),
-            OwnedEvent::ToolStart {
-                call,
-                name,
-                provisional,
-                ..
-            } => {
-                let draft = if *provisional { "?" } else { "" };
-                format!(
-                    "S{call}{draft}:{}",
-                    name.as_deref().map(s).unwrap_or_default()
-                )
-            }
-            OwnedEvent::ToolId { call, id, .. } => format!("I{call}:{}", s(id)),
-            OwnedEvent::ToolName { call, name, .. } => format!("N{call}:{}", s(name)),
-            OwnedEvent::ToolArgs { call, json, .. } => format!("A{call}{:?}", s(json)),
-            OwnedEvent::ToolEnd { call, end, .. } => format!("X{call}:{end:?}"),
-            OwnedEvent::FabricatedResult { .. } => "F".into(),
-            OwnedEvent::Diagnostic { diagnostic, .. } => format!("D:{}", diagnostic.code()),
-        })
-        .collect()
-}
 
 /// The Hermes completion of `input` fed whole, with deterministic ids.
 fn hermes_completion(input: &[u8]) -> Completion {
@@ -58,7 +19,7 @@ fn hermes_completion(input: &[u8]) -> Completion {
 }
 
 fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(dialect, options, input.as_bytes()))
+    harness::render(&harness::check(dialect, options, input.as_bytes()))
 }
 
 fn scan(input: &str) -> Vec<String> {
@@ -522,7 +483,7 @@ fn feed_after_finish_is_an_error_until_reset() {
     let mut log = EventLog::new();
     scanner.feed(b"_call>", &mut log).unwrap();
     scanner.finish(&mut log).unwrap();
-    assert_eq!(render(&log), ["T\"_call>\""]);
+    assert_eq!(harness::render(&log), ["T\"_call>\""]);
 }
 
 #[test]
@@ -739,7 +700,7 @@ fn escaped_names_decode() {
         );
     }
     let not_utf8 = b"<tool_call>{\"name\": \"f\xc3(\"}</tool_call>";
-    let log = render(&harness::check(
+    let log = harness::render(&harness::check(
         Dialect::Hermes,
         Options::default(),
         not_utf8,

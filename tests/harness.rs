@@ -3,7 +3,7 @@
 //! a time, padded with prose so the memchr skip crosses its vector-width boundaries; and
 //! payload spans must tile the input exactly.
 
-use inband::{CallEnd, Dialect, Options};
+use inband::{CallEnd, Dialect, Markup, Options};
 use inband_alloc::events::{EventLog, OwnedEvent};
 
 /// Chunk sizes tried besides every two-way split.
@@ -89,6 +89,51 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
     }
     ended.sort_unstable();
     assert_eq!(started, ended, "every call that starts ends");
+}
+
+/// A compact, exact rendering of a log: `T` text, `R` reasoning, `<role>` delimiter,
+/// `E` envelope, `S` start, `N` late name, `A` arguments, `P` parameter (`/P` its end),
+/// `V` literal value piece, `X` end, `D` diagnostic,
+/// `R+`/`R-` reasoning bounds, `F` fabricated result.
+pub fn render(log: &EventLog) -> Vec<String> {
+    let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    log.events
+        .iter()
+        .map(|e| match e {
+            OwnedEvent::Text { text, .. } => format!("T{:?}", s(text)),
+            OwnedEvent::Reasoning { text, .. } => format!("R{:?}", s(text)),
+            OwnedEvent::Markup {
+                kind: Markup::Delimiter(role),
+                ..
+            } => format!("<{role:?}>"),
+            OwnedEvent::Markup { bytes, .. } => format!("E{:?}", s(bytes)),
+            OwnedEvent::ReasoningStart { .. } => "R+".into(),
+            OwnedEvent::ReasoningEnd { .. } => "R-".into(),
+            OwnedEvent::ToolStart {
+                call,
+                name,
+                provisional,
+                ..
+            } => {
+                let draft = if *provisional { "?" } else { "" };
+                format!(
+                    "S{call}{draft}:{}",
+                    name.as_deref().map(s).unwrap_or_default()
+                )
+            }
+            OwnedEvent::ToolId { call, id, .. } => format!("I{call}:{}", s(id)),
+            OwnedEvent::ToolName { call, name, .. } => format!("N{call}:{}", s(name)),
+            OwnedEvent::ToolArgs { call, json, .. } => format!("A{call}{:?}", s(json)),
+            OwnedEvent::ToolParam { call, key, .. } => format!("P{call}:{}", s(key)),
+            OwnedEvent::ToolValue {
+                call, piece, bytes, ..
+            } => format!("V{call}:{piece:?}{:?}", s(bytes)),
+            OwnedEvent::ToolParamEnd { call, .. } => format!("/P{call}"),
+            OwnedEvent::ToolEnd { call, end, .. } => format!("X{call}:{end:?}"),
+            OwnedEvent::FabricatedResult { .. } => "F".into(),
+            OwnedEvent::Diagnostic { diagnostic, .. } => format!("D:{}", diagnostic.code()),
+        })
+        .collect()
 }
 
 /// How each call of a log ended, in call order.

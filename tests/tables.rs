@@ -40,6 +40,11 @@ fn compiled() -> Vec<CompiledDialect> {
 /// The generated static for a dialect's mode.
 fn generated(dialect: &str, mode: &str) -> &'static Dfa {
     match (dialect, mode) {
+        ("gemma", "call_body") => &tables::gemma::CALL_BODY,
+        ("gemma", "call_tail") => &tables::gemma::CALL_TAIL,
+        ("gemma", "content") => &tables::gemma::CONTENT,
+        ("gemma", "reasoning") => &tables::gemma::REASONING,
+        ("gemma", "string") => &tables::gemma::STRING,
         ("hermes", "call_body") => &tables::hermes::CALL_BODY,
         ("hermes", "call_tail") => &tables::hermes::CALL_TAIL,
         ("hermes", "content") => &tables::hermes::CONTENT,
@@ -60,6 +65,7 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
 /// The generated `SOURCE` of a dialect.
 fn generated_source(dialect: &str) -> &'static str {
     match dialect {
+        "gemma" => tables::gemma::SOURCE,
         "hermes" => tables::hermes::SOURCE,
         "qwen3" => tables::qwen3::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
@@ -79,6 +85,7 @@ fn role(key: &str) -> Role {
         "section_close" => Role::SectionClose,
         "args_open" => Role::ArgsOpen,
         "stray" => Role::Stray,
+        "quote" => Role::Quote,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

@@ -3,7 +3,8 @@
 //! server response or an agent runtime needs it.
 
 use inband::{
-    ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span,
+    ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Role, Scanner, Sink,
+    Span, ValueKind,
 };
 use std::borrow::Cow;
 use std::ops::Range;
@@ -12,6 +13,7 @@ use serde::Serialize;
 use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
+use crate::literal::LiteralJson;
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -134,6 +136,8 @@ pub(crate) struct CallRecord {
     /// Normalised argument text so far; after the call completes, the whole JSON text.
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
+    /// Arguments written as literal parameters instead of JSON text.
+    literal: Option<LiteralJson>,
     has_args: bool,
     pub(crate) provisional: bool,
     pub(crate) end: Option<CallEnd>,
@@ -270,7 +274,7 @@ impl Assembler {
         };
         let parsed = Self::arguments(record);
         let (repaired, lossy, provisional) = (
-            record.normalizer.repaired(),
+            record.normalizer.repaired() || record.literal.as_ref().is_some_and(LiteralJson::repaired),
             record.lossy,
             record.provisional,
         );
@@ -503,6 +507,7 @@ impl Sink for Assembler {
             raw_start,
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
+            literal: None,
             has_args: false,
             provisional,
             end: None,
@@ -540,6 +545,33 @@ impl Sink for Assembler {
         }
     }
 
+    fn tool_param(&mut self, _: Span, call: u32, key: &[u8], kind: ValueKind) {
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.has_args = true;
+            record
+                .literal
+                .get_or_insert_with(|| LiteralJson::new(kind))
+                .param(key, kind, &mut record.arguments);
+        }
+    }
+
+    fn tool_value(&mut self, _: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.capture(bytes);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            if let Some(literal) = &mut record.literal {
+                literal.value(piece, bytes, &mut record.arguments);
+            }
+        }
+    }
+
+    fn tool_param_end(&mut self, _: Span, call: u32) {
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            if let Some(literal) = &mut record.literal {
+                literal.param_end(&mut record.arguments);
+            }
+        }
+    }
+
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
         if matches!(self.capture, Capture::Call(c) if c == call) {
             self.capture = Capture::None;
@@ -548,6 +580,12 @@ impl Sink for Assembler {
             return;
         };
         record.end = Some(end);
+        if end == CallEnd::Complete {
+            if let Some(literal) = &mut record.literal {
+                literal.finish(&mut record.arguments);
+            }
+        }
+
         match end {
             CallEnd::Complete => self.commit(span, call),
             CallEnd::Invalid if !record.provisional => {

@@ -1,7 +1,7 @@
 //! Owned events: the scanner's borrowed events copied into a `Vec`, with adjacent payload
 //! fragments of one kind joined, so that event logs of different chunkings compare equal.
 
-use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Scanner, Sink, Span};
+use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind};
 
 /// One scanner event, owning its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +77,35 @@ pub enum OwnedEvent {
         /// The model's argument text.
         json: Vec<u8>,
     },
+    /// A literal parameter began.
+    ToolParam {
+        /// The key's bytes.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// The key.
+        key: Vec<u8>,
+        /// How the value is written.
+        kind: ValueKind,
+    },
+    /// A fragment of a literal parameter's value.
+    ToolValue {
+        /// Bytes covered.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// What the bytes are.
+        piece: Piece,
+        /// The model's value text.
+        bytes: Vec<u8>,
+    },
+    /// A literal parameter's value ended.
+    ToolParamEnd {
+        /// Empty, where the value ended.
+        span: Span,
+        /// Call number.
+        call: u32,
+    },
     /// A call ended.
     ToolEnd {
         /// What decided it.
@@ -113,18 +142,21 @@ impl OwnedEvent {
             | OwnedEvent::ToolId { span, .. }
             | OwnedEvent::ToolName { span, .. }
             | OwnedEvent::ToolArgs { span, .. }
+            | OwnedEvent::ToolParam { span, .. }
+            | OwnedEvent::ToolValue { span, .. }
+            | OwnedEvent::ToolParamEnd { span, .. }
             | OwnedEvent::ToolEnd { span, .. }
             | OwnedEvent::FabricatedResult { span }
             | OwnedEvent::Diagnostic { span, .. } => *span,
         }
     }
 
-    /// The input bytes a payload event covers (text, reasoning, markup, arguments); `None`
-    /// for structural events. Payload spans tile the stream.
+    /// The input bytes a payload event covers (text, reasoning, markup, arguments, literal
+    /// values); `None` for structural events. Payload spans tile the stream.
     pub fn payload(&self) -> Option<&[u8]> {
         match self {
             OwnedEvent::Text { text, .. } | OwnedEvent::Reasoning { text, .. } => Some(text),
-            OwnedEvent::Markup { bytes, .. } => Some(bytes),
+            OwnedEvent::Markup { bytes, .. } | OwnedEvent::ToolValue { bytes, .. } => Some(bytes),
             OwnedEvent::ToolArgs { json, .. } => Some(json),
             _ => None,
         }
@@ -132,7 +164,7 @@ impl OwnedEvent {
 }
 
 /// A [`Sink`] that records owned events, joining adjacent fragments of text, reasoning,
-/// envelope markup and one call's arguments.
+/// envelope markup, one call's arguments and one piece of a literal value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EventLog {
     /// The events, in stream order.
@@ -204,6 +236,24 @@ impl EventLog {
                     json.extend_from_slice(j);
                     true
                 }
+                (
+                    OwnedEvent::ToolValue {
+                        span,
+                        call,
+                        piece,
+                        bytes,
+                    },
+                    OwnedEvent::ToolValue {
+                        span: s,
+                        call: c,
+                        piece: p,
+                        bytes: b,
+                    },
+                ) if span.end == s.start && call == c && piece == p => {
+                    span.end = s.end;
+                    bytes.extend_from_slice(b);
+                    true
+                }
                 _ => false,
             };
             if joined {
@@ -269,9 +319,29 @@ impl Sink for EventLog {
             json: json.to_vec(),
         });
     }
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.events.push(OwnedEvent::ToolParam {
+            span,
+            call,
+            key: key.to_vec(),
+            kind,
+        });
+    }
+    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.join(OwnedEvent::ToolValue {
+            span,
+            call,
+            piece,
+            bytes: bytes.to_vec(),
+        });
+    }
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.events.push(OwnedEvent::ToolParamEnd { span, call });
+    }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
         self.events.push(OwnedEvent::ToolEnd { span, call, end });
     }
+
     fn fabricated_result(&mut self, span: Span) {
         self.events.push(OwnedEvent::FabricatedResult { span });
     }

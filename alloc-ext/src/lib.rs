@@ -27,6 +27,7 @@
 pub mod assemble;
 pub mod events;
 pub mod ids;
+pub mod literal;
 pub mod stream;
 
 pub use simd_json;

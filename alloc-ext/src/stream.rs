@@ -8,7 +8,8 @@
 //! JSON the completion's arguments were parsed from. Text is cut at UTF-8 code point
 //! boundaries only.
 
-use inband::{CallEnd, Diagnostic, Markup, Sink, Span};
+use inband::{CallEnd, Diagnostic, Markup, Piece, Sink, Span, ValueKind};
+
 use serde::Serialize;
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, Segment};
@@ -283,6 +284,15 @@ impl Sink for DeltaStream {
     }
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         self.assembler.tool_args(span, call, json);
+    }
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.assembler.tool_param(span, call, key, kind);
+    }
+    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.assembler.tool_value(span, call, piece, bytes);
+    }
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.assembler.tool_param_end(span, call);
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
         self.assembler.tool_end(span, call, end);

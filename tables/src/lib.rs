@@ -120,6 +120,10 @@ pub const ROLES: &[RoleName] = &[
         key: "stray",
         variant: "Stray",
     },
+    RoleName {
+        key: "quote",
+        variant: "Quote",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

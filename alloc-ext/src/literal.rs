@@ -1,0 +1,637 @@
+//! Literal arguments to JSON: the parameters of a Gemma or Python-literal call
+//! ([`Sink::tool_param`](inband::Sink::tool_param), [`tool_value`](inband::Sink::tool_value),
+//! [`tool_param_end`](inband::Sink::tool_param_end)) become the JSON text of the arguments
+//! object, written as the pieces arrive so that a server can stream it.
+//!
+//! The scanner has already lexed every value, so this is a translation piece by piece:
+//!
+//! - strings: `<|"|>` contents and Python raw strings are JSON-escaped as they are; escaped
+//!   contents are decoded first (Python escapes: `\n \t \r \a \b \f \v \\ \' \"`, octal
+//!   `\NNN`, `\xHH`, `\uHHHH`, `\UHHHHHHHH`, a backslash-newline continues the line; an
+//!   unknown escape such as `\d` keeps its backslash, as Python does; Gemma strings in JSON
+//!   quotes also take `\/`). A surrogate pair of escapes becomes one character, a lone
+//!   surrogate U+FFFD. Python's adjacent strings (`"a" "b"`) are one string.
+//! - bare words: `true`/`True`, `false`/`False`, `null`/`None`/`none`; Python numbers
+//!   (`1_000`, `0x1F`, `1.`, `.5`, `+3`, `1e5`) as JSON numbers; any other word, and a bare
+//!   key, as a JSON string of its text (a repair, reported by [`LiteralJson::repaired`]).
+//! - lists and tuples become arrays, dicts and Gemma objects objects; a trailing comma is
+//!   dropped; a dict key that is not a string becomes the string of its text.
+//! - a call written as a value (`x=f(y=1)`, seed-system.md §2.10) becomes the string of its
+//!   text, `"f(y=1)"`.
+//!
+//! Written text is never taken back: a bare word, a closing quote and a comma are held
+//! until the next piece says what they are.
+
+use inband::{Piece, ValueKind};
+
+/// A container open inside a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Container {
+    List,
+    /// An object; `key` while the next token is a key.
+    Object {
+        key: bool,
+    },
+}
+
+/// A call written as a value, gathered as text until its brackets balance.
+#[derive(Debug, Default)]
+struct RawElement {
+    text: Vec<u8>,
+    depth: u32,
+}
+
+/// Converts one call's literal parameters to the JSON text of its arguments object.
+#[derive(Debug)]
+pub struct LiteralJson {
+    kind: ValueKind,
+    params: u32,
+    stack: Vec<Container>,
+    /// A bare word being gathered.
+    bare: Vec<u8>,
+    /// Whitespace after a bare word, part of it if another bare word follows.
+    space: Vec<u8>,
+    /// A comma not yet written: a closer may follow it.
+    comma: bool,
+    /// Inside a string (its opening quote was written).
+    string: bool,
+    /// A string's closing quote not yet written: an adjacent string may continue it.
+    close: bool,
+    /// An escape sequence being decoded, from its backslash.
+    escape: Vec<u8>,
+    /// A high surrogate escape waiting for its low half.
+    high: Option<u32>,
+    /// The last piece was a bare word with nothing after it.
+    after_bare: bool,
+    raw: Option<RawElement>,
+    /// Something was written for the current value.
+    wrote: bool,
+    repaired: bool,
+}
+
+impl LiteralJson {
+    /// A converter at the start of a call's arguments.
+    pub fn new(kind: ValueKind) -> Self {
+        LiteralJson {
+            kind,
+            params: 0,
+            stack: Vec::new(),
+            bare: Vec::new(),
+            space: Vec::new(),
+            comma: false,
+            string: false,
+            close: false,
+            escape: Vec::new(),
+            high: None,
+            after_bare: false,
+            raw: None,
+            wrote: false,
+            repaired: false,
+        }
+    }
+
+    /// True when some value needed a repair to become JSON (a bare word kept as a string,
+    /// an escape Python would reject).
+    pub fn repaired(&self) -> bool {
+        self.repaired
+    }
+
+    /// A parameter begins: writes the object's `{` or a `,`, then the key.
+    pub fn param(&mut self, key: &[u8], kind: ValueKind, out: &mut Vec<u8>) {
+        self.kind = kind;
+        out.push(if self.params == 0 { b'{' } else { b',' });
+        self.params += 1;
+        out.push(b'"');
+        escape_into(key, out);
+        out.extend_from_slice(b"\":");
+        self.stack.clear();
+        self.comma = false;
+        self.wrote = false;
+    }
+
+    /// The next fragment of the current value.
+    pub fn value(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
+        if let Some(raw) = &mut self.raw {
+            raw.text.extend_from_slice(bytes);
+            if piece != Piece::Punct {
+                return;
+            }
+            // Only structure counts: brackets inside strings are data.
+            for (k, &b) in bytes.iter().enumerate() {
+                match b {
+                    b'(' | b'[' | b'{' => raw.depth += 1,
+                    b')' | b']' | b'}' => raw.depth = raw.depth.saturating_sub(1),
+                    _ => {}
+                }
+                if raw.depth == 0 {
+                    let rest = bytes.len() - k - 1;
+                    let mut raw = self.raw.take().unwrap_or_default();
+                    raw.text.truncate(raw.text.len() - rest);
+                    self.string_token(&raw.text, out);
+                    self.value(piece, &bytes[k + 1..], out);
+                    return;
+                }
+            }
+            return;
+        }
+        match piece {
+            Piece::Space => {
+                if self.after_bare {
+                    self.space.extend_from_slice(bytes);
+                }
+                return;
+            }
+            Piece::Bare => {
+                if !self.after_bare {
+                    self.settle(out);
+                }
+                self.bare.append(&mut self.space);
+                self.bare.extend_from_slice(bytes);
+                self.after_bare = true;
+                return;
+            }
+            Piece::StringOpen if self.close => {
+                // Adjacent strings are one (Python); the closing quote is never written.
+                self.close = false;
+                self.string = true;
+                return;
+            }
+            _ => {}
+        }
+        if piece == Piece::Punct && self.after_bare && self.space.is_empty() {
+            if let Some(&open @ (b'(' | b'[')) = bytes.first() {
+                // A call (or subscript) written as a value: its text is the value.
+                let mut text = std::mem::take(&mut self.bare);
+                text.push(open);
+                self.after_bare = false;
+                self.raw = Some(RawElement { text, depth: 1 });
+                self.value(piece, &bytes[1..], out);
+                return;
+            }
+        }
+        self.settle(out);
+        match piece {
+            Piece::Punct => {
+                for &b in bytes {
+                    self.punct(b, out);
+                }
+            }
+            Piece::StringOpen => {
+                self.begin_token(out);
+                out.push(b'"');
+                self.string = true;
+            }
+            Piece::StringClose => {
+                self.end_escape(out);
+                self.string = false;
+                self.close = true;
+            }
+            Piece::Raw => escape_into(bytes, out),
+            Piece::Escaped => {
+                for &b in bytes {
+                    self.escaped(b, out);
+                }
+            }
+            Piece::LiteralQuote => {
+                for _ in bytes.iter().filter(|&&b| b == b'"') {
+                    out.extend_from_slice(b"\\\"");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The current value ended.
+    pub fn param_end(&mut self, out: &mut Vec<u8>) {
+        if let Some(raw) = self.raw.take() {
+            self.string_token(&raw.text, out);
+        }
+        self.settle(out);
+        if !self.wrote {
+            out.extend_from_slice(b"\"\"");
+        }
+    }
+
+    /// The call is complete: closes the arguments object (`{}` when there were none).
+    pub fn finish(&mut self, out: &mut Vec<u8>) {
+        if self.params == 0 {
+            out.extend_from_slice(b"{}");
+        } else {
+            out.push(b'}');
+        }
+    }
+
+    /// Writes what earlier pieces held back, now that a piece of another kind has come.
+    fn settle(&mut self, out: &mut Vec<u8>) {
+        if self.after_bare {
+            self.after_bare = false;
+            self.space.clear();
+            let bare = std::mem::take(&mut self.bare);
+            self.bare_token(&bare, out);
+        }
+        if self.close {
+            self.close = false;
+            out.push(b'"');
+        }
+    }
+
+    /// Before a token: the comma it follows, if any.
+    fn begin_token(&mut self, out: &mut Vec<u8>) {
+        if self.comma {
+            self.comma = false;
+            out.push(b',');
+        }
+        self.wrote = true;
+    }
+
+    fn at_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Container::Object { key: true }))
+    }
+
+    fn punct(&mut self, b: u8, out: &mut Vec<u8>) {
+        match b {
+            b'[' | b'(' | b'{' => {
+                self.begin_token(out);
+                if b == b'{' {
+                    self.stack.push(Container::Object { key: true });
+                    out.push(b'{');
+                } else {
+                    self.stack.push(Container::List);
+                    out.push(b'[');
+                }
+            }
+            b']' | b')' | b'}' => {
+                // A trailing comma is dropped.
+                self.comma = false;
+                match self.stack.pop() {
+                    Some(Container::List) => out.push(b']'),
+                    Some(Container::Object { .. }) => out.push(b'}'),
+                    None => self.repaired = true,
+                }
+            }
+            b',' => {
+                self.comma = true;
+                if let Some(Container::Object { key }) = self.stack.last_mut() {
+                    *key = true;
+                }
+            }
+            b':' => {
+                if let Some(Container::Object { key }) = self.stack.last_mut() {
+                    *key = false;
+                }
+                out.push(b':');
+            }
+            _ => {}
+        }
+    }
+
+    /// A whole string token made of `text` (a call written as a value).
+    fn string_token(&mut self, text: &[u8], out: &mut Vec<u8>) {
+        self.begin_token(out);
+        out.push(b'"');
+        escape_into(text, out);
+        out.push(b'"');
+        self.repaired = true;
+    }
+
+    /// A whole bare word: a JSON scalar, or the string of its text.
+    fn bare_token(&mut self, bare: &[u8], out: &mut Vec<u8>) {
+        let text = bare.trim_ascii();
+        self.begin_token(out);
+        if !self.at_key() {
+            match text {
+                b"true" | b"True" => return out.extend_from_slice(b"true"),
+                b"false" | b"False" => return out.extend_from_slice(b"false"),
+                b"null" | b"None" | b"none" => return out.extend_from_slice(b"null"),
+                _ => {}
+            }
+            if let Some(number) = json_number(text) {
+                return out.extend_from_slice(number.as_bytes());
+            }
+            self.repaired = true;
+        }
+        out.push(b'"');
+        escape_into(text, out);
+        out.push(b'"');
+    }
+
+    /// One byte of escaped string contents.
+    fn escaped(&mut self, b: u8, out: &mut Vec<u8>) {
+        if self.escape.is_empty() {
+            if b == b'\\' {
+                self.escape.push(b);
+            } else {
+                self.char_byte(b, out);
+            }
+            return;
+        }
+        self.escape.push(b);
+        let esc = &self.escape[1..];
+        let python = self.kind == ValueKind::Python;
+        let done = match esc[0] {
+            b'0'..=b'7' => {
+                let digits = esc.iter().take_while(|d| matches!(d, b'0'..=b'7')).count();
+                if digits == esc.len() && digits < 3 {
+                    return;
+                }
+                let value = esc[..digits]
+                    .iter()
+                    .fold(0u32, |n, d| n * 8 + u32::from(d - b'0'));
+                let rest = esc[digits..].to_vec();
+                self.escape.clear();
+                self.code_point(value, out);
+                for b in rest {
+                    self.escaped(b, out);
+                }
+                return;
+            }
+            b'x' | b'u' | b'U' => {
+                let want = match esc[0] {
+                    b'x' => 2,
+                    b'u' => 4,
+                    _ if python => 8,
+                    _ => 0,
+                };
+                let hex = &esc[1..];
+                if want == 0 || !hex.last().is_none_or(u8::is_ascii_hexdigit) {
+                    // Not an escape Python accepts: its text is kept.
+                    self.repaired = true;
+                    let text = std::mem::take(&mut self.escape);
+                    let (last, text) = text.split_last().unwrap_or((&0, &[]));
+                    if want == 0 {
+                        for &c in text {
+                            self.char_byte(c, out);
+                        }
+                        self.char_byte(*last, out);
+                    } else {
+                        for &c in text {
+                            self.char_byte(c, out);
+                        }
+                        self.escaped(*last, out);
+                    }
+                    return;
+                }
+                if hex.len() < want {
+                    return;
+                }
+                let value = hex
+                    .iter()
+                    .fold(0u32, |n, d| n * 16 + (*d as char).to_digit(16).unwrap_or(0));
+                self.escape.clear();
+                self.code_point(value, out);
+                return;
+            }
+            b'\n' => None,
+            b'n' => Some(b'\n'),
+            b't' => Some(b'\t'),
+            b'r' => Some(b'\r'),
+            b'\\' => Some(b'\\'),
+            b'\'' => Some(b'\''),
+            b'"' => Some(b'"'),
+            b'a' if python => Some(0x07),
+            b'b' => Some(0x08),
+            b'f' => Some(0x0c),
+            b'v' if python => Some(0x0b),
+            b'/' if !python => Some(b'/'),
+            other => {
+                // Unknown escapes keep their backslash (Python); `\N{…}` names are not
+                // decoded.
+                self.escape.clear();
+                self.flush_high(out);
+                escape_into(&[b'\\', other], out);
+                return;
+            }
+        };
+        self.escape.clear();
+        if let Some(c) = done {
+            self.char_byte(c, out);
+        } else {
+            self.flush_high(out);
+        }
+    }
+
+    /// A decoded code point from an escape; surrogate halves pair up.
+    fn code_point(&mut self, value: u32, out: &mut Vec<u8>) {
+        if (0xD800..0xDC00).contains(&value) {
+            self.flush_high(out);
+            self.high = Some(value);
+            return;
+        }
+        let value = match self.high.take() {
+            Some(high) if (0xDC00..0xE000).contains(&value) => {
+                0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00)
+            }
+            Some(_) => {
+                out.extend_from_slice("\u{FFFD}".as_bytes());
+                value
+            }
+            None => value,
+        };
+        let c = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
+        let mut utf8 = [0u8; 4];
+        escape_into(c.encode_utf8(&mut utf8).as_bytes(), out);
+    }
+
+    /// A lone high surrogate is U+FFFD.
+    fn flush_high(&mut self, out: &mut Vec<u8>) {
+        if self.high.take().is_some() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+
+    /// One literal byte of string contents.
+    fn char_byte(&mut self, b: u8, out: &mut Vec<u8>) {
+        self.flush_high(out);
+        escape_into(&[b], out);
+    }
+
+    /// The string ended: an unfinished escape is kept as text.
+    fn end_escape(&mut self, out: &mut Vec<u8>) {
+        if !self.escape.is_empty() {
+            self.repaired = true;
+            let text = std::mem::take(&mut self.escape);
+            for b in text {
+                self.char_byte(b, out);
+            }
+        }
+        self.flush_high(out);
+    }
+}
+
+/// Appends `bytes` JSON-escaped (as string contents); bytes from 0x80 pass as they are.
+fn escape_into(bytes: &[u8], out: &mut Vec<u8>) {
+    for &b in bytes {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            0..0x20 => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 15)]);
+            }
+            _ => out.push(b),
+        }
+    }
+}
+
+/// The JSON text of a Python (or JSON) number literal, if `text` is one.
+fn json_number(text: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(text).ok()?;
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let sign = if negative { "-" } else { "" };
+    // Underscores only between digits (Python).
+    if digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return None;
+    }
+    let lower = digits.to_ascii_lowercase();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            let rest = rest.strip_prefix('_').unwrap_or(rest).replace('_', "");
+            let value = u128::from_str_radix(&rest, radix).ok()?;
+            return Some(format!("{sign}{value}"));
+        }
+    }
+    let plain: String = digits.chars().filter(|&c| c != '_').collect();
+    let (mantissa, exponent) = match plain.find(['e', 'E']) {
+        Some(k) => (&plain[..k], Some(&plain[k + 1..])),
+        None => (&plain[..], None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (mantissa, None),
+    };
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(int) || !frac.is_none_or(all_digits) || (int.is_empty() && frac.is_none_or(str::is_empty)) {
+        return None;
+    }
+    let int = match int.trim_start_matches('0') {
+        "" => "0",
+        rest => rest,
+    };
+    let mut number = format!("{sign}{int}");
+    if let Some(frac) = frac {
+        number.push('.');
+        number.push_str(if frac.is_empty() { "0" } else { frac });
+    }
+    if let Some(exponent) = exponent {
+        let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+        if digits.is_empty() || !all_digits(digits) {
+            return None;
+        }
+        number.push('e');
+        number.push_str(exponent);
+    }
+    Some(number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn convert(kind: ValueKind, params: &[(&str, &[(Piece, &str)])]) -> String {
+        let mut json = LiteralJson::new(kind);
+        let mut out = Vec::new();
+        for (key, pieces) in params {
+            json.param(key.as_bytes(), kind, &mut out);
+            for (piece, text) in *pieces {
+                json.value(*piece, text.as_bytes(), &mut out);
+            }
+            json.param_end(&mut out);
+        }
+        json.finish(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    use Piece::*;
+
+    #[test]
+    fn numbers() {
+        for (python, json) in [
+            ("1_000", Some("1000")),
+            ("0x1F", Some("31")),
+            ("-0o17", Some("-15")),
+            ("1.", Some("1.0")),
+            (".5", Some("0.5")),
+            ("+3", Some("3")),
+            ("1e5", Some("1e5")),
+            ("1.5E-3", Some("1.5e-3")),
+            ("007", Some("7")),
+            ("123456789012345678901234567890", Some("123456789012345678901234567890")),
+            ("1_", None),
+            ("1.2.3", None),
+            ("e5", None),
+            (".", None),
+            ("1e", None),
+            ("nan", None),
+        ] {
+            assert_eq!(json_number(python.as_bytes()).as_deref(), json, "{python}");
+        }
+    }
+
+    #[test]
+    fn gemma_values() {
+        assert_eq!(
+            convert(
+                ValueKind::Gemma,
+                &[
+                    ("s", &[(StringOpen, "<|\"|>"), (Raw, "a\\b\n"), (LiteralQuote, "<|\"|><|\"|>"), (StringClose, "<|\"|>")]),
+                    ("n", &[(Bare, "2"), (Space, " ")]),
+                    ("l", &[(Punct, "["), (StringOpen, "\""), (Escaped, "x\\\"\\/"), (StringClose, "\""), (Punct, ","), (Bare, "true"), (Punct, ",]")]),
+                    ("o", &[(Punct, "{"), (Bare, "k"), (Punct, ":"), (Bare, "foo"), (Space, " "), (Bare, "bar"), (Punct, "}")]),
+                ]
+            ),
+            r#"{"s":"a\\b\n\"\"","n":2,"l":["x\"/",true],"o":{"k":"foo bar"}}"#
+        );
+    }
+
+    #[test]
+    fn python_values() {
+        assert_eq!(
+            convert(
+                ValueKind::Python,
+                &[
+                    ("a", &[(StringOpen, "'"), (Escaped, "\\x41\\101\\u00e9\\U0001F600\\d\\\n!"), (StringClose, "'")]),
+                    ("b", &[(StringOpen, "\""), (Escaped, "\\ud83d\\ude00\\ud83d"), (StringClose, "\""), (Space, " "), (StringOpen, "'"), (Escaped, "x"), (StringClose, "'")]),
+                    ("c", &[(Punct, "("), (Bare, "1"), (Punct, ","), (Space, " "), (Bare, "None"), (Punct, ")")]),
+                    ("d", &[(Punct, "{"), (Bare, "1"), (Punct, ":"), (Space, " "), (Bare, "False"), (Punct, "}")]),
+                    ("e", &[(Bare, "b"), (Punct, "("), (Bare, "y=1"), (Punct, ")")]),
+                    ("f", &[(Punct, "["), (Bare, "f"), (Punct, "("), (StringOpen, "'"), (Escaped, ")"), (StringClose, "'"), (Punct, ")]")]),
+                ]
+            ),
+            "{\"a\":\"AAé😀\\\\d!\",\"b\":\"😀\u{FFFD}x\",\"c\":[1,null],\"d\":{\"1\":false},\"e\":\"b(y=1)\",\"f\":[\"f(')')\"]}"
+        );
+    }
+
+    #[test]
+    fn escapes_split_anywhere() {
+        let text = "\\x41\\u00e9\\U0001F600\\n\\q";
+        for cut in 0..=text.len() {
+            let mut json = LiteralJson::new(ValueKind::Python);
+            let mut out = Vec::new();
+            json.param(b"k", ValueKind::Python, &mut out);
+            json.value(StringOpen, b"'", &mut out);
+            json.value(Escaped, &text.as_bytes()[..cut], &mut out);
+            json.value(Escaped, &text.as_bytes()[cut..], &mut out);
+            json.value(StringClose, b"'", &mut out);
+            json.param_end(&mut out);
+            json.finish(&mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), "{\"k\":\"Aé😀\\n\\\\q\"}", "{cut}");
+        }
+    }
+
+    #[test]
+    fn empty_call_and_empty_value() {
+        assert_eq!(convert(ValueKind::Gemma, &[]), "{}");
+        assert_eq!(convert(ValueKind::Gemma, &[("k", &[])]), "{\"k\":\"\"}");
+    }
+}
