@@ -119,7 +119,6 @@ impl Machine {
             Machine::JsonTag(machine) => machine.finish(end, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
         }
-
     }
 }
 

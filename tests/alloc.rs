@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use inband::{CallEnd, Dialect, Options, Scanner, Sink, Span};
+use inband::{CallEnd, Dialect, Options, Piece, Scanner, Sink, Span};
 
 /// Counts allocations made by the current thread (tests run in parallel).
 pub struct Counting;
@@ -53,6 +53,9 @@ impl Sink for Counter {
     fn tool_args(&mut self, _: Span, _: u32, json: &[u8]) {
         self.bytes += json.len() as u64;
     }
+    fn tool_value(&mut self, _: Span, _: u32, _: Piece, bytes: &[u8]) {
+        self.bytes += bytes.len() as u64;
+    }
     fn tool_end(&mut self, _: Span, _: u32, end: CallEnd) {
         self.complete += u32::from(end == CallEnd::Complete);
     }
@@ -68,6 +71,27 @@ fn feeding_allocates_nothing() {
     let input = input.as_bytes();
     for size in [1, 3, 4, 16, input.len()] {
         let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
+        let mut counter = Counter::default();
+        let before = allocations();
+        for chunk in input.chunks(size) {
+            scanner.feed(chunk, &mut counter).unwrap();
+        }
+        scanner.finish(&mut counter).unwrap();
+        assert_eq!(allocations() - before, 0, "{size}-byte chunks allocated");
+        assert_eq!(counter.complete, 50);
+    }
+}
+
+#[test]
+fn feeding_gemma_allocates_nothing() {
+    let call = "<|tool_call>call:write{path:<|\"|>a.rs<|\"|>,body:<|\"|>x = <|\"|><tool_call|><|\"|>;<|\"|>,n:[1,{k:true}],s:'q'}<tool_call|>\n";
+    let input = format!(
+        "<|channel>thought\nplan <|tool_ca it<channel|>Prose with < and <|. {}",
+        call.repeat(50)
+    );
+    let input = input.as_bytes();
+    for size in [1, 3, 4, 16, input.len()] {
+        let mut scanner = Scanner::new(Dialect::Gemma, Options::default());
         let mut counter = Counter::default();
         let before = allocations();
         for chunk in input.chunks(size) {

@@ -3,6 +3,7 @@
 mod alloc;
 mod conformance;
 mod corpus;
+mod gemma;
 mod harness;
 mod properties;
 mod tables;

@@ -41,6 +41,23 @@ const PIECES: &[&str] = &[
     "True",
     ",",
     "42",
+    "<|tool_call>",
+    "call:f",
+    "{a:",
+    "<|\"|>",
+    "<|\"|",
+    "<tool_call|>",
+    "<|channel>thought\n",
+    "<channel|>",
+    "<turn|>",
+    "<|tool_response>",
+    "[",
+    "]",
+    ":",
+    "(",
+    ")",
+    "=",
+    "x=1",
 ];
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
@@ -55,9 +72,11 @@ proptest! {
         sizes in prop::collection::vec(1usize..9, 1..8),
         dialect in prop::sample::select(Dialect::ALL),
         starts_in_reasoning in any::<bool>(),
+        max_argument_bytes in prop::sample::select(&[64 << 20, 0, 1, 8, 64][..]),
     ) {
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
+        options.max_argument_bytes = max_argument_bytes;
         let whole = EventLog::scan(dialect, options, [&input[..]]);
         harness::check_log(&whole, &input);
         let mut chunks = Vec::new();
@@ -78,9 +97,200 @@ proptest! {
     fn arbitrary_bytes_never_break_the_invariants(
         input in prop::collection::vec(any::<u8>(), 0..256),
         size in 1usize..7,
+        dialect in prop::sample::select(Dialect::ALL),
     ) {
-        let whole = EventLog::scan(Dialect::Hermes, Options::default(), [&input[..]]);
+        let whole = EventLog::scan(dialect, Options::default(), [&input[..]]);
         harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Hermes, Options::default(), input.chunks(size)), whole);
+        prop_assert_eq!(EventLog::scan(dialect, Options::default(), input.chunks(size)), whole);
+    }
+}
+
+/// Text that breaks naive parsers: quotes, backslashes, newlines, fences, brackets, markup,
+/// escapes written out, non-ASCII.
+const STRING_PIECES: &[&str] = &[
+    "a",
+    "word ",
+    " ",
+    "\"",
+    "'",
+    "\\",
+    "\n",
+    "\t",
+    "\r",
+    "\u{7}",
+    "```",
+    "```tool_code\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    ",",
+    ":",
+    "=",
+    "<",
+    "|",
+    ">",
+    "<tool_call|>",
+    "<|tool_call>",
+    "é",
+    "城",
+    "🦀",
+    "\\n",
+    "\\u00e9",
+    "#",
+    "'''",
+    "\"\"\"",
+    "<|\"|",
+    "True",
+    "None",
+    "1.5",
+];
+
+/// Keys as literal dialects write them unquoted.
+fn key() -> impl Strategy<Value = String> {
+    "[a-z_][a-z0-9_]{0,7}"
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(STRING_PIECES), 0..8).prop_map(|p| p.concat())
+}
+
+/// Argument values: every JSON type, nested, with strings from `text`.
+fn value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (-1e300f64..1e300).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(key(), inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn arguments() -> impl Strategy<Value = Vec<(String, serde_json::Value)>> {
+    prop::collection::btree_map(key(), value(), 0..5).prop_map(|m| m.into_iter().collect())
+}
+
+/// Gemma's canonical rendering (seed-system.md §2.11 (a)); strings hold no `<|"|>`.
+fn gemma(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => format!("<|\"|>{s}<|\"|>"),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(gemma).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(map) => {
+            let pairs: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{k}:{}", gemma(v)))
+                .collect();
+            format!("{{{}}}", pairs.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Strips `<|"|>` from generated strings: Gemma strings cannot hold it.
+fn without_quote_tokens(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => Value::String(s.replace("<|\"|>", "\"")),
+        Value::Array(items) => Value::Array(items.into_iter().map(without_quote_tokens).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, without_quote_tokens(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// JSON values equal as numbers by value (`1` and `1.0`; floats to a few ulps, since
+/// simd-json's float parsing is not always correctly rounded), objects by key set.
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs()),
+            _ => false,
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// `input` cut at the given sizes, cycling.
+fn chunked<'a>(input: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    for size in sizes.iter().cycle() {
+        if at >= input.len() {
+            break;
+        }
+        let end = (at + size).min(input.len());
+        chunks.push(&input[at..end]);
+        at = end;
+    }
+    chunks
+}
+
+/// Scans `input` whole and in `sizes` chunks; checks the events and returns the one
+/// complete call's arguments.
+fn scan_back(dialect: Dialect, input: &str, sizes: &[usize]) -> serde_json::Value {
+    use inband_alloc::assemble::{assemble, AssembleOptions};
+    let whole = EventLog::scan(dialect, Options::default(), [input.as_bytes()]);
+    harness::check_log(&whole, input.as_bytes());
+    let chunks = chunked(input.as_bytes(), sizes);
+    assert_eq!(
+        EventLog::scan(dialect, Options::default(), chunks.clone()),
+        whole
+    );
+    let options = AssembleOptions::seeded(1);
+    let completion = assemble(dialect, Options::default(), &options, chunks);
+    assert_eq!(
+        completion,
+        assemble(dialect, Options::default(), &options, [input.as_bytes()])
+    );
+    assert_eq!(completion.tool_calls.len(), 1, "{input:?}: {completion:?}");
+    let text = inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+proptest! {
+    #[test]
+    fn gemma_arguments_scan_back(
+        arguments in arguments(),
+        sizes in prop::collection::vec(1usize..12, 1..8),
+    ) {
+        let arguments: Vec<(String, serde_json::Value)> = arguments
+            .into_iter()
+            .map(|(k, v)| (k, without_quote_tokens(v)))
+            .collect();
+        let pairs: Vec<String> = arguments.iter().map(|(k, v)| format!("{k}:{}", gemma(v))).collect();
+        let input = format!("Calling.\n<|tool_call>call:f{{{}}}<tool_call|>\nDone.", pairs.join(","));
+        let expected = serde_json::Value::Object(arguments.into_iter().collect());
+        let got = scan_back(Dialect::Gemma, &input, &sizes);
+        prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
     }
 }

@@ -274,7 +274,8 @@ impl Assembler {
         };
         let parsed = Self::arguments(record);
         let (repaired, lossy, provisional) = (
-            record.normalizer.repaired() || record.literal.as_ref().is_some_and(LiteralJson::repaired),
+            record.normalizer.repaired()
+                || record.literal.as_ref().is_some_and(LiteralJson::repaired),
             record.lossy,
             record.provisional,
         );

@@ -1,7 +1,9 @@
 //! Owned events: the scanner's borrowed events copied into a `Vec`, with adjacent payload
 //! fragments of one kind joined, so that event logs of different chunkings compare equal.
 
-use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind};
+use inband::{
+    CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind,
+};
 
 /// One scanner event, owning its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]

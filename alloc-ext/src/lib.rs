@@ -2,7 +2,8 @@
 //!
 //! What a consumer of the allocation-free [`inband`] scanner builds on top of it, with
 //! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
-//! ([`assemble`]), OpenAI-style streaming deltas ([`stream`]) and tool-call ids ([`ids`]).
+//! ([`assemble`]), OpenAI-style streaming deltas ([`stream`]), tool-call ids ([`ids`]) and
+//! the conversion of literal (Gemma, Python) arguments to JSON ([`literal`]).
 //!
 //! ## Example: assemble a completion
 //!

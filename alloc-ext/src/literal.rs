@@ -498,7 +498,7 @@ fn json_number(text: &[u8]) -> Option<String> {
         if let Some(rest) = lower.strip_prefix(prefix) {
             let rest = rest.strip_prefix('_').unwrap_or(rest).replace('_', "");
             let value = u128::from_str_radix(&rest, radix).ok()?;
-            return Some(format!("{sign}{value}"));
+            return integer(format!("{sign}{value}"));
         }
     }
     let plain: String = digits.chars().filter(|&c| c != '_').collect();
@@ -511,7 +511,10 @@ fn json_number(text: &[u8]) -> Option<String> {
         None => (mantissa, None),
     };
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if !all_digits(int) || !frac.is_none_or(all_digits) || (int.is_empty() && frac.is_none_or(str::is_empty)) {
+    if !all_digits(int)
+        || !frac.is_none_or(all_digits)
+        || (int.is_empty() && frac.is_none_or(str::is_empty))
+    {
         return None;
     }
     let int = match int.trim_start_matches('0') {
@@ -530,8 +533,24 @@ fn json_number(text: &[u8]) -> Option<String> {
         }
         number.push('e');
         number.push_str(exponent);
+    } else if frac.is_none() {
+        return integer(number);
     }
-    Some(number)
+    // JSON parsers (simd-json among them) reject a float that overflows f64.
+    number.parse::<f64>().ok()?.is_finite().then_some(number)
+}
+
+/// A decimal integer as JSON parsers read it: beyond 64 bits (Python ints have no limit)
+/// only as a float, and not at all beyond f64.
+fn integer(digits: String) -> Option<String> {
+    if digits.parse::<i64>().is_ok() || digits.parse::<u64>().is_ok() {
+        return Some(digits);
+    }
+    digits
+        .parse::<f64>()
+        .ok()?
+        .is_finite()
+        .then(|| digits + ".0")
 }
 
 #[cfg(test)]
@@ -566,7 +585,14 @@ mod tests {
             ("1e5", Some("1e5")),
             ("1.5E-3", Some("1.5e-3")),
             ("007", Some("7")),
-            ("123456789012345678901234567890", Some("123456789012345678901234567890")),
+            ("18446744073709551615", Some("18446744073709551615")),
+            ("-9223372036854775808", Some("-9223372036854775808")),
+            (
+                "123456789012345678901234567890",
+                Some("123456789012345678901234567890.0"),
+            ),
+            ("1e400", None),
+            (&"9".repeat(400), None),
             ("1_", None),
             ("1.2.3", None),
             ("e5", None),
@@ -584,10 +610,40 @@ mod tests {
             convert(
                 ValueKind::Gemma,
                 &[
-                    ("s", &[(StringOpen, "<|\"|>"), (Raw, "a\\b\n"), (LiteralQuote, "<|\"|><|\"|>"), (StringClose, "<|\"|>")]),
+                    (
+                        "s",
+                        &[
+                            (StringOpen, "<|\"|>"),
+                            (Raw, "a\\b\n"),
+                            (LiteralQuote, "<|\"|><|\"|>"),
+                            (StringClose, "<|\"|>")
+                        ]
+                    ),
                     ("n", &[(Bare, "2"), (Space, " ")]),
-                    ("l", &[(Punct, "["), (StringOpen, "\""), (Escaped, "x\\\"\\/"), (StringClose, "\""), (Punct, ","), (Bare, "true"), (Punct, ",]")]),
-                    ("o", &[(Punct, "{"), (Bare, "k"), (Punct, ":"), (Bare, "foo"), (Space, " "), (Bare, "bar"), (Punct, "}")]),
+                    (
+                        "l",
+                        &[
+                            (Punct, "["),
+                            (StringOpen, "\""),
+                            (Escaped, "x\\\"\\/"),
+                            (StringClose, "\""),
+                            (Punct, ","),
+                            (Bare, "true"),
+                            (Punct, ",]")
+                        ]
+                    ),
+                    (
+                        "o",
+                        &[
+                            (Punct, "{"),
+                            (Bare, "k"),
+                            (Punct, ":"),
+                            (Bare, "foo"),
+                            (Space, " "),
+                            (Bare, "bar"),
+                            (Punct, "}")
+                        ]
+                    ),
                 ]
             ),
             r#"{"s":"a\\b\n\"\"","n":2,"l":["x\"/",true],"o":{"k":"foo bar"}}"#
@@ -625,7 +681,11 @@ mod tests {
             json.value(StringClose, b"'", &mut out);
             json.param_end(&mut out);
             json.finish(&mut out);
-            assert_eq!(String::from_utf8(out).unwrap(), "{\"k\":\"Aé😀\\n\\\\q\"}", "{cut}");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                "{\"k\":\"Aé😀\\n\\\\q\"}",
+                "{cut}"
+            );
         }
     }
 

@@ -108,7 +108,9 @@ fn event_json(event: &OwnedEvent) -> Value {
         OwnedEvent::ToolArgs { call, json, .. } => {
             ("tool_args", json!({ "call": call, "json": lossy(json) }))
         }
-        OwnedEvent::ToolParam { call, key, kind, .. } => (
+        OwnedEvent::ToolParam {
+            call, key, kind, ..
+        } => (
             "tool_param",
             json!({ "call": call, "key": lossy(key), "value_kind": kind.code() }),
         ),
@@ -120,7 +122,6 @@ fn event_json(event: &OwnedEvent) -> Value {
         ),
         OwnedEvent::ToolParamEnd { call, .. } => ("tool_param_end", json!({ "call": call })),
         OwnedEvent::ToolEnd { call, end: e, .. } => {
-
             ("tool_end", json!({ "call": call, "end": e.code() }))
         }
         OwnedEvent::FabricatedResult { .. } => ("fabricated_result", json!({})),

@@ -31,7 +31,79 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/qwen3-weather-two-calls.txt", "qwen3"),
     ("transcripts/qwen3-draft-then-call.txt", "qwen3"),
     ("transcripts/hermes-code-edit.txt", "hermes"),
+    ("transcripts/gemma-parallel-reads-and-write.txt", "gemma"),
 ];
+
+/// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
+fn openai_deltas(out: &str) -> (Vec<Value>, Vec<String>) {
+    let mut deltas = Vec::new();
+    let mut reasons = Vec::new();
+    for line in out.lines() {
+        let chunk: Value = serde_json::from_str(line).unwrap();
+        let choice = &chunk["choices"][0];
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            reasons.push(reason.to_owned());
+        }
+        deltas.push(choice["delta"].clone());
+    }
+    (deltas, reasons)
+}
+
+/// `--format openai` for a Gemma 4 transcript: reasoning, content, then three calls whose
+/// literal arguments stream as JSON.
+#[test]
+fn openai_output_of_a_gemma_transcript() {
+    let path = data("transcripts/gemma-parallel-reads-and-write.txt");
+    let out = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        "gemma",
+        "--format",
+        "openai",
+        "--chunk",
+        "4",
+    ]));
+    let (deltas, reasons) = openai_deltas(&out);
+    assert_eq!(reasons, ["tool_calls"]);
+    let mut reasoning = String::new();
+    let mut content = String::new();
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for delta in &deltas {
+        reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or(""));
+        content.push_str(delta["content"].as_str().unwrap_or(""));
+        for call in delta["tool_calls"].as_array().into_iter().flatten() {
+            if let Some(name) = call["function"]["name"].as_str() {
+                calls.push((name.to_owned(), String::new()));
+            }
+            let index = call["index"].as_u64().unwrap() as usize;
+            calls[index]
+                .1
+                .push_str(call["function"]["arguments"].as_str().unwrap());
+        }
+    }
+    assert!(reasoning.starts_with("The user wants the failing parser test fixed."));
+    assert_eq!(
+        content.trim(),
+        "I'll read the test and search for the header parser together."
+    );
+    let names: Vec<&str> = calls.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["read_file", "search_code", "write_file"]);
+    assert_eq!(
+        calls[1].1,
+        r#"{"pattern":"def parse_header(","paths":["src/","lib/"],"case_sensitive":true,"context":{"before":2,"after":5}}"#
+    );
+    let write: Value = serde_json::from_str(&calls[2].1).unwrap();
+    assert_eq!(
+        write["content"],
+        "def greet(name):\n    print(f\"Hello, {name}! <tool_call|> is not a closer here.\")\n"
+    );
+    let streamed = deltas
+        .iter()
+        .filter(|d| d["tool_calls"][0]["function"]["name"].is_null() && d["tool_calls"].is_array())
+        .count();
+    assert!(streamed > 10, "arguments arrive in many deltas: {streamed}");
+}
 
 #[test]
 fn summary_is_byte_identical_for_every_chunk_size() {

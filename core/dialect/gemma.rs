@@ -172,7 +172,18 @@ fn name_byte(b: u8) -> bool {
         && b != 0x7f
         && !matches!(
             b,
-            b'{' | b'}' | b'[' | b']' | b'(' | b')' | b',' | b'=' | b'"' | b'\'' | b'<' | b'>' | b'\\'
+            b'{' | b'}'
+                | b'['
+                | b']'
+                | b'('
+                | b')'
+                | b','
+                | b'='
+                | b'"'
+                | b'\''
+                | b'<'
+                | b'>'
+                | b'\\'
         )
 }
 
@@ -500,7 +511,11 @@ impl Gemma {
                     if name_byte(b) {
                         if self.call.word.try_push(b).is_err() {
                             emit!(i);
-                            self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::NameTooLong, sink);
+                            self.invalid(
+                                Span::new(at(i), at(i + 1)),
+                                Diagnostic::NameTooLong,
+                                sink,
+                            );
                             return i;
                         }
                         i += 1;
@@ -790,12 +805,12 @@ impl Gemma {
     /// Inside a `<|"|>` string: contents up to the next quote token.
     fn token<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
         let index = self.frame.call.index;
-        let stop = self
-            .frame
-            .delimiters
-            .scan(self.modes.string, chunk, pos, base, &mut |span, bytes| {
-                sink.tool_value(span, index, Piece::Raw, bytes);
-            });
+        let stop =
+            self.frame
+                .delimiters
+                .scan(self.modes.string, chunk, pos, base, &mut |span, bytes| {
+                    sink.tool_value(span, index, Piece::Raw, bytes);
+                });
         match stop {
             crate::scan::Stop::End => chunk.len(),
             crate::scan::Stop::Match(_, end) => {

@@ -1,0 +1,456 @@
+//! Gemma 4 scanning behaviours: seed-system.md §2.11 and §5.2 (items 12–18), §5.3, as
+//! amended by dialects.md and model-formats.md §12, pinned as exact values. Every input
+//! also goes through the chunking harness, so each behaviour holds for every split.
+
+use inband::{CallEnd, Dialect, Options};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::stream::DeltaStream;
+use serde_json::{json, Value};
+
+use crate::harness;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    harness::render(&harness::check(Dialect::Gemma, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+/// The completion of `input`, the same whole and one byte at a time, after the chunking
+/// harness has checked the events.
+fn complete(input: &str) -> Completion {
+    harness::check(Dialect::Gemma, Options::default(), input.as_bytes());
+    let run = |chunks: Vec<&[u8]>| {
+        assemble(
+            Dialect::Gemma,
+            Options::default(),
+            &AssembleOptions::seeded(5),
+            chunks,
+        )
+    };
+    let whole = run(vec![input.as_bytes()]);
+    assert_eq!(
+        run(input.as_bytes().chunks(1).collect()),
+        whole,
+        "byte by byte"
+    );
+    whole
+}
+
+/// The complete calls of `input` as (name, arguments).
+fn calls(input: &str) -> Vec<(String, Value)> {
+    complete(input)
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn one(name: &str, arguments: Value) -> Vec<(String, Value)> {
+    vec![(name.to_owned(), arguments)]
+}
+
+/// seed §5.2 item 12, as exact events.
+#[test]
+fn one_call_with_a_string_and_a_number() {
+    let input = "<|tool_call>call:read{path:<|\"|>a.ts<|\"|>,count:2}<tool_call|>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"call:read\"",
+            "S0:read",
+            "E\"{path:\"",
+            "P0:path",
+            "V0:StringOpen\"<|\\\"|>\"",
+            "V0:Raw\"a.ts\"",
+            "V0:StringClose\"<|\\\"|>\"",
+            "/P0",
+            "E\",count:\"",
+            "P0:count",
+            "V0:Bare\"2\"",
+            "/P0",
+            "E\"}\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    assert_eq!(
+        calls(input),
+        one("read", json!({"path": "a.ts", "count": 2}))
+    );
+}
+
+/// seed §5.2 item 13: ASCII quotes inside a `<|"|>` string are text.
+#[test]
+fn ascii_quotes_inside_a_string() {
+    assert_eq!(
+        calls("<|tool_call>call:f{loc:<|\"|>San Francisco, CA \"downtown\"<|\"|>}<tool_call|>"),
+        one("f", json!({"loc": "San Francisco, CA \"downtown\""}))
+    );
+}
+
+/// seed §5.2 item 14: the closer inside a string is string text, fed byte by byte.
+#[test]
+fn closer_inside_a_string() {
+    assert_eq!(
+        calls("<|tool_call>call:read{path:<|\"|>literal <tool_call|> marker, ok<|\"|>,count:2}<tool_call|>"),
+        one("read", json!({"path": "literal <tool_call|> marker, ok", "count": 2}))
+    );
+}
+
+/// seed §5.2 item 15: every value type.
+#[test]
+fn value_types() {
+    assert_eq!(
+        calls("<|tool_call>call:f{b:true,z:null,n:3,arr:[<|\"|>a<|\"|>,<|\"|>b<|\"|>],obj:{k:<|\"|>v<|\"|>}}<tool_call|>"),
+        one("f", json!({"b": true, "z": null, "n": 3, "arr": ["a", "b"], "obj": {"k": "v"}}))
+    );
+    assert_eq!(
+        calls("<|tool_call>call:f{x:-1.5e3,y:[],z:{},w:[[1,[2]],{a:{b:false}}],e:<|\"|><|\"|>}<tool_call|>"),
+        one("f", json!({"x": -1500.0, "y": [], "z": {}, "w": [[1, [2]], {"a": {"b": false}}], "e": ""}))
+    );
+}
+
+/// seed §5.2 items 16 and 18: consecutive blocks are consecutive calls; the seed's
+/// rendering of two calls scans back.
+#[test]
+fn consecutive_calls() {
+    let rendered = "<|tool_call>call:read{path:<|\"|>a<|\"|>}<tool_call|><|tool_call>call:write{path:<|\"|>b<|\"|>,content:<|\"|>c<|\"|>}<tool_call|>";
+    assert_eq!(
+        calls(rendered),
+        vec![
+            ("read".to_owned(), json!({"path": "a"})),
+            ("write".to_owned(), json!({"path": "b", "content": "c"})),
+        ]
+    );
+    assert_eq!(complete(rendered).content, "");
+}
+
+/// seed §5.2 item 17, and prose around a call.
+#[test]
+fn prose_around_a_call() {
+    let completion = complete(
+        "Let me read it.\n<|tool_call>call:read{path:<|\"|>a.ts<|\"|>,count:7}<tool_call|>\nDone.",
+    );
+    assert_eq!(completion.content, "Let me read it.\n\nDone.");
+    assert_eq!(completion.tool_calls[0].name, "read");
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// seed §5.3 (gemma 1) and rule 6: reasoning is recognised by default.
+#[test]
+fn reasoning() {
+    assert_eq!(
+        scan("<|channel>thought\nlet me reason\n<channel|>The answer is 4."),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"let me reason\\n\"",
+            "<ReasoningClose>",
+            "R-",
+            "T\"The answer is 4.\"",
+        ]
+    );
+    // The template's empty block, when the prompt did not already hold it.
+    assert_eq!(
+        scan("<|channel>thought\n<channel|>Hi"),
+        ["<ReasoningOpen>", "R+", "<ReasoningClose>", "R-", "T\"Hi\""]
+    );
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    assert_eq!(
+        scan_with(options, "plan<channel|>x"),
+        ["R+", "R\"plan\"", "<ReasoningClose>", "R-", "T\"x\""]
+    );
+}
+
+/// Rule 7: a call inside reasoning that closes is a draft; inside reasoning that never
+/// closes, a call.
+#[test]
+fn calls_inside_reasoning() {
+    let call = "<|tool_call>call:f{a:1}<tool_call|>";
+    let demoted = complete(&format!("<|channel>thought\nmaybe {call} no<channel|>ok"));
+    assert!(demoted.tool_calls.is_empty());
+    assert_eq!(
+        demoted.reasoning.as_deref(),
+        Some(&*format!("maybe {call} no"))
+    );
+    assert_eq!(demoted.content, "ok");
+    let kept = complete(&format!("<|channel>thought\nnow {call}"));
+    assert_eq!(kept.tool_calls.len(), 1);
+    assert_eq!(kept.reasoning.as_deref(), Some("now"));
+}
+
+/// model-formats §12 and corpus 047: a `<|"|>` closes a string only before `,` `}` `]`.
+#[test]
+fn interior_quote_tokens_are_literal_quotes() {
+    assert_eq!(
+        scan("<|tool_call>call:f{s:<|\"|>a<|\"|>b<|\"|> ,t:1}<tool_call|>")[4..],
+        [
+            "P0:s",
+            "V0:StringOpen\"<|\\\"|>\"",
+            "V0:Raw\"a\"",
+            "V0:LiteralQuote\"<|\\\"|>\"",
+            "V0:Raw\"b\"",
+            "V0:StringClose\"<|\\\"|>\"",
+            "E\" \"",
+            "/P0",
+            "E\",t:\"",
+            "P0:t",
+            "V0:Bare\"1\"",
+            "/P0",
+            "E\"}\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    assert_eq!(
+        calls("<|tool_call>call:f{s:<|\"|>say <|\"|>hi<|\"|> now<|\"|>,l:[<|\"|>x<|\"|>\n ]}<tool_call|>"),
+        one("f", json!({"s": "say \"hi\" now", "l": ["x"]}))
+    );
+    // `)` closes only in the parenthesized form.
+    assert_eq!(
+        calls("<|tool_call>call:f{s:<|\"|>f(<|\"|>x<|\"|>)<|\"|>}<tool_call|>"),
+        one("f", json!({"s": "f(\"x\")"}))
+    );
+}
+
+/// The look-ahead is bounded: after more than `MAX_LOOKAHEAD` bytes of whitespace the
+/// quote token is a literal quote, and the whitespace string text.
+#[test]
+fn look_ahead_is_bounded() {
+    let near = " ".repeat(inband::MAX_LOOKAHEAD);
+    assert_eq!(
+        calls(&format!(
+            "<|tool_call>call:f{{s:<|\"|>a<|\"|>{near}}}<tool_call|>"
+        )),
+        one("f", json!({"s": "a"}))
+    );
+    let far = " ".repeat(inband::MAX_LOOKAHEAD + 1);
+    let completion = complete(&format!(
+        "<|tool_call>call:f{{s:<|\"|>a<|\"|>{far}b<|\"|>}}<tool_call|>"
+    ));
+    let text = inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap();
+    let arguments: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(arguments, json!({"s": format!("a\"{far}b")}));
+}
+
+/// Corpus 049: strings in JSON or Python quotes, and quoted keys, with a diagnostic.
+#[test]
+fn json_and_python_quotes() {
+    let input =
+        "<|tool_call>call:f{a:[\"x\\\"y\",'z'],\"k\":{\"m\": \"n\\u00e9\"},p:'q'}<tool_call|>";
+    let completion = complete(input);
+    assert_eq!(
+        calls(input),
+        one("f", json!({"a": ["x\"y", "z"], "k": {"m": "né"}, "p": "q"}))
+    );
+    let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["quoted_string"]);
+}
+
+/// Corpus 053: `call:NAME(k=v, …)` is the brace form with another shell.
+#[test]
+fn parenthesized_call() {
+    let input = "<|tool_call>call:read_file(path=<|\"|>notes/todo.md<|\"|>, max_lines=50, a=<|\"|>x)<|\"|>)<tool_call|>";
+    assert_eq!(
+        calls(input),
+        one(
+            "read_file",
+            json!({"path": "notes/todo.md", "max_lines": 50, "a": "x)"})
+        )
+    );
+    let log = scan(input);
+    assert!(log.contains(&"D:parenthesized_call".to_owned()), "{log:?}");
+}
+
+/// Corpus 050: names may hold `-`; braces inside strings are text.
+#[test]
+fn names_and_braces() {
+    assert_eq!(
+        calls("<|tool_call>call: render-chart {t:<|\"|>{x}<|\"|>}<tool_call|>"),
+        one("render-chart", json!({"t": "{x}"}))
+    );
+}
+
+/// Bare words that are not numbers or keywords are kept as strings (seed §2.11 (c)),
+/// with a `repaired_arguments` diagnostic.
+#[test]
+fn bare_words() {
+    let input = "<|tool_call>call:f{a:foo bar ,b:[x y,None],c:1_000,d:0x10}<tool_call|>";
+    assert_eq!(
+        calls(input),
+        one(
+            "f",
+            json!({"a": "foo bar", "b": ["x y", null], "c": 1000, "d": 16})
+        )
+    );
+    let codes: Vec<&str> = complete(input).diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["repaired_arguments"]);
+}
+
+/// Rule 3 and rule 13: a missing closer after a complete body, or a missing last brace
+/// before the closer, is recovered with a diagnostic; a call cut off is incomplete.
+#[test]
+fn missing_structure() {
+    assert_eq!(
+        scan("<|tool_call>call:f{a:1}\nok"),
+        [
+            "<CallOpen>",
+            "E\"call:f\"",
+            "S0:f",
+            "E\"{a:\"",
+            "P0:a",
+            "V0:Bare\"1\"",
+            "/P0",
+            "E\"}\\n\"",
+            "D:missing_closer",
+            "X0:Complete",
+            "T\"ok\"",
+        ]
+    );
+    let log = scan("<|tool_call>call:f{a:<|\"|>x<|\"|><tool_call|>");
+    // The string never closed: `<` does not close it.
+    assert_eq!(log.last().unwrap(), "X0:Incomplete");
+    assert_eq!(
+        scan("<|tool_call>call:f{a:1<tool_call|>")[6..],
+        ["/P0", "<CallClose>", "D:unclosed_body", "X0:Complete"]
+    );
+    let truncated = complete("<|tool_call>call:write{path:<|\"|>a.t");
+    assert!(truncated.tool_calls.is_empty());
+    assert_eq!(truncated.content, "");
+    assert_eq!(truncated.incomplete_calls[0].arguments, "{\"path\":\"a.t");
+    let harness = harness::check(
+        Dialect::Gemma,
+        Options::default(),
+        b"<|tool_call>call:f{a:<|\"|>x<|\"|>",
+    );
+    assert_eq!(harness::ends(&harness), [CallEnd::Incomplete]);
+}
+
+/// Rule 2: structure that breaks is released as text with a diagnostic.
+#[test]
+fn broken_calls_are_text() {
+    for (input, code) in [
+        (
+            "<|tool_call>read{path:1}<tool_call|>after",
+            "malformed_call",
+        ),
+        (
+            "<|tool_call>call:my tool{a:1}<tool_call|>after",
+            "invalid_name",
+        ),
+        ("<|tool_call>call:f{a 1}<tool_call|>after", "malformed_call"),
+        (
+            "<|tool_call>call:f{a:1 <|\"|>x<|\"|>}<tool_call|>after",
+            "malformed_call",
+        ),
+    ] {
+        let completion = complete(input);
+        assert!(completion.tool_calls.is_empty(), "{input}");
+        assert!(
+            completion.content.ends_with("after"),
+            "{input}: {:?}",
+            completion.content
+        );
+        assert!(completion.content.starts_with("<|tool_call>"), "{input}");
+        assert_eq!(completion.diagnostics[0].code, code, "{input}");
+    }
+}
+
+/// Rules 5 and 12: a result opener is a fabricated result only in content; stray special
+/// tokens are removed; stop tokens end a call.
+#[test]
+fn tokens_outside_calls() {
+    assert_eq!(
+        scan("a<|tool_response>b"),
+        ["T\"a\"", "<ResultOpen>", "F", "T\"b\""]
+    );
+    assert!(
+        !scan("<|tool_call>call:f{a:<|\"|><|tool_response><|\"|>}<tool_call|>")
+            .contains(&"F".to_owned())
+    );
+    assert_eq!(
+        scan("a<tool_call|>b<turn|>"),
+        [
+            "T\"a\"",
+            "<Stray>",
+            "D:stray_token",
+            "T\"b\"",
+            "<Stop>",
+            "D:stray_stop_token"
+        ]
+    );
+    let log = scan("<|tool_call>call:f{a:1,<turn|>");
+    assert_eq!(
+        log[log.len() - 4..],
+        [
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token"
+        ]
+    );
+}
+
+/// Limits: the argument budget ends the call on the same byte whatever the chunking.
+#[test]
+fn limits() {
+    let mut options = Options::default();
+    options.max_argument_bytes = 20;
+    let log = scan_with(
+        options,
+        "<|tool_call>call:f{a:<|\"|>0123456789<|\"|>}<tool_call|>",
+    );
+    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+    assert!(log.contains(&"X0:Invalid".to_owned()));
+    options.max_argument_bytes = 0;
+    scan_with(options, "<|tool_call>call:f{}<tool_call|><|tool_call>");
+    options.max_calls = 1;
+    options.max_argument_bytes = 1 << 20;
+    let log = scan_with(
+        options,
+        "<|tool_call>call:f{}<tool_call|><|tool_call>call:g{}<tool_call|>",
+    );
+    assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
+}
+
+/// A client sees argument deltas whose concatenation is the final JSON, from the name on.
+#[test]
+fn arguments_stream_as_json() {
+    let input = "<|tool_call>call:write{path:<|\"|>a.md<|\"|>,content:<|\"|>line 1\nline \"2\"<|\"|>,n:[1,2]}<tool_call|>";
+    for size in [1, 3, 7, input.len()] {
+        let mut scanner = inband::Scanner::new(Dialect::Gemma, Options::default());
+        let mut stream = DeltaStream::new(&AssembleOptions::seeded(1));
+        let mut arguments = String::new();
+        let mut deltas = 0;
+        for chunk in input.as_bytes().chunks(size) {
+            scanner.feed(chunk, &mut stream).unwrap();
+            for call in stream.take_delta().tool_calls {
+                arguments.push_str(&call.arguments);
+                deltas += 1;
+            }
+        }
+        scanner.finish(&mut stream).unwrap();
+        let (last, reason, completion) = stream.finish();
+        for call in last.tool_calls {
+            arguments.push_str(&call.arguments);
+        }
+        assert_eq!(reason, "tool_calls");
+        assert_eq!(
+            arguments,
+            r#"{"path":"a.md","content":"line 1\nline \"2\"","n":[1,2]}"#
+        );
+        let parsed: Value = serde_json::from_str(&arguments).unwrap();
+        let text = inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap();
+        assert_eq!(parsed, serde_json::from_str::<Value>(&text).unwrap());
+        if size == 1 {
+            assert!(deltas > 10, "arguments stream: {deltas} deltas");
+        }
+    }
+}
