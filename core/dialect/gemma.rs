@@ -84,6 +84,45 @@ const QUOTE: &[u8] = b"<|\"|>";
 /// The call prefix before the name.
 const CALL: &[u8] = b"call:";
 
+/// The whitespace after a pending quote token, two bits a byte (JSON whitespace is four
+/// bytes), so that the look-ahead costs 9 bytes of scanner state, not 33.
+#[derive(Debug, Clone, Copy)]
+struct Whitespace {
+    bits: u64,
+    len: u8,
+}
+
+const WHITESPACE: [u8; 4] = [b' ', b'\t', b'\n', b'\r'];
+const _: () = assert!(
+    MAX_LOOKAHEAD * 2 <= 64,
+    "the look-ahead fits two bits a byte"
+);
+
+impl Whitespace {
+    const fn new() -> Self {
+        Whitespace { bits: 0, len: 0 }
+    }
+
+    /// Keeps `b` if it is whitespace and there is room.
+    fn push(&mut self, b: u8) -> bool {
+        let Some(code) = WHITESPACE.iter().position(|&w| w == b) else {
+            return false;
+        };
+        if usize::from(self.len) == MAX_LOOKAHEAD {
+            return false;
+        }
+        self.bits |= (code as u64) << (2 * self.len);
+        self.len += 1;
+        true
+    }
+
+    fn bytes(&self) -> ArrayVec<u8, MAX_LOOKAHEAD> {
+        (0..self.len)
+            .map(|k| WHITESPACE[((self.bits >> (2 * k)) & 3) as usize])
+            .collect()
+    }
+}
+
 /// The call being scanned.
 #[derive(Debug, Clone)]
 struct Call {
@@ -93,9 +132,8 @@ struct Call {
     depth: u32,
     /// The name, then each key.
     word: ArrayVec<u8, MAX_NAME>,
-    /// Stream offsets of the word's first byte and one past its last.
+    /// Stream offset of the word's first byte.
     word_start: u64,
-    word_end: u64,
     /// The quote byte of a JSON- or Python-quoted string or key.
     quote: u8,
     escape: bool,
@@ -104,9 +142,8 @@ struct Call {
     /// A parameter began and has not ended.
     in_value: bool,
     quoted_reported: bool,
-    /// Pending: the stream offset of the quote token and the whitespace after it.
-    quote_at: u64,
-    ws: ArrayVec<u8, MAX_LOOKAHEAD>,
+    /// Pending: the whitespace after the quote token.
+    ws: Whitespace,
     /// Markup: the phase the `<` interrupted.
     markup_from: Phase,
     /// Stream offset of the call's first byte after the opener, where the
@@ -121,14 +158,12 @@ impl Call {
             depth: 0,
             word: ArrayVec::new_const(),
             word_start: 0,
-            word_end: 0,
             quote: 0,
             escape: false,
             last_bare: false,
             in_value: false,
             quoted_reported: false,
-            quote_at: 0,
-            ws: ArrayVec::new_const(),
+            ws: Whitespace::new(),
             markup_from: Phase::Text,
             start: 0,
         }
@@ -294,23 +329,20 @@ impl Gemma {
     /// The call reached `max_argument_bytes` at offset `end`: what is held is its markup.
     fn over_limit<S: Sink>(&mut self, end: u64, sink: &mut S) {
         if self.phase == Phase::Pending {
-            self.pending_as_markup(sink);
+            self.pending_as_markup(end, sink);
         }
         self.frame.held_as_markup(end, sink);
         self.invalid(Span::at(end), Diagnostic::ArgumentsTooLong, sink);
     }
 
-    /// Reports a pending quote token and the whitespace after it as the call's markup.
-    fn pending_as_markup<S: Sink>(&mut self, sink: &mut S) {
-        let at = self.call.quote_at;
-        sink.markup(Span::new(at, at + 5), Markup::Envelope, QUOTE);
-        let ws = core::mem::take(&mut self.call.ws);
+    /// Reports a pending quote token and the whitespace after it, which end at stream
+    /// offset `end`, as the call's markup.
+    fn pending_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        let ws = self.call.ws.bytes();
+        let start = end - ws.len() as u64 - QUOTE.len() as u64;
+        sink.markup(Span::new(start, start + 5), Markup::Envelope, QUOTE);
         if !ws.is_empty() {
-            sink.markup(
-                Span::new(at + 5, at + 5 + ws.len() as u64),
-                Markup::Envelope,
-                &ws,
-            );
+            sink.markup(Span::new(start + 5, end), Markup::Envelope, &ws);
         }
     }
 
@@ -333,7 +365,7 @@ impl Gemma {
             }
             Phase::Pending => {
                 // The end of the stream can follow a closing quote.
-                self.resolve_pending(true, sink);
+                self.resolve_pending(true, end, sink);
             }
             _ => self.frame.held_as_markup(end, sink),
         }
@@ -579,7 +611,6 @@ impl Gemma {
                     put!(i, Out::Markup);
                     if is_json_ws(b) || b == b':' || b == b'=' {
                         // The separator is the Separator phase's to read.
-                        self.call.word_end = at(i);
                         self.phase = Phase::Separator;
                         continue;
                     }
@@ -597,7 +628,6 @@ impl Gemma {
                     put!(i, Out::Markup);
                     let call = &mut self.call;
                     if !call.escape && b == call.quote {
-                        call.word_end = at(i);
                         self.phase = Phase::Separator;
                         i += 1;
                         continue;
@@ -623,7 +653,7 @@ impl Gemma {
                     i += 1;
                     flush!(i);
                     let call = &mut self.call;
-                    let span = Span::new(call.word_start, call.word_end);
+                    let span = Span::new(call.word_start, call.word_start + call.word.len() as u64);
                     sink.tool_param(span, index, &call.word, ValueKind::Gemma);
                     call.in_value = true;
                     call.depth = 0;
@@ -704,14 +734,14 @@ impl Gemma {
                 }
                 Phase::Pending => {
                     let call = &mut self.call;
-                    if is_json_ws(b) && call.ws.try_push(b).is_ok() {
+                    if call.ws.push(b) {
                         i += 1;
                         run = i;
                         continue;
                     }
                     let close = call.closes_string(b);
                     flush!(i);
-                    self.resolve_pending(close, sink);
+                    self.resolve_pending(close, at(i), sink);
                     out = Out::Markup;
                     if !close {
                         return i;
@@ -775,14 +805,14 @@ impl Gemma {
     }
 
     /// Decides a pending quote token: it closed its string (`close`) or was a literal `"`.
-    /// The whitespace after it follows as what it then is.
-    fn resolve_pending<S: Sink>(&mut self, close: bool, sink: &mut S) {
+    /// The whitespace after it, which ends at stream offset `end`, follows as what it then
+    /// is.
+    fn resolve_pending<S: Sink>(&mut self, close: bool, end: u64, sink: &mut S) {
         let index = self.frame.call.index;
         let call = &mut self.call;
-        let at = call.quote_at;
-        let quote = Span::new(at, at + 5);
-        let ws = core::mem::take(&mut call.ws);
-        let ws_span = Span::new(at + 5, at + 5 + ws.len() as u64);
+        let ws = call.ws.bytes();
+        let ws_span = Span::new(end - ws.len() as u64, end);
+        let quote = Span::new(ws_span.start - QUOTE.len() as u64, ws_span.start);
         if close {
             sink.tool_value(quote, index, Piece::StringClose, QUOTE);
             self.phase = Phase::Next;
@@ -814,8 +844,7 @@ impl Gemma {
         match stop {
             crate::scan::Stop::End => chunk.len(),
             crate::scan::Stop::Match(_, end) => {
-                self.call.quote_at = base + end as u64 - QUOTE.len() as u64;
-                self.call.ws.clear();
+                self.call.ws = Whitespace::new();
                 self.phase = Phase::Pending;
                 end
             }
