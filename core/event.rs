@@ -76,6 +76,9 @@ pub enum Role {
     /// A string quote token (Gemma `<|"|>`): opens or closes a string inside call
     /// arguments.
     Quote,
+    /// A Markdown code fence (```` ``` ````, `~~~`) whose meaning depends on its line: in
+    /// Gemini reasoning, it may close the block, open a nested code block or a call block.
+    Fence,
 }
 
 impl Role {
@@ -93,6 +96,7 @@ impl Role {
             Role::ArgsOpen => "args_open",
             Role::Stray => "stray",
             Role::Quote => "quote",
+            Role::Fence => "fence",
         }
     }
 }

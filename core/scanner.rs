@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::json_tag::{JsonTag, Modes};
 use crate::{tables, Sink, Span};
@@ -32,11 +33,20 @@ pub enum Dialect {
     /// `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:2}<tool_call|>`, `<|channel>thought`
     /// reasoning: Gemma 4.
     Gemma,
+    /// Python calls in a Markdown fence, ```` ```tool_code ```` +
+    /// `default_api.NAME(key="text", n=2)` + ```` ``` ````, ```` ```thinking ```` reasoning:
+    /// Gemini, and Gemma 3 when prompted so.
+    Gemini,
 }
 
 impl Dialect {
     /// Every dialect, in table order.
-    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3, Dialect::Gemma];
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Hermes,
+        Dialect::Qwen3,
+        Dialect::Gemma,
+        Dialect::Gemini,
+    ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
     pub const fn name(self) -> &'static str {
@@ -44,6 +54,7 @@ impl Dialect {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
             Dialect::Gemma => "gemma",
+            Dialect::Gemini => "gemini",
         }
     }
 
@@ -67,7 +78,7 @@ impl Dialect {
         };
         match self {
             Dialect::Hermes => &HERMES,
-            Dialect::Qwen3 | Dialect::Gemma => &QWEN3,
+            _ => &QWEN3,
         }
     }
 
@@ -80,6 +91,14 @@ impl Dialect {
             tail: &tables::gemma::CALL_TAIL,
         };
         &GEMMA
+    }
+
+    fn gemini_modes(self) -> &'static gemini::Modes {
+        static GEMINI: gemini::Modes = gemini::Modes {
+            content: &tables::gemini::CONTENT,
+            reasoning: &tables::gemini::REASONING,
+        };
+        &GEMINI
     }
 }
 
@@ -94,6 +113,7 @@ impl fmt::Display for Dialect {
 enum Machine {
     JsonTag(JsonTag),
     Gemma(Gemma),
+    Gemini(Gemini),
 }
 
 impl Machine {
@@ -103,6 +123,7 @@ impl Machine {
                 Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
             }
             Dialect::Gemma => Machine::Gemma(Gemma::new(dialect.gemma_modes(), options)),
+            Dialect::Gemini => Machine::Gemini(Gemini::new(dialect.gemini_modes(), options)),
         }
     }
 
@@ -111,6 +132,7 @@ impl Machine {
         match self {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
+            Machine::Gemini(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
@@ -118,6 +140,7 @@ impl Machine {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
+            Machine::Gemini(machine) => machine.finish(end, sink),
         }
     }
 }

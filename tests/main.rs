@@ -3,6 +3,7 @@
 mod alloc;
 mod conformance;
 mod corpus;
+mod gemini;
 mod gemma;
 mod harness;
 mod properties;

@@ -40,6 +40,8 @@ fn compiled() -> Vec<CompiledDialect> {
 /// The generated static for a dialect's mode.
 fn generated(dialect: &str, mode: &str) -> &'static Dfa {
     match (dialect, mode) {
+        ("gemini", "content") => &tables::gemini::CONTENT,
+        ("gemini", "reasoning") => &tables::gemini::REASONING,
         ("gemma", "call_body") => &tables::gemma::CALL_BODY,
         ("gemma", "call_tail") => &tables::gemma::CALL_TAIL,
         ("gemma", "content") => &tables::gemma::CONTENT,
@@ -65,6 +67,7 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
 /// The generated `SOURCE` of a dialect.
 fn generated_source(dialect: &str) -> &'static str {
     match dialect {
+        "gemini" => tables::gemini::SOURCE,
         "gemma" => tables::gemma::SOURCE,
         "hermes" => tables::hermes::SOURCE,
         "qwen3" => tables::qwen3::SOURCE,
@@ -86,6 +89,7 @@ fn role(key: &str) -> Role {
         "args_open" => Role::ArgsOpen,
         "stray" => Role::Stray,
         "quote" => Role::Quote,
+        "fence" => Role::Fence,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

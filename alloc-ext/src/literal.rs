@@ -63,6 +63,8 @@ pub struct LiteralJson {
     high: Option<u32>,
     /// The last piece was a bare word with nothing after it.
     after_bare: bool,
+    /// The last piece, which a fragment of the same quote continues.
+    last: Option<Piece>,
     raw: Option<RawElement>,
     /// Something was written for the current value.
     wrote: bool,
@@ -84,6 +86,7 @@ impl LiteralJson {
             escape: Vec::new(),
             high: None,
             after_bare: false,
+            last: None,
             raw: None,
             wrote: false,
             repaired: false,
@@ -107,6 +110,7 @@ impl LiteralJson {
         self.stack.clear();
         self.comma = false;
         self.wrote = false;
+        self.last = None;
     }
 
     /// The next fragment of the current value.
@@ -132,6 +136,12 @@ impl LiteralJson {
                     return;
                 }
             }
+            return;
+        }
+        // A quote split into fragments is one quote.
+        let repeat = self.last == Some(piece);
+        self.last = Some(piece);
+        if repeat && matches!(piece, Piece::StringOpen | Piece::StringClose) {
             return;
         }
         match piece {

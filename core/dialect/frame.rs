@@ -135,18 +135,22 @@ impl Frame {
                 self.reasoning = true;
                 sink.reasoning_start(span);
             }
-            Role::ReasoningClose => {
-                self.settle_drafts(span, CallEnd::Demoted, sink);
-                self.reasoning = false;
-                self.opener_optional = false;
-                sink.reasoning_end(span);
-            }
+            Role::ReasoningClose => self.close_reasoning(span, sink),
             Role::ResultOpen => sink.fabricated_result(span),
             Role::Stop => sink.diagnostic(span, Diagnostic::StrayStopToken),
             Role::Stray => sink.diagnostic(span, Diagnostic::StrayToken),
             role => return Some(role),
         }
         None
+    }
+
+    /// The reasoning block closed at `span` (its closer, already reported as markup): its
+    /// drafts are demoted (rule 7).
+    pub(crate) fn close_reasoning<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.settle_drafts(span, CallEnd::Demoted, sink);
+        self.reasoning = false;
+        self.opener_optional = false;
+        sink.reasoning_end(span);
     }
 
     /// Numbers a new call. Returns `false` when a limit refuses it: the call has then

@@ -124,6 +124,10 @@ pub const ROLES: &[RoleName] = &[
         key: "quote",
         variant: "Quote",
     },
+    RoleName {
+        key: "fence",
+        variant: "Fence",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

@@ -1,0 +1,604 @@
+//! A streaming lexer for one Python literal: a keyword argument's value in a call such as
+//! `default_api.f(path="a", n=[1, 2])`. It tracks strings (single, double and triple
+//! quotes, `r`/`b`/`u`/`f` prefixes, backslash escapes), brackets and comments, so that a
+//! `)`, a `,` or a Markdown fence inside a string is data (seed B8), and reports every byte
+//! as a [`Piece`] so that a consumer can write the value as JSON without lexing it again.
+//! It does not validate: a value that is not a literal (an expression, a call) comes out
+//! as bare words and punctuation, and the consumer decides.
+
+use crate::{Piece, Span};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Between tokens.
+    Between,
+    /// Inside a bare word (a number, a name, an operator run).
+    Word,
+    /// One or two letters that may be a string prefix (`r`, `rb`, …), held.
+    Prefix,
+    /// After one or two opening quotes: a third makes a triple-quoted string.
+    OpenQuotes,
+    /// Inside a string.
+    Str,
+    /// Inside a `#` comment.
+    Comment,
+}
+
+/// Where the value stands after a scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Every byte belongs to the value, which may go on.
+    More,
+    /// The value ended before this offset, at a `,` or `)` outside brackets and strings
+    /// (not consumed).
+    Done(usize),
+    /// The byte at this offset cannot be in a call's arguments: a closing bracket with
+    /// nothing open, or a backtick outside strings (the block's fence: the call never
+    /// closed).
+    Error(usize),
+}
+
+/// Lexer state for one value. Fixed size: depth is a counter, since mismatched brackets
+/// are the consumer's business, and held bytes are at most two prefix letters (the quotes
+/// held are known bytes and only counted).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PyValue {
+    state: State,
+    depth: u32,
+    /// The string's quote byte.
+    quote: u8,
+    triple: bool,
+    raw: bool,
+    escape: bool,
+    /// OpenQuotes: opening quotes seen. Str (triple): closing quotes seen in a row.
+    quotes: u8,
+    prefix: [u8; 2],
+    prefix_len: u8,
+    /// A token began.
+    seen: bool,
+}
+
+/// Up to two quote bytes of either kind, for quotes held as a count.
+const DOUBLE: &[u8] = b"\"\"\"";
+const SINGLE: &[u8] = b"'''";
+
+fn quotes(quote: u8, n: u8) -> &'static [u8] {
+    let all = if quote == b'"' { DOUBLE } else { SINGLE };
+    &all[..usize::from(n).min(3)]
+}
+
+/// Bytes that end a bare word.
+fn ends_word(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | 0x0c
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b','
+            | b':'
+            | b'\''
+            | b'"'
+            | b'#'
+            | b'\\'
+            | b'`'
+    )
+}
+
+fn prefix_letter(b: u8) -> bool {
+    matches!(b.to_ascii_lowercase(), b'r' | b'b' | b'u' | b'f')
+}
+
+impl PyValue {
+    /// A lexer for a value whose first byte is the next one scanned.
+    pub(crate) const fn new() -> Self {
+        PyValue {
+            state: State::Between,
+            depth: 0,
+            quote: 0,
+            triple: false,
+            raw: false,
+            escape: false,
+            quotes: 0,
+            prefix: [0; 2],
+            prefix_len: 0,
+            seen: false,
+        }
+    }
+
+    /// A token began: the value is not empty.
+    pub(crate) fn seen(&self) -> bool {
+        self.seen
+    }
+
+    fn contents(&self) -> Piece {
+        if self.raw {
+            Piece::Raw
+        } else {
+            Piece::Escaped
+        }
+    }
+
+    /// Takes `bytes` whole when they all lie inside a string and hold neither its quote
+    /// byte nor a backslash, as string contents; returns the piece, or `None` (state
+    /// unchanged) when the full scan is needed.
+    #[inline(always)]
+    pub(crate) fn take_inside_string(&mut self, bytes: &[u8]) -> Option<Piece> {
+        if self.state != State::Str || self.escape || self.quotes != 0 {
+            return None;
+        }
+        let inside = if cfg!(feature = "no-skip") || bytes.len() < 16 {
+            !bytes.iter().any(|&b| b == self.quote || b == b'\\')
+        } else {
+            memchr::memchr2(self.quote, b'\\', bytes).is_none()
+        };
+        inside.then(|| self.contents())
+    }
+
+    /// Scans the next bytes of the value (`bytes[i]` is at stream offset `base + i`),
+    /// reporting each piece to `emit` in order.
+    pub(crate) fn scan(
+        &mut self,
+        bytes: &[u8],
+        base: u64,
+        emit: &mut impl FnMut(Piece, Span, &[u8]),
+    ) -> Step {
+        let at = |i: usize| base + i as u64;
+        let mut i = 0;
+        // The bytes from `run` on are `out`, up to where the kind changes.
+        let mut run = 0;
+        let mut out = Piece::Space;
+        // Reports the run up to `to`, when the scan stops there.
+        macro_rules! emit_run {
+            ($to:expr) => {{
+                let to = $to;
+                if run < to {
+                    emit(out, Span::new(at(run), at(to)), &bytes[run..to]);
+                }
+            }};
+        }
+        // Reports the run up to `to`, before bytes reported another way.
+        macro_rules! flush {
+            ($to:expr) => {{
+                let to = $to;
+                emit_run!(to);
+                run = to;
+            }};
+        }
+        macro_rules! put {
+            ($i:expr, $piece:expr) => {{
+                let (i, piece) = ($i, $piece);
+                if piece != out {
+                    flush!(i);
+                    out = piece;
+                }
+            }};
+        }
+        while i < bytes.len() {
+            let b = bytes[i];
+            match self.state {
+                State::Between => {
+                    match b {
+                        b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'\\' => put!(i, Piece::Space),
+                        b'#' => {
+                            put!(i, Piece::Space);
+                            self.state = State::Comment;
+                        }
+                        b'(' | b'[' | b'{' => {
+                            put!(i, Piece::Punct);
+                            self.seen = true;
+                            self.depth = self.depth.saturating_add(1);
+                        }
+                        b')' | b']' | b'}' if self.depth == 0 => {
+                            emit_run!(i);
+                            return if b == b')' {
+                                Step::Done(i)
+                            } else {
+                                Step::Error(i)
+                            };
+                        }
+                        b')' | b']' | b'}' => {
+                            put!(i, Piece::Punct);
+                            self.depth -= 1;
+                        }
+                        b',' if self.depth == 0 => {
+                            emit_run!(i);
+                            return Step::Done(i);
+                        }
+                        b',' | b':' => put!(i, Piece::Punct),
+                        b'\'' | b'"' => {
+                            emit_run!(i);
+                            self.seen = true;
+                            self.raw = false;
+                            self.quote = b;
+                            self.quotes = 1;
+                            self.state = State::OpenQuotes;
+                            run = i + 1;
+                        }
+                        b'`' => {
+                            emit_run!(i);
+                            return Step::Error(i);
+                        }
+                        _ if prefix_letter(b) => {
+                            emit_run!(i);
+                            self.seen = true;
+                            self.prefix = [b, 0];
+                            self.prefix_len = 1;
+                            self.state = State::Prefix;
+                            run = i + 1;
+                        }
+                        _ => {
+                            put!(i, Piece::Bare);
+                            self.seen = true;
+                            self.state = State::Word;
+                        }
+                    }
+                    i += 1;
+                }
+                State::Word => {
+                    if ends_word(b) {
+                        self.state = State::Between;
+                        continue;
+                    }
+                    put!(i, Piece::Bare);
+                    i += 1;
+                }
+                State::Prefix => {
+                    let held = usize::from(self.prefix_len);
+                    let start = at(i) - held as u64;
+                    if b == b'\'' || b == b'"' {
+                        self.raw = self.prefix[..held]
+                            .iter()
+                            .any(|p| p.eq_ignore_ascii_case(&b'r'));
+                        self.quote = b;
+                        self.quotes = 1;
+                        self.state = State::OpenQuotes;
+                        i += 1;
+                        run = i;
+                        continue;
+                    }
+                    let pair = [self.prefix[0].to_ascii_lowercase(), b.to_ascii_lowercase()];
+                    if held == 1 && matches!(&pair, b"rb" | b"br" | b"rf" | b"fr") {
+                        self.prefix[1] = b;
+                        self.prefix_len = 2;
+                        i += 1;
+                        run = i;
+                        continue;
+                    }
+                    // Not a prefix: the letters begin a bare word.
+                    emit(Piece::Bare, Span::new(start, at(i)), &self.prefix[..held]);
+                    self.prefix_len = 0;
+                    out = Piece::Bare;
+                    run = i;
+                    self.state = State::Word;
+                }
+                State::OpenQuotes => {
+                    if b == self.quote {
+                        self.quotes += 1;
+                        i += 1;
+                        run = i;
+                        if self.quotes == 3 {
+                            self.open_string(true, at(i), emit);
+                            out = self.contents();
+                        }
+                        continue;
+                    }
+                    self.open_string(false, at(i), emit);
+                    out = self.contents();
+                    run = i;
+                }
+                State::Str => {
+                    if self.escape {
+                        put!(i, self.contents());
+                        self.escape = false;
+                        i += 1;
+                        continue;
+                    }
+                    if self.triple && self.quotes > 0 && b != self.quote {
+                        // Quotes that did not make three: contents.
+                        let n = u64::from(self.quotes);
+                        flush!(i);
+                        emit(
+                            self.contents(),
+                            Span::new(at(i) - n, at(i)),
+                            quotes(self.quote, self.quotes),
+                        );
+                        self.quotes = 0;
+                        out = self.contents();
+                    }
+                    let found = if cfg!(feature = "no-skip") {
+                        bytes[i..]
+                            .iter()
+                            .position(|&c| c == self.quote || c == b'\\')
+                    } else {
+                        memchr::memchr2(self.quote, b'\\', &bytes[i..])
+                    };
+                    let Some(k) = found else {
+                        put!(i, self.contents());
+                        i = bytes.len();
+                        continue;
+                    };
+                    if k > 0 {
+                        put!(i, self.contents());
+                        i += k;
+                    }
+                    if bytes[i] == b'\\' {
+                        put!(i, self.contents());
+                        self.escape = true;
+                        i += 1;
+                    } else if !self.triple {
+                        put!(i, Piece::StringClose);
+                        i += 1;
+                        flush!(i);
+                        self.state = State::Between;
+                    } else {
+                        // A quote in a triple-quoted string: held until three in a row.
+                        emit_run!(i);
+                        self.quotes += 1;
+                        i += 1;
+                        run = i;
+                        if self.quotes == 3 {
+                            emit(
+                                Piece::StringClose,
+                                Span::new(at(i) - 3, at(i)),
+                                quotes(self.quote, 3),
+                            );
+                            self.quotes = 0;
+                            self.state = State::Between;
+                        }
+                    }
+                }
+                State::Comment => {
+                    if b == b'\n' {
+                        self.state = State::Between;
+                        continue;
+                    }
+                    put!(i, Piece::Space);
+                    i += 1;
+                }
+            }
+        }
+        emit_run!(i);
+        Step::More
+    }
+
+    /// Opens the string after its quotes (`triple`, or one quote and, when two were seen,
+    /// an empty string's close), which end at stream offset `end`.
+    fn open_string(&mut self, triple: bool, end: u64, emit: &mut impl FnMut(Piece, Span, &[u8])) {
+        let held = u64::from(self.prefix_len);
+        let seen = u64::from(self.quotes);
+        let start = end - seen - held;
+        // The prefix and the quotes are one token: one piece.
+        let mut opener = [0u8; 5];
+        let prefix = &self.prefix[..usize::from(self.prefix_len)];
+        opener[..prefix.len()].copy_from_slice(prefix);
+        let quote_len = if triple { 3 } else { 1 };
+        opener[prefix.len()..prefix.len() + quote_len]
+            .copy_from_slice(quotes(self.quote, 3)[..quote_len].as_ref());
+        let opener = &opener[..prefix.len() + quote_len];
+        emit(
+            Piece::StringOpen,
+            Span::new(start, start + opener.len() as u64),
+            opener,
+        );
+        self.prefix_len = 0;
+        self.state = State::Str;
+        self.triple = triple;
+        if !triple && seen == 2 {
+            // `''`: an empty string.
+            emit(
+                Piece::StringClose,
+                Span::new(end - 1, end),
+                quotes(self.quote, 1),
+            );
+            self.state = State::Between;
+            self.raw = false;
+        }
+        self.quotes = 0;
+    }
+
+    /// Reports what the lexer holds (the stream ends, or the value is cut off at offset
+    /// `end`) as what it would most likely have been.
+    pub(crate) fn flush(&mut self, end: u64, emit: &mut impl FnMut(Piece, Span, &[u8])) {
+        match self.state {
+            State::Prefix => {
+                let held = usize::from(self.prefix_len);
+                emit(
+                    Piece::Bare,
+                    Span::new(end - held as u64, end),
+                    &self.prefix[..held],
+                );
+                self.prefix_len = 0;
+            }
+            State::OpenQuotes => self.open_string(false, end, emit),
+            State::Str if self.quotes > 0 => {
+                let n = self.quotes;
+                emit(
+                    self.contents(),
+                    Span::new(end - u64::from(n), end),
+                    quotes(self.quote, n),
+                );
+                self.quotes = 0;
+            }
+            _ => {}
+        }
+        self.state = State::Between;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+
+    /// Scans `parts` as one stream; returns the joined pieces and the final step, after
+    /// checking that the pieces' spans tile what was consumed.
+    fn lex(parts: &[&str]) -> (Vec<(Piece, String)>, Step) {
+        let mut lexer = PyValue::new();
+        let mut pieces: Vec<(Piece, String)> = Vec::new();
+        let mut at = 0u64;
+        let mut base = 0u64;
+        let mut step = Step::More;
+        {
+            let mut emit = |piece: Piece, span: Span, bytes: &[u8]| {
+                assert_eq!(span.start, at, "{piece:?} {bytes:?}");
+                assert_eq!(span.len(), bytes.len() as u64);
+                at = span.end;
+                let text = String::from_utf8_lossy(bytes).into_owned();
+                match pieces.last_mut() {
+                    Some((last, joined)) if *last == piece => joined.push_str(&text),
+                    _ => pieces.push((piece, text)),
+                }
+            };
+            for part in parts {
+                step = match lexer.scan(part.as_bytes(), base, &mut emit) {
+                    Step::More => Step::More,
+                    Step::Done(k) => Step::Done(base as usize + k),
+                    Step::Error(k) => Step::Error(base as usize + k),
+                };
+                if step != Step::More {
+                    break;
+                }
+                base += part.len() as u64;
+            }
+            if step == Step::More {
+                lexer.flush(base, &mut emit);
+            }
+        }
+        (pieces, step)
+    }
+
+    /// Every two-way split of `input` lexes alike.
+    fn lex_all(input: &str) -> (Vec<(Piece, String)>, Step) {
+        let whole = lex(&[input]);
+        for k in 0..=input.len() {
+            if input.is_char_boundary(k) {
+                assert_eq!(
+                    lex(&[&input[..k], &input[k..]]),
+                    whole,
+                    "split at {k} of {input:?}"
+                );
+            }
+        }
+        whole
+    }
+
+    use Piece::*;
+
+    fn p(piece: Piece, text: &str) -> (Piece, String) {
+        (piece, String::from(text))
+    }
+
+    #[test]
+    fn strings_of_every_shape() {
+        assert_eq!(
+            lex_all("'a\\'b' \"\" r'\\d' rb\"x\" '''t\"'''"),
+            (
+                vec![
+                    p(StringOpen, "'"),
+                    p(Escaped, "a\\'b"),
+                    p(StringClose, "'"),
+                    p(Space, " "),
+                    p(StringOpen, "\""),
+                    p(StringClose, "\""),
+                    p(Space, " "),
+                    p(StringOpen, "r'"),
+                    p(Raw, "\\d"),
+                    p(StringClose, "'"),
+                    p(Space, " "),
+                    p(StringOpen, "rb\""),
+                    p(Raw, "x"),
+                    p(StringClose, "\""),
+                    p(Space, " "),
+                    p(StringOpen, "'''"),
+                    p(Escaped, "t\""),
+                    p(StringClose, "'''"),
+                ],
+                Step::More
+            )
+        );
+    }
+
+    #[test]
+    fn triple_quotes_hold_fences_and_short_quote_runs() {
+        assert_eq!(
+            lex_all("\"\"\"x\n```\n\"\" \"y\"\"\"),"),
+            (
+                vec![
+                    p(StringOpen, "\"\"\""),
+                    p(Escaped, "x\n```\n\"\" \"y"),
+                    p(StringClose, "\"\"\""),
+                ],
+                Step::Done(17)
+            )
+        );
+    }
+
+    #[test]
+    fn structure_outside_strings() {
+        assert_eq!(
+            lex_all("[1, (2,), {'k': None}] # c\n ,"),
+            (
+                vec![
+                    p(Punct, "["),
+                    p(Bare, "1"),
+                    p(Punct, ","),
+                    p(Space, " "),
+                    p(Punct, "("),
+                    p(Bare, "2"),
+                    p(Punct, ",),"),
+                    p(Space, " "),
+                    p(Punct, "{"),
+                    p(StringOpen, "'"),
+                    p(Escaped, "k"),
+                    p(StringClose, "'"),
+                    p(Punct, ":"),
+                    p(Space, " "),
+                    p(Bare, "None"),
+                    p(Punct, "}]"),
+                    p(Space, " # c\n "),
+                ],
+                Step::Done(28)
+            )
+        );
+    }
+
+    #[test]
+    fn words_that_look_like_prefixes() {
+        assert_eq!(lex_all("rate, "), (vec![p(Bare, "rate")], Step::Done(4)));
+        assert_eq!(lex_all("b"), (vec![p(Bare, "b")], Step::More));
+        assert_eq!(
+            lex_all("f(y=1))"),
+            (
+                vec![p(Bare, "f"), p(Punct, "("), p(Bare, "y=1"), p(Punct, ")")],
+                Step::Done(6)
+            )
+        );
+    }
+
+    #[test]
+    fn a_fence_outside_strings_is_an_error() {
+        assert_eq!(lex(&["'x'\n```"]).1, Step::Error(4));
+        assert_eq!(lex(&["]"]).1, Step::Error(0));
+    }
+
+    #[test]
+    fn pieces_inside_a_string_are_taken_whole() {
+        let mut lexer = PyValue::new();
+        let mut sink = |_: Piece, _: Span, _: &[u8]| {};
+        assert_eq!(lexer.scan(b"'ab", 0, &mut sink), Step::More);
+        assert_eq!(lexer.take_inside_string(b"cd)"), Some(Escaped));
+        assert_eq!(lexer.take_inside_string(b"c'"), None);
+        assert_eq!(lexer.take_inside_string(b"c\\"), None);
+    }
+}

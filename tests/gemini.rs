@@ -1,0 +1,394 @@
+//! Gemini (`tool_code`) scanning behaviours: seed-system.md §2.10, §2.10.1, §5.2 (items
+//! 1–11) and §5.3 (items 6–18, 35), as amended by dialects.md (seed B8 and B20 fixed),
+//! pinned as exact values. Every input also goes through the chunking harness, so each
+//! behaviour holds for every split.
+
+use inband::{CallEnd, Dialect, Options};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use serde_json::{json, Value};
+
+use crate::harness;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    harness::render(&harness::check(Dialect::Gemini, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+/// The completion of `input` with `options`, the same whole and one byte at a time, after
+/// the chunking harness has checked the events.
+fn complete_with(options: &AssembleOptions, input: &str) -> Completion {
+    harness::check(Dialect::Gemini, Options::default(), input.as_bytes());
+    let run = |chunks: Vec<&[u8]>| assemble(Dialect::Gemini, Options::default(), options, chunks);
+    let whole = run(vec![input.as_bytes()]);
+    assert_eq!(
+        run(input.as_bytes().chunks(1).collect()),
+        whole,
+        "byte by byte"
+    );
+    whole
+}
+
+fn complete(input: &str) -> Completion {
+    complete_with(&AssembleOptions::seeded(5), input)
+}
+
+/// The complete calls of `input` as (name, arguments).
+fn calls(input: &str) -> Vec<(String, Value)> {
+    complete(input)
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn one(name: &str, arguments: Value) -> Vec<(String, Value)> {
+    vec![(name.to_owned(), arguments)]
+}
+
+fn block(body: &str) -> String {
+    format!("```tool_code\n{body}\n```")
+}
+
+/// seed §5.2 item 1, as exact events: `print(…)` is a wrapper, not a call.
+#[test]
+fn print_wrapper() {
+    let input = block("print(default_api.read(path='a.ts', count=2))");
+    assert_eq!(
+        scan(&input),
+        [
+            "<CallOpen>",
+            "E\"\\nprint(default_api.read\"",
+            "S0:read",
+            "E\"(path=\"",
+            "P0:path",
+            "V0:StringOpen\"'\"",
+            "V0:Escaped\"a.ts\"",
+            "V0:StringClose\"'\"",
+            "/P0",
+            "E\", count=\"",
+            "P0:count",
+            "V0:Bare\"2\"",
+            "/P0",
+            "E\")\"",
+            "X0:Complete",
+            "E\")\\n\"",
+            "<CallClose>",
+        ]
+    );
+    assert_eq!(
+        calls(&input),
+        one("read", json!({"path": "a.ts", "count": 2}))
+    );
+}
+
+/// seed §5.2 items 2–4: the callee is the last dotted segment; assignments are markup;
+/// every literal type; brackets inside strings are data.
+#[test]
+fn call_forms_and_literals() {
+    let search = one("search", json!({"pattern": "x"}));
+    assert_eq!(calls(&block("default_api.search(pattern=\"x\")")), search);
+    assert_eq!(calls(&block("result = search(pattern=\"x\")")), search);
+    assert_eq!(
+        calls(&block(
+            "default_api.f(s=\"hi\", n=3, r=1.5, b=True, z=None, arr=[1, 2], obj={\"k\": \"v\"})"
+        )),
+        one(
+            "f",
+            json!({"s": "hi", "n": 3, "r": 1.5, "b": true, "z": null, "arr": [1, 2], "obj": {"k": "v"}})
+        )
+    );
+    assert_eq!(
+        calls(&block(
+            "default_api.search(pattern=\"foo(a, b)\", flag=False)"
+        )),
+        one("search", json!({"pattern": "foo(a, b)", "flag": false}))
+    );
+    assert_eq!(
+        calls(&block(
+            "f(t=(1, 'a'), j=[true, null], u=u'x', e=[], d={}, x=-0x10, y=1_000.5)"
+        )),
+        one(
+            "f",
+            json!({"t": [1, "a"], "j": [true, null], "u": "x", "e": [], "d": {}, "x": -16, "y": 1000.5})
+        )
+    );
+}
+
+/// seed §5.2 item 5: comments, a raw string, `\U` escapes, a trailing comma, and a list of
+/// calls after a call, in one block.
+#[test]
+fn comments_raw_strings_and_several_statements() {
+    let body = [
+        "# default_api.write(path=\"ignored\")",
+        "result = read(",
+        "  path=r\"src/(foo)\\.ts\", # default_api.write(path=\"ignored\")",
+        "  count=2,",
+        "  meta={\"emoji\": \"\\U0001F600\"},",
+        ")",
+        "[default_api.write(path=\"out\", content=\"foo(,bar\")]",
+    ]
+    .join("\n");
+    assert_eq!(
+        calls(&block(&body)),
+        vec![
+            (
+                "read".to_owned(),
+                json!({"path": "src/(foo)\\.ts", "count": 2, "meta": {"emoji": "😀"}})
+            ),
+            (
+                "write".to_owned(),
+                json!({"path": "out", "content": "foo(,bar"})
+            ),
+        ]
+    );
+}
+
+/// seed §5.2 items 6, 7 and 9: a list of calls; prose around the block; the seed's
+/// rendering of two calls.
+#[test]
+fn parallel_calls_and_prose() {
+    let two = vec![
+        ("read".to_owned(), json!({"path": "a"})),
+        ("write".to_owned(), json!({"path": "b", "content": "c"})),
+    ];
+    let rendered =
+        block("[default_api.read(path=\"a\"), default_api.write(path=\"b\", content=\"c\")]");
+    assert_eq!(calls(&rendered), two);
+    // One call per line works too.
+    assert_eq!(
+        calls(&block(
+            "default_api.read(path=\"a\")\ndefault_api.write(path=\"b\", content=\"c\")"
+        )),
+        two
+    );
+    let completion = complete("before\n```tool_code\ndefault_api.read(path=\"a\")\n```\nafter");
+    assert_eq!(completion.content, "before\n\nafter");
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// seed §5.2 items 8 and 11: byte by byte; Python escapes round-trip.
+#[test]
+fn escapes_round_trip() {
+    assert_eq!(
+        calls(&block("default_api.read(path=\"a.ts\", count=7)")),
+        one("read", json!({"path": "a.ts", "count": 7}))
+    );
+    assert_eq!(
+        calls(&block(
+            "default_api.write(content=\"a \\\"b\\\"\\n\\tc\\\\d\")"
+        )),
+        one("write", json!({"content": "a \"b\"\n\tc\\d"}))
+    );
+    assert_eq!(
+        calls(&block(
+            "f(a='\\x41\\101\\u00e9', b=\"\\d\", c=b'\\x01', d='''x\n\"y\"''', e=\"a\" 'b')"
+        )),
+        one(
+            "f",
+            json!({"a": "AAé", "b": "\\d", "c": "\u{1}", "d": "x\n\"y\"", "e": "ab"})
+        )
+    );
+}
+
+/// Seed B8: a fence, a `)` or a quote inside a string is data; the block closes at the
+/// fence after the call.
+#[test]
+fn fence_inside_a_string() {
+    let input =
+        block("default_api.write(path=\"r.md\", content=\"```js\\nx\\n```\", note='''\n```\n''')");
+    assert_eq!(
+        calls(&input),
+        one(
+            "write",
+            json!({"path": "r.md", "content": "```js\nx\n```", "note": "\n```\n"})
+        )
+    );
+    assert_eq!(complete(&format!("{input}\nafter")).content, "after");
+}
+
+/// Seed B20: a positional argument makes a call not a tool call; a statement that is not a
+/// call makes the rest of the block text; neither is silent.
+#[test]
+fn only_keyword_calls_are_calls() {
+    for (body, code) in [
+        ("x = foo(1)", "positional_argument"),
+        ("default_api.read(\"a.ts\")", "positional_argument"),
+        ("f(a == 1)", "positional_argument"),
+        ("import os\nprint(os.getcwd())", "not_a_call"),
+        ("x = 5", "not_a_call"),
+        ("", "not_a_call"),
+    ] {
+        let input = block(body);
+        let completion = complete(&input);
+        assert!(completion.tool_calls.is_empty(), "{body}");
+        assert_eq!(completion.content, input, "{body}: the block stays text");
+        assert_eq!(completion.diagnostics[0].code, code, "{body}");
+    }
+    // Calls before the statement that is not one stay calls.
+    let completion = complete(&block("default_api.read(path=\"a\")\nx.y = 1"));
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert_eq!(completion.content, "x.y = 1\n```");
+    let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["not_a_call"]);
+}
+
+/// Unknown names are calls with a diagnostic when a tool list is given (rule 9).
+#[test]
+fn unknown_tools_are_reported() {
+    let mut options = AssembleOptions::seeded(1);
+    options.tools = Some(vec!["read".to_owned()]);
+    let completion = complete_with(&options, &block("default_api.delete_all(confirm=True)"));
+    assert_eq!(completion.tool_calls[0].name, "delete_all");
+    assert_eq!(completion.diagnostics[0].code, "unknown_tool");
+}
+
+/// seed §2.10 (c): a call written as a value is its text.
+#[test]
+fn call_as_a_value() {
+    assert_eq!(
+        calls(&block("default_api.a(x=b(y=1), z=[c('d)')])")),
+        one("a", json!({"x": "b(y=1)", "z": ["c('d)')"]}))
+    );
+}
+
+/// Rule 3: a call cut off is incomplete; a block whose calls completed lacks only its fence.
+#[test]
+fn cut_off_calls() {
+    let log = harness::check(
+        Dialect::Gemini,
+        Options::default(),
+        b"```tool_code\ndefault_api.write(content=\"abc",
+    );
+    assert_eq!(harness::ends(&log), [CallEnd::Incomplete]);
+    let completion = complete("```tool_code\ndefault_api.write(content=\"abc");
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "");
+    assert_eq!(
+        completion.incomplete_calls[0].arguments,
+        "{\"content\":\"abc"
+    );
+    let log = scan("```tool_code\ndefault_api.f(a=1)\n");
+    assert_eq!(
+        log[log.len() - 3..],
+        ["X0:Complete", "E\"\\n\"", "D:missing_closer"]
+    );
+}
+
+/// Rule 5: a results fence is a fabricated result only in content.
+#[test]
+fn fabricated_results() {
+    assert_eq!(
+        scan("x\n```tool_outputs\n{}"),
+        ["T\"x\\n\"", "<ResultOpen>", "F", "T\"\\n{}\""]
+    );
+    let completion = complete(&block("f(s=\"```tool_outputs\\n\")"));
+    assert!(completion.diagnostics.is_empty());
+    assert_eq!(completion.tool_calls.len(), 1);
+}
+
+/// seed §5.3 items 6–14 and §2.10.1: the fence-aware close of a reasoning block.
+#[test]
+fn fenced_reasoning() {
+    let completion = complete("```thinking\nreasoning\n```\nVisible answer.");
+    assert_eq!(completion.reasoning.as_deref(), Some("reasoning"));
+    assert_eq!(completion.content, "Visible answer.");
+    assert_eq!(
+        scan("```thinking\nPlan:\n```rs\nfn main() {}\n```\nThen decide.\n```Visible after"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"Plan:\\n```rs\\nfn main() {}\\n```\\nThen decide.\\n\"",
+            "<ReasoningClose>",
+            "R-",
+            "T\"Visible after\"",
+        ]
+    );
+    for suffix in ["Visible after", " after", "Done", "\nreply", ""] {
+        let log = scan(&format!("```thinking\nplan\n```{suffix}"));
+        assert_eq!(log[2], "R\"plan\\n\"", "{suffix:?}");
+        assert_eq!(log.iter().filter(|e| *e == "R+").count(), 1);
+        assert_eq!(log.iter().filter(|e| *e == "R-").count(), 1);
+        let completion = complete(&format!("```thinking\nplan\n```{suffix}"));
+        assert_eq!(completion.content, suffix.trim(), "{suffix:?}");
+    }
+    // Tilde fences nest too; an indented fence is text; a fence mid-line is text.
+    let completion = complete("```thinking\n~~~\n```\n~~~\n    ```\nuse ``` here\n```rest");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("~~~\n```\n~~~\n    ```\nuse ``` here")
+    );
+    assert_eq!(completion.content, "rest");
+    // The end of the stream closes an unclosed block (seed §5.3 item 35).
+    let log = scan("```thinking\npartial");
+    assert_eq!(log[2..], ["R\"partial\"", "D:unclosed_reasoning", "R-"]);
+}
+
+/// seed §5.3 items 16–17: reasoning, then a call.
+#[test]
+fn reasoning_then_a_call() {
+    let completion =
+        complete("```thinking\nplan\n```\n```tool_code\nprint(default_api.foo(x=1))\n```");
+    assert_eq!(completion.reasoning.as_deref(), Some("plan"));
+    assert_eq!(completion.tool_calls[0].name, "foo");
+}
+
+/// Rule 7: a tool_code block inside reasoning is a draft until the reasoning closes; when
+/// it never closes, it is a call.
+#[test]
+fn calls_inside_reasoning() {
+    let draft = "```thinking\nmaybe\n```tool_code\ndefault_api.f(a=1)\n```\nno\n```\nok";
+    let completion = complete(draft);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("maybe\n```tool_code\ndefault_api.f(a=1)\n```\nno")
+    );
+    assert_eq!(completion.content, "ok");
+    let kept = complete("```thinking\nnow\n```tool_code\ndefault_api.f(a=1)\n```\n");
+    assert_eq!(kept.tool_calls.len(), 1);
+    assert_eq!(kept.reasoning.as_deref(), Some("now"));
+}
+
+/// The optional opener of a stream that starts in reasoning.
+#[test]
+fn starting_in_reasoning() {
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    assert_eq!(
+        scan_with(options, "```thinking\nplan\n```\nx"),
+        [
+            "R+",
+            "<ReasoningOpen>",
+            "E\"\\n\"",
+            "R\"plan\\n\"",
+            "<ReasoningClose>",
+            "R-",
+            "T\"\\nx\""
+        ]
+    );
+    assert_eq!(
+        scan_with(options, "plan\n```\nx"),
+        ["R+", "R\"plan\\n\"", "<ReasoningClose>", "R-", "T\"\\nx\""]
+    );
+}
+
+/// Limits: the argument budget ends the call on the same byte whatever the chunking.
+#[test]
+fn limits() {
+    let mut options = Options::default();
+    options.max_argument_bytes = 24;
+    let log = scan_with(options, &block("default_api.f(a='0123456789abcdef')"));
+    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+    assert!(log.contains(&"X0:Invalid".to_owned()));
+    options.max_argument_bytes = 1 << 20;
+    options.max_calls = 1;
+    let log = scan_with(options, &block("f(a=1)\ng(b=2)"));
+    assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
+}
