@@ -454,3 +454,44 @@ fn arguments_stream_as_json() {
         }
     }
 }
+
+/// Drift (dialects.md rule 13): Gemma 3's Python calls in a ```` ```tool_code ```` fence are
+/// read as the `gemini` dialect reads them, with a diagnostic.
+#[test]
+fn gemma3_tool_code_block() {
+    let input =
+        "I will look.\n```tool_code\nprint(default_api.read(path=\"a.ts\", count=2))\n```\nok";
+    let completion = complete(input);
+    assert_eq!(completion.content, "I will look.\n\nok");
+    assert_eq!(
+        calls(input),
+        one("read", json!({"path": "a.ts", "count": 2}))
+    );
+    let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["tool_code_block"]);
+    // Ordinary code in such a fence stays text.
+    let code = "```tool_code\nimport os\n```";
+    assert_eq!(complete(code).content, code);
+    // A call cut off inside the block is incomplete.
+    let log = harness::check(Dialect::Gemma, Options::default(), b"```tool_code\nf(a='x");
+    assert_eq!(harness::ends(&log), [CallEnd::Incomplete]);
+}
+
+/// seed §5.3 items 2–4 and 36: reasoning then calls; the seed's rendering of reasoning; an
+/// unclosed block ends with the stream.
+#[test]
+fn reasoning_and_calls() {
+    let completion = complete("<|channel>thought\nreasoning<channel|>reply");
+    assert_eq!(completion.reasoning.as_deref(), Some("reasoning"));
+    assert_eq!(completion.content, "reply");
+    let completion = complete(
+        "<|channel>thought\nstep one\n<channel|><|tool_call>call:foo{x:1}<tool_call|>done",
+    );
+    assert_eq!(completion.reasoning.as_deref(), Some("step one"));
+    assert_eq!(completion.content, "done");
+    assert_eq!(completion.tool_calls[0].name, "foo");
+    assert_eq!(
+        scan("<|channel>thought\npartial")[2..],
+        ["R\"partial\"", "D:unclosed_reasoning", "R-"]
+    );
+}

@@ -14,6 +14,7 @@
 use arrayvec::ArrayVec;
 
 use super::frame::{Anchored, Frame};
+use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::is_json_ws;
 use crate::scanner::{Options, MAX_LOOKAHEAD, MAX_NAME};
@@ -69,6 +70,8 @@ enum Phase {
     Markup,
     /// After the body: whitespace, then the closer.
     Tail,
+    /// Inside a ```` ```tool_code ```` block.
+    Block,
 }
 
 /// What a run of call bytes is reported as.
@@ -83,6 +86,9 @@ const QUOTE: &[u8] = b"<|\"|>";
 
 /// The call prefix before the name.
 const CALL: &[u8] = b"call:";
+
+/// The Gemma 3 call opener, in the content table next to `<|tool_call>`.
+const TOOL_CODE: &[u8] = b"```tool_code";
 
 /// The whitespace after a pending quote token, two bits a byte (JSON whitespace is four
 /// bytes), so that the look-ahead costs 9 bytes of scanner state, not 33.
@@ -222,13 +228,55 @@ fn name_byte(b: u8) -> bool {
         )
 }
 
+/// What the current call is written as. A `<|tool_call>` call and a ```` ```tool_code ````
+/// block never overlap, so they share their storage.
+#[derive(Debug, Clone)]
+enum Body {
+    Literal(Call),
+    /// Gemma 3's Python calls in a fence (drift, dialects.md rule 13).
+    ToolCode(Block),
+}
+
+impl Body {
+    /// The `<|tool_call>` call's state. The phases that ask for it come after
+    /// `open_call`, which sets it; were it a block, a fresh call would do no harm.
+    fn call(&mut self) -> &mut Call {
+        match self {
+            Body::Literal(call) => call,
+            Body::ToolCode(_) => {
+                *self = Body::Literal(Call::new());
+                self.call()
+            }
+        }
+    }
+
+    /// The ```` ```tool_code ```` block's state, likewise.
+    fn block(&mut self) -> &mut Block {
+        match self {
+            Body::ToolCode(block) => block,
+            Body::Literal(_) => {
+                *self = Body::ToolCode(Block::new());
+                self.block()
+            }
+        }
+    }
+
+    /// The stream offset where the call reaches `max_argument_bytes`, if one is open.
+    fn limit(&self, options: &Options) -> Option<u64> {
+        match self {
+            Body::Literal(call) => Some(call.start.saturating_add(options.max_argument_bytes)),
+            Body::ToolCode(block) => block.limit(options),
+        }
+    }
+}
+
 /// The phase machine of the Gemma dialect.
 #[derive(Debug, Clone)]
 pub(crate) struct Gemma {
     modes: &'static Modes,
     phase: Phase,
     frame: Frame,
-    call: Call,
+    body: Body,
 }
 
 impl Gemma {
@@ -237,7 +285,7 @@ impl Gemma {
             modes,
             phase: Phase::Text,
             frame: Frame::new(options),
-            call: Call::new(),
+            body: Body::Literal(Call::new()),
         }
     }
 
@@ -271,21 +319,27 @@ impl Gemma {
                 return;
             }
             Phase::Token
-                if span.end <= self.limit(options)
+                if self.within_limit(span.end, options)
                     && self.frame.delimiters.state == START
                     && self.modes.string.find_start(chunk).is_none() =>
             {
                 sink.tool_value(span, self.frame.call.index, Piece::Raw, chunk);
                 return;
             }
+            Phase::Block if self.within_limit(span.end, options) => {
+                if let Some(piece) = self.body.block().take_inside_string(chunk) {
+                    sink.tool_value(span, self.frame.call.index, piece, chunk);
+                    return;
+                }
+            }
             _ => {}
         }
         self.run_machine(chunk, base, options, sink);
     }
 
-    /// The stream offset where the current call reaches `max_argument_bytes`.
-    fn limit(&self, options: &Options) -> u64 {
-        self.call.start.saturating_add(options.max_argument_bytes)
+    /// The call stays within `max_argument_bytes` up to stream offset `end`.
+    fn within_limit(&self, end: u64, options: &Options) -> bool {
+        self.body.limit(options).is_none_or(|limit| end <= limit)
     }
 
     /// The general machine: phase after phase until the chunk is used up. Inside a call,
@@ -295,11 +349,14 @@ impl Gemma {
     fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         let mut pos = 0;
         while pos < chunk.len() {
-            if !self.in_call() {
+            let limit = match self.in_call() {
+                true => self.body.limit(options),
+                false => None,
+            };
+            let Some(limit) = limit else {
                 pos = self.step(chunk, pos, base, options, sink);
                 continue;
-            }
-            let limit = self.limit(options);
+            };
             if limit <= base + pos as u64 {
                 self.over_limit(base + pos as u64, sink);
                 continue;
@@ -322,12 +379,27 @@ impl Gemma {
             Phase::Token => self.token(chunk, pos, base, sink),
             Phase::Markup => self.markup(chunk, pos, base, options, sink),
             Phase::Tail => self.tail(chunk, pos, base, options, sink),
+            Phase::Block => {
+                let block = self.body.block();
+                match block.scan(&mut self.frame, chunk, pos, base, options, sink) {
+                    BlockEnd::More => chunk.len(),
+                    BlockEnd::Closed(end) | BlockEnd::Text(end) => {
+                        self.phase = Phase::Text;
+                        end
+                    }
+                }
+            }
             _ => self.body(chunk, pos, base, sink),
         }
     }
 
     /// The call reached `max_argument_bytes` at offset `end`: what is held is its markup.
     fn over_limit<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        if self.phase == Phase::Block {
+            self.body.block().over_limit(&mut self.frame, end, sink);
+            self.phase = Phase::Text;
+            return;
+        }
         if self.phase == Phase::Pending {
             self.pending_as_markup(end, sink);
         }
@@ -338,7 +410,7 @@ impl Gemma {
     /// Reports a pending quote token and the whitespace after it, which end at stream
     /// offset `end`, as the call's markup.
     fn pending_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        let ws = self.call.ws.bytes();
+        let ws = self.body.call().ws.bytes();
         let start = end - ws.len() as u64 - QUOTE.len() as u64;
         sink.markup(Span::new(start, start + 5), Markup::Envelope, QUOTE);
         if !ws.is_empty() {
@@ -367,10 +439,15 @@ impl Gemma {
                 // The end of the stream can follow a closing quote.
                 self.resolve_pending(true, end, sink);
             }
+            Phase::Block => self.body.block().flush_held(&self.frame, end, sink),
             _ => self.frame.held_as_markup(end, sink),
         }
         let at = Span::at(end);
         self.frame.finish_drafts(at, sink);
+        if self.phase == Phase::Block {
+            self.body.block().end(&mut self.frame, end, sink);
+            self.phase = Phase::Text;
+        }
         if self.in_call() {
             self.frame.truncate(at, sink);
             self.phase = Phase::Text;
@@ -404,16 +481,27 @@ impl Gemma {
         options: &Options,
         sink: &mut S,
     ) {
-        if self.frame.text_delimiter(delimiter, span, sink) == Some(Role::CallOpen) {
+        if self.frame.text_delimiter(delimiter, span, sink) != Some(Role::CallOpen) {
+            return;
+        }
+        if delimiter.bytes == TOOL_CODE {
+            sink.diagnostic(span, Diagnostic::ToolCodeBlock);
+            let block = self.body.block();
+            self.phase = if block.open(&mut self.frame, span, options, sink) {
+                Phase::Block
+            } else {
+                Phase::Text
+            };
+        } else {
             self.open_call(span, options, sink);
         }
     }
 
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
         if self.frame.open_call(span, options, sink) {
-            self.call = Call::new();
-            self.call.start = span.end;
-
+            let mut call = Call::new();
+            call.start = span.end;
+            self.body = Body::Literal(call);
             self.phase = Phase::Prefix(0);
         } else {
             self.phase = Phase::Text;
@@ -434,14 +522,14 @@ impl Gemma {
 
     /// The current parameter's value ended at offset `at`.
     fn param_end<S: Sink>(&mut self, at: u64, sink: &mut S) {
-        if core::mem::take(&mut self.call.in_value) {
+        if core::mem::take(&mut self.body.call().in_value) {
             sink.tool_param_end(Span::at(at), self.frame.call.index);
         }
     }
 
     /// Reports a string in JSON or Python quotes, once per call.
     fn quoted<S: Sink>(&mut self, at: u64, sink: &mut S) {
-        if !core::mem::replace(&mut self.call.quoted_reported, true) {
+        if !core::mem::replace(&mut self.body.call().quoted_reported, true) {
             sink.diagnostic(Span::at(at), Diagnostic::QuotedString);
         }
     }
@@ -493,7 +581,7 @@ impl Gemma {
                 let i = $i;
                 emit!(i);
                 if chunk[i] == b'<' {
-                    self.call.markup_from = self.phase;
+                    self.body.call().markup_from = self.phase;
                     self.phase = Phase::Markup;
                 } else {
                     self.invalid(Span::new(at(i), at(i + 1)), $diagnostic, sink);
@@ -534,14 +622,14 @@ impl Gemma {
                     if !name_byte(b) {
                         malformed!(i, Diagnostic::InvalidName);
                     }
-                    self.call.word.clear();
-                    self.call.word_start = at(i);
+                    self.body.call().word.clear();
+                    self.body.call().word_start = at(i);
                     self.phase = Phase::Name;
                 }
                 Phase::Name => {
                     put!(i, Out::Markup);
                     if name_byte(b) {
-                        if self.call.word.try_push(b).is_err() {
+                        if self.body.call().word.try_push(b).is_err() {
                             emit!(i);
                             self.invalid(
                                 Span::new(at(i), at(i + 1)),
@@ -557,8 +645,8 @@ impl Gemma {
                         malformed!(i, Diagnostic::InvalidName);
                     }
                     flush!(i);
-                    let span = Span::new(self.call.word_start, at(i));
-                    let name = &self.call.word;
+                    let span = Span::new(self.body.call().word_start, at(i));
+                    let name = &self.body.call().word;
                     if !name.is_ascii() && core::str::from_utf8(name).is_err() {
                         self.invalid(span, Diagnostic::InvalidName, sink);
                         return i;
@@ -574,7 +662,7 @@ impl Gemma {
                         b'(' => {
                             flush!(i);
                             sink.diagnostic(Span::at(at(i)), Diagnostic::ParenthesizedCall);
-                            self.call.paren = true;
+                            self.body.call().paren = true;
                             self.phase = Phase::Key;
                         }
                         _ => malformed!(i, Diagnostic::InvalidName),
@@ -584,7 +672,7 @@ impl Gemma {
                 Phase::Key => {
                     put!(i, Out::Markup);
                     if is_json_ws(b) {
-                    } else if b == self.call.body_closer() {
+                    } else if b == self.body.call().body_closer() {
                         i += 1;
                         emit!(i);
                         self.phase = Phase::Tail;
@@ -592,14 +680,14 @@ impl Gemma {
                     } else if b == b'"' || b == b'\'' {
                         flush!(i);
                         self.quoted(at(i), sink);
-                        self.call.quote = b;
-                        self.call.escape = false;
-                        self.call.word.clear();
-                        self.call.word_start = at(i + 1);
+                        self.body.call().quote = b;
+                        self.body.call().escape = false;
+                        self.body.call().word.clear();
+                        self.body.call().word_start = at(i + 1);
                         self.phase = Phase::KeyQuoted;
                     } else if bare_start(b) {
-                        self.call.word.clear();
-                        self.call.word_start = at(i);
+                        self.body.call().word.clear();
+                        self.body.call().word_start = at(i);
                         self.phase = Phase::KeyWord;
                         continue;
                     } else {
@@ -617,7 +705,7 @@ impl Gemma {
                     if !bare_start(b) {
                         malformed!(i, Diagnostic::MalformedCall);
                     }
-                    if self.call.word.try_push(b).is_err() {
+                    if self.body.call().word.try_push(b).is_err() {
                         emit!(i);
                         self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::KeyTooLong, sink);
                         return i;
@@ -626,7 +714,7 @@ impl Gemma {
                 }
                 Phase::KeyQuoted => {
                     put!(i, Out::Markup);
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     if !call.escape && b == call.quote {
                         self.phase = Phase::Separator;
                         i += 1;
@@ -642,7 +730,7 @@ impl Gemma {
                 }
                 Phase::Separator => {
                     put!(i, Out::Markup);
-                    let separator = if self.call.paren { b'=' } else { b':' };
+                    let separator = if self.body.call().paren { b'=' } else { b':' };
                     if is_json_ws(b) {
                         i += 1;
                         continue;
@@ -652,7 +740,7 @@ impl Gemma {
                     }
                     i += 1;
                     flush!(i);
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     let span = Span::new(call.word_start, call.word_start + call.word.len() as u64);
                     sink.tool_param(span, index, &call.word, ValueKind::Gemma);
                     call.in_value = true;
@@ -661,7 +749,7 @@ impl Gemma {
                     self.phase = Phase::Value;
                 }
                 Phase::Value => {
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     if is_json_ws(b) {
                         put!(i, value_space(call));
                         i += 1;
@@ -674,8 +762,8 @@ impl Gemma {
                             flush!(i);
                             self.quoted(at(i), sink);
                             put!(i, Out::Value(Piece::StringOpen));
-                            self.call.quote = b;
-                            self.call.escape = false;
+                            self.body.call().quote = b;
+                            self.body.call().escape = false;
                             self.phase = Phase::Quoted;
                             i += 1;
                             put!(i, Out::Value(Piece::Escaped));
@@ -701,7 +789,7 @@ impl Gemma {
                 }
                 Phase::Bare => {
                     put!(i, Out::Value(Piece::Bare));
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     if call.ends_bare(b) {
                         call.last_bare = true;
                         self.phase = Phase::Next;
@@ -711,7 +799,7 @@ impl Gemma {
                 }
                 Phase::Quoted => {
                     put!(i, Out::Value(Piece::Escaped));
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     if call.escape {
                         call.escape = false;
                         i += 1;
@@ -733,7 +821,7 @@ impl Gemma {
                     }
                 }
                 Phase::Pending => {
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     if call.ws.push(b) {
                         i += 1;
                         run = i;
@@ -748,7 +836,7 @@ impl Gemma {
                     }
                 }
                 Phase::Next => {
-                    let call = &mut self.call;
+                    let call = self.body.call();
                     if is_json_ws(b) {
                         put!(i, value_space(call));
                         i += 1;
@@ -760,14 +848,14 @@ impl Gemma {
                             flush!(i);
                             self.param_end(at(i), sink);
                             self.phase = Phase::Key;
-                        } else if b == self.call.body_closer() {
+                        } else if b == self.body.call().body_closer() {
                             flush!(i);
                             self.param_end(at(i), sink);
                             i += 1;
                             emit!(i);
                             self.phase = Phase::Tail;
                             return i;
-                        } else if self.call.last_bare && bare_start(b) {
+                        } else if self.body.call().last_bare && bare_start(b) {
                             put!(i, Out::Value(Piece::Bare));
                             self.phase = Phase::Bare;
                             continue;
@@ -796,7 +884,7 @@ impl Gemma {
                     }
                     i += 1;
                 }
-                Phase::Text | Phase::Token | Phase::Markup | Phase::Tail => break,
+                Phase::Text | Phase::Token | Phase::Markup | Phase::Tail | Phase::Block => break,
             }
         }
 
@@ -809,7 +897,7 @@ impl Gemma {
     /// is.
     fn resolve_pending<S: Sink>(&mut self, close: bool, end: u64, sink: &mut S) {
         let index = self.frame.call.index;
-        let call = &mut self.call;
+        let call = self.body.call();
         let ws = call.ws.bytes();
         let ws_span = Span::new(end - ws.len() as u64, end);
         let quote = Span::new(ws_span.start - QUOTE.len() as u64, ws_span.start);
@@ -844,7 +932,7 @@ impl Gemma {
         match stop {
             crate::scan::Stop::End => chunk.len(),
             crate::scan::Stop::Match(_, end) => {
-                self.call.ws = Whitespace::new();
+                self.body.call().ws = Whitespace::new();
                 self.phase = Phase::Pending;
                 end
             }
@@ -863,7 +951,7 @@ impl Gemma {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let from = self.call.markup_from;
+        let from = self.body.call().markup_from;
         let (delimiter, end) = match self.frame.anchored(self.modes.body, chunk, pos) {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
@@ -882,7 +970,7 @@ impl Gemma {
         };
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
         let index = self.frame.call.index;
-        let top = self.call.depth == 0;
+        let top = self.body.call().depth == 0;
         match delimiter.role {
             Role::Quote if from == Phase::Value => {
                 sink.tool_value(span, index, Piece::StringOpen, delimiter.bytes);
