@@ -58,6 +58,19 @@ const PIECES: &[&str] = &[
     ")",
     "=",
     "x=1",
+    "```tool_code\n",
+    "```thinking\n",
+    "```",
+    "\n```\n",
+    "~~~",
+    "default_api.f(",
+    "print(",
+    "a='x'",
+    "\"\"\"",
+    "#",
+    "r'",
+    "[default_api.g(b=1), ",
+    "```tool_outputs\n",
 ];
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
@@ -291,6 +304,91 @@ proptest! {
         let input = format!("Calling.\n<|tool_call>call:f{{{}}}<tool_call|>\nDone.", pairs.join(","));
         let expected = serde_json::Value::Object(arguments.into_iter().collect());
         let got = scan_back(Dialect::Gemma, &input, &sizes);
+        prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
+    }
+}
+
+/// A Python string literal for `s` in one of four styles (picked by `style`): double or
+/// single quotes with escapes, triple quotes with real line breaks, or a raw string where
+/// one can hold `s`.
+fn python_string(s: &str, style: u64) -> String {
+    let escape = |quote: char, line_breaks: bool| {
+        let mut out = String::new();
+        for c in s.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\n' if line_breaks => out.push('\n'),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if c == quote => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    match style % 4 {
+        0 => format!("\"{}\"", escape('"', false)),
+        1 => format!("'{}'", escape('\'', false)),
+        2 => format!("\"\"\"{}\"\"\"", escape('"', true)),
+        _ if !s.contains(['\'', '\n', '\r']) && !s.ends_with('\\') && !s.chars().any(|c| (c as u32) < 0x20) => {
+            format!("r'{s}'")
+        }
+        _ => format!("\"{}\"", escape('"', false)),
+    }
+}
+
+/// A Python literal for `value` (seed-system.md §2.10 (a), with more string and container
+/// styles), `style` picking among the forms.
+fn python(value: &serde_json::Value, style: u64) -> String {
+    use serde_json::Value;
+    let next = style.rotate_left(7) ^ 0x9e37_79b9;
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => python_string(s, style),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(|v| python(v, next)).collect();
+            match (style % 3, items.len()) {
+                (0, 1) => format!("({},)", items[0]),
+                (0, _) => format!("({})", items.join(", ")),
+                _ => format!("[{}]", items.join(", ")),
+            }
+        }
+        Value::Object(map) => {
+            let pairs: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", python_string(k, next), python(v, next >> 3)))
+                .collect();
+            format!("{{{}}}", pairs.join(", "))
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn gemini_arguments_scan_back(
+        arguments in arguments(),
+        style in any::<u64>(),
+        wrap in any::<bool>(),
+        sizes in prop::collection::vec(1usize..12, 1..8),
+    ) {
+        let pairs: Vec<String> = arguments
+            .iter()
+            .enumerate()
+            .map(|(k, (key, v))| format!("{key}={}", python(v, style.rotate_left(k as u32 * 5))))
+            .collect();
+        let call = format!("default_api.f({})", pairs.join(", "));
+        let call = if wrap { format!("print({call})") } else { call };
+        let input = format!("Calling.\n```tool_code\n{call}\n```\nDone.");
+        let expected = serde_json::Value::Object(arguments.into_iter().collect());
+        let got = scan_back(Dialect::Gemini, &input, &sizes);
         prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
     }
 }
