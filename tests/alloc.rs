@@ -102,3 +102,24 @@ fn feeding_gemma_allocates_nothing() {
         assert_eq!(counter.complete, 50);
     }
 }
+
+#[test]
+fn feeding_gemini_allocates_nothing() {
+    let call = "```tool_code\nprint(default_api.write(path='a.rs', body=\"\"\"x = \")\n```\n\"\"\", n=[1, {'k': True}], r=r'\\d'))\n```\n";
+    let input = format!(
+        "```thinking\nplan ``` it\n```rs\nfn f() {{}}\n```\n```Prose with ` and ``. {}",
+        call.repeat(50)
+    );
+    let input = input.as_bytes();
+    for size in [1, 3, 4, 16, input.len()] {
+        let mut scanner = Scanner::new(Dialect::Gemini, Options::default());
+        let mut counter = Counter::default();
+        let before = allocations();
+        for chunk in input.chunks(size) {
+            scanner.feed(chunk, &mut counter).unwrap();
+        }
+        scanner.finish(&mut counter).unwrap();
+        assert_eq!(allocations() - before, 0, "{size}-byte chunks allocated");
+        assert_eq!(counter.complete, 50);
+    }
+}

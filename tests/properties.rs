@@ -335,7 +335,10 @@ fn python_string(s: &str, style: u64) -> String {
         0 => format!("\"{}\"", escape('"', false)),
         1 => format!("'{}'", escape('\'', false)),
         2 => format!("\"\"\"{}\"\"\"", escape('"', true)),
-        _ if !s.contains(['\'', '\n', '\r']) && !s.ends_with('\\') && !s.chars().any(|c| (c as u32) < 0x20) => {
+        _ if !s.contains(['\'', '\n', '\r'])
+            && !s.ends_with('\\')
+            && !s.chars().any(|c| (c as u32) < 0x20) =>
+        {
             format!("r'{s}'")
         }
         _ => format!("\"{}\"", escape('"', false)),

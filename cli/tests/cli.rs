@@ -32,6 +32,10 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/qwen3-draft-then-call.txt", "qwen3"),
     ("transcripts/hermes-code-edit.txt", "hermes"),
     ("transcripts/gemma-parallel-reads-and-write.txt", "gemma"),
+    (
+        "transcripts/gemini-search-read-and-write-docs.txt",
+        "gemini",
+    ),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
@@ -49,60 +53,119 @@ fn openai_deltas(out: &str) -> (Vec<Value>, Vec<String>) {
     (deltas, reasons)
 }
 
-/// `--format openai` for a Gemma 4 transcript: reasoning, content, then three calls whose
-/// literal arguments stream as JSON.
-#[test]
-fn openai_output_of_a_gemma_transcript() {
-    let path = data("transcripts/gemma-parallel-reads-and-write.txt");
+/// What a client assembles from `--format openai` output of a transcript fed in `chunk`-byte
+/// pieces: reasoning, content, the calls' names and argument texts, and how many deltas
+/// carried argument fragments after the name.
+struct Client {
+    reasoning: String,
+    content: String,
+    calls: Vec<(String, String)>,
+    argument_deltas: usize,
+}
+
+fn openai_client(file: &str, dialect: &str, chunk: &str) -> Client {
+    let path = data(file);
     let out = stdout(&inband(&[
         "scan",
         path.to_str().unwrap(),
         "--dialect",
-        "gemma",
+        dialect,
         "--format",
         "openai",
         "--chunk",
-        "4",
+        chunk,
     ]));
     let (deltas, reasons) = openai_deltas(&out);
     assert_eq!(reasons, ["tool_calls"]);
-    let mut reasoning = String::new();
-    let mut content = String::new();
-    let mut calls: Vec<(String, String)> = Vec::new();
+    let mut client = Client {
+        reasoning: String::new(),
+        content: String::new(),
+        calls: Vec::new(),
+        argument_deltas: 0,
+    };
     for delta in &deltas {
-        reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or(""));
-        content.push_str(delta["content"].as_str().unwrap_or(""));
+        client
+            .reasoning
+            .push_str(delta["reasoning_content"].as_str().unwrap_or(""));
+        client
+            .content
+            .push_str(delta["content"].as_str().unwrap_or(""));
         for call in delta["tool_calls"].as_array().into_iter().flatten() {
-            if let Some(name) = call["function"]["name"].as_str() {
-                calls.push((name.to_owned(), String::new()));
+            match call["function"]["name"].as_str() {
+                Some(name) => client.calls.push((name.to_owned(), String::new())),
+                None => client.argument_deltas += 1,
             }
             let index = call["index"].as_u64().unwrap() as usize;
-            calls[index]
+            client.calls[index]
                 .1
                 .push_str(call["function"]["arguments"].as_str().unwrap());
         }
     }
-    assert!(reasoning.starts_with("The user wants the failing parser test fixed."));
+    client
+}
+
+/// `--format openai` for a Gemma 4 transcript: reasoning, content, then three calls whose
+/// literal arguments stream as JSON.
+#[test]
+fn openai_output_of_a_gemma_transcript() {
+    let client = openai_client(
+        "transcripts/gemma-parallel-reads-and-write.txt",
+        "gemma",
+        "4",
+    );
+    assert!(client
+        .reasoning
+        .starts_with("The user wants the failing parser test fixed."));
     assert_eq!(
-        content.trim(),
+        client.content.trim(),
         "I'll read the test and search for the header parser together."
     );
-    let names: Vec<&str> = calls.iter().map(|(name, _)| name.as_str()).collect();
+    let names: Vec<&str> = client.calls.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["read_file", "search_code", "write_file"]);
     assert_eq!(
-        calls[1].1,
+        client.calls[1].1,
         r#"{"pattern":"def parse_header(","paths":["src/","lib/"],"case_sensitive":true,"context":{"before":2,"after":5}}"#
     );
-    let write: Value = serde_json::from_str(&calls[2].1).unwrap();
+    let write: Value = serde_json::from_str(&client.calls[2].1).unwrap();
     assert_eq!(
         write["content"],
         "def greet(name):\n    print(f\"Hello, {name}! <tool_call|> is not a closer here.\")\n"
     );
-    let streamed = deltas
-        .iter()
-        .filter(|d| d["tool_calls"][0]["function"]["name"].is_null() && d["tool_calls"].is_array())
-        .count();
-    assert!(streamed > 10, "arguments arrive in many deltas: {streamed}");
+    assert!(client.argument_deltas > 10, "{}", client.argument_deltas);
+}
+
+/// `--format openai` for a Gemini transcript: fenced reasoning holding a code block, then
+/// a list of two calls and an assigned call whose triple-quoted content holds a fence.
+#[test]
+fn openai_output_of_a_gemini_transcript() {
+    let client = openai_client(
+        "transcripts/gemini-search-read-and-write-docs.txt",
+        "gemini",
+        "5",
+    );
+    assert!(client
+        .reasoning
+        .contains("```bash\ntool --max-retries 3\n```"));
+    assert_eq!(
+        client.content.trim(),
+        "I'll search for the key, open the config, and write the usage page."
+    );
+    let names: Vec<&str> = client.calls.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["search_files", "read_file", "write_file"]);
+    assert_eq!(
+        client.calls[0].1,
+        r#"{"pattern":"\\bmax_retries\\b","paths":["src/","tests/"],"case_sensitive":true}"#
+    );
+    assert_eq!(
+        client.calls[1].1,
+        r#"{"path":"config/settings.toml","start_line":1,"end_line":null}"#
+    );
+    let write: Value = serde_json::from_str(&client.calls[2].1).unwrap();
+    assert_eq!(
+        write["content"],
+        "# Usage\n\n```bash\ntool --max-retries 3\n```\nSet `max_retries` in \"settings.toml\".\n"
+    );
+    assert!(client.argument_deltas > 10, "{}", client.argument_deltas);
 }
 
 #[test]

@@ -838,7 +838,7 @@ impl Gemini {
         match self.frame.text_delimiter(delimiter, span, sink) {
             Some(Role::CallOpen) => self.open_block(span, options, sink),
             // The reasoning opener ends with its line break.
-            None if self.frame.reasoning => self.line = Line::new(),
+            None if delimiter.role == Role::ReasoningOpen => self.line = Line::new(),
             _ => {}
         }
     }
