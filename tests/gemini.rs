@@ -237,6 +237,12 @@ fn only_keyword_calls_are_calls() {
     assert_eq!(completion.content, "x.y = 1\n```");
     let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["not_a_call"]);
+    // A later call that breaks is text from its statement on.
+    let completion = complete(&block(
+        "default_api.read(path=\"a\")\ndefault_api.write(\"b\")",
+    ));
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert_eq!(completion.content, "default_api.write(\"b\")\n```");
 }
 
 /// Unknown names are calls with a diagnostic when a tool list is given (rule 9).

@@ -424,6 +424,7 @@ fn limits() {
 #[test]
 fn arguments_stream_as_json() {
     let input = "<|tool_call>call:write{path:<|\"|>a.md<|\"|>,content:<|\"|>line 1\nline \"2\"<|\"|>,n:[1,2]}<tool_call|>";
+    harness::check(Dialect::Gemma, Options::default(), input.as_bytes());
     for size in [1, 3, 7, input.len()] {
         let mut scanner = inband::Scanner::new(Dialect::Gemma, Options::default());
         let mut stream = DeltaStream::new(&AssembleOptions::seeded(1));

@@ -472,6 +472,11 @@ impl Sink for Assembler {
             Markup::Delimiter(Role::CallOpen) => {
                 self.capture = Capture::Opening(bytes.to_vec(), span.start);
             }
+            // Structure between calls that share a block (Gemini statements, Qwen2.5's
+            // back-to-back objects) opens the next call's bytes.
+            Markup::Envelope if matches!(self.capture, Capture::None) => {
+                self.capture = Capture::Opening(bytes.to_vec(), span.start);
+            }
             Markup::Delimiter(Role::CallClose) | Markup::Envelope => self.capture(bytes),
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
