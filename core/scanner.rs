@@ -196,12 +196,18 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64; a test keeps it at most 320: the
+/// Memory is fixed (`size_of::<Scanner>()` is 304 bytes on x86_64; a test keeps it at most 320: the
 /// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
 /// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
 /// chunking: held bytes are never re-scanned, except that a failed delimiter candidate
 /// inside a call is looked at once more as text (at most one delimiter's length, once per
 /// call).
+///
+/// Held back at a chunk end: at most [`tables::MAX_HOLD`] bytes of a possible delimiter;
+/// in `gemma`, also a quote token and at most [`MAX_LOOKAHEAD`] bytes of whitespace after
+/// it, until the next byte says whether it closed its string; in `gemini`, the start of a
+/// statement (at most [`MAX_NAME`] bytes) until it shows whether it is a call, and the
+/// info of a fence line in reasoning (at most [`MAX_NAME`] bytes) until its line ends.
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the

@@ -74,7 +74,7 @@ const PIECES: &[&str] = &[
 ];
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(prop::sample::select(PIECES), 0..24)
+    prop::collection::vec(prop::sample::select(PIECES), 0..40)
         .prop_map(|pieces| pieces.concat().into_bytes())
 }
 
@@ -86,10 +86,12 @@ proptest! {
         dialect in prop::sample::select(Dialect::ALL),
         starts_in_reasoning in any::<bool>(),
         max_argument_bytes in prop::sample::select(&[64 << 20, 0, 1, 8, 64][..]),
+        max_calls in prop::sample::select(&[1024, 0, 1, 2][..]),
     ) {
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
         options.max_argument_bytes = max_argument_bytes;
+        options.max_calls = max_calls;
         let whole = EventLog::scan(dialect, options, [&input[..]]);
         harness::check_log(&whole, &input);
         let mut chunks = Vec::new();

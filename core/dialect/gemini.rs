@@ -675,8 +675,9 @@ pub(crate) struct Gemini {
     frame: Frame,
     block: Block,
     line: Line,
-    /// FenceLine: the backtick run so far.
+    /// FenceLine: the backtick run so far, and whether a word followed it.
     run: u16,
+    word_seen: bool,
 }
 
 /// Bytes of a fence's language word (seed §2.10.1).
@@ -693,6 +694,7 @@ impl Gemini {
             block: Block::new(),
             line: Line::new(),
             run: 0,
+            word_seen: false,
         }
     }
 
@@ -895,6 +897,7 @@ impl Gemini {
         if at_start && self.line.nested.is_none() && byte == b'`' {
             self.block.word.clear();
             self.run = 3;
+            self.word_seen = false;
             self.phase = Phase::FenceLine;
             return end;
         }
@@ -932,14 +935,12 @@ impl Gemini {
             if b == b'\n' {
                 return self.fence_line_end(i, at(i), options, sink);
             }
-            let info = self.block.word.trim_ascii_start();
-            let word_then_space =
-                !info.is_empty() && self.block.word.last().is_some_and(u8::is_ascii_whitespace);
-            let fits = if b == b' ' || b == b'\t' || b == b'\r' {
-                true
-            } else {
-                token_byte(b) && !word_then_space
-            };
+            // The info is blanks, at most one word, and blanks.
+            let blank = b == b' ' || b == b'\t' || b == b'\r';
+            let after_word =
+                self.word_seen && self.block.word.last().is_some_and(u8::is_ascii_whitespace);
+            let fits = blank || (token_byte(b) && !after_word);
+            self.word_seen |= !blank;
             if !fits || self.block.word.try_push(b).is_err() {
                 // Prose after the fence: it closes the reasoning and is content.
                 self.close(at(i), sink);

@@ -9,7 +9,8 @@
 //! corpus 047). Keys and the name are markup; values stream as [`Piece`]s.
 //!
 //! Drift accepted with a diagnostic (dialects.md rule 13, corpus 049, 053): the body written
-//! `call:NAME(key=VALUE, …)`, and strings in JSON or Python quotes.
+//! `call:NAME(key=VALUE, …)`, strings in JSON or Python quotes, and Gemma 3's Python calls
+//! in a ```` ```tool_code ```` fence, read by the `gemini` dialect's block parser.
 
 use arrayvec::ArrayVec;
 
@@ -805,7 +806,14 @@ impl Gemma {
                         i += 1;
                         continue;
                     }
-                    match memchr::memchr2(call.quote, b'\\', &chunk[i..]) {
+                    let found = if cfg!(feature = "no-skip") {
+                        chunk[i..]
+                            .iter()
+                            .position(|&c| c == call.quote || c == b'\\')
+                    } else {
+                        memchr::memchr2(call.quote, b'\\', &chunk[i..])
+                    };
+                    match found {
                         None => i = chunk.len(),
                         Some(k) => {
                             i += k;
