@@ -398,3 +398,15 @@ fn limits() {
     let log = scan_with(options, &block("f(a=1)\ng(b=2)"));
     assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
 }
+
+/// Found by fuzzing: a comment before a value, then blanks, are the value's.
+#[test]
+fn comment_before_a_value() {
+    assert_eq!(
+        calls(&block("f(a=# the count\n  2)")),
+        one("f", json!({"a": 2}))
+    );
+    let completion = complete(&block("f(a=1, b= # none\n)"));
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.diagnostics[0].code, "malformed_call");
+}

@@ -423,7 +423,9 @@ impl Block {
                     self.stage = Stage::Value;
                 }
                 Stage::Value => {
-                    if !self.value.seen() && is_space(b) {
+                    // Blanks before the value are the call's; once the value began (with a
+                    // comment, say), everything is the value's until it ends.
+                    if !self.value.started() && is_space(b) {
                         i += 1;
                         continue;
                     }

@@ -56,6 +56,8 @@ pub(crate) struct PyValue {
     prefix_len: u8,
     /// A token began.
     seen: bool,
+    /// A byte was scanned.
+    started: bool,
 }
 
 /// Up to two quote bytes of either kind, for quotes held as a count.
@@ -109,12 +111,18 @@ impl PyValue {
             prefix: [0; 2],
             prefix_len: 0,
             seen: false,
+            started: false,
         }
     }
 
     /// A token began: the value is not empty.
     pub(crate) fn seen(&self) -> bool {
         self.seen
+    }
+
+    /// A byte was scanned: from here on, every byte is the value's (a comment, say).
+    pub(crate) fn started(&self) -> bool {
+        self.started
     }
 
     fn contents(&self) -> Piece {
@@ -150,6 +158,7 @@ impl PyValue {
         emit: &mut impl FnMut(Piece, Span, &[u8]),
     ) -> Step {
         let at = |i: usize| base + i as u64;
+        self.started |= !bytes.is_empty();
         let mut i = 0;
         // The bytes from `run` on are `out`, up to where the kind changes.
         let mut run = 0;
