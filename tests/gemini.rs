@@ -410,3 +410,19 @@ fn comment_before_a_value() {
     assert!(completion.tool_calls.is_empty());
     assert_eq!(completion.diagnostics[0].code, "malformed_call");
 }
+
+/// Found by fuzzing: the argument budget of a call that opens mid-chunk applies from its
+/// `(` whatever the chunking.
+#[test]
+fn budget_of_a_later_call() {
+    let mut options = Options::default();
+    options.max_argument_bytes = 8;
+    let log = scan_with(options, &block("f(a=1)\ng(b='0123456789')"));
+    assert_eq!(
+        log.iter()
+            .filter(|e| e.starts_with('X'))
+            .collect::<Vec<_>>(),
+        ["X0:Complete", "X1:Invalid"]
+    );
+    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+}

@@ -43,6 +43,9 @@ pub(crate) type Word = ArrayVec<u8, MAX_NAME>;
 pub(crate) enum BlockEnd {
     /// The chunk is used up; the block goes on.
     More,
+    /// A call's slot opened just before this chunk offset: its `max_argument_bytes`
+    /// budget applies from here.
+    Slot(usize),
     /// The block's closing fence ended just before this chunk offset.
     Closed(usize),
     /// The block turned out not to hold calls: text from this chunk offset on.
@@ -299,7 +302,8 @@ impl Block {
                             {
                                 not_a_call!(i, b"");
                             }
-                            if !self.slot {
+                            let opened = !self.slot;
+                            if opened {
                                 if !frame.open_call(Span::at(at(i)), options, sink) {
                                     self.release_held(frame, b"", sink);
                                     return BlockEnd::Text(i);
@@ -315,6 +319,10 @@ impl Block {
                             self.stage = Stage::ArgKey;
                             run = i;
                             i += 1;
+                            if opened {
+                                emit!(i);
+                                return BlockEnd::Slot(i);
+                            }
                         }
                         b'=' => {
                             if self.word.try_push(b).is_err() {
@@ -785,6 +793,7 @@ impl Gemini {
                     .scan(&mut self.frame, chunk, pos, base, options, sink)
                 {
                     BlockEnd::More => chunk.len(),
+                    BlockEnd::Slot(end) => end,
                     BlockEnd::Closed(end) | BlockEnd::Text(end) => {
                         self.phase = Phase::Text;
                         self.line.indent = NOT_AT_START;

@@ -384,6 +384,7 @@ impl Gemma {
                 let block = self.body.block();
                 match block.scan(&mut self.frame, chunk, pos, base, options, sink) {
                     BlockEnd::More => chunk.len(),
+                    BlockEnd::Slot(end) => end,
                     BlockEnd::Closed(end) | BlockEnd::Text(end) => {
                         self.phase = Phase::Text;
                         end
