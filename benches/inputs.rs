@@ -10,14 +10,63 @@ use inband::{CallEnd, Dialect, Markup, Options, Scanner, Sink, Span};
 
 /// A generated transcript and what a correct scan of it must report.
 pub struct Input {
+    /// The dialect it is written in.
+    pub dialect: Dialect,
     /// The transcript bytes.
     pub bytes: Vec<u8>,
     /// Tool calls in it, every one complete and well-formed.
     pub calls: u64,
-    /// Bytes of visible text (everything outside `<tool_call>…</tool_call>`).
+    /// Bytes of visible text (everything outside the calls' markup).
     pub text: u64,
-    /// Bytes of argument JSON (the `arguments` object of every call).
+    /// Bytes of argument text (the arguments object of every call).
     pub args: u64,
+}
+
+/// One piece of a transcript before it is written in a dialect.
+enum Piece {
+    /// Visible prose.
+    Prose(Vec<u8>),
+    /// A call: its name and its arguments as one JSON object.
+    Call(&'static str, String),
+}
+
+/// Writes `pieces` as a response in `dialect`, counting text and argument bytes.
+fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
+    let mut input = Input {
+        dialect,
+        bytes: Vec::new(),
+        calls: 0,
+        text: 0,
+        args: 0,
+    };
+    for piece in pieces {
+        match piece {
+            Piece::Prose(prose) => {
+                input.bytes.extend_from_slice(prose);
+                input.text += prose.len() as u64;
+            }
+            Piece::Call(name, args) => {
+                let (open, close) = call_markup(dialect, name, input.calls);
+                input.bytes.extend_from_slice(open.as_bytes());
+                input.bytes.extend_from_slice(args.as_bytes());
+                input.bytes.extend_from_slice(close.as_bytes());
+                input.calls += 1;
+                input.args += args.len() as u64;
+            }
+        }
+    }
+    input
+}
+
+/// The markup before and after a call's arguments in `dialect` (the `index`th call).
+fn call_markup(dialect: Dialect, name: &str, index: u64) -> (String, String) {
+    match dialect {
+        Dialect::Hermes | Dialect::Qwen3 => (
+            format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}\n</tool_call>".to_string(),
+        ),
+        _ => panic!("no bench rendering for {dialect}"),
+    }
 }
 
 impl Input {
@@ -125,11 +174,11 @@ pub fn scan_into(scanner: &mut Scanner, sink: &mut Counts, input: &[u8], chunk: 
     scanner.finish(sink).unwrap();
 }
 
-/// A fresh Hermes scan of `input` in chunks of `chunk` bytes (`0`: in one piece).
-pub fn scan(input: &[u8], chunk: usize) -> Counts {
-    let mut scanner = Scanner::new(Dialect::Hermes, options());
+/// A fresh scan of `input` in chunks of `chunk` bytes (`0`: in one piece).
+pub fn scan(input: &Input, chunk: usize) -> Counts {
+    let mut scanner = Scanner::new(input.dialect, options());
     let mut counts = Counts::default();
-    scan_into(&mut scanner, &mut counts, black_box(input), chunk);
+    scan_into(&mut scanner, &mut counts, black_box(&input.bytes), chunk);
     counts
 }
 
@@ -145,119 +194,76 @@ pub const SWEEP: [usize; 4] = [1 << 10, 64 << 10, 1 << 20, 16 << 20];
 /// (a) `len` bytes of prose, no calls: English-ish sentences and paragraphs with
 /// punctuation, `<`-fragments that are not delimiters (`<br>`, `Vec<u8>`, `a < b`,
 /// `<thead>`, `<toolbox>`) and some non-ASCII.
-pub fn prose(len: usize) -> Input {
+pub fn prose(dialect: Dialect, len: usize) -> Input {
     let mut rng = Rng(0x5eed_0001);
     let mut bytes = Vec::with_capacity(len);
     prose_into(&mut bytes, &mut rng, len);
-    Input {
-        text: len as u64,
-        bytes,
-        calls: 0,
-        args: 0,
-    }
+    render(dialect, &[Piece::Prose(bytes)])
 }
 
-/// (b) One Hermes `write_file` call whose `content` holds `code_len` bytes of escaped
-/// Rust code (newlines, quotes, backslashes, generics, a `</tool_call>` in a string).
-pub fn big_call(code_len: usize) -> Input {
+/// (b) One `write_file` call whose `content` holds `code_len` bytes of escaped Rust code
+/// (newlines, quotes, backslashes, generics, a `</tool_call>` in a string).
+pub fn big_call(dialect: Dialect, code_len: usize) -> Input {
     let mut rng = Rng(0x5eed_0002);
-    let mut bytes = Vec::with_capacity(code_len + 256);
-    let lead = b"I'll write the new module in one go.\n\n";
-    bytes.extend_from_slice(lead);
-    bytes.extend_from_slice(b"<tool_call>\n{\"name\": \"write_file\", \"arguments\": ");
-    let args_start = bytes.len();
-    bytes.extend_from_slice(b"{\"path\": \"src/big.rs\", \"content\": \"");
-    let code_start = bytes.len();
+    let mut args = Vec::with_capacity(code_len + 64);
+    args.extend_from_slice(b"{\"path\": \"src/big.rs\", \"content\": \"");
+    let code_start = args.len();
     let mut line = Vec::new();
     loop {
         line.clear();
         json_escape_into(&mut line, code_line(&mut rng).as_bytes());
-        if bytes.len() - code_start + line.len() > code_len {
+        if args.len() - code_start + line.len() > code_len {
             break;
         }
-        bytes.extend_from_slice(&line);
+        args.extend_from_slice(&line);
     }
-    bytes.resize(code_start + code_len, b' ');
-    bytes.extend_from_slice(b"\"}");
-    let args = (bytes.len() - args_start) as u64;
-    bytes.extend_from_slice(b"}\n</tool_call>");
-    Input {
-        bytes,
-        calls: 1,
-        text: lead.len() as u64,
-        args,
-    }
+    args.resize(code_start + code_len, b' ');
+    args.extend_from_slice(b"\"}");
+    let args = String::from_utf8(args).expect("generated code is UTF-8");
+    let lead = b"I'll write the new module in one go.\n\n".to_vec();
+    render(
+        dialect,
+        &[Piece::Prose(lead), Piece::Call("write_file", args)],
+    )
 }
 
-/// (c) `n` small Hermes calls with a sentence or two of prose before each.
-pub fn many_calls(n: usize) -> Input {
+/// (c) `n` small calls with a sentence or two of prose before each.
+pub fn many_calls(dialect: Dialect, n: usize) -> Input {
     let mut rng = Rng(0x5eed_0003);
-    let mut input = Input {
-        bytes: Vec::new(),
-        calls: 0,
-        text: 0,
-        args: 0,
-    };
+    let mut pieces = Vec::new();
     for _ in 0..n {
-        let target = input.bytes.len() + 40 + rng.below(160) as usize;
-        prose_into(&mut input.bytes, &mut rng, target);
-        input.bytes.push(b'\n');
-        push_call(&mut input, &mut rng);
+        let mut prose = Vec::new();
+        let len = 40 + rng.below(160) as usize;
+        prose_into(&mut prose, &mut rng, len);
+        prose.push(b'\n');
+        pieces.push(Piece::Prose(prose));
+        let (name, args) = small_call(&mut rng);
+        pieces.push(Piece::Call(name, args));
+        pieces.push(Piece::Prose(b"\n".to_vec()));
     }
-    input.bytes.extend_from_slice(b"Done.");
-    input.text = text_bytes(&input);
-    input
+    pieces.push(Piece::Prose(b"Done.".to_vec()));
+    render(dialect, &pieces)
 }
 
 /// A sweep input of exactly `len` bytes (a multiple of 1 KiB): 1 KiB units, each a
 /// paragraph of prose and then one small call (about 85% prose by bytes).
-pub fn mix(len: usize) -> Input {
+pub fn mix(dialect: Dialect, len: usize) -> Input {
     assert_eq!(len % 1024, 0, "sweep sizes are whole KiB");
     let mut rng = Rng(0x5eed_0004);
-    let mut input = Input {
-        bytes: Vec::with_capacity(len),
-        calls: 0,
-        text: 0,
-        args: 0,
-    };
-    let mut call = Input {
-        bytes: Vec::new(),
-        calls: 0,
-        text: 0,
-        args: 0,
-    };
+    let mut pieces = Vec::new();
     for unit in 0..len / 1024 {
-        call.bytes.clear();
-        push_call(&mut call, &mut rng);
-        let end = (unit + 1) * 1024;
-        prose_into(&mut input.bytes, &mut rng, end - call.bytes.len());
-        input.bytes.extend_from_slice(&call.bytes);
-        assert_eq!(input.bytes.len(), end);
+        let (name, args) = small_call(&mut rng);
+        let (open, close) = call_markup(dialect, name, unit as u64);
+        let call_len = open.len() + args.len() + close.len() + 1;
+        let mut prose = Vec::new();
+        prose_into(&mut prose, &mut rng, 1024 - call_len);
+        pieces.push(Piece::Prose(prose));
+        pieces.push(Piece::Call(name, args));
+        pieces.push(Piece::Prose(b"\n".to_vec()));
     }
-    input.calls = call.calls;
-    input.args = call.args;
-    input.text = text_bytes(&input);
+    let input = render(dialect, &pieces);
+    assert_eq!(input.bytes.len(), len);
     input
-}
-
-/// Bytes outside `<tool_call>…</tool_call>` (the generators never write those inside
-/// prose, and only the big call writes `</tool_call>` inside a string).
-fn text_bytes(input: &Input) -> u64 {
-    let (open, close) = (b"<tool_call>".as_slice(), b"</tool_call>".as_slice());
-    let bytes = &input.bytes;
-    let mut text = 0;
-    let mut i = 0;
-    while let Some(k) = find(&bytes[i..], open) {
-        text += k;
-        i += k;
-        // The small calls never hold a closer inside a string.
-        i += find(&bytes[i..], close).expect("every call is closed") + close.len();
-    }
-    (text + bytes.len() - i) as u64
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 /// A small, deterministic PRNG (SplitMix64): the inputs are the same on every run.
@@ -470,8 +476,8 @@ fn prose_into(out: &mut Vec<u8>, rng: &mut Rng, target: usize) {
     }
 }
 
-/// Appends one small, well-formed Hermes call (and its trailing newline) to `input`.
-fn push_call(input: &mut Input, rng: &mut Rng) {
+/// One small, well-formed call: a name and its JSON arguments.
+fn small_call(rng: &mut Rng) -> (&'static str, String) {
     let n = rng.below(1000);
     let (name, args) = match rng.below(6) {
         0 => ("read_file", format!("{{\"path\": \"src/module_{n}.rs\"}}")),
@@ -498,13 +504,7 @@ fn push_call(input: &mut Input, rng: &mut Rng) {
             ),
         ),
     };
-    input.bytes.extend_from_slice(b"<tool_call>\n{\"name\": \"");
-    input.bytes.extend_from_slice(name.as_bytes());
-    input.bytes.extend_from_slice(b"\", \"arguments\": ");
-    input.bytes.extend_from_slice(args.as_bytes());
-    input.bytes.extend_from_slice(b"}\n</tool_call>\n");
-    input.calls += 1;
-    input.args += args.len() as u64;
+    (name, args)
 }
 
 /// One line of Rust-looking source, with its newline.

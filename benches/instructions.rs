@@ -25,28 +25,28 @@ struct Case {
 
 fn prose(chunk: usize) -> Case {
     Case {
-        input: inputs::prose(PROSE_SMALL),
+        input: inputs::prose(Dialect::Hermes, PROSE_SMALL),
         chunk,
     }
 }
 
 fn big_call(chunk: usize) -> Case {
     Case {
-        input: inputs::big_call(inputs::CODE_LEN),
+        input: inputs::big_call(Dialect::Hermes, inputs::CODE_LEN),
         chunk,
     }
 }
 
 fn many_calls(chunk: usize) -> Case {
     Case {
-        input: inputs::many_calls(inputs::MANY_CALLS),
+        input: inputs::many_calls(Dialect::Hermes, inputs::MANY_CALLS),
         chunk,
     }
 }
 
 fn mix_4b(len: usize) -> Case {
     Case {
-        input: inputs::mix(len),
+        input: inputs::mix(Dialect::Hermes, len),
         chunk: 4,
     }
 }
@@ -72,7 +72,7 @@ fn mix_4b(len: usize) -> Case {
 #[bench::sweep_4b_64k(args = (64 << 10), setup = mix_4b)]
 #[bench::sweep_4b_1m(args = (1 << 20), setup = mix_4b)]
 fn scan(case: Case) -> Case {
-    let counts = inputs::scan(&case.input.bytes, case.chunk);
+    let counts = inputs::scan(&case.input, case.chunk);
     case.input.check(&counts);
     case
 }
