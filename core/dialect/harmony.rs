@@ -272,6 +272,9 @@ impl Header {
             }
             self.recipient = Recipient::Done;
             self.name_end = end;
+            // `<|start|>assistant to=…` and `<|channel|>to=… commentary` alike: the recipient
+            // is neither the author nor the channel.
+            return;
         }
         let whole = usize::from(self.word_len) == self.word.len();
         if !core::mem::replace(&mut self.first_word, false) {
