@@ -279,7 +279,10 @@ fn missing_call_token_at_the_end_is_complete() {
             "X0:Complete",
         ]
     );
-    assert_eq!(arguments(&completion(input).tool_calls[0]), r#"{"path":"a"}"#);
+    assert_eq!(
+        arguments(&completion(input).tool_calls[0]),
+        r#"{"path":"a"}"#
+    );
     // Whitespace and the start of the token the stream cut off are the call's markup.
     assert_eq!(
         scan("<|channel|>commentary to=functions.read<|message|>{}\n<|ca"),
@@ -315,7 +318,10 @@ fn cut_off_body_is_incomplete() {
     let completion = completion(input);
     assert!(completion.tool_calls.is_empty());
     assert_eq!(completion.incomplete_calls.len(), 1);
-    assert_eq!(completion.incomplete_calls[0].name.as_deref(), Some("write"));
+    assert_eq!(
+        completion.incomplete_calls[0].name.as_deref(),
+        Some("write")
+    );
     assert_eq!(completion.content, "", "its markup is not content");
     assert_eq!(
         scan("<|channel|>commentary to=functions.f<|message|> "),
@@ -590,7 +596,10 @@ fn non_ascii_bodies_split_inside_code_points() {
     for size in [1, 2, 3] {
         let (deltas, reason) = deltas(input, size, None);
         let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
-        let reasoning: String = deltas.iter().map(|d| d.reasoning_content.as_str()).collect();
+        let reasoning: String = deltas
+            .iter()
+            .map(|d| d.reasoning_content.as_str())
+            .collect();
         let args: String = deltas
             .iter()
             .flat_map(|d| &d.tool_calls)
@@ -625,7 +634,8 @@ fn seed_rendered_call_round_trips_and_is_all_call() {
     assert!(completion.diagnostics.is_empty());
     let log = scan(rendered);
     assert!(
-        log.iter().all(|e| !e.starts_with("T") && !e.starts_with("R")),
+        log.iter()
+            .all(|e| !e.starts_with("T") && !e.starts_with("R")),
         "{log:?}"
     );
 }
@@ -657,12 +667,7 @@ fn seed_reasoning_rendering_and_unterminated_reasoning() {
     // Seed B3's example: the held `<|` is reasoning, and the block still ends.
     assert_eq!(
         scan("<|channel|>analysis<|message|>thinking here<|")[3..],
-        [
-            "R+",
-            "R\"thinking here<|\"",
-            "D:unclosed_reasoning",
-            "R-"
-        ]
+        ["R+", "R\"thinking here<|\"", "D:unclosed_reasoning", "R-"]
     );
 }
 
@@ -731,7 +736,8 @@ fn body_that_is_not_json_is_text() {
 /// A special token inside a JSON string is argument text.
 #[test]
 fn tokens_inside_json_strings_are_arguments() {
-    let input = "<|channel|>commentary to=functions.echo<|message|>{\"s\":\"<|call|> <|end|>\"}<|call|>";
+    let input =
+        "<|channel|>commentary to=functions.echo<|message|>{\"s\":\"<|call|> <|end|>\"}<|call|>";
     assert_eq!(
         scan(input)[3..],
         [
@@ -760,14 +766,21 @@ fn after_the_arguments() {
     );
     assert_eq!(
         scan("<|channel|>commentary to=functions.f<|message|>{}<|end|>")[4..],
-        ["A0\"{}\"", "D:missing_closer", "X0:Complete", "<MessageEnd>"]
+        [
+            "A0\"{}\"",
+            "D:missing_closer",
+            "X0:Complete",
+            "<MessageEnd>"
+        ]
     );
     assert_eq!(
         scan("<|channel|>commentary to=functions.f<|message|><|call|>")[2..],
         ["<MessageBody>", "S0:f", "<CallClose>", "X0:Complete"]
     );
     assert_eq!(
-        arguments(&completion("<|channel|>commentary to=functions.f<|message|><|call|>").tool_calls[0]),
+        arguments(
+            &completion("<|channel|>commentary to=functions.f<|message|><|call|>").tool_calls[0]
+        ),
         "{}"
     );
 }
@@ -914,7 +927,10 @@ fn openai_deltas_of_a_turn() {
     for size in [1, 4, 16, TURN.len()] {
         let (deltas, reason) = deltas(TURN, size, None);
         let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
-        let reasoning: String = deltas.iter().map(|d| d.reasoning_content.as_str()).collect();
+        let reasoning: String = deltas
+            .iter()
+            .map(|d| d.reasoning_content.as_str())
+            .collect();
         let calls: Vec<_> = deltas.iter().flat_map(|d| &d.tool_calls).collect();
         assert_eq!(content, "Checking the forecast.", "{size}");
         assert_eq!(reasoning, "Need the weather.", "{size}");

@@ -281,7 +281,9 @@ impl Header {
             return;
         }
         match self.part {
-            Part::Author if whole && self.word.as_slice() == b"assistant" => self.author = Author::Assistant,
+            Part::Author if whole && self.word.as_slice() == b"assistant" => {
+                self.author = Author::Assistant
+            }
             Part::Author => {
                 self.author = Author::Other;
                 sink.fabricated_result(Span::new(self.word_start, end));
