@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::dialect::harmony::{self, Harmony};
+use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{JsonTag, Modes};
 use crate::{tables, Sink, Span};
 
@@ -68,11 +68,6 @@ static QWEN3: Modes = Modes {
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
 };
-static HARMONY: harmony::Modes = harmony::Modes {
-    content: &tables::harmony::CONTENT,
-    header: &tables::harmony::HEADER,
-    body: &tables::harmony::BODY,
-};
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
@@ -86,7 +81,7 @@ impl Machine {
         match dialect {
             Dialect::Hermes => Machine::JsonTag(JsonTag::new(&HERMES, options)),
             Dialect::Qwen3 => Machine::JsonTag(JsonTag::new(&QWEN3, options)),
-            Dialect::Harmony => Machine::Harmony(Harmony::new(&HARMONY, options)),
+            Dialect::Harmony => Machine::Harmony(Harmony::new(options)),
         }
     }
 
@@ -157,7 +152,7 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64; a test keeps it at most 320: the
+/// Memory is fixed (`size_of::<Scanner>()` is 296 bytes on x86_64; a test keeps it at most 320: the
 /// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
 /// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
 /// chunking: held bytes are never re-scanned, except that a failed delimiter candidate

@@ -38,18 +38,8 @@ use crate::automaton::{Delimiter, Dfa};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::scan::Stop;
 use crate::scanner::{Options, MAX_NAME};
+use crate::tables::harmony::{BODY, CONTENT, HEADER};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
-
-/// The scanner modes of the family, from its table file.
-#[derive(Debug)]
-pub(crate) struct Modes {
-    /// Outside any message.
-    pub(crate) content: &'static Dfa,
-    /// A message header, up to `<|message|>`.
-    pub(crate) header: &'static Dfa,
-    /// A message body: its text, or a `<` outside a JSON string in a call's arguments.
-    pub(crate) body: &'static Dfa,
-}
 
 /// Longest header read, in bytes of text between its special tokens. Real headers are
 /// under 100 bytes; a longer one is a model that forgot `<|message|>`, and what it writes
@@ -136,17 +126,19 @@ struct Header {
     /// A `<|channel|>` was read.
     channel_token: bool,
     in_word: bool,
-    /// The word's first bytes, enough to compare it with the words that matter.
-    word: ArrayVec<u8, WORD_CAP>,
+    /// The word's first bytes (up to its length), enough to compare it with the words that
+    /// matter.
+    word: [u8; WORD_CAP],
     word_len: u16,
     word_start: u64,
     recipient: Recipient,
+    /// Where the word `to=…` starts, and its length once it ended.
+    recipient_start: u64,
+    recipient_len: u16,
     /// How many bytes of `functions.` the recipient began with (all of them: it is dropped).
     namespace: u8,
     name: ArrayVec<u8, MAX_NAME>,
     name_too_long: bool,
-    name_start: u64,
-    name_end: u64,
 }
 
 impl Header {
@@ -166,16 +158,31 @@ impl Header {
             channel: Channel::Unnamed,
             channel_token: at_channel,
             in_word: false,
-            word: ArrayVec::new_const(),
+            word: [0; WORD_CAP],
             word_len: 0,
             word_start: 0,
             recipient: Recipient::None,
+            recipient_start: 0,
+            recipient_len: 0,
             namespace: 0,
             name: ArrayVec::new_const(),
             name_too_long: false,
-            name_start: 0,
-            name_end: 0,
         }
+    }
+
+    /// The word's bytes kept, and whether that is all of it.
+    fn word(&self) -> (&[u8], bool) {
+        let len = usize::from(self.word_len);
+        (&self.word[..len.min(WORD_CAP)], len <= WORD_CAP)
+    }
+
+    /// Where the name is in the stream: the recipient after `to=` and its namespace.
+    fn name_span(&self) -> Span {
+        let mut start = self.recipient_start + 3;
+        if usize::from(self.namespace) == FUNCTIONS.len() {
+            start += FUNCTIONS.len() as u64;
+        }
+        Span::new(start, self.recipient_start + u64::from(self.recipient_len))
     }
 
     /// Header text between special tokens (`span` is where `bytes` are): markup up to
@@ -214,30 +221,28 @@ impl Header {
     fn word_byte(&mut self, b: u8, at: u64) {
         if !self.in_word {
             self.in_word = true;
-            self.word.clear();
             self.word_len = 0;
             self.word_start = at;
         }
+        if let Some(slot) = self.word.get_mut(usize::from(self.word_len)) {
+            *slot = b;
+        }
         self.word_len += 1;
-        let _ = self.word.try_push(b);
         match self.recipient {
-            Recipient::None if self.word_len == 3 && self.word.as_slice() == b"to=" => {
+            Recipient::None if self.word() == (b"to=", true) => {
                 self.recipient = Recipient::Reading;
-                self.name_start = at + 1;
+                self.recipient_start = self.word_start;
             }
-            Recipient::Reading => self.recipient_byte(b, at),
+            Recipient::Reading => self.recipient_byte(b),
             _ => {}
         }
     }
 
-    fn recipient_byte(&mut self, b: u8, at: u64) {
+    fn recipient_byte(&mut self, b: u8) {
         let matched = usize::from(self.namespace);
         if self.name.is_empty() && matched < FUNCTIONS.len() {
             if b == FUNCTIONS[matched] {
                 self.namespace += 1;
-                if usize::from(self.namespace) == FUNCTIONS.len() {
-                    self.name_start = at + 1;
-                }
                 return;
             }
             // Another namespace (`browser.search`): what looked like `functions.` is name.
@@ -265,31 +270,29 @@ impl Header {
             return;
         }
         self.in_word = false;
-        let end = self.word_start + u64::from(self.word_len);
         if self.recipient == Recipient::Reading {
             if self.name.is_empty() {
                 self.unmatch_namespace();
             }
             self.recipient = Recipient::Done;
-            self.name_end = end;
+            self.recipient_len = self.word_len;
             // `<|start|>assistant to=…` and `<|channel|>to=… commentary` alike: the recipient
             // is neither the author nor the channel.
             return;
         }
-        let whole = usize::from(self.word_len) == self.word.len();
         if !core::mem::replace(&mut self.first_word, false) {
             return;
         }
+        let word = self.word();
         match self.part {
-            Part::Author if whole && self.word.as_slice() == b"assistant" => {
-                self.author = Author::Assistant
-            }
+            Part::Author if word == (b"assistant", true) => self.author = Author::Assistant,
             Part::Author => {
                 self.author = Author::Other;
+                let end = self.word_start + u64::from(self.word_len);
                 sink.fabricated_result(Span::new(self.word_start, end));
             }
             Part::Channel if self.channel == Channel::Unnamed => {
-                self.channel = if whole && self.word.as_slice() == b"analysis" {
+                self.channel = if word == (b"analysis", true) {
                     Channel::Analysis
                 } else {
                     Channel::Other
@@ -333,10 +336,9 @@ fn markup<S: Sink>(span: Span, bytes: &[u8], sink: &mut S) {
     }
 }
 
-/// The call being scanned.
+/// The call being scanned: its JSON value.
 #[derive(Debug, Clone)]
 struct Call {
-    value: Value,
     json: JsonValue,
     arg_bytes: u64,
 }
@@ -344,35 +346,36 @@ struct Call {
 impl Call {
     const fn new() -> Self {
         Call {
-            value: Value::Before,
             json: JsonValue::new(),
             arg_bytes: 0,
         }
     }
 }
 
-/// The phase machine of the message/header family.
+/// The phase machine of the message/header family. Its tables are Harmony's own: the
+/// family has one dialect.
 #[derive(Debug, Clone)]
 pub(crate) struct Harmony {
-    modes: &'static Modes,
     phase: Phase,
     /// Inside a message's body (else outside any message).
     in_message: bool,
+    /// Where the call's body stands (kept out of [`Call`] to keep the scanner small).
+    value: Value,
     frame: Frame,
     header: Header,
     call: Call,
 }
 
 impl Harmony {
-    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
+    pub(crate) fn new(options: &Options) -> Self {
         let mut frame = Frame::new(options);
         // No opener is optional here: a stream that starts in reasoning is inside an
         // analysis message's body, which only a message end or a new header ends.
         frame.opener_optional = false;
         Harmony {
-            modes,
             phase: Phase::Text,
             in_message: options.starts_in_reasoning,
+            value: Value::Before,
             frame,
             header: Header::new(false),
             call: Call::new(),
@@ -381,9 +384,9 @@ impl Harmony {
 
     fn text_dfa(&self) -> &'static Dfa {
         if self.in_message {
-            self.modes.body
+            &BODY
         } else {
-            self.modes.content
+            &CONTENT
         }
     }
 
@@ -404,7 +407,7 @@ impl Harmony {
                 self.frame.release(span, chunk, sink);
                 return;
             }
-            Phase::Args if self.call.value == Value::Inside && chunk.len() <= 64 => {
+            Phase::Args if self.value == Value::Inside && chunk.len() <= 64 => {
                 let call = &mut self.call;
                 let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
                 if chunk.len() as u64 <= room && call.json.take_inside_string(chunk) {
@@ -450,7 +453,7 @@ impl Harmony {
             Phase::Args | Phase::ArgsToken => {
                 // The start of a token the stream cut off is the call's own markup.
                 self.frame.held_as_markup(end, sink);
-                if self.call.value == Value::After {
+                if self.value == Value::After {
                     // Rule 3: servers strip `<|call|>`; the JSON is whole.
                     self.end_without_closer(at, sink);
                 } else {
@@ -510,12 +513,12 @@ impl Harmony {
         sink: &mut S,
     ) -> usize {
         let header = &mut self.header;
-        let stop =
-            self.frame
-                .delimiters
-                .scan(self.modes.header, chunk, pos, base, &mut |span, bytes| {
-                    header.text(span, bytes, sink)
-                });
+        let stop = self
+            .frame
+            .delimiters
+            .scan(&HEADER, chunk, pos, base, &mut |span, bytes| {
+                header.text(span, bytes, sink)
+            });
         match stop {
             Stop::End => chunk.len(),
             Stop::Match(delimiter, end) => {
@@ -585,13 +588,14 @@ impl Harmony {
             return;
         }
         let header = &self.header;
-        let name = Span::new(header.name_start, header.name_end);
+        let name = header.name_span();
         if let Some(diagnostic) = header.name_problem() {
             self.frame.invalid(name, diagnostic, sink);
             return;
         }
         self.frame.name(name, &header.name, sink);
         self.call = Call::new();
+        self.value = Value::Before;
         self.phase = Phase::Args;
     }
 
@@ -621,7 +625,7 @@ impl Harmony {
         let mut i = pos;
         while i < chunk.len() {
             let call = &mut self.call;
-            if call.value != Value::Inside {
+            if self.value != Value::Inside {
                 let ws = chunk[i..].iter().take_while(|&&b| is_json_ws(b)).count();
                 markup(Span::new(at(i), at(i + ws)), &chunk[i..i + ws], sink);
                 i += ws;
@@ -632,7 +636,7 @@ impl Harmony {
                     self.phase = Phase::ArgsToken;
                     return i;
                 }
-                if call.value == Value::After {
+                if self.value == Value::After {
                     // Text after the arguments: the call is complete without its closer,
                     // and the text is the message's.
                     self.end_without_closer(Span::at(at(i)), sink);
@@ -646,7 +650,7 @@ impl Harmony {
                         return i;
                     }
                 }
-                call.value = Value::Inside;
+                self.value = Value::Inside;
                 call.json = JsonValue::new();
             }
             let step = call.json.scan(&chunk[i..]);
@@ -671,7 +675,7 @@ impl Harmony {
             i = end;
             match step {
                 Step::More => {}
-                Step::Done(_) => call.value = Value::After,
+                Step::Done(_) => self.value = Value::After,
                 // A `<` outside a string: a token, or the end of the call.
                 Step::Error(_) if chunk[i] == b'<' => {
                     self.phase = Phase::ArgsToken;
@@ -697,8 +701,8 @@ impl Harmony {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let value = self.call.value;
-        let (delimiter, end) = match self.frame.anchored(self.modes.body, chunk, pos) {
+        let value = self.value;
+        let (delimiter, end) = match self.frame.anchored(&BODY, chunk, pos) {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
