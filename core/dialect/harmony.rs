@@ -6,8 +6,9 @@
 //! The tables find the seven special tokens; everything between them in a header (author,
 //! channel word, `to=` recipient, content type) is plain text that this module reads as it
 //! streams by, a word at a time, in fixed buffers. Header bytes are markup: no header text
-//! and no special token ever reaches the content. What a message is gets decided when its
-//! `<|message|>` arrives:
+//! and no special token ever reaches the content (past 256 bytes a header is a model that
+//! forgot `<|message|>`, and the rest of it is text with a diagnostic). What a message is
+//! gets decided when its `<|message|>` arrives:
 //!
 //! - **Another author** (`<|start|>functions.read to=assistant…`, `<|start|>user…`): the
 //!   model is writing someone else's message, a fabricated result. [`Sink::fabricated_result`]
@@ -22,6 +23,13 @@
 //!   code) ends the call as invalid and is text.
 //! - **Channel `analysis`**: reasoning, one reasoning block per message.
 //! - Otherwise (`final`, a `commentary` preamble without recipient, no channel): content.
+//!
+//! The stream starts outside any message (content; the prompt's `<|start|>assistant` means
+//! the first header usually begins at `<|channel|>`), or, with
+//! [`Options::starts_in_reasoning`], inside an analysis message's body. Outside a message,
+//! `<|end|>`, `<|message|>` and `<|constrain|>` are stray tokens and `<|return|>` and
+//! `<|call|>` stray stop tokens (dialects.md rule 12); inside a body, `<|message|>` and
+//! `<|constrain|>` are stray and any of the three ends closes the message.
 //!
 //! Leniency (dialects.md rule 13): header fields in any order (`to=` before or after
 //! `<|channel|>`), `<|constrain|>json` or a bare `json`, a repeated `<|channel|>` (the first
