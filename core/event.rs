@@ -72,6 +72,17 @@ pub enum Role {
     /// A single special token of the model's vocabulary where it cannot belong; removed
     /// from the text with a diagnostic (dialects.md rule 12).
     Stray,
+    /// Opens a message header whose first word is the author (Harmony `<|start|>`).
+    MessageStart,
+    /// Introduces the channel word in a message header (Harmony `<|channel|>`); outside a
+    /// message it opens a header whose author is the assistant.
+    Channel,
+    /// Introduces the content type in a message header (Harmony `<|constrain|>`).
+    Constrain,
+    /// Ends a message header and begins its body (Harmony `<|message|>`).
+    MessageBody,
+    /// Ends a message (Harmony `<|end|>`, `<|return|>`).
+    MessageEnd,
 }
 
 impl Role {
@@ -88,6 +99,11 @@ impl Role {
             Role::SectionClose => "section_close",
             Role::ArgsOpen => "args_open",
             Role::Stray => "stray",
+            Role::MessageStart => "message_start",
+            Role::Channel => "channel",
+            Role::Constrain => "constrain",
+            Role::MessageBody => "message_body",
+            Role::MessageEnd => "message_end",
         }
     }
 }
@@ -181,6 +197,19 @@ pub enum Diagnostic {
     /// A special token appeared where it cannot belong and was removed from the text
     /// (dialects.md rule 12).
     StrayToken,
+    /// A message header was longer than 256 bytes (its special tokens not counted); the
+    /// first 256 bytes stay markup, the rest up to the next special token is text, and the
+    /// header makes no call.
+    HeaderTooLong,
+    /// A message header was not followed by its body: another header, a message end or the
+    /// end of the stream came first. Its bytes stay markup.
+    UnclosedHeader,
+    /// A message header named its channel twice (gpt-oss repeats `<|channel|>`); the first
+    /// channel counts, the second is markup (dialects.md rule 13).
+    DuplicateChannel,
+    /// A message ended without its end token because the next message's header began
+    /// (dialects.md rule 13).
+    UnclosedMessage,
 }
 
 impl Diagnostic {
@@ -206,6 +235,10 @@ impl Diagnostic {
             Diagnostic::TooManyCalls => "too_many_calls",
             Diagnostic::TooManyDraftCalls => "too_many_draft_calls",
             Diagnostic::StrayToken => "stray_token",
+            Diagnostic::HeaderTooLong => "header_too_long",
+            Diagnostic::UnclosedHeader => "unclosed_header",
+            Diagnostic::DuplicateChannel => "duplicate_channel",
+            Diagnostic::UnclosedMessage => "unclosed_message",
         }
     }
 
@@ -245,6 +278,14 @@ impl Diagnostic {
             Diagnostic::StrayToken => {
                 "a special token appeared where it cannot belong and was removed"
             }
+            Diagnostic::HeaderTooLong => {
+                "a message header was too long; the rest of it was kept as text"
+            }
+            Diagnostic::UnclosedHeader => "a message header ended before its message body began",
+            Diagnostic::DuplicateChannel => {
+                "a message header named its channel twice; the first one counts"
+            }
+            Diagnostic::UnclosedMessage => "a message was not ended before the next one began",
         }
     }
 }

@@ -3,6 +3,7 @@
 mod alloc;
 mod conformance;
 mod corpus;
+mod harmony;
 mod harness;
 mod properties;
 mod tables;

@@ -48,6 +48,9 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("qwen3", "call_tail") => &tables::qwen3::CALL_TAIL,
         ("qwen3", "content") => &tables::qwen3::CONTENT,
         ("qwen3", "reasoning") => &tables::qwen3::REASONING,
+        ("harmony", "body") => &tables::harmony::BODY,
+        ("harmony", "content") => &tables::harmony::CONTENT,
+        ("harmony", "header") => &tables::harmony::HEADER,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -62,6 +65,7 @@ fn generated_source(dialect: &str) -> &'static str {
     match dialect {
         "hermes" => tables::hermes::SOURCE,
         "qwen3" => tables::qwen3::SOURCE,
+        "harmony" => tables::harmony::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }
@@ -79,6 +83,11 @@ fn role(key: &str) -> Role {
         "section_close" => Role::SectionClose,
         "args_open" => Role::ArgsOpen,
         "stray" => Role::Stray,
+        "message_start" => Role::MessageStart,
+        "channel" => Role::Channel,
+        "constrain" => Role::Constrain,
+        "message_body" => Role::MessageBody,
+        "message_end" => Role::MessageEnd,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

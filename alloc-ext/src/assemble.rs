@@ -21,7 +21,10 @@ pub struct AssembleOptions {
     /// `None`, random ids.
     pub seed: Option<u64>,
     /// The declared tool names; a call to another name is kept, with an `unknown_tool`
-    /// diagnostic (dialects.md rule 9). Default: `None`, no check.
+    /// diagnostic (dialects.md rule 9). A name that is not declared but is a declared name
+    /// plus `json` is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues
+    /// its content type to the recipient: `to=functions.shelljson`, model-formats.md §10).
+    /// Default: `None`, no check.
     pub tools: Option<Vec<String>>,
     /// [`DeltaStream`](crate::stream::DeltaStream) only: expose a call to clients once it
     /// is complete and its arguments parse, instead of as soon as its name is known. Nothing
@@ -68,7 +71,7 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`).
+    /// `invalid_utf8`, `glued_content_type`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -324,6 +327,24 @@ impl Assembler {
         });
     }
 
+    /// The tool a call names. The scanner reports a name as the model wrote it; only the
+    /// tool list tells `shelljson` (Harmony's `to=functions.shell` with its content type
+    /// `json` glued on, corpus 046) from a tool really called that.
+    fn declared_name(&mut self, span: Span, name: &[u8]) -> Vec<u8> {
+        if let (Some(tools), Some(stem)) = (&self.tools, name.strip_suffix(b"json")) {
+            let declared = |n: &[u8]| tools.iter().any(|t| t.as_bytes() == n);
+            if !declared(name) && declared(stem) {
+                self.record(
+                    span,
+                    "glued_content_type",
+                    "the tool name had the content type `json` glued to it; renamed",
+                );
+                return stem.to_vec();
+            }
+        }
+        name.to_vec()
+    }
+
     /// A call's bytes turned out to be text: they go into the content where it stood.
     fn release(&mut self, call: u32, raw: &[u8]) {
         let raw_start = self.calls.get(call as usize).map_or(0, |r| r.raw_start);
@@ -491,6 +512,7 @@ impl Sink for Assembler {
             _ => (Vec::new(), span.start),
         };
         let id = self.ids.mint();
+        let name = name.map(|name| self.declared_name(span, name));
         if provisional {
             self.reasoning
                 .get_or_insert_with(Vec::new)
@@ -498,7 +520,7 @@ impl Sink for Assembler {
         }
         let record = CallRecord {
             id,
-            name: name.map(<[u8]>::to_vec),
+            name,
             raw,
             raw_start,
             arguments: Vec::new(),
@@ -521,9 +543,10 @@ impl Sink for Assembler {
         }
     }
 
-    fn tool_name(&mut self, _: Span, call: u32, name: &[u8]) {
+    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        let name = self.declared_name(span, name);
         if let Some(record) = self.calls.get_mut(call as usize) {
-            record.name = Some(name.to_vec());
+            record.name = Some(name);
         }
     }
 

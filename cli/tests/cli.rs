@@ -31,6 +31,7 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/qwen3-weather-two-calls.txt", "qwen3"),
     ("transcripts/qwen3-draft-then-call.txt", "qwen3"),
     ("transcripts/hermes-code-edit.txt", "hermes"),
+    ("transcripts/harmony-run-tests.txt", "harmony"),
 ];
 
 #[test]
@@ -158,6 +159,82 @@ fn openai_fragments_concatenate_to_the_arguments() {
             let summary_ids: Vec<&str> = calls.iter().map(|c| c["id"].as_str().unwrap()).collect();
             assert_eq!(ids, summary_ids);
         }
+    }
+}
+
+/// gpt-oss through the OpenAI delta output: reasoning, the preamble and the call, whole and
+/// in token-sized chunks, with no header text and no special token in any field.
+#[test]
+fn harmony_openai_deltas() {
+    let path = data("transcripts/harmony-run-tests.txt");
+    let path = path.to_str().unwrap();
+    let scan = |extra: &[&str]| {
+        let mut args = vec![
+            "scan",
+            path,
+            "--dialect",
+            "harmony",
+            "--format",
+            "openai",
+            "--seed",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let lines: Vec<Value> = stdout(&inband(&args))
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        lines
+    };
+    let reasoning = "The user wants to know whether the build on main is green and, if not, which \
+                     test fails. I should run the suite with the repository's own command rather \
+                     than guess. run_command takes the argv as an array, a working directory and \
+                     a timeout in seconds; -q keeps the output short.";
+    let content = "I'll run the test suite on main and report what fails.";
+    let arguments = r#"{"command":["cargo","test","-q","--workspace"],"cwd":"/srv/repos/inband","timeout_s":600,"env":{"RUST_BACKTRACE":"1"},"note":"vérifier — 检查"}"#;
+    let whole = scan(&[]);
+    assert_eq!(whole.len(), 2);
+    assert_eq!(
+        whole[0]["choices"][0],
+        serde_json::json!({
+            "index": 0,
+            "delta": {
+                "role": "assistant",
+                "content": content,
+                "reasoning_content": reasoning,
+                "tool_calls": [{
+                    "index": 0,
+                    "id": "call_rmjUd34YhLQsNcI4JR8qpsfW",
+                    "type": "function",
+                    "function": { "name": "run_command", "arguments": arguments },
+                }],
+            },
+            "finish_reason": null,
+        })
+    );
+    assert_eq!(
+        whole[1]["choices"][0],
+        serde_json::json!({ "index": 0, "delta": {}, "finish_reason": "tool_calls" })
+    );
+    for chunk in ["1", "3", "8"] {
+        let (mut got_content, mut got_reasoning, mut got_arguments) =
+            (String::new(), String::new(), String::new());
+        let mut names = Vec::new();
+        for line in scan(&["--chunk", chunk]) {
+            let delta = &line["choices"][0]["delta"];
+            got_content.push_str(delta["content"].as_str().unwrap_or_default());
+            got_reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
+            for call in delta["tool_calls"].as_array().into_iter().flatten() {
+                if let Some(name) = call["function"]["name"].as_str() {
+                    names.push(name.to_owned());
+                }
+                got_arguments.push_str(call["function"]["arguments"].as_str().unwrap());
+            }
+        }
+        assert_eq!(got_content, content, "--chunk {chunk}");
+        assert_eq!(got_reasoning, reasoning, "--chunk {chunk}");
+        assert_eq!(got_arguments, arguments, "--chunk {chunk}");
+        assert_eq!(names, ["run_command"], "--chunk {chunk}");
     }
 }
 

@@ -8,4 +8,5 @@
 //! [`DelimiterScan`](crate::scan::DelimiterScan) and lexers, and dispatch to it from the scanner.
 
 pub(crate) mod frame;
+pub(crate) mod harmony;
 pub(crate) mod json_tag;

@@ -120,6 +120,26 @@ pub const ROLES: &[RoleName] = &[
         key: "stray",
         variant: "Stray",
     },
+    RoleName {
+        key: "message_start",
+        variant: "MessageStart",
+    },
+    RoleName {
+        key: "channel",
+        variant: "Channel",
+    },
+    RoleName {
+        key: "constrain",
+        variant: "Constrain",
+    },
+    RoleName {
+        key: "message_body",
+        variant: "MessageBody",
+    },
+    RoleName {
+        key: "message_end",
+        variant: "MessageEnd",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.
