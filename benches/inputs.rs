@@ -39,13 +39,27 @@ fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
         text: 0,
         args: 0,
     };
+    // Harmony text lives in messages: adjacent prose pieces make one `final` message.
+    let mut prose_open = false;
     for piece in pieces {
         match piece {
             Piece::Prose(prose) => {
+                if !prose_open {
+                    input
+                        .bytes
+                        .extend_from_slice(prose_markup(dialect).0.as_bytes());
+                    prose_open = true;
+                }
                 input.bytes.extend_from_slice(prose);
                 input.text += prose.len() as u64;
             }
             Piece::Call(name, args) => {
+                if prose_open {
+                    input
+                        .bytes
+                        .extend_from_slice(prose_markup(dialect).1.as_bytes());
+                    prose_open = false;
+                }
                 let (open, close) = call_markup(dialect, name, input.calls);
                 input.bytes.extend_from_slice(open.as_bytes());
                 input.bytes.extend_from_slice(args.as_bytes());
@@ -55,7 +69,20 @@ fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
             }
         }
     }
+    if prose_open {
+        input
+            .bytes
+            .extend_from_slice(prose_markup(dialect).1.as_bytes());
+    }
     input
+}
+
+/// The markup around a run of visible prose in `dialect`.
+fn prose_markup(dialect: Dialect) -> (&'static str, &'static str) {
+    match dialect {
+        Dialect::Harmony => ("<|start|>assistant<|channel|>final<|message|>", "<|end|>"),
+        _ => ("", ""),
+    }
 }
 
 /// The markup before and after a call's arguments in `dialect` (the `index`th call).
@@ -65,7 +92,11 @@ fn call_markup(dialect: Dialect, name: &str, index: u64) -> (String, String) {
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</tool_call>".to_string(),
         ),
-        _ => panic!("no bench rendering for {dialect}"),
+        Dialect::Harmony => (
+            format!("<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"),
+            "<|call|>".to_string(),
+        ),
+        _ => panic!("no bench rendering for {dialect} (call {index})"),
     }
 }
 
@@ -246,8 +277,10 @@ pub fn many_calls(dialect: Dialect, n: usize) -> Input {
 }
 
 /// A sweep input of exactly `len` bytes (a multiple of 1 KiB): 1 KiB units, each a
-/// paragraph of prose and then one small call (about 85% prose by bytes).
-pub fn mix(dialect: Dialect, len: usize) -> Input {
+/// paragraph of prose and then one small call (about 85% prose by bytes). Hermes only: the
+/// sweep measures cost against size, not dialects.
+pub fn mix(len: usize) -> Input {
+    let dialect = Dialect::Hermes;
     assert_eq!(len % 1024, 0, "sweep sizes are whole KiB");
     let mut rng = Rng(0x5eed_0004);
     let mut pieces = Vec::new();

@@ -46,7 +46,7 @@ fn many_calls(chunk: usize) -> Case {
 
 fn mix_4b(len: usize) -> Case {
     Case {
-        input: inputs::mix(Dialect::Hermes, len),
+        input: inputs::mix(len),
         chunk: 4,
     }
 }
@@ -72,6 +72,31 @@ fn mix_4b(len: usize) -> Case {
 #[bench::sweep_4b_64k(args = (64 << 10), setup = mix_4b)]
 #[bench::sweep_4b_1m(args = (1 << 20), setup = mix_4b)]
 fn scan(case: Case) -> Case {
+    let counts = inputs::scan(&case.input, case.chunk);
+    case.input.check(&counts);
+    case
+}
+
+/// Another dialect's input (`prose`, `call` or `calls`, written in that dialect) and the
+/// chunk size.
+fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
+    let input = match input {
+        "prose" => inputs::prose(dialect, PROSE_SMALL),
+        "call" => inputs::big_call(dialect, inputs::CODE_LEN),
+        _ => inputs::many_calls(dialect, inputs::MANY_CALLS),
+    };
+    Case { input, chunk }
+}
+
+// The same three inputs written in each other dialect, whole and in 4-byte chunks.
+#[library_benchmark]
+#[bench::harmony_prose_whole(args = (Dialect::Harmony, "prose", 0), setup = dialect_case)]
+#[bench::harmony_prose_4b(args = (Dialect::Harmony, "prose", 4), setup = dialect_case)]
+#[bench::harmony_call_whole(args = (Dialect::Harmony, "call", 0), setup = dialect_case)]
+#[bench::harmony_call_4b(args = (Dialect::Harmony, "call", 4), setup = dialect_case)]
+#[bench::harmony_calls_whole(args = (Dialect::Harmony, "calls", 0), setup = dialect_case)]
+#[bench::harmony_calls_4b(args = (Dialect::Harmony, "calls", 4), setup = dialect_case)]
+fn dialect(case: Case) -> Case {
     let counts = inputs::scan(&case.input, case.chunk);
     case.input.check(&counts);
     case
@@ -106,7 +131,7 @@ fn no_allocations() -> u64 {
     counts.events
 }
 
-library_benchmark_group!(name = scanner; benchmarks = scan, no_allocations);
+library_benchmark_group!(name = scanner; benchmarks = scan, dialect, no_allocations);
 
 // CI gate: an instruction count more than 5% above the last run's fails the bench.
 main!(

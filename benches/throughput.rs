@@ -195,11 +195,35 @@ fn inputs(c: &mut Criterion<Clock>) {
     );
 }
 
+/// The dialects other than Hermes, on the same three inputs written in each, fed whole
+/// and in 4-byte chunks.
+const DIALECTS: &[Dialect] = &[Dialect::Harmony];
+
+fn dialects(c: &mut Criterion<Clock>) {
+    for &dialect in DIALECTS {
+        let cases = [
+            ("prose_1MiB", inputs::prose(dialect, inputs::PROSE_LEN)),
+            ("call_64KiB", inputs::big_call(dialect, inputs::CODE_LEN)),
+            ("calls_200", inputs::many_calls(dialect, inputs::MANY_CALLS)),
+        ];
+        for (name, input) in &cases {
+            let name = format!("{dialect}_{name}");
+            let mut group = c.benchmark_group(&name);
+            group.throughput(Throughput::Bytes(input.len() as u64));
+            for chunk in [0, 4] {
+                check(&name, input, chunk);
+                group.bench_function(chunk_id(chunk), |b| bench_scan(b, input, chunk));
+            }
+            group.finish();
+        }
+    }
+}
+
 /// Cost per byte against response size: the same prose-and-calls mix, 4-byte chunks.
 fn sweep(c: &mut Criterion<Clock>) {
     let mut group = c.benchmark_group("sweep_4B");
     for len in inputs::SWEEP {
-        let input = inputs::mix(Dialect::Hermes, len);
+        let input = inputs::mix(len);
         assert_eq!(input.calls, len as u64 / 1024);
         check("sweep_4B", &input, 4);
         let label = if len >= 1 << 20 {
@@ -226,6 +250,6 @@ fn config() -> Criterion<Clock> {
 criterion_group! {
     name = benches;
     config = config();
-    targets = inputs, sweep
+    targets = inputs, dialects, sweep
 }
 criterion_main!(benches);
