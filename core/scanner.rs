@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use crate::dialect::json_tag::{JsonTag, Modes};
+use crate::dialect::json_tag::{self, JsonTag};
+use crate::dialect::token_json::{self, HeaderForm, TokenJson};
 use crate::{tables, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
@@ -23,42 +24,38 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX`
+    /// `<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`, `<think>`
+    /// reasoning: Kimi K2 / K2.5 (Moonshot). The model's `functions.NAME:IDX` is the call id.
+    Kimi,
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…`
+    /// (V3.1) and the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body,
+    /// `<think>` reasoning: DeepSeek V3, R1, V3.1.
+    Deepseek,
 }
 
 impl Dialect {
     /// Every dialect, in table order.
-    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3];
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Hermes,
+        Dialect::Qwen3,
+        Dialect::Kimi,
+        Dialect::Deepseek,
+    ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Kimi => "kimi",
+            Dialect::Deepseek => "deepseek",
         }
     }
 
     /// The dialect called `name`, if there is one.
     pub fn from_name(name: &str) -> Option<Dialect> {
         Dialect::ALL.iter().copied().find(|d| d.name() == name)
-    }
-
-    fn json_tag_modes(self) -> &'static Modes {
-        static HERMES: Modes = Modes {
-            content: &tables::hermes::CONTENT,
-            reasoning: &tables::hermes::REASONING,
-            body: &tables::hermes::CALL_BODY,
-            tail: &tables::hermes::CALL_TAIL,
-        };
-        static QWEN3: Modes = Modes {
-            content: &tables::qwen3::CONTENT,
-            reasoning: &tables::qwen3::REASONING,
-            body: &tables::qwen3::CALL_BODY,
-            tail: &tables::qwen3::CALL_TAIL,
-        };
-        match self {
-            Dialect::Hermes => &HERMES,
-            Dialect::Qwen3 => &QWEN3,
-        }
     }
 }
 
@@ -68,18 +65,62 @@ impl fmt::Display for Dialect {
     }
 }
 
+static HERMES: json_tag::Modes = json_tag::Modes {
+    content: &tables::hermes::CONTENT,
+    reasoning: &tables::hermes::REASONING,
+    body: &tables::hermes::CALL_BODY,
+    tail: &tables::hermes::CALL_TAIL,
+};
+
+static QWEN3: json_tag::Modes = json_tag::Modes {
+    content: &tables::qwen3::CONTENT,
+    reasoning: &tables::qwen3::REASONING,
+    body: &tables::qwen3::CALL_BODY,
+    tail: &tables::qwen3::CALL_TAIL,
+};
+
+static KIMI: token_json::Modes = token_json::Modes {
+    content: &tables::kimi::CONTENT,
+    reasoning: &tables::kimi::REASONING,
+    section: &tables::kimi::SECTION,
+    call: &tables::kimi::CALL,
+    header: HeaderForm::CallId,
+    fenced_keyword: None,
+    // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
+    aliases: &["<|tool_call_section_begin|>".as_bytes()],
+};
+
+static DEEPSEEK: token_json::Modes = token_json::Modes {
+    content: &tables::deepseek::CONTENT,
+    reasoning: &tables::deepseek::REASONING,
+    section: &tables::deepseek::SECTION,
+    call: &tables::deepseek::CALL,
+    header: HeaderForm::Name,
+    fenced_keyword: Some(b"function"),
+    // The section opener spellings llama.cpp accepts besides the canonical one
+    // (model-formats §7.1).
+    aliases: &[
+        "<｜tool_calls_begin｜>".as_bytes(),
+        "<｜tool calls begin｜>".as_bytes(),
+        "<｜tool\\_calls\\_begin｜>".as_bytes(),
+        "<｜tool▁calls｜>".as_bytes(),
+    ],
+};
+
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
 enum Machine {
     JsonTag(JsonTag),
+    TokenJson(TokenJson),
 }
 
 impl Machine {
     fn new(dialect: Dialect, options: &Options) -> Self {
         match dialect {
-            Dialect::Hermes | Dialect::Qwen3 => {
-                Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
-            }
+            Dialect::Hermes => Machine::JsonTag(JsonTag::new(&HERMES, options)),
+            Dialect::Qwen3 => Machine::JsonTag(JsonTag::new(&QWEN3, options)),
+            Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
+            Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
         }
     }
 
@@ -87,12 +128,14 @@ impl Machine {
     fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
+            Machine::TokenJson(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
     fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, sink),
         }
     }
 }

@@ -48,6 +48,14 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("qwen3", "call_tail") => &tables::qwen3::CALL_TAIL,
         ("qwen3", "content") => &tables::qwen3::CONTENT,
         ("qwen3", "reasoning") => &tables::qwen3::REASONING,
+        ("kimi", "call") => &tables::kimi::CALL,
+        ("kimi", "content") => &tables::kimi::CONTENT,
+        ("kimi", "reasoning") => &tables::kimi::REASONING,
+        ("kimi", "section") => &tables::kimi::SECTION,
+        ("deepseek", "call") => &tables::deepseek::CALL,
+        ("deepseek", "content") => &tables::deepseek::CONTENT,
+        ("deepseek", "reasoning") => &tables::deepseek::REASONING,
+        ("deepseek", "section") => &tables::deepseek::SECTION,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -62,6 +70,8 @@ fn generated_source(dialect: &str) -> &'static str {
     match dialect {
         "hermes" => tables::hermes::SOURCE,
         "qwen3" => tables::qwen3::SOURCE,
+        "kimi" => tables::kimi::SOURCE,
+        "deepseek" => tables::deepseek::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }
