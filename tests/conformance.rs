@@ -11,7 +11,7 @@ use crate::harness;
 /// A compact, exact rendering of a log: `T` text, `R` reasoning, `<role>` delimiter,
 /// `E` envelope, `S` start, `N` late name, `A` arguments, `X` end, `D` diagnostic,
 /// `R+`/`R-` reasoning bounds, `F` fabricated result.
-fn render(log: &EventLog) -> Vec<String> {
+pub(crate) fn render(log: &EventLog) -> Vec<String> {
     let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     log.events
         .iter()

@@ -5,6 +5,7 @@ mod conformance;
 mod corpus;
 mod harness;
 mod properties;
+mod special_tokens;
 mod tables;
 
 #[global_allocator]

@@ -88,7 +88,7 @@ enum Phase {
 /// Longest call header kept, in bytes: a name of [`MAX_NAME`] bytes plus room for Kimi's
 /// `functions.` and `:IDX` around it, or DeepSeek V3's `function` before it. A longer header
 /// makes the call invalid with [`Diagnostic::NameTooLong`].
-const HEADER_CAP: usize = MAX_NAME + 32;
+const HEADER_CAP: usize = MAX_NAME + 24;
 
 // Header offsets are kept in a `u8`.
 const _: () = assert!(HEADER_CAP <= u8::MAX as usize);
