@@ -3,7 +3,7 @@
 //! and completions. Every input also goes through the chunking harness, so each behaviour
 //! holds for every split (including inside `｜`, `▁` and CJK code points).
 
-use inband::{CallEnd, Dialect, Options, Role};
+use inband::{CallEnd, Dialect, Options, Role, Scanner, Sink, Span};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
 use inband_alloc::events::{EventLog, OwnedEvent};
 use proptest::prelude::*;
@@ -41,7 +41,11 @@ fn kimi(input: &str) -> Vec<String> {
 }
 
 fn deepseek(input: &str) -> Vec<String> {
-    scan_with(Dialect::Deepseek, Options::default(), &deepseek_tokens(input))
+    scan_with(
+        Dialect::Deepseek,
+        Options::default(),
+        &deepseek_tokens(input),
+    )
 }
 
 fn in_reasoning() -> Options {
@@ -63,7 +67,11 @@ fn kimi_completion(input: &str) -> Completion {
 }
 
 fn deepseek_completion(input: &str) -> Completion {
-    completion_with(Dialect::Deepseek, Options::default(), &deepseek_tokens(input))
+    completion_with(
+        Dialect::Deepseek,
+        Options::default(),
+        &deepseek_tokens(input),
+    )
 }
 
 /// `(id, name, arguments as compact JSON)` of each complete call.
@@ -88,7 +96,9 @@ fn codes(completion: &Completion) -> Vec<&'static str> {
 #[test]
 fn kimi_section_with_two_calls() {
     assert_eq!(
-        kimi(r#"Reading both.[S][C]functions.read:0[A]{"path": "a"}[/C][C]functions.read:1[A]{"path": "b"}[/C][/S]"#),
+        kimi(
+            r#"Reading both.[S][C]functions.read:0[A]{"path": "a"}[/C][C]functions.read:1[A]{"path": "b"}[/C][/S]"#
+        ),
         [
             r#"T"Reading both.""#,
             "<SectionOpen>",
@@ -166,10 +176,18 @@ fn kimi_ids_are_the_models_and_names_come_from_them() {
     assert_eq!(
         calls(&completion),
         [
-            ("functions.TodoWrite:3".into(), "TodoWrite".into(), "{}".into()),
+            (
+                "functions.TodoWrite:3".into(),
+                "TodoWrite".into(),
+                "{}".into()
+            ),
             ("write:1".into(), "write".into(), "{}".into()),
             ("functions.a.b-c:7".into(), "a.b-c".into(), "{}".into()),
-            ("functions.mcp:fs:read:12".into(), "mcp:fs:read".into(), "{}".into()),
+            (
+                "functions.mcp:fs:read:12".into(),
+                "mcp:fs:read".into(),
+                "{}".into()
+            ),
         ]
     );
 }
@@ -414,7 +432,11 @@ fn kimi_double_encoded_arguments() {
     let completion = kimi_completion(input);
     assert_eq!(
         calls(&completion),
-        [("functions.f:0".into(), "f".into(), r#"{"a":[1,"x"]}"#.into())]
+        [(
+            "functions.f:0".into(),
+            "f".into(),
+            r#"{"a":[1,"x"]}"#.into()
+        )]
     );
     assert_eq!(codes(&completion), ["double_encoded_arguments"]);
 }
@@ -655,12 +677,18 @@ fn kimi_invalid_headers() {
             "{bad:?}: {log:?}"
         );
     }
-    let long = format!("[C]functions.{}:0[A]{{}}[/C]", "n".repeat(inband::MAX_NAME + 40));
+    let long = format!(
+        "[C]functions.{}:0[A]{{}}[/C]",
+        "n".repeat(inband::MAX_NAME + 40)
+    );
     let log = kimi(&long);
     assert!(log.contains(&"D:name_too_long".to_owned()), "{log:?}");
     assert!(log.contains(&"X0:Invalid".to_owned()), "{log:?}");
     // The longest name still fits with its prefix and index.
-    let longest = format!("[C]functions.{}:12345[A]{{}}[/C]", "n".repeat(inband::MAX_NAME));
+    let longest = format!(
+        "[C]functions.{}:12345[A]{{}}[/C]",
+        "n".repeat(inband::MAX_NAME)
+    );
     assert!(kimi(&longest).contains(&"X0:Complete".to_owned()));
 }
 
@@ -711,7 +739,9 @@ fn kimi_non_ascii_arguments() {
 #[test]
 fn deepseek_v31_section() {
     assert_eq!(
-        deepseek("Checking.[S][C]get_weather[SEP]{\"city\": \"上海\"}[/C][C]get_time[SEP]{}[/C][/S]"),
+        deepseek(
+            "Checking.[S][C]get_weather[SEP]{\"city\": \"上海\"}[/C][C]get_time[SEP]{}[/C][/S]"
+        ),
         [
             r#"T"Checking.""#,
             "<SectionOpen>",
@@ -769,7 +799,11 @@ fn deepseek_v3_fenced_form() {
     let names: Vec<String> = calls(&completion).into_iter().map(|c| c.1).collect();
     assert_eq!(names, ["read", "write"]);
     assert_eq!(calls(&completion)[1].2, r#"{"path":"b"}"#);
-    assert!(completion.diagnostics.is_empty(), "{:?}", completion.diagnostics);
+    assert!(
+        completion.diagnostics.is_empty(),
+        "{:?}",
+        completion.diagnostics
+    );
     assert!(completion.tool_calls[0].id.starts_with("call_"));
 }
 
@@ -849,7 +883,11 @@ fn deepseek_section_opener_spellings() {
             ["<SectionOpen>", "D:delimiter_alias", "<CallOpen>"],
             "{opener}"
         );
-        assert_eq!(log[log.len() - 2..], ["X0:Complete", "<SectionClose>"], "{opener}");
+        assert_eq!(
+            log[log.len() - 2..],
+            ["X0:Complete", "<SectionClose>"],
+            "{opener}"
+        );
     }
     assert!(!deepseek("[S][C]f[SEP]{}[/C][/S]").contains(&"D:delimiter_alias".to_owned()));
 }
@@ -1038,7 +1076,13 @@ fn deepseek_stray_tokens() {
     let log = deepseek("[S][C]f[SEP]{}[/C][SEP][/C][C]g[SEP]{}[/C][/S]");
     assert_eq!(
         log[8..13],
-        ["<Stray>", "D:stray_token", "<Stray>", "D:stray_token", "<CallOpen>"]
+        [
+            "<Stray>",
+            "D:stray_token",
+            "<Stray>",
+            "D:stray_token",
+            "<CallOpen>"
+        ]
     );
     assert_eq!(log[log.len() - 2..], ["X1:Complete", "<SectionClose>"]);
 }
@@ -1141,7 +1185,10 @@ fn deepseek_missing_separator_does_not_swallow_the_next_call() {
             "X0:Invalid",
         ]
     );
-    assert_eq!(log[log.len() - 3..], ["<CallClose>", "X1:Complete", "<SectionClose>"]);
+    assert_eq!(
+        log[log.len() - 3..],
+        ["<CallClose>", "X1:Complete", "<SectionClose>"]
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1174,7 +1221,11 @@ fn rendered_calls_round_trip_byte_by_byte() {
 #[test]
 fn a_calls_bytes_are_its_raw_block() {
     let input = kimi_tokens("[S][C]functions.read:0[A]  {\"path\":\"src/a.ts\"}\n[/C][/S]");
-    let log = EventLog::scan(Dialect::Kimi, Options::default(), input.as_bytes().chunks(1));
+    let log = EventLog::scan(
+        Dialect::Kimi,
+        Options::default(),
+        input.as_bytes().chunks(1),
+    );
     let mut raw = Vec::new();
     let mut inside = false;
     for event in &log.events {
@@ -1229,7 +1280,10 @@ fn reasoning_blocks_for_both_dialects() {
             Options::default(),
             "<think>\nprivate chain of thought\n</think>\n\nvisible",
         );
-        assert_eq!(completion.reasoning.as_deref(), Some("private chain of thought"));
+        assert_eq!(
+            completion.reasoning.as_deref(),
+            Some("private chain of thought")
+        );
         assert_eq!(completion.content, "visible");
         let log = scan_with(dialect, Options::default(), "<think>partial");
         assert_eq!(
@@ -1267,6 +1321,54 @@ fn many_calls_in_one_chunk_all_count() {
     let input = kimi_tokens(&format!("[S]{}[/S]", one.repeat(20)));
     let log = harness::check(Dialect::Kimi, Options::default(), input.as_bytes());
     assert_eq!(harness::ends(&log), vec![CallEnd::Complete; 20]);
+}
+
+/// Counts complete calls without allocating.
+#[derive(Default)]
+struct Completes(u32);
+
+impl Sink for Completes {
+    fn tool_end(&mut self, _: Span, _: u32, end: CallEnd) {
+        self.0 += u32::from(end == CallEnd::Complete);
+    }
+}
+
+/// Every phase of the family (text, reasoning, sections, headers, fences, arguments, held
+/// delimiters, broken calls handed back) runs without allocating.
+#[test]
+fn feeding_allocates_nothing() {
+    let kimi_call = "[C]functions.write:0[A]{\"path\": \"a.rs\", \"body\": \"[/C] 城\"}[/C]";
+    let kimi_input = kimi_tokens(&format!(
+        "<think>plan <|tool_ca it</think>Prose < [/C] [S]{}[C]x[/C][/S]",
+        kimi_call.repeat(30)
+    ));
+    let deepseek_call = "[C]function[SEP]read\n```json\n{\"p\": \"[/C]\"}\n```[/C]\n";
+    let deepseek_input = deepseek_tokens(&format!(
+        "<think>x</think>[S]{}[C]f[SEP]{{}}[/C][/S][EOS]",
+        deepseek_call.repeat(30)
+    ));
+    // Kimi's last call lacks its argument opener: invalid.
+    for (dialect, input, complete) in [
+        (Dialect::Kimi, kimi_input, 30),
+        (Dialect::Deepseek, deepseek_input, 31),
+    ] {
+        let input = input.as_bytes();
+        for size in [1, 3, 4, 16, input.len()] {
+            let mut scanner = Scanner::new(dialect, Options::default());
+            let mut completes = Completes::default();
+            let before = crate::alloc::allocations();
+            for chunk in input.chunks(size) {
+                scanner.feed(chunk, &mut completes).unwrap();
+            }
+            scanner.finish(&mut completes).unwrap();
+            assert_eq!(
+                crate::alloc::allocations() - before,
+                0,
+                "{dialect}, {size}-byte chunks"
+            );
+            assert_eq!(completes.0, complete, "{dialect}");
+        }
+    }
 }
 
 /// Kimi and DeepSeek tokens, JSON fragments and prose: the pieces real outputs are made of.

@@ -489,7 +489,11 @@ impl TokenJson {
                 && depth == 0
                 && (b == b'`'
                     || (b == b'\n'
-                        && scan.hold.iter().chain(&call.head[name_from(call)..]).any(|b| !b.is_ascii_whitespace())));
+                        && scan
+                            .hold
+                            .iter()
+                            .chain(&call.head[name_from(call)..])
+                            .any(|b| !b.is_ascii_whitespace())));
             let kept = usize::from(leaving > from_hold && !name_line_end);
             if call.head.len() + from_hold + kept > HEADER_CAP {
                 // Too long to be a header: the call is invalid, and what was not kept is
@@ -540,7 +544,12 @@ impl TokenJson {
         match delimiter.role {
             Role::ArgsOpen if !fenced => {
                 let header = self.call.head.trim_ascii_end();
-                let sep = self.modes.call.delimiters.iter().position(|d| d == delimiter);
+                let sep = self
+                    .modes
+                    .call
+                    .delimiters
+                    .iter()
+                    .position(|d| d == delimiter);
                 if let (Some(sep), true) = (sep, Some(header) == self.modes.fenced_keyword) {
                     // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`.
                     self.call.fenced = Some((sep as u8, self.call.head.len() as u8));
@@ -636,8 +645,11 @@ impl TokenJson {
         }
         let name_start = header_start + name_offset as u64;
         let index = self.frame.call.index;
-        self.frame
-            .name(Span::new(name_start, name_start + name.len() as u64), name, sink);
+        self.frame.name(
+            Span::new(name_start, name_start + name.len() as u64),
+            name,
+            sink,
+        );
         if self.modes.header == HeaderForm::CallId {
             let span = Span::new(header_start, header_start + header.len() as u64);
             sink.tool_id(span, index, header);
@@ -669,7 +681,11 @@ impl TokenJson {
             at = span.end;
         }
         if !rest.is_empty() {
-            sink.markup(Span::new(at, at + rest.len() as u64), Markup::Envelope, rest);
+            sink.markup(
+                Span::new(at, at + rest.len() as u64),
+                Markup::Envelope,
+                rest,
+            );
         }
     }
 
@@ -679,11 +695,7 @@ impl TokenJson {
         let ws = chunk[pos..].iter().take_while(|&&b| is_json_ws(b)).count();
         let i = pos + ws;
         if ws > 0 {
-            sink.markup(
-                Span::new(at(pos), at(i)),
-                Markup::Envelope,
-                &chunk[pos..i],
-            );
+            sink.markup(Span::new(at(pos), at(i)), Markup::Envelope, &chunk[pos..i]);
         }
         let Some(&b) = chunk.get(i) else {
             return i;
@@ -733,11 +745,7 @@ impl TokenJson {
             i += 1;
         }
         if i > pos {
-            sink.markup(
-                Span::new(at(pos), at(i)),
-                Markup::Envelope,
-                &chunk[pos..i],
-            );
+            sink.markup(Span::new(at(pos), at(i)), Markup::Envelope, &chunk[pos..i]);
         }
         if done {
             self.phase = Phase::Lead;
@@ -785,7 +793,11 @@ impl TokenJson {
             Step::Done(_) => self.phase = Phase::Tail,
             Step::Error(_) if chunk[end] == b'<' => self.phase = Phase::Markup,
             Step::Error(_) => {
-                self.invalid(Span::new(at(end), at(end + 1)), Diagnostic::MalformedCall, sink);
+                self.invalid(
+                    Span::new(at(end), at(end + 1)),
+                    Diagnostic::MalformedCall,
+                    sink,
+                );
             }
         }
         end
