@@ -192,8 +192,8 @@ pub enum Diagnostic {
     /// A call opener appeared without the section that should hold it (Kimi, DeepSeek);
     /// accepted (dialects.md rule 13).
     MissingSection,
-    /// A call began right after a section opener without its own opener (DeepSeek,
-    /// model-formats §7.1); accepted (dialects.md rule 13).
+    /// A call began right after a section opener without its own opener (DeepSeek writes
+    /// this, model-formats §7.1); accepted (dialects.md rule 13).
     MissingCallOpen,
     /// A delimiter was written in a known non-canonical spelling (Kimi's singular
     /// `<|tool_call_section_begin|>`, DeepSeek's section opener variants); accepted

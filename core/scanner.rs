@@ -191,12 +191,13 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64; a test keeps it at most 320: the
-/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
-/// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
-/// chunking: held bytes are never re-scanned, except that a failed delimiter candidate
-/// inside a call is looked at once more as text (at most one delimiter's length, once per
-/// call).
+/// Memory is fixed (`size_of::<Scanner>()` is 312 bytes on x86_64; a test keeps it at most 320: the
+/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header buffer of a
+/// little more than [`MAX_NAME`] bytes and a few counters); nothing is allocated. Work per
+/// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
+/// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
+/// looked at once more where the call stood (at most one delimiter's length, once per
+/// call or section).
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the

@@ -80,7 +80,7 @@ enum Phase {
     /// The JSON value, tracked by the JSON lexer.
     Value,
     /// A `<` where the arguments expect JSON structure: which delimiter, if any.
-    Markup,
+    ArgsMarkup,
     /// After the JSON value: whitespace and a closing fence, then the call closer.
     Tail,
 }
@@ -215,7 +215,7 @@ impl TokenJson {
                 Phase::Lead => self.lead(chunk, pos, base, sink),
                 Phase::Fence => self.fence(chunk, pos, base, sink),
                 Phase::Value => self.value(chunk, pos, base, options, sink),
-                Phase::Markup => self.markup(chunk, pos, base, options, sink),
+                Phase::ArgsMarkup => self.args_markup(chunk, pos, base, options, sink),
                 Phase::Tail => self.tail(chunk, pos, base, options, sink),
             };
         }
@@ -241,7 +241,7 @@ impl TokenJson {
                 true
             }
             Phase::Lead | Phase::Fence | Phase::Value => true,
-            Phase::Markup => {
+            Phase::ArgsMarkup => {
                 self.frame.held_as_markup(end, sink);
                 true
             }
@@ -498,6 +498,7 @@ impl TokenJson {
             if call.head.len() + from_hold + kept > HEADER_CAP {
                 // Too long to be a header: the call is invalid, and what was not kept is
                 // scanned again where the call stood.
+                // Cannot overflow: the hold is shorter than the longest delimiter.
                 let mut rest: ArrayVec<u8, MAX_DELIMITER_LEN> = ArrayVec::new();
                 let _ = rest.try_extend_from_slice(&scan.hold);
                 let _ = rest.try_push(b);
@@ -510,7 +511,9 @@ impl TokenJson {
                 self.refeed(&rest, start, options, sink);
                 return i;
             }
-            call.head.extend(scan.hold.drain(..from_hold));
+            // Cannot overflow: checked just above.
+            let _ = call.head.try_extend_from_slice(&scan.hold[..from_hold]);
+            scan.hold.drain(..from_hold);
             if name_line_end {
                 scan.state = START;
                 if b == b'`' {
@@ -522,7 +525,7 @@ impl TokenJson {
                 return i;
             }
             if kept == 1 {
-                call.head.push(b);
+                let _ = call.head.try_push(b);
             } else {
                 // Cannot overflow: the hold is a proper prefix of a delimiter.
                 let _ = scan.hold.try_push(b);
@@ -543,17 +546,14 @@ impl TokenJson {
         let fenced = self.call.fenced.is_some();
         match delimiter.role {
             Role::ArgsOpen if !fenced => {
-                let header = self.call.head.trim_ascii_end();
-                let sep = self
-                    .modes
-                    .call
-                    .delimiters
-                    .iter()
-                    .position(|d| d == delimiter);
-                if let (Some(sep), true) = (sep, Some(header) == self.modes.fenced_keyword) {
-                    // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`.
-                    self.call.fenced = Some((sep as u8, self.call.head.len() as u8));
-                    return;
+                if Some(self.call.head.trim_ascii_end()) == self.modes.fenced_keyword {
+                    // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`. A mode has
+                    // at most 256 delimiters, so the index fits.
+                    let delimiters = self.modes.call.delimiters;
+                    if let Some(sep) = delimiters.iter().position(|d| d == delimiter) {
+                        self.call.fenced = Some((sep as u8, self.call.head.len() as u8));
+                        return;
+                    }
                 }
                 match self.start_call(sink) {
                     Ok(()) => {
@@ -709,7 +709,7 @@ impl TokenJson {
                 }
                 self.phase = Phase::Fence;
             }
-            b'<' => self.phase = Phase::Markup,
+            b'<' => self.phase = Phase::ArgsMarkup,
             _ => {
                 if matches!(b, b'"' | b'\'') {
                     sink.diagnostic(Span::at(at(i)), Diagnostic::DoubleEncodedArguments);
@@ -750,7 +750,7 @@ impl TokenJson {
         if done {
             self.phase = Phase::Lead;
         } else if bad == Some(b'<') {
-            self.phase = Phase::Markup;
+            self.phase = Phase::ArgsMarkup;
         } else if bad.is_some() {
             self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
         }
@@ -791,7 +791,7 @@ impl TokenJson {
         match step {
             Step::More => {}
             Step::Done(_) => self.phase = Phase::Tail,
-            Step::Error(_) if chunk[end] == b'<' => self.phase = Phase::Markup,
+            Step::Error(_) if chunk[end] == b'<' => self.phase = Phase::ArgsMarkup,
             Step::Error(_) => {
                 self.invalid(
                     Span::new(at(end), at(end + 1)),
@@ -806,7 +806,7 @@ impl TokenJson {
     /// A `<` where the arguments expect JSON: the call closer (empty arguments, or a broken
     /// value), a stop token (the stream ended inside the call), or anything else, which
     /// breaks the call.
-    fn markup<S: Sink>(
+    fn args_markup<S: Sink>(
         &mut self,
         chunk: &[u8],
         pos: usize,
