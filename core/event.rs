@@ -210,6 +210,24 @@ pub enum Diagnostic {
     /// A message ended without its end token because the next message's header began
     /// (dialects.md rule 13).
     UnclosedMessage,
+    /// A call's header (its name or id) ended at another delimiter before the one that
+    /// begins its arguments (Kimi `<|tool_call_argument_begin|>`, DeepSeek `<｜tool▁sep｜>`);
+    /// the call is invalid and the delimiter is read again after it (seed B9).
+    MissingArgsOpen,
+    /// A call section ended without its closer: at the end of the stream, at text that
+    /// cannot be in a section, or when the reasoning it was in closed. Its complete calls
+    /// stay complete.
+    UnclosedSection,
+    /// A call opener appeared without the section that should hold it (Kimi, DeepSeek);
+    /// accepted (dialects.md rule 13).
+    MissingSection,
+    /// A call began right after a section opener without its own opener (DeepSeek writes
+    /// this, model-formats §7.1); accepted (dialects.md rule 13).
+    MissingCallOpen,
+    /// A delimiter was written in a known non-canonical spelling (Kimi's singular
+    /// `<|tool_call_section_begin|>`, DeepSeek's section opener variants); accepted
+    /// (dialects.md rule 13).
+    DelimiterAlias,
 }
 
 impl Diagnostic {
@@ -239,6 +257,11 @@ impl Diagnostic {
             Diagnostic::UnclosedHeader => "unclosed_header",
             Diagnostic::DuplicateChannel => "duplicate_channel",
             Diagnostic::UnclosedMessage => "unclosed_message",
+            Diagnostic::MissingArgsOpen => "missing_args_open",
+            Diagnostic::UnclosedSection => "unclosed_section",
+            Diagnostic::MissingSection => "missing_section",
+            Diagnostic::MissingCallOpen => "missing_call_open",
+            Diagnostic::DelimiterAlias => "delimiter_alias",
         }
     }
 
@@ -286,6 +309,13 @@ impl Diagnostic {
                 "a message header named its channel twice; the first one counts"
             }
             Diagnostic::UnclosedMessage => "a message was not ended before the next one began",
+            Diagnostic::MissingArgsOpen => {
+                "the call's header ended before the delimiter that begins its arguments"
+            }
+            Diagnostic::UnclosedSection => "a call section ended without its closing delimiter",
+            Diagnostic::MissingSection => "a call appeared without its enclosing section",
+            Diagnostic::MissingCallOpen => "a call in a section lacked its own opening delimiter",
+            Diagnostic::DelimiterAlias => "a delimiter was written in a known variant spelling",
         }
     }
 }

@@ -60,6 +60,9 @@
 //! - `</tool_call>` inside a JSON string is argument text (seed B8).
 //! - Every dialect recognises reasoning by default; calls drafted inside closed reasoning
 //!   are demoted (rule 7).
+//! - Kimi and DeepSeek: a call header is bounded and never swallows the next call (seed
+//!   B9); arguments that are not JSON make the call invalid, never a call with `{}` (B11);
+//!   tool-output tokens in content are fabricated results, not deleted (B19).
 
 #![no_std]
 // Every public item is part of the contract with embedders.

@@ -3,7 +3,8 @@
 use core::fmt;
 
 use crate::dialect::harmony::Harmony;
-use crate::dialect::json_tag::{JsonTag, Modes};
+use crate::dialect::json_tag::{self, JsonTag};
+use crate::dialect::token_json::{self, HeaderForm, TokenJson};
 use crate::{tables, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
@@ -28,17 +29,33 @@ pub enum Dialect {
     /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
     /// `analysis` channel.
     Harmony,
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX`
+    /// `<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`, `<think>`
+    /// reasoning: Kimi K2 / K2.5 (Moonshot). The model's `functions.NAME:IDX` is the call id.
+    Kimi,
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…`
+    /// (V3.1) and the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body,
+    /// `<think>` reasoning: DeepSeek V3, R1, V3.1.
+    Deepseek,
 }
 
 impl Dialect {
     /// Every dialect, in table order.
-    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3, Dialect::Harmony];
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Hermes,
+        Dialect::Qwen3,
+        Dialect::Kimi,
+        Dialect::Deepseek,
+        Dialect::Harmony,
+    ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Kimi => "kimi",
+            Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
         }
     }
@@ -56,17 +73,46 @@ impl fmt::Display for Dialect {
 }
 
 /// Each dialect's modes, as its family's phase machine reads them.
-static HERMES: Modes = Modes {
+static HERMES: json_tag::Modes = json_tag::Modes {
     content: &tables::hermes::CONTENT,
     reasoning: &tables::hermes::REASONING,
     body: &tables::hermes::CALL_BODY,
     tail: &tables::hermes::CALL_TAIL,
 };
-static QWEN3: Modes = Modes {
+
+static QWEN3: json_tag::Modes = json_tag::Modes {
     content: &tables::qwen3::CONTENT,
     reasoning: &tables::qwen3::REASONING,
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
+};
+
+static KIMI: token_json::Modes = token_json::Modes {
+    content: &tables::kimi::CONTENT,
+    reasoning: &tables::kimi::REASONING,
+    section: &tables::kimi::SECTION,
+    call: &tables::kimi::CALL,
+    header: HeaderForm::CallId,
+    fenced_keyword: None,
+    // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
+    aliases: &["<|tool_call_section_begin|>".as_bytes()],
+};
+
+static DEEPSEEK: token_json::Modes = token_json::Modes {
+    content: &tables::deepseek::CONTENT,
+    reasoning: &tables::deepseek::REASONING,
+    section: &tables::deepseek::SECTION,
+    call: &tables::deepseek::CALL,
+    header: HeaderForm::Name,
+    fenced_keyword: Some(b"function"),
+    // The section opener spellings llama.cpp accepts besides the canonical one
+    // (model-formats §7.1).
+    aliases: &[
+        "<｜tool_calls_begin｜>".as_bytes(),
+        "<｜tool calls begin｜>".as_bytes(),
+        "<｜tool\\_calls\\_begin｜>".as_bytes(),
+        "<｜tool▁calls｜>".as_bytes(),
+    ],
 };
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
@@ -74,6 +120,7 @@ static QWEN3: Modes = Modes {
 enum Machine {
     JsonTag(JsonTag),
     Harmony(Harmony),
+    TokenJson(TokenJson),
 }
 
 impl Machine {
@@ -82,6 +129,8 @@ impl Machine {
             Dialect::Hermes => Machine::JsonTag(JsonTag::new(&HERMES, options)),
             Dialect::Qwen3 => Machine::JsonTag(JsonTag::new(&QWEN3, options)),
             Dialect::Harmony => Machine::Harmony(Harmony::new(options)),
+            Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
+            Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
         }
     }
 
@@ -90,6 +139,7 @@ impl Machine {
         match self {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
             Machine::Harmony(machine) => machine.run(chunk, base, options, sink),
+            Machine::TokenJson(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
@@ -97,6 +147,7 @@ impl Machine {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
             Machine::Harmony(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, sink),
         }
     }
 }
@@ -152,12 +203,13 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 296 bytes on x86_64; a test keeps it at most 320: the
-/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
-/// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
-/// chunking: held bytes are never re-scanned, except that a failed delimiter candidate
-/// inside a call is looked at once more as text (at most one delimiter's length, once per
-/// call).
+/// Memory is fixed (`size_of::<Scanner>()` is 312 bytes on x86_64; a test keeps it at most 320: the
+/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header buffer of a
+/// little more than [`MAX_NAME`] bytes and a few counters); nothing is allocated. Work per
+/// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
+/// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
+/// looked at once more where the call stood (at most one delimiter's length, once per
+/// call or section).
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the

@@ -6,6 +6,7 @@ mod corpus;
 mod harmony;
 mod harness;
 mod properties;
+mod special_tokens;
 mod tables;
 
 #[global_allocator]

@@ -51,6 +51,14 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("harmony", "body") => &tables::harmony::BODY,
         ("harmony", "content") => &tables::harmony::CONTENT,
         ("harmony", "header") => &tables::harmony::HEADER,
+        ("kimi", "call") => &tables::kimi::CALL,
+        ("kimi", "content") => &tables::kimi::CONTENT,
+        ("kimi", "reasoning") => &tables::kimi::REASONING,
+        ("kimi", "section") => &tables::kimi::SECTION,
+        ("deepseek", "call") => &tables::deepseek::CALL,
+        ("deepseek", "content") => &tables::deepseek::CONTENT,
+        ("deepseek", "reasoning") => &tables::deepseek::REASONING,
+        ("deepseek", "section") => &tables::deepseek::SECTION,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -66,6 +74,8 @@ fn generated_source(dialect: &str) -> &'static str {
         "hermes" => tables::hermes::SOURCE,
         "qwen3" => tables::qwen3::SOURCE,
         "harmony" => tables::harmony::SOURCE,
+        "kimi" => tables::kimi::SOURCE,
+        "deepseek" => tables::deepseek::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }

@@ -488,7 +488,11 @@ impl Sink for Assembler {
             Markup::Delimiter(Role::CallOpen) => {
                 self.capture = Capture::Opening(bytes.to_vec(), span.start);
             }
-            Markup::Delimiter(Role::CallClose) | Markup::Envelope => self.capture(bytes),
+            // The separator between a call's header and its arguments (Kimi, DeepSeek) is
+            // the call's own markup, like its closer.
+            Markup::Delimiter(Role::CallClose | Role::ArgsOpen) | Markup::Envelope => {
+                self.capture(bytes)
+            }
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
                 self.push_text(bytes);

@@ -32,6 +32,8 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/qwen3-draft-then-call.txt", "qwen3"),
     ("transcripts/hermes-code-edit.txt", "hermes"),
     ("transcripts/harmony-run-tests.txt", "harmony"),
+    ("transcripts/kimi-ci-two-calls.txt", "kimi"),
+    ("transcripts/deepseek-r1-weather-and-time.txt", "deepseek"),
 ];
 
 #[test]
@@ -335,6 +337,118 @@ fn standard_input_is_read_by_default() {
     assert_eq!(summary["content"], "hi");
     assert_eq!(summary["tool_calls"][0]["name"], "f");
     assert_eq!(summary["tool_calls"][0]["arguments"], serde_json::json!({}));
+}
+
+/// The OpenAI chunks of a scan: per call its id, name and concatenated arguments, and the
+/// finish reasons.
+fn openai_calls(
+    path: &str,
+    dialect: &str,
+    chunk: &str,
+) -> (Vec<(String, String, Value)>, Vec<String>) {
+    let out = stdout(&inband(&[
+        "scan",
+        path,
+        "--dialect",
+        dialect,
+        "--format",
+        "openai",
+        "--seed",
+        "1",
+        "--chunk",
+        chunk,
+    ]));
+    let mut calls: Vec<(String, String, String)> = Vec::new();
+    let mut reasons = Vec::new();
+    for line in out.lines() {
+        let chunk: Value = serde_json::from_str(line).unwrap();
+        let choice = &chunk["choices"][0];
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            reasons.push(reason.to_owned());
+        }
+        for call in choice["delta"]["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let index = call["index"].as_u64().unwrap() as usize;
+            if let Some(id) = call["id"].as_str() {
+                assert_eq!(index, calls.len());
+                let name = call["function"]["name"].as_str().unwrap().to_owned();
+                calls.push((id.to_owned(), name, String::new()));
+            }
+            calls[index]
+                .2
+                .push_str(call["function"]["arguments"].as_str().unwrap());
+        }
+    }
+    let calls = calls
+        .into_iter()
+        .map(|(id, name, arguments)| (id, name, serde_json::from_str(&arguments).unwrap()))
+        .collect();
+    (calls, reasons)
+}
+
+/// Kimi's calls keep the model's `functions.NAME:IDX` ids (dialects.md rule 10).
+#[test]
+fn openai_output_for_kimi_keeps_the_models_ids() {
+    let path = data("transcripts/kimi-ci-two-calls.txt");
+    for chunk in ["1", "5", "100000"] {
+        let (calls, reasons) = openai_calls(path.to_str().unwrap(), "kimi", chunk);
+        assert_eq!(reasons, ["tool_calls"]);
+        assert_eq!(
+            calls,
+            [
+                (
+                    "functions.read_file:2".to_owned(),
+                    "read_file".to_owned(),
+                    serde_json::json!({"path": ".github/workflows/ci.yml"})
+                ),
+                (
+                    "functions.grep-logs:3".to_owned(),
+                    "grep-logs".to_owned(),
+                    serde_json::json!({
+                        "pattern": "error(\\[E\\d+\\])?:",
+                        "file": "logs/build-1842.txt",
+                        "context": 3,
+                        "note": "première erreur — 最初のエラー"
+                    })
+                ),
+            ],
+            "--chunk {chunk}"
+        );
+    }
+}
+
+/// DeepSeek's V3 / R1 fenced calls; ids are minted (seeded).
+#[test]
+fn openai_output_for_deepseek() {
+    let path = data("transcripts/deepseek-r1-weather-and-time.txt");
+    let (whole, reasons) = openai_calls(path.to_str().unwrap(), "deepseek", "100000");
+    assert_eq!(reasons, ["tool_calls"]);
+    let summary: Vec<(&str, Value)> = whole
+        .iter()
+        .map(|(_, name, arguments)| (name.as_str(), arguments.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "get_weather",
+                serde_json::json!({"city": "Paris", "units": "metric"})
+            ),
+            (
+                "get_time",
+                serde_json::json!({"timezone": "Asia/Tokyo", "label": "東京"})
+            ),
+        ]
+    );
+    assert!(whole.iter().all(|(id, _, _)| id.starts_with("call_")));
+    assert_ne!(whole[0].0, whole[1].0);
+    for chunk in ["1", "3", "7"] {
+        let (chunked, _) = openai_calls(path.to_str().unwrap(), "deepseek", chunk);
+        assert_eq!(chunked, whole, "--chunk {chunk}");
+    }
 }
 
 fn one_line_error(output: &Output, code: i32, needle: &str) {

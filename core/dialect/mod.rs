@@ -10,3 +10,4 @@
 pub(crate) mod frame;
 pub(crate) mod harmony;
 pub(crate) mod json_tag;
+pub(crate) mod token_json;
