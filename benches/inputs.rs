@@ -92,11 +92,21 @@ fn call_markup(dialect: Dialect, name: &str, index: u64) -> (String, String) {
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</tool_call>".to_string(),
         ),
+        Dialect::Kimi => (
+            format!(
+                "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"
+            ),
+            "<|tool_call_end|><|tool_calls_section_end|>".to_string(),
+        ),
+        Dialect::Deepseek => (
+            format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>"),
+            "<｜tool▁call▁end｜><｜tool▁calls▁end｜>".to_string(),
+        ),
         Dialect::Harmony => (
             format!("<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"),
             "<|call|>".to_string(),
         ),
-        _ => panic!("no bench rendering for {dialect} (call {index})"),
+        _ => panic!("no bench rendering for {dialect}"),
     }
 }
 

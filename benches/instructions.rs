@@ -90,6 +90,18 @@ fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
 
 // The same three inputs written in each other dialect, whole and in 4-byte chunks.
 #[library_benchmark]
+#[bench::kimi_prose_whole(args = (Dialect::Kimi, "prose", 0), setup = dialect_case)]
+#[bench::kimi_prose_4b(args = (Dialect::Kimi, "prose", 4), setup = dialect_case)]
+#[bench::kimi_call_whole(args = (Dialect::Kimi, "call", 0), setup = dialect_case)]
+#[bench::kimi_call_4b(args = (Dialect::Kimi, "call", 4), setup = dialect_case)]
+#[bench::kimi_calls_whole(args = (Dialect::Kimi, "calls", 0), setup = dialect_case)]
+#[bench::kimi_calls_4b(args = (Dialect::Kimi, "calls", 4), setup = dialect_case)]
+#[bench::deepseek_prose_whole(args = (Dialect::Deepseek, "prose", 0), setup = dialect_case)]
+#[bench::deepseek_prose_4b(args = (Dialect::Deepseek, "prose", 4), setup = dialect_case)]
+#[bench::deepseek_call_whole(args = (Dialect::Deepseek, "call", 0), setup = dialect_case)]
+#[bench::deepseek_call_4b(args = (Dialect::Deepseek, "call", 4), setup = dialect_case)]
+#[bench::deepseek_calls_whole(args = (Dialect::Deepseek, "calls", 0), setup = dialect_case)]
+#[bench::deepseek_calls_4b(args = (Dialect::Deepseek, "calls", 4), setup = dialect_case)]
 #[bench::harmony_prose_whole(args = (Dialect::Harmony, "prose", 0), setup = dialect_case)]
 #[bench::harmony_prose_4b(args = (Dialect::Harmony, "prose", 4), setup = dialect_case)]
 #[bench::harmony_call_whole(args = (Dialect::Harmony, "call", 0), setup = dialect_case)]
