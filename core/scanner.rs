@@ -117,6 +117,7 @@ static DEEPSEEK: token_json::Modes = token_json::Modes {
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
+#[repr(u8)]
 enum Machine {
     JsonTag(JsonTag),
     Harmony(Harmony),
