@@ -1,8 +1,8 @@
 //! The event model: what a scanner reports, as calls on a [`Sink`].
 //!
 //! Payload events ([`Sink::text`], [`Sink::reasoning`], [`Sink::markup`],
-//! [`Sink::tool_args`]) carry the input's own bytes; their spans tile the stream
-//! exactly. Structural events (call start, name, end, reasoning bounds, diagnostics)
+//! [`Sink::tool_args`], [`Sink::tool_value`]) carry the input's own bytes; their spans tile
+//! the stream exactly. Structural events (call start, name, end, reasoning bounds, diagnostics)
 //! carry the span of the bytes they are about and are not part of the tiling.
 
 /// A byte range of the stream: offsets from the first byte ever fed (after the last
@@ -72,6 +72,15 @@ pub enum Role {
     /// A single special token of the model's vocabulary where it cannot belong; removed
     /// from the text with a diagnostic (dialects.md rule 12).
     Stray,
+    /// Opens a section of the markup family's embedded tagset (DeepSeek's DSML
+    /// `<｜DSML｜function_calls>`): the dialect hands the stream to the markup machine, which
+    /// hands it back when the section closes.
+    MarkupOpen,
+    /// Begins a parameter's opening tag (`<parameter`); the tag lexer reads its attributes.
+    ParamOpen,
+    /// Closes a parameter value (`</parameter>`); in a raw-text value it counts only when
+    /// what follows can continue the structure (dialects.md rule 4).
+    ParamClose,
 }
 
 impl Role {
@@ -88,6 +97,9 @@ impl Role {
             Role::SectionClose => "section_close",
             Role::ArgsOpen => "args_open",
             Role::Stray => "stray",
+            Role::MarkupOpen => "markup_open",
+            Role::ParamOpen => "param_open",
+            Role::ParamClose => "param_close",
         }
     }
 }
@@ -101,6 +113,31 @@ pub enum Markup {
     /// Call structure around the arguments: braces, keys, the name, separators and
     /// whitespace of a JSON envelope, or whitespace before a call's closer.
     Envelope,
+}
+
+/// How a raw-text parameter's value is typed (dialects.md rule 8), as the markup says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueKind {
+    /// Raw text, kept exactly as written (DSML `string="true"`).
+    Text,
+    /// JSON text (DSML `string="false"`): parsed with bounded repair; kept as the exact text
+    /// with a diagnostic when even that fails.
+    Json,
+    /// The markup does not say: the tool's JSON Schema decides; without one, the value is
+    /// JSON if the whole of it parses, else the exact text.
+    Untyped,
+}
+
+impl ValueKind {
+    /// A stable snake_case code (`text`, `json`, `untyped`).
+    pub const fn code(self) -> &'static str {
+        match self {
+            ValueKind::Text => "text",
+            ValueKind::Json => "json",
+            ValueKind::Untyped => "untyped",
+        }
+    }
 }
 
 /// How a tool call ended. Every [`Sink::tool_start`] is followed by exactly one
@@ -181,6 +218,25 @@ pub enum Diagnostic {
     /// A special token appeared where it cannot belong and was removed from the text
     /// (dialects.md rule 12).
     StrayToken,
+    /// A markup tag (`<invoke …>`, `<parameter …>`) ran longer than its bound (128 bytes
+    /// after the tag name) without closing; it was released as text.
+    TagTooLong,
+    /// A markup tag was not well-formed (a `<` or stray quote outside a quoted attribute
+    /// value); it was released as text.
+    MalformedTag,
+    /// A parameter tag had no usable `name` attribute; the call is invalid.
+    MissingKey,
+    /// A parameter's `string` attribute was neither `true` nor `false`; the value is untyped.
+    InvalidStringAttribute,
+    /// A parameter value was ended by its invoke's closer instead of its own (accepted,
+    /// dialects.md rule 13).
+    UnclosedParameter,
+    /// An invoke was ended by the next invoke or by its section's closer instead of its own
+    /// (accepted, dialects.md rule 13).
+    UnclosedInvoke,
+    /// A call section ended without its closer: at text that cannot be in a section, a stop
+    /// token or the end of the stream.
+    UnclosedSection,
 }
 
 impl Diagnostic {
@@ -206,6 +262,13 @@ impl Diagnostic {
             Diagnostic::TooManyCalls => "too_many_calls",
             Diagnostic::TooManyDraftCalls => "too_many_draft_calls",
             Diagnostic::StrayToken => "stray_token",
+            Diagnostic::TagTooLong => "tag_too_long",
+            Diagnostic::MalformedTag => "malformed_tag",
+            Diagnostic::MissingKey => "missing_key",
+            Diagnostic::InvalidStringAttribute => "invalid_string_attribute",
+            Diagnostic::UnclosedParameter => "unclosed_parameter",
+            Diagnostic::UnclosedInvoke => "unclosed_invoke",
+            Diagnostic::UnclosedSection => "unclosed_section",
         }
     }
 
@@ -245,6 +308,17 @@ impl Diagnostic {
             Diagnostic::StrayToken => {
                 "a special token appeared where it cannot belong and was removed"
             }
+            Diagnostic::TagTooLong => "a markup tag was too long; released as text",
+            Diagnostic::MalformedTag => "a markup tag was not well-formed; released as text",
+            Diagnostic::MissingKey => "a parameter had no name",
+            Diagnostic::InvalidStringAttribute => {
+                "a parameter's string attribute was neither true nor false; ignored"
+            }
+            Diagnostic::UnclosedParameter => "a parameter value was ended by its invoke's closer",
+            Diagnostic::UnclosedInvoke => {
+                "an invoke was ended by the next invoke or the section's closer"
+            }
+            Diagnostic::UnclosedSection => "a call section ended without its closer",
         }
     }
 }
@@ -310,9 +384,36 @@ pub trait Sink {
     /// A fragment of the model's raw JSON text of the call's arguments: usually an object,
     /// a JSON string when the model double-encoded them. Clients need valid JSON equal to the
     /// final arguments: pass the fragments through
-    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer).
+    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer). Dialects whose arguments are
+    /// raw-text parameters send [`Sink::tool_param`], [`Sink::tool_value`] and
+    /// [`Sink::tool_param_end`] instead.
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         let _ = (span, call, json);
+    }
+
+    /// A parameter of a call whose arguments are raw-text parameters (`<parameter name="k">`
+    /// in the XML family and DSML; GLM's `<arg_key>`, qwen3-coder's `<parameter=k>`) began.
+    /// `key` is its name, trimmed and whole (UTF-8 is not checked; entities are not
+    /// decoded); `kind` says how its value is typed. `span` is the key's bytes. The value
+    /// follows as [`Sink::tool_value`] fragments, then [`Sink::tool_param_end`]; a call's
+    /// parameters come one after the other, never nested. A call may have none: its
+    /// arguments are `{}`.
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        let _ = (span, call, key, kind);
+    }
+
+    /// A fragment of the current parameter's value: the model's bytes exactly as written (no
+    /// entity decoding, no trimming, no escaping), possibly ending inside a UTF-8 code
+    /// point. A payload event: its span takes part in the tiling.
+    fn tool_value(&mut self, span: Span, call: u32, value: &[u8]) {
+        let _ = (span, call, value);
+    }
+
+    /// The current parameter's value is complete; `span` is its closer (empty when another
+    /// structure ended it). Not sent when the call ends inside the value (truncated or
+    /// invalid): then [`Sink::tool_end`] ends both.
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        let _ = (span, call);
     }
 
     /// The call ended; `span` is the bytes that decided it (its closer, or empty).

@@ -10,7 +10,8 @@
 //! - [`Scanner`]: one generic push scanner for every [`Dialect`]; [`Scanner::feed`] a
 //!   chunk, [`Scanner::finish`] at end of stream, [`Scanner::reset`] to reuse it.
 //! - [`Sink`]: receives events; every method has a no-op default.
-//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`]: what events carry.
+//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`], [`ValueKind`]: what
+//!   events carry.
 //! - [`ArgumentsNormalizer`]: turns the model's raw argument text into JSON text for
 //!   clients, fragment by fragment.
 //! - [`tables`]: the dialects' delimiter automata, compiled from `tables/` at build time.
@@ -85,6 +86,8 @@ pub mod tables;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+pub use dialect::markup::MAX_LOOKAHEAD;
+pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span, ValueKind};
+pub use lex::tag::MAX_TAG;
 pub use normalize::ArgumentsNormalizer;
 pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_NAME};

@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use crate::dialect::json_tag::{JsonTag, Modes};
+use crate::dialect::json_tag::{self, JsonTag};
+use crate::dialect::markup::{self, MarkupMachine, Tagset};
 use crate::{tables, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
@@ -23,17 +24,23 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// Generic invoke/parameter markup: `<invoke name="N"><parameter name="k">v</parameter>
+    /// </invoke>`, bare or in a `<tool_calls>` / `<function_calls>` wrapper, and DeepSeek's
+    /// DSML tagset (`<｜DSML｜function_calls>`, `<｜DSML｜invoke name="N">`,
+    /// `<｜DSML｜parameter name="k" string="true|false">`); `<think>` reasoning.
+    Xml,
 }
 
 impl Dialect {
     /// Every dialect, in table order.
-    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3];
+    pub const ALL: &'static [Dialect] = &[Dialect::Hermes, Dialect::Qwen3, Dialect::Xml];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Xml => "xml",
         }
     }
 
@@ -42,23 +49,43 @@ impl Dialect {
         Dialect::ALL.iter().copied().find(|d| d.name() == name)
     }
 
-    fn json_tag_modes(self) -> &'static Modes {
-        static HERMES: Modes = Modes {
+    fn json_tag_modes(self) -> &'static json_tag::Modes {
+        static HERMES: json_tag::Modes = json_tag::Modes {
             content: &tables::hermes::CONTENT,
             reasoning: &tables::hermes::REASONING,
             body: &tables::hermes::CALL_BODY,
             tail: &tables::hermes::CALL_TAIL,
         };
-        static QWEN3: Modes = Modes {
+        static QWEN3: json_tag::Modes = json_tag::Modes {
             content: &tables::qwen3::CONTENT,
             reasoning: &tables::qwen3::REASONING,
             body: &tables::qwen3::CALL_BODY,
             tail: &tables::qwen3::CALL_TAIL,
         };
         match self {
-            Dialect::Hermes => &HERMES,
             Dialect::Qwen3 => &QWEN3,
+            _ => &HERMES,
         }
+    }
+
+    fn markup_modes(self) -> &'static markup::Modes {
+        static XML: markup::Modes = markup::Modes {
+            content: &tables::xml::CONTENT,
+            reasoning: &tables::xml::REASONING,
+            tags: Tagset {
+                section: &tables::xml::SECTION,
+                invoke: &tables::xml::INVOKE,
+                value: &tables::xml::VALUE,
+                after_value: &tables::xml::AFTER_VALUE,
+            },
+            embedded: Some(Tagset {
+                section: &tables::xml::DSML_SECTION,
+                invoke: &tables::xml::DSML_INVOKE,
+                value: &tables::xml::DSML_VALUE,
+                after_value: &tables::xml::DSML_AFTER_VALUE,
+            }),
+        };
+        &XML
     }
 }
 
@@ -72,6 +99,7 @@ impl fmt::Display for Dialect {
 #[derive(Debug, Clone)]
 enum Machine {
     JsonTag(JsonTag),
+    Markup(MarkupMachine),
 }
 
 impl Machine {
@@ -80,6 +108,7 @@ impl Machine {
             Dialect::Hermes | Dialect::Qwen3 => {
                 Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
             }
+            Dialect::Xml => Machine::Markup(MarkupMachine::new(dialect.markup_modes(), options)),
         }
     }
 
@@ -87,12 +116,14 @@ impl Machine {
     fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
+            Machine::Markup(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
-    fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+    fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::Markup(machine) => machine.finish(end, options, sink),
         }
     }
 }
@@ -227,7 +258,7 @@ impl Scanner {
             return Err(Error::Finished);
         }
         self.begin(sink);
-        self.machine.finish(self.offset, sink);
+        self.machine.finish(self.offset, &self.options, sink);
         self.finished = true;
         Ok(())
     }

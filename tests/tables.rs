@@ -79,6 +79,9 @@ fn role(key: &str) -> Role {
         "section_close" => Role::SectionClose,
         "args_open" => Role::ArgsOpen,
         "stray" => Role::Stray,
+        "markup_open" => Role::MarkupOpen,
+        "param_open" => Role::ParamOpen,
+        "param_close" => Role::ParamClose,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

@@ -4,6 +4,7 @@
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span,
+    ValueKind,
 };
 use std::borrow::Cow;
 use std::ops::Range;
@@ -12,6 +13,7 @@ use serde::Serialize;
 use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
+use crate::params::{ParamIssue, Params};
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -68,7 +70,7 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`).
+    /// `invalid_utf8`, `duplicate_parameter`, `invalid_json_value`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -135,6 +137,9 @@ pub(crate) struct CallRecord {
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
     has_args: bool,
+    /// The call's raw-text parameters, when its arguments come that way: `arguments` is
+    /// then built from them (see [`crate::params`]).
+    params: Option<Params>,
     pub(crate) provisional: bool,
     pub(crate) end: Option<CallEnd>,
     /// Its arguments did not parse: it is text after all.
@@ -263,11 +268,20 @@ impl Assembler {
         }
     }
 
+    fn param_issue(&mut self, span: Span, issue: Option<ParamIssue>) {
+        if let Some(issue) = issue {
+            self.record(span, issue.code(), issue.message());
+        }
+    }
+
     /// A call became executable: parse it, or turn it back into text.
     fn commit(&mut self, span: Span, call: u32) {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
+        if let Some(params) = &record.params {
+            params.close(&mut record.arguments);
+        }
         let parsed = Self::arguments(record);
         let (repaired, lossy, provisional) = (
             record.normalizer.repaired(),
@@ -467,7 +481,8 @@ impl Sink for Assembler {
             Markup::Delimiter(Role::CallOpen) => {
                 self.capture = Capture::Opening(bytes.to_vec(), span.start);
             }
-            Markup::Delimiter(Role::CallClose) | Markup::Envelope => self.capture(bytes),
+            Markup::Delimiter(Role::CallClose | Role::ParamOpen | Role::ParamClose)
+            | Markup::Envelope => self.capture(bytes),
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
                 self.push_text(bytes);
@@ -504,6 +519,7 @@ impl Sink for Assembler {
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
             has_args: false,
+            params: None,
             provisional,
             end: None,
             broken: false,
@@ -538,6 +554,39 @@ impl Sink for Assembler {
             } = record;
             normalizer.feed(json, &mut |bytes| arguments.extend_from_slice(bytes));
         }
+    }
+
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        record.has_args = true;
+        let issue = record.params.get_or_insert_with(Params::default).begin(
+            key,
+            kind,
+            &mut record.arguments,
+        );
+        self.param_issue(span, issue);
+    }
+
+    fn tool_value(&mut self, _: Span, call: u32, value: &[u8]) {
+        self.capture(value);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            if let Some(params) = &mut record.params {
+                params.value(value, &mut record.arguments);
+            }
+        }
+    }
+
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        let issue = match &mut record.params {
+            Some(params) => params.end(&mut record.arguments),
+            None => None,
+        };
+        self.param_issue(span, issue);
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {

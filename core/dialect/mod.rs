@@ -9,3 +9,4 @@
 
 pub(crate) mod frame;
 pub(crate) mod json_tag;
+pub(crate) mod markup;

@@ -120,6 +120,18 @@ pub const ROLES: &[RoleName] = &[
         key: "stray",
         variant: "Stray",
     },
+    RoleName {
+        key: "markup_open",
+        variant: "MarkupOpen",
+    },
+    RoleName {
+        key: "param_open",
+        variant: "ParamOpen",
+    },
+    RoleName {
+        key: "param_close",
+        variant: "ParamClose",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

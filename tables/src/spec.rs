@@ -334,13 +334,14 @@ mod tests {
             error("[modes.content]\ncall_open = [\"<a>\"]\ncall_opne = [\"<b>\"]\n"),
             "dialect `demo`, mode `content`: delimiter \"<b>\" has unknown role `call_opne` \
              (known roles: call_open, call_close, reasoning_open, reasoning_close, result_open, \
-             stop, section_open, section_close, args_open, stray)"
+             stop, section_open, section_close, args_open, stray, markup_open, param_open, \
+             param_close)"
         );
         assert_eq!(
             error("[modes.content]\ncall_open = [\"<a>\"]\nbogus = []\n"),
             "dialect `demo`, mode `content`: unknown role `bogus` (known roles: call_open, \
              call_close, reasoning_open, reasoning_close, result_open, stop, section_open, \
-             section_close, args_open, stray)"
+             section_close, args_open, stray, markup_open, param_open, param_close)"
         );
     }
 
