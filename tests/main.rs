@@ -6,6 +6,7 @@ mod corpus;
 mod harness;
 mod properties;
 mod tables;
+mod xml;
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;

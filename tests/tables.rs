@@ -48,6 +48,16 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("qwen3", "call_tail") => &tables::qwen3::CALL_TAIL,
         ("qwen3", "content") => &tables::qwen3::CONTENT,
         ("qwen3", "reasoning") => &tables::qwen3::REASONING,
+        ("xml", "after_value") => &tables::xml::AFTER_VALUE,
+        ("xml", "content") => &tables::xml::CONTENT,
+        ("xml", "dsml_after_value") => &tables::xml::DSML_AFTER_VALUE,
+        ("xml", "dsml_invoke") => &tables::xml::DSML_INVOKE,
+        ("xml", "dsml_section") => &tables::xml::DSML_SECTION,
+        ("xml", "dsml_value") => &tables::xml::DSML_VALUE,
+        ("xml", "invoke") => &tables::xml::INVOKE,
+        ("xml", "reasoning") => &tables::xml::REASONING,
+        ("xml", "section") => &tables::xml::SECTION,
+        ("xml", "value") => &tables::xml::VALUE,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -62,6 +72,7 @@ fn generated_source(dialect: &str) -> &'static str {
     match dialect {
         "hermes" => tables::hermes::SOURCE,
         "qwen3" => tables::qwen3::SOURCE,
+        "xml" => tables::xml::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }

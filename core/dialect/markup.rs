@@ -38,7 +38,7 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::tag::{Push, TagLexer};
 use crate::scan::Stop;
 use crate::scanner::{Options, MAX_NAME};
-use crate::tables::MAX_DELIMITER_LEN;
+use crate::tables::MAX_HOLD;
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 /// Most whitespace bytes looked through after a candidate closer (or a section opener)
@@ -125,28 +125,6 @@ impl Blank {
     }
 }
 
-/// A candidate waiting for look-ahead.
-#[derive(Debug, Clone, Copy)]
-struct Pending {
-    /// A value closer (`param_close`, `call_close`) or a section opener (`section_open`,
-    /// `markup_open`); `None` outside the `Pending` phase.
-    candidate: Option<&'static Delimiter>,
-    /// Stream offset of the candidate's first byte.
-    start: u64,
-    blank: Blank,
-    /// A following opener that matched; the first byte of its tag decides.
-    follow: Option<&'static Delimiter>,
-}
-
-impl Pending {
-    const NONE: Pending = Pending {
-        candidate: None,
-        start: 0,
-        blank: Blank::EMPTY,
-        follow: None,
-    };
-}
-
 /// The machine of markup structure, embeddable in any host text phase (see the module
 /// docs). It reports through the host's [`Frame`]: calls, drafts and text all go there.
 #[derive(Debug, Clone)]
@@ -155,15 +133,30 @@ pub(crate) struct MarkupCalls {
     phase: Phase,
     in_section: bool,
     in_call: bool,
-    /// The delimiter that began the tag being read, and its stream offset.
-    opener: Option<(&'static Delimiter, u64)>,
+    /// The delimiter found but not reported yet, and the stream offset of its first byte:
+    /// the opener of the tag being read (`Tag`), or the candidate waiting for look-ahead
+    /// (`Pending`: a value closer, or a section opener).
+    held: Option<(&'static Delimiter, u64)>,
     tag: TagLexer,
-    pending: Pending,
+    /// Whitespace after the candidate (`Pending`).
+    blank: Blank,
+    /// An opener after the candidate that matched; the first byte of its tag decides.
+    follow: Option<&'static Delimiter>,
     /// Value bytes of the current call, against [`Options::max_argument_bytes`].
     arg_bytes: u64,
-    /// Bytes handed back to the host, and the stream offset of the first.
-    replay: ArrayVec<u8, MAX_DELIMITER_LEN>,
-    replay_start: u64,
+    /// The machine handed the stream back with bytes still held in the frame (see
+    /// [`MarkupCalls::take_replay`]).
+    replay: bool,
+}
+
+/// What followed a rejected candidate, to be scanned again.
+enum Rest {
+    /// Nothing.
+    None,
+    /// The bytes held in the frame: a failed anchored match.
+    Held,
+    /// A whole delimiter that matched but cannot follow the candidate.
+    Delimiter(&'static Delimiter),
 }
 
 /// Where a scan of structure (section or invoke phase) stopped.
@@ -183,12 +176,12 @@ impl MarkupCalls {
             phase: Phase::Idle,
             in_section: false,
             in_call: false,
-            opener: None,
+            held: None,
             tag: TagLexer::new(),
-            pending: Pending::NONE,
+            blank: Blank::EMPTY,
+            follow: None,
             arg_bytes: 0,
-            replay: ArrayVec::new_const(),
-            replay_start: 0,
+            replay: false,
         }
     }
 
@@ -214,25 +207,29 @@ impl MarkupCalls {
         if delimiter.role == Role::CallOpen {
             self.begin_tag(delimiter, span.start);
         } else {
-            self.pending = Pending {
-                candidate: Some(delimiter),
-                start: span.start,
-                blank: Blank::EMPTY,
-                follow: None,
-            };
-            self.phase = Phase::Pending;
+            self.begin_pending(delimiter, span.start);
         }
     }
 
     /// Bytes the machine handed back when it went idle, with the stream offset of the
-    /// first: they come before the chunk offset [`MarkupCalls::run`] returned, and the host
-    /// must scan them again in its text phase (at most one delimiter's length, once per
-    /// section or call that ended on them).
-    pub(crate) fn take_replay(&mut self) -> Option<(ArrayVec<u8, MAX_DELIMITER_LEN>, u64)> {
-        if self.replay.is_empty() {
+    /// first. They end right before `end`, the stream offset of the chunk position
+    /// [`MarkupCalls::run`] returned, and the host must scan them again in its text phase
+    /// (a proper prefix of a delimiter, at most once per section or call that ended on
+    /// them). They wait in the frame's hold: call this as soon as `run` returns.
+    pub(crate) fn take_replay(
+        &mut self,
+        frame: &mut Frame,
+        end: u64,
+    ) -> Option<(ArrayVec<u8, MAX_HOLD>, u64)> {
+        if !core::mem::take(&mut self.replay) {
             return None;
         }
-        Some((core::mem::take(&mut self.replay), self.replay_start))
+        let held = frame.delimiters.take();
+        if held.is_empty() {
+            return None;
+        }
+        let start = end - held.len() as u64;
+        Some((held, start))
     }
 
     /// Takes a whole chunk of plain value text: nothing held and no candidate closer in
@@ -297,7 +294,7 @@ impl MarkupCalls {
         match self.phase {
             Phase::Idle => return,
             Phase::Pending => {
-                let follow = self.pending.follow.take();
+                let follow = self.follow.take();
                 let follow_start = self.follow_start();
                 self.confirm(frame, sink);
                 if let Some(follow) = follow {
@@ -312,7 +309,7 @@ impl MarkupCalls {
                 }
             }
             Phase::Tag => {
-                let Some((opener, start)) = self.opener.take() else {
+                let Some((opener, start)) = self.held.take() else {
                     return;
                 };
                 let opener_span = Span::new(start, start + opener.bytes.len() as u64);
@@ -376,27 +373,33 @@ impl MarkupCalls {
         self.phase = Phase::Idle;
         self.in_section = false;
         self.in_call = false;
-        self.opener = None;
-        self.pending = Pending::NONE;
+        self.held = None;
+        self.blank = Blank::EMPTY;
+        self.follow = None;
     }
 
-    /// Hands the stream back to the host, with `held` to be scanned again.
-    fn leave(&mut self, held: &[u8], start: u64) {
+    /// Hands the stream back to the host; the bytes held in the frame are the host's to
+    /// scan again.
+    fn leave(&mut self, frame: &mut Frame) {
         self.reset_structure();
-        if !held.is_empty() {
-            if self.replay.is_empty() {
-                self.replay_start = start;
-            }
-            // Cannot overflow: see `refeed`.
-            let kept = self.replay.try_extend_from_slice(held);
-            debug_assert!(kept.is_ok(), "replay overflow");
+        if !frame.delimiters.hold.is_empty() {
+            // The held bytes wait for `take_replay`; they are no candidate of ours any more.
+            frame.delimiters.state = START;
+            self.replay = true;
         }
     }
 
     fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
-        self.opener = Some((opener, start));
+        self.held = Some((opener, start));
         self.tag = TagLexer::new();
         self.phase = Phase::Tag;
+    }
+
+    fn begin_pending(&mut self, candidate: &'static Delimiter, start: u64) {
+        self.held = Some((candidate, start));
+        self.blank = Blank::EMPTY;
+        self.follow = None;
+        self.phase = Phase::Pending;
     }
 
     /// Whitespace then, at the first other byte, an anchored match against `dfa`.
@@ -451,10 +454,9 @@ impl MarkupCalls {
             }
             Found::Stray(candidate) => {
                 // Text cannot be in a section: it ended without its closer.
-                let held = frame.delimiters.take();
-                let start = base + candidate as u64 - held.len() as u64;
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
                 sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
-                self.leave(&held, start);
+                self.leave(frame);
                 candidate
             }
         }
@@ -477,10 +479,9 @@ impl MarkupCalls {
             }
             Found::Stray(candidate) => {
                 // Text between parameters: the call is broken, and so is its section.
-                let held = frame.delimiters.take();
-                let start = base + candidate as u64 - held.len() as u64;
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
                 frame.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
-                self.leave(&held, start);
+                self.leave(frame);
                 candidate
             }
         }
@@ -550,7 +551,7 @@ impl MarkupCalls {
     ) -> usize {
         let (n, push) = self.tag.scan(&chunk[pos..]);
         let i = pos + n;
-        let Some((opener, start)) = self.opener else {
+        let Some((opener, start)) = self.held else {
             self.reset_structure();
             return i;
         };
@@ -559,7 +560,7 @@ impl MarkupCalls {
         let diagnostic = match push {
             Push::More => return i,
             Push::Done { self_closing } => {
-                self.opener = None;
+                self.held = None;
                 if opener.role == Role::ParamOpen {
                     self.param_tag(frame, opener, opener_span, tail_span, self_closing, sink);
                 } else {
@@ -579,7 +580,7 @@ impl MarkupCalls {
             Push::Malformed => Some(Diagnostic::MalformedTag),
             Push::TooLong => Some(Diagnostic::TagTooLong),
         };
-        self.opener = None;
+        self.held = None;
         self.broken_tag(frame, opener, opener_span, tail_span, diagnostic, sink);
         i
     }
@@ -765,13 +766,7 @@ impl MarkupCalls {
                 let span = Span::new(at - delimiter.bytes.len() as u64, at);
                 match delimiter.role {
                     Role::ParamClose | Role::CallClose => {
-                        self.pending = Pending {
-                            candidate: Some(delimiter),
-                            start: span.start,
-                            blank: Blank::EMPTY,
-                            follow: None,
-                        };
-                        self.phase = Phase::Pending;
+                        self.begin_pending(delimiter, span.start);
                     }
                     _ => self.on_delimiter(frame, delimiter, span, sink),
                 }
@@ -793,8 +788,10 @@ impl MarkupCalls {
 
     /// Stream offset just after the candidate and its whitespace.
     fn follow_start(&self) -> u64 {
-        let candidate = self.pending.candidate.map_or(0, |c| c.bytes.len());
-        self.pending.start + candidate as u64 + u64::from(self.pending.blank.len)
+        let (candidate, start) = self
+            .held
+            .map_or((0, 0), |(c, start)| (c.bytes.len(), start));
+        start + candidate as u64 + u64::from(self.blank.len)
     }
 
     /// After a candidate: whitespace, then a delimiter that admits it, decide.
@@ -807,11 +804,11 @@ impl MarkupCalls {
         options: &Options,
         sink: &mut S,
     ) -> usize {
-        let Some(candidate) = self.pending.candidate else {
+        let Some((candidate, _)) = self.held else {
             self.reset_structure();
             return pos;
         };
-        if let Some(follow) = self.pending.follow {
+        if let Some(follow) = self.follow {
             // An opener follows; it counts if a tag begins (the byte is looked at again by
             // the tag lexer).
             let b = chunk[pos];
@@ -821,15 +818,15 @@ impl MarkupCalls {
                 let span = Span::new(start, start + follow.bytes.len() as u64);
                 self.on_delimiter(frame, follow, span, sink);
             } else {
-                self.reject(frame, follow.bytes, start, options, sink);
+                self.reject(frame, Rest::Delimiter(follow), start, options, sink);
             }
             return pos;
         }
         let mut i = pos;
         if frame.delimiters.state == START {
             while i < chunk.len() && is_ws(chunk[i]) {
-                if !self.pending.blank.push(chunk[i]) {
-                    self.reject(frame, &[], base + i as u64, options, sink);
+                if !self.blank.push(chunk[i]) {
+                    self.reject(frame, Rest::None, base + i as u64, options, sink);
                     return i;
                 }
                 i += 1;
@@ -847,9 +844,9 @@ impl MarkupCalls {
             Anchored::Matched(follow, end) => {
                 let start = self.follow_start();
                 if !self.admits(candidate.role, follow.role) {
-                    self.reject(frame, follow.bytes, start, options, sink);
+                    self.reject(frame, Rest::Delimiter(follow), start, options, sink);
                 } else if matches!(follow.role, Role::CallOpen | Role::ParamOpen) {
-                    self.pending.follow = Some(follow);
+                    self.follow = Some(follow);
                 } else {
                     self.confirm(frame, sink);
                     let span = Span::new(start, start + follow.bytes.len() as u64);
@@ -858,9 +855,8 @@ impl MarkupCalls {
                 end
             }
             Anchored::Failed(at) => {
-                let held = frame.delimiters.take();
-                let start = base + at as u64 - held.len() as u64;
-                self.reject(frame, &held, start, options, sink);
+                let start = base + at as u64 - frame.delimiters.hold.len() as u64;
+                self.reject(frame, Rest::Held, start, options, sink);
                 at
             }
         }
@@ -884,13 +880,9 @@ impl MarkupCalls {
 
     /// The candidate counts: report it and its whitespace, and move to the phase after it.
     fn confirm<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) {
-        let Pending {
-            candidate,
-            start,
-            blank,
-            ..
-        } = core::mem::replace(&mut self.pending, Pending::NONE);
-        let Some(candidate) = candidate else {
+        let blank = core::mem::replace(&mut self.blank, Blank::EMPTY);
+        self.follow = None;
+        let Some((candidate, start)) = self.held.take() else {
             return;
         };
         let span = Span::new(start, start + candidate.bytes.len() as u64);
@@ -925,23 +917,19 @@ impl MarkupCalls {
     }
 
     /// The candidate does not count: it and its whitespace are value text (text, for a
-    /// section opener), and `follow` (the bytes after them, from offset `follow_start`)
-    /// is scanned again in that phase.
+    /// section opener), and `rest` (what followed them, from offset `rest_start`) is scanned
+    /// again in that phase.
     fn reject<S: Sink>(
         &mut self,
         frame: &mut Frame,
-        follow: &[u8],
-        follow_start: u64,
+        rest: Rest,
+        rest_start: u64,
         options: &Options,
         sink: &mut S,
     ) {
-        let Pending {
-            candidate,
-            start,
-            blank,
-            ..
-        } = core::mem::replace(&mut self.pending, Pending::NONE);
-        let Some(candidate) = candidate else {
+        let blank = core::mem::replace(&mut self.blank, Blank::EMPTY);
+        self.follow = None;
+        let Some((candidate, start)) = self.held.take() else {
             return;
         };
         let blank = blank.bytes();
@@ -950,19 +938,44 @@ impl MarkupCalls {
         let blank_span = Span::new(blank_start, blank_start + blank.len() as u64);
         if matches!(candidate.role, Role::ParamClose | Role::CallClose) {
             self.phase = Phase::Value;
+            // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
+            // the rest is text.
             let taken = self.value_bytes(frame, candidate_span, candidate.bytes, options, sink)
-                && self.value_bytes(frame, blank_span, &blank, options, sink);
-            if taken {
-                self.refeed(frame, follow, follow_start, options, sink);
-            } else {
-                self.leave(follow, follow_start);
+                & self.value_bytes(frame, blank_span, &blank, options, sink);
+            match rest {
+                Rest::Held if taken => {
+                    let held = frame.delimiters.take();
+                    self.refeed(frame, &held, rest_start, options, sink);
+                }
+                Rest::Held => self.leave(frame),
+                Rest::Delimiter(follow) if taken => {
+                    self.refeed(frame, follow.bytes, rest_start, options, sink);
+                }
+                Rest::Delimiter(follow) => {
+                    let span = Span::new(rest_start, rest_start + follow.bytes.len() as u64);
+                    frame.release(span, follow.bytes, sink);
+                }
+                Rest::None => {}
             }
         } else {
             frame.release(candidate_span, candidate.bytes, sink);
             if !blank.is_empty() {
                 frame.release(blank_span, &blank, sink);
             }
-            self.leave(follow, follow_start);
+            match rest {
+                Rest::Held => self.leave(frame),
+                Rest::Delimiter(follow) => {
+                    self.reset_structure();
+                    let span = Span::new(rest_start, rest_start + follow.bytes.len() as u64);
+                    if follow.role == Role::CallOpen {
+                        // An invoke opener with no tag after it: text, as in the host.
+                        frame.release(span, follow.bytes, sink);
+                    } else {
+                        self.on_delimiter(frame, follow, span, sink);
+                    }
+                }
+                Rest::None => self.reset_structure(),
+            }
         }
     }
 
@@ -1000,10 +1013,9 @@ impl MarkupCalls {
         false
     }
 
-    /// Scans bytes taken out of the look-ahead again in the current phase. They are at
-    /// most one delimiter's length and were looked at once; if the machine goes idle among
-    /// them, the rest goes to the host after what it handed back (together still no more
-    /// than these bytes).
+    /// Scans bytes taken out of the look-ahead again in the current phase: at most one
+    /// delimiter's length, looked at once before. Should the machine go idle among them
+    /// (the argument limit), the rest is text.
     fn refeed<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -1012,17 +1024,19 @@ impl MarkupCalls {
         options: &Options,
         sink: &mut S,
     ) {
-        if bytes.is_empty() {
-            return;
-        }
         let pos = self.run(frame, bytes, 0, start, options, sink);
         if pos < bytes.len() {
-            let rest = start + pos as u64;
-            if self.replay.is_empty() {
-                self.replay_start = rest;
+            self.replay = false;
+            let held = frame.delimiters.take();
+            let at = start + pos as u64;
+            if !held.is_empty() {
+                frame.release(Span::new(at - held.len() as u64, at), &held, sink);
             }
-            let kept = self.replay.try_extend_from_slice(&bytes[pos..]);
-            debug_assert!(kept.is_ok(), "replay overflow");
+            frame.release(
+                Span::new(at, start + bytes.len() as u64),
+                &bytes[pos..],
+                sink,
+            );
         }
     }
 }
@@ -1086,7 +1100,8 @@ impl MarkupMachine {
                 pos = self
                     .calls
                     .run(&mut self.frame, chunk, pos, base, options, sink);
-                if let Some((held, start)) = self.calls.take_replay() {
+                let end = base + pos as u64;
+                if let Some((held, start)) = self.calls.take_replay(&mut self.frame, end) {
                     self.run(&held, start, options, sink);
                 }
             } else {
