@@ -382,11 +382,10 @@ impl MarkupCalls {
     /// scan again.
     fn leave(&mut self, frame: &mut Frame) {
         self.reset_structure();
-        if !frame.delimiters.hold.is_empty() {
-            // The held bytes wait for `take_replay`; they are no candidate of ours any more.
-            frame.delimiters.state = START;
-            self.replay = true;
-        }
+        // Whatever our automaton was matching is over (a failed anchored match leaves its
+        // state behind); the bytes held for it wait for `take_replay`.
+        frame.delimiters.state = START;
+        self.replay = !frame.delimiters.hold.is_empty();
     }
 
     fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
@@ -599,7 +598,8 @@ impl MarkupCalls {
     ) {
         let tail = self.tag.bytes();
         if self.in_call {
-            sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
+            // Not a delimiter after all: the call's bytes, which its end gives back.
+            sink.markup(opener_span, Markup::Envelope, opener.bytes);
             if !tail.is_empty() {
                 sink.markup(tail_span, Markup::Envelope, tail);
             }
