@@ -61,6 +61,11 @@
 //! - `</tool_call>` inside a JSON string is argument text (seed B8).
 //! - Every dialect recognises reasoning by default; calls drafted inside closed reasoning
 //!   are demoted (rule 7).
+//! - Markup (`xml`): a `>` inside a quoted attribute does not end the tag (seed B15); a
+//!   self-closing `<invoke name="N"/>` is a complete call with `{}` (B16); a `</parameter>`
+//!   inside a value counts only when structure follows it (rule 4); the `string` attribute
+//!   reads `true`/`false` in any quoting and case, and without it a value is typed as in
+//!   every other raw-text dialect (B17).
 
 #![no_std]
 // Every public item is part of the contract with embedders.

@@ -179,9 +179,11 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 280 bytes on x86_64; a test keeps it at most 320: the
+/// Memory is fixed (`size_of::<Scanner>()` is 312 bytes on x86_64; a test keeps it at most 320: the
 /// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
-/// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
+/// bytes or a markup tag of [`MAX_TAG`](crate::MAX_TAG) bytes, at most
+/// [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a candidate closer,
+/// and a few counters); nothing is allocated. Work per byte is bounded whatever the
 /// chunking: held bytes are never re-scanned, except that a failed delimiter candidate
 /// inside a call is looked at once more as text (at most one delimiter's length, once per
 /// call).

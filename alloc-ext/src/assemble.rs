@@ -1,6 +1,27 @@
 //! Assembly: scanner events → a whole [`Completion`] (content, reasoning, complete tool
 //! calls with parsed arguments, incomplete calls, diagnostics), the way a non-streaming
 //! server response or an agent runtime needs it.
+//!
+//! ## Raw-text parameters
+//!
+//! A call whose arguments arrive as parameters ([`Sink::tool_param`], value fragments,
+//! [`Sink::tool_param_end`]: the markup family) gets its arguments' JSON text built as the
+//! values arrive: `{"path":"` then a text value's bytes, escaped, as they come, `"` at its
+//! end, `,"count":`, a typed value once it is complete, `}` when the call completes (`{}`
+//! for a call without parameters). Values are typed by their [`ValueKind`] (dialects.md
+//! rule 8, without a schema):
+//!
+//! - [`ValueKind::Text`]: the exact text, as a JSON string;
+//! - [`ValueKind::Json`]: the value's own JSON text, trimmed, after the bounded repair of
+//!   [`ArgumentsNormalizer`] (a `repaired_arguments` diagnostic says so); if even that does
+//!   not parse, the exact text as a string, with an `invalid_json_value` diagnostic;
+//! - [`ValueKind::Untyped`]: the value's JSON text, trimmed, when the whole value is strict
+//!   JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a string (`5 apples`,
+//!   `True`: Python literals are not converted without a schema).
+//!
+//! Nothing is re-serialised. When a key repeats within a call, the first value wins (it may
+//! already have been streamed) and later ones are left out with a `duplicate_parameter`
+//! diagnostic.
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span,

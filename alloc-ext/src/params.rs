@@ -1,18 +1,6 @@
 //! Arguments JSON text from raw-text parameters ([`Sink::tool_param`](inband::Sink::tool_param)
-//! and its value fragments): the markup family, and every dialect that writes one value per
-//! parameter. The text grows as values arrive, so that it can be streamed as it is:
-//! `{"path":"` then a text value's escaped bytes as they come, `"` at its end, `,"count":`,
-//! a typed value once it is complete, `}` when the call completes.
-//!
-//! Typing (dialects.md rule 8, without a schema): [`ValueKind::Text`] is the exact text as a
-//! JSON string; [`ValueKind::Json`] is the value's JSON text through
-//! [`ArgumentsNormalizer`]'s bounded repair, or the exact text as a string when even that
-//! does not parse; [`ValueKind::Untyped`] is the value's JSON text when the whole of it
-//! (surrounding whitespace aside) parses as strict JSON, else the exact text as a string.
-//! Nothing is re-serialised: JSON values are the model's own text, trimmed.
-//!
-//! Duplicate keys: the first value wins (it may already have been streamed); later values
-//! of the same key are left out, with a diagnostic.
+//! and its value fragments), grown as values arrive so that it can be streamed as it is.
+//! The typing and duplicate rules are documented with [`crate::assemble`].
 
 use inband::{ArgumentsNormalizer, ValueKind};
 

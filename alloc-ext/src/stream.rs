@@ -6,7 +6,7 @@
 //! out as reasoning) or the stream ends first (it is a call). Argument fragments are the
 //! model's text through [`inband::ArgumentsNormalizer`], or, for raw-text parameters, the
 //! JSON text built from them as values arrive (a text value streams, a typed value goes out
-//! once complete; see [`crate::params`]); their concatenation is exactly the JSON the
+//! once complete; see [`crate::assemble`]); their concatenation is exactly the JSON the
 //! completion's arguments were parsed from. Text is cut at UTF-8 code point
 //! boundaries only.
 

@@ -9,9 +9,10 @@
 
 use arrayvec::ArrayVec;
 
-/// Longest tag tail kept, in bytes: everything after the tag name up to and including `>`.
-/// A longer tag is not read as structure ([`Push::TooLong`]). It bounds names and keys
-/// (` name="…">` must fit) well above OpenAI's 64-byte name limit.
+/// Longest markup tag read, in bytes after the tag name (`<invoke`, `<parameter`) up to and
+/// including its `>`. A longer tag is not structure: it is released as text with
+/// [`Diagnostic::TagTooLong`](crate::Diagnostic::TagTooLong). The bound leaves room for
+/// names and keys (` name="…">`) well above OpenAI's 64-byte name limit.
 pub const MAX_TAG: usize = 128;
 
 /// What the byte just pushed did to the tag.
