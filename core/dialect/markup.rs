@@ -314,17 +314,17 @@ impl MarkupCalls {
                 };
                 let opener_span = Span::new(start, start + opener.bytes.len() as u64);
                 let tail_span = Span::new(opener_span.end, end);
+                // An invoke opener inside a call opens nothing: the call's own bytes.
+                let kind = if self.in_call && opener.role == Role::CallOpen {
+                    Markup::Envelope
+                } else {
+                    Markup::Delimiter(opener.role)
+                };
                 if self.tag.is_empty() {
                     // Nothing said it was a tag.
-                    self.structure_bytes(
-                        frame,
-                        opener_span,
-                        opener.bytes,
-                        Markup::Delimiter(opener.role),
-                        sink,
-                    );
+                    self.structure_bytes(frame, opener_span, opener.bytes, kind, sink);
                 } else {
-                    sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
+                    sink.markup(opener_span, kind, opener.bytes);
                     sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
                     if !self.in_call
                         && opener.role == Role::CallOpen
