@@ -22,8 +22,10 @@ fn scan(input: &str) -> Vec<String> {
     scan_with(Options::default(), input)
 }
 
-/// The events of each feed of `chunks`, the last one including `finish`.
+/// The events of each feed of `chunks`, the last one including `finish` (the whole input
+/// goes through the harness too).
 fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
+    harness::check(Dialect::Xml, Options::default(), chunks.concat().as_bytes());
     let mut scanner = Scanner::new(Dialect::Xml, Options::default());
     let mut feeds = Vec::new();
     for (k, chunk) in chunks.iter().enumerate() {
@@ -46,9 +48,11 @@ fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
     )
 }
 
-/// The completion of `input`, the same whole, at every two-way split and byte by byte.
+/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
+/// events pass the harness.
 fn completion(input: &str) -> Completion {
     let bytes = input.as_bytes();
+    harness::check(Dialect::Xml, Options::default(), bytes);
     let whole = completion_of([bytes]);
     for k in 0..=bytes.len() {
         assert_eq!(
@@ -206,20 +210,20 @@ fn corpus_012_dsml_empty_invokes_and_typed_value() {
             "<SectionClose>",
         ]
     );
-    let completion = completion(input);
+    let dsml = completion(input);
     assert_eq!(
-        calls(&completion),
+        calls(&dsml),
         [
             call("search", json!({})),
             call("run_query", json!({})),
             call("get_weather", json!({"city": -7})),
         ]
     );
-    assert_eq!(completion.content, "");
-    assert_eq!(completion.reasoning, None);
+    assert_eq!(dsml.content, "");
+    assert_eq!(dsml.reasoning, None);
     // DeepSeek V4 renames the section (model-formats §7.4).
     let v4 = input.replace("function_calls", "tool_calls");
-    assert_eq!(calls(&completion_of([v4.as_bytes()])), calls(&completion));
+    assert_eq!(calls(&completion(&v4)), calls(&dsml));
 }
 
 /// Seed §5.12 item 6: the ASCII-pipe spelling.
@@ -353,7 +357,7 @@ fn rendered_call_round_trips_byte_by_byte() {
         "<invoke name=\"read\"><parameter name=\"path\">src/a.ts</parameter><parameter name=\"count\">2</parameter></invoke>",
         "<tool_calls>\n<invoke name=\"read\">\n<parameter name=\"path\" string=\"true\">src/a.ts</parameter>\n<parameter name=\"count\" string=\"false\">2</parameter>\n</invoke>\n</tool_calls>",
     ] {
-        let completion = completion_of(rendered.as_bytes().chunks(1));
+        let completion = completion(rendered);
         assert_eq!(
             calls(&completion),
             [call("read", json!({"path": "src/a.ts", "count": 2}))]
@@ -512,10 +516,10 @@ fn over_long_and_self_closing_tags() {
         "<invoke name=\"f\"><parameter name=\"k\" note=\"{}\">v</parameter></invoke>",
         "x".repeat(120)
     );
-    let completion = completion(&long_param);
-    assert!(completion.tool_calls.is_empty());
-    assert_eq!(completion.content, long_param);
-    assert_eq!(codes(&completion), ["tag_too_long"]);
+    let broken = completion(&long_param);
+    assert!(broken.tool_calls.is_empty());
+    assert_eq!(broken.content, long_param);
+    assert_eq!(codes(&broken), ["tag_too_long"]);
     assert_eq!(
         scan("<invoke name=\"a\"/>tail<invoke name=\"b\"><parameter name=\"k\"/></invoke>"),
         [
@@ -536,9 +540,9 @@ fn over_long_and_self_closing_tags() {
         ]
     );
     assert_eq!(
-        calls(&completion_of([
-            &b"<invoke name=\"a\"/><invoke name=\"b\"><parameter name=\"k\"/></invoke>"[..]
-        ])),
+        calls(&completion(
+            "<invoke name=\"a\"/><invoke name=\"b\"><parameter name=\"k\"/></invoke>"
+        )),
         [call("a", json!({})), call("b", json!({"k": ""}))]
     );
 }
@@ -1008,6 +1012,7 @@ fn openai_deltas_concatenate_to_the_arguments() {
         "{}",
     ];
     let bytes = input.as_bytes();
+    harness::check(Dialect::Xml, Options::default(), bytes);
     let mut chunkings: Vec<Vec<&[u8]>> = (1..=16).map(|n| bytes.chunks(n).collect()).collect();
     chunkings.extend((0..=bytes.len()).map(|k| vec![&bytes[..k], &bytes[k..]]));
     for chunks in chunkings {
