@@ -48,45 +48,6 @@ impl Dialect {
     pub fn from_name(name: &str) -> Option<Dialect> {
         Dialect::ALL.iter().copied().find(|d| d.name() == name)
     }
-
-    fn json_tag_modes(self) -> &'static json_tag::Modes {
-        static HERMES: json_tag::Modes = json_tag::Modes {
-            content: &tables::hermes::CONTENT,
-            reasoning: &tables::hermes::REASONING,
-            body: &tables::hermes::CALL_BODY,
-            tail: &tables::hermes::CALL_TAIL,
-        };
-        static QWEN3: json_tag::Modes = json_tag::Modes {
-            content: &tables::qwen3::CONTENT,
-            reasoning: &tables::qwen3::REASONING,
-            body: &tables::qwen3::CALL_BODY,
-            tail: &tables::qwen3::CALL_TAIL,
-        };
-        match self {
-            Dialect::Qwen3 => &QWEN3,
-            _ => &HERMES,
-        }
-    }
-
-    fn markup_modes(self) -> &'static markup::Modes {
-        static XML: markup::Modes = markup::Modes {
-            content: &tables::xml::CONTENT,
-            reasoning: &tables::xml::REASONING,
-            tags: Tagset {
-                section: &tables::xml::SECTION,
-                invoke: &tables::xml::INVOKE,
-                value: &tables::xml::VALUE,
-                after_value: &tables::xml::AFTER_VALUE,
-            },
-            embedded: Some(Tagset {
-                section: &tables::xml::DSML_SECTION,
-                invoke: &tables::xml::DSML_INVOKE,
-                value: &tables::xml::DSML_VALUE,
-                after_value: &tables::xml::DSML_AFTER_VALUE,
-            }),
-        };
-        &XML
-    }
 }
 
 impl fmt::Display for Dialect {
@@ -94,6 +55,39 @@ impl fmt::Display for Dialect {
         f.write_str(self.name())
     }
 }
+
+// Each dialect's modes: its family's view of its table.
+
+static HERMES: json_tag::Modes = json_tag::Modes {
+    content: &tables::hermes::CONTENT,
+    reasoning: &tables::hermes::REASONING,
+    body: &tables::hermes::CALL_BODY,
+    tail: &tables::hermes::CALL_TAIL,
+};
+
+static QWEN3: json_tag::Modes = json_tag::Modes {
+    content: &tables::qwen3::CONTENT,
+    reasoning: &tables::qwen3::REASONING,
+    body: &tables::qwen3::CALL_BODY,
+    tail: &tables::qwen3::CALL_TAIL,
+};
+
+static XML: markup::Modes = markup::Modes {
+    content: &tables::xml::CONTENT,
+    reasoning: &tables::xml::REASONING,
+    tags: Tagset {
+        section: &tables::xml::SECTION,
+        invoke: &tables::xml::INVOKE,
+        value: &tables::xml::VALUE,
+        after_value: &tables::xml::AFTER_VALUE,
+    },
+    embedded: Some(Tagset {
+        section: &tables::xml::DSML_SECTION,
+        invoke: &tables::xml::DSML_INVOKE,
+        value: &tables::xml::DSML_VALUE,
+        after_value: &tables::xml::DSML_AFTER_VALUE,
+    }),
+};
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
@@ -105,10 +99,9 @@ enum Machine {
 impl Machine {
     fn new(dialect: Dialect, options: &Options) -> Self {
         match dialect {
-            Dialect::Hermes | Dialect::Qwen3 => {
-                Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
-            }
-            Dialect::Xml => Machine::Markup(MarkupMachine::new(dialect.markup_modes(), options)),
+            Dialect::Hermes => Machine::JsonTag(JsonTag::new(&HERMES, options)),
+            Dialect::Qwen3 => Machine::JsonTag(JsonTag::new(&QWEN3, options)),
+            Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
         }
     }
 
