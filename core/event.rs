@@ -1,8 +1,8 @@
 //! The event model: what a scanner reports, as calls on a [`Sink`].
 //!
 //! Payload events ([`Sink::text`], [`Sink::reasoning`], [`Sink::markup`],
-//! [`Sink::tool_args`]) carry the input's own bytes; their spans tile the stream
-//! exactly. Structural events (call start, name, end, reasoning bounds, diagnostics)
+//! [`Sink::tool_args`], [`Sink::tool_value`]) carry the input's own bytes; their spans tile
+//! the stream exactly. Structural events (call start, name, end, reasoning bounds, diagnostics)
 //! carry the span of the bytes they are about and are not part of the tiling.
 
 /// A byte range of the stream: offsets from the first byte ever fed (after the last
@@ -83,6 +83,15 @@ pub enum Role {
     MessageBody,
     /// Ends a message (Harmony `<|end|>`, `<|return|>`).
     MessageEnd,
+    /// Opens a section of the markup family's embedded tagset (DeepSeek's DSML
+    /// `<｜DSML｜function_calls>`): the dialect hands the stream to the markup machine, which
+    /// hands it back when the section closes.
+    MarkupOpen,
+    /// Begins a parameter's opening tag (`<parameter`); the tag lexer reads its attributes.
+    ParamOpen,
+    /// Closes a parameter value (`</parameter>`); in a raw-text value it counts only when
+    /// what follows can continue the structure (dialects.md rule 4).
+    ParamClose,
 }
 
 impl Role {
@@ -104,6 +113,9 @@ impl Role {
             Role::Constrain => "constrain",
             Role::MessageBody => "message_body",
             Role::MessageEnd => "message_end",
+            Role::MarkupOpen => "markup_open",
+            Role::ParamOpen => "param_open",
+            Role::ParamClose => "param_close",
         }
     }
 }
@@ -117,6 +129,31 @@ pub enum Markup {
     /// Call structure around the arguments: braces, keys, the name, separators and
     /// whitespace of a JSON envelope, or whitespace before a call's closer.
     Envelope,
+}
+
+/// How a raw-text parameter's value is typed (dialects.md rule 8), as the markup says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValueKind {
+    /// Raw text, kept exactly as written (DSML `string="true"`).
+    Text,
+    /// JSON text (DSML `string="false"`): parsed with bounded repair; kept as the exact text
+    /// with a diagnostic when even that fails.
+    Json,
+    /// The markup does not say: the tool's JSON Schema decides; without one, the value is
+    /// JSON if the whole of it parses, else the exact text.
+    Untyped,
+}
+
+impl ValueKind {
+    /// A stable snake_case code (`text`, `json`, `untyped`).
+    pub const fn code(self) -> &'static str {
+        match self {
+            ValueKind::Text => "text",
+            ValueKind::Json => "json",
+            ValueKind::Untyped => "untyped",
+        }
+    }
 }
 
 /// How a tool call ended. Every [`Sink::tool_start`] is followed by exactly one
@@ -214,9 +251,9 @@ pub enum Diagnostic {
     /// begins its arguments (Kimi `<|tool_call_argument_begin|>`, DeepSeek `<｜tool▁sep｜>`);
     /// the call is invalid and the delimiter is read again after it (seed B9).
     MissingArgsOpen,
-    /// A call section ended without its closer: at the end of the stream, at text that
-    /// cannot be in a section, or when the reasoning it was in closed. Its complete calls
-    /// stay complete.
+    /// A call section ended without its closer: at the end of the stream, at a stop token,
+    /// at text that cannot be in a section, or when the reasoning it was in closed. Its
+    /// complete calls stay complete.
     UnclosedSection,
     /// A call opener appeared without the section that should hold it (Kimi, DeepSeek);
     /// accepted (dialects.md rule 13).
@@ -228,6 +265,22 @@ pub enum Diagnostic {
     /// `<|tool_call_section_begin|>`, DeepSeek's section opener variants); accepted
     /// (dialects.md rule 13).
     DelimiterAlias,
+    /// A markup tag (`<invoke …>`, `<parameter …>`) ran longer than its bound (128 bytes
+    /// after the tag name) without closing; it was released as text.
+    TagTooLong,
+    /// A markup tag was not well-formed (a `<` or stray quote outside a quoted attribute
+    /// value); it was released as text.
+    MalformedTag,
+    /// A parameter tag had no usable `name` attribute; the call is invalid.
+    MissingKey,
+    /// A parameter's `string` attribute was neither `true` nor `false`; the value is untyped.
+    InvalidStringAttribute,
+    /// A parameter value was ended by its invoke's closer instead of its own (accepted,
+    /// dialects.md rule 13).
+    UnclosedParameter,
+    /// An invoke was ended by the next invoke or by its section's closer instead of its own
+    /// (accepted, dialects.md rule 13).
+    UnclosedInvoke,
 }
 
 impl Diagnostic {
@@ -262,6 +315,12 @@ impl Diagnostic {
             Diagnostic::MissingSection => "missing_section",
             Diagnostic::MissingCallOpen => "missing_call_open",
             Diagnostic::DelimiterAlias => "delimiter_alias",
+            Diagnostic::TagTooLong => "tag_too_long",
+            Diagnostic::MalformedTag => "malformed_tag",
+            Diagnostic::MissingKey => "missing_key",
+            Diagnostic::InvalidStringAttribute => "invalid_string_attribute",
+            Diagnostic::UnclosedParameter => "unclosed_parameter",
+            Diagnostic::UnclosedInvoke => "unclosed_invoke",
         }
     }
 
@@ -316,6 +375,16 @@ impl Diagnostic {
             Diagnostic::MissingSection => "a call appeared without its enclosing section",
             Diagnostic::MissingCallOpen => "a call in a section lacked its own opening delimiter",
             Diagnostic::DelimiterAlias => "a delimiter was written in a known variant spelling",
+            Diagnostic::TagTooLong => "a markup tag was too long; released as text",
+            Diagnostic::MalformedTag => "a markup tag was not well-formed; released as text",
+            Diagnostic::MissingKey => "a parameter had no name",
+            Diagnostic::InvalidStringAttribute => {
+                "a parameter's string attribute was neither true nor false; ignored"
+            }
+            Diagnostic::UnclosedParameter => "a parameter value was ended by its invoke's closer",
+            Diagnostic::UnclosedInvoke => {
+                "an invoke was ended by the next invoke or the section's closer"
+            }
         }
     }
 }
@@ -381,9 +450,36 @@ pub trait Sink {
     /// A fragment of the model's raw JSON text of the call's arguments: usually an object,
     /// a JSON string when the model double-encoded them. Clients need valid JSON equal to the
     /// final arguments: pass the fragments through
-    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer).
+    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer). Dialects whose arguments are
+    /// raw-text parameters send [`Sink::tool_param`], [`Sink::tool_value`] and
+    /// [`Sink::tool_param_end`] instead.
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         let _ = (span, call, json);
+    }
+
+    /// A parameter of a call whose arguments are raw-text parameters (`<parameter name="k">`
+    /// in the XML family and DSML; GLM's `<arg_key>`, qwen3-coder's `<parameter=k>`) began.
+    /// `key` is its name, trimmed and whole (UTF-8 is not checked; entities are not
+    /// decoded); `kind` says how its value is typed. `span` is the key's bytes. The value
+    /// follows as [`Sink::tool_value`] fragments, then [`Sink::tool_param_end`]; a call's
+    /// parameters come one after the other, never nested. A call may have none: its
+    /// arguments are `{}`.
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        let _ = (span, call, key, kind);
+    }
+
+    /// A fragment of the current parameter's value: the model's bytes exactly as written (no
+    /// entity decoding, no trimming, no escaping), possibly ending inside a UTF-8 code
+    /// point. A payload event: its span takes part in the tiling.
+    fn tool_value(&mut self, span: Span, call: u32, value: &[u8]) {
+        let _ = (span, call, value);
+    }
+
+    /// The current parameter's value is complete; `span` is its closer (empty when another
+    /// structure ended it). Not sent when the call ends inside the value (truncated or
+    /// invalid): then [`Sink::tool_end`] ends both.
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        let _ = (span, call);
     }
 
     /// The call ended; `span` is the bytes that decided it (its closer, or empty).

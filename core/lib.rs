@@ -10,7 +10,8 @@
 //! - [`Scanner`]: one generic push scanner for every [`Dialect`]; [`Scanner::feed`] a
 //!   chunk, [`Scanner::finish`] at end of stream, [`Scanner::reset`] to reuse it.
 //! - [`Sink`]: receives events; every method has a no-op default.
-//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`]: what events carry.
+//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`], [`ValueKind`]: what
+//!   events carry.
 //! - [`ArgumentsNormalizer`]: turns the model's raw argument text into JSON text for
 //!   clients, fragment by fragment.
 //! - [`tables`]: the dialects' delimiter automata, compiled from `tables/` at build time.
@@ -63,6 +64,11 @@
 //! - Kimi and DeepSeek: a call header is bounded and never swallows the next call (seed
 //!   B9); arguments that are not JSON make the call invalid, never a call with `{}` (B11);
 //!   tool-output tokens in content are fabricated results, not deleted (B19).
+//! - Markup (`xml`): a `>` inside a quoted attribute does not end the tag (seed B15); a
+//!   self-closing `<invoke name="N"/>` is a complete call with `{}` (B16); a `</parameter>`
+//!   inside a value counts only when structure follows it (rule 4); the `string` attribute
+//!   reads `true`/`false` in any quoting and case, and without it a value is typed as in
+//!   every other raw-text dialect (B17).
 
 #![no_std]
 // Every public item is part of the contract with embedders.
@@ -88,6 +94,8 @@ pub mod tables;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+pub use dialect::markup::MAX_LOOKAHEAD;
+pub use event::{CallEnd, Diagnostic, Markup, Role, Sink, Span, ValueKind};
+pub use lex::tag::MAX_TAG;
 pub use normalize::ArgumentsNormalizer;
 pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_NAME};

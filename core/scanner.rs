@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
+use crate::dialect::markup::{self, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, HeaderForm, TokenJson};
 use crate::{tables, Sink, Span};
 
@@ -37,6 +38,11 @@ pub enum Dialect {
     /// (V3.1) and the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body,
     /// `<think>` reasoning: DeepSeek V3, R1, V3.1.
     Deepseek,
+    /// Generic invoke/parameter markup: `<invoke name="N"><parameter name="k">v</parameter>
+    /// </invoke>`, bare or in a `<tool_calls>` / `<function_calls>` wrapper, and DeepSeek's
+    /// DSML tagset (`<｜DSML｜function_calls>`, `<｜DSML｜invoke name="N">`,
+    /// `<｜DSML｜parameter name="k" string="true|false">`); `<think>` reasoning.
+    Xml,
 }
 
 impl Dialect {
@@ -47,6 +53,7 @@ impl Dialect {
         Dialect::Kimi,
         Dialect::Deepseek,
         Dialect::Harmony,
+        Dialect::Xml,
     ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
@@ -57,6 +64,7 @@ impl Dialect {
             Dialect::Kimi => "kimi",
             Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
+            Dialect::Xml => "xml",
         }
     }
 
@@ -115,6 +123,23 @@ static DEEPSEEK: token_json::Modes = token_json::Modes {
     ],
 };
 
+static XML: markup::Modes = markup::Modes {
+    content: &tables::xml::CONTENT,
+    reasoning: &tables::xml::REASONING,
+    tags: Tagset {
+        section: &tables::xml::SECTION,
+        invoke: &tables::xml::INVOKE,
+        value: &tables::xml::VALUE,
+        after_value: &tables::xml::AFTER_VALUE,
+    },
+    embedded: Some(Tagset {
+        section: &tables::xml::DSML_SECTION,
+        invoke: &tables::xml::DSML_INVOKE,
+        value: &tables::xml::DSML_VALUE,
+        after_value: &tables::xml::DSML_AFTER_VALUE,
+    }),
+};
+
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
 #[repr(u8)]
@@ -122,6 +147,7 @@ enum Machine {
     JsonTag(JsonTag),
     Harmony(Harmony),
     TokenJson(TokenJson),
+    Markup(MarkupMachine),
 }
 
 impl Machine {
@@ -132,6 +158,7 @@ impl Machine {
             Dialect::Harmony => Machine::Harmony(Harmony::new(options)),
             Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
             Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
+            Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
         }
     }
 
@@ -141,14 +168,16 @@ impl Machine {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
             Machine::Harmony(machine) => machine.run(chunk, base, options, sink),
             Machine::TokenJson(machine) => machine.run(chunk, base, options, sink),
+            Machine::Markup(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
-    fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+    fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
             Machine::Harmony(machine) => machine.finish(end, sink),
             Machine::TokenJson(machine) => machine.finish(end, sink),
+            Machine::Markup(machine) => machine.finish(end, options, sink),
         }
     }
 }
@@ -204,13 +233,14 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 312 bytes on x86_64; a test keeps it at most 320: the
+/// Memory is fixed (`size_of::<Scanner>()` is 328 bytes on x86_64; a test keeps it at most 384: the
 /// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header buffer of a
-/// little more than [`MAX_NAME`] bytes and a few counters); nothing is allocated. Work per
-/// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
-/// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
-/// looked at once more where the call stood (at most one delimiter's length, once per
-/// call or section).
+/// little more than [`MAX_NAME`] bytes or a markup tag of [`MAX_TAG`](crate::MAX_TAG)
+/// bytes, at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a
+/// candidate closer, and a few counters); nothing is allocated. Work per byte is bounded
+/// whatever the chunking: held bytes are never re-scanned, except that a failed delimiter
+/// candidate, or a delimiter that ends a call where it cannot stay, is looked at once more
+/// where the call stood (at most one delimiter's length, once per call or section).
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the
@@ -284,7 +314,7 @@ impl Scanner {
             return Err(Error::Finished);
         }
         self.begin(sink);
-        self.machine.finish(self.offset, sink);
+        self.machine.finish(self.offset, &self.options, sink);
         self.finished = true;
         Ok(())
     }

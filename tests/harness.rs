@@ -50,7 +50,8 @@ pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
     whole
 }
 
-/// The payload events tile `input` in order, and every call starts once and ends once.
+/// The payload events tile `input` in order, every call starts once and ends once, and
+/// parameter values come inside their parameter, inside their call.
 pub fn check_log(log: &EventLog, input: &[u8]) {
     let mut at = 0u64;
     let mut bytes = Vec::new();
@@ -70,6 +71,9 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
     assert_eq!(bytes, input, "payload bytes must be the input");
     let mut started = Vec::new();
     let mut ended = Vec::new();
+    // The call whose parameter value is open: parameters never nest, and values only come
+    // inside one.
+    let mut param = None;
     for event in &log.events {
         match event {
             OwnedEvent::ToolStart { call, .. } => {
@@ -83,6 +87,24 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
                 );
                 assert!(!ended.contains(call), "call {call} ended twice");
                 ended.push(*call);
+                if param == Some(*call) {
+                    param = None;
+                }
+            }
+            OwnedEvent::ToolParam { call, .. } => {
+                assert_eq!(param, None, "parameters do not nest: {event:?}");
+                assert!(
+                    started.contains(call) && !ended.contains(call),
+                    "a parameter of a call that is not open: {event:?}"
+                );
+                param = Some(*call);
+            }
+            OwnedEvent::ToolValue { call, .. } => {
+                assert_eq!(param, Some(*call), "a value outside a parameter: {event:?}");
+            }
+            OwnedEvent::ToolParamEnd { call, .. } => {
+                assert_eq!(param, Some(*call), "a parameter end without a parameter");
+                param = None;
             }
             _ => {}
         }

@@ -8,6 +8,7 @@ mod harness;
 mod properties;
 mod special_tokens;
 mod tables;
+mod xml;
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;

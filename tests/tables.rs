@@ -59,6 +59,16 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("deepseek", "content") => &tables::deepseek::CONTENT,
         ("deepseek", "reasoning") => &tables::deepseek::REASONING,
         ("deepseek", "section") => &tables::deepseek::SECTION,
+        ("xml", "after_value") => &tables::xml::AFTER_VALUE,
+        ("xml", "content") => &tables::xml::CONTENT,
+        ("xml", "dsml_after_value") => &tables::xml::DSML_AFTER_VALUE,
+        ("xml", "dsml_invoke") => &tables::xml::DSML_INVOKE,
+        ("xml", "dsml_section") => &tables::xml::DSML_SECTION,
+        ("xml", "dsml_value") => &tables::xml::DSML_VALUE,
+        ("xml", "invoke") => &tables::xml::INVOKE,
+        ("xml", "reasoning") => &tables::xml::REASONING,
+        ("xml", "section") => &tables::xml::SECTION,
+        ("xml", "value") => &tables::xml::VALUE,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -76,6 +86,7 @@ fn generated_source(dialect: &str) -> &'static str {
         "harmony" => tables::harmony::SOURCE,
         "kimi" => tables::kimi::SOURCE,
         "deepseek" => tables::deepseek::SOURCE,
+        "xml" => tables::xml::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }
@@ -98,6 +109,9 @@ fn role(key: &str) -> Role {
         "constrain" => Role::Constrain,
         "message_body" => Role::MessageBody,
         "message_end" => Role::MessageEnd,
+        "markup_open" => Role::MarkupOpen,
+        "param_open" => Role::ParamOpen,
+        "param_close" => Role::ParamClose,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

@@ -1,9 +1,31 @@
 //! Assembly: scanner events → a whole [`Completion`] (content, reasoning, complete tool
 //! calls with parsed arguments, incomplete calls, diagnostics), the way a non-streaming
 //! server response or an agent runtime needs it.
+//!
+//! ## Raw-text parameters
+//!
+//! A call whose arguments arrive as parameters ([`Sink::tool_param`], value fragments,
+//! [`Sink::tool_param_end`]: the markup family) gets its arguments' JSON text built as the
+//! values arrive: `{"path":"` then a text value's bytes, escaped, as they come, `"` at its
+//! end, `,"count":`, a typed value once it is complete, `}` when the call completes (`{}`
+//! for a call without parameters). Values are typed by their [`ValueKind`] (dialects.md
+//! rule 8, without a schema):
+//!
+//! - [`ValueKind::Text`]: the exact text, as a JSON string;
+//! - [`ValueKind::Json`]: the value's own JSON text, trimmed, after the bounded repair of
+//!   [`ArgumentsNormalizer`] (a `repaired_arguments` diagnostic says so); if even that does
+//!   not parse, the exact text as a string, with an `invalid_json_value` diagnostic;
+//! - [`ValueKind::Untyped`]: the value's JSON text, trimmed, when the whole value is strict
+//!   JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a string (`5 apples`,
+//!   `True`: Python literals are not converted without a schema).
+//!
+//! Nothing is re-serialised. When a key repeats within a call, the first value wins (it may
+//! already have been streamed) and later ones are left out with a `duplicate_parameter`
+//! diagnostic.
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Role, Scanner, Sink, Span,
+    ValueKind,
 };
 use std::borrow::Cow;
 use std::ops::Range;
@@ -12,6 +34,7 @@ use serde::Serialize;
 use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
+use crate::params::{ParamIssue, Params};
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -71,7 +94,7 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`, `glued_content_type`).
+    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -138,6 +161,9 @@ pub(crate) struct CallRecord {
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
     has_args: bool,
+    /// The call's raw-text parameters, when its arguments come that way: `arguments` is
+    /// then built from them (see [`crate::params`]).
+    params: Option<Params>,
     pub(crate) provisional: bool,
     pub(crate) end: Option<CallEnd>,
     /// Its arguments did not parse: it is text after all.
@@ -266,11 +292,20 @@ impl Assembler {
         }
     }
 
+    fn param_issue(&mut self, span: Span, issue: Option<ParamIssue>) {
+        if let Some(issue) = issue {
+            self.record(span, issue.code(), issue.message());
+        }
+    }
+
     /// A call became executable: parse it, or turn it back into text.
     fn commit(&mut self, span: Span, call: u32) {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
+        if let Some(params) = &record.params {
+            params.close(&mut record.arguments);
+        }
         let parsed = Self::arguments(record);
         let (repaired, lossy, provisional) = (
             record.normalizer.repaired(),
@@ -488,11 +523,12 @@ impl Sink for Assembler {
             Markup::Delimiter(Role::CallOpen) => {
                 self.capture = Capture::Opening(bytes.to_vec(), span.start);
             }
-            // The separator between a call's header and its arguments (Kimi, DeepSeek) is
-            // the call's own markup, like its closer.
-            Markup::Delimiter(Role::CallClose | Role::ArgsOpen) | Markup::Envelope => {
-                self.capture(bytes)
-            }
+            // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
+            // parameter's tags are the call's own markup, like its closer.
+            Markup::Delimiter(
+                Role::CallClose | Role::ArgsOpen | Role::ParamOpen | Role::ParamClose,
+            )
+            | Markup::Envelope => self.capture(bytes),
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
                 self.push_text(bytes);
@@ -530,6 +566,7 @@ impl Sink for Assembler {
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
             has_args: false,
+            params: None,
             provisional,
             end: None,
             broken: false,
@@ -565,6 +602,39 @@ impl Sink for Assembler {
             } = record;
             normalizer.feed(json, &mut |bytes| arguments.extend_from_slice(bytes));
         }
+    }
+
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        record.has_args = true;
+        let issue = record.params.get_or_insert_with(Params::default).begin(
+            key,
+            kind,
+            &mut record.arguments,
+        );
+        self.param_issue(span, issue);
+    }
+
+    fn tool_value(&mut self, _: Span, call: u32, value: &[u8]) {
+        self.capture(value);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            if let Some(params) = &mut record.params {
+                params.value(value, &mut record.arguments);
+            }
+        }
+    }
+
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        let issue = match &mut record.params {
+            Some(params) => params.end(&mut record.arguments),
+            None => None,
+        };
+        self.param_issue(span, issue);
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {

@@ -1,7 +1,7 @@
 //! Owned events: the scanner's borrowed events copied into a `Vec`, with adjacent payload
 //! fragments of one kind joined, so that event logs of different chunkings compare equal.
 
-use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Scanner, Sink, Span};
+use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Scanner, Sink, Span, ValueKind};
 
 /// One scanner event, owning its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +77,33 @@ pub enum OwnedEvent {
         /// The model's argument text.
         json: Vec<u8>,
     },
+    /// A raw-text parameter of a call began.
+    ToolParam {
+        /// The key's bytes.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// The parameter's name, trimmed.
+        key: Vec<u8>,
+        /// How its value is typed.
+        kind: ValueKind,
+    },
+    /// Bytes of the current parameter's value, exactly as written.
+    ToolValue {
+        /// Bytes covered.
+        span: Span,
+        /// Call number.
+        call: u32,
+        /// The value bytes.
+        value: Vec<u8>,
+    },
+    /// The current parameter's value ended.
+    ToolParamEnd {
+        /// Its closer, or empty.
+        span: Span,
+        /// Call number.
+        call: u32,
+    },
     /// A call ended.
     ToolEnd {
         /// What decided it.
@@ -113,26 +140,30 @@ impl OwnedEvent {
             | OwnedEvent::ToolId { span, .. }
             | OwnedEvent::ToolName { span, .. }
             | OwnedEvent::ToolArgs { span, .. }
+            | OwnedEvent::ToolParam { span, .. }
+            | OwnedEvent::ToolValue { span, .. }
+            | OwnedEvent::ToolParamEnd { span, .. }
             | OwnedEvent::ToolEnd { span, .. }
             | OwnedEvent::FabricatedResult { span }
             | OwnedEvent::Diagnostic { span, .. } => *span,
         }
     }
 
-    /// The input bytes a payload event covers (text, reasoning, markup, arguments); `None`
-    /// for structural events. Payload spans tile the stream.
+    /// The input bytes a payload event covers (text, reasoning, markup, arguments, values);
+    /// `None` for structural events. Payload spans tile the stream.
     pub fn payload(&self) -> Option<&[u8]> {
         match self {
             OwnedEvent::Text { text, .. } | OwnedEvent::Reasoning { text, .. } => Some(text),
             OwnedEvent::Markup { bytes, .. } => Some(bytes),
             OwnedEvent::ToolArgs { json, .. } => Some(json),
+            OwnedEvent::ToolValue { value, .. } => Some(value),
             _ => None,
         }
     }
 }
 
 /// A [`Sink`] that records owned events, joining adjacent fragments of text, reasoning,
-/// envelope markup and one call's arguments.
+/// envelope markup, one call's arguments and one parameter's value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EventLog {
     /// The events, in stream order.
@@ -204,6 +235,18 @@ impl EventLog {
                     json.extend_from_slice(j);
                     true
                 }
+                (
+                    OwnedEvent::ToolValue { span, call, value },
+                    OwnedEvent::ToolValue {
+                        span: s,
+                        call: c,
+                        value: v,
+                    },
+                ) if span.end == s.start && call == c => {
+                    span.end = s.end;
+                    value.extend_from_slice(v);
+                    true
+                }
                 _ => false,
             };
             if joined {
@@ -268,6 +311,24 @@ impl Sink for EventLog {
             call,
             json: json.to_vec(),
         });
+    }
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.events.push(OwnedEvent::ToolParam {
+            span,
+            call,
+            key: key.to_vec(),
+            kind,
+        });
+    }
+    fn tool_value(&mut self, span: Span, call: u32, value: &[u8]) {
+        self.join(OwnedEvent::ToolValue {
+            span,
+            call,
+            value: value.to_vec(),
+        });
+    }
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.events.push(OwnedEvent::ToolParamEnd { span, call });
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
         self.events.push(OwnedEvent::ToolEnd { span, call, end });

@@ -27,6 +27,7 @@
 pub mod assemble;
 pub mod events;
 pub mod ids;
+mod params;
 pub mod stream;
 
 pub use simd_json;

@@ -4,11 +4,13 @@
 //! Calls are exposed when their name is known; a call drafted inside reasoning is held,
 //! with the reasoning after it, until the reasoning closes (it was a draft: its bytes go
 //! out as reasoning) or the stream ends first (it is a call). Argument fragments are the
-//! model's text through [`inband::ArgumentsNormalizer`]; their concatenation is exactly the
-//! JSON the completion's arguments were parsed from. Text is cut at UTF-8 code point
+//! model's text through [`inband::ArgumentsNormalizer`], or, for raw-text parameters, the
+//! JSON text built from them as values arrive (a text value streams, a typed value goes out
+//! once complete; see [`crate::assemble`]); their concatenation is exactly the JSON the
+//! completion's arguments were parsed from. Text is cut at UTF-8 code point
 //! boundaries only.
 
-use inband::{CallEnd, Diagnostic, Markup, Sink, Span};
+use inband::{CallEnd, Diagnostic, Markup, Sink, Span, ValueKind};
 use serde::Serialize;
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, Segment};
@@ -283,6 +285,15 @@ impl Sink for DeltaStream {
     }
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         self.assembler.tool_args(span, call, json);
+    }
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.assembler.tool_param(span, call, key, kind);
+    }
+    fn tool_value(&mut self, span: Span, call: u32, value: &[u8]) {
+        self.assembler.tool_value(span, call, value);
+    }
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.assembler.tool_param_end(span, call);
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
         self.assembler.tool_end(span, call, end);

@@ -108,6 +108,16 @@ fn event_json(event: &OwnedEvent) -> Value {
         OwnedEvent::ToolArgs { call, json, .. } => {
             ("tool_args", json!({ "call": call, "json": lossy(json) }))
         }
+        OwnedEvent::ToolParam {
+            call, key, kind, ..
+        } => (
+            "tool_param",
+            json!({ "call": call, "key": lossy(key), "value_kind": kind.code() }),
+        ),
+        OwnedEvent::ToolValue { call, value, .. } => {
+            ("tool_value", json!({ "call": call, "text": lossy(value) }))
+        }
+        OwnedEvent::ToolParamEnd { call, .. } => ("tool_param_end", json!({ "call": call })),
         OwnedEvent::ToolEnd { call, end: e, .. } => {
             ("tool_end", json!({ "call": call, "end": e.code() }))
         }

@@ -34,6 +34,8 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/harmony-run-tests.txt", "harmony"),
     ("transcripts/kimi-ci-two-calls.txt", "kimi"),
     ("transcripts/deepseek-r1-weather-and-time.txt", "deepseek"),
+    ("transcripts/xml-read-and-grep.txt", "xml"),
+    ("transcripts/xml-dsml-write-and-test.txt", "xml"),
 ];
 
 #[test]
@@ -240,6 +242,87 @@ fn harmony_openai_deltas() {
     }
 }
 
+/// Raw-text parameters (xml): text values stream, typed ones go out whole, and the
+/// fragments concatenate to exactly the arguments' JSON text at every chunk size.
+#[test]
+fn xml_openai_fragments_are_the_arguments_json_text() {
+    let path = data("transcripts/xml-read-and-grep.txt");
+    let path = path.to_str().unwrap();
+    let expected = [
+        r#"{"path":"src/parse.rs","lines":[1, 40]}"#,
+        r#"{"pattern":"<parameter name=\"(\\w+)\">","paths":["src", "tests"],"note":"matches & counts, \"quoted\", 城堡 é"}"#,
+    ];
+    for chunk in (1..=12).chain([4096]) {
+        let chunk = chunk.to_string();
+        let out = stdout(&inband(&[
+            "scan",
+            path,
+            "--dialect",
+            "xml",
+            "--format",
+            "openai",
+            "--chunk",
+            &chunk,
+        ]));
+        let mut arguments: Vec<String> = Vec::new();
+        let mut fragments = 0;
+        for line in out.lines() {
+            let chunk: Value = serde_json::from_str(line).unwrap();
+            for call in chunk["choices"][0]["delta"]["tool_calls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let index = call["index"].as_u64().unwrap() as usize;
+                if call["id"].is_string() {
+                    arguments.push(String::new());
+                }
+                arguments[index].push_str(call["function"]["arguments"].as_str().unwrap());
+                fragments += 1;
+            }
+        }
+        assert_eq!(arguments, expected, "{chunk}-byte chunks");
+        if chunk == "1" {
+            assert!(fragments > 20, "values stream: {fragments} fragments");
+        }
+    }
+    let out = stdout(&inband(&[
+        "scan",
+        path,
+        "--dialect",
+        "xml",
+        "--format",
+        "events",
+        "--chunk",
+        "5",
+    ]));
+    let mut at = 0;
+    let mut params = Vec::new();
+    for line in out.lines() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let span = [event["span"][0].as_u64(), event["span"][1].as_u64()];
+        match event["kind"].as_str().unwrap() {
+            "text" | "reasoning" | "markup" | "tool_args" | "tool_value" => {
+                assert_eq!(span[0], Some(at), "{line}");
+                at = span[1].unwrap();
+            }
+            "tool_param" => params.push(format!("{}:{}", event["key"], event["value_kind"])),
+            _ => {}
+        }
+    }
+    assert_eq!(at, std::fs::read(path).unwrap().len() as u64);
+    assert_eq!(
+        params,
+        [
+            r#""path":"untyped""#,
+            r#""lines":"untyped""#,
+            r#""pattern":"text""#,
+            r#""paths":"untyped""#,
+            r#""note":"untyped""#
+        ]
+    );
+}
+
 #[test]
 fn events_are_json_lines_whose_spans_tile_the_input() {
     let path = data("transcripts/hermes-code-edit.txt");
@@ -263,7 +346,10 @@ fn events_are_json_lines_whose_spans_tile_the_input() {
             event["span"][0].as_u64().unwrap(),
             event["span"][1].as_u64().unwrap(),
         ];
-        if matches!(kind.as_str(), "text" | "reasoning" | "markup" | "tool_args") {
+        if matches!(
+            kind.as_str(),
+            "text" | "reasoning" | "markup" | "tool_args" | "tool_value"
+        ) {
             assert_eq!(span[0], at, "{line}");
             at = span[1];
         }

@@ -10,4 +10,5 @@
 pub(crate) mod frame;
 pub(crate) mod harmony;
 pub(crate) mod json_tag;
+pub(crate) mod markup;
 pub(crate) mod token_json;

@@ -140,6 +140,18 @@ pub const ROLES: &[RoleName] = &[
         key: "message_end",
         variant: "MessageEnd",
     },
+    RoleName {
+        key: "markup_open",
+        variant: "MarkupOpen",
+    },
+    RoleName {
+        key: "param_open",
+        variant: "ParamOpen",
+    },
+    RoleName {
+        key: "param_close",
+        variant: "ParamClose",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.
