@@ -60,12 +60,10 @@ fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
                         .extend_from_slice(prose_markup(dialect).1.as_bytes());
                     prose_open = false;
                 }
-                let (open, close) = call_markup(dialect, name, input.calls);
-                input.bytes.extend_from_slice(open.as_bytes());
-                input.bytes.extend_from_slice(args.as_bytes());
-                input.bytes.extend_from_slice(close.as_bytes());
+                let (call, args) = write_call(dialect, name, args, input.calls);
+                input.bytes.extend_from_slice(call.as_bytes());
                 input.calls += 1;
-                input.args += args.len() as u64;
+                input.args += args;
             }
         }
     }
@@ -85,27 +83,46 @@ fn prose_markup(dialect: Dialect) -> (&'static str, &'static str) {
     }
 }
 
-/// The markup before and after a call's arguments in `dialect` (the `index`th call).
-fn call_markup(dialect: Dialect, name: &str, index: u64) -> (String, String) {
+/// A call in `dialect` (the `index`th call of the response) and how many of its bytes are
+/// argument text: the JSON object, or for raw-text parameters the values as written.
+fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, u64) {
+    let json = |open: String, close: &str| (format!("{open}{args}{close}"), args.len() as u64);
     match dialect {
-        Dialect::Hermes | Dialect::Qwen3 => (
+        Dialect::Hermes | Dialect::Qwen3 => json(
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
-            "}\n</tool_call>".to_string(),
+            "}\n</tool_call>",
         ),
-        Dialect::Kimi => (
+        Dialect::Kimi => json(
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"
             ),
-            "<|tool_call_end|><|tool_calls_section_end|>".to_string(),
+            "<|tool_call_end|><|tool_calls_section_end|>",
         ),
-        Dialect::Deepseek => (
+        Dialect::Deepseek => json(
             format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>"),
-            "<｜tool▁call▁end｜><｜tool▁calls▁end｜>".to_string(),
+            "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
         ),
-        Dialect::Harmony => (
+        Dialect::Harmony => json(
             format!("<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"),
-            "<|call|>".to_string(),
+            "<|call|>",
         ),
+        Dialect::Xml => {
+            // One parameter per top-level key: strings raw, other values as JSON text.
+            let object: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(args).expect("bench arguments are a JSON object");
+            let mut call = format!("<tool_calls>\n<invoke name=\"{name}\">\n");
+            let mut values = 0;
+            for (key, value) in &object {
+                let text = match value {
+                    serde_json::Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                values += text.len() as u64;
+                call.push_str(&format!("<parameter name=\"{key}\">{text}</parameter>\n"));
+            }
+            call.push_str("</invoke>\n</tool_calls>");
+            (call, values)
+        }
         _ => panic!("no bench rendering for {dialect}"),
     }
 }
@@ -179,6 +196,10 @@ impl Sink for Counts {
     fn tool_args(&mut self, _: Span, _: u32, json: &[u8]) {
         self.events += 1;
         self.args_bytes += json.len() as u64;
+    }
+    fn tool_value(&mut self, _: Span, _: u32, text: &[u8]) {
+        self.events += 1;
+        self.args_bytes += text.len() as u64;
     }
     fn tool_end(&mut self, _: Span, _: u32, end: CallEnd) {
         self.events += 1;
@@ -296,8 +317,7 @@ pub fn mix(len: usize) -> Input {
     let mut pieces = Vec::new();
     for unit in 0..len / 1024 {
         let (name, args) = small_call(&mut rng);
-        let (open, close) = call_markup(dialect, name, unit as u64);
-        let call_len = open.len() + args.len() + close.len() + 1;
+        let call_len = write_call(dialect, name, &args, unit as u64).0.len() + 1;
         let mut prose = Vec::new();
         prose_into(&mut prose, &mut rng, 1024 - call_len);
         pieces.push(Piece::Prose(prose));

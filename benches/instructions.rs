@@ -108,6 +108,12 @@ fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
 #[bench::harmony_call_4b(args = (Dialect::Harmony, "call", 4), setup = dialect_case)]
 #[bench::harmony_calls_whole(args = (Dialect::Harmony, "calls", 0), setup = dialect_case)]
 #[bench::harmony_calls_4b(args = (Dialect::Harmony, "calls", 4), setup = dialect_case)]
+#[bench::xml_prose_whole(args = (Dialect::Xml, "prose", 0), setup = dialect_case)]
+#[bench::xml_prose_4b(args = (Dialect::Xml, "prose", 4), setup = dialect_case)]
+#[bench::xml_call_whole(args = (Dialect::Xml, "call", 0), setup = dialect_case)]
+#[bench::xml_call_4b(args = (Dialect::Xml, "call", 4), setup = dialect_case)]
+#[bench::xml_calls_whole(args = (Dialect::Xml, "calls", 0), setup = dialect_case)]
+#[bench::xml_calls_4b(args = (Dialect::Xml, "calls", 4), setup = dialect_case)]
 fn dialect(case: Case) -> Case {
     let counts = inputs::scan(&case.input, case.chunk);
     case.input.check(&counts);

@@ -197,7 +197,12 @@ fn inputs(c: &mut Criterion<Clock>) {
 
 /// The dialects other than Hermes, on the same three inputs written in each, fed whole
 /// and in 4-byte chunks.
-const DIALECTS: &[Dialect] = &[Dialect::Kimi, Dialect::Deepseek, Dialect::Harmony];
+const DIALECTS: &[Dialect] = &[
+    Dialect::Kimi,
+    Dialect::Deepseek,
+    Dialect::Harmony,
+    Dialect::Xml,
+];
 
 fn dialects(c: &mut Criterion<Clock>) {
     for &dialect in DIALECTS {
