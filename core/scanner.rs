@@ -95,6 +95,15 @@ static QWEN3: json_tag::Modes = json_tag::Modes {
     tail: &tables::qwen3::CALL_TAIL,
 };
 
+/// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
+/// dialect reads too; its modes are in `deepseek.toml` only.
+static DSML: Tagset = Tagset {
+    section: &tables::deepseek::DSML_SECTION,
+    invoke: &tables::deepseek::DSML_INVOKE,
+    value: &tables::deepseek::DSML_VALUE,
+    after_value: &tables::deepseek::DSML_AFTER_VALUE,
+};
+
 static KIMI: token_json::Modes = token_json::Modes {
     content: &tables::kimi::CONTENT,
     reasoning: &tables::kimi::REASONING,
@@ -104,6 +113,7 @@ static KIMI: token_json::Modes = token_json::Modes {
     fenced_keyword: None,
     // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
     aliases: &["<|tool_call_section_begin|>".as_bytes()],
+    markup: None,
 };
 
 static DEEPSEEK: token_json::Modes = token_json::Modes {
@@ -121,6 +131,7 @@ static DEEPSEEK: token_json::Modes = token_json::Modes {
         "<｜tool\\_calls\\_begin｜>".as_bytes(),
         "<｜tool▁calls｜>".as_bytes(),
     ],
+    markup: Some(&DSML),
 };
 
 static XML: markup::Modes = markup::Modes {
@@ -132,12 +143,7 @@ static XML: markup::Modes = markup::Modes {
         value: &tables::xml::VALUE,
         after_value: &tables::xml::AFTER_VALUE,
     },
-    embedded: Some(Tagset {
-        section: &tables::xml::DSML_SECTION,
-        invoke: &tables::xml::DSML_INVOKE,
-        value: &tables::xml::DSML_VALUE,
-        after_value: &tables::xml::DSML_AFTER_VALUE,
-    }),
+    embedded: Some(&DSML),
 };
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
@@ -176,7 +182,7 @@ impl Machine {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
             Machine::Harmony(machine) => machine.finish(end, sink),
-            Machine::TokenJson(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),
         }
     }
