@@ -35,8 +35,12 @@ pub enum Dialect {
     /// reasoning: Kimi K2 / K2.5 (Moonshot). The model's `functions.NAME:IDX` is the call id.
     Kimi,
     /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…`
-    /// (V3.1) and the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body,
-    /// `<think>` reasoning: DeepSeek V3, R1, V3.1.
+    /// (V3.1), the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body, and
+    /// the DSML envelope of V3.2 / V4 (`<｜DSML｜function_calls>`, V4
+    /// `<｜DSML｜tool_calls>`, fullwidth or ASCII pipes, around
+    /// `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`), in any
+    /// mix within one response, one call numbering for all; `<think>` reasoning: DeepSeek
+    /// V3, R1, V3.1, V3.2, V4.
     Deepseek,
     /// Generic invoke/parameter markup: `<invoke name="N"><parameter name="k">v</parameter>
     /// </invoke>`, bare or in a `<tool_calls>` / `<function_calls>` wrapper, and DeepSeek's
@@ -239,11 +243,12 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 328 bytes on x86_64; a test keeps it at most 384: the
-/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header buffer of a
-/// little more than [`MAX_NAME`] bytes or a markup tag of [`MAX_TAG`](crate::MAX_TAG)
-/// bytes, at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a
-/// candidate closer, and a few counters); nothing is allocated. Work per byte is bounded
+/// Memory is fixed (`size_of::<Scanner>()` is 336 bytes on x86_64; a test keeps it at most
+/// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
+/// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
+/// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
+/// them in the same memory), at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
+/// whitespace after a candidate closer, and a few counters); nothing is allocated. Work per byte is bounded
 /// whatever the chunking: held bytes are never re-scanned, except that a failed delimiter
 /// candidate, or a delimiter that ends a call where it cannot stay, is looked at once more
 /// where the call stood (at most one delimiter's length, once per call or section).

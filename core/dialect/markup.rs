@@ -1,7 +1,8 @@
 //! The markup family: calls written as tags with raw-text parameters,
 //! `<invoke name="N"><parameter name="k">v</parameter></invoke>`, bare or inside a section
 //! wrapper, in one or more tagsets (the `xml` dialect reads the plain tags and DeepSeek's
-//! DSML spelling `<｜DSML｜invoke …>`). Formats: seed-system.md §2.4, §2.5, §2.7 (DSML);
+//! DSML spelling `<｜DSML｜invoke …>`; the `deepseek` dialect embeds the DSML tagset in its
+//! special-token machine). Formats: seed-system.md §2.4, §2.5, §2.7 (DSML);
 //! model-formats.md §7.3, §7.4, §9.2, §20.
 //!
 //! Two machines live here:

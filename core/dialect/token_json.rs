@@ -131,13 +131,6 @@ struct Call {
 }
 
 impl Call {
-    /// The fenced form's separator (among `modes.call`'s delimiters), once the keyword has
-    /// been read.
-    fn separator(&self, modes: &Modes) -> Option<&'static Delimiter> {
-        let (sep, _) = self.fenced?;
-        modes.call.delimiters.get(usize::from(sep))
-    }
-
     fn new(head_start: u64) -> Self {
         Call {
             head: ArrayVec::new_const(),
@@ -148,6 +141,13 @@ impl Call {
             arg_bytes: 0,
             fence: 0,
         }
+    }
+
+    /// The fenced form's separator (among `modes.call`'s delimiters), once the keyword has
+    /// been read.
+    fn separator(&self, modes: &Modes) -> Option<&'static Delimiter> {
+        let (sep, _) = self.fenced?;
+        modes.call.delimiters.get(usize::from(sep))
     }
 }
 
