@@ -89,10 +89,11 @@ fn dsml(input: &str) -> Vec<String> {
 }
 
 /// The completion of `input` (abbreviated as in [`dsml_tokens`]): the same whole, at every
-/// two-way split and byte by byte.
+/// two-way split and byte by byte; its events pass the harness.
 fn dsml_completion_with(options: Options, input: &str) -> Completion {
     let input = dsml_tokens(input);
     let bytes = input.as_bytes();
+    harness::check(Dialect::Deepseek, options, bytes);
     let run = |chunks: Vec<&[u8]>| {
         assemble(
             Dialect::Deepseek,
