@@ -10,14 +10,196 @@ use inband::{CallEnd, Dialect, Markup, Options, Scanner, Sink, Span};
 
 /// A generated transcript and what a correct scan of it must report.
 pub struct Input {
+    /// The dialect it is written in.
+    pub dialect: Dialect,
     /// The transcript bytes.
     pub bytes: Vec<u8>,
     /// Tool calls in it, every one complete and well-formed.
     pub calls: u64,
-    /// Bytes of visible text (everything outside `<tool_call>…</tool_call>`).
+    /// Bytes of visible text (everything outside the calls' markup).
     pub text: u64,
-    /// Bytes of argument JSON (the `arguments` object of every call).
+    /// Bytes of argument text (the arguments object of every call).
     pub args: u64,
+}
+
+/// One piece of a transcript before it is written in a dialect.
+enum Piece {
+    /// Visible prose.
+    Prose(Vec<u8>),
+    /// A call: its name and its arguments as one JSON object.
+    Call(&'static str, String),
+}
+
+/// Writes `pieces` as a response in `dialect`, counting text and argument bytes.
+fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
+    let mut input = Input {
+        dialect,
+        bytes: Vec::new(),
+        calls: 0,
+        text: 0,
+        args: 0,
+    };
+    // Harmony text lives in messages: adjacent prose pieces make one `final` message.
+    let mut prose_open = false;
+    for piece in pieces {
+        match piece {
+            Piece::Prose(prose) => {
+                if !prose_open {
+                    input
+                        .bytes
+                        .extend_from_slice(prose_markup(dialect).0.as_bytes());
+                    prose_open = true;
+                }
+                input.bytes.extend_from_slice(prose);
+                input.text += prose.len() as u64;
+            }
+            Piece::Call(name, args) => {
+                if prose_open {
+                    input
+                        .bytes
+                        .extend_from_slice(prose_markup(dialect).1.as_bytes());
+                    prose_open = false;
+                }
+                let (call, args) = write_call(dialect, name, args, input.calls);
+                input.bytes.extend_from_slice(call.as_bytes());
+                input.calls += 1;
+                input.args += args;
+            }
+        }
+    }
+    if prose_open {
+        input
+            .bytes
+            .extend_from_slice(prose_markup(dialect).1.as_bytes());
+    }
+    input
+}
+
+/// The markup around a run of visible prose in `dialect`.
+fn prose_markup(dialect: Dialect) -> (&'static str, &'static str) {
+    match dialect {
+        Dialect::Harmony => ("<|start|>assistant<|channel|>final<|message|>", "<|end|>"),
+        _ => ("", ""),
+    }
+}
+
+/// A call in `dialect` (the `index`th call of the response) and how many of its bytes are
+/// argument text: the JSON object, or for parameters (raw-text or literal) the values as
+/// written, which the scanner reports as `tool_value` pieces.
+fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, u64) {
+    let json = |open: String, close: &str| (format!("{open}{args}{close}"), args.len() as u64);
+    match dialect {
+        Dialect::Hermes | Dialect::Qwen3 => json(
+            format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}\n</tool_call>",
+        ),
+        Dialect::Kimi => json(
+            format!(
+                "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"
+            ),
+            "<|tool_call_end|><|tool_calls_section_end|>",
+        ),
+        Dialect::Deepseek => json(
+            format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>"),
+            "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        ),
+        Dialect::Harmony => json(
+            format!("<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"),
+            "<|call|>",
+        ),
+        Dialect::Xml => {
+            // One parameter per top-level key: strings raw, other values as JSON text.
+            let object = json_object(args);
+            let mut call = format!("<tool_calls>\n<invoke name=\"{name}\">\n");
+            let mut values = 0;
+            for (key, value) in &object {
+                let text = match value {
+                    serde_json::Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                values += text.len() as u64;
+                call.push_str(&format!("<parameter name=\"{key}\">{text}</parameter>\n"));
+            }
+            call.push_str("</invoke>\n</tool_calls>");
+            (call, values)
+        }
+        Dialect::Gemma => {
+            // Literal syntax: `<|"|>` strings without escapes, bare keys, no whitespace.
+            let mut call = format!("<|tool_call>call:{name}{{");
+            let mut values = 0;
+            for (k, (key, value)) in json_object(args).iter().enumerate() {
+                let text = gemma_value(value);
+                values += text.len() as u64;
+                let comma = if k > 0 { "," } else { "" };
+                call.push_str(&format!("{comma}{key}:{text}"));
+            }
+            call.push_str("}<tool_call|>");
+            (call, values)
+        }
+        Dialect::Gemini => {
+            // A Python call in a tool_code block: keyword arguments, Python literals.
+            let mut call = format!("```tool_code\ndefault_api.{name}(");
+            let mut values = 0;
+            for (k, (key, value)) in json_object(args).iter().enumerate() {
+                let text = python_value(value);
+                values += text.len() as u64;
+                let comma = if k > 0 { ", " } else { "" };
+                call.push_str(&format!("{comma}{key}={text}"));
+            }
+            call.push_str(")\n```");
+            (call, values)
+        }
+        _ => panic!("no bench rendering for {dialect}"),
+    }
+}
+
+/// The bench arguments, a JSON object.
+fn json_object(args: &str) -> serde_json::Map<String, serde_json::Value> {
+    serde_json::from_str(args).expect("bench arguments are a JSON object")
+}
+
+/// `value` in Gemma 4's literal syntax (model-formats.md §12).
+fn gemma_value(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => format!("<|\"|>{text}<|\"|>"),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(gemma_value).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(object) => {
+            let entries: Vec<String> = object
+                .iter()
+                .map(|(key, value)| format!("{key}:{}", gemma_value(value)))
+                .collect();
+            format!("{{{}}}", entries.join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `value` as a Python literal (JSON's string escapes are Python's too).
+fn python_value(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(python_value).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(object) => {
+            let entries: Vec<String> = object
+                .iter()
+                .map(|(key, value)| {
+                    format!("{}: {}", Value::from(key.as_str()), python_value(value))
+                })
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+        other => other.to_string(),
+    }
 }
 
 impl Input {
@@ -90,6 +272,10 @@ impl Sink for Counts {
         self.events += 1;
         self.args_bytes += json.len() as u64;
     }
+    fn tool_value(&mut self, _: Span, _: u32, _: inband::Piece, text: &[u8]) {
+        self.events += 1;
+        self.args_bytes += text.len() as u64;
+    }
     fn tool_end(&mut self, _: Span, _: u32, end: CallEnd) {
         self.events += 1;
         if end == CallEnd::Complete {
@@ -125,11 +311,11 @@ pub fn scan_into(scanner: &mut Scanner, sink: &mut Counts, input: &[u8], chunk: 
     scanner.finish(sink).unwrap();
 }
 
-/// A fresh Hermes scan of `input` in chunks of `chunk` bytes (`0`: in one piece).
-pub fn scan(input: &[u8], chunk: usize) -> Counts {
-    let mut scanner = Scanner::new(Dialect::Hermes, options());
+/// A fresh scan of `input` in chunks of `chunk` bytes (`0`: in one piece).
+pub fn scan(input: &Input, chunk: usize) -> Counts {
+    let mut scanner = Scanner::new(input.dialect, options());
     let mut counts = Counts::default();
-    scan_into(&mut scanner, &mut counts, black_box(input), chunk);
+    scan_into(&mut scanner, &mut counts, black_box(&input.bytes), chunk);
     counts
 }
 
@@ -145,119 +331,77 @@ pub const SWEEP: [usize; 4] = [1 << 10, 64 << 10, 1 << 20, 16 << 20];
 /// (a) `len` bytes of prose, no calls: English-ish sentences and paragraphs with
 /// punctuation, `<`-fragments that are not delimiters (`<br>`, `Vec<u8>`, `a < b`,
 /// `<thead>`, `<toolbox>`) and some non-ASCII.
-pub fn prose(len: usize) -> Input {
+pub fn prose(dialect: Dialect, len: usize) -> Input {
     let mut rng = Rng(0x5eed_0001);
     let mut bytes = Vec::with_capacity(len);
     prose_into(&mut bytes, &mut rng, len);
-    Input {
-        text: len as u64,
-        bytes,
-        calls: 0,
-        args: 0,
-    }
+    render(dialect, &[Piece::Prose(bytes)])
 }
 
-/// (b) One Hermes `write_file` call whose `content` holds `code_len` bytes of escaped
-/// Rust code (newlines, quotes, backslashes, generics, a `</tool_call>` in a string).
-pub fn big_call(code_len: usize) -> Input {
+/// (b) One `write_file` call whose `content` holds `code_len` bytes of escaped Rust code
+/// (newlines, quotes, backslashes, generics, a `</tool_call>` in a string).
+pub fn big_call(dialect: Dialect, code_len: usize) -> Input {
     let mut rng = Rng(0x5eed_0002);
-    let mut bytes = Vec::with_capacity(code_len + 256);
-    let lead = b"I'll write the new module in one go.\n\n";
-    bytes.extend_from_slice(lead);
-    bytes.extend_from_slice(b"<tool_call>\n{\"name\": \"write_file\", \"arguments\": ");
-    let args_start = bytes.len();
-    bytes.extend_from_slice(b"{\"path\": \"src/big.rs\", \"content\": \"");
-    let code_start = bytes.len();
+    let mut args = Vec::with_capacity(code_len + 64);
+    args.extend_from_slice(b"{\"path\": \"src/big.rs\", \"content\": \"");
+    let code_start = args.len();
     let mut line = Vec::new();
     loop {
         line.clear();
         json_escape_into(&mut line, code_line(&mut rng).as_bytes());
-        if bytes.len() - code_start + line.len() > code_len {
+        if args.len() - code_start + line.len() > code_len {
             break;
         }
-        bytes.extend_from_slice(&line);
+        args.extend_from_slice(&line);
     }
-    bytes.resize(code_start + code_len, b' ');
-    bytes.extend_from_slice(b"\"}");
-    let args = (bytes.len() - args_start) as u64;
-    bytes.extend_from_slice(b"}\n</tool_call>");
-    Input {
-        bytes,
-        calls: 1,
-        text: lead.len() as u64,
-        args,
-    }
+    args.resize(code_start + code_len, b' ');
+    args.extend_from_slice(b"\"}");
+    let args = String::from_utf8(args).expect("generated code is UTF-8");
+    let lead = b"I'll write the new module in one go.\n\n".to_vec();
+    render(
+        dialect,
+        &[Piece::Prose(lead), Piece::Call("write_file", args)],
+    )
 }
 
-/// (c) `n` small Hermes calls with a sentence or two of prose before each.
-pub fn many_calls(n: usize) -> Input {
+/// (c) `n` small calls with a sentence or two of prose before each.
+pub fn many_calls(dialect: Dialect, n: usize) -> Input {
     let mut rng = Rng(0x5eed_0003);
-    let mut input = Input {
-        bytes: Vec::new(),
-        calls: 0,
-        text: 0,
-        args: 0,
-    };
+    let mut pieces = Vec::new();
     for _ in 0..n {
-        let target = input.bytes.len() + 40 + rng.below(160) as usize;
-        prose_into(&mut input.bytes, &mut rng, target);
-        input.bytes.push(b'\n');
-        push_call(&mut input, &mut rng);
+        let mut prose = Vec::new();
+        let len = 40 + rng.below(160) as usize;
+        prose_into(&mut prose, &mut rng, len);
+        prose.push(b'\n');
+        pieces.push(Piece::Prose(prose));
+        let (name, args) = small_call(&mut rng);
+        pieces.push(Piece::Call(name, args));
+        pieces.push(Piece::Prose(b"\n".to_vec()));
     }
-    input.bytes.extend_from_slice(b"Done.");
-    input.text = text_bytes(&input);
-    input
+    pieces.push(Piece::Prose(b"Done.".to_vec()));
+    render(dialect, &pieces)
 }
 
 /// A sweep input of exactly `len` bytes (a multiple of 1 KiB): 1 KiB units, each a
-/// paragraph of prose and then one small call (about 85% prose by bytes).
+/// paragraph of prose and then one small call (about 85% prose by bytes). Hermes only: the
+/// sweep measures cost against size, not dialects.
 pub fn mix(len: usize) -> Input {
+    let dialect = Dialect::Hermes;
     assert_eq!(len % 1024, 0, "sweep sizes are whole KiB");
     let mut rng = Rng(0x5eed_0004);
-    let mut input = Input {
-        bytes: Vec::with_capacity(len),
-        calls: 0,
-        text: 0,
-        args: 0,
-    };
-    let mut call = Input {
-        bytes: Vec::new(),
-        calls: 0,
-        text: 0,
-        args: 0,
-    };
+    let mut pieces = Vec::new();
     for unit in 0..len / 1024 {
-        call.bytes.clear();
-        push_call(&mut call, &mut rng);
-        let end = (unit + 1) * 1024;
-        prose_into(&mut input.bytes, &mut rng, end - call.bytes.len());
-        input.bytes.extend_from_slice(&call.bytes);
-        assert_eq!(input.bytes.len(), end);
+        let (name, args) = small_call(&mut rng);
+        let call_len = write_call(dialect, name, &args, unit as u64).0.len() + 1;
+        let mut prose = Vec::new();
+        prose_into(&mut prose, &mut rng, 1024 - call_len);
+        pieces.push(Piece::Prose(prose));
+        pieces.push(Piece::Call(name, args));
+        pieces.push(Piece::Prose(b"\n".to_vec()));
     }
-    input.calls = call.calls;
-    input.args = call.args;
-    input.text = text_bytes(&input);
+    let input = render(dialect, &pieces);
+    assert_eq!(input.bytes.len(), len);
     input
-}
-
-/// Bytes outside `<tool_call>…</tool_call>` (the generators never write those inside
-/// prose, and only the big call writes `</tool_call>` inside a string).
-fn text_bytes(input: &Input) -> u64 {
-    let (open, close) = (b"<tool_call>".as_slice(), b"</tool_call>".as_slice());
-    let bytes = &input.bytes;
-    let mut text = 0;
-    let mut i = 0;
-    while let Some(k) = find(&bytes[i..], open) {
-        text += k;
-        i += k;
-        // The small calls never hold a closer inside a string.
-        i += find(&bytes[i..], close).expect("every call is closed") + close.len();
-    }
-    (text + bytes.len() - i) as u64
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 /// A small, deterministic PRNG (SplitMix64): the inputs are the same on every run.
@@ -470,8 +614,8 @@ fn prose_into(out: &mut Vec<u8>, rng: &mut Rng, target: usize) {
     }
 }
 
-/// Appends one small, well-formed Hermes call (and its trailing newline) to `input`.
-fn push_call(input: &mut Input, rng: &mut Rng) {
+/// One small, well-formed call: a name and its JSON arguments.
+fn small_call(rng: &mut Rng) -> (&'static str, String) {
     let n = rng.below(1000);
     let (name, args) = match rng.below(6) {
         0 => ("read_file", format!("{{\"path\": \"src/module_{n}.rs\"}}")),
@@ -498,13 +642,7 @@ fn push_call(input: &mut Input, rng: &mut Rng) {
             ),
         ),
     };
-    input.bytes.extend_from_slice(b"<tool_call>\n{\"name\": \"");
-    input.bytes.extend_from_slice(name.as_bytes());
-    input.bytes.extend_from_slice(b"\", \"arguments\": ");
-    input.bytes.extend_from_slice(args.as_bytes());
-    input.bytes.extend_from_slice(b"}\n</tool_call>\n");
-    input.calls += 1;
-    input.args += args.len() as u64;
+    (name, args)
 }
 
 /// One line of Rust-looking source, with its newline.

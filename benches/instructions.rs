@@ -25,21 +25,21 @@ struct Case {
 
 fn prose(chunk: usize) -> Case {
     Case {
-        input: inputs::prose(PROSE_SMALL),
+        input: inputs::prose(Dialect::Hermes, PROSE_SMALL),
         chunk,
     }
 }
 
 fn big_call(chunk: usize) -> Case {
     Case {
-        input: inputs::big_call(inputs::CODE_LEN),
+        input: inputs::big_call(Dialect::Hermes, inputs::CODE_LEN),
         chunk,
     }
 }
 
 fn many_calls(chunk: usize) -> Case {
     Case {
-        input: inputs::many_calls(inputs::MANY_CALLS),
+        input: inputs::many_calls(Dialect::Hermes, inputs::MANY_CALLS),
         chunk,
     }
 }
@@ -72,7 +72,62 @@ fn mix_4b(len: usize) -> Case {
 #[bench::sweep_4b_64k(args = (64 << 10), setup = mix_4b)]
 #[bench::sweep_4b_1m(args = (1 << 20), setup = mix_4b)]
 fn scan(case: Case) -> Case {
-    let counts = inputs::scan(&case.input.bytes, case.chunk);
+    let counts = inputs::scan(&case.input, case.chunk);
+    case.input.check(&counts);
+    case
+}
+
+/// Another dialect's input (`prose`, `call` or `calls`, written in that dialect) and the
+/// chunk size.
+fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
+    let input = match input {
+        "prose" => inputs::prose(dialect, PROSE_SMALL),
+        "call" => inputs::big_call(dialect, inputs::CODE_LEN),
+        _ => inputs::many_calls(dialect, inputs::MANY_CALLS),
+    };
+    Case { input, chunk }
+}
+
+// The same three inputs written in each other dialect, whole and in 4-byte chunks.
+#[library_benchmark]
+#[bench::kimi_prose_whole(args = (Dialect::Kimi, "prose", 0), setup = dialect_case)]
+#[bench::kimi_prose_4b(args = (Dialect::Kimi, "prose", 4), setup = dialect_case)]
+#[bench::kimi_call_whole(args = (Dialect::Kimi, "call", 0), setup = dialect_case)]
+#[bench::kimi_call_4b(args = (Dialect::Kimi, "call", 4), setup = dialect_case)]
+#[bench::kimi_calls_whole(args = (Dialect::Kimi, "calls", 0), setup = dialect_case)]
+#[bench::kimi_calls_4b(args = (Dialect::Kimi, "calls", 4), setup = dialect_case)]
+#[bench::deepseek_prose_whole(args = (Dialect::Deepseek, "prose", 0), setup = dialect_case)]
+#[bench::deepseek_prose_4b(args = (Dialect::Deepseek, "prose", 4), setup = dialect_case)]
+#[bench::deepseek_call_whole(args = (Dialect::Deepseek, "call", 0), setup = dialect_case)]
+#[bench::deepseek_call_4b(args = (Dialect::Deepseek, "call", 4), setup = dialect_case)]
+#[bench::deepseek_calls_whole(args = (Dialect::Deepseek, "calls", 0), setup = dialect_case)]
+#[bench::deepseek_calls_4b(args = (Dialect::Deepseek, "calls", 4), setup = dialect_case)]
+#[bench::harmony_prose_whole(args = (Dialect::Harmony, "prose", 0), setup = dialect_case)]
+#[bench::harmony_prose_4b(args = (Dialect::Harmony, "prose", 4), setup = dialect_case)]
+#[bench::harmony_call_whole(args = (Dialect::Harmony, "call", 0), setup = dialect_case)]
+#[bench::harmony_call_4b(args = (Dialect::Harmony, "call", 4), setup = dialect_case)]
+#[bench::harmony_calls_whole(args = (Dialect::Harmony, "calls", 0), setup = dialect_case)]
+#[bench::harmony_calls_4b(args = (Dialect::Harmony, "calls", 4), setup = dialect_case)]
+#[bench::xml_prose_whole(args = (Dialect::Xml, "prose", 0), setup = dialect_case)]
+#[bench::xml_prose_4b(args = (Dialect::Xml, "prose", 4), setup = dialect_case)]
+#[bench::xml_call_whole(args = (Dialect::Xml, "call", 0), setup = dialect_case)]
+#[bench::xml_call_4b(args = (Dialect::Xml, "call", 4), setup = dialect_case)]
+#[bench::xml_calls_whole(args = (Dialect::Xml, "calls", 0), setup = dialect_case)]
+#[bench::xml_calls_4b(args = (Dialect::Xml, "calls", 4), setup = dialect_case)]
+#[bench::gemma_prose_whole(args = (Dialect::Gemma, "prose", 0), setup = dialect_case)]
+#[bench::gemma_prose_4b(args = (Dialect::Gemma, "prose", 4), setup = dialect_case)]
+#[bench::gemma_call_whole(args = (Dialect::Gemma, "call", 0), setup = dialect_case)]
+#[bench::gemma_call_4b(args = (Dialect::Gemma, "call", 4), setup = dialect_case)]
+#[bench::gemma_calls_whole(args = (Dialect::Gemma, "calls", 0), setup = dialect_case)]
+#[bench::gemma_calls_4b(args = (Dialect::Gemma, "calls", 4), setup = dialect_case)]
+#[bench::gemini_prose_whole(args = (Dialect::Gemini, "prose", 0), setup = dialect_case)]
+#[bench::gemini_prose_4b(args = (Dialect::Gemini, "prose", 4), setup = dialect_case)]
+#[bench::gemini_call_whole(args = (Dialect::Gemini, "call", 0), setup = dialect_case)]
+#[bench::gemini_call_4b(args = (Dialect::Gemini, "call", 4), setup = dialect_case)]
+#[bench::gemini_calls_whole(args = (Dialect::Gemini, "calls", 0), setup = dialect_case)]
+#[bench::gemini_calls_4b(args = (Dialect::Gemini, "calls", 4), setup = dialect_case)]
+fn dialect(case: Case) -> Case {
+    let counts = inputs::scan(&case.input, case.chunk);
     case.input.check(&counts);
     case
 }
@@ -106,7 +161,7 @@ fn no_allocations() -> u64 {
     counts.events
 }
 
-library_benchmark_group!(name = scanner; benchmarks = scan, no_allocations);
+library_benchmark_group!(name = scanner; benchmarks = scan, dialect, no_allocations);
 
 // CI gate: an instruction count more than 5% above the last run's fails the bench.
 main!(

@@ -145,7 +145,7 @@ fn chunk_id(chunk: usize) -> String {
 /// the expected ones and the scan allocated nothing.
 fn check(name: &str, input: &Input, chunk: usize) {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    let counts = inputs::scan(&input.bytes, chunk);
+    let counts = inputs::scan(input, chunk);
     let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
     input.check(&counts);
     assert_eq!(
@@ -158,16 +158,16 @@ fn check(name: &str, input: &Input, chunk: usize) {
 
 /// The measured routine: a fresh scanner (set up outside the timing) fed the whole input
 /// in `chunk`-byte pieces, then finished.
-fn bench_scan(b: &mut criterion::Bencher<'_, Clock>, bytes: &[u8], chunk: usize) {
+fn bench_scan(b: &mut criterion::Bencher<'_, Clock>, input: &Input, chunk: usize) {
     b.iter_batched_ref(
         || {
             (
-                Scanner::new(Dialect::Hermes, inputs::options()),
+                Scanner::new(input.dialect, inputs::options()),
                 Counts::default(),
             )
         },
         |(scanner, sink)| {
-            inputs::scan_into(scanner, sink, black_box(bytes), chunk);
+            inputs::scan_into(scanner, sink, black_box(&input.bytes), chunk);
             sink.events
         },
         BatchSize::SmallInput,
@@ -179,15 +179,51 @@ fn bench_input(c: &mut Criterion<Clock>, name: &str, input: &Input) {
     group.throughput(Throughput::Bytes(input.len() as u64));
     for chunk in CHUNKS {
         check(name, input, chunk);
-        group.bench_function(chunk_id(chunk), |b| bench_scan(b, &input.bytes, chunk));
+        group.bench_function(chunk_id(chunk), |b| bench_scan(b, input, chunk));
     }
     group.finish();
 }
 
 fn inputs(c: &mut Criterion<Clock>) {
-    bench_input(c, "prose_1MiB", &inputs::prose(inputs::PROSE_LEN));
-    bench_input(c, "call_64KiB", &inputs::big_call(inputs::CODE_LEN));
-    bench_input(c, "calls_200", &inputs::many_calls(inputs::MANY_CALLS));
+    let hermes = Dialect::Hermes;
+    bench_input(c, "prose_1MiB", &inputs::prose(hermes, inputs::PROSE_LEN));
+    bench_input(c, "call_64KiB", &inputs::big_call(hermes, inputs::CODE_LEN));
+    bench_input(
+        c,
+        "calls_200",
+        &inputs::many_calls(hermes, inputs::MANY_CALLS),
+    );
+}
+
+/// The dialects other than Hermes, on the same three inputs written in each, fed whole
+/// and in 4-byte chunks.
+const DIALECTS: &[Dialect] = &[
+    Dialect::Kimi,
+    Dialect::Deepseek,
+    Dialect::Harmony,
+    Dialect::Xml,
+    Dialect::Gemma,
+    Dialect::Gemini,
+];
+
+fn dialects(c: &mut Criterion<Clock>) {
+    for &dialect in DIALECTS {
+        let cases = [
+            ("prose_1MiB", inputs::prose(dialect, inputs::PROSE_LEN)),
+            ("call_64KiB", inputs::big_call(dialect, inputs::CODE_LEN)),
+            ("calls_200", inputs::many_calls(dialect, inputs::MANY_CALLS)),
+        ];
+        for (name, input) in &cases {
+            let name = format!("{dialect}_{name}");
+            let mut group = c.benchmark_group(&name);
+            group.throughput(Throughput::Bytes(input.len() as u64));
+            for chunk in [0, 4] {
+                check(&name, input, chunk);
+                group.bench_function(chunk_id(chunk), |b| bench_scan(b, input, chunk));
+            }
+            group.finish();
+        }
+    }
 }
 
 /// Cost per byte against response size: the same prose-and-calls mix, 4-byte chunks.
@@ -204,7 +240,7 @@ fn sweep(c: &mut Criterion<Clock>) {
         };
         group.throughput(Throughput::Bytes(len as u64));
         group.bench_function(BenchmarkId::from_parameter(label), |b| {
-            bench_scan(b, &input.bytes, 4)
+            bench_scan(b, &input, 4)
         });
     }
     group.finish();
@@ -221,6 +257,6 @@ fn config() -> Criterion<Clock> {
 criterion_group! {
     name = benches;
     config = config();
-    targets = inputs, sweep
+    targets = inputs, dialects, sweep
 }
 criterion_main!(benches);

@@ -73,6 +73,26 @@ pub enum Role {
     /// A single special token of the model's vocabulary where it cannot belong; removed
     /// from the text with a diagnostic (dialects.md rule 12).
     Stray,
+    /// Opens a message header whose first word is the author (Harmony `<|start|>`).
+    MessageStart,
+    /// Introduces the channel word in a message header (Harmony `<|channel|>`); outside a
+    /// message it opens a header whose author is the assistant.
+    Channel,
+    /// Introduces the content type in a message header (Harmony `<|constrain|>`).
+    Constrain,
+    /// Ends a message header and begins its body (Harmony `<|message|>`).
+    MessageBody,
+    /// Ends a message (Harmony `<|end|>`, `<|return|>`).
+    MessageEnd,
+    /// Opens a section of the markup family's embedded tagset (DeepSeek's DSML
+    /// `<｜DSML｜function_calls>`): the dialect hands the stream to the markup machine, which
+    /// hands it back when the section closes.
+    MarkupOpen,
+    /// Begins a parameter's opening tag (`<parameter`); the tag lexer reads its attributes.
+    ParamOpen,
+    /// Closes a parameter value (`</parameter>`); in a raw-text value it counts only when
+    /// what follows can continue the structure (dialects.md rule 4).
+    ParamClose,
     /// A string quote token (Gemma `<|"|>`): opens or closes a string inside call
     /// arguments.
     Quote,
@@ -95,6 +115,14 @@ impl Role {
             Role::SectionClose => "section_close",
             Role::ArgsOpen => "args_open",
             Role::Stray => "stray",
+            Role::MessageStart => "message_start",
+            Role::Channel => "channel",
+            Role::Constrain => "constrain",
+            Role::MessageBody => "message_body",
+            Role::MessageEnd => "message_end",
+            Role::MarkupOpen => "markup_open",
+            Role::ParamOpen => "param_open",
+            Role::ParamClose => "param_close",
             Role::Quote => "quote",
             Role::Fence => "fence",
         }
@@ -112,38 +140,82 @@ pub enum Markup {
     Envelope,
 }
 
-/// How a parameter's value is written, which tells a consumer how to turn the
-/// [`Sink::tool_value`] pieces into JSON.
+/// How a parameter's value is written ([`Sink::tool_param`]), which tells a consumer how to
+/// turn its [`Sink::tool_value`] fragments into JSON.
+///
+/// Raw-text dialects (the markup family: `xml`, and DSML in `deepseek`) send
+/// [`Text`](ValueKind::Text), [`Json`](ValueKind::Json) and [`Untyped`](ValueKind::Untyped)
+/// as the parameter tag's `string` attribute says, with the value as [`Piece::Verbatim`]
+/// fragments. Literal dialects send [`Gemma`](ValueKind::Gemma) (`gemma`) and
+/// [`Python`](ValueKind::Python) (`gemini`, and the ```` ```tool_code ```` blocks `gemma`
+/// accepts as drift), with the value lexed into the other [`Piece`]s. Each variant says how
+/// `inband-alloc`'s assembler turns the value into JSON without a schema (dialects.md rule
+/// 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValueKind {
+    /// Raw text, kept exactly as written (DSML `string="true"`): the exact text as a JSON
+    /// string.
+    Text,
+    /// JSON text (DSML `string="false"`): its own JSON text, parsed with bounded repair;
+    /// kept as the exact text, as a string, with a diagnostic when even that fails.
+    Json,
+    /// The markup does not say (no `string` attribute): the tool's JSON Schema decides;
+    /// without one, the value is its JSON text if the whole of it parses, else the exact
+    /// text as a string.
+    Untyped,
     /// Gemma 4's literal syntax (model-formats.md §12): strings between `<|"|>` tokens with
     /// no escapes, bare numbers, `true`, `false`, `null`, `[…]` lists and `{key:…}` objects
     /// with bare keys. Strings in JSON or Python quotes (with backslash escapes) are
-    /// accepted as drift.
+    /// accepted as drift. JSON: strings as strings (escapes decoded), numbers and
+    /// `true`/`false`/`null` as they are, lists as arrays, objects as objects with their
+    /// bare keys as strings; another bare word becomes the string of its text (a repair).
     Gemma,
     /// A Python literal (model-formats.md §11): strings in single, double or triple quotes
     /// with an optional `r`/`b`/`u`/`f` prefix and Python escapes, ints, floats,
     /// `True`/`False`/`None` (and JSON's `true`/`false`/`null`), lists, dicts and tuples.
+    /// JSON: escapes decoded, adjacent strings joined, `True`/`False`/`None` as
+    /// `true`/`false`/`null`, Python numbers (`0x1F`, `1_000`, `1.`) as JSON numbers, tuples
+    /// as arrays, a non-string dict key as the string of its text, and a call written as a
+    /// value (`f(y=1)`) as the string of its text (a repair).
     Python,
 }
 
 impl ValueKind {
-    /// A stable snake_case code (`gemma`, `python`), for JSON output.
+    /// A stable snake_case code (`text`, `json`, `untyped`, `gemma`, `python`), for JSON
+    /// output.
     pub const fn code(self) -> &'static str {
         match self {
+            ValueKind::Text => "text",
+            ValueKind::Json => "json",
+            ValueKind::Untyped => "untyped",
             ValueKind::Gemma => "gemma",
             ValueKind::Python => "python",
         }
     }
+
+    /// True for the kinds whose values are lexed into pieces (`Gemma`, `Python`); false for
+    /// the raw-text kinds, whose values arrive as [`Piece::Verbatim`].
+    pub const fn is_literal(self) -> bool {
+        matches!(self, ValueKind::Gemma | ValueKind::Python)
+    }
 }
 
-/// What a fragment of a literal value ([`Sink::tool_value`]) is. The scanner has already
-/// lexed the value, so a consumer turns it into JSON piece by piece without lexing it
-/// again; only a bare word and a string's escapes may span several fragments.
+/// What a fragment of a parameter's value ([`Sink::tool_value`]) is.
+///
+/// A raw-text value ([`ValueKind::Text`], [`Json`](ValueKind::Json),
+/// [`Untyped`](ValueKind::Untyped)) is not lexed by the scanner: it arrives as
+/// [`Piece::Verbatim`] only. A literal value ([`ValueKind::Gemma`],
+/// [`Python`](ValueKind::Python)) has already been lexed, so a consumer turns it into JSON
+/// piece by piece without lexing it again; only a bare word and a string's escapes may span
+/// several fragments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Piece {
+    /// A raw-text parameter's value: the model's bytes exactly as written (no entity
+    /// decoding, no trimming, no escaping); the parameter's [`ValueKind`] says how to read
+    /// them.
+    Verbatim,
     /// Container structure, each byte one token: `[` `]` `{` `}` `,` `:`, and a Python
     /// tuple's `(` `)` (a JSON array) or the parentheses of a call written as a value.
     Punct,
@@ -169,9 +241,10 @@ pub enum Piece {
 }
 
 impl Piece {
-    /// A stable snake_case code (`punct`, `string_open`, …), for JSON output.
+    /// A stable snake_case code (`verbatim`, `punct`, `string_open`, …), for JSON output.
     pub const fn code(self) -> &'static str {
         match self {
+            Piece::Verbatim => "verbatim",
             Piece::Punct => "punct",
             Piece::Space => "space",
             Piece::StringOpen => "string_open",
@@ -262,6 +335,53 @@ pub enum Diagnostic {
     /// A special token appeared where it cannot belong and was removed from the text
     /// (dialects.md rule 12).
     StrayToken,
+    /// A message header was longer than 256 bytes (its special tokens not counted); the
+    /// first 256 bytes stay markup, the rest up to the next special token is text, and the
+    /// header makes no call.
+    HeaderTooLong,
+    /// A message header was not followed by its body: another header, a message end or the
+    /// end of the stream came first. Its bytes stay markup.
+    UnclosedHeader,
+    /// A message header named its channel twice (gpt-oss repeats `<|channel|>`); the first
+    /// channel counts, the second is markup (dialects.md rule 13).
+    DuplicateChannel,
+    /// A message ended without its end token because the next message's header began
+    /// (dialects.md rule 13).
+    UnclosedMessage,
+    /// A call's header (its name or id) ended at another delimiter before the one that
+    /// begins its arguments (Kimi `<|tool_call_argument_begin|>`, DeepSeek `<｜tool▁sep｜>`);
+    /// the call is invalid and the delimiter is read again after it (seed B9).
+    MissingArgsOpen,
+    /// A call section ended without its closer: at the end of the stream, at a stop token,
+    /// at text that cannot be in a section, or when the reasoning it was in closed. Its
+    /// complete calls stay complete.
+    UnclosedSection,
+    /// A call opener appeared without the section that should hold it (Kimi, DeepSeek);
+    /// accepted (dialects.md rule 13).
+    MissingSection,
+    /// A call began right after a section opener without its own opener (DeepSeek writes
+    /// this, model-formats §7.1); accepted (dialects.md rule 13).
+    MissingCallOpen,
+    /// A delimiter was written in a known non-canonical spelling (Kimi's singular
+    /// `<|tool_call_section_begin|>`, DeepSeek's section opener variants); accepted
+    /// (dialects.md rule 13).
+    DelimiterAlias,
+    /// A markup tag (`<invoke …>`, `<parameter …>`) ran longer than its bound (128 bytes
+    /// after the tag name) without closing; it was released as text.
+    TagTooLong,
+    /// A markup tag was not well-formed (a `<` or stray quote outside a quoted attribute
+    /// value); it was released as text.
+    MalformedTag,
+    /// A parameter tag had no usable `name` attribute; the call is invalid.
+    MissingKey,
+    /// A parameter's `string` attribute was neither `true` nor `false`; the value is untyped.
+    InvalidStringAttribute,
+    /// A parameter value was ended by its invoke's closer instead of its own (accepted,
+    /// dialects.md rule 13).
+    UnclosedParameter,
+    /// An invoke was ended by the next invoke or by its section's closer instead of its own
+    /// (accepted, dialects.md rule 13).
+    UnclosedInvoke,
     /// A parameter key was longer than [`MAX_NAME`](crate::MAX_NAME) bytes; the call is
     /// invalid.
     KeyTooLong,
@@ -305,6 +425,21 @@ impl Diagnostic {
             Diagnostic::TooManyCalls => "too_many_calls",
             Diagnostic::TooManyDraftCalls => "too_many_draft_calls",
             Diagnostic::StrayToken => "stray_token",
+            Diagnostic::HeaderTooLong => "header_too_long",
+            Diagnostic::UnclosedHeader => "unclosed_header",
+            Diagnostic::DuplicateChannel => "duplicate_channel",
+            Diagnostic::UnclosedMessage => "unclosed_message",
+            Diagnostic::MissingArgsOpen => "missing_args_open",
+            Diagnostic::UnclosedSection => "unclosed_section",
+            Diagnostic::MissingSection => "missing_section",
+            Diagnostic::MissingCallOpen => "missing_call_open",
+            Diagnostic::DelimiterAlias => "delimiter_alias",
+            Diagnostic::TagTooLong => "tag_too_long",
+            Diagnostic::MalformedTag => "malformed_tag",
+            Diagnostic::MissingKey => "missing_key",
+            Diagnostic::InvalidStringAttribute => "invalid_string_attribute",
+            Diagnostic::UnclosedParameter => "unclosed_parameter",
+            Diagnostic::UnclosedInvoke => "unclosed_invoke",
             Diagnostic::KeyTooLong => "key_too_long",
             Diagnostic::ParenthesizedCall => "parenthesized_call",
             Diagnostic::QuotedString => "quoted_string",
@@ -349,6 +484,31 @@ impl Diagnostic {
             Diagnostic::TooManyDraftCalls => "a reasoning block held too many draft calls",
             Diagnostic::StrayToken => {
                 "a special token appeared where it cannot belong and was removed"
+            }
+            Diagnostic::HeaderTooLong => {
+                "a message header was too long; the rest of it was kept as text"
+            }
+            Diagnostic::UnclosedHeader => "a message header ended before its message body began",
+            Diagnostic::DuplicateChannel => {
+                "a message header named its channel twice; the first one counts"
+            }
+            Diagnostic::UnclosedMessage => "a message was not ended before the next one began",
+            Diagnostic::MissingArgsOpen => {
+                "the call's header ended before the delimiter that begins its arguments"
+            }
+            Diagnostic::UnclosedSection => "a call section ended without its closing delimiter",
+            Diagnostic::MissingSection => "a call appeared without its enclosing section",
+            Diagnostic::MissingCallOpen => "a call in a section lacked its own opening delimiter",
+            Diagnostic::DelimiterAlias => "a delimiter was written in a known variant spelling",
+            Diagnostic::TagTooLong => "a markup tag was too long; released as text",
+            Diagnostic::MalformedTag => "a markup tag was not well-formed; released as text",
+            Diagnostic::MissingKey => "a parameter had no name",
+            Diagnostic::InvalidStringAttribute => {
+                "a parameter's string attribute was neither true nor false; ignored"
+            }
+            Diagnostic::UnclosedParameter => "a parameter value was ended by its invoke's closer",
+            Diagnostic::UnclosedInvoke => {
+                "an invoke was ended by the next invoke or the section's closer"
             }
             Diagnostic::KeyTooLong => "a parameter key was too long",
             Diagnostic::ParenthesizedCall => {
@@ -429,27 +589,37 @@ pub trait Sink {
     /// A fragment of the model's raw JSON text of the call's arguments: usually an object,
     /// a JSON string when the model double-encoded them. Clients need valid JSON equal to the
     /// final arguments: pass the fragments through
-    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer).
+    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer). Dialects whose arguments are
+    /// parameters (raw-text or literal, see [`ValueKind`]) send [`Sink::tool_param`],
+    /// [`Sink::tool_value`] and [`Sink::tool_param_end`] instead.
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
         let _ = (span, call, json);
     }
 
-    /// A parameter of a call whose arguments are written as literals (Gemma, Python)
-    /// instead of JSON begins: `key` is its name, whole; `span` is the key's bytes, which
-    /// were reported as markup. Its value follows as [`Sink::tool_value`] pieces, then
-    /// [`Sink::tool_param_end`].
+    /// A parameter of a call whose arguments are written as parameters instead of JSON text
+    /// began: raw-text parameters (`<parameter name="k">` in the XML family and DSML; GLM's
+    /// `<arg_key>`, qwen3-coder's `<parameter=k>`) or literal ones (Gemma's `k:v`, Python's
+    /// `k=v`). `key` is its name, trimmed and whole (UTF-8 is not checked; entities are not
+    /// decoded); `kind` says how its value is written. `span` is the key's bytes, which were
+    /// reported as markup. The value follows as [`Sink::tool_value`] fragments, then
+    /// [`Sink::tool_param_end`]; a call's parameters come one after the other, never
+    /// nested. A call may have none: its arguments are `{}`.
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
         let _ = (span, call, key, kind);
     }
 
-    /// A fragment of the current parameter's value as the model wrote it; `piece` says what
-    /// it is. Adjacent fragments of one piece may be joined or split anywhere.
+    /// A fragment of the current parameter's value, the model's bytes exactly as written;
+    /// `piece` says what it is: [`Piece::Verbatim`] for a raw-text value (possibly ending
+    /// inside a UTF-8 code point), a lexed piece for a literal value. Adjacent fragments of
+    /// one piece may be joined or split anywhere. A payload event: its span takes part in
+    /// the tiling.
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
         let _ = (span, call, piece, bytes);
     }
 
-    /// The current parameter's value ended; `span` is empty, at its end. A call cut off
-    /// inside a value ends without it.
+    /// The current parameter's value is complete; `span` is its closer where it has one of
+    /// its own (`</parameter>`), else empty, at the value's end. Not sent when the call ends
+    /// inside the value (truncated or invalid): then [`Sink::tool_end`] ends both.
     fn tool_param_end(&mut self, span: Span, call: u32) {
         let _ = (span, call);
     }

@@ -10,7 +10,8 @@
 //! - [`Scanner`]: one generic push scanner for every [`Dialect`]; [`Scanner::feed`] a
 //!   chunk, [`Scanner::finish`] at end of stream, [`Scanner::reset`] to reuse it.
 //! - [`Sink`]: receives events; every method has a no-op default.
-//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`]: what events carry.
+//! - [`Span`], [`CallEnd`], [`Diagnostic`], [`Markup`], [`Role`], [`ValueKind`],
+//!   [`Piece`]: what events carry.
 //! - [`ArgumentsNormalizer`]: turns the model's raw argument text into JSON text for
 //!   clients, fragment by fragment.
 //! - [`tables`]: the dialects' delimiter automata, compiled from `tables/` at build time.
@@ -60,6 +61,18 @@
 //! - `</tool_call>` inside a JSON string is argument text (seed B8).
 //! - Every dialect recognises reasoning by default; calls drafted inside closed reasoning
 //!   are demoted (rule 7).
+//! - Kimi and DeepSeek: a call header is bounded and never swallows the next call (seed
+//!   B9); arguments that are not JSON make the call invalid, never a call with `{}` (B11);
+//!   tool-output tokens in content are fabricated results, not deleted (B19).
+//! - Markup (`xml`, and DSML in `deepseek`): a `>` inside a quoted attribute does not end the tag (seed B15); a
+//!   self-closing `<invoke name="N"/>` is a complete call with `{}` (B16); a `</parameter>`
+//!   inside a value counts only when structure follows it (rule 4); the `string` attribute
+//!   reads `true`/`false` in any quoting and case, and without it a value is typed as in
+//!   every other raw-text dialect (B17).
+//! - Gemma and Gemini: a Gemma `<|"|>` inside a string closes it only before `,` `}` `]`
+//!   (model-formats §12); a `)` or a fence inside a Python string is data (seed B8); a call
+//!   with a positional argument, or a `tool_code` statement that is not a call, is not a
+//!   tool call (B20).
 
 #![no_std]
 // Every public item is part of the contract with embedders.
@@ -86,5 +99,6 @@ pub mod tables;
 struct ReadmeDoctests;
 
 pub use event::{CallEnd, Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
+pub use lex::tag::MAX_TAG;
 pub use normalize::ArgumentsNormalizer;
 pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_LOOKAHEAD, MAX_NAME};

@@ -4,7 +4,10 @@ use core::fmt;
 
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
-use crate::dialect::json_tag::{JsonTag, Modes};
+use crate::dialect::harmony::Harmony;
+use crate::dialect::json_tag::{self, JsonTag};
+use crate::dialect::markup::{self, MarkupMachine, Tagset};
+use crate::dialect::token_json::{self, HeaderForm, TokenJson};
 use crate::{tables, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
@@ -16,9 +19,10 @@ pub const MAX_NAME: usize = 128;
 /// [`Diagnostic::TooManyDraftCalls`](crate::Diagnostic::TooManyDraftCalls).
 pub const MAX_DRAFT_CALLS: u32 = 64;
 
-/// Longest run of whitespace kept after a candidate closer while the next byte decides
-/// whether it closes (dialects.md rule 4; Gemma's `<|"|>`, model-formats.md §12). After
-/// more, the candidate does not close.
+/// Longest run of whitespace kept after a candidate closer (or a section opener) while the
+/// next byte decides whether it counts (dialects.md rule 4: the markup family's
+/// `</parameter>`; Gemma's `<|"|>`, model-formats.md §12). After more, the candidate does
+/// not count.
 pub const MAX_LOOKAHEAD: usize = 32;
 
 /// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
@@ -30,6 +34,27 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// OpenAI Harmony messages (gpt-oss): `<|start|>assistant<|channel|>commentary
+    /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
+    /// `analysis` channel.
+    Harmony,
+    /// `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX`
+    /// `<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`, `<think>`
+    /// reasoning: Kimi K2 / K2.5 (Moonshot). The model's `functions.NAME:IDX` is the call id.
+    Kimi,
+    /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…`
+    /// (V3.1), the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body, and
+    /// the DSML envelope of V3.2 / V4 (`<｜DSML｜function_calls>`, V4
+    /// `<｜DSML｜tool_calls>`, fullwidth or ASCII pipes, around
+    /// `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`), in any
+    /// mix within one response, one call numbering for all; `<think>` reasoning: DeepSeek
+    /// V3, R1, V3.1, V3.2, V4.
+    Deepseek,
+    /// Generic invoke/parameter markup: `<invoke name="N"><parameter name="k">v</parameter>
+    /// </invoke>`, bare or in a `<tool_calls>` / `<function_calls>` wrapper, and DeepSeek's
+    /// DSML tagset (`<｜DSML｜function_calls>`, `<｜DSML｜invoke name="N">`,
+    /// `<｜DSML｜parameter name="k" string="true|false">`); `<think>` reasoning.
+    Xml,
     /// `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:2}<tool_call|>`, `<|channel>thought`
     /// reasoning: Gemma 4.
     Gemma,
@@ -44,6 +69,10 @@ impl Dialect {
     pub const ALL: &'static [Dialect] = &[
         Dialect::Hermes,
         Dialect::Qwen3,
+        Dialect::Kimi,
+        Dialect::Deepseek,
+        Dialect::Harmony,
+        Dialect::Xml,
         Dialect::Gemma,
         Dialect::Gemini,
     ];
@@ -53,6 +82,10 @@ impl Dialect {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Kimi => "kimi",
+            Dialect::Deepseek => "deepseek",
+            Dialect::Harmony => "harmony",
+            Dialect::Xml => "xml",
             Dialect::Gemma => "gemma",
             Dialect::Gemini => "gemini",
         }
@@ -62,44 +95,6 @@ impl Dialect {
     pub fn from_name(name: &str) -> Option<Dialect> {
         Dialect::ALL.iter().copied().find(|d| d.name() == name)
     }
-
-    fn json_tag_modes(self) -> &'static Modes {
-        static HERMES: Modes = Modes {
-            content: &tables::hermes::CONTENT,
-            reasoning: &tables::hermes::REASONING,
-            body: &tables::hermes::CALL_BODY,
-            tail: &tables::hermes::CALL_TAIL,
-        };
-        static QWEN3: Modes = Modes {
-            content: &tables::qwen3::CONTENT,
-            reasoning: &tables::qwen3::REASONING,
-            body: &tables::qwen3::CALL_BODY,
-            tail: &tables::qwen3::CALL_TAIL,
-        };
-        match self {
-            Dialect::Hermes => &HERMES,
-            _ => &QWEN3,
-        }
-    }
-
-    fn gemma_modes(self) -> &'static gemma::Modes {
-        static GEMMA: gemma::Modes = gemma::Modes {
-            content: &tables::gemma::CONTENT,
-            reasoning: &tables::gemma::REASONING,
-            body: &tables::gemma::CALL_BODY,
-            string: &tables::gemma::STRING,
-            tail: &tables::gemma::CALL_TAIL,
-        };
-        &GEMMA
-    }
-
-    fn gemini_modes(self) -> &'static gemini::Modes {
-        static GEMINI: gemini::Modes = gemini::Modes {
-            content: &tables::gemini::CONTENT,
-            reasoning: &tables::gemini::REASONING,
-        };
-        &GEMINI
-    }
 }
 
 impl fmt::Display for Dialect {
@@ -108,10 +103,93 @@ impl fmt::Display for Dialect {
     }
 }
 
+/// Each dialect's modes, as its family's phase machine reads them.
+static HERMES: json_tag::Modes = json_tag::Modes {
+    content: &tables::hermes::CONTENT,
+    reasoning: &tables::hermes::REASONING,
+    body: &tables::hermes::CALL_BODY,
+    tail: &tables::hermes::CALL_TAIL,
+};
+
+static QWEN3: json_tag::Modes = json_tag::Modes {
+    content: &tables::qwen3::CONTENT,
+    reasoning: &tables::qwen3::REASONING,
+    body: &tables::qwen3::CALL_BODY,
+    tail: &tables::qwen3::CALL_TAIL,
+};
+
+/// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
+/// dialect reads too; its modes are in `deepseek.toml` only.
+static DSML: Tagset = Tagset {
+    section: &tables::deepseek::DSML_SECTION,
+    invoke: &tables::deepseek::DSML_INVOKE,
+    value: &tables::deepseek::DSML_VALUE,
+    after_value: &tables::deepseek::DSML_AFTER_VALUE,
+};
+
+static KIMI: token_json::Modes = token_json::Modes {
+    content: &tables::kimi::CONTENT,
+    reasoning: &tables::kimi::REASONING,
+    section: &tables::kimi::SECTION,
+    call: &tables::kimi::CALL,
+    header: HeaderForm::CallId,
+    fenced_keyword: None,
+    // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
+    aliases: &["<|tool_call_section_begin|>".as_bytes()],
+    markup: None,
+};
+
+static DEEPSEEK: token_json::Modes = token_json::Modes {
+    content: &tables::deepseek::CONTENT,
+    reasoning: &tables::deepseek::REASONING,
+    section: &tables::deepseek::SECTION,
+    call: &tables::deepseek::CALL,
+    header: HeaderForm::Name,
+    fenced_keyword: Some(b"function"),
+    // The section opener spellings llama.cpp accepts besides the canonical one
+    // (model-formats §7.1).
+    aliases: &[
+        "<｜tool_calls_begin｜>".as_bytes(),
+        "<｜tool calls begin｜>".as_bytes(),
+        "<｜tool\\_calls\\_begin｜>".as_bytes(),
+        "<｜tool▁calls｜>".as_bytes(),
+    ],
+    markup: Some(&DSML),
+};
+
+static XML: markup::Modes = markup::Modes {
+    content: &tables::xml::CONTENT,
+    reasoning: &tables::xml::REASONING,
+    tags: Tagset {
+        section: &tables::xml::SECTION,
+        invoke: &tables::xml::INVOKE,
+        value: &tables::xml::VALUE,
+        after_value: &tables::xml::AFTER_VALUE,
+    },
+    embedded: Some(&DSML),
+};
+
+static GEMMA: gemma::Modes = gemma::Modes {
+    content: &tables::gemma::CONTENT,
+    reasoning: &tables::gemma::REASONING,
+    body: &tables::gemma::CALL_BODY,
+    string: &tables::gemma::STRING,
+    tail: &tables::gemma::CALL_TAIL,
+};
+
+static GEMINI: gemini::Modes = gemini::Modes {
+    content: &tables::gemini::CONTENT,
+    reasoning: &tables::gemini::REASONING,
+};
+
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
+#[repr(u8)]
 enum Machine {
     JsonTag(JsonTag),
+    Harmony(Harmony),
+    TokenJson(TokenJson),
+    Markup(MarkupMachine),
     Gemma(Gemma),
     Gemini(Gemini),
 }
@@ -119,11 +197,14 @@ enum Machine {
 impl Machine {
     fn new(dialect: Dialect, options: &Options) -> Self {
         match dialect {
-            Dialect::Hermes | Dialect::Qwen3 => {
-                Machine::JsonTag(JsonTag::new(dialect.json_tag_modes(), options))
-            }
-            Dialect::Gemma => Machine::Gemma(Gemma::new(dialect.gemma_modes(), options)),
-            Dialect::Gemini => Machine::Gemini(Gemini::new(dialect.gemini_modes(), options)),
+            Dialect::Hermes => Machine::JsonTag(JsonTag::new(&HERMES, options)),
+            Dialect::Qwen3 => Machine::JsonTag(JsonTag::new(&QWEN3, options)),
+            Dialect::Harmony => Machine::Harmony(Harmony::new(options)),
+            Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
+            Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
+            Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
+            Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
+            Dialect::Gemini => Machine::Gemini(Gemini::new(&GEMINI, options)),
         }
     }
 
@@ -131,14 +212,20 @@ impl Machine {
     fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
+            Machine::Harmony(machine) => machine.run(chunk, base, options, sink),
+            Machine::TokenJson(machine) => machine.run(chunk, base, options, sink),
+            Machine::Markup(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemini(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
-    fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+    fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::Harmony(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, options, sink),
+            Machine::Markup(machine) => machine.finish(end, options, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
             Machine::Gemini(machine) => machine.finish(end, sink),
         }
@@ -196,15 +283,20 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 304 bytes on x86_64; a test keeps it at most 320: the
-/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name buffer of [`MAX_NAME`]
-/// bytes and a few counters); nothing is allocated. Work per byte is bounded whatever the
-/// chunking: held bytes are never re-scanned, except that a failed delimiter candidate
-/// inside a call is looked at once more as text (at most one delimiter's length, once per
-/// call).
+/// Memory is fixed (`size_of::<Scanner>()` is 336 bytes on x86_64; a test keeps it at most
+/// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
+/// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
+/// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
+/// them in the same memory), at most [`MAX_LOOKAHEAD`] bytes of whitespace after a
+/// candidate closer (two bits a byte), and a few counters); nothing is allocated. Work per byte is bounded
+/// whatever the chunking: held bytes are never re-scanned, except that a failed delimiter
+/// candidate, or a delimiter that ends a call where it cannot stay, is looked at once more
+/// where the call stood (at most one delimiter's length, once per call or section).
 ///
 /// Held back at a chunk end: at most [`tables::MAX_HOLD`] bytes of a possible delimiter;
-/// in `gemma`, also a quote token and at most [`MAX_LOOKAHEAD`] bytes of whitespace after
+/// in the markup family (`xml`, DSML in `deepseek`), also a candidate value closer or
+/// section opener and at most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until what
+/// follows shows whether it counts (dialects.md rule 4); in `gemma`, a quote token and at most [`MAX_LOOKAHEAD`] bytes of whitespace after
 /// it, until the next byte says whether it closed its string; in `gemini`, the start of a
 /// statement (at most [`MAX_NAME`] bytes) until it shows whether it is a call, and the
 /// info of a fence line in reasoning (at most [`MAX_NAME`] bytes) until its line ends.
@@ -281,7 +373,7 @@ impl Scanner {
             return Err(Error::Finished);
         }
         self.begin(sink);
-        self.machine.finish(self.offset, sink);
+        self.machine.finish(self.offset, &self.options, sink);
         self.finished = true;
         Ok(())
     }

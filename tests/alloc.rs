@@ -32,7 +32,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
-fn allocations() -> u64 {
+pub(crate) fn allocations() -> u64 {
     ALLOCATIONS.with(Cell::get)
 }
 

@@ -65,15 +65,15 @@ fn one_call_with_a_string_and_a_number() {
             "E\"call:read\"",
             "S0:read",
             "E\"{path:\"",
-            "P0:path",
+            "P0:path:gemma",
             "V0:StringOpen\"<|\\\"|>\"",
             "V0:Raw\"a.ts\"",
             "V0:StringClose\"<|\\\"|>\"",
-            "/P0",
+            "P-0",
             "E\",count:\"",
-            "P0:count",
+            "P0:count:gemma",
             "V0:Bare\"2\"",
-            "/P0",
+            "P-0",
             "E\"}\"",
             "<CallClose>",
             "X0:Complete",
@@ -192,18 +192,18 @@ fn interior_quote_tokens_are_literal_quotes() {
     assert_eq!(
         scan("<|tool_call>call:f{s:<|\"|>a<|\"|>b<|\"|> ,t:1}<tool_call|>")[4..],
         [
-            "P0:s",
+            "P0:s:gemma",
             "V0:StringOpen\"<|\\\"|>\"",
             "V0:Raw\"a\"",
             "V0:LiteralQuote\"<|\\\"|>\"",
             "V0:Raw\"b\"",
             "V0:StringClose\"<|\\\"|>\"",
             "E\" \"",
-            "/P0",
+            "P-0",
             "E\",t:\"",
-            "P0:t",
+            "P0:t:gemma",
             "V0:Bare\"1\"",
-            "/P0",
+            "P-0",
             "E\"}\"",
             "<CallClose>",
             "X0:Complete",
@@ -305,9 +305,9 @@ fn missing_structure() {
             "E\"call:f\"",
             "S0:f",
             "E\"{a:\"",
-            "P0:a",
+            "P0:a:gemma",
             "V0:Bare\"1\"",
-            "/P0",
+            "P-0",
             "E\"}\\n\"",
             "D:missing_closer",
             "X0:Complete",
@@ -319,7 +319,7 @@ fn missing_structure() {
     assert_eq!(log.last().unwrap(), "X0:Incomplete");
     assert_eq!(
         scan("<|tool_call>call:f{a:1<tool_call|>")[6..],
-        ["/P0", "<CallClose>", "D:unclosed_body", "X0:Complete"]
+        ["P-0", "<CallClose>", "D:unclosed_body", "X0:Complete"]
     );
     let truncated = complete("<|tool_call>call:write{path:<|\"|>a.t");
     assert!(truncated.tool_calls.is_empty());

@@ -3,7 +3,7 @@
 //! a time, padded with prose so the memchr skip crosses its vector-width boundaries; and
 //! payload spans must tile the input exactly.
 
-use inband::{CallEnd, Dialect, Markup, Options};
+use inband::{CallEnd, Dialect, Markup, Options, Piece, ValueKind};
 use inband_alloc::events::{EventLog, OwnedEvent};
 
 /// Chunk sizes tried besides every two-way split.
@@ -50,7 +50,9 @@ pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
     whole
 }
 
-/// The payload events tile `input` in order, and every call starts once and ends once.
+/// The payload events tile `input` in order, every call starts once and ends once, and
+/// parameter values come inside their parameter, inside their call, as the pieces of its
+/// kind ([`Piece::Verbatim`] exactly for the raw-text kinds).
 pub fn check_log(log: &EventLog, input: &[u8]) {
     let mut at = 0u64;
     let mut bytes = Vec::new();
@@ -70,6 +72,10 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
     assert_eq!(bytes, input, "payload bytes must be the input");
     let mut started = Vec::new();
     let mut ended = Vec::new();
+    // The call whose parameter value is open: parameters never nest, and values only come
+    // inside one.
+    let mut param = None;
+    let mut param_kind = None;
     for event in &log.events {
         match event {
             OwnedEvent::ToolStart { call, .. } => {
@@ -83,6 +89,31 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
                 );
                 assert!(!ended.contains(call), "call {call} ended twice");
                 ended.push(*call);
+                if param == Some(*call) {
+                    param = None;
+                }
+            }
+            OwnedEvent::ToolParam { call, kind, .. } => {
+                assert_eq!(param, None, "parameters do not nest: {event:?}");
+                param_kind = Some(*kind);
+                assert!(
+                    started.contains(call) && !ended.contains(call),
+                    "a parameter of a call that is not open: {event:?}"
+                );
+                param = Some(*call);
+            }
+            OwnedEvent::ToolValue { call, piece, .. } => {
+                assert_eq!(param, Some(*call), "a value outside a parameter: {event:?}");
+                let literal = param_kind.is_some_and(ValueKind::is_literal);
+                assert_eq!(
+                    *piece == Piece::Verbatim,
+                    !literal,
+                    "a value piece of another kind's: {event:?} in a {param_kind:?} parameter"
+                );
+            }
+            OwnedEvent::ToolParamEnd { call, .. } => {
+                assert_eq!(param, Some(*call), "a parameter end without a parameter");
+                param = None;
             }
             _ => {}
         }
@@ -92,9 +123,9 @@ pub fn check_log(log: &EventLog, input: &[u8]) {
 }
 
 /// A compact, exact rendering of a log: `T` text, `R` reasoning, `<role>` delimiter,
-/// `E` envelope, `S` start, `N` late name, `A` arguments, `P` parameter (`/P` its end),
-/// `V` literal value piece, `X` end, `D` diagnostic,
-/// `R+`/`R-` reasoning bounds, `F` fabricated result.
+/// `E` envelope, `S` start, `N` late name, `I` id, `A` arguments, `P` parameter
+/// (`call:key:kind`), `V` value (`call:Piece"bytes"`), `P-` parameter end, `X` end,
+/// `D` diagnostic, `R+`/`R-` reasoning bounds, `F` fabricated result.
 pub fn render(log: &EventLog) -> Vec<String> {
     let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     log.events
@@ -124,11 +155,13 @@ pub fn render(log: &EventLog) -> Vec<String> {
             OwnedEvent::ToolId { call, id, .. } => format!("I{call}:{}", s(id)),
             OwnedEvent::ToolName { call, name, .. } => format!("N{call}:{}", s(name)),
             OwnedEvent::ToolArgs { call, json, .. } => format!("A{call}{:?}", s(json)),
-            OwnedEvent::ToolParam { call, key, .. } => format!("P{call}:{}", s(key)),
+            OwnedEvent::ToolParam {
+                call, key, kind, ..
+            } => format!("P{call}:{}:{}", s(key), kind.code()),
             OwnedEvent::ToolValue {
                 call, piece, bytes, ..
             } => format!("V{call}:{piece:?}{:?}", s(bytes)),
-            OwnedEvent::ToolParamEnd { call, .. } => format!("/P{call}"),
+            OwnedEvent::ToolParamEnd { call, .. } => format!("P-{call}"),
             OwnedEvent::ToolEnd { call, end, .. } => format!("X{call}:{end:?}"),
             OwnedEvent::FabricatedResult { .. } => "F".into(),
             OwnedEvent::Diagnostic { diagnostic, .. } => format!("D:{}", diagnostic.code()),

@@ -5,9 +5,12 @@ mod conformance;
 mod corpus;
 mod gemini;
 mod gemma;
+mod harmony;
 mod harness;
 mod properties;
+mod special_tokens;
 mod tables;
+mod xml;
 
 #[global_allocator]
 static ALLOCATOR: alloc::Counting = alloc::Counting;

@@ -1,6 +1,37 @@
 //! Assembly: scanner events → a whole [`Completion`] (content, reasoning, complete tool
 //! calls with parsed arguments, incomplete calls, diagnostics), the way a non-streaming
 //! server response or an agent runtime needs it.
+//!
+//! ## Parameters
+//!
+//! A call whose arguments arrive as parameters ([`Sink::tool_param`], its value's
+//! [`Sink::tool_value`] pieces, [`Sink::tool_param_end`]: the markup family, Gemma and
+//! Gemini) gets its arguments' JSON text built as the values arrive: `{"path":` then the
+//! value, `,"count":` and the next, `}` when the call completes (`{}` for a call without
+//! parameters). A text value or a literal value streams: a text value's bytes go out
+//! escaped as they come, between quotes, a literal value's JSON text piece by piece. A JSON
+//! or untyped value goes out once it is complete. Values are typed by their [`ValueKind`]
+//! (dialects.md rule 8, without a schema):
+//!
+//! - [`ValueKind::Text`]: the exact text, as a JSON string;
+//! - [`ValueKind::Json`]: the value's own JSON text, trimmed, after the bounded repair of
+//!   [`ArgumentsNormalizer`] (a `repaired_arguments` diagnostic says so); if even that does
+//!   not parse, the exact text as a string, with an `invalid_json_value` diagnostic;
+//! - [`ValueKind::Untyped`]: the value's JSON text, trimmed, when the whole value is strict
+//!   JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a string (`5 apples`,
+//!   `True`: Python literals are not converted without a schema);
+//! - [`ValueKind::Gemma`], [`ValueKind::Python`]: the literal translated to JSON piece by
+//!   piece, without re-lexing: strings with their escapes decoded (Python's adjacent
+//!   strings joined), `True`/`False`/`None` as `true`/`false`/`null`, Python numbers
+//!   (`1_000`, `0x1F`, `1.`, `.5`, `+3`) as JSON numbers, lists and tuples as arrays, dicts
+//!   and Gemma objects as objects (a trailing comma dropped), an empty value as `""`. Other
+//!   bare words, a non-string dict key and a call written as a value (`x=f(y=1)`) become the
+//!   string of their text: a repair, with a `repaired_arguments` diagnostic.
+//!
+//! A `repaired_arguments` diagnostic comes once per call, at the end of the first value
+//! that needed a repair. Nothing is re-serialised. When a key repeats within a call, the
+//! first value wins (it may already have been streamed) and later ones are left out with a
+//! `duplicate_parameter` diagnostic.
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Role, Scanner, Sink,
@@ -13,7 +44,7 @@ use serde::Serialize;
 use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
-use crate::literal::LiteralJson;
+use crate::params::{ParamIssue, Params};
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -23,7 +54,10 @@ pub struct AssembleOptions {
     /// `None`, random ids.
     pub seed: Option<u64>,
     /// The declared tool names; a call to another name is kept, with an `unknown_tool`
-    /// diagnostic (dialects.md rule 9). Default: `None`, no check.
+    /// diagnostic (dialects.md rule 9). A name that is not declared but is a declared name
+    /// plus `json` is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues
+    /// its content type to the recipient: `to=functions.shelljson`, model-formats.md §10).
+    /// Default: `None`, no check.
     pub tools: Option<Vec<String>>,
     /// [`DeltaStream`](crate::stream::DeltaStream) only: expose a call to clients once it
     /// is complete and its arguments parse, instead of as soon as its name is known. Nothing
@@ -70,7 +104,7 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`).
+    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -122,7 +156,9 @@ pub fn assemble<'a>(
 #[derive(Debug)]
 pub(crate) enum Segment {
     Text(Vec<u8>),
-    /// A call drafted inside reasoning: its raw bytes if demoted, nothing if it became a call.
+    /// A call drafted inside reasoning: its raw bytes if demoted, nothing if it became a
+    /// call. Also a call whose bytes went back to reasoning text (a broken call of a
+    /// Harmony `analysis` message): its raw bytes.
     Draft(u32),
 }
 
@@ -136,9 +172,10 @@ pub(crate) struct CallRecord {
     /// Normalised argument text so far; after the call completes, the whole JSON text.
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
-    /// Arguments written as literal parameters instead of JSON text.
-    literal: Option<LiteralJson>,
     has_args: bool,
+    /// The call's parameters (raw-text or literal), when its arguments come that way:
+    /// `arguments` is then built from them (see [`crate::params`]).
+    params: Option<Params>,
     pub(crate) provisional: bool,
     pub(crate) end: Option<CallEnd>,
     /// Its arguments did not parse: it is text after all.
@@ -267,15 +304,23 @@ impl Assembler {
         }
     }
 
+    fn param_issue(&mut self, span: Span, issue: Option<ParamIssue>) {
+        if let Some(issue) = issue {
+            self.record(span, issue.code(), issue.message());
+        }
+    }
+
     /// A call became executable: parse it, or turn it back into text.
     fn commit(&mut self, span: Span, call: u32) {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
+        if let Some(params) = &record.params {
+            params.close(&mut record.arguments);
+        }
         let parsed = Self::arguments(record);
         let (repaired, lossy, provisional) = (
-            record.normalizer.repaired()
-                || record.literal.as_ref().is_some_and(LiteralJson::repaired),
+            record.normalizer.repaired(),
             record.lossy,
             record.provisional,
         );
@@ -307,7 +352,7 @@ impl Assembler {
             if provisional {
                 self.calls[call as usize].raw = raw;
             } else {
-                self.release(call, &raw);
+                self.release(call, raw);
             }
             return;
         };
@@ -329,12 +374,43 @@ impl Assembler {
         });
     }
 
-    /// A call's bytes turned out to be text: they go into the content where it stood.
-    fn release(&mut self, call: u32, raw: &[u8]) {
+    /// The tool a call names. The scanner reports a name as the model wrote it; only the
+    /// tool list tells `shelljson` (Harmony's `to=functions.shell` with its content type
+    /// `json` glued on, corpus 046) from a tool really called that.
+    fn declared_name(&mut self, span: Span, name: &[u8]) -> Vec<u8> {
+        if let (Some(tools), Some(stem)) = (&self.tools, name.strip_suffix(b"json")) {
+            let declared = |n: &[u8]| tools.iter().any(|t| t.as_bytes() == n);
+            if !declared(name) && declared(stem) {
+                self.record(
+                    span,
+                    "glued_content_type",
+                    "the tool name had the content type `json` glued to it; renamed",
+                );
+                return stem.to_vec();
+            }
+        }
+        name.to_vec()
+    }
+
+    /// A call's bytes turned out to be text: they go where it stood, into the content, or
+    /// into the reasoning when the scanner has the text there in reasoning (the body of a
+    /// Harmony `analysis` message: no byte of it is ever content).
+    fn release(&mut self, call: u32, raw: Vec<u8>) {
         let raw_start = self.calls.get(call as usize).map_or(0, |r| r.raw_start);
-        self.content_utf8.check(raw_start, raw, &mut self.bad_utf8);
+        if self.in_reasoning {
+            self.reasoning_utf8
+                .check(raw_start, &raw, &mut self.bad_utf8);
+            if let Some(record) = self.calls.get_mut(call as usize) {
+                record.raw = raw;
+            }
+            self.reasoning
+                .get_or_insert_with(Vec::new)
+                .push(Segment::Draft(call));
+            return;
+        }
+        self.content_utf8.check(raw_start, &raw, &mut self.bad_utf8);
         let start = self.content.len();
-        self.content.extend_from_slice(raw);
+        self.content.extend_from_slice(&raw);
         self.released.push((call, start..self.content.len()));
     }
 
@@ -477,7 +553,12 @@ impl Sink for Assembler {
             Markup::Envelope if matches!(self.capture, Capture::None) => {
                 self.capture = Capture::Opening(bytes.to_vec(), span.start);
             }
-            Markup::Delimiter(Role::CallClose) | Markup::Envelope => self.capture(bytes),
+            // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
+            // parameter's tags are the call's own markup, like its closer.
+            Markup::Delimiter(
+                Role::CallClose | Role::ArgsOpen | Role::ParamOpen | Role::ParamClose,
+            )
+            | Markup::Envelope => self.capture(bytes),
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
                 self.push_text(bytes);
@@ -501,6 +582,7 @@ impl Sink for Assembler {
             _ => (Vec::new(), span.start),
         };
         let id = self.ids.mint();
+        let name = name.map(|name| self.declared_name(span, name));
         if provisional {
             self.reasoning
                 .get_or_insert_with(Vec::new)
@@ -508,13 +590,13 @@ impl Sink for Assembler {
         }
         let record = CallRecord {
             id,
-            name: name.map(<[u8]>::to_vec),
+            name,
             raw,
             raw_start,
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
-            literal: None,
             has_args: false,
+            params: None,
             provisional,
             end: None,
             broken: false,
@@ -532,9 +614,10 @@ impl Sink for Assembler {
         }
     }
 
-    fn tool_name(&mut self, _: Span, call: u32, name: &[u8]) {
+    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        let name = self.declared_name(span, name);
         if let Some(record) = self.calls.get_mut(call as usize) {
-            record.name = Some(name.to_vec());
+            record.name = Some(name);
         }
     }
 
@@ -551,31 +634,37 @@ impl Sink for Assembler {
         }
     }
 
-    fn tool_param(&mut self, _: Span, call: u32, key: &[u8], kind: ValueKind) {
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            record.has_args = true;
-            record
-                .literal
-                .get_or_insert_with(|| LiteralJson::new(kind))
-                .param(key, kind, &mut record.arguments);
-        }
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        record.has_args = true;
+        let issue = record.params.get_or_insert_with(Params::default).begin(
+            key,
+            kind,
+            &mut record.arguments,
+        );
+        self.param_issue(span, issue);
     }
 
     fn tool_value(&mut self, _: Span, call: u32, piece: Piece, bytes: &[u8]) {
         self.capture(bytes);
         if let Some(record) = self.calls.get_mut(call as usize) {
-            if let Some(literal) = &mut record.literal {
-                literal.value(piece, bytes, &mut record.arguments);
+            if let Some(params) = &mut record.params {
+                params.value(piece, bytes, &mut record.arguments);
             }
         }
     }
 
-    fn tool_param_end(&mut self, _: Span, call: u32) {
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            if let Some(literal) = &mut record.literal {
-                literal.param_end(&mut record.arguments);
-            }
-        }
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        let issue = match &mut record.params {
+            Some(params) => params.end(&mut record.arguments),
+            None => None,
+        };
+        self.param_issue(span, issue);
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
@@ -586,17 +675,11 @@ impl Sink for Assembler {
             return;
         };
         record.end = Some(end);
-        if end == CallEnd::Complete {
-            if let Some(literal) = &mut record.literal {
-                literal.finish(&mut record.arguments);
-            }
-        }
-
         match end {
             CallEnd::Complete => self.commit(span, call),
             CallEnd::Invalid if !record.provisional => {
                 let raw = std::mem::take(&mut record.raw);
-                self.release(call, &raw);
+                self.release(call, raw);
             }
             CallEnd::Invalid | CallEnd::Demoted | CallEnd::Incomplete => {}
         }

@@ -79,31 +79,31 @@ pub enum OwnedEvent {
         /// The model's argument text.
         json: Vec<u8>,
     },
-    /// A literal parameter began.
+    /// A parameter of a call began (raw-text or literal, see [`ValueKind`]).
     ToolParam {
         /// The key's bytes.
         span: Span,
         /// Call number.
         call: u32,
-        /// The key.
+        /// The parameter's name, trimmed.
         key: Vec<u8>,
-        /// How the value is written.
+        /// How its value is written.
         kind: ValueKind,
     },
-    /// A fragment of a literal parameter's value.
+    /// Bytes of the current parameter's value, exactly as written.
     ToolValue {
         /// Bytes covered.
         span: Span,
         /// Call number.
         call: u32,
-        /// What the bytes are.
+        /// What the bytes are ([`Piece::Verbatim`] for a raw-text value).
         piece: Piece,
-        /// The model's value text.
+        /// The value bytes.
         bytes: Vec<u8>,
     },
-    /// A literal parameter's value ended.
+    /// The current parameter's value ended.
     ToolParamEnd {
-        /// Empty, where the value ended.
+        /// Its closer, or empty.
         span: Span,
         /// Call number.
         call: u32,
@@ -153,8 +153,8 @@ impl OwnedEvent {
         }
     }
 
-    /// The input bytes a payload event covers (text, reasoning, markup, arguments, literal
-    /// values); `None` for structural events. Payload spans tile the stream.
+    /// The input bytes a payload event covers (text, reasoning, markup, arguments, values);
+    /// `None` for structural events. Payload spans tile the stream.
     pub fn payload(&self) -> Option<&[u8]> {
         match self {
             OwnedEvent::Text { text, .. } | OwnedEvent::Reasoning { text, .. } => Some(text),
@@ -166,7 +166,7 @@ impl OwnedEvent {
 }
 
 /// A [`Sink`] that records owned events, joining adjacent fragments of text, reasoning,
-/// envelope markup, one call's arguments and one piece of a literal value.
+/// envelope markup, one call's arguments and one piece of one parameter's value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EventLog {
     /// The events, in stream order.

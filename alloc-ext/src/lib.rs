@@ -2,8 +2,8 @@
 //!
 //! What a consumer of the allocation-free [`inband`] scanner builds on top of it, with
 //! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
-//! ([`assemble`]), OpenAI-style streaming deltas ([`stream`]), tool-call ids ([`ids`]) and
-//! the conversion of literal (Gemma, Python) arguments to JSON ([`literal`]).
+//! ([`assemble`], which also turns calls written as parameters, raw-text or literal, into
+//! JSON arguments), OpenAI-style streaming deltas ([`stream`]) and tool-call ids ([`ids`]).
 //!
 //! ## Example: assemble a completion
 //!
@@ -28,7 +28,8 @@
 pub mod assemble;
 pub mod events;
 pub mod ids;
-pub mod literal;
+mod literal;
+mod params;
 pub mod stream;
 
 pub use simd_json;

@@ -1,7 +1,8 @@
-//! Literal arguments to JSON: the parameters of a Gemma or Python-literal call
-//! ([`Sink::tool_param`](inband::Sink::tool_param), [`tool_value`](inband::Sink::tool_value),
-//! [`tool_param_end`](inband::Sink::tool_param_end)) become the JSON text of the arguments
-//! object, written as the pieces arrive so that a server can stream it.
+//! Literal values to JSON: one value of a Gemma or Python-literal parameter
+//! ([`ValueKind::Gemma`], [`ValueKind::Python`]), as the scanner's pieces
+//! ([`Sink::tool_value`](inband::Sink::tool_value)), becomes its JSON text, written as the
+//! pieces arrive so that a server can stream it. The keys, and the object around the
+//! values, are written by [`crate::params`], for every kind alike.
 //!
 //! The scanner has already lexed every value, so this is a translation piece by piece:
 //!
@@ -13,16 +14,19 @@
 //!   surrogate U+FFFD. Python's adjacent strings (`"a" "b"`) are one string.
 //! - bare words: `true`/`True`, `false`/`False`, `null`/`None`/`none`; Python numbers
 //!   (`1_000`, `0x1F`, `1.`, `.5`, `+3`, `1e5`) as JSON numbers; any other word, and a bare
-//!   key, as a JSON string of its text (a repair, reported by [`LiteralJson::repaired`]).
+//!   key, as a JSON string of its text (a repair, reported by [`LiteralValue::repaired`]).
 //! - lists and tuples become arrays, dicts and Gemma objects objects; a trailing comma is
 //!   dropped; a dict key that is not a string becomes the string of its text.
 //! - a call written as a value (`x=f(y=1)`, seed-system.md §2.10) becomes the string of its
 //!   text, `"f(y=1)"`.
+//! - an empty value becomes `""`.
 //!
 //! Written text is never taken back: a bare word, a closing quote and a comma are held
 //! until the next piece says what they are.
 
 use inband::{Piece, ValueKind};
+
+use crate::params::push_escaped;
 
 /// A container open inside a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,11 +45,10 @@ struct RawElement {
     depth: u32,
 }
 
-/// Converts one call's literal parameters to the JSON text of its arguments object.
+/// Converts one literal value to its JSON text.
 #[derive(Debug)]
-pub struct LiteralJson {
+pub(crate) struct LiteralValue {
     kind: ValueKind,
-    params: u32,
     stack: Vec<Container>,
     /// A bare word being gathered.
     bare: Vec<u8>,
@@ -71,12 +74,11 @@ pub struct LiteralJson {
     repaired: bool,
 }
 
-impl LiteralJson {
-    /// A converter at the start of a call's arguments.
-    pub fn new(kind: ValueKind) -> Self {
-        LiteralJson {
+impl LiteralValue {
+    /// A converter at the start of a value written as `kind` (Gemma or Python).
+    pub(crate) fn new(kind: ValueKind) -> Self {
+        LiteralValue {
             kind,
-            params: 0,
             stack: Vec::new(),
             bare: Vec::new(),
             space: Vec::new(),
@@ -95,26 +97,13 @@ impl LiteralJson {
 
     /// True when some value needed a repair to become JSON (a bare word kept as a string,
     /// an escape Python would reject).
-    pub fn repaired(&self) -> bool {
+    pub(crate) fn repaired(&self) -> bool {
         self.repaired
     }
 
-    /// A parameter begins: writes the object's `{` or a `,`, then the key.
-    pub fn param(&mut self, key: &[u8], kind: ValueKind, out: &mut Vec<u8>) {
-        self.kind = kind;
-        out.push(if self.params == 0 { b'{' } else { b',' });
-        self.params += 1;
-        out.push(b'"');
-        escape_into(key, out);
-        out.extend_from_slice(b"\":");
-        self.stack.clear();
-        self.comma = false;
-        self.wrote = false;
-        self.last = None;
-    }
-
-    /// The next fragment of the current value.
-    pub fn value(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
+    /// The next fragment of the value. A [`Piece::Verbatim`] (never sent for a literal
+    /// kind) is ignored.
+    pub(crate) fn value(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
         if let Some(raw) = &mut self.raw {
             raw.text.extend_from_slice(bytes);
             if piece != Piece::Punct {
@@ -196,7 +185,7 @@ impl LiteralJson {
                 self.string = false;
                 self.close = true;
             }
-            Piece::Raw => escape_into(bytes, out),
+            Piece::Raw => push_escaped(bytes, out),
             Piece::Escaped => {
                 for &b in bytes {
                     self.escaped(b, out);
@@ -211,23 +200,14 @@ impl LiteralJson {
         }
     }
 
-    /// The current value ended.
-    pub fn param_end(&mut self, out: &mut Vec<u8>) {
+    /// The value ended: writes what was held back (`""` for an empty value).
+    pub(crate) fn end(&mut self, out: &mut Vec<u8>) {
         if let Some(raw) = self.raw.take() {
             self.string_token(&raw.text, out);
         }
         self.settle(out);
         if !self.wrote {
             out.extend_from_slice(b"\"\"");
-        }
-    }
-
-    /// The call is complete: closes the arguments object (`{}` when there were none).
-    pub fn finish(&mut self, out: &mut Vec<u8>) {
-        if self.params == 0 {
-            out.extend_from_slice(b"{}");
-        } else {
-            out.push(b'}');
         }
     }
 
@@ -299,7 +279,7 @@ impl LiteralJson {
     fn string_token(&mut self, text: &[u8], out: &mut Vec<u8>) {
         self.begin_token(out);
         out.push(b'"');
-        escape_into(text, out);
+        push_escaped(text, out);
         out.push(b'"');
         self.repaired = true;
     }
@@ -321,7 +301,7 @@ impl LiteralJson {
             self.repaired = true;
         }
         out.push(b'"');
-        escape_into(text, out);
+        push_escaped(text, out);
         out.push(b'"');
     }
 
@@ -408,7 +388,7 @@ impl LiteralJson {
                 // decoded.
                 self.escape.clear();
                 self.flush_high(out);
-                escape_into(&[b'\\', other], out);
+                push_escaped(&[b'\\', other], out);
                 return;
             }
         };
@@ -439,7 +419,7 @@ impl LiteralJson {
         };
         let c = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
         let mut utf8 = [0u8; 4];
-        escape_into(c.encode_utf8(&mut utf8).as_bytes(), out);
+        push_escaped(c.encode_utf8(&mut utf8).as_bytes(), out);
     }
 
     /// A lone high surrogate is U+FFFD.
@@ -452,7 +432,7 @@ impl LiteralJson {
     /// One literal byte of string contents.
     fn char_byte(&mut self, b: u8, out: &mut Vec<u8>) {
         self.flush_high(out);
-        escape_into(&[b], out);
+        push_escaped(&[b], out);
     }
 
     /// The string ended: an unfinished escape is kept as text.
@@ -465,28 +445,6 @@ impl LiteralJson {
             }
         }
         self.flush_high(out);
-    }
-}
-
-/// Appends `bytes` JSON-escaped (as string contents); bytes from 0x80 pass as they are.
-fn escape_into(bytes: &[u8], out: &mut Vec<u8>) {
-    for &b in bytes {
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            0x0c => out.extend_from_slice(b"\\f"),
-            0..0x20 => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(b >> 4)]);
-                out.push(HEX[usize::from(b & 15)]);
-            }
-            _ => out.push(b),
-        }
     }
 }
 
@@ -566,18 +524,20 @@ fn integer(digits: String) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Params;
 
+    /// The JSON text of a call's arguments given as literal parameters.
     fn convert(kind: ValueKind, params: &[(&str, &[(Piece, &str)])]) -> String {
-        let mut json = LiteralJson::new(kind);
+        let mut all = Params::default();
         let mut out = Vec::new();
         for (key, pieces) in params {
-            json.param(key.as_bytes(), kind, &mut out);
+            all.begin(key.as_bytes(), kind, &mut out);
             for (piece, text) in *pieces {
-                json.value(*piece, text.as_bytes(), &mut out);
+                all.value(*piece, text.as_bytes(), &mut out);
             }
-            json.param_end(&mut out);
+            all.end(&mut out);
         }
-        json.finish(&mut out);
+        all.close(&mut out);
         String::from_utf8(out).unwrap()
     }
 
@@ -682,20 +642,14 @@ mod tests {
     fn escapes_split_anywhere() {
         let text = "\\x41\\u00e9\\U0001F600\\n\\q";
         for cut in 0..=text.len() {
-            let mut json = LiteralJson::new(ValueKind::Python);
+            let mut json = LiteralValue::new(ValueKind::Python);
             let mut out = Vec::new();
-            json.param(b"k", ValueKind::Python, &mut out);
             json.value(StringOpen, b"'", &mut out);
             json.value(Escaped, &text.as_bytes()[..cut], &mut out);
             json.value(Escaped, &text.as_bytes()[cut..], &mut out);
             json.value(StringClose, b"'", &mut out);
-            json.param_end(&mut out);
-            json.finish(&mut out);
-            assert_eq!(
-                String::from_utf8(out).unwrap(),
-                "{\"k\":\"Aé😀\\n\\\\q\"}",
-                "{cut}"
-            );
+            json.end(&mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), "\"Aé😀\\n\\\\q\"", "{cut}");
         }
     }
 

@@ -4,12 +4,13 @@
 //! Calls are exposed when their name is known; a call drafted inside reasoning is held,
 //! with the reasoning after it, until the reasoning closes (it was a draft: its bytes go
 //! out as reasoning) or the stream ends first (it is a call). Argument fragments are the
-//! model's text through [`inband::ArgumentsNormalizer`]; their concatenation is exactly the
-//! JSON the completion's arguments were parsed from. Text is cut at UTF-8 code point
+//! model's text through [`inband::ArgumentsNormalizer`], or, for parameters, the JSON text
+//! built from them as values arrive (a text or literal value streams, a JSON or untyped
+//! value goes out once complete; see [`crate::assemble`]); their concatenation is exactly
+//! the JSON the completion's arguments were parsed from. Text is cut at UTF-8 code point
 //! boundaries only.
 
 use inband::{CallEnd, Diagnostic, Markup, Piece, Sink, Span, ValueKind};
-
 use serde::Serialize;
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, Segment};
@@ -134,7 +135,13 @@ impl DeltaStream {
                         if record.end.is_none() {
                             break;
                         }
-                        if record.shows_as_text() {
+                        // A call already shown to the client that broke is not shown
+                        // again as reasoning either.
+                        let exposed = self
+                            .exposed
+                            .get(*call as usize)
+                            .is_some_and(Option::is_some);
+                        if record.shows_as_text() && !exposed {
                             delta
                                 .reasoning_content
                                 .push_str(&String::from_utf8_lossy(a.raw_of(*call)));

@@ -31,6 +31,15 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/qwen3-weather-two-calls.txt", "qwen3"),
     ("transcripts/qwen3-draft-then-call.txt", "qwen3"),
     ("transcripts/hermes-code-edit.txt", "hermes"),
+    ("transcripts/harmony-run-tests.txt", "harmony"),
+    ("transcripts/kimi-ci-two-calls.txt", "kimi"),
+    ("transcripts/deepseek-r1-weather-and-time.txt", "deepseek"),
+    (
+        "transcripts/deepseek-v32-dsml-grep-and-edit.txt",
+        "deepseek",
+    ),
+    ("transcripts/xml-read-and-grep.txt", "xml"),
+    ("transcripts/xml-dsml-write-and-test.txt", "xml"),
     ("transcripts/gemma-parallel-reads-and-write.txt", "gemma"),
     (
         "transcripts/gemini-search-read-and-write-docs.txt",
@@ -296,6 +305,163 @@ fn openai_fragments_concatenate_to_the_arguments() {
     }
 }
 
+/// gpt-oss through the OpenAI delta output: reasoning, the preamble and the call, whole and
+/// in token-sized chunks, with no header text and no special token in any field.
+#[test]
+fn harmony_openai_deltas() {
+    let path = data("transcripts/harmony-run-tests.txt");
+    let path = path.to_str().unwrap();
+    let scan = |extra: &[&str]| {
+        let mut args = vec![
+            "scan",
+            path,
+            "--dialect",
+            "harmony",
+            "--format",
+            "openai",
+            "--seed",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let lines: Vec<Value> = stdout(&inband(&args))
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        lines
+    };
+    let reasoning = "The user wants to know whether the build on main is green and, if not, which \
+                     test fails. I should run the suite with the repository's own command rather \
+                     than guess. run_command takes the argv as an array, a working directory and \
+                     a timeout in seconds; -q keeps the output short.";
+    let content = "I'll run the test suite on main and report what fails.";
+    let arguments = r#"{"command":["cargo","test","-q","--workspace"],"cwd":"/srv/repos/inband","timeout_s":600,"env":{"RUST_BACKTRACE":"1"},"note":"vérifier — 检查"}"#;
+    let whole = scan(&[]);
+    assert_eq!(whole.len(), 2);
+    assert_eq!(
+        whole[0]["choices"][0],
+        serde_json::json!({
+            "index": 0,
+            "delta": {
+                "role": "assistant",
+                "content": content,
+                "reasoning_content": reasoning,
+                "tool_calls": [{
+                    "index": 0,
+                    "id": "call_rmjUd34YhLQsNcI4JR8qpsfW",
+                    "type": "function",
+                    "function": { "name": "run_command", "arguments": arguments },
+                }],
+            },
+            "finish_reason": null,
+        })
+    );
+    assert_eq!(
+        whole[1]["choices"][0],
+        serde_json::json!({ "index": 0, "delta": {}, "finish_reason": "tool_calls" })
+    );
+    for chunk in ["1", "3", "8"] {
+        let (mut got_content, mut got_reasoning, mut got_arguments) =
+            (String::new(), String::new(), String::new());
+        let mut names = Vec::new();
+        for line in scan(&["--chunk", chunk]) {
+            let delta = &line["choices"][0]["delta"];
+            got_content.push_str(delta["content"].as_str().unwrap_or_default());
+            got_reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
+            for call in delta["tool_calls"].as_array().into_iter().flatten() {
+                if let Some(name) = call["function"]["name"].as_str() {
+                    names.push(name.to_owned());
+                }
+                got_arguments.push_str(call["function"]["arguments"].as_str().unwrap());
+            }
+        }
+        assert_eq!(got_content, content, "--chunk {chunk}");
+        assert_eq!(got_reasoning, reasoning, "--chunk {chunk}");
+        assert_eq!(got_arguments, arguments, "--chunk {chunk}");
+        assert_eq!(names, ["run_command"], "--chunk {chunk}");
+    }
+}
+
+/// Raw-text parameters (xml): text values stream, typed ones go out whole, and the
+/// fragments concatenate to exactly the arguments' JSON text at every chunk size.
+#[test]
+fn xml_openai_fragments_are_the_arguments_json_text() {
+    let path = data("transcripts/xml-read-and-grep.txt");
+    let path = path.to_str().unwrap();
+    let expected = [
+        r#"{"path":"src/parse.rs","lines":[1, 40]}"#,
+        r#"{"pattern":"<parameter name=\"(\\w+)\">","paths":["src", "tests"],"note":"matches & counts, \"quoted\", 城堡 é"}"#,
+    ];
+    for chunk in (1..=12).chain([4096]) {
+        let chunk = chunk.to_string();
+        let out = stdout(&inband(&[
+            "scan",
+            path,
+            "--dialect",
+            "xml",
+            "--format",
+            "openai",
+            "--chunk",
+            &chunk,
+        ]));
+        let mut arguments: Vec<String> = Vec::new();
+        let mut fragments = 0;
+        for line in out.lines() {
+            let chunk: Value = serde_json::from_str(line).unwrap();
+            for call in chunk["choices"][0]["delta"]["tool_calls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let index = call["index"].as_u64().unwrap() as usize;
+                if call["id"].is_string() {
+                    arguments.push(String::new());
+                }
+                arguments[index].push_str(call["function"]["arguments"].as_str().unwrap());
+                fragments += 1;
+            }
+        }
+        assert_eq!(arguments, expected, "{chunk}-byte chunks");
+        if chunk == "1" {
+            assert!(fragments > 20, "values stream: {fragments} fragments");
+        }
+    }
+    let out = stdout(&inband(&[
+        "scan",
+        path,
+        "--dialect",
+        "xml",
+        "--format",
+        "events",
+        "--chunk",
+        "5",
+    ]));
+    let mut at = 0;
+    let mut params = Vec::new();
+    for line in out.lines() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let span = [event["span"][0].as_u64(), event["span"][1].as_u64()];
+        match event["kind"].as_str().unwrap() {
+            "text" | "reasoning" | "markup" | "tool_args" | "tool_value" => {
+                assert_eq!(span[0], Some(at), "{line}");
+                at = span[1].unwrap();
+            }
+            "tool_param" => params.push(format!("{}:{}", event["key"], event["value_kind"])),
+            _ => {}
+        }
+    }
+    assert_eq!(at, std::fs::read(path).unwrap().len() as u64);
+    assert_eq!(
+        params,
+        [
+            r#""path":"untyped""#,
+            r#""lines":"untyped""#,
+            r#""pattern":"text""#,
+            r#""paths":"untyped""#,
+            r#""note":"untyped""#
+        ]
+    );
+}
+
 #[test]
 fn events_are_json_lines_whose_spans_tile_the_input() {
     let path = data("transcripts/hermes-code-edit.txt");
@@ -319,7 +485,10 @@ fn events_are_json_lines_whose_spans_tile_the_input() {
             event["span"][0].as_u64().unwrap(),
             event["span"][1].as_u64().unwrap(),
         ];
-        if matches!(kind.as_str(), "text" | "reasoning" | "markup" | "tool_args") {
+        if matches!(
+            kind.as_str(),
+            "text" | "reasoning" | "markup" | "tool_args" | "tool_value"
+        ) {
             assert_eq!(span[0], at, "{line}");
             at = span[1];
         }
@@ -393,6 +562,193 @@ fn standard_input_is_read_by_default() {
     assert_eq!(summary["content"], "hi");
     assert_eq!(summary["tool_calls"][0]["name"], "f");
     assert_eq!(summary["tool_calls"][0]["arguments"], serde_json::json!({}));
+}
+
+/// The OpenAI chunks of a scan: per call its id, name and concatenated arguments, and the
+/// finish reasons.
+fn openai_calls(
+    path: &str,
+    dialect: &str,
+    chunk: &str,
+) -> (Vec<(String, String, Value)>, Vec<String>) {
+    let out = stdout(&inband(&[
+        "scan",
+        path,
+        "--dialect",
+        dialect,
+        "--format",
+        "openai",
+        "--seed",
+        "1",
+        "--chunk",
+        chunk,
+    ]));
+    let mut calls: Vec<(String, String, String)> = Vec::new();
+    let mut reasons = Vec::new();
+    for line in out.lines() {
+        let chunk: Value = serde_json::from_str(line).unwrap();
+        let choice = &chunk["choices"][0];
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            reasons.push(reason.to_owned());
+        }
+        for call in choice["delta"]["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let index = call["index"].as_u64().unwrap() as usize;
+            if let Some(id) = call["id"].as_str() {
+                assert_eq!(index, calls.len());
+                let name = call["function"]["name"].as_str().unwrap().to_owned();
+                calls.push((id.to_owned(), name, String::new()));
+            }
+            calls[index]
+                .2
+                .push_str(call["function"]["arguments"].as_str().unwrap());
+        }
+    }
+    let calls = calls
+        .into_iter()
+        .map(|(id, name, arguments)| (id, name, serde_json::from_str(&arguments).unwrap()))
+        .collect();
+    (calls, reasons)
+}
+
+/// Kimi's calls keep the model's `functions.NAME:IDX` ids (dialects.md rule 10).
+#[test]
+fn openai_output_for_kimi_keeps_the_models_ids() {
+    let path = data("transcripts/kimi-ci-two-calls.txt");
+    for chunk in ["1", "5", "100000"] {
+        let (calls, reasons) = openai_calls(path.to_str().unwrap(), "kimi", chunk);
+        assert_eq!(reasons, ["tool_calls"]);
+        assert_eq!(
+            calls,
+            [
+                (
+                    "functions.read_file:2".to_owned(),
+                    "read_file".to_owned(),
+                    serde_json::json!({"path": ".github/workflows/ci.yml"})
+                ),
+                (
+                    "functions.grep-logs:3".to_owned(),
+                    "grep-logs".to_owned(),
+                    serde_json::json!({
+                        "pattern": "error(\\[E\\d+\\])?:",
+                        "file": "logs/build-1842.txt",
+                        "context": 3,
+                        "note": "première erreur — 最初のエラー"
+                    })
+                ),
+            ],
+            "--chunk {chunk}"
+        );
+    }
+}
+
+/// DeepSeek's V3 / R1 fenced calls; ids are minted (seeded).
+#[test]
+fn openai_output_for_deepseek() {
+    let path = data("transcripts/deepseek-r1-weather-and-time.txt");
+    let (whole, reasons) = openai_calls(path.to_str().unwrap(), "deepseek", "100000");
+    assert_eq!(reasons, ["tool_calls"]);
+    let summary: Vec<(&str, Value)> = whole
+        .iter()
+        .map(|(_, name, arguments)| (name.as_str(), arguments.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "get_weather",
+                serde_json::json!({"city": "Paris", "units": "metric"})
+            ),
+            (
+                "get_time",
+                serde_json::json!({"timezone": "Asia/Tokyo", "label": "東京"})
+            ),
+        ]
+    );
+    assert!(whole.iter().all(|(id, _, _)| id.starts_with("call_")));
+    assert_ne!(whole[0].0, whole[1].0);
+    for chunk in ["1", "3", "7"] {
+        let (chunked, _) = openai_calls(path.to_str().unwrap(), "deepseek", chunk);
+        assert_eq!(chunked, whole, "--chunk {chunk}");
+    }
+}
+
+/// DeepSeek V3.2's DSML block through the OpenAI deltas: reasoning, content, and per call
+/// argument fragments that concatenate to exactly the arguments' JSON text at every chunk
+/// size (raw-text values stream, `string="false"` values go out as written).
+#[test]
+fn deepseek_dsml_openai_fragments_are_the_arguments_json_text() {
+    let path = data("transcripts/deepseek-v32-dsml-grep-and-edit.txt");
+    let path = path.to_str().unwrap();
+    let reasoning = "The user wants the failing test fixed. I should look for the assertion \
+                     first, then patch the file. Neither call needs the other's output, so one \
+                     DSML block can carry both.";
+    let content = "I'll search for the failing assertion and patch the parser.";
+    let expected = [
+        (
+            "grep",
+            r#"{"pattern":"assert!(a < b && \"x\" != 'y')","paths":["src", "tests/parse.rs"],"max_results":25}"#,
+        ),
+        (
+            "edit_file",
+            r#"{"path":"src/parse.rs","patch":"-    if a <= b {\n+    if a < b {\n         // « vérifier » — 检查 </｜DSML｜parameter> stays text\n     }","options":{"dry_run": false, "context": 3}}"#,
+        ),
+    ];
+    for chunk in (1..=12).chain([4096]) {
+        let chunk = chunk.to_string();
+        let out = stdout(&inband(&[
+            "scan",
+            path,
+            "--dialect",
+            "deepseek",
+            "--format",
+            "openai",
+            "--seed",
+            "1",
+            "--chunk",
+            &chunk,
+        ]));
+        let (mut got_content, mut got_reasoning) = (String::new(), String::new());
+        let mut calls: Vec<(String, String)> = Vec::new();
+        let mut reasons = Vec::new();
+        let mut fragments = 0;
+        for line in out.lines() {
+            let line: Value = serde_json::from_str(line).unwrap();
+            let choice = &line["choices"][0];
+            if let Some(reason) = choice["finish_reason"].as_str() {
+                reasons.push(reason.to_owned());
+            }
+            let delta = &choice["delta"];
+            got_content.push_str(delta["content"].as_str().unwrap_or_default());
+            got_reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
+            for call in delta["tool_calls"].as_array().into_iter().flatten() {
+                let index = call["index"].as_u64().unwrap() as usize;
+                if call["id"].is_string() {
+                    assert_eq!(index, calls.len(), "indices are dense, in order");
+                    let name = call["function"]["name"].as_str().unwrap().to_owned();
+                    calls.push((name, String::new()));
+                }
+                calls[index]
+                    .1
+                    .push_str(call["function"]["arguments"].as_str().unwrap());
+                fragments += 1;
+            }
+        }
+        let calls: Vec<(&str, &str)> = calls
+            .iter()
+            .map(|(n, a)| (n.as_str(), a.as_str()))
+            .collect();
+        assert_eq!(calls, expected, "{chunk}-byte chunks");
+        assert_eq!(got_content.trim(), content, "{chunk}-byte chunks");
+        assert_eq!(got_reasoning.trim(), reasoning, "{chunk}-byte chunks");
+        assert_eq!(reasons, ["tool_calls"], "{chunk}-byte chunks");
+        if chunk == "1" {
+            assert!(fragments > 100, "values stream: {fragments} fragments");
+        }
+    }
 }
 
 fn one_line_error(output: &Output, code: i32, needle: &str) {

@@ -17,8 +17,9 @@ use arrayvec::ArrayVec;
 use super::frame::{Anchored, Frame};
 use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::lex::blank::Blank;
 use crate::lex::json::is_json_ws;
-use crate::scanner::{Options, MAX_LOOKAHEAD, MAX_NAME};
+use crate::scanner::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
 /// The scanner modes of the dialect, from its table file.
@@ -91,45 +92,6 @@ const CALL: &[u8] = b"call:";
 /// The Gemma 3 call opener, in the content table next to `<|tool_call>`.
 const TOOL_CODE: &[u8] = b"```tool_code";
 
-/// The whitespace after a pending quote token, two bits a byte (JSON whitespace is four
-/// bytes), so that the look-ahead costs 9 bytes of scanner state, not 33.
-#[derive(Debug, Clone, Copy)]
-struct Whitespace {
-    bits: u64,
-    len: u8,
-}
-
-const WHITESPACE: [u8; 4] = [b' ', b'\t', b'\n', b'\r'];
-const _: () = assert!(
-    MAX_LOOKAHEAD * 2 <= 64,
-    "the look-ahead fits two bits a byte"
-);
-
-impl Whitespace {
-    const fn new() -> Self {
-        Whitespace { bits: 0, len: 0 }
-    }
-
-    /// Keeps `b` if it is whitespace and there is room.
-    fn push(&mut self, b: u8) -> bool {
-        let Some(code) = WHITESPACE.iter().position(|&w| w == b) else {
-            return false;
-        };
-        if usize::from(self.len) == MAX_LOOKAHEAD {
-            return false;
-        }
-        self.bits |= (code as u64) << (2 * self.len);
-        self.len += 1;
-        true
-    }
-
-    fn bytes(&self) -> ArrayVec<u8, MAX_LOOKAHEAD> {
-        (0..self.len)
-            .map(|k| WHITESPACE[((self.bits >> (2 * k)) & 3) as usize])
-            .collect()
-    }
-}
-
 /// The call being scanned.
 #[derive(Debug, Clone)]
 struct Call {
@@ -150,7 +112,7 @@ struct Call {
     in_value: bool,
     quoted_reported: bool,
     /// Pending: the whitespace after the quote token.
-    ws: Whitespace,
+    ws: Blank,
     /// Markup: the phase the `<` interrupted.
     markup_from: Phase,
     /// Stream offset of the call's first byte after the opener, where the
@@ -170,7 +132,7 @@ impl Call {
             last_bare: false,
             in_value: false,
             quoted_reported: false,
-            ws: Whitespace::new(),
+            ws: Blank::EMPTY,
             markup_from: Phase::Text,
             start: 0,
         }
@@ -941,7 +903,7 @@ impl Gemma {
         match stop {
             crate::scan::Stop::End => chunk.len(),
             crate::scan::Stop::Match(_, end) => {
-                self.body.call().ws = Whitespace::new();
+                self.body.call().ws = Blank::EMPTY;
                 self.phase = Phase::Pending;
                 end
             }

@@ -1,4 +1,6 @@
 //! Small lexers that confirm what the delimiter automata only find candidates for.
 
+pub(crate) mod blank;
 pub(crate) mod json;
 pub(crate) mod python;
+pub(crate) mod tag;

@@ -11,7 +11,7 @@
 use std::fmt;
 
 use arbitrary::Arbitrary;
-use inband::{Dialect, Error, Options, Scanner};
+use inband::{Dialect, Error, Options, Piece, Scanner, ValueKind};
 use inband_alloc::events::{EventLog, OwnedEvent};
 use libfuzzer_sys::{fuzz_target, Corpus};
 
@@ -207,12 +207,50 @@ fn check_tiling(log: &EventLog, input: &[u8], which: &str) {
 }
 
 /// Calls are numbered 0, 1, 2… in order of their start; each ends exactly once, after it
-/// started; names and argument fragments belong to a call that is open.
+/// started; names and argument fragments belong to a call that is open; parameters do not
+/// nest, their values come inside them, as [`Piece::Verbatim`] exactly when the parameter's
+/// kind is a raw-text one.
 fn check_calls(log: &EventLog, which: &str) {
     // For each call number: has it ended?
     let mut ended: Vec<bool> = Vec::new();
+    // The open parameter: its call and its kind.
+    let mut param: Option<(u32, ValueKind)> = None;
     for (i, event) in log.events.iter().enumerate() {
         match event {
+            OwnedEvent::ToolParam { call, kind, .. } => {
+                let c = *call as usize;
+                assert!(
+                    c < ended.len() && !ended[c],
+                    "{which}: event {i}: call {c} is not open: {event:?}"
+                );
+                assert!(
+                    param.is_none(),
+                    "{which}: event {i}: parameters nest: {event:?}"
+                );
+                param = Some((*call, *kind));
+            }
+            OwnedEvent::ToolValue { call, piece, .. } => {
+                let Some((open, kind)) = param else {
+                    panic!("{which}: event {i}: a value outside a parameter: {event:?}");
+                };
+                assert_eq!(
+                    open, *call,
+                    "{which}: event {i}: a value of another call: {event:?}"
+                );
+                assert_eq!(
+                    *piece == Piece::Verbatim,
+                    !kind.is_literal(),
+                    "{which}: event {i}: a {kind:?} parameter's value as {piece:?}"
+                );
+            }
+            OwnedEvent::ToolParamEnd { call, .. } => {
+                assert_eq!(
+                    param.map(|(open, _)| open),
+                    Some(*call),
+                    "{which}: event {i}: a parameter end without its parameter: {event:?}"
+                );
+                param = None;
+            }
             OwnedEvent::ToolStart { call, .. } => {
                 assert_eq!(
                     *call as usize,
@@ -222,6 +260,9 @@ fn check_calls(log: &EventLog, which: &str) {
                 ended.push(false);
             }
             OwnedEvent::ToolEnd { call, .. } => {
+                if param.is_some_and(|(open, _)| open == *call) {
+                    param = None;
+                }
                 let c = *call as usize;
                 assert!(
                     c < ended.len(),

@@ -121,6 +121,38 @@ pub const ROLES: &[RoleName] = &[
         variant: "Stray",
     },
     RoleName {
+        key: "message_start",
+        variant: "MessageStart",
+    },
+    RoleName {
+        key: "channel",
+        variant: "Channel",
+    },
+    RoleName {
+        key: "constrain",
+        variant: "Constrain",
+    },
+    RoleName {
+        key: "message_body",
+        variant: "MessageBody",
+    },
+    RoleName {
+        key: "message_end",
+        variant: "MessageEnd",
+    },
+    RoleName {
+        key: "markup_open",
+        variant: "MarkupOpen",
+    },
+    RoleName {
+        key: "param_open",
+        variant: "ParamOpen",
+    },
+    RoleName {
+        key: "param_close",
+        variant: "ParamClose",
+    },
+    RoleName {
         key: "quote",
         variant: "Quote",
     },

@@ -334,13 +334,16 @@ mod tests {
             error("[modes.content]\ncall_open = [\"<a>\"]\ncall_opne = [\"<b>\"]\n"),
             "dialect `demo`, mode `content`: delimiter \"<b>\" has unknown role `call_opne` \
              (known roles: call_open, call_close, reasoning_open, reasoning_close, result_open, \
-             stop, section_open, section_close, args_open, stray, quote, fence)"
+             stop, section_open, section_close, args_open, stray, message_start, channel, \
+             constrain, message_body, message_end, markup_open, param_open, param_close, quote, \
+             fence)"
         );
         assert_eq!(
             error("[modes.content]\ncall_open = [\"<a>\"]\nbogus = []\n"),
             "dialect `demo`, mode `content`: unknown role `bogus` (known roles: call_open, \
              call_close, reasoning_open, reasoning_close, result_open, stop, section_open, \
-             section_close, args_open, stray, quote, fence)"
+             section_close, args_open, stray, message_start, channel, constrain, message_body, \
+             message_end, markup_open, param_open, param_close, quote, fence)"
         );
     }
 

@@ -1,0 +1,1143 @@
+//! The markup family: calls written as tags with raw-text parameters,
+//! `<invoke name="N"><parameter name="k">v</parameter></invoke>`, bare or inside a section
+//! wrapper, in one or more tagsets (the `xml` dialect reads the plain tags and DeepSeek's
+//! DSML spelling `<｜DSML｜invoke …>`; the `deepseek` dialect embeds the DSML tagset in its
+//! special-token machine). Formats: seed-system.md §2.4, §2.5, §2.7 (DSML);
+//! model-formats.md §7.3, §7.4, §9.2, §20.
+//!
+//! Two machines live here:
+//!
+//! - [`MarkupCalls`], the machine of the structure itself (sections, invokes, parameters,
+//!   values). It owns no text phase and takes the shared [`Frame`] by reference, so that a
+//!   dialect of another family (deepseek, whose DSML envelope is this markup) can embed it:
+//!   the host's text phase meets a section opener, calls [`MarkupCalls::enter`], runs
+//!   [`MarkupCalls::run`] while [`MarkupCalls::active`], scans again the bytes
+//!   [`MarkupCalls::take_replay`] hands back, and calls [`MarkupCalls::finish`] at the end.
+//! - [`MarkupMachine`], a whole dialect's machine: content/reasoning text plus
+//!   [`MarkupCalls`] (`xml`).
+//!
+//! Phase diagram of [`MarkupCalls`] (`·` is the host's text):
+//!
+//! ```text
+//!  · --section opener--> Pending --confirmed--> Section --<invoke--> Tag --> Invoke
+//!  · --<invoke--> Tag --> Invoke --<parameter--> Tag --> Value --closer--> Pending
+//!  Pending --confirmed--> Invoke | Section | ·       Pending --rejected--> Value | ·
+//!  Invoke --</invoke>--> Section | ·                Section --closer--> ·
+//! ```
+//!
+//! Rule 4 of dialects.md is the `Pending` phase: a candidate closer found in a value (or a
+//! section opener found in text) counts only when what follows it, after at most
+//! [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace, is a delimiter that can
+//! continue the structure (or the stream ends); until then the candidate and the whitespace
+//! are held, the whitespace in a fixed 2-bit-per-byte buffer ([`Blank`], shared with
+//! Gemma's quote look-ahead). A rejected candidate is value text (text, for a section
+//! opener).
+
+use arrayvec::ArrayVec;
+
+use super::frame::{Anchored, Frame};
+use crate::automaton::{Delimiter, Dfa, START};
+use crate::lex::blank::Blank;
+use crate::lex::tag::{Push, TagLexer};
+use crate::scan::Stop;
+use crate::scanner::{Options, MAX_NAME};
+use crate::tables::MAX_HOLD;
+use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
+
+/// One tagset's delimiters, as four modes of a dialect table (`section`, `invoke`,
+/// `value`, `after_value` of `xml.toml`; `dsml_section` … of `deepseek.toml`).
+#[derive(Debug)]
+pub(crate) struct Tagset {
+    /// Between invokes inside a section: invoke openers, section closers.
+    pub(crate) section: &'static Dfa,
+    /// Inside an invoke between parameters: parameter openers, the invoke closer, and what
+    /// ends an invoke whose closer is missing (the next invoke, the section closer).
+    pub(crate) invoke: &'static Dfa,
+    /// Inside a value: candidate closers (the parameter's, the invoke's) and stop tokens.
+    pub(crate) value: &'static Dfa,
+    /// What may follow a candidate closer for it to count, matched anchored.
+    pub(crate) after_value: &'static Dfa,
+}
+
+/// The modes of a dialect whose whole machine is the markup family.
+#[derive(Debug)]
+pub(crate) struct Modes {
+    /// Visible text.
+    pub(crate) content: &'static Dfa,
+    /// Inside a reasoning block.
+    pub(crate) reasoning: &'static Dfa,
+    /// The tagset that `section_open` and `call_open` delimiters in text enter.
+    pub(crate) tags: Tagset,
+    /// The tagset that `markup_open` delimiters in text enter (the `xml` dialect's DSML,
+    /// the same static the `deepseek` dialect embeds).
+    pub(crate) embedded: Option<&'static Tagset>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Not in markup: the host's text phase runs.
+    Idle,
+    /// Inside a section, between invokes.
+    Section,
+    /// Inside an invoke, between parameters.
+    Invoke,
+    /// Reading a tag after its opener (`<invoke`, `<parameter`).
+    Tag,
+    /// Inside a parameter value.
+    Value,
+    /// A candidate closer or section opener, waiting for what follows it.
+    Pending,
+}
+
+/// The machine of markup structure, embeddable in any host text phase (see the module
+/// docs). It reports through the host's [`Frame`]: calls, drafts and text all go there.
+#[derive(Debug, Clone)]
+pub(crate) struct MarkupCalls {
+    tagset: &'static Tagset,
+    phase: Phase,
+    in_section: bool,
+    in_call: bool,
+    /// The delimiter found but not reported yet, and the stream offset of its first byte:
+    /// the opener of the tag being read (`Tag`), or the candidate waiting for look-ahead
+    /// (`Pending`: a value closer, or a section opener).
+    held: Option<(&'static Delimiter, u64)>,
+    tag: TagLexer,
+    /// Whitespace after the candidate (`Pending`).
+    blank: Blank,
+    /// An opener after the candidate that matched; the first byte of its tag decides.
+    follow: Option<&'static Delimiter>,
+    /// Value bytes of the current call, against [`Options::max_argument_bytes`].
+    arg_bytes: u64,
+    /// The machine handed the stream back with bytes still held in the frame (see
+    /// [`MarkupCalls::take_replay`]).
+    replay: bool,
+}
+
+/// What followed a rejected candidate, to be scanned again.
+enum Rest {
+    /// Nothing.
+    None,
+    /// The bytes held in the frame: a failed anchored match.
+    Held,
+    /// A whole delimiter that matched but cannot follow the candidate.
+    Delimiter(&'static Delimiter),
+}
+
+/// Where a scan of structure (section or invoke phase) stopped.
+enum Found {
+    /// The chunk ended (a candidate may be held).
+    End,
+    /// A delimiter ended just before this chunk offset.
+    Delimiter(&'static Delimiter, Span, usize),
+    /// The byte at this chunk offset (after any held bytes) cannot be structure.
+    Stray(usize),
+}
+
+impl MarkupCalls {
+    pub(crate) fn new(tagset: &'static Tagset) -> Self {
+        MarkupCalls {
+            tagset,
+            phase: Phase::Idle,
+            in_section: false,
+            in_call: false,
+            held: None,
+            tag: TagLexer::new(),
+            blank: Blank::EMPTY,
+            follow: None,
+            arg_bytes: 0,
+            replay: false,
+        }
+    }
+
+    /// True while the markup machine has the stream; false once it handed it back to the
+    /// host's text phase.
+    #[inline]
+    pub(crate) fn active(&self) -> bool {
+        self.phase != Phase::Idle
+    }
+
+    /// The host's text phase found `delimiter` at `span` and has not reported it: a section
+    /// opener (`section_open`, `markup_open`) or an invoke opener (`call_open`) of
+    /// `tagset`. The machine takes the stream from the next byte on.
+    pub(crate) fn enter(
+        &mut self,
+        tagset: &'static Tagset,
+        delimiter: &'static Delimiter,
+        span: Span,
+    ) {
+        self.tagset = tagset;
+        self.in_section = false;
+        self.in_call = false;
+        if delimiter.role == Role::CallOpen {
+            self.begin_tag(delimiter, span.start);
+        } else {
+            self.begin_pending(delimiter, span.start);
+        }
+    }
+
+    /// Bytes the machine handed back when it went idle, with the stream offset of the
+    /// first. They end right before `end`, the stream offset of the chunk position
+    /// [`MarkupCalls::run`] returned, and the host must scan them again in its text phase
+    /// (a proper prefix of a delimiter, at most once per section or call that ended on
+    /// them). They wait in the frame's hold: call this as soon as `run` returns.
+    pub(crate) fn take_replay(
+        &mut self,
+        frame: &mut Frame,
+        end: u64,
+    ) -> Option<(ArrayVec<u8, MAX_HOLD>, u64)> {
+        if !core::mem::take(&mut self.replay) {
+            return None;
+        }
+        let held = frame.delimiters.take();
+        if held.is_empty() {
+            return None;
+        }
+        let start = end - held.len() as u64;
+        Some((held, start))
+    }
+
+    /// Takes a whole chunk of plain value text: nothing held and no candidate closer in
+    /// it (token-sized chunks inside long values).
+    #[inline]
+    pub(crate) fn take_plain_value<S: Sink>(
+        &mut self,
+        frame: &Frame,
+        chunk: &[u8],
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        let len = chunk.len() as u64;
+        if self.phase == Phase::Value
+            && frame.delimiters.state == START
+            && len <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
+            && self.tagset.value.find_start(chunk).is_none()
+        {
+            self.arg_bytes += len;
+            sink.tool_value(
+                Span::new(base, base + len),
+                frame.call.index,
+                Piece::Verbatim,
+                chunk,
+            );
+            return true;
+        }
+        false
+    }
+
+    /// Scans `chunk[pos..]` (byte `i` at stream offset `base + i`) until the chunk ends or
+    /// the machine hands the stream back to the host; returns the chunk offset reached.
+    pub(crate) fn run<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        mut pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        while pos < chunk.len() {
+            pos = match self.phase {
+                Phase::Idle => return pos,
+                Phase::Section => self.section(frame, chunk, pos, base, sink),
+                Phase::Invoke => self.invoke(frame, chunk, pos, base, sink),
+                Phase::Tag => self.tag(frame, chunk, pos, base, options, sink),
+                Phase::Value => self.value(frame, chunk, pos, base, options, sink),
+                Phase::Pending => self.pending(frame, chunk, pos, base, options, sink),
+            };
+        }
+        pos
+    }
+
+    /// End of the stream at offset `end`: the end continues any structure (a pending
+    /// candidate counts), held bytes are the structure's markup, an open call is
+    /// incomplete and an open section is reported.
+    pub(crate) fn finish<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        end: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let at = Span::at(end);
+        match self.phase {
+            Phase::Idle => return,
+            Phase::Pending => {
+                let follow = self.follow.take();
+                let follow_start = self.follow_start();
+                self.confirm(frame, sink);
+                if let Some(follow) = follow {
+                    let span = Span::new(follow_start, follow_start + follow.bytes.len() as u64);
+                    self.structure_bytes(
+                        frame,
+                        span,
+                        follow.bytes,
+                        Markup::Delimiter(follow.role),
+                        sink,
+                    );
+                }
+            }
+            Phase::Tag => {
+                let Some((opener, start)) = self.held.take() else {
+                    return;
+                };
+                let opener_span = Span::new(start, start + opener.bytes.len() as u64);
+                let tail_span = Span::new(opener_span.end, end);
+                // An invoke opener inside a call opens nothing: the call's own bytes.
+                let kind = if self.in_call && opener.role == Role::CallOpen {
+                    Markup::Envelope
+                } else {
+                    Markup::Delimiter(opener.role)
+                };
+                if self.tag.is_empty() {
+                    // Nothing said it was a tag.
+                    self.structure_bytes(frame, opener_span, opener.bytes, kind, sink);
+                } else {
+                    sink.markup(opener_span, kind, opener.bytes);
+                    sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
+                    if !self.in_call
+                        && opener.role == Role::CallOpen
+                        && frame.open_call(opener_span, options, sink)
+                    {
+                        frame.ensure_started(tail_span, sink);
+                        self.in_call = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let held = frame.delimiters.take();
+        if !held.is_empty() {
+            let span = Span::new(end - held.len() as u64, end);
+            self.structure_bytes(frame, span, &held, Markup::Envelope, sink);
+        }
+        frame.finish_drafts(at, sink);
+        if self.in_call {
+            frame.truncate(at, sink);
+        }
+        if self.in_section {
+            sink.diagnostic(at, Diagnostic::UnclosedSection);
+        }
+        self.reset_structure();
+    }
+
+    /// Bytes at the end of the stream: the structure's own markup inside a call or section,
+    /// text otherwise (nothing said they were structure).
+    fn structure_bytes<S: Sink>(
+        &self,
+        frame: &Frame,
+        span: Span,
+        bytes: &[u8],
+        kind: Markup,
+        sink: &mut S,
+    ) {
+        if self.in_call || self.in_section {
+            sink.markup(span, kind, bytes);
+        } else {
+            frame.release(span, bytes, sink);
+        }
+    }
+
+    fn reset_structure(&mut self) {
+        self.phase = Phase::Idle;
+        self.in_section = false;
+        self.in_call = false;
+        self.held = None;
+        self.blank = Blank::EMPTY;
+        self.follow = None;
+    }
+
+    /// Hands the stream back to the host; the bytes held in the frame are the host's to
+    /// scan again.
+    fn leave(&mut self, frame: &mut Frame) {
+        self.reset_structure();
+        // Whatever our automaton was matching is over (a failed anchored match leaves its
+        // state behind); the bytes held for it wait for `take_replay`.
+        frame.delimiters.state = START;
+        self.replay = !frame.delimiters.hold.is_empty();
+    }
+
+    fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
+        self.held = Some((opener, start));
+        self.tag = TagLexer::new();
+        self.phase = Phase::Tag;
+    }
+
+    fn begin_pending(&mut self, candidate: &'static Delimiter, start: u64) {
+        self.held = Some((candidate, start));
+        self.blank = Blank::EMPTY;
+        self.follow = None;
+        self.phase = Phase::Pending;
+    }
+
+    /// Whitespace then, at the first other byte, an anchored match against `dfa`.
+    fn scan_structure<S: Sink>(
+        frame: &mut Frame,
+        dfa: &Dfa,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Found {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        if frame.delimiters.state == START {
+            let ws = chunk[i..].iter().take_while(|&&b| is_ws(b)).count();
+            if ws > 0 {
+                sink.markup(
+                    Span::new(at(i), at(i + ws)),
+                    Markup::Envelope,
+                    &chunk[i..i + ws],
+                );
+                i += ws;
+            }
+            if i == chunk.len() {
+                return Found::End;
+            }
+        }
+        match frame.anchored(dfa, chunk, i) {
+            Anchored::Pending => Found::End,
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                Found::Delimiter(delimiter, span, end)
+            }
+            Anchored::Failed(candidate) => Found::Stray(candidate),
+        }
+    }
+
+    /// Between invokes inside a section.
+    fn section<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        match Self::scan_structure(frame, self.tagset.section, chunk, pos, base, sink) {
+            Found::End => chunk.len(),
+            Found::Delimiter(delimiter, span, end) => {
+                self.on_delimiter(frame, delimiter, span, sink);
+                end
+            }
+            Found::Stray(candidate) => {
+                // Text cannot be in a section: it ended without its closer.
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
+                sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
+                self.leave(frame);
+                candidate
+            }
+        }
+    }
+
+    /// Inside an invoke, between parameters.
+    fn invoke<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        match Self::scan_structure(frame, self.tagset.invoke, chunk, pos, base, sink) {
+            Found::End => chunk.len(),
+            Found::Delimiter(delimiter, span, end) => {
+                self.on_delimiter(frame, delimiter, span, sink);
+                end
+            }
+            Found::Stray(candidate) => {
+                // Text between parameters: the call is broken, and so is its section.
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
+                frame.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                self.leave(frame);
+                candidate
+            }
+        }
+    }
+
+    /// Acts on a delimiter found in the section or invoke phase, or confirmed after a value
+    /// (then the phase is the one the closer returned to).
+    fn on_delimiter<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) {
+        match delimiter.role {
+            Role::CallOpen | Role::ParamOpen => self.begin_tag(delimiter, span.start),
+            Role::CallClose => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.complete(frame, span, sink);
+            }
+            Role::SectionClose => {
+                if self.in_call {
+                    sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedInvoke);
+                    self.complete(frame, Span::at(span.start), sink);
+                }
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.reset_structure();
+            }
+            _ => {
+                // A stop token or the reasoning closer: the structure ends here, and the
+                // delimiter means what it means in text.
+                if self.in_call {
+                    frame.truncate(Span::at(span.start), sink);
+                } else if self.in_section {
+                    sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedSection);
+                }
+                self.reset_structure();
+                if delimiter.role == Role::ReasoningClose && !frame.reasoning {
+                    frame.release(span, delimiter.bytes, sink);
+                } else {
+                    frame.text_delimiter(delimiter, span, sink);
+                }
+            }
+        }
+    }
+
+    /// The current call's structure closed.
+    fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        self.in_call = false;
+        frame.complete(span, sink);
+        self.phase = if self.in_section {
+            Phase::Section
+        } else {
+            Phase::Idle
+        };
+    }
+
+    /// Reads the tag after its opener.
+    fn tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let (n, push) = self.tag.scan(&chunk[pos..]);
+        let i = pos + n;
+        let Some((opener, start)) = self.held else {
+            self.reset_structure();
+            return i;
+        };
+        let opener_span = Span::new(start, start + opener.bytes.len() as u64);
+        let tail_span = Span::new(opener_span.end, base + i as u64);
+        let diagnostic = match push {
+            Push::More => return i,
+            Push::Done { self_closing } => {
+                self.held = None;
+                if opener.role == Role::ParamOpen {
+                    self.param_tag(frame, opener, opener_span, tail_span, self_closing, sink);
+                } else {
+                    self.invoke_tag(
+                        frame,
+                        opener,
+                        opener_span,
+                        tail_span,
+                        self_closing,
+                        options,
+                        sink,
+                    );
+                }
+                return i;
+            }
+            Push::NotATag => None,
+            Push::Malformed => Some(Diagnostic::MalformedTag),
+            Push::TooLong => Some(Diagnostic::TagTooLong),
+        };
+        self.held = None;
+        self.broken_tag(frame, opener, opener_span, tail_span, diagnostic, sink);
+        i
+    }
+
+    /// A tag that is not one: inside a call it breaks the call (its bytes are the call's
+    /// markup); elsewhere it is text. Either way the structure ends and the byte that
+    /// broke it is scanned again by the host.
+    fn broken_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        diagnostic: Option<Diagnostic>,
+        sink: &mut S,
+    ) {
+        let tail = self.tag.bytes();
+        if self.in_call {
+            // Not a delimiter after all: the call's bytes, which its end gives back.
+            sink.markup(opener_span, Markup::Envelope, opener.bytes);
+            if !tail.is_empty() {
+                sink.markup(tail_span, Markup::Envelope, tail);
+            }
+            let diagnostic = diagnostic.unwrap_or(Diagnostic::MalformedCall);
+            frame.invalid(opener_span, diagnostic, sink);
+        } else {
+            frame.release(opener_span, opener.bytes, sink);
+            if !tail.is_empty() {
+                frame.release(tail_span, tail, sink);
+            }
+            if let Some(diagnostic) = diagnostic {
+                sink.diagnostic(Span::new(opener_span.start, tail_span.end), diagnostic);
+            }
+            if self.in_section {
+                sink.diagnostic(Span::at(tail_span.end), Diagnostic::UnclosedSection);
+            }
+        }
+        self.reset_structure();
+    }
+
+    /// An invoke tag closed: a call begins (ending the open one, whose closer is missing).
+    #[allow(clippy::too_many_arguments)]
+    fn invoke_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        self_closing: bool,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let name = match self.tag.name() {
+            None => Err(Diagnostic::MissingName),
+            Some((raw, offset)) => {
+                let (name, lead) = trim(raw);
+                if valid_name(name) {
+                    let start = tail_span.start + (offset + lead) as u64;
+                    Ok((
+                        Span::new(start, start + name.len() as u64),
+                        offset + lead,
+                        name.len(),
+                    ))
+                } else {
+                    Err(Diagnostic::InvalidName)
+                }
+            }
+        };
+        let (name_span, from, len) = match name {
+            Ok(name) => name,
+            Err(diagnostic) => {
+                self.broken_tag(
+                    frame,
+                    opener,
+                    opener_span,
+                    tail_span,
+                    Some(diagnostic),
+                    sink,
+                );
+                return;
+            }
+        };
+        if self.in_call {
+            sink.diagnostic(Span::at(opener_span.start), Diagnostic::UnclosedInvoke);
+            self.in_call = false;
+            frame.complete(Span::at(opener_span.start), sink);
+        }
+        sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
+        sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
+        if !frame.open_call(opener_span, options, sink) {
+            self.reset_structure();
+            return;
+        }
+        frame.name(name_span, &self.tag.bytes()[from..from + len], sink);
+        self.in_call = true;
+        self.arg_bytes = 0;
+        if self_closing {
+            self.complete(frame, Span::at(tail_span.end), sink);
+        } else {
+            self.phase = Phase::Invoke;
+        }
+    }
+
+    /// A parameter tag closed: its value begins.
+    fn param_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        self_closing: bool,
+        sink: &mut S,
+    ) {
+        let tail = self.tag.bytes();
+        sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
+        sink.markup(tail_span, Markup::Envelope, tail);
+        let key = self.tag.name().map(|(raw, offset)| {
+            let (key, lead) = trim(raw);
+            (key, tail_span.start + (offset + lead) as u64)
+        });
+        let Some((key, key_start)) = key.filter(|(key, _)| !key.is_empty()) else {
+            frame.invalid(opener_span, Diagnostic::MissingKey, sink);
+            self.reset_structure();
+            return;
+        };
+        let kind = match self.tag.string().map(|s| trim(s).0) {
+            None => ValueKind::Untyped,
+            Some(s) if s.eq_ignore_ascii_case(b"true") => ValueKind::Text,
+            Some(s) if s.eq_ignore_ascii_case(b"false") => ValueKind::Json,
+            Some(_) => {
+                sink.diagnostic(tail_span, Diagnostic::InvalidStringAttribute);
+                ValueKind::Untyped
+            }
+        };
+        let call = frame.call.index;
+        sink.tool_param(
+            Span::new(key_start, key_start + key.len() as u64),
+            call,
+            key,
+            kind,
+        );
+        if self_closing {
+            sink.tool_param_end(Span::at(tail_span.end), call);
+            self.phase = Phase::Invoke;
+        } else {
+            self.phase = Phase::Value;
+        }
+    }
+
+    /// Inside a value: everything up to a candidate closer is value text.
+    fn value<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let call = frame.call.index;
+        // The limit falls on the same byte whatever the chunking: where the value bytes
+        // released plus those held as a possible closer reach it.
+        let counted = self.arg_bytes + frame.delimiters.hold.len() as u64;
+        let room = options.max_argument_bytes.saturating_sub(counted);
+        let end = if (chunk.len() - pos) as u64 > room {
+            pos + room as usize
+        } else {
+            chunk.len()
+        };
+        let arg_bytes = &mut self.arg_bytes;
+        let stop = frame.delimiters.scan(
+            self.tagset.value,
+            &chunk[..end],
+            pos,
+            base,
+            &mut |span, bytes| {
+                *arg_bytes += bytes.len() as u64;
+                sink.tool_value(span, call, Piece::Verbatim, bytes);
+            },
+        );
+        match stop {
+            Stop::Match(delimiter, to) => {
+                let at = base + to as u64;
+                let span = Span::new(at - delimiter.bytes.len() as u64, at);
+                match delimiter.role {
+                    Role::ParamClose | Role::CallClose => {
+                        self.begin_pending(delimiter, span.start);
+                    }
+                    _ => self.on_delimiter(frame, delimiter, span, sink),
+                }
+                to
+            }
+            Stop::End if end < chunk.len() => {
+                let held = frame.delimiters.take();
+                let at = base + end as u64;
+                if !held.is_empty() {
+                    sink.tool_value(
+                        Span::new(at - held.len() as u64, at),
+                        call,
+                        Piece::Verbatim,
+                        &held,
+                    );
+                }
+                frame.invalid(Span::at(at), Diagnostic::ArgumentsTooLong, sink);
+                self.reset_structure();
+                end
+            }
+            Stop::End => chunk.len(),
+        }
+    }
+
+    /// Stream offset just after the candidate and its whitespace.
+    fn follow_start(&self) -> u64 {
+        let (candidate, start) = self
+            .held
+            .map_or((0, 0), |(c, start)| (c.bytes.len(), start));
+        start + candidate as u64 + self.blank.len() as u64
+    }
+
+    /// After a candidate: whitespace, then a delimiter that admits it, decide.
+    fn pending<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let Some((candidate, _)) = self.held else {
+            self.reset_structure();
+            return pos;
+        };
+        if let Some(follow) = self.follow {
+            // An opener follows; it counts if a tag begins (the byte is looked at again by
+            // the tag lexer).
+            let b = chunk[pos];
+            let start = self.follow_start();
+            if is_ws(b) || b == b'>' || b == b'/' {
+                self.confirm(frame, sink);
+                let span = Span::new(start, start + follow.bytes.len() as u64);
+                self.on_delimiter(frame, follow, span, sink);
+            } else {
+                self.reject(frame, Rest::Delimiter(follow), start, options, sink);
+            }
+            return pos;
+        }
+        let mut i = pos;
+        if frame.delimiters.state == START {
+            while i < chunk.len() && is_ws(chunk[i]) {
+                if !self.blank.push(chunk[i]) {
+                    self.reject(frame, Rest::None, base + i as u64, options, sink);
+                    return i;
+                }
+                i += 1;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+        }
+        let dfa = match candidate.role {
+            Role::ParamClose | Role::CallClose => self.tagset.after_value,
+            _ => self.tagset.section,
+        };
+        match frame.anchored(dfa, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(follow, end) => {
+                let start = self.follow_start();
+                if !self.admits(candidate.role, follow.role) {
+                    self.reject(frame, Rest::Delimiter(follow), start, options, sink);
+                } else if matches!(follow.role, Role::CallOpen | Role::ParamOpen) {
+                    self.follow = Some(follow);
+                } else {
+                    self.confirm(frame, sink);
+                    let span = Span::new(start, start + follow.bytes.len() as u64);
+                    self.on_delimiter(frame, follow, span, sink);
+                }
+                end
+            }
+            Anchored::Failed(at) => {
+                let start = base + at as u64 - frame.delimiters.hold.len() as u64;
+                self.reject(frame, Rest::Held, start, options, sink);
+                at
+            }
+        }
+    }
+
+    /// Whether `follow` after `candidate` continues the structure.
+    fn admits(&self, candidate: Role, follow: Role) -> bool {
+        match (candidate, follow) {
+            (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => {
+                true
+            }
+            (Role::CallClose, Role::CallOpen | Role::Stop) => true,
+            (Role::ParamClose | Role::CallClose, Role::SectionClose) => self.in_section,
+            (
+                Role::SectionOpen | Role::MarkupOpen,
+                Role::CallOpen | Role::SectionClose | Role::Stop,
+            ) => true,
+            _ => false,
+        }
+    }
+
+    /// The candidate counts: report it and its whitespace, and move to the phase after it.
+    fn confirm<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) {
+        let blank = core::mem::replace(&mut self.blank, Blank::EMPTY);
+        self.follow = None;
+        let Some((candidate, start)) = self.held.take() else {
+            return;
+        };
+        let span = Span::new(start, start + candidate.bytes.len() as u64);
+        let call = frame.call.index;
+        match candidate.role {
+            Role::ParamClose => {
+                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                sink.tool_param_end(span, call);
+                self.phase = Phase::Invoke;
+            }
+            Role::CallClose => {
+                sink.tool_param_end(Span::at(start), call);
+                sink.diagnostic(Span::at(start), Diagnostic::UnclosedParameter);
+                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                self.complete(frame, span, sink);
+            }
+            _ => {
+                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                self.in_section = true;
+                self.phase = Phase::Section;
+            }
+        }
+        let bytes = blank.bytes();
+        if !bytes.is_empty() {
+            let span = Span::new(span.end, span.end + bytes.len() as u64);
+            if self.in_call || self.in_section {
+                sink.markup(span, Markup::Envelope, &bytes);
+            } else {
+                frame.release(span, &bytes, sink);
+            }
+        }
+    }
+
+    /// The candidate does not count: it and its whitespace are value text (text, for a
+    /// section opener), and `rest` (what followed them, from offset `rest_start`) is scanned
+    /// again in that phase.
+    fn reject<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        rest: Rest,
+        rest_start: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let blank = core::mem::replace(&mut self.blank, Blank::EMPTY);
+        self.follow = None;
+        let Some((candidate, start)) = self.held.take() else {
+            return;
+        };
+        let blank = blank.bytes();
+        let blank_start = start + candidate.bytes.len() as u64;
+        let candidate_span = Span::new(start, blank_start);
+        let blank_span = Span::new(blank_start, blank_start + blank.len() as u64);
+        if matches!(candidate.role, Role::ParamClose | Role::CallClose) {
+            self.phase = Phase::Value;
+            // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
+            // the rest is text.
+            let taken = self.value_bytes(frame, candidate_span, candidate.bytes, options, sink)
+                & self.value_bytes(frame, blank_span, &blank, options, sink);
+            match rest {
+                Rest::Held if taken => {
+                    let held = frame.delimiters.take();
+                    self.refeed(frame, &held, rest_start, options, sink);
+                }
+                Rest::Held => self.leave(frame),
+                Rest::Delimiter(follow) if taken => {
+                    self.refeed(frame, follow.bytes, rest_start, options, sink);
+                }
+                Rest::Delimiter(follow) => {
+                    let span = Span::new(rest_start, rest_start + follow.bytes.len() as u64);
+                    frame.release(span, follow.bytes, sink);
+                }
+                Rest::None => {}
+            }
+        } else {
+            frame.release(candidate_span, candidate.bytes, sink);
+            if !blank.is_empty() {
+                frame.release(blank_span, &blank, sink);
+            }
+            match rest {
+                Rest::Held => self.leave(frame),
+                Rest::Delimiter(follow) => {
+                    self.reset_structure();
+                    let span = Span::new(rest_start, rest_start + follow.bytes.len() as u64);
+                    if follow.role == Role::CallOpen {
+                        // An invoke opener with no tag after it: text, as in the host.
+                        frame.release(span, follow.bytes, sink);
+                    } else {
+                        self.on_delimiter(frame, follow, span, sink);
+                    }
+                }
+                Rest::None => self.reset_structure(),
+            }
+        }
+    }
+
+    /// Reports `bytes` as value text up to the argument limit; past it the call is
+    /// invalid and the rest is text. False when the limit was reached.
+    fn value_bytes<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        bytes: &[u8],
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        if !self.in_call {
+            frame.release(span, bytes, sink);
+            return true;
+        }
+        let room = options.max_argument_bytes.saturating_sub(self.arg_bytes);
+        let take = (bytes.len() as u64).min(room) as usize;
+        if take > 0 {
+            sink.tool_value(
+                Span::new(span.start, span.start + take as u64),
+                frame.call.index,
+                Piece::Verbatim,
+                &bytes[..take],
+            );
+            self.arg_bytes += take as u64;
+        }
+        if take == bytes.len() {
+            return true;
+        }
+        let at = span.start + take as u64;
+        frame.invalid(Span::at(at), Diagnostic::ArgumentsTooLong, sink);
+        self.reset_structure();
+        frame.release(Span::new(at, span.end), &bytes[take..], sink);
+        false
+    }
+
+    /// Scans bytes taken out of the look-ahead again in the current phase: at most one
+    /// delimiter's length, looked at once before. Should the machine go idle among them
+    /// (the argument limit), the rest is text.
+    fn refeed<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        bytes: &[u8],
+        start: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let pos = self.run(frame, bytes, 0, start, options, sink);
+        if pos < bytes.len() {
+            self.replay = false;
+            let held = frame.delimiters.take();
+            let at = start + pos as u64;
+            if !held.is_empty() {
+                frame.release(Span::new(at - held.len() as u64, at), &held, sink);
+            }
+            frame.release(
+                Span::new(at, start + bytes.len() as u64),
+                &bytes[pos..],
+                sink,
+            );
+        }
+    }
+}
+
+/// The phase machine of a dialect whose calls are all markup (`xml`).
+#[derive(Debug, Clone)]
+pub(crate) struct MarkupMachine {
+    modes: &'static Modes,
+    frame: Frame,
+    calls: MarkupCalls,
+}
+
+impl MarkupMachine {
+    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
+        MarkupMachine {
+            modes,
+            frame: Frame::new(options),
+            calls: MarkupCalls::new(&modes.tags),
+        }
+    }
+
+    fn text_dfa(&self) -> &'static Dfa {
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
+    }
+
+    /// Scans one chunk whose first byte is at stream offset `base`.
+    #[inline]
+    pub(crate) fn run<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        // Token-sized chunks are mostly plain text or plain value text: hand them over
+        // whole without entering the general machine.
+        if !self.calls.active() {
+            if self.frame.plain_text(self.text_dfa(), chunk) {
+                self.frame
+                    .release(Span::new(base, base + chunk.len() as u64), chunk, sink);
+                return;
+            }
+        } else if self
+            .calls
+            .take_plain_value(&self.frame, chunk, base, options, sink)
+        {
+            return;
+        }
+        self.run_machine(chunk, base, options, sink);
+    }
+
+    #[inline(never)]
+    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+        let mut pos = 0;
+        while pos < chunk.len() {
+            if self.calls.active() {
+                pos = self
+                    .calls
+                    .run(&mut self.frame, chunk, pos, base, options, sink);
+                let end = base + pos as u64;
+                if let Some((held, start)) = self.calls.take_replay(&mut self.frame, end) {
+                    self.run(&held, start, options, sink);
+                }
+            } else {
+                pos = self.text(chunk, pos, base, sink);
+            }
+        }
+    }
+
+    fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
+        let dfa = self.text_dfa();
+        let Some((delimiter, span, end)) = self.frame.scan_text(dfa, chunk, pos, base, sink) else {
+            return chunk.len();
+        };
+        let modes = self.modes;
+        let tagset = match delimiter.role {
+            Role::SectionOpen | Role::CallOpen => Some(&modes.tags),
+            Role::MarkupOpen => modes.embedded,
+            _ => None,
+        };
+        match tagset {
+            Some(tagset) => self.calls.enter(tagset, delimiter, span),
+            None => {
+                self.frame.text_delimiter(delimiter, span, sink);
+            }
+        }
+        end
+    }
+
+    /// End of stream at offset `end`.
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+        if self.calls.active() {
+            self.calls.finish(&mut self.frame, end, options, sink);
+        } else {
+            self.frame.finish_text(end, sink);
+        }
+        let at = Span::at(end);
+        self.frame.finish_drafts(at, sink);
+        self.frame.finish_reasoning(at, sink);
+    }
+}
+
+#[inline(always)]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// `bytes` without ASCII whitespace at either end, and how many bytes were cut in front.
+fn trim(bytes: &[u8]) -> (&[u8], usize) {
+    let trimmed = bytes.trim_ascii_start();
+    let lead = bytes.len() - trimmed.len();
+    (trimmed.trim_ascii_end(), lead)
+}
+
+/// Rule 9: a name is non-empty UTF-8 without whitespace, control bytes, quotes or markup.
+fn valid_name(name: &[u8]) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME
+        && (name.is_ascii() || core::str::from_utf8(name).is_ok())
+        && !name.iter().any(|&b| {
+            b.is_ascii_whitespace()
+                || b.is_ascii_control()
+                || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
+        })
+}

@@ -1,0 +1,1031 @@
+//! The special-token family (`kimi`, `deepseek`): calls framed by single special tokens.
+//! A section opener, then per call: an opener, a header (the tool's name, or the model's
+//! call id), a separator, one JSON value of arguments, a closer; then the section closer.
+//! `<think>` reasoning.
+//!
+//! - Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX`
+//!   `<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`; the header
+//!   is the call's id (seed-system.md §2.3, model-formats.md §8).
+//! - DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}`
+//!   `<｜tool▁call▁end｜><｜tool▁calls▁end｜>`; V3 and R1 write the header `function`, then the
+//!   name on its own line and the JSON in a ```` ```json ```` fence (seed-system.md §2.7,
+//!   model-formats.md §7.1, §7.2).
+//!
+//! - DeepSeek V3.2 / V4: the DSML envelope, `<｜DSML｜function_calls>` (V4
+//!   `<｜DSML｜tool_calls>`, either with ASCII pipes) around
+//!   `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`: markup,
+//!   not special tokens (seed-system.md §2.7, model-formats.md §7.3, §7.4). The markup
+//!   family's [`MarkupCalls`] reads it, embedded here: a `markup_open` delimiter in text
+//!   hands it the stream (`Dsml` phase) with this machine's [`Frame`], so call numbering,
+//!   drafts in reasoning, limits and holdback are one for every form of one response.
+//!
+//! One machine reads both dialects; what differs is table data (`tables/dialects/*.toml`)
+//! and the small settings in [`Modes`].
+//!
+//! Phases: `Text` (content or reasoning) → a section opener → `Section` (whitespace between
+//! calls) → a call opener → `Header` → the separator → `Lead` (whitespace, an optional fence)
+//! → `Value` (the JSON lexer) → `Tail` (whitespace, a closing fence) → the call closer →
+//! `Section` → the section closer → `Text`. A bare call opener in text is a call whose
+//! container is the text. Inside a call every special token is a delimiter of the `call`
+//! mode: one the call cannot take ends it (complete without its closer, or invalid, or
+//! incomplete for a stop token) and is scanned once more where the call stood, so that a
+//! header never swallows the next call (seed B9). A DSML section opener in text → `Dsml`
+//! (the markup machine) → `Text` when it hands the stream back.
+
+use arrayvec::ArrayVec;
+
+use super::frame::{Anchored, Frame};
+use super::markup::{MarkupCalls, Tagset};
+use crate::automaton::{Delimiter, Dfa, START};
+use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::scanner::{Options, MAX_NAME};
+use crate::tables::MAX_DELIMITER_LEN;
+use crate::{Diagnostic, Markup, Role, Sink, Span};
+
+/// What a call header holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HeaderForm {
+    /// The tool's name (DeepSeek).
+    Name,
+    /// The model's call id, `functions.NAME:IDX` (Kimi): reported with
+    /// [`Sink::tool_id`] (dialects.md rule 10). The name is the text before the last `:`,
+    /// without a leading `functions.`, so `write:1` names `write` and `functions.a.b-c:2`
+    /// names `a.b-c`.
+    CallId,
+}
+
+/// One dialect of the family: its table modes and its settings.
+#[derive(Debug)]
+pub(crate) struct Modes {
+    /// Visible text.
+    pub(crate) content: &'static Dfa,
+    /// Inside a reasoning block.
+    pub(crate) reasoning: &'static Dfa,
+    /// Between the calls of a section.
+    pub(crate) section: &'static Dfa,
+    /// Inside a call: its header, and a `<` where its JSON expects structure.
+    pub(crate) call: &'static Dfa,
+    /// What the header holds.
+    pub(crate) header: HeaderForm,
+    /// A header that is exactly this word (the tool type) starts DeepSeek V3's form: the
+    /// name follows the separator on its own line, then the JSON in a Markdown fence.
+    pub(crate) fenced_keyword: Option<&'static [u8]>,
+    /// Non-canonical spellings of delimiters in the tables: accepted, with
+    /// [`Diagnostic::DelimiterAlias`] (dialects.md rule 13).
+    pub(crate) aliases: &'static [&'static [u8]],
+    /// The markup tagset that `markup_open` delimiters in text enter (DeepSeek's DSML).
+    pub(crate) markup: Option<&'static Tagset>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Content or reasoning, scanned for delimiters.
+    Text,
+    /// Inside a section, between calls.
+    Section,
+    /// A call's header, up to the separator (and, in the fenced form, the name's line).
+    Header,
+    /// After the separator: whitespace and an optional opening fence before the JSON.
+    Lead,
+    /// The opening fence line.
+    Fence,
+    /// The JSON value, tracked by the JSON lexer.
+    Value,
+    /// A `<` where the arguments expect JSON structure: which delimiter, if any.
+    ArgsMarkup,
+    /// After the JSON value: whitespace and a closing fence, then the call closer.
+    Tail,
+    /// The embedded markup machine has the stream (a DSML section).
+    Dsml,
+}
+
+/// Longest call header kept, in bytes: a name of [`MAX_NAME`] bytes plus room for Kimi's
+/// `functions.` and `:IDX` around it, or DeepSeek V3's `function` before it. A longer header
+/// makes the call invalid with [`Diagnostic::NameTooLong`].
+const HEADER_CAP: usize = MAX_NAME + 24;
+
+// Header offsets are kept in a `u8`.
+const _: () = assert!(HEADER_CAP <= u8::MAX as usize);
+
+/// Longest opening fence line (backticks, info string such as `json`, newline) accepted.
+const FENCE_CAP: u8 = 32;
+
+/// The call being scanned.
+#[derive(Debug, Clone)]
+struct Call {
+    /// The header's bytes, from its first non-whitespace byte; not yet reported. In the
+    /// fenced form: the keyword, then (after the separator, which is not stored) the name's
+    /// line.
+    head: ArrayVec<u8, HEADER_CAP>,
+    /// Stream offset of `head[0]`.
+    head_start: u64,
+    /// Fenced form: the separator after the keyword (its index among the `call` mode's
+    /// delimiters), and the keyword's length in `head`.
+    fenced: Option<(u8, u8)>,
+    /// The arguments' JSON value has begun.
+    has_value: bool,
+    value: JsonValue,
+    arg_bytes: u64,
+    /// Bytes of the opening fence line so far; 0 when the arguments are not fenced.
+    fence: u8,
+}
+
+impl Call {
+    fn new(head_start: u64) -> Self {
+        Call {
+            head: ArrayVec::new_const(),
+            head_start,
+            fenced: None,
+            has_value: false,
+            value: JsonValue::new(),
+            arg_bytes: 0,
+            fence: 0,
+        }
+    }
+
+    /// The fenced form's separator (among `modes.call`'s delimiters), once the keyword has
+    /// been read.
+    fn separator(&self, modes: &Modes) -> Option<&'static Delimiter> {
+        let (sep, _) = self.fenced?;
+        modes.call.delimiters.get(usize::from(sep))
+    }
+}
+
+/// The state of the structure being read beyond the frame: a special-token call's, or the
+/// markup machine's. One response may mix both forms, but only one is read at a time, so
+/// they share memory (this keeps the scanner within its size budget).
+///
+/// INVARIANT: the phases `Header` to `Tail` hold `Token` ([`TokenJson::open_call`] puts it
+/// there on entering them) and `Dsml` holds `Markup` ([`TokenJson::text`] puts it there on
+/// entering it); each is left for `Text` or `Section` before the other can be entered.
+#[derive(Debug, Clone)]
+enum CallState {
+    Token(Call),
+    Markup(MarkupCalls),
+}
+
+impl CallState {
+    /// The special-token call's state, in the phases `Header` to `Tail`.
+    #[inline(always)]
+    fn token(&mut self) -> &mut Call {
+        // By the invariant the first arm always matches; the second keeps this total
+        // without a panic path (debug builds and the fuzzer still flag a violation).
+        loop {
+            match self {
+                CallState::Token(call) => return call,
+                CallState::Markup(_) => {
+                    debug_assert!(false, "a call phase holds a token call");
+                    *self = CallState::Token(Call::new(0));
+                }
+            }
+        }
+    }
+}
+
+/// The phase machine of the special-token family.
+#[derive(Debug, Clone)]
+pub(crate) struct TokenJson {
+    modes: &'static Modes,
+    phase: Phase,
+    frame: Frame,
+    /// Inside a call section: a call ends back in it rather than in text.
+    in_section: bool,
+    /// The section has just opened: nothing but whitespace since its opener.
+    fresh: bool,
+    call: CallState,
+}
+
+impl TokenJson {
+    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
+        TokenJson {
+            modes,
+            phase: Phase::Text,
+            frame: Frame::new(options),
+            in_section: false,
+            fresh: false,
+            call: CallState::Token(Call::new(0)),
+        }
+    }
+
+    fn text_dfa(&self) -> &'static Dfa {
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
+    }
+
+    /// Where a call returns when it ends.
+    fn container(&self) -> Phase {
+        if self.in_section {
+            Phase::Section
+        } else {
+            Phase::Text
+        }
+    }
+
+    /// Scans one chunk whose first byte is at stream offset `base`.
+    #[inline]
+    pub(crate) fn run<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        // Token-sized chunks are mostly plain text or plain string contents: hand them
+        // over whole without entering the general machine.
+        let span = Span::new(base, base + chunk.len() as u64);
+        match self.phase {
+            Phase::Text if self.frame.plain_text(self.text_dfa(), chunk) => {
+                self.frame.release(span, chunk, sink);
+                return;
+            }
+            Phase::Dsml => {
+                if let CallState::Markup(markup) = &mut self.call {
+                    if markup.take_plain_value(&self.frame, chunk, base, options, sink) {
+                        return;
+                    }
+                }
+            }
+            Phase::Value if chunk.len() <= 64 => {
+                let call = self.call.token();
+                let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+                if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
+                    call.arg_bytes += chunk.len() as u64;
+                    sink.tool_args(span, self.frame.call.index, chunk);
+                    return;
+                }
+            }
+            _ => {}
+        }
+        self.run_machine(chunk, base, options, sink);
+    }
+
+    /// The general machine: phase after phase until the chunk is used up.
+    #[inline(never)]
+    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+        let mut pos = 0;
+        while pos < chunk.len() {
+            pos = match self.phase {
+                Phase::Text => self.text(chunk, pos, base, options, sink),
+                Phase::Section => self.section(chunk, pos, base, options, sink),
+                Phase::Header => self.header(chunk, pos, base, options, sink),
+                Phase::Lead => self.lead(chunk, pos, base, sink),
+                Phase::Fence => self.fence(chunk, pos, base, sink),
+                Phase::Value => self.value(chunk, pos, base, options, sink),
+                Phase::ArgsMarkup => self.args_markup(chunk, pos, base, options, sink),
+                Phase::Tail => self.tail(chunk, pos, base, options, sink),
+                Phase::Dsml => self.dsml(chunk, pos, base, options, sink),
+            };
+        }
+    }
+
+    /// A DSML section: the markup machine reads it until it hands the stream back; the
+    /// bytes it held then are scanned again in text.
+    fn dsml<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let CallState::Markup(markup) = &mut self.call else {
+            // By the invariant the DSML phase holds the markup machine; without it the
+            // section cannot go on.
+            debug_assert!(false, "the DSML phase holds the markup machine");
+            self.phase = Phase::Text;
+            return pos;
+        };
+        let pos = markup.run(&mut self.frame, chunk, pos, base, options, sink);
+        // The held bytes wait in the frame's hold: take them before anything else scans.
+        let replay = markup.take_replay(&mut self.frame, base + pos as u64);
+        if markup.active() {
+            return pos;
+        }
+        self.phase = Phase::Text;
+        if let Some((held, start)) = replay {
+            self.refeed(&held, start, options, sink);
+        }
+        pos
+    }
+
+    /// End of stream at offset `end`: nothing is held back any more.
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+        let at = Span::at(end);
+        let open = match self.phase {
+            Phase::Dsml => {
+                // The markup machine ends its own structure (its drafts, an incomplete
+                // call, an unclosed section).
+                if let CallState::Markup(markup) = &mut self.call {
+                    markup.finish(&mut self.frame, end, options, sink);
+                }
+                false
+            }
+            Phase::Text => {
+                self.frame.finish_text(end, sink);
+                false
+            }
+            Phase::Section => {
+                // A delimiter cut off inside the section: the section's own bytes.
+                self.frame.held_as_markup(end, sink);
+                false
+            }
+            Phase::Header => {
+                self.frame.ensure_started(at, sink);
+                self.report_head(sink);
+                self.frame.held_as_markup(end, sink);
+                true
+            }
+            Phase::Lead | Phase::Fence | Phase::Value => true,
+            Phase::ArgsMarkup => {
+                self.frame.held_as_markup(end, sink);
+                true
+            }
+            Phase::Tail => {
+                // The stream (or the model's stop token) ate the closer: complete (rule 3).
+                self.frame.held_as_markup(end, sink);
+                self.end_without_closer(at, sink);
+                false
+            }
+        };
+        self.frame.finish_drafts(at, sink);
+        if open {
+            self.truncate(at, sink);
+        }
+        if self.in_section {
+            self.in_section = false;
+            sink.diagnostic(at, Diagnostic::UnclosedSection);
+        }
+        self.frame.finish_reasoning(at, sink);
+    }
+
+    fn text<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let dfa = self.text_dfa();
+        match self.frame.scan_text(dfa, chunk, pos, base, sink) {
+            None => chunk.len(),
+            Some((delimiter, span, end)) => {
+                if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {
+                    // Not reported here: the markup machine reports the opener once what
+                    // follows confirms it, or releases it as text (rule 4).
+                    let mut markup = MarkupCalls::new(tagset);
+                    markup.enter(tagset, delimiter, span);
+                    self.call = CallState::Markup(markup);
+                    self.phase = Phase::Dsml;
+                    return end;
+                }
+                match self.frame.text_delimiter(delimiter, span, sink) {
+                    None => {}
+                    Some(Role::SectionOpen) => {
+                        self.note_alias(delimiter, span, sink);
+                        self.in_section = true;
+                        self.fresh = true;
+                        self.phase = Phase::Section;
+                    }
+                    Some(Role::CallOpen) => {
+                        // model-formats §8, §7.1: a call without its section.
+                        self.note_alias(delimiter, span, sink);
+                        sink.diagnostic(span, Diagnostic::MissingSection);
+                        self.open_call(span, options, sink);
+                    }
+                    Some(_) => sink.diagnostic(span, Diagnostic::StrayToken),
+                }
+                end
+            }
+        }
+    }
+
+    fn note_alias<S: Sink>(&self, delimiter: &Delimiter, span: Span, sink: &mut S) {
+        if self.modes.aliases.contains(&delimiter.bytes) {
+            sink.diagnostic(span, Diagnostic::DelimiterAlias);
+        }
+    }
+
+    fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
+        self.fresh = false;
+        if self.frame.open_call(span, options, sink) {
+            self.call = CallState::Token(Call::new(span.end));
+            self.phase = Phase::Header;
+        } else {
+            self.phase = self.container();
+        }
+    }
+
+    /// Ends the current call as invalid and returns to its container.
+    fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+        self.frame.invalid(span, diagnostic, sink);
+        self.phase = self.container();
+    }
+
+    /// The stream ended (or a stop token came) inside the call.
+    fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.frame.truncate(span, sink);
+        self.phase = self.container();
+    }
+
+    /// A call whose structure closed: complete now, or a draft until its reasoning decides.
+    fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.phase = self.container();
+        self.frame.complete(span, sink);
+    }
+
+    fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        sink.diagnostic(span, Diagnostic::MissingCloser);
+        self.complete(span, sink);
+    }
+
+    /// The section ends without its closer, at stream offset `at`; text follows.
+    fn end_section<S: Sink>(&mut self, at: u64, sink: &mut S) {
+        sink.diagnostic(Span::at(at), Diagnostic::UnclosedSection);
+        self.in_section = false;
+        self.phase = Phase::Text;
+    }
+
+    /// Scans bytes again in the phase that now applies: held bytes of a failed candidate,
+    /// a delimiter the ended phase could not take, or what the markup machine held when it
+    /// handed the stream back (at most one delimiter's length, once per structure that
+    /// ends). `Text` never hands bytes back, and such bytes cannot hold the whole DSML
+    /// opener `Text` would need to enter `Dsml`, so this nests at most three deep: call,
+    /// section, text.
+    fn refeed<S: Sink>(&mut self, bytes: &[u8], start: u64, options: &Options, sink: &mut S) {
+        if !bytes.is_empty() {
+            self.run(bytes, start, options, sink);
+        }
+    }
+
+    /// Between calls: whitespace is markup; then a delimiter, or anything else ends the
+    /// section (right after the opener, it is a call whose opener is missing).
+    fn section<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        if self.frame.delimiters.state == START {
+            let ws = chunk[i..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            if ws > 0 {
+                sink.markup(
+                    Span::new(at(i), at(i + ws)),
+                    Markup::Envelope,
+                    &chunk[i..i + ws],
+                );
+                i += ws;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+        }
+        match self.frame.anchored(self.modes.section, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                self.section_delimiter(delimiter, span, options, sink);
+                end
+            }
+            Anchored::Failed(candidate) => {
+                let held = self.frame.delimiters.take();
+                let start = at(candidate) - held.len() as u64;
+                if self.fresh {
+                    // model-formats §7.1: the per-call opener may be missing right after
+                    // the section opener.
+                    sink.diagnostic(Span::at(start), Diagnostic::MissingCallOpen);
+                    self.open_call(Span::at(start), options, sink);
+                } else {
+                    self.end_section(start, sink);
+                }
+                self.refeed(&held, start, options, sink);
+                candidate
+            }
+        }
+    }
+
+    fn section_delimiter<S: Sink>(
+        &mut self,
+        delimiter: &'static Delimiter,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        self.fresh = false;
+        match delimiter.role {
+            Role::CallOpen => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.note_alias(delimiter, span, sink);
+                self.open_call(span, options, sink);
+            }
+            Role::SectionClose => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.in_section = false;
+                self.phase = Phase::Text;
+            }
+            Role::ReasoningClose => {
+                // The reasoning the section was in closes (its calls are drafts, rule 7),
+                // or in content the text decides what the tag is.
+                self.end_section(span.start, sink);
+                self.refeed(delimiter.bytes, span.start, options, sink);
+            }
+            _ => {
+                if self.frame.text_delimiter(delimiter, span, sink).is_some() {
+                    sink.diagnostic(span, Diagnostic::StrayToken);
+                }
+            }
+        }
+    }
+
+    /// The header: its bytes are kept (bounded) until the separator or the name's line end
+    /// decides them; a delimiter candidate's bytes wait in the frame's hold meanwhile.
+    fn header<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let dfa = self.modes.call;
+        let mut i = pos;
+        while i < chunk.len() {
+            let b = chunk[i];
+            let call = self.call.token();
+            let scan = &mut self.frame.delimiters;
+            if call.head.is_empty() && scan.hold.is_empty() {
+                if b.is_ascii_whitespace() {
+                    // Leading whitespace is trimmed anyway: markup at once, never kept.
+                    let ws = chunk[i..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                    sink.markup(
+                        Span::new(at(i), at(i + ws)),
+                        Markup::Envelope,
+                        &chunk[i..i + ws],
+                    );
+                    i += ws;
+                    continue;
+                }
+                call.head_start = at(i);
+            }
+            let state = dfa.next(scan.state, b);
+            i += 1;
+            if let Some(delimiter) = dfa.matched(state) {
+                scan.state = START;
+                scan.hold.clear();
+                let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
+                self.header_delimiter(delimiter, span, options, sink);
+                return i;
+            }
+            let depth = dfa.depth(state);
+            // Bytes that can no longer begin a delimiter leave the hold for the head.
+            let leaving = scan.hold.len() + 1 - depth;
+            let from_hold = leaving.min(scan.hold.len());
+            let name_line_end = call.fenced.is_some()
+                && depth == 0
+                && (b == b'`'
+                    || (b == b'\n'
+                        && scan
+                            .hold
+                            .iter()
+                            .chain(&call.head[name_from(call)..])
+                            .any(|b| !b.is_ascii_whitespace())));
+            let kept = usize::from(leaving > from_hold && !name_line_end);
+            if call.head.len() + from_hold + kept > HEADER_CAP {
+                // Too long to be a header: the call is invalid, and what was not kept is
+                // scanned again where the call stood.
+                // Cannot overflow: the hold is shorter than the longest delimiter.
+                let mut rest: ArrayVec<u8, MAX_DELIMITER_LEN> = ArrayVec::new();
+                let _ = rest.try_extend_from_slice(&scan.hold);
+                let _ = rest.try_push(b);
+                let start = at(i) - rest.len() as u64;
+                scan.hold.clear();
+                scan.state = START;
+                self.frame.ensure_started(Span::at(start), sink);
+                self.report_head(sink);
+                self.invalid(Span::at(start), Diagnostic::NameTooLong, sink);
+                self.refeed(&rest, start, options, sink);
+                return i;
+            }
+            // Cannot overflow: checked just above.
+            let _ = call.head.try_extend_from_slice(&scan.hold[..from_hold]);
+            scan.hold.drain(..from_hold);
+            if name_line_end {
+                scan.state = START;
+                if b == b'`' {
+                    // The opening fence: the arguments' business.
+                    i -= 1;
+                }
+                let newline = (b == b'\n').then(|| Span::new(at(i) - 1, at(i)));
+                self.name_line_done(newline, sink);
+                return i;
+            }
+            if kept == 1 {
+                let _ = call.head.try_push(b);
+            } else {
+                // Cannot overflow: the hold is a proper prefix of a delimiter.
+                let _ = scan.hold.try_push(b);
+            }
+            scan.state = state;
+        }
+        chunk.len()
+    }
+
+    /// A delimiter ended the header (or the fenced form's name line).
+    fn header_delimiter<S: Sink>(
+        &mut self,
+        delimiter: &'static Delimiter,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let call = self.call.token();
+        let fenced = call.fenced.is_some();
+        match delimiter.role {
+            Role::ArgsOpen if !fenced => {
+                if Some(call.head.trim_ascii_end()) == self.modes.fenced_keyword {
+                    // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`. A mode has
+                    // at most 256 delimiters, so the index fits.
+                    let delimiters = self.modes.call.delimiters;
+                    if let Some(sep) = delimiters.iter().position(|d| d == delimiter) {
+                        call.fenced = Some((sep as u8, call.head.len() as u8));
+                        return;
+                    }
+                }
+                match self.start_call(sink) {
+                    Ok(()) => {
+                        self.report_head(sink);
+                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                        self.phase = Phase::Lead;
+                    }
+                    Err(diagnostic) => {
+                        self.frame.ensure_started(span, sink);
+                        self.report_head(sink);
+                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                        self.invalid(span, diagnostic, sink);
+                    }
+                }
+            }
+            Role::CallClose => {
+                // The call closed before its arguments began: its own closer.
+                self.frame.ensure_started(span, sink);
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.invalid(span, Self::broken_header(fenced), sink);
+            }
+            Role::Stop => {
+                self.frame.ensure_started(span, sink);
+                self.report_head(sink);
+                self.truncate(Span::at(span.start), sink);
+                self.refeed(delimiter.bytes, span.start, options, sink);
+            }
+            _ => {
+                self.frame.ensure_started(span, sink);
+                self.report_head(sink);
+                self.invalid(Span::at(span.start), Self::broken_header(fenced), sink);
+                self.refeed(delimiter.bytes, span.start, options, sink);
+            }
+        }
+    }
+
+    fn broken_header(fenced: bool) -> Diagnostic {
+        if fenced {
+            Diagnostic::MalformedCall
+        } else {
+            Diagnostic::MissingArgsOpen
+        }
+    }
+
+    /// The fenced form's name line ended (at `newline`, or before a backtick).
+    fn name_line_done<S: Sink>(&mut self, newline: Option<Span>, sink: &mut S) {
+        let started = self.start_call(sink);
+        let at = newline.unwrap_or(Span::at(self.call.token().head_start));
+        if started.is_err() {
+            self.frame.ensure_started(at, sink);
+        }
+        self.report_head(sink);
+        if let Some(span) = newline {
+            sink.markup(span, Markup::Envelope, b"\n");
+        }
+        match started {
+            Ok(()) => self.phase = Phase::Lead,
+            Err(diagnostic) => self.invalid(at, diagnostic, sink),
+        }
+    }
+
+    /// Checks the header's name (and id) and starts the call; says why not when it cannot.
+    fn start_call<S: Sink>(&mut self, sink: &mut S) -> Result<(), Diagnostic> {
+        let modes = self.modes;
+        let call = self.call.token();
+        let from = name_from(call);
+        let raw = &call.head[from..];
+        let lead = raw.len() - raw.trim_ascii_start().len();
+        let header = raw.trim_ascii();
+        // Stream offset of `header[0]`.
+        let header_start = call.head_start
+            + (from + lead) as u64
+            + call
+                .separator(modes)
+                .map_or(0, |sep| sep.bytes.len() as u64);
+        let (name, name_offset) = match self.modes.header {
+            HeaderForm::Name => (header, 0),
+            HeaderForm::CallId => {
+                let offset = if header.starts_with(b"functions.") {
+                    b"functions.".len()
+                } else {
+                    0
+                };
+                let rest = &header[offset..];
+                let end = rest.iter().rposition(|&b| b == b':').unwrap_or(rest.len());
+                (&rest[..end], offset)
+            }
+        };
+        if !valid_name(header) || !valid_name(name) {
+            return Err(Diagnostic::InvalidName);
+        }
+        let name_start = header_start + name_offset as u64;
+        let index = self.frame.call.index;
+        self.frame.name(
+            Span::new(name_start, name_start + name.len() as u64),
+            name,
+            sink,
+        );
+        if self.modes.header == HeaderForm::CallId {
+            let span = Span::new(header_start, header_start + header.len() as u64);
+            sink.tool_id(span, index, header);
+        }
+        Ok(())
+    }
+
+    /// Reports the kept header bytes as the call's markup.
+    fn report_head<S: Sink>(&mut self, sink: &mut S) {
+        let modes = self.modes;
+        let call = self.call.token();
+        let head = &call.head[..];
+        let start = call.head_start;
+        let keyword = name_from(call);
+        let (sep, rest) = (call.separator(modes), &head[keyword..]);
+        if keyword > 0 {
+            let span = Span::new(start, start + keyword as u64);
+            sink.markup(span, Markup::Envelope, &head[..keyword]);
+        }
+        let mut at = start + keyword as u64;
+        if let Some(sep) = sep {
+            let span = Span::new(at, at + sep.bytes.len() as u64);
+            sink.markup(span, Markup::Delimiter(sep.role), sep.bytes);
+            at = span.end;
+        }
+        if !rest.is_empty() {
+            sink.markup(
+                Span::new(at, at + rest.len() as u64),
+                Markup::Envelope,
+                rest,
+            );
+        }
+    }
+
+    /// After the separator: whitespace, an optional fence, then the JSON value.
+    fn lead<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
+        let at = |i: usize| base + i as u64;
+        let ws = chunk[pos..].iter().take_while(|&&b| is_json_ws(b)).count();
+        let i = pos + ws;
+        if ws > 0 {
+            sink.markup(Span::new(at(pos), at(i)), Markup::Envelope, &chunk[pos..i]);
+        }
+        let Some(&b) = chunk.get(i) else {
+            return i;
+        };
+        let call = self.call.token();
+        match b {
+            b'`' if call.fence == 0 => {
+                if call.fenced.is_none() {
+                    // Rule 13: a fence where the format has none.
+                    sink.diagnostic(Span::at(at(i)), Diagnostic::CodeFence);
+                }
+                self.phase = Phase::Fence;
+            }
+            b'<' => self.phase = Phase::ArgsMarkup,
+            _ => {
+                if matches!(b, b'"' | b'\'') {
+                    sink.diagnostic(Span::at(at(i)), Diagnostic::DoubleEncodedArguments);
+                }
+                call.value = JsonValue::new();
+                call.has_value = true;
+                self.phase = Phase::Value;
+            }
+        }
+        i
+    }
+
+    /// The opening fence line: backticks and an info string such as `json`, to the newline.
+    fn fence<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        let mut done = false;
+        let mut bad = None;
+        while i < chunk.len() {
+            let b = chunk[i];
+            let info = b.is_ascii_alphanumeric()
+                || matches!(b, b'`' | b'_' | b'-' | b'.' | b'+' | b' ' | b'\t' | b'\r');
+            if b == b'\n' {
+                i += 1;
+                done = true;
+                break;
+            }
+            let call = self.call.token();
+            if !info || call.fence >= FENCE_CAP {
+                bad = Some(b);
+                break;
+            }
+            call.fence += 1;
+            i += 1;
+        }
+        if i > pos {
+            sink.markup(Span::new(at(pos), at(i)), Markup::Envelope, &chunk[pos..i]);
+        }
+        if done {
+            self.phase = Phase::Lead;
+        } else if bad == Some(b'<') {
+            self.phase = Phase::ArgsMarkup;
+        } else if bad.is_some() {
+            self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+        }
+        i
+    }
+
+    /// The arguments' JSON value: the model's text, streamed as it comes.
+    fn value<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let call = self.call.token();
+        let step = call.value.scan(&chunk[pos..]);
+        let mut end = match step {
+            Step::More => chunk.len(),
+            Step::Done(k) | Step::Error(k) => pos + k,
+        };
+        // The limit falls on the same byte whatever the chunking.
+        let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+        let over = (end - pos) as u64 > allowed;
+        if over {
+            end = pos + allowed as usize;
+        }
+        if end > pos {
+            let index = self.frame.call.index;
+            sink.tool_args(Span::new(at(pos), at(end)), index, &chunk[pos..end]);
+            call.arg_bytes += (end - pos) as u64;
+        }
+        if over {
+            self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
+            return end;
+        }
+        match step {
+            Step::More => {}
+            Step::Done(_) => self.phase = Phase::Tail,
+            Step::Error(_) if chunk[end] == b'<' => self.phase = Phase::ArgsMarkup,
+            Step::Error(_) => {
+                self.invalid(
+                    Span::new(at(end), at(end + 1)),
+                    Diagnostic::MalformedCall,
+                    sink,
+                );
+            }
+        }
+        end
+    }
+
+    /// A `<` where the arguments expect JSON: the call closer (empty arguments, or a broken
+    /// value), a stop token (the stream ended inside the call), or anything else, which
+    /// breaks the call.
+    fn args_markup<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        match self.frame.anchored(self.modes.call, chunk, pos) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                match delimiter.role {
+                    Role::CallClose => {
+                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                        if self.call.token().has_value {
+                            self.invalid(span, Diagnostic::MalformedCall, sink);
+                        } else {
+                            // No arguments at all: `{}`.
+                            self.complete(span, sink);
+                        }
+                    }
+                    Role::Stop => {
+                        self.truncate(Span::at(span.start), sink);
+                        self.refeed(delimiter.bytes, span.start, options, sink);
+                    }
+                    _ => {
+                        self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
+                        self.refeed(delimiter.bytes, span.start, options, sink);
+                    }
+                }
+                end
+            }
+            Anchored::Failed(candidate) => {
+                let held = self.frame.delimiters.take();
+                let start = at(candidate) - held.len() as u64;
+                self.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                self.refeed(&held, start, options, sink);
+                candidate
+            }
+        }
+    }
+
+    /// After the JSON value: whitespace (and a closing fence) is markup, then the closer.
+    /// Anything else ends the call without it (rule 3) and is scanned again where the call
+    /// stood.
+    fn tail<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        if self.frame.delimiters.state == START {
+            let fenced = self.call.token().fence != 0;
+            let ws = chunk[i..]
+                .iter()
+                .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
+                .count();
+            if ws > 0 {
+                sink.markup(
+                    Span::new(at(i), at(i + ws)),
+                    Markup::Envelope,
+                    &chunk[i..i + ws],
+                );
+                i += ws;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+        }
+        match self.frame.anchored(self.modes.call, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                if delimiter.role == Role::CallClose {
+                    sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                    self.complete(span, sink);
+                } else {
+                    self.end_without_closer(Span::at(span.start), sink);
+                    self.refeed(delimiter.bytes, span.start, options, sink);
+                }
+                end
+            }
+            Anchored::Failed(candidate) => {
+                let held = self.frame.delimiters.take();
+                let start = at(candidate) - held.len() as u64;
+                self.end_without_closer(Span::at(start), sink);
+                self.refeed(&held, start, options, sink);
+                candidate
+            }
+        }
+    }
+}
+
+/// Where the name's part of the header starts in `head`: after the fenced form's keyword.
+fn name_from(call: &Call) -> usize {
+    call.fenced.map_or(0, |(_, keyword)| usize::from(keyword))
+}
+
+/// Rule 9: a name (or id) is non-empty UTF-8 without whitespace, quotes or markup.
+fn valid_name(name: &[u8]) -> bool {
+    !name.is_empty()
+        && (name.is_ascii() || core::str::from_utf8(name).is_ok())
+        && !name.iter().any(|&b| {
+            b.is_ascii_whitespace()
+                || b.is_ascii_control()
+                || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
+        })
+}

@@ -1,0 +1,337 @@
+//! A bounded lexer for the rest of a markup tag after its name (`<invoke` is found by the
+//! delimiter automaton; this reads ` name="read">`): attributes, quoting, the end of the tag.
+//!
+//! It is a tolerant tag reader, not an XML parser (seed-system.md §2.4 g, with B15 fixed):
+//! attribute values are `"…"`, `'…'` or unquoted; a quoted value may hold `>`, the other
+//! quote, `<` and line breaks; nothing is ever entity-decoded (dialects.md rule 11).
+//! Attribute names are compared ASCII-case-insensitively. The tag's bytes are kept (at most
+//! [`MAX_TAG`]) so that a tag that turns out not to be one can be released whole.
+
+use arrayvec::ArrayVec;
+
+/// Longest markup tag read, in bytes after the tag name (`<invoke`, `<parameter`) up to and
+/// including its `>`. A longer tag is not structure: it is released as text with
+/// [`Diagnostic::TagTooLong`](crate::Diagnostic::TagTooLong). The bound leaves room for
+/// names and keys (` name="…">`) well above OpenAI's 64-byte name limit.
+pub const MAX_TAG: usize = 128;
+
+/// What the byte just pushed did to the tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Push {
+    /// Taken; the tag goes on.
+    More,
+    /// Taken: it was the tag's `>`. `self_closing` for `/>`.
+    Done { self_closing: bool },
+    /// Not taken: the tag name runs on (`<invoker`), so this was no tag at all.
+    NotATag,
+    /// Not taken: no tag can have this byte here (a `<` outside quotes, a quote inside an
+    /// unquoted value, a `/` not followed by `>`).
+    Malformed,
+    /// Not taken: the tag would exceed [`MAX_TAG`] bytes.
+    TooLong,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Right after the tag name: whitespace, `>` or `/` must follow.
+    Start,
+    /// Between attributes.
+    Space,
+    AttrName,
+    AfterAttrName,
+    BeforeValue,
+    Quoted(u8),
+    Unquoted,
+    /// After a closing quote: whitespace, `>` or `/`.
+    AfterValue,
+    /// After `/`: only `>` may follow.
+    Slash,
+}
+
+/// The attributes the markup family reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attr {
+    Name,
+    String,
+    Other,
+}
+
+/// A value's byte range in the tag tail.
+type Range = (u8, u8);
+
+/// Lexer state for one tag tail. Fixed size; every byte is looked at once.
+#[derive(Debug, Clone)]
+pub(crate) struct TagLexer {
+    bytes: ArrayVec<u8, MAX_TAG>,
+    state: State,
+    /// Start of the attribute name being read.
+    attr_start: u8,
+    attr: Attr,
+    /// Start of the attribute value being read.
+    value_start: u8,
+    name: Option<Range>,
+    string: Option<Range>,
+}
+
+impl TagLexer {
+    pub(crate) const fn new() -> Self {
+        TagLexer {
+            bytes: ArrayVec::new_const(),
+            state: State::Start,
+            attr_start: 0,
+            attr: Attr::Other,
+            value_start: 0,
+            name: None,
+            string: None,
+        }
+    }
+
+    /// The tag tail so far (after a [`Push::Done`], the whole tail, `>` included).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// True before the first byte after the tag name: nothing says yet that it is a tag.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The first `name` attribute's value as written, and its offset in the tail.
+    pub(crate) fn name(&self) -> Option<(&[u8], usize)> {
+        self.value(self.name)
+    }
+
+    /// The first `string` attribute's value as written.
+    pub(crate) fn string(&self) -> Option<&[u8]> {
+        self.value(self.string).map(|(value, _)| value)
+    }
+
+    fn value(&self, range: Option<Range>) -> Option<(&[u8], usize)> {
+        let (start, end) = range?;
+        let (start, end) = (start as usize, end as usize);
+        Some((self.bytes.get(start..end)?, start))
+    }
+
+    /// Reads bytes from `bytes` until the tag ends or breaks; returns how many were taken
+    /// and the outcome of the last one looked at ([`Push::More`] when all were taken).
+    pub(crate) fn scan(&mut self, bytes: &[u8]) -> (usize, Push) {
+        for (i, &b) in bytes.iter().enumerate() {
+            match self.push(b) {
+                Push::More => {}
+                done @ Push::Done { .. } => return (i + 1, done),
+                stop => return (i, stop),
+            }
+        }
+        (bytes.len(), Push::More)
+    }
+
+    /// Reads one byte.
+    pub(crate) fn push(&mut self, b: u8) -> Push {
+        let i = self.bytes.len();
+        if i == MAX_TAG {
+            return Push::TooLong;
+        }
+        // Cannot truncate: MAX_TAG fits a u8 index.
+        let at = i as u8;
+        let ws = is_ws(b);
+        let next = match self.state {
+            State::Start => match b {
+                _ if ws => State::Space,
+                b'>' => return self.done(b, false),
+                b'/' => State::Slash,
+                _ => return Push::NotATag,
+            },
+            State::Space | State::AfterAttrName => match b {
+                _ if ws => self.state,
+                b'>' => return self.done(b, false),
+                b'/' => State::Slash,
+                b'=' if self.state == State::AfterAttrName => State::BeforeValue,
+                _ if is_name_start(b) => {
+                    self.attr_start = at;
+                    State::AttrName
+                }
+                _ => return Push::Malformed,
+            },
+            State::AttrName => match b {
+                _ if is_name_byte(b) => State::AttrName,
+                _ if ws => {
+                    self.end_attr_name(i);
+                    State::AfterAttrName
+                }
+                b'=' => {
+                    self.end_attr_name(i);
+                    State::BeforeValue
+                }
+                b'>' => return self.done(b, false),
+                b'/' => State::Slash,
+                _ => return Push::Malformed,
+            },
+            State::BeforeValue => match b {
+                _ if ws => State::BeforeValue,
+                b'"' | b'\'' => {
+                    self.value_start = at + 1;
+                    State::Quoted(b)
+                }
+                b'>' | b'<' | b'=' | b'/' | b'`' => return Push::Malformed,
+                _ => {
+                    self.value_start = at;
+                    State::Unquoted
+                }
+            },
+            State::Quoted(quote) => {
+                if b == quote {
+                    self.end_value(at);
+                    State::AfterValue
+                } else {
+                    self.state
+                }
+            }
+            State::Unquoted => match b {
+                _ if ws => {
+                    self.end_value(at);
+                    State::Space
+                }
+                b'>' => {
+                    self.end_value(at);
+                    return self.done(b, false);
+                }
+                b'/' => {
+                    self.end_value(at);
+                    State::Slash
+                }
+                b'"' | b'\'' | b'<' | b'=' | b'`' => return Push::Malformed,
+                _ => State::Unquoted,
+            },
+            State::AfterValue => match b {
+                _ if ws => State::Space,
+                b'>' => return self.done(b, false),
+                b'/' => State::Slash,
+                _ => return Push::Malformed,
+            },
+            State::Slash => match b {
+                b'>' => return self.done(b, true),
+                _ => return Push::Malformed,
+            },
+        };
+        self.bytes.push(b);
+        self.state = next;
+        Push::More
+    }
+
+    fn done(&mut self, b: u8, self_closing: bool) -> Push {
+        self.bytes.push(b);
+        Push::Done { self_closing }
+    }
+
+    /// The attribute name `bytes[attr_start..end]` is complete: which attribute is it?
+    fn end_attr_name(&mut self, end: usize) {
+        let name = self.bytes.get(self.attr_start as usize..end).unwrap_or(&[]);
+        // A namespace prefix (`antml:name`) does not change the attribute.
+        let local = match name.iter().rposition(|&b| b == b':') {
+            Some(k) => &name[k + 1..],
+            None => name,
+        };
+        self.attr = if local.eq_ignore_ascii_case(b"name") {
+            Attr::Name
+        } else if local.eq_ignore_ascii_case(b"string") {
+            Attr::String
+        } else {
+            Attr::Other
+        };
+    }
+
+    /// The value `bytes[value_start..end]` is complete; the first of each attribute counts.
+    fn end_value(&mut self, end: u8) {
+        let range = Some((self.value_start, end));
+        match self.attr {
+            Attr::Name if self.name.is_none() => self.name = range,
+            Attr::String if self.string.is_none() => self.string = range,
+            _ => {}
+        }
+        self.attr = Attr::Other;
+    }
+}
+
+#[inline(always)]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b':'
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-')
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::{Push, TagLexer, MAX_TAG};
+    use std::format;
+    use std::vec::Vec;
+
+    fn lex(tail: &str) -> (TagLexer, usize, Push) {
+        let mut tag = TagLexer::new();
+        let (n, push) = tag.scan(tail.as_bytes());
+        (tag, n, push)
+    }
+
+    fn name_of(tail: &str) -> Option<Vec<u8>> {
+        let (tag, _, push) = lex(tail);
+        assert!(matches!(push, Push::Done { .. }), "{tail:?}: {push:?}");
+        tag.name().map(|(name, _)| name.to_vec())
+    }
+
+    #[test]
+    fn attributes_in_every_quoting() {
+        assert_eq!(name_of(" name=\"read\">"), Some(b"read".to_vec()));
+        assert_eq!(name_of(" name='read'>"), Some(b"read".to_vec()));
+        assert_eq!(name_of(" name=read>"), Some(b"read".to_vec()));
+        assert_eq!(name_of(" NAME = \"read\" >"), Some(b"read".to_vec()));
+        assert_eq!(name_of("\n  name=\"a>b\"\n>"), Some(b"a>b".to_vec()));
+        assert_eq!(name_of(" name='say \"hi\"'>"), Some(b"say \"hi\"".to_vec()));
+        assert_eq!(name_of(" name=\"a&amp;b\">"), Some(b"a&amp;b".to_vec()));
+        assert_eq!(name_of(" antml:name=\"x\">"), Some(b"x".to_vec()));
+        assert_eq!(name_of(" id=1 name=\"x\" name=\"y\">"), Some(b"x".to_vec()));
+        assert_eq!(name_of(">"), None);
+        assert_eq!(name_of(" flag name=x>"), Some(b"x".to_vec()));
+    }
+
+    #[test]
+    fn string_attribute_and_self_closing() {
+        let (tag, n, push) = lex(" name=\"k\" string=\"false\"/>rest");
+        assert_eq!(push, Push::Done { self_closing: true });
+        assert_eq!(n, " name=\"k\" string=\"false\"/>".len());
+        assert_eq!(tag.string(), Some(&b"false"[..]));
+        assert_eq!(tag.name(), Some((&b"k"[..], 7)));
+        let (_, _, push) = lex(" name=k/>");
+        assert_eq!(push, Push::Done { self_closing: true });
+    }
+
+    #[test]
+    fn not_a_tag_and_malformed() {
+        let (_, n, push) = lex("r name=\"x\">");
+        assert_eq!((n, push), (0, Push::NotATag));
+        let (_, n, push) = lex(" name=x<parameter");
+        assert_eq!((n, push), (7, Push::Malformed));
+        let (_, n, push) = lex(" name=\"x\"y>");
+        assert_eq!((n, push), (9, Push::Malformed));
+        let (_, n, push) = lex(" <b>");
+        assert_eq!((n, push), (1, Push::Malformed));
+        let (_, n, push) = lex(" / >");
+        assert_eq!((n, push), (2, Push::Malformed));
+    }
+
+    #[test]
+    fn bounded() {
+        let long = format!(" name=\"{}\">", "x".repeat(MAX_TAG));
+        let (tag, n, push) = lex(&long);
+        assert_eq!((n, push), (MAX_TAG, Push::TooLong));
+        assert_eq!(tag.bytes().len(), MAX_TAG);
+        let fits = format!(" name=\"{}\">", "x".repeat(MAX_TAG - 9));
+        assert!(matches!(lex(&fits).2, Push::Done { .. }));
+    }
+}

@@ -1,0 +1,1932 @@
+//! Kimi and DeepSeek (the special-token family): seed-system.md §2.3, §2.7 and §5 as
+//! amended by dialects.md, model-formats.md §7.1, §7.2 and §8, pinned as exact event logs
+//! and completions. Every input also goes through the chunking harness, so each behaviour
+//! holds for every split (including inside `｜`, `▁` and CJK code points).
+
+use inband::{CallEnd, Dialect, Options, Role, Scanner, Sink, Span};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::events::{EventLog, OwnedEvent};
+use proptest::prelude::*;
+
+use crate::harness;
+use crate::harness::render;
+
+/// Kimi's tokens, abbreviated in test inputs as `[S]` `[/S]` `[C]` `[A]` `[/C]`.
+fn kimi_tokens(input: &str) -> String {
+    input
+        .replace("[S]", "<|tool_calls_section_begin|>")
+        .replace("[/S]", "<|tool_calls_section_end|>")
+        .replace("[C]", "<|tool_call_begin|>")
+        .replace("[A]", "<|tool_call_argument_begin|>")
+        .replace("[/C]", "<|tool_call_end|>")
+}
+
+/// DeepSeek's tokens, abbreviated as `[S]` `[/S]` `[C]` `[SEP]` `[/C]` `[EOS]`.
+fn deepseek_tokens(input: &str) -> String {
+    input
+        .replace("[S]", "<｜tool▁calls▁begin｜>")
+        .replace("[/S]", "<｜tool▁calls▁end｜>")
+        .replace("[C]", "<｜tool▁call▁begin｜>")
+        .replace("[SEP]", "<｜tool▁sep｜>")
+        .replace("[/C]", "<｜tool▁call▁end｜>")
+        .replace("[EOS]", "<｜end▁of▁sentence｜>")
+}
+
+fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(dialect, options, input.as_bytes()))
+}
+
+fn kimi(input: &str) -> Vec<String> {
+    scan_with(Dialect::Kimi, Options::default(), &kimi_tokens(input))
+}
+
+fn deepseek(input: &str) -> Vec<String> {
+    scan_with(
+        Dialect::Deepseek,
+        Options::default(),
+        &deepseek_tokens(input),
+    )
+}
+
+fn in_reasoning() -> Options {
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    options
+}
+
+/// The completion of `input` (tokens already expanded), fed whole; byte by byte must agree.
+fn completion_with(dialect: Dialect, options: Options, input: &str) -> Completion {
+    let run = |chunks: Vec<&[u8]>| assemble(dialect, options, &AssembleOptions::seeded(1), chunks);
+    let whole = run(vec![input.as_bytes()]);
+    assert_eq!(run(input.as_bytes().chunks(1).collect()), whole, "{input}");
+    whole
+}
+
+fn kimi_completion(input: &str) -> Completion {
+    completion_with(Dialect::Kimi, Options::default(), &kimi_tokens(input))
+}
+
+fn deepseek_completion(input: &str) -> Completion {
+    completion_with(
+        Dialect::Deepseek,
+        Options::default(),
+        &deepseek_tokens(input),
+    )
+}
+
+/// DeepSeek's tokens as in [`deepseek_tokens`], and DSML tags abbreviated: `<:` is
+/// `<｜DSML｜`, `</:` is `</｜DSML｜`.
+fn dsml_tokens(input: &str) -> String {
+    deepseek_tokens(
+        &input
+            .replace("</:", "</｜DSML｜")
+            .replace("<:", "<｜DSML｜"),
+    )
+}
+
+fn dsml(input: &str) -> Vec<String> {
+    scan_with(Dialect::Deepseek, Options::default(), &dsml_tokens(input))
+}
+
+/// The completion of `input` (abbreviated as in [`dsml_tokens`]): the same whole, at every
+/// two-way split and byte by byte; its events pass the harness.
+fn dsml_completion_with(options: Options, input: &str) -> Completion {
+    let input = dsml_tokens(input);
+    let bytes = input.as_bytes();
+    harness::check(Dialect::Deepseek, options, bytes);
+    let run = |chunks: Vec<&[u8]>| {
+        assemble(
+            Dialect::Deepseek,
+            options,
+            &AssembleOptions::seeded(1),
+            chunks,
+        )
+    };
+    let whole = run(vec![bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(run(vec![&bytes[..k], &bytes[k..]]), whole, "split at {k}");
+    }
+    assert_eq!(run(bytes.chunks(1).collect()), whole, "byte by byte");
+    whole
+}
+
+fn dsml_completion(input: &str) -> Completion {
+    dsml_completion_with(Options::default(), input)
+}
+
+/// `(name, arguments as compact JSON)` of each complete call (ids are minted).
+fn named_calls(completion: &Completion) -> Vec<(String, String)> {
+    calls(completion)
+        .into_iter()
+        .map(|(_, name, arguments)| (name, arguments))
+        .collect()
+}
+
+fn named(name: &str, arguments: &str) -> (String, String) {
+    (name.to_owned(), arguments.to_owned())
+}
+
+/// `(id, name, arguments as compact JSON)` of each complete call.
+fn calls(completion: &Completion) -> Vec<(String, String, String)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|c| {
+            let arguments = inband_alloc::simd_json::to_string(&c.arguments).unwrap();
+            (c.id.clone(), c.name.clone(), arguments)
+        })
+        .collect()
+}
+
+fn codes(completion: &Completion) -> Vec<&'static str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Kimi
+
+#[test]
+fn kimi_section_with_two_calls() {
+    assert_eq!(
+        kimi(
+            r#"Reading both.[S][C]functions.read:0[A]{"path": "a"}[/C][C]functions.read:1[A]{"path": "b"}[/C][/S]"#
+        ),
+        [
+            r#"T"Reading both.""#,
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:read",
+            "I0:functions.read:0",
+            r#"E"functions.read:0""#,
+            "<ArgsOpen>",
+            r#"A0"{\"path\": \"a\"}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            "S1:read",
+            "I1:functions.read:1",
+            r#"E"functions.read:1""#,
+            "<ArgsOpen>",
+            r#"A1"{\"path\": \"b\"}""#,
+            "<CallClose>",
+            "X1:Complete",
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// Whitespace around the header, the arguments and between calls is markup; a closer
+/// inside a JSON string is argument text (rule 4, seed B8).
+#[test]
+fn kimi_whitespace_and_a_closer_inside_a_string() {
+    assert_eq!(
+        kimi("[S]\n[C] functions.f:0 [A] {\"a\": \"[/C] }\"} \n[/C]\n[/S]"),
+        [
+            "<SectionOpen>",
+            r#"E"\n""#,
+            "<CallOpen>",
+            r#"E" ""#,
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0 ""#,
+            "<ArgsOpen>",
+            r#"E" ""#,
+            r#"A0"{\"a\": \"<|tool_call_end|> }\"}""#,
+            r#"E" \n""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// Rule 10: the model's `functions.NAME:IDX` is the id; the name is what is before the
+/// last `:`, without `functions.`, and may hold `-` and `.` (model-formats §8).
+#[test]
+fn kimi_ids_are_the_models_and_names_come_from_them() {
+    let input = "[S][C]functions.TodoWrite:3[A]{}[/C][C]write:1[A]{}[/C][C]functions.a.b-c:7[A]{}[/C][C]functions.mcp:fs:read:12[A]{}[/C][/S]";
+    let log = kimi(input);
+    let starts: Vec<&String> = log
+        .iter()
+        .filter(|e| e.starts_with('S') || e.starts_with('I'))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "S0:TodoWrite",
+            "I0:functions.TodoWrite:3",
+            "S1:write",
+            "I1:write:1",
+            "S2:a.b-c",
+            "I2:functions.a.b-c:7",
+            "S3:mcp:fs:read",
+            "I3:functions.mcp:fs:read:12",
+        ]
+    );
+    let completion = kimi_completion(input);
+    assert_eq!(
+        calls(&completion),
+        [
+            (
+                "functions.TodoWrite:3".into(),
+                "TodoWrite".into(),
+                "{}".into()
+            ),
+            ("write:1".into(), "write".into(), "{}".into()),
+            ("functions.a.b-c:7".into(), "a.b-c".into(), "{}".into()),
+            (
+                "functions.mcp:fs:read:12".into(),
+                "mcp:fs:read".into(),
+                "{}".into()
+            ),
+        ]
+    );
+}
+
+/// Rule 13, model-formats §8: the singular section token is accepted, with a diagnostic.
+#[test]
+fn kimi_singular_section_token() {
+    assert_eq!(
+        kimi("<|tool_call_section_begin|>[C]functions.f:0[A]{}[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "D:delimiter_alias",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// model-formats §8, §24.4: a bare call opener without a section.
+#[test]
+fn kimi_bare_call() {
+    assert_eq!(
+        kimi("Sure: [C]functions.f:0[A]{\"x\": 1}[/C] done"),
+        [
+            r#"T"Sure: ""#,
+            "<CallOpen>",
+            "D:missing_section",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{\"x\": 1}""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"T" done""#,
+        ]
+    );
+}
+
+/// Seed B9: a header missing its argument opener ends at the next call's opener, its own
+/// closer or the section closer; the call is invalid and the next call still parses.
+#[test]
+fn kimi_missing_argument_opener_does_not_swallow_the_next_call() {
+    let input = "[S][C]functions.x:0[/C][C]functions.y:1[A]{}[/C][/S]";
+    assert_eq!(
+        kimi(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"functions.x:0""#,
+            "<CallClose>",
+            "D:missing_args_open",
+            "X0:Invalid",
+            "<CallOpen>",
+            "S1:y",
+            "I1:functions.y:1",
+            r#"E"functions.y:1""#,
+            "<ArgsOpen>",
+            r#"A1"{}""#,
+            "<CallClose>",
+            "X1:Complete",
+            "<SectionClose>",
+        ]
+    );
+    // The invalid call's bytes go back into the text (rule 2).
+    let completion = kimi_completion(input);
+    assert_eq!(
+        completion.content,
+        "<|tool_call_begin|>functions.x:0<|tool_call_end|>"
+    );
+    assert_eq!(
+        calls(&completion),
+        [("functions.y:1".into(), "y".into(), "{}".into())]
+    );
+    assert_eq!(
+        kimi("[S][C]functions.x:0[C]functions.y:1[A]{}[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"functions.x:0""#,
+            "D:missing_args_open",
+            "X0:Invalid",
+            "<CallOpen>",
+            "S1:y",
+            "I1:functions.y:1",
+            r#"E"functions.y:1""#,
+            "<ArgsOpen>",
+            r#"A1"{}""#,
+            "<CallClose>",
+            "X1:Complete",
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        kimi("[S][C]functions.x:0[/S]after"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"functions.x:0""#,
+            "D:missing_args_open",
+            "X0:Invalid",
+            "<SectionClose>",
+            r#"T"after""#,
+        ]
+    );
+}
+
+/// A section that never closes keeps its complete calls; the one the stream cut off is
+/// incomplete (rule 3, corpus README).
+#[test]
+fn kimi_unclosed_section() {
+    let input = "[S][C]functions.f:0[A]{\"a\": 1}[/C][C]functions.g:1[A]{\"b\": ";
+    assert_eq!(
+        kimi(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": 1}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            "S1:g",
+            "I1:functions.g:1",
+            r#"E"functions.g:1""#,
+            "<ArgsOpen>",
+            r#"A1"{\"b\": ""#,
+            "D:truncated_call",
+            "X1:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+    let completion = kimi_completion(input);
+    assert_eq!(
+        calls(&completion),
+        [("functions.f:0".into(), "f".into(), r#"{"a":1}"#.into())]
+    );
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls[0].id, "functions.g:1");
+    assert_eq!(completion.content, "");
+}
+
+/// Rule 3: the section closed without the call's own closer; its JSON was complete.
+#[test]
+fn kimi_section_closer_completes_a_call_without_its_closer() {
+    assert_eq!(
+        kimi("[S][C]functions.f:0[A]{}[/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "D:missing_closer",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// Text inside a section (the model forgot the section closer) ends the section; a later
+/// section closer is then a stray token.
+#[test]
+fn kimi_text_after_calls_ends_the_section() {
+    assert_eq!(
+        kimi("[S][C]functions.f:0[A]{}[/C]Done.[/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "D:unclosed_section",
+            r#"T"Done.""#,
+            "<Stray>",
+            "D:stray_token",
+        ]
+    );
+}
+
+/// Seed §2.3 (c): empty arguments are `{}`.
+#[test]
+fn kimi_empty_arguments() {
+    assert_eq!(
+        kimi("[C]functions.now:0[A][/C]"),
+        [
+            "<CallOpen>",
+            "D:missing_section",
+            "S0:now",
+            "I0:functions.now:0",
+            r#"E"functions.now:0""#,
+            "<ArgsOpen>",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    assert_eq!(
+        calls(&kimi_completion("[C]functions.now:0[A][/C]")),
+        [("functions.now:0".into(), "now".into(), "{}".into())]
+    );
+}
+
+/// Corpus 006: arguments written as a JSON string holding the object are unwrapped.
+#[test]
+fn kimi_double_encoded_arguments() {
+    let input = r#"[S][C]functions.f:0[A]"{\"a\": [1, \"x\"]}"[/C][/S]"#;
+    assert_eq!(
+        kimi(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            "D:double_encoded_arguments",
+            r#"A0"\"{\\\"a\\\": [1, \\\"x\\\"]}\"""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let completion = kimi_completion(input);
+    assert_eq!(
+        calls(&completion),
+        [(
+            "functions.f:0".into(),
+            "f".into(),
+            r#"{"a":[1,"x"]}"#.into()
+        )]
+    );
+    assert_eq!(codes(&completion), ["double_encoded_arguments"]);
+}
+
+/// Rule 7: a section inside reasoning that later closes is a draft (demoted); its bytes are
+/// reasoning text again.
+#[test]
+fn kimi_call_in_closed_reasoning_is_demoted() {
+    let input = "<think>a[S][C]functions.f:0[A]{}[/C][/S]b</think>c";
+    assert_eq!(
+        kimi(input),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            r#"R"a""#,
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0?:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "<SectionClose>",
+            r#"R"b""#,
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            r#"T"c""#,
+        ]
+    );
+    let completion = kimi_completion(input);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "c");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("a<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>b")
+    );
+    // The reasoning closes inside the section: the section ends with it.
+    assert_eq!(
+        kimi("<think>a[S][C]functions.f:0[A]{}[/C]</think>b")[10..],
+        [
+            "<CallClose>",
+            "D:unclosed_section",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            r#"T"b""#,
+        ]
+    );
+}
+
+/// Rule 7 and corpus 007: a section inside reasoning that never closes holds calls.
+#[test]
+fn kimi_call_in_unclosed_reasoning_is_a_call() {
+    assert_eq!(
+        kimi("<think>plan[S][C]functions.f:0[A]{}[/C][/S]"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            r#"R"plan""#,
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0?:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "<SectionClose>",
+            "X0:Complete",
+            "D:unclosed_reasoning",
+            "R-",
+        ]
+    );
+}
+
+/// Rule 5: `<|im_system|>` (how results come back) is a fabricated result in content only.
+#[test]
+fn kimi_fabricated_result() {
+    assert_eq!(
+        kimi("[S][C]functions.f:0[A]{}[/C][/S]<|im_system|>f<|im_middle|>FAKE")[9..],
+        [
+            "<SectionClose>",
+            "<ResultOpen>",
+            "F",
+            r#"T"f""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"FAKE""#,
+        ]
+    );
+    let log = kimi("[S][C]functions.f:0[A]{\"a\": \"<|im_system|>\"}[/C][/S]");
+    assert!(!log.contains(&"F".to_owned()), "{log:?}");
+    assert!(log.contains(&"X0:Complete".to_owned()), "{log:?}");
+}
+
+/// Rule 12: Kimi's own tokens in prose are removed with a diagnostic; `</think>` is not one
+/// of them (seed §2.3 (g)) and stays text.
+#[test]
+fn kimi_stray_tokens() {
+    assert_eq!(
+        kimi("a[/C]b[A]c[/S]d<|im_end|>e<|im_user|>f</think>g"),
+        [
+            r#"T"a""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"b""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"c""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"d""#,
+            "<Stop>",
+            "D:stray_stop_token",
+            r#"T"e""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"f</think>g""#,
+        ]
+    );
+    let completion = kimi_completion("a[/C]b<|im_end|>");
+    assert_eq!(completion.content, "ab");
+    assert_eq!(codes(&completion), ["stray_token", "stray_stop_token"]);
+}
+
+/// A stop token where a call expects structure: the stream ended inside the call.
+#[test]
+fn kimi_stop_token_inside_a_call_truncates_it() {
+    assert_eq!(
+        kimi("[S][C]functions.f:0<|im_end|>"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"functions.f:0""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+    assert_eq!(
+        kimi("[S][C]functions.f:0[A]{\"a\": 1<|im_end|>"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": 1""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+    // The JSON was complete: the stop token ate the closer (rule 3).
+    assert_eq!(
+        kimi("[S][C]functions.f:0[A]{}<|im_end|>")[6..],
+        [
+            r#"A0"{}""#,
+            "D:missing_closer",
+            "X0:Complete",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+}
+
+/// Rule 3: the end of the stream inside a header or the arguments leaves the call
+/// incomplete; a delimiter cut off there is the call's markup, not text.
+#[test]
+fn kimi_end_of_stream_inside_a_call() {
+    assert_eq!(
+        kimi("[S][C]functions.f:0<|tool_call_argu"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"functions.f:0<|tool_call_argu""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+    assert_eq!(
+        kimi("[C]functions.f:0[A]{\"a\": \"x"),
+        [
+            "<CallOpen>",
+            "D:missing_section",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": \"x""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+        ]
+    );
+    let completion = kimi_completion("ok [C]functions.f:0[A]{\"a\": \"x");
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "ok");
+    assert_eq!(completion.incomplete_calls[0].name.as_deref(), Some("f"));
+    assert_eq!(completion.incomplete_calls[0].arguments, r#"{"a": "x"#);
+}
+
+/// Rule 9: names are checked; a header too long to be one ends the call at once.
+#[test]
+fn kimi_invalid_headers() {
+    assert_eq!(
+        kimi("[S][C]bad name:0[A]{}[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"bad name:0""#,
+            "<ArgsOpen>",
+            "D:invalid_name",
+            "X0:Invalid",
+            "D:unclosed_section",
+            r#"T"{}""#,
+            "<Stray>",
+            "D:stray_token",
+            "<Stray>",
+            "D:stray_token",
+        ]
+    );
+    for bad in ["", "functions.:0", ":3", "a\"b:0"] {
+        let log = kimi(&format!("[C]{bad}[A]{{}}[/C]"));
+        assert!(
+            log.contains(&"D:invalid_name".to_owned()),
+            "{bad:?}: {log:?}"
+        );
+    }
+    let long = format!(
+        "[C]functions.{}:0[A]{{}}[/C]",
+        "n".repeat(inband::MAX_NAME + 40)
+    );
+    let log = kimi(&long);
+    assert!(log.contains(&"D:name_too_long".to_owned()), "{log:?}");
+    assert!(log.contains(&"X0:Invalid".to_owned()), "{log:?}");
+    // The longest name still fits with its prefix and index.
+    let longest = format!(
+        "[C]functions.{}:12345[A]{{}}[/C]",
+        "n".repeat(inband::MAX_NAME)
+    );
+    assert!(kimi(&longest).contains(&"X0:Complete".to_owned()));
+}
+
+/// A closer where the JSON is unfinished breaks the call; its bytes are text again (seed
+/// B11: no call runs with `{}` for unreadable arguments).
+#[test]
+fn kimi_broken_arguments_are_invalid() {
+    let input = "[S][C]functions.f:0[A]{bad[/C][/S]";
+    assert_eq!(
+        kimi(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{bad""#,
+            "<CallClose>",
+            "D:malformed_call",
+            "X0:Invalid",
+            "<SectionClose>",
+        ]
+    );
+    let completion = kimi_completion(input);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(
+        completion.content,
+        "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{bad<|tool_call_end|>"
+    );
+}
+
+/// Non-ASCII arguments stream as they are, whatever the split (the harness splits inside
+/// every code point).
+#[test]
+fn kimi_non_ascii_arguments() {
+    let input = "[S][C]functions.note:0[A]{\"text\": \"São Jorge — 城堡 🦀\"}[/C][/S]";
+    assert_eq!(kimi(input)[6], r#"A0"{\"text\": \"São Jorge — 城堡 🦀\"}""#);
+    assert_eq!(
+        calls(&kimi_completion(input))[0].2,
+        r#"{"text":"São Jorge — 城堡 🦀"}"#
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// DeepSeek
+
+#[test]
+fn deepseek_v31_section() {
+    assert_eq!(
+        deepseek(
+            "Checking.[S][C]get_weather[SEP]{\"city\": \"上海\"}[/C][C]get_time[SEP]{}[/C][/S]"
+        ),
+        [
+            r#"T"Checking.""#,
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:get_weather",
+            r#"E"get_weather""#,
+            "<ArgsOpen>",
+            r#"A0"{\"city\": \"上海\"}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            "S1:get_time",
+            r#"E"get_time""#,
+            "<ArgsOpen>",
+            r#"A1"{}""#,
+            "<CallClose>",
+            "X1:Complete",
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// Seed §2.7 (g), verified example: the V3 / R1 form, two calls with a newline between;
+/// the second name line ends in CRLF.
+#[test]
+fn deepseek_v3_fenced_form() {
+    let input = "[S][C]function[SEP]read\n```json\n{\"path\":\"a\"}\n```[/C]\n[C]function[SEP]write\r\n```json\n{\"path\":\"b\"}\n```[/C][/S]";
+    assert_eq!(
+        deepseek(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:read",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"read\n```json\n""#,
+            r#"A0"{\"path\":\"a\"}""#,
+            r#"E"\n```""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "<CallOpen>",
+            "S1:write",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"write\r\n```json\n""#,
+            r#"A1"{\"path\":\"b\"}""#,
+            r#"E"\n```""#,
+            "<CallClose>",
+            "X1:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let completion = deepseek_completion(input);
+    let names: Vec<String> = calls(&completion).into_iter().map(|c| c.1).collect();
+    assert_eq!(names, ["read", "write"]);
+    assert_eq!(calls(&completion)[1].2, r#"{"path":"b"}"#);
+    assert!(
+        completion.diagnostics.is_empty(),
+        "{:?}",
+        completion.diagnostics
+    );
+    assert!(completion.tool_calls[0].id.starts_with("call_"));
+}
+
+/// model-formats §7.1: whitespace between the closing fence and the call closer, and the
+/// fence right after the name with no line break.
+#[test]
+fn deepseek_v3_fence_spacing() {
+    assert_eq!(
+        deepseek("[S][C]function[SEP]f```json\n{}\n```  \n[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"f```json\n""#,
+            r#"A0"{}""#,
+            r#"E"\n```  \n""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    // A blank line before the name; the fence omitted.
+    assert_eq!(
+        deepseek("[S][C]function[SEP]\n f \n{\"a\": 1}\n[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"\n f \n""#,
+            r#"A0"{\"a\": 1}""#,
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// Rule 13: a fence around V3.1's raw JSON is accepted with a diagnostic.
+#[test]
+fn deepseek_fence_in_the_v31_form() {
+    assert_eq!(
+        deepseek("[S][C]f[SEP]```json\n{}\n```[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            "D:code_fence",
+            r#"E"```json\n""#,
+            r#"A0"{}""#,
+            r#"E"\n```""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+}
+
+/// model-formats §7.1: the five section opener spellings; four are aliases.
+#[test]
+fn deepseek_section_opener_spellings() {
+    for opener in [
+        "<｜tool_calls_begin｜>",
+        "<｜tool calls begin｜>",
+        "<｜tool\\_calls\\_begin｜>",
+        "<｜tool▁calls｜>",
+    ] {
+        let log = deepseek(&format!("{opener}[C]f[SEP]{{}}[/C][/S]"));
+        assert_eq!(
+            log[..3],
+            ["<SectionOpen>", "D:delimiter_alias", "<CallOpen>"],
+            "{opener}"
+        );
+        assert_eq!(
+            log[log.len() - 2..],
+            ["X0:Complete", "<SectionClose>"],
+            "{opener}"
+        );
+    }
+    assert!(!deepseek("[S][C]f[SEP]{}[/C][/S]").contains(&"D:delimiter_alias".to_owned()));
+}
+
+/// model-formats §7.1: the per-call opener may be missing right after the section opener,
+/// in either form.
+#[test]
+fn deepseek_missing_per_call_opener() {
+    assert_eq!(
+        deepseek("[S]get_weather[SEP]{}[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "D:missing_call_open",
+            "S0:get_weather",
+            r#"E"get_weather""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let input = "[S]\nfunction[SEP]read\n```json\n{}\n```[/C][/S]";
+    assert_eq!(
+        deepseek(input),
+        [
+            "<SectionOpen>",
+            r#"E"\n""#,
+            "D:missing_call_open",
+            "S0:read",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"read\n```json\n""#,
+            r#"A0"{}""#,
+            r#"E"\n```""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    // Elsewhere in a section, text is text: the section ended.
+    assert_eq!(
+        deepseek("[S][C]f[SEP]{}[/C]g[SEP]{}")[8..],
+        [
+            "D:unclosed_section",
+            r#"T"g""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"{}""#,
+        ]
+    );
+}
+
+/// A broken implicit call gives its bytes back as text.
+#[test]
+fn deepseek_broken_implicit_call_is_text() {
+    let completion = deepseek_completion("[S]not a call[SEP]{}[/C][/S]");
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "not a call<｜tool▁sep｜>{}");
+    assert_eq!(
+        codes(&completion)[..3],
+        ["missing_call_open", "invalid_name", "unclosed_section"]
+    );
+}
+
+#[test]
+fn deepseek_bare_call() {
+    assert_eq!(
+        deepseek("[C]f[SEP]{}[/C]"),
+        [
+            "<CallOpen>",
+            "D:missing_section",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+}
+
+/// model-formats §7.1: R1 templates open `<think>` in the prompt; R1-0528 writes it itself.
+#[test]
+fn deepseek_reasoning_from_the_prompt() {
+    let options = in_reasoning();
+    let input = deepseek_tokens("plan</think>\n\n[S][C]f[SEP]{}[/C][/S][EOS]");
+    assert_eq!(
+        scan_with(Dialect::Deepseek, options, &input),
+        [
+            "R+",
+            r#"R"plan""#,
+            "<ReasoningClose>",
+            "R-",
+            r#"T"\n\n""#,
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    let input = deepseek_tokens("<think>\nplan[S][C]f[SEP]{}[/C][/S]");
+    assert_eq!(
+        scan_with(Dialect::Deepseek, options, &input),
+        [
+            "R+",
+            "<ReasoningOpen>",
+            r#"R"\nplan""#,
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0?:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{}""#,
+            "<CallClose>",
+            "<SectionClose>",
+            "X0:Complete",
+            "D:unclosed_reasoning",
+            "R-",
+        ]
+    );
+    let input = deepseek_tokens("<think>a[S][C]f[SEP]{}[/C][/S]</think>b");
+    let completion = completion_with(Dialect::Deepseek, Options::default(), &input);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("a<｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>")
+    );
+}
+
+/// Rule 5 and seed B19: both result openers are fabricated results in content, argument
+/// text inside a JSON string.
+#[test]
+fn deepseek_fabricated_results() {
+    assert_eq!(
+        deepseek("x<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>FAKE<｜tool▁output▁end｜>"),
+        [
+            r#"T"x""#,
+            "<ResultOpen>",
+            "F",
+            "<ResultOpen>",
+            "F",
+            r#"T"FAKE""#,
+            "<Stray>",
+            "D:stray_token",
+        ]
+    );
+    let log = deepseek("[S][C]f[SEP]{\"a\": \"<｜tool▁output▁begin｜>\"}[/C][/S]");
+    assert!(!log.contains(&"F".to_owned()), "{log:?}");
+}
+
+/// Rule 12: control tokens out of place are removed; `</think>` outside reasoning is one.
+#[test]
+fn deepseek_stray_tokens() {
+    assert_eq!(
+        deepseek("<｜begin▁of▁sentence｜><｜Assistant｜>a[SEP]b[/S]c</think>d<｜User｜>[EOS]"),
+        [
+            "<Stray>",
+            "D:stray_token",
+            "<Stray>",
+            "D:stray_token",
+            r#"T"a""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"b""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"c""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"d""#,
+            "<Stray>",
+            "D:stray_token",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    // Between calls, a stray token is removed and the section goes on.
+    let log = deepseek("[S][C]f[SEP]{}[/C][SEP][/C][C]g[SEP]{}[/C][/S]");
+    assert_eq!(
+        log[8..13],
+        [
+            "<Stray>",
+            "D:stray_token",
+            "<Stray>",
+            "D:stray_token",
+            "<CallOpen>"
+        ]
+    );
+    assert_eq!(log[log.len() - 2..], ["X1:Complete", "<SectionClose>"]);
+}
+
+/// The end-of-sentence token inside a call ends it: incomplete inside the JSON, complete
+/// without its closer after it (rule 3).
+#[test]
+fn deepseek_end_of_sentence_inside_a_call() {
+    assert_eq!(
+        deepseek("[S][C]f[SEP]{\"s\": [1[EOS]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{\"s\": [1""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+    assert_eq!(
+        deepseek("[S][C]f[SEP]{\"s\": 1}[EOS]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{\"s\": 1}""#,
+            "D:missing_closer",
+            "X0:Complete",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+}
+
+#[test]
+fn deepseek_end_of_stream_inside_a_call() {
+    assert_eq!(
+        deepseek("[S][C]function[SEP]rea"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"rea""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+    assert_eq!(
+        deepseek("[S][C]function[SEP]read\n```json\n{\"path\": \"a"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:read",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"E"read\n```json\n""#,
+            r#"A0"{\"path\": \"a""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+    // The JSON was complete and only the closing fence and closer are missing.
+    assert_eq!(
+        deepseek("[S][C]function[SEP]read\n```json\n{}\n``")[6..],
+        [
+            r#"A0"{}""#,
+            r#"E"\n``""#,
+            "D:missing_closer",
+            "X0:Complete",
+            "D:unclosed_section",
+        ]
+    );
+}
+
+/// Seed B9 in DeepSeek's spelling: a header never swallows the next call.
+#[test]
+fn deepseek_missing_separator_does_not_swallow_the_next_call() {
+    let log = deepseek("[S][C]f{\"a\": 1}[/C][C]g[SEP]{}[/C][/S]");
+    assert_eq!(
+        log[..7],
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:",
+            r#"E"f{\"a\": 1}""#,
+            "<CallClose>",
+            "D:missing_args_open",
+            "X0:Invalid",
+        ]
+    );
+    assert_eq!(
+        log[log.len() - 3..],
+        ["<CallClose>", "X1:Complete", "<SectionClose>"]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// DeepSeek V3.2 / V4: the DSML envelope (markup, read by the embedded markup machine)
+
+/// model-formats §7.3: V3.2's block after the reasoning part's blank line; a raw-text and a
+/// JSON parameter, values as argument deltas.
+#[test]
+fn deepseek_dsml_v32_block() {
+    let input = "Let me check.\n\n<:function_calls>\n<:invoke name=\"get_weather\">\n<:parameter name=\"city\" string=\"true\">Paris</:parameter>\n<:parameter name=\"days\" string=\"false\">3</:parameter>\n</:invoke>\n</:function_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            r#"T"Let me check.\n\n""#,
+            "<MarkupOpen>",
+            r#"E"\n""#,
+            "<CallOpen>",
+            r#"E" name=\"get_weather\">""#,
+            "S0:get_weather",
+            r#"E"\n""#,
+            "<ParamOpen>",
+            r#"E" name=\"city\" string=\"true\">""#,
+            "P0:city:text",
+            r#"V0:Verbatim"Paris""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<ParamOpen>",
+            r#"E" name=\"days\" string=\"false\">""#,
+            "P0:days:json",
+            r#"V0:Verbatim"3""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "<SectionClose>",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [named("get_weather", r#"{"city":"Paris","days":3}"#)]
+    );
+    assert_eq!(completion.content, "Let me check.");
+    assert_eq!(completion.reasoning, None);
+    assert!(completion.diagnostics.is_empty());
+    // model-formats §7.4: V4 renames the block; nothing else changes.
+    let v4 = input.replace("function_calls", "tool_calls");
+    assert_eq!(dsml(&v4), dsml(input));
+    assert_eq!(dsml_completion(&v4), completion);
+}
+
+/// Seed §2.7: the ASCII-pipe spelling of every tag, in both block names.
+#[test]
+fn deepseek_dsml_ascii_pipes() {
+    let input = "<|DSML|tool_calls><|DSML|invoke name=\"bash\"><|DSML|parameter name=\"cmd\" string=\"true\">ls -la</|DSML|parameter></|DSML|invoke></|DSML|tool_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"bash\">""#,
+            "S0:bash",
+            "<ParamOpen>",
+            r#"E" name=\"cmd\" string=\"true\">""#,
+            "P0:cmd:text",
+            r#"V0:Verbatim"ls -la""#,
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let expected = [named("bash", r#"{"cmd":"ls -la"}"#)];
+    assert_eq!(named_calls(&dsml_completion(input)), expected);
+    let v32 = input.replace("tool_calls", "function_calls");
+    assert_eq!(named_calls(&dsml_completion(&v32)), expected);
+}
+
+/// `string="true"` values are raw text, kept exactly: `<` that opens no DSML tag, quotes,
+/// newlines, non-ASCII (the harness splits inside every code point); `string="false"`
+/// values are JSON (a number, an object, an array).
+#[test]
+fn deepseek_dsml_raw_text_and_json_values() {
+    let input = "<:tool_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">a < b && \"q\" != 'x'\n  城堡 é 🦀\n<not a tag></:parameter><:parameter name=\"n\" string=\"false\">-7.5</:parameter><:parameter name=\"o\" string=\"false\">{\"a\": [1, {\"b\": null}]}</:parameter><:parameter name=\"l\" string=\"false\">[1, \"two\", true]</:parameter></:invoke></:tool_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0:Verbatim"a < b && \"q\" != 'x'\n  城堡 é 🦀\n<not a tag>""#,
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            r#"E" name=\"n\" string=\"false\">""#,
+            "P0:n:json",
+            r#"V0:Verbatim"-7.5""#,
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            r#"E" name=\"o\" string=\"false\">""#,
+            "P0:o:json",
+            r#"V0:Verbatim"{\"a\": [1, {\"b\": null}]}""#,
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            r#"E" name=\"l\" string=\"false\">""#,
+            "P0:l:json",
+            r#"V0:Verbatim"[1, \"two\", true]""#,
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [named(
+            "f",
+            r#"{"k":"a < b && \"q\" != 'x'\n  城堡 é 🦀\n<not a tag>","n":-7.5,"o":{"a":[1,{"b":null}]},"l":[1,"two",true]}"#
+        )]
+    );
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Corpus 012: an invoke without parameters is a call with `{}`.
+#[test]
+fn deepseek_dsml_empty_invoke() {
+    let input = "<:function_calls>\n<:invoke name=\"list_files\">\n</:invoke>\n</:function_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            r#"E"\n""#,
+            "<CallOpen>",
+            r#"E" name=\"list_files\">""#,
+            "S0:list_files",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        named_calls(&dsml_completion(input)),
+        [named("list_files", "{}")]
+    );
+}
+
+/// One response, every form, one numbering: a token section, a DSML block, a bare token
+/// call; the limit on calls counts them all.
+#[test]
+fn deepseek_token_calls_and_a_dsml_block_in_one_response() {
+    let input = "[S][C]f[SEP]{\"a\": 1}[/C][/S]\n<:tool_calls><:invoke name=\"g\"><:parameter name=\"b\" string=\"false\">2</:parameter></:invoke><:invoke name=\"h\"></:invoke></:tool_calls>[C]i[SEP]{}[/C]";
+    assert_eq!(
+        dsml(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": 1}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+            r#"T"\n""#,
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"g\">""#,
+            "S1:g",
+            "<ParamOpen>",
+            r#"E" name=\"b\" string=\"false\">""#,
+            "P1:b:json",
+            r#"V1:Verbatim"2""#,
+            "<ParamClose>",
+            "P-1",
+            "<CallClose>",
+            "X1:Complete",
+            "<CallOpen>",
+            r#"E" name=\"h\">""#,
+            "S2:h",
+            "<CallClose>",
+            "X2:Complete",
+            "<SectionClose>",
+            "<CallOpen>",
+            "D:missing_section",
+            "S3:i",
+            r#"E"i""#,
+            "<ArgsOpen>",
+            r#"A3"{}""#,
+            "<CallClose>",
+            "X3:Complete",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [
+            named("f", r#"{"a":1}"#),
+            named("g", r#"{"b":2}"#),
+            named("h", "{}"),
+            named("i", "{}"),
+        ]
+    );
+    let ids: std::collections::HashSet<&str> = completion
+        .tool_calls
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(ids.len(), 4, "ids are distinct across forms");
+    let mut options = Options::default();
+    options.max_calls = 2;
+    let limited = dsml_completion_with(options, input);
+    assert_eq!(
+        named_calls(&limited),
+        [named("f", r#"{"a":1}"#), named("g", r#"{"b":2}"#)]
+    );
+    assert_eq!(
+        codes(&limited)
+            .iter()
+            .filter(|&&c| c == "too_many_calls")
+            .count(),
+        2
+    );
+}
+
+/// Rule 7: a DSML block inside reasoning that closes is a draft (demoted, its bytes are
+/// reasoning); inside reasoning that never closes, it is a call.
+#[test]
+fn deepseek_dsml_inside_reasoning() {
+    let block = "<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v</:parameter></:invoke></:function_calls>";
+    let body = [
+        "<MarkupOpen>",
+        "<CallOpen>",
+        r#"E" name=\"f\">""#,
+        "S0?:f",
+        "<ParamOpen>",
+        r#"E" name=\"k\" string=\"true\">""#,
+        "P0:k:text",
+        r#"V0:Verbatim"v""#,
+        "<ParamClose>",
+        "P-0",
+        "<CallClose>",
+        "<SectionClose>",
+    ];
+    let closed = format!("<think>plan {block}</think>done");
+    let mut expected = vec!["<ReasoningOpen>", "R+", r#"R"plan ""#];
+    expected.extend(body);
+    expected.extend(["<ReasoningClose>", "X0:Demoted", "R-", r#"T"done""#]);
+    assert_eq!(dsml(&closed), expected);
+    let completion = dsml_completion(&closed);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "done");
+    // The demoted call's own bytes are reasoning again; the block's wrapper is not part of
+    // the call (as a token section's tokens are not, above).
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some(
+            "plan <｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">v</｜DSML｜parameter></｜DSML｜invoke>"
+        )
+    );
+
+    let unclosed = format!("<think>plan {block}");
+    let mut expected = vec!["<ReasoningOpen>", "R+", r#"R"plan ""#];
+    expected.extend(body);
+    expected.extend(["X0:Complete", "D:unclosed_reasoning", "R-"]);
+    assert_eq!(dsml(&unclosed), expected);
+    let completion = dsml_completion(&unclosed);
+    assert_eq!(named_calls(&completion), [named("f", r#"{"k":"v"}"#)]);
+    assert_eq!(completion.reasoning.as_deref(), Some("plan"));
+    // The same when the prompt opened the reasoning (model-formats §7.3: V3.2 calls from
+    // thinking mode).
+    let log = scan_with(
+        Dialect::Deepseek,
+        in_reasoning(),
+        &dsml_tokens(&format!("plan {block}")),
+    );
+    assert_eq!(log[..2], ["R+", r#"R"plan ""#]);
+    assert_eq!(
+        log[log.len() - 3..],
+        ["X0:Complete", "D:unclosed_reasoning", "R-"]
+    );
+}
+
+/// Rule 4: a parameter closer that structure does not follow (after whitespace) is value
+/// text.
+#[test]
+fn deepseek_dsml_parameter_closer_inside_a_value() {
+    let input = "<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">a</:parameter>\n  b</:parameter>\n</:invoke></:function_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0:Verbatim"a</｜DSML｜parameter>\n  b""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        named_calls(&dsml_completion(input)),
+        [named("f", r#"{"k":"a</｜DSML｜parameter>\n  b"}"#)]
+    );
+}
+
+/// Rule 3: a block cut off by the end of the stream leaves its call incomplete (never
+/// executable, never content); the complete calls before it are kept.
+#[test]
+fn deepseek_dsml_cut_off_by_the_end_of_the_stream() {
+    let input = "<:function_calls><:invoke name=\"a\"></:invoke><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">abc";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"a\">""#,
+            "S0:a",
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S1:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P1:k:text",
+            r#"V1:Verbatim"abc""#,
+            "D:truncated_call",
+            "X1:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(named_calls(&completion), [named("a", "{}")]);
+    assert_eq!(completion.content, "");
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls[0].name.as_deref(), Some("f"));
+    // Cut inside a tag: the call's own bytes.
+    assert_eq!(
+        dsml("<:function_calls><:invoke name=\"f\"><:param"),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            r#"E"<｜DSML｜param""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+}
+
+/// DeepSeek's end of sentence leaking into a value ends the stream there (the call is
+/// incomplete); after the block it is a stray stop token.
+#[test]
+fn deepseek_dsml_end_of_sentence() {
+    assert_eq!(
+        dsml("<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v[EOS]"),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0:Verbatim"v""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    let input = "<:function_calls><:invoke name=\"f\"></:invoke></:function_calls>[EOS]";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(named_calls(&completion), [named("f", "{}")]);
+    assert_eq!(codes(&completion), ["stray_stop_token"]);
+}
+
+/// Rule 4 for the block opener, and seed §2.7: a DSML opener that no structure follows,
+/// and an invoke outside a DSML block, are text.
+#[test]
+fn deepseek_dsml_without_structure_is_text() {
+    assert_eq!(
+        dsml("see <:function_calls> in the docs"),
+        [r#"T"see <｜DSML｜function_calls> in the docs""#]
+    );
+    assert_eq!(
+        dsml("<:invoke name=\"f\"></:invoke>"),
+        [r#"T"<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>""#]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Seed §5 behaviours, as amended by dialects.md
+
+/// Seed §5.1 item 2: the canonical rendering of `read {path, count}` fed byte by byte.
+#[test]
+fn rendered_calls_round_trip_byte_by_byte() {
+    for (dialect, rendered) in [
+        (
+            Dialect::Kimi,
+            kimi_tokens(r#"[S][C]functions.read:0[A]{"path":"src/a.ts","count":2}[/C][/S]"#),
+        ),
+        (
+            Dialect::Deepseek,
+            deepseek_tokens(r#"[S][C]read[SEP]{"path":"src/a.ts","count":2}[/C][/S]"#),
+        ),
+    ] {
+        let completion = completion_with(dialect, Options::default(), &rendered);
+        assert_eq!(calls(&completion).len(), 1, "{dialect}");
+        assert_eq!(completion.tool_calls[0].name, "read");
+        assert_eq!(calls(&completion)[0].2, r#"{"path":"src/a.ts","count":2}"#);
+        assert_eq!(completion.content, "");
+        assert!(completion.diagnostics.is_empty(), "{dialect}");
+    }
+}
+
+/// Seed §5.1 item 4: the call's own bytes (the seed's rawBlock, section tokens excluded)
+/// are exactly its markup and argument events, fed byte by byte.
+#[test]
+fn a_calls_bytes_are_its_raw_block() {
+    let input = kimi_tokens("[S][C]functions.read:0[A]  {\"path\":\"src/a.ts\"}\n[/C][/S]");
+    let log = EventLog::scan(
+        Dialect::Kimi,
+        Options::default(),
+        input.as_bytes().chunks(1),
+    );
+    let mut raw = Vec::new();
+    let mut inside = false;
+    for event in &log.events {
+        match event {
+            OwnedEvent::Markup {
+                kind: inband::Markup::Delimiter(Role::CallOpen),
+                ..
+            } => inside = true,
+            OwnedEvent::ToolEnd { end, .. } => {
+                assert_eq!(*end, CallEnd::Complete);
+                inside = false;
+            }
+            _ => {}
+        }
+        if inside {
+            raw.extend_from_slice(event.payload().unwrap_or_default());
+        }
+    }
+    assert_eq!(
+        String::from_utf8(raw).unwrap(),
+        kimi_tokens("[C]functions.read:0[A]  {\"path\":\"src/a.ts\"}\n[/C]")
+    );
+}
+
+/// Seed §5.3 items 19–22 (kimi); item 23 (`parseThinking: false`) has no counterpart:
+/// every dialect recognises reasoning (dialects.md rule 6).
+#[test]
+fn kimi_reasoning_and_calls() {
+    let completion = kimi_completion("<think>reasoning</think>The answer.");
+    assert_eq!(completion.reasoning.as_deref(), Some("reasoning"));
+    assert_eq!(completion.content, "The answer.");
+    let completion = kimi_completion("<think>\nreasoning\n</think>");
+    assert_eq!(completion.reasoning.as_deref(), Some("reasoning"));
+    let section = "[S][C]functions.foo:0[A]{\"x\":1}[/C][/S]";
+    for thinking in ["plan", "step one"] {
+        let completion = kimi_completion(&format!("<think>{thinking}</think>{section}"));
+        assert_eq!(completion.reasoning.as_deref(), Some(thinking));
+        assert_eq!(
+            calls(&completion),
+            [("functions.foo:0".into(), "foo".into(), r#"{"x":1}"#.into())]
+        );
+    }
+}
+
+/// Seed §5.3 items 24–33 (rendered reasoning stays out of the content) and 34–39 (an
+/// unterminated block at the end: exactly its text, one start, one end).
+#[test]
+fn reasoning_blocks_for_both_dialects() {
+    for dialect in [Dialect::Kimi, Dialect::Deepseek] {
+        let completion = completion_with(
+            dialect,
+            Options::default(),
+            "<think>\nprivate chain of thought\n</think>\n\nvisible",
+        );
+        assert_eq!(
+            completion.reasoning.as_deref(),
+            Some("private chain of thought")
+        );
+        assert_eq!(completion.content, "visible");
+        let log = scan_with(dialect, Options::default(), "<think>partial");
+        assert_eq!(
+            log,
+            [
+                "<ReasoningOpen>",
+                "R+",
+                r#"R"partial""#,
+                "D:unclosed_reasoning",
+                "R-"
+            ],
+            "{dialect}"
+        );
+    }
+}
+
+#[test]
+fn limits_end_calls_as_invalid() {
+    let mut options = Options::default();
+    options.max_calls = 1;
+    options.max_argument_bytes = 8;
+    let input = kimi_tokens("[S][C]functions.f:0[A]{}[/C][C]functions.g:1[A]{}[/C][/S]");
+    let log = scan_with(Dialect::Kimi, options, &input);
+    assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
+    assert!(log.contains(&"X1:Invalid".to_owned()), "{log:?}");
+    let input = deepseek_tokens("[S][C]f[SEP]{\"a\": \"123456789\"}[/C][/S]");
+    let log = scan_with(Dialect::Deepseek, options, &input);
+    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+    assert!(log.contains(&"X0:Invalid".to_owned()), "{log:?}");
+}
+
+#[test]
+fn many_calls_in_one_chunk_all_count() {
+    let one = "[C]functions.f:0[A]{\"i\": 1}[/C]";
+    let input = kimi_tokens(&format!("[S]{}[/S]", one.repeat(20)));
+    let log = harness::check(Dialect::Kimi, Options::default(), input.as_bytes());
+    assert_eq!(harness::ends(&log), vec![CallEnd::Complete; 20]);
+}
+
+/// Counts complete calls without allocating.
+#[derive(Default)]
+struct Completes(u32);
+
+impl Sink for Completes {
+    fn tool_end(&mut self, _: Span, _: u32, end: CallEnd) {
+        self.0 += u32::from(end == CallEnd::Complete);
+    }
+}
+
+/// Every phase of the family (text, reasoning, sections, headers, fences, arguments, held
+/// delimiters, broken calls handed back, DSML blocks) runs without allocating.
+#[test]
+fn feeding_allocates_nothing() {
+    let kimi_call = "[C]functions.write:0[A]{\"path\": \"a.rs\", \"body\": \"[/C] 城\"}[/C]";
+    let kimi_input = kimi_tokens(&format!(
+        "<think>plan <|tool_ca it</think>Prose < [/C] [S]{}[C]x[/C][/S]",
+        kimi_call.repeat(30)
+    ));
+    let deepseek_call = "[C]function[SEP]read\n```json\n{\"p\": \"[/C]\"}\n```[/C]\n";
+    let dsml_invoke = "<:invoke name=\"w\">\n<:parameter name=\"p\" string=\"true\">a </:parameter> 城</:parameter>\n<:parameter name=\"n\" string=\"false\">[1]</:parameter>\n</:invoke>\n";
+    let deepseek_input = dsml_tokens(&format!(
+        "<think>x</think>[S]{}[C]f[SEP]{{}}[/C][/S]\n<:function_calls>\n{}</:function_calls>[EOS]",
+        deepseek_call.repeat(30),
+        dsml_invoke.repeat(10)
+    ));
+    // Kimi's last call lacks its argument opener: invalid.
+    for (dialect, input, complete) in [
+        (Dialect::Kimi, kimi_input, 30),
+        (Dialect::Deepseek, deepseek_input, 41),
+    ] {
+        let input = input.as_bytes();
+        for size in [1, 3, 4, 16, input.len()] {
+            let mut scanner = Scanner::new(dialect, Options::default());
+            let mut completes = Completes::default();
+            let before = crate::alloc::allocations();
+            for chunk in input.chunks(size) {
+                scanner.feed(chunk, &mut completes).unwrap();
+            }
+            scanner.finish(&mut completes).unwrap();
+            assert_eq!(
+                crate::alloc::allocations() - before,
+                0,
+                "{dialect}, {size}-byte chunks"
+            );
+            assert_eq!(completes.0, complete, "{dialect}");
+        }
+    }
+}
+
+/// Kimi and DeepSeek tokens, DSML tags, JSON fragments and prose: the pieces real outputs
+/// are made of.
+const PIECES: &[&str] = &[
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_section_begin|>",
+    "<|tool_calls_section_end|>",
+    "<|tool_call_begin|>",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|im_end|>",
+    "<|im_system|>",
+    "<|tool_call_",
+    "functions.read:0",
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁calls｜>",
+    "<｜tool▁calls▁end｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜end▁of▁sentence｜>",
+    "<｜tool▁output▁begin｜>",
+    "<｜tool▁ca",
+    "<｜DSML｜function_calls>",
+    "<|DSML|tool_calls>",
+    "</｜DSML｜function_calls>",
+    "<｜DSML｜invoke name=\"f\">",
+    "</｜DSML｜invoke>",
+    "<｜DSML｜parameter name=\"k\" string=\"true\">",
+    "<｜DSML｜parameter name=\"n\" string=\"false\">",
+    "</｜DSML｜parameter>",
+    "<｜DSML｜",
+    "function",
+    "get_weather",
+    "```json\n",
+    "```",
+    "<think>",
+    "</think>",
+    "{\"path\": \"a\\\"b\"}",
+    "{\"a\": [1, {\"b\": \"}\"}]}",
+    "\"{\\\"x\\\": 1}\"",
+    "{",
+    "}",
+    "\"",
+    "\\",
+    "<",
+    "\n",
+    " ",
+    "prose ",
+    "城堡",
+    "🦀",
+];
+
+proptest! {
+    #[test]
+    fn random_token_soup_gives_the_same_events_in_any_chunking(
+        pieces in prop::collection::vec(prop::sample::select(PIECES), 0..24),
+        sizes in prop::collection::vec(1usize..9, 1..8),
+        deepseek in any::<bool>(),
+        starts_in_reasoning in any::<bool>(),
+    ) {
+        let input = pieces.concat().into_bytes();
+        let dialect = if deepseek { Dialect::Deepseek } else { Dialect::Kimi };
+        let mut options = Options::default();
+        options.starts_in_reasoning = starts_in_reasoning;
+        let whole = EventLog::scan(dialect, options, [&input[..]]);
+        harness::check_log(&whole, &input);
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= input.len() {
+                break;
+            }
+            let end = (at + size).min(input.len());
+            chunks.push(&input[at..end]);
+            at = end;
+        }
+        prop_assert_eq!(EventLog::scan(dialect, options, chunks), whole);
+    }
+}

@@ -1,0 +1,1291 @@
+//! The `xml` dialect (the markup family, plain and DSML tagsets): seed-system.md §2.4, §2.5,
+//! §2.7 and the xml/DSML lines of §5.1 and §5.12, as amended by dialects.md, pinned as exact
+//! event logs and completions. Every input goes through the chunking harness, so each
+//! behaviour holds for every split; look-ahead across chunk boundaries (rule 4) is also
+//! pinned at chosen splits.
+
+use inband::{CallEnd, Dialect, Options, Scanner};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::events::EventLog;
+use inband_alloc::stream::DeltaStream;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use crate::harness;
+use crate::harness::render;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(Dialect::Xml, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+/// The events of each feed of `chunks`, the last one including `finish` (the whole input
+/// goes through the harness too).
+fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
+    harness::check(Dialect::Xml, Options::default(), chunks.concat().as_bytes());
+    let mut scanner = Scanner::new(Dialect::Xml, Options::default());
+    let mut feeds = Vec::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let mut log = EventLog::new();
+        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
+        if k + 1 == chunks.len() {
+            scanner.finish(&mut log).unwrap();
+        }
+        feeds.push(render(&log));
+    }
+    feeds
+}
+
+fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
+    assemble(
+        Dialect::Xml,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        chunks,
+    )
+}
+
+/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
+/// events pass the harness.
+fn completion(input: &str) -> Completion {
+    let bytes = input.as_bytes();
+    harness::check(Dialect::Xml, Options::default(), bytes);
+    let whole = completion_of([bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(
+            completion_of([&bytes[..k], &bytes[k..]]),
+            whole,
+            "split at {k}"
+        );
+    }
+    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
+    whole
+}
+
+/// Complete calls as `(name, arguments)`.
+fn calls(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn call(name: &str, arguments: Value) -> (String, Value) {
+    (name.to_owned(), arguments)
+}
+
+fn codes(completion: &Completion) -> Vec<&str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn wrapper_with_text_and_json_parameters() {
+    let input = "<tool_calls>\n<invoke name=\"read\"><parameter name=\"path\" string=\"true\">src/a.ts</parameter><parameter name=\"count\" string=\"false\">2</parameter></invoke>\n</tool_calls>";
+    assert_eq!(
+        scan(input),
+        [
+            "<SectionOpen>",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"read\\\">\"",
+            "S0:read",
+            "<ParamOpen>",
+            "E\" name=\\\"path\\\" string=\\\"true\\\">\"",
+            "P0:path:text",
+            "V0:Verbatim\"src/a.ts\"",
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            "E\" name=\\\"count\\\" string=\\\"false\\\">\"",
+            "P0:count:json",
+            "V0:Verbatim\"2\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("read", json!({"path": "src/a.ts", "count": 2}))]
+    );
+    assert_eq!(completion.content, "");
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Seed §2.5 b: bare invokes, joined by newlines, with prose around them.
+#[test]
+fn bare_invokes_between_prose() {
+    let input = "Reading both.\n<invoke name=\"read\"><parameter name=\"path\">a.rs</parameter></invoke>\n<invoke name=\"read\"><parameter name=\"path\">b.rs</parameter></invoke>\nDone.";
+    assert_eq!(
+        scan(input),
+        [
+            "T\"Reading both.\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"read\\\">\"",
+            "S0:read",
+            "<ParamOpen>",
+            "E\" name=\\\"path\\\">\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"a.rs\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "T\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"read\\\">\"",
+            "S1:read",
+            "<ParamOpen>",
+            "E\" name=\\\"path\\\">\"",
+            "P1:path:untyped",
+            "V1:Verbatim\"b.rs\"",
+            "<ParamClose>",
+            "P-1",
+            "<CallClose>",
+            "X1:Complete",
+            "T\"\\nDone.\"",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call("read", json!({"path": "a.rs"})),
+            call("read", json!({"path": "b.rs"}))
+        ]
+    );
+    assert_eq!(completion.content, "Reading both.\n\n\nDone.");
+}
+
+/// Corpus 012 (a `deepseek` case, read here with the xml dialect's DSML tagset): empty
+/// invokes give `{}`, `string="false"` makes `-7` a number, every two-way split gives the
+/// same three calls.
+#[test]
+fn corpus_012_dsml_empty_invokes_and_typed_value() {
+    let input = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"search\">\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"run_query\">\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"false\">-7</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    assert_eq!(
+        scan(input),
+        [
+            "<MarkupOpen>",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"search\\\">\"",
+            "S0:search",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"run_query\\\">\"",
+            "S1:run_query",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X1:Complete",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"get_weather\\\">\"",
+            "S2:get_weather",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\" name=\\\"city\\\" string=\\\"false\\\">\"",
+            "P2:city:json",
+            "V2:Verbatim\"-7\"",
+            "<ParamClose>",
+            "P-2",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X2:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    let dsml = completion(input);
+    assert_eq!(
+        calls(&dsml),
+        [
+            call("search", json!({})),
+            call("run_query", json!({})),
+            call("get_weather", json!({"city": -7})),
+        ]
+    );
+    assert_eq!(dsml.content, "");
+    assert_eq!(dsml.reasoning, None);
+    // DeepSeek V4 renames the section (model-formats §7.4).
+    let v4 = input.replace("function_calls", "tool_calls");
+    assert_eq!(calls(&completion(&v4)), calls(&dsml));
+}
+
+/// Seed §2.5 (g): the xml dialect keeps DeepSeek's DSML tagset, and it is the `deepseek`
+/// dialect's own (one table, one machine): a DSML block gives the same events in both.
+#[test]
+fn dsml_reads_the_same_as_in_deepseek() {
+    let invoke = "<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"k\" string=\"true\">a </｜DSML｜parameter> 城</｜DSML｜parameter>\n<｜DSML｜parameter name=\"n\" string=\"false\">[1]</｜DSML｜parameter>\n</｜DSML｜invoke>";
+    for input in [
+        format!("Prose.\n\n<｜DSML｜function_calls>\n{invoke}\n</｜DSML｜function_calls>"),
+        format!(
+            "<|DSML|tool_calls>{}</|DSML|tool_calls>",
+            invoke.replace('｜', "|")
+        ),
+        format!("<think>p <｜DSML｜tool_calls>{invoke}</｜DSML｜tool_calls></think>x"),
+        format!("<think><｜DSML｜tool_calls>{invoke}"),
+        format!("<｜DSML｜tool_calls>{}<｜end▁of▁sentence｜>", &invoke[..60]),
+        "<｜DSML｜tool_calls> prose".to_owned(),
+    ] {
+        let deepseek = render(&harness::check(
+            Dialect::Deepseek,
+            Options::default(),
+            input.as_bytes(),
+        ));
+        assert_eq!(scan(&input), deepseek, "{input}");
+    }
+}
+
+/// Seed §5.12 item 6: the ASCII-pipe spelling.
+#[test]
+fn dsml_with_ascii_pipes() {
+    let input = "<|DSML|tool_calls><|DSML|invoke name=\"bash\"><|DSML|parameter name=\"cmd\" string=\"true\">ls -la</|DSML|parameter></|DSML|invoke></|DSML|tool_calls>";
+    assert_eq!(
+        scan(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            "E\" name=\\\"bash\\\">\"",
+            "S0:bash",
+            "<ParamOpen>",
+            "E\" name=\\\"cmd\\\" string=\\\"true\\\">\"",
+            "P0:cmd:text",
+            "V0:Verbatim\"ls -la\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        calls(&completion(input)),
+        [call("bash", json!({"cmd": "ls -la"}))]
+    );
+}
+
+/// Seed §5.1 item 3, xml and DSML: values stream as they arrive; a partial closer is held
+/// (no end, no closer text in the value); the call ends after the last value.
+#[test]
+fn seed_streaming_deltas_per_feed() {
+    let plain = [
+        "<function_calls>\n<invoke name=\"read\"><parameter name=\"path\">",
+        "src/",
+        "a.ts</para",
+        "meter><parameter name=\"count\" string=\"false\">",
+        "2</para",
+        "meter></invoke>\n</function_calls>",
+    ];
+    assert_eq!(
+        per_feed(&plain),
+        [
+            vec![
+                "<SectionOpen>",
+                "E\"\\n\"",
+                "<CallOpen>",
+                "E\" name=\\\"read\\\">\"",
+                "S0:read",
+                "<ParamOpen>",
+                "E\" name=\\\"path\\\">\"",
+                "P0:path:untyped",
+            ],
+            vec!["V0:Verbatim\"src/\""],
+            vec!["V0:Verbatim\"a.ts\""],
+            vec![
+                "<ParamClose>",
+                "P-0",
+                "<ParamOpen>",
+                "E\" name=\\\"count\\\" string=\\\"false\\\">\"",
+                "P0:count:json",
+            ],
+            vec!["V0:Verbatim\"2\""],
+            vec![
+                "<ParamClose>",
+                "P-0",
+                "<CallClose>",
+                "X0:Complete",
+                "E\"\\n\"",
+                "<SectionClose>",
+            ],
+        ]
+    );
+    let dsml = [
+        "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"read\"><｜DSML｜parameter name=\"path\" string=\"true\">",
+        "src/",
+        "a.ts</｜DSML｜para",
+        "meter><｜DSML｜parameter name=\"count\" string=\"false\">",
+        "2</｜DSML｜para",
+        "meter></｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+    ];
+    let feeds = per_feed(&dsml);
+    assert_eq!(feeds[1], ["V0:Verbatim\"src/\""]);
+    assert_eq!(feeds[2], ["V0:Verbatim\"a.ts\""]);
+    assert_eq!(feeds[4], ["V0:Verbatim\"2\""]);
+    assert_eq!(feeds[5][3], "X0:Complete");
+    for chunks in [&plain[..], &dsml[..]] {
+        let completion = completion_of(chunks.iter().map(|c| c.as_bytes()));
+        assert_eq!(
+            calls(&completion),
+            [call("read", json!({"path": "src/a.ts", "count": 2}))]
+        );
+    }
+}
+
+/// Seed §5.1 item 4: the bytes from the invoke opener through its closer, reported as the
+/// call's markup and values, are the invoke as written (wrapper excluded).
+#[test]
+fn seed_invoke_bytes_are_the_call_block() {
+    for (input, block) in [
+        (
+            "<function_calls>\n<invoke name=\"read\"><parameter name=\"path\" string=\"true\">src/a.ts</parameter></invoke>\n</function_calls>",
+            "<invoke name=\"read\"><parameter name=\"path\" string=\"true\">src/a.ts</parameter></invoke>",
+        ),
+        (
+            "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"read\">\n <｜DSML｜parameter name=\"path\" string=\"true\">src/a.ts</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+            "<｜DSML｜invoke name=\"read\">\n <｜DSML｜parameter name=\"path\" string=\"true\">src/a.ts</｜DSML｜parameter>\n</｜DSML｜invoke>",
+        ),
+    ] {
+        let log = harness::check(Dialect::Xml, Options::default(), input.as_bytes());
+        let from = input.find(block).unwrap() as u64;
+        let to = from + block.len() as u64;
+        let bytes: Vec<u8> = log
+            .events
+            .iter()
+            .filter(|e| e.span().start >= from && e.span().end <= to)
+            .filter_map(|e| e.payload())
+            .flatten()
+            .copied()
+            .collect();
+        assert_eq!(String::from_utf8(bytes).unwrap(), block);
+    }
+}
+
+/// Seed §5.1 item 2: the canonical rendering round-trips, fed one byte at a time.
+#[test]
+fn rendered_call_round_trips_byte_by_byte() {
+    for rendered in [
+        "<invoke name=\"read\"><parameter name=\"path\">src/a.ts</parameter><parameter name=\"count\">2</parameter></invoke>",
+        "<tool_calls>\n<invoke name=\"read\">\n<parameter name=\"path\" string=\"true\">src/a.ts</parameter>\n<parameter name=\"count\" string=\"false\">2</parameter>\n</invoke>\n</tool_calls>",
+    ] {
+        let completion = completion(rendered);
+        assert_eq!(
+            calls(&completion),
+            [call("read", json!({"path": "src/a.ts", "count": 2}))]
+        );
+        assert_eq!(completion.content, "");
+        assert!(completion.diagnostics.is_empty());
+    }
+}
+
+/// Seed §5.1 item 8, rule 5: a result block after a call is a fabricated result (a
+/// consumer stops there); inside a value it is value text (seed B2).
+#[test]
+fn fabricated_results() {
+    let input = "<invoke name=\"read\"><parameter name=\"path\">rubygems.ts:85-93</parameter></invoke>\n<function_results>\n<result>x</result>\n</function_results>\n<invoke name=\"edit\"><parameter name=\"input\">fake</parameter></invoke>";
+    let log = scan(input);
+    let fabricated = log.iter().position(|e| e == "F").unwrap();
+    assert_eq!(
+        &log[fabricated - 3..=fabricated],
+        ["X0:Complete", "T\"\\n\"", "<ResultOpen>", "F"]
+    );
+    assert!(log[fabricated..].contains(&"S1:edit".to_owned()));
+    assert_eq!(
+        calls(&completion(input))[0],
+        call("read", json!({"path": "rubygems.ts:85-93"}))
+    );
+    let inside = "<invoke name=\"write\"><parameter name=\"content\">doc mentions <function_results> and <tool_response> here</parameter></invoke>";
+    assert!(!scan(inside).contains(&"F".to_owned()));
+    assert_eq!(
+        calls(&completion(inside)),
+        [call(
+            "write",
+            json!({"content": "doc mentions <function_results> and <tool_response> here"})
+        )]
+    );
+}
+
+/// Seed §5.12 items 2–5 and 8: a DSML envelope leaked into text.
+#[test]
+fn seed_dsml_leak() {
+    let leak = "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"bash\">\n<｜DSML｜parameter name=\"i\" string=\"true\">inspect</｜DSML｜parameter>\n<｜DSML｜parameter name=\"command\" string=\"true\">docker ps -a | grep \"web\" && rpm -qa 'x*' 2>/dev/null</｜DSML｜parameter>\n<｜DSML｜parameter name=\"timeout\" string=\"false\">15</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>";
+    let expected = [call(
+        "bash",
+        json!({"i": "inspect", "command": "docker ps -a | grep \"web\" && rpm -qa 'x*' 2>/dev/null", "timeout": 15}),
+    )];
+    let whole = completion(leak);
+    assert_eq!(calls(&whole), expected);
+    assert_eq!(whole.content, "");
+    let sevens: Vec<&[u8]> = leak.as_bytes().chunks(7).collect();
+    assert_eq!(completion_of(sevens), whole);
+    let around = format!("Before\n{leak}\nAfter");
+    let around = completion(&around);
+    assert_eq!(around.content, "Before\n\nAfter");
+    assert_eq!(calls(&around), expected);
+    // Cut short: no call, and the cut-off call is not content (rule 3).
+    let cut = &leak[..leak.len() - 30];
+    let cut = completion(cut);
+    assert_eq!((cut.content.as_str(), cut.tool_calls.len()), ("", 0));
+    assert_eq!(cut.incomplete_calls.len(), 1);
+    // Item 8: token-sized pieces, a parameter without `string`.
+    let pieces = [
+        "run ",
+        "<｜DSML｜tool",
+        "_calls>",
+        "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"p\">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>",
+    ];
+    let feeds = per_feed(&pieces);
+    assert_eq!(feeds[0], ["T\"run \""]);
+    assert!(feeds[1].is_empty() && feeds[2].is_empty());
+    let completion = completion_of(pieces.iter().map(|p| p.as_bytes()));
+    assert_eq!(calls(&completion), [call("f", json!({"p": "v"}))]);
+    assert_eq!(completion.content, "run");
+}
+
+/// Rule 8 without a schema, and the `string` attribute.
+#[test]
+fn value_typing() {
+    let input = "<invoke name=\"f\"><parameter name=\"t\" string=\"true\">5</parameter><parameter name=\"j\" string=\"false\">{'x': True, 'y': [1,],}</parameter><parameter name=\"bad\" string=\"false\">{oops</parameter><parameter name=\"n\"> -7.5 </parameter><parameter name=\"o\">{\"k\": [1, null]}</parameter><parameter name=\"s\">5 apples</parameter><parameter name=\"q\">\"quoted\"</parameter><parameter name=\"py\">True</parameter><parameter name=\"nul\">null</parameter><parameter name=\"ws\">  </parameter><parameter name=\"up\" STRING=\"FALSE\">[true]</parameter></invoke>";
+    let typed = completion(input);
+    assert_eq!(
+        calls(&typed),
+        [call(
+            "f",
+            json!({
+                "t": "5",
+                "j": {"x": true, "y": [1]},
+                "bad": "{oops",
+                "n": -7.5,
+                "o": {"k": [1, null]},
+                "s": "5 apples",
+                "q": "quoted",
+                "py": "True",
+                "nul": null,
+                "ws": "  ",
+                "up": [true],
+            })
+        )]
+    );
+    assert_eq!(codes(&typed), ["repaired_arguments", "invalid_json_value"]);
+    let odd = "<invoke name=\"f\"><parameter name=\"k\" string=\"maybe\">1</parameter></invoke>";
+    let odd = completion(odd);
+    assert_eq!(calls(&odd), [call("f", json!({"k": 1}))]);
+    assert_eq!(codes(&odd), ["invalid_string_attribute"]);
+}
+
+/// Seed B15 fixed: a quoted attribute may hold `>` and the other quote; single quotes and
+/// unquoted values work; entities are never decoded (rule 11).
+#[test]
+fn quoted_attributes() {
+    assert_eq!(
+        scan("<invoke name='read' note=\"a>b 'c'\"><parameter name=path note='x>\"y\"'>a&amp;b</parameter></invoke>"),
+        [
+            "<CallOpen>",
+            "E\" name='read' note=\\\"a>b 'c'\\\">\"",
+            "S0:read",
+            "<ParamOpen>",
+            "E\" name=path note='x>\\\"y\\\"'>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"a&amp;b\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    // A name is checked after quoting: `>` cannot be in it (rule 9), and the tag is text.
+    assert_eq!(
+        scan("<invoke name=\"a>b\"></invoke>"),
+        [
+            "T\"<invoke name=\\\"a>b\\\">\"",
+            "D:invalid_name",
+            "T\"</invoke>\""
+        ]
+    );
+    // Attributes spread over lines, a namespace prefix, upper case.
+    assert_eq!(
+        calls(&completion(
+            "<invoke\n  NAME=\"read\"\n><parameter antml:name = \"path\"\n>a</parameter></invoke>"
+        )),
+        [call("read", json!({"path": "a"}))]
+    );
+}
+
+/// Seed B15/B16: an over-long tag is text with a diagnostic, nothing lost; a self-closing
+/// invoke is an empty call, complete.
+#[test]
+fn over_long_and_self_closing_tags() {
+    let long = format!("<invoke name=\"{}\"></invoke> after", "n".repeat(130));
+    let log = scan(&long);
+    assert_eq!(log.len(), 3);
+    assert_eq!(log[1], "D:tag_too_long");
+    let text = completion(&long);
+    assert_eq!(text.content, long);
+    assert!(text.tool_calls.is_empty());
+    // Inside a call, an over-long parameter tag breaks the call: its bytes go back to text.
+    let long_param = format!(
+        "<invoke name=\"f\"><parameter name=\"k\" note=\"{}\">v</parameter></invoke>",
+        "x".repeat(120)
+    );
+    let broken = completion(&long_param);
+    assert!(broken.tool_calls.is_empty());
+    assert_eq!(broken.content, long_param);
+    assert_eq!(codes(&broken), ["tag_too_long"]);
+    assert_eq!(
+        scan("<invoke name=\"a\"/>tail<invoke name=\"b\"><parameter name=\"k\"/></invoke>"),
+        [
+            "<CallOpen>",
+            "E\" name=\\\"a\\\"/>\"",
+            "S0:a",
+            "X0:Complete",
+            "T\"tail\"",
+            "<CallOpen>",
+            "E\" name=\\\"b\\\">\"",
+            "S1:b",
+            "<ParamOpen>",
+            "E\" name=\\\"k\\\"/>\"",
+            "P1:k:untyped",
+            "P-1",
+            "<CallClose>",
+            "X1:Complete",
+        ]
+    );
+    assert_eq!(
+        calls(&completion(
+            "<invoke name=\"a\"/><invoke name=\"b\"><parameter name=\"k\"/></invoke>"
+        )),
+        [call("a", json!({})), call("b", json!({"k": ""}))]
+    );
+}
+
+/// Rule 4: a closer inside a value counts only when structure follows it.
+#[test]
+fn closers_inside_values() {
+    // Followed by text: value text.
+    assert_eq!(
+        scan("<invoke name=\"w\"><parameter name=\"c\">a</parameter> b</parameter></invoke>"),
+        [
+            "<CallOpen>",
+            "E\" name=\\\"w\\\">\"",
+            "S0:w",
+            "<ParamOpen>",
+            "E\" name=\\\"c\\\">\"",
+            "P0:c:untyped",
+            "V0:Verbatim\"a</parameter> b\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    // Followed by whitespace and the next parameter: a closer, the whitespace is markup.
+    assert_eq!(
+        scan("<invoke name=\"w\"><parameter name=\"c\">x</parameter>\n\n<parameter name=\"d\">y</parameter></invoke>")[6..11],
+        ["V0:Verbatim\"x\"", "<ParamClose>", "P-0", "E\"\\n\\n\"", "<ParamOpen>"]
+    );
+    for (value, why) in [
+        (
+            "a</parameter></parameter>b",
+            "a closer cannot follow a closer",
+        ),
+        ("a</parameter><parameterx", "an opener must begin a tag"),
+        (
+            "a</parameter><parameters>",
+            "…and that is decided by the byte after it",
+        ),
+        (
+            "x</invoke> y",
+            "the invoke closer needs structure after it too",
+        ),
+        (
+            "Québec </tool_calls> centre",
+            "corpus 040: the wrapper closer is not a value closer",
+        ),
+        ("</function_calls>\n", "even at the end of a value"),
+        (
+            "<parameter name=\"x\">nested?",
+            "openers are text in a value",
+        ),
+        ("a</parameter>x</invoke>y", "several candidates"),
+    ] {
+        let input = format!("<tool_calls><invoke name=\"w\"><parameter name=\"c\">{value}</parameter></invoke></tool_calls>");
+        assert_eq!(
+            calls(&completion(&input)),
+            [call("w", json!({ "c": value }))],
+            "{why}"
+        );
+    }
+    // 32 bytes of whitespace are looked through; the 33rd makes the closer value text.
+    let within = format!(
+        "<invoke name=\"w\"><parameter name=\"c\">a</parameter>{}</invoke>",
+        " ".repeat(32)
+    );
+    assert_eq!(calls(&completion(&within)), [call("w", json!({"c": "a"}))]);
+    let beyond = format!(
+        "<invoke name=\"w\"><parameter name=\"c\">a</parameter>{}</invoke>x</parameter></invoke>",
+        " ".repeat(33)
+    );
+    assert_eq!(
+        calls(&completion(&beyond)),
+        [call(
+            "w",
+            json!({"c": format!("a</parameter>{}</invoke>x", " ".repeat(33))})
+        )]
+    );
+}
+
+/// Rule 4 across chunk boundaries: the look-ahead is held, never released early.
+#[test]
+fn look_ahead_split_across_chunks() {
+    let chunks = [
+        "<invoke name=\"w\"><parameter name=\"c\">a</para",
+        "meter>  ",
+        "\n ",
+        "</inv",
+        "oke>",
+    ];
+    let feeds = per_feed(&chunks);
+    assert_eq!(feeds[0].last().unwrap(), "V0:Verbatim\"a\"");
+    assert!(feeds[1].is_empty() && feeds[2].is_empty() && feeds[3].is_empty());
+    assert_eq!(
+        feeds[4],
+        [
+            "<ParamClose>",
+            "P-0",
+            "E\"  \\n \"",
+            "<CallClose>",
+            "X0:Complete"
+        ]
+    );
+    let rejected = [
+        "<invoke name=\"w\"><parameter name=\"c\">a</parameter>",
+        " \n",
+        "</inv",
+        "alid></parameter></invoke>",
+    ];
+    let feeds = per_feed(&rejected);
+    assert!(feeds[1].is_empty() && feeds[2].is_empty());
+    assert_eq!(feeds[3][0], "V0:Verbatim\"</parameter> \\n</invalid>\"");
+    let tag_byte = [
+        "<invoke name=\"w\"><parameter name=\"c\">a</parameter><parameter",
+        " name=\"d\">b</parameter></invoke>",
+    ];
+    let feeds = per_feed(&tag_byte);
+    assert_eq!(feeds[0].last().unwrap(), "V0:Verbatim\"a\"");
+    assert_eq!(feeds[1][..3], ["<ParamClose>", "P-0", "<ParamOpen>"]);
+}
+
+/// Values are the model's bytes exactly: markup-like text, entities, quotes, newlines,
+/// non-ASCII (split anywhere by the harness).
+#[test]
+fn value_bytes_are_exact() {
+    let value = "a < b && c > d <div>x</div> 'q' \"dq\" &lt;\n\tline2\r\né城堡🦀 \\ </";
+    let input = format!(
+        "<invoke name=\"f\"><parameter name=\"k\" string=\"true\">{value}</parameter></invoke>"
+    );
+    let log = scan(&input);
+    assert_eq!(log[6], format!("V0:Verbatim{:?}", value));
+    assert_eq!(
+        calls(&completion(&input)),
+        [call("f", json!({ "k": value }))]
+    );
+}
+
+/// Rule 13: closers a model left out, where the rest is unambiguous.
+#[test]
+fn missing_closers() {
+    // The invoke's closer ends the value.
+    assert_eq!(
+        scan("<invoke name=\"w\"><parameter name=\"c\">a</invoke>\n<invoke name=\"x\"></invoke>"),
+        [
+            "<CallOpen>",
+            "E\" name=\\\"w\\\">\"",
+            "S0:w",
+            "<ParamOpen>",
+            "E\" name=\\\"c\\\">\"",
+            "P0:c:untyped",
+            "V0:Verbatim\"a\"",
+            "P-0",
+            "D:unclosed_parameter",
+            "<CallClose>",
+            "X0:Complete",
+            "T\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"x\\\">\"",
+            "S1:x",
+            "<CallClose>",
+            "X1:Complete",
+        ]
+    );
+    // The next invoke, or the section closer, ends an invoke.
+    let next = completion("<tool_calls><invoke name=\"a\"><parameter name=\"k\">v</parameter><invoke name=\"b\"></invoke></tool_calls>");
+    assert_eq!(
+        calls(&next),
+        [call("a", json!({"k": "v"})), call("b", json!({}))]
+    );
+    assert_eq!(codes(&next), ["unclosed_invoke"]);
+    let section = completion(
+        "<tool_calls><invoke name=\"a\"><parameter name=\"k\">v</parameter></tool_calls>",
+    );
+    assert_eq!(calls(&section), [call("a", json!({"k": "v"}))]);
+    assert_eq!(codes(&section), ["unclosed_invoke"]);
+    // A section whose closer never came: its calls stand.
+    let open = completion("<tool_calls>\n<invoke name=\"a\"></invoke>\n");
+    assert_eq!(calls(&open), [call("a", json!({}))]);
+    assert_eq!(codes(&open), ["unclosed_section"]);
+    // Text after the calls ends the section; a late wrapper closer is then plain text.
+    let prose = completion("<tool_calls>\n<invoke name=\"a\"></invoke>\nDone.\n</tool_calls>");
+    assert_eq!(calls(&prose), [call("a", json!({}))]);
+    assert_eq!(prose.content, "Done.\n</tool_calls>");
+}
+
+/// Rule 3: the end of the stream inside a call leaves it incomplete, never complete, and
+/// its markup is not content.
+#[test]
+fn end_of_stream_inside_a_call() {
+    for (input, end) in [
+        (
+            "<invoke name=\"w\"><parameter name=\"c\">x",
+            "V0:Verbatim\"x\"",
+        ),
+        (
+            "<invoke name=\"w\"><parameter name=\"c\">x</para",
+            "E\"</para\"",
+        ),
+        (
+            "<invoke name=\"w\"><parameter name=\"c\">x</parameter>",
+            "P-0",
+        ),
+        (
+            "<invoke name=\"w\"><parameter name=\"c\">x</parameter>\n</inv",
+            "E\"\\n</inv\"",
+        ),
+        (
+            "<invoke name=\"w\"><parameter name=\"c\">x</parameter><parameter",
+            "<ParamOpen>",
+        ),
+        ("<invoke name=\"w\"><parameter na", "E\" na\""),
+        ("<invoke name=\"w\"", "S0:"),
+    ] {
+        let log = scan(input);
+        let n = log.len();
+        assert_eq!(log[n - 3], end, "{input:?}");
+        assert_eq!(
+            &log[n - 2..],
+            ["D:truncated_call", "X0:Incomplete"],
+            "{input:?}"
+        );
+        let completion = completion(input);
+        assert!(completion.tool_calls.is_empty());
+        assert_eq!(completion.incomplete_calls.len(), 1);
+        assert_eq!(completion.content, "");
+    }
+    assert_eq!(
+        scan("<tool_calls><invoke name=\"w\"")[1..],
+        [
+            "<CallOpen>",
+            "E\" name=\\\"w\\\"\"",
+            "S0:",
+            "D:truncated_call",
+            "X0:Incomplete",
+            "D:unclosed_section"
+        ]
+    );
+    // The end of the stream is structure enough for a closer (rule 4): the value is whole.
+    let closed = completion("<invoke name=\"w\"><parameter name=\"c\">x</invoke>");
+    assert_eq!(calls(&closed), [call("w", json!({"c": "x"}))]);
+    // An opener with nothing after it is text.
+    assert_eq!(scan("see <invoke"), ["T\"see <invoke\""]);
+}
+
+/// Rule 6 and 7: reasoning, and calls drafted inside it.
+#[test]
+fn reasoning() {
+    assert_eq!(
+        scan("<think>plan <invoke name=\"f\"></invoke></think>done"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"plan \"",
+            "<CallOpen>",
+            "E\" name=\\\"f\\\">\"",
+            "S0?:f",
+            "<CallClose>",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            "T\"done\"",
+        ]
+    );
+    let draft = completion(
+        "<thinking>a <tool_calls><invoke name=\"f\"></invoke></tool_calls> b</thinking>c",
+    );
+    assert_eq!(
+        draft.reasoning.as_deref(),
+        Some("a <invoke name=\"f\"></invoke> b")
+    );
+    assert!(draft.tool_calls.is_empty());
+    // Unclosed reasoning: its call is a call.
+    let unclosed =
+        completion("<think>a <invoke name=\"f\"><parameter name=\"k\">1</parameter></invoke>");
+    assert_eq!(calls(&unclosed), [call("f", json!({"k": 1}))]);
+    // A section left open by the reasoning closer ends there.
+    let log = scan("<think><tool_calls><invoke name=\"f\"></invoke></think>x");
+    assert_eq!(
+        log[7..],
+        [
+            "D:unclosed_section",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            "T\"x\""
+        ]
+    );
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    assert_eq!(
+        scan_with(options, "<think>\nhm</think><invoke name=\"f\"></invoke>"),
+        [
+            "R+",
+            "<ReasoningOpen>",
+            "R\"\\nhm\"",
+            "<ReasoningClose>",
+            "R-",
+            "<CallOpen>",
+            "E\" name=\\\"f\\\">\"",
+            "S0:f",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+}
+
+/// Rule 2 and 9: structure that breaks is released as text with a diagnostic.
+#[test]
+fn broken_structure_is_text() {
+    assert_eq!(
+        scan("<invoker> and <invoke> and <invoke name=\"a b\"> and <invoke name=\"\">"),
+        [
+            "T\"<invoker> and <invoke>\"",
+            "D:missing_name",
+            "T\" and <invoke name=\\\"a b\\\">\"",
+            "D:invalid_name",
+            "T\" and <invoke name=\\\"\\\">\"",
+            "D:invalid_name",
+        ]
+    );
+    assert_eq!(
+        scan("<invoke name=\"a\">junk</invoke>"),
+        [
+            "<CallOpen>",
+            "E\" name=\\\"a\\\">\"",
+            "S0:a",
+            "D:malformed_call",
+            "X0:Invalid",
+            "T\"junk</invoke>\"",
+        ]
+    );
+    assert_eq!(
+        scan("<invoke name=\"a\"><parameter>v</parameter></invoke>"),
+        [
+            "<CallOpen>",
+            "E\" name=\\\"a\\\">\"",
+            "S0:a",
+            "<ParamOpen>",
+            "E\">\"",
+            "D:missing_key",
+            "X0:Invalid",
+            "T\"v</parameter></invoke>\"",
+        ]
+    );
+    assert_eq!(
+        scan("<invoke name=\"a\"><parameter name=k<b>x</parameter></invoke>")[3..7],
+        [
+            "E\"<parameter name=k\"",
+            "D:malformed_tag",
+            "X0:Invalid",
+            "T\"<b>x</parameter></invoke>\""
+        ]
+    );
+    for input in [
+        "<invoke name=\"a\">junk</invoke>",
+        "<invoke name=\"a\"><parameter>v</parameter></invoke>",
+        "x <invoke name=\"a\"><parameter name=k<b>x</parameter></invoke> y",
+    ] {
+        assert_eq!(completion(input).content, input);
+    }
+    // A wrapper mentioned in prose stays text (whatever follows it is not structure).
+    assert_eq!(
+        scan("Use <tool_calls> to wrap."),
+        ["T\"Use <tool_calls> to wrap.\""]
+    );
+    assert_eq!(
+        scan("<tool_calls>\n<think>x</think>"),
+        [
+            "T\"<tool_calls>\\n\"",
+            "<ReasoningOpen>",
+            "R+",
+            "R\"x\"",
+            "<ReasoningClose>",
+            "R-"
+        ]
+    );
+    assert_eq!(
+        scan("<function_calls><invoker>"),
+        ["T\"<function_calls><invoker>\""]
+    );
+}
+
+/// Duplicate keys: the first value wins (it may already have streamed), with a diagnostic.
+#[test]
+fn duplicate_parameters_first_wins() {
+    let completion = completion("<invoke name=\"f\"><parameter name=\"k\">x</parameter>\n<parameter name=\"k\">y</parameter></invoke>");
+    assert_eq!(calls(&completion), [call("f", json!({"k": "x"}))]);
+    assert_eq!(codes(&completion), ["duplicate_parameter"]);
+}
+
+/// Limits end calls as invalid on the same byte whatever the chunking.
+#[test]
+fn limits_end_calls_as_invalid() {
+    let mut options = Options::default();
+    options.max_argument_bytes = 8;
+    let log = scan_with(
+        options,
+        "<invoke name=\"f\"><parameter name=\"k\">0123456789</parameter></invoke>",
+    );
+    assert_eq!(
+        log[6..],
+        [
+            "V0:Verbatim\"01234567\"",
+            "D:arguments_too_long",
+            "X0:Invalid",
+            "T\"89</parameter></invoke>\""
+        ]
+    );
+    // The limit counts a rejected closer, and a closer held at the limit.
+    for input in [
+        "<invoke name=\"f\"><parameter name=\"k\">01</parameter>x</parameter></invoke>",
+        "<invoke name=\"f\"><parameter name=\"k\">0123</parameter>  </parameter></invoke>",
+        "<invoke name=\"f\"><parameter name=\"k\">012</parameter></invoke>",
+    ] {
+        let log = harness::check(Dialect::Xml, options, input.as_bytes());
+        let ends = harness::ends(&log);
+        assert!(
+            ends == [CallEnd::Invalid] || ends == [CallEnd::Complete],
+            "{input}"
+        );
+    }
+    let mut options = Options::default();
+    options.max_calls = 1;
+    let log = scan_with(
+        options,
+        "<invoke name=\"a\"></invoke><invoke name=\"b\"></invoke>",
+    );
+    assert_eq!(
+        log[5..],
+        [
+            "<CallOpen>",
+            "E\" name=\\\"b\\\">\"",
+            "S1:",
+            "D:too_many_calls",
+            "X1:Invalid",
+            "T\"</invoke>\""
+        ]
+    );
+}
+
+/// DeepSeek's end of sentence leaking into a DSML value: the stream ended there.
+#[test]
+fn stop_token_inside_a_dsml_value() {
+    assert_eq!(
+        scan("<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\">v<｜end▁of▁sentence｜>"),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            "E\" name=\\\"f\\\">\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\" name=\\\"k\\\">\"",
+            "P0:k:untyped",
+            "V0:Verbatim\"v\"",
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+}
+
+/// OpenAI deltas: text values stream, typed values go out once whole, and the fragments of
+/// every chunking concatenate to exactly the arguments' JSON text.
+#[test]
+fn openai_deltas_concatenate_to_the_arguments() {
+    let input = "Sure.\n<tool_calls>\n<invoke name=\"write\">\n<parameter name=\"path\" string=\"true\">src/é.rs</parameter>\n<parameter name=\"body\" string=\"true\">fn main() {\n\tprintln!(\"</parameter>\");\n}</parameter>\n<parameter name=\"mode\" string=\"false\">{'x': 1,}</parameter>\n<parameter name=\"n\">3</parameter>\n</invoke>\n<invoke name=\"noop\"></invoke>\n</tool_calls>";
+    let expected = [
+        r#"{"path":"src/é.rs","body":"fn main() {\n\tprintln!(\"</parameter>\");\n}","mode":{"x": 1},"n":3}"#,
+        "{}",
+    ];
+    let bytes = input.as_bytes();
+    harness::check(Dialect::Xml, Options::default(), bytes);
+    let mut chunkings: Vec<Vec<&[u8]>> = (1..=16).map(|n| bytes.chunks(n).collect()).collect();
+    chunkings.extend((0..=bytes.len()).map(|k| vec![&bytes[..k], &bytes[k..]]));
+    for chunks in chunkings {
+        let mut scanner = Scanner::new(Dialect::Xml, Options::default());
+        let mut stream = DeltaStream::new(&AssembleOptions::seeded(1));
+        let mut arguments = vec![String::new(), String::new()];
+        let mut partial = Vec::new();
+        for chunk in &chunks {
+            scanner.feed(chunk, &mut stream).unwrap();
+            for call in stream.take_delta().tool_calls {
+                arguments[call.index as usize].push_str(&call.arguments);
+            }
+            partial.push(arguments[0].clone());
+        }
+        scanner.finish(&mut stream).unwrap();
+        let (delta, reason, completion) = stream.finish();
+        for call in delta.tool_calls {
+            arguments[call.index as usize].push_str(&call.arguments);
+        }
+        assert_eq!(arguments, expected, "{} chunks", chunks.len());
+        assert_eq!(reason, "tool_calls");
+        for (call, text) in completion.tool_calls.iter().zip(&arguments) {
+            let parsed: Value = serde_json::from_str(text).unwrap();
+            let final_: Value =
+                serde_json::from_str(&inband_alloc::simd_json::to_string(&call.arguments).unwrap())
+                    .unwrap();
+            assert_eq!(parsed, final_);
+        }
+        // The body streamed before the call closed.
+        if chunks.len() > 20 {
+            assert!(partial
+                .iter()
+                .any(|p| p.contains("fn main") && !p.ends_with('}')));
+        }
+    }
+}
+
+/// Feeding markup allocates nothing in the core.
+#[test]
+fn feeding_allocates_nothing() {
+    use inband::{Piece, Sink, Span};
+    struct Count(u64);
+    impl Sink for Count {
+        fn tool_value(&mut self, _: Span, _: u32, _: Piece, value: &[u8]) {
+            self.0 += value.len() as u64;
+        }
+    }
+    let call = "<invoke name=\"write\"><parameter name=\"body\" string=\"true\">x </parameter> y</parameter>\n<parameter name=\"n\">1</parameter></invoke>\n";
+    let input = format!("<think>p</think>Prose <invo. <｜DSML｜tool_calls>{}</｜DSML｜tool_calls><tool_calls>{}</tool_calls>", call.replace('<', "<｜DSML｜").replace("<｜DSML｜/", "</｜DSML｜").repeat(20), call.repeat(20));
+    for size in [1, 3, 7, input.len()] {
+        let mut scanner = Scanner::new(Dialect::Xml, Options::default());
+        let mut count = Count(0);
+        let before = crate::alloc::allocations();
+        for chunk in input.as_bytes().chunks(size) {
+            scanner.feed(chunk, &mut count).unwrap();
+        }
+        scanner.finish(&mut count).unwrap();
+        assert_eq!(
+            crate::alloc::allocations() - before,
+            0,
+            "{size}-byte chunks"
+        );
+        let values = "x </parameter> y1".len() + "x </｜DSML｜parameter> y1".len();
+        assert_eq!(count.0, 20 * values as u64);
+    }
+}
+
+/// A rendered argument value: text (raw, `string="true"`) or JSON (`string="false"`).
+#[derive(Debug, Clone)]
+enum Arg {
+    Text(String),
+    Json(Value),
+}
+
+/// Pieces of text values: markup-like text, entities, quotes, newlines, non-ASCII, and the
+/// dialect's own closers followed by something that cannot continue the structure.
+const TEXT_PIECES: &[&str] = &[
+    "a",
+    " ",
+    "\n",
+    "\t",
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "\"",
+    "'",
+    "é",
+    "城堡",
+    "🦀",
+    "\\",
+    "{",
+    "}",
+    "</parameter>x",
+    "</invoke>y",
+    "</tool_calls>",
+    "</function_calls>",
+    "<parameter name=\"z\">",
+    "<invoke name=\"q\">",
+    "</｜DSML｜parameter>x",
+    "<think>",
+    "</",
+    "<p",
+    "=\"",
+];
+
+fn arg() -> impl Strategy<Value = Arg> {
+    let text = prop::collection::vec(prop::sample::select(TEXT_PIECES), 0..8)
+        .prop_map(|p| Arg::Text(p.concat()));
+    let json = prop_oneof![
+        any::<i32>().prop_map(|n| json!(n)),
+        any::<bool>().prop_map(|b| json!(b)),
+        Just(json!(null)),
+        prop::sample::select(TEXT_PIECES).prop_map(|s| json!([s, 1])),
+        prop::sample::select(TEXT_PIECES).prop_map(|s| json!({"k": s})),
+    ]
+    .prop_map(Arg::Json);
+    prop_oneof![text, json]
+}
+
+/// The canonical rendering of a call in one of the tagsets (a DSML invoke is only ever
+/// inside its section, seed §2.7 g).
+fn render_call(name: &str, args: &[(String, Arg)], dsml: bool, wrapped: bool) -> String {
+    let t = if dsml { "｜DSML｜" } else { "" };
+    let wrapped = wrapped || dsml;
+    let mut out = String::new();
+    if wrapped {
+        out.push_str(&format!("<{t}tool_calls>\n"));
+    }
+    out.push_str(&format!("<{t}invoke name=\"{name}\">\n"));
+    for (key, arg) in args {
+        let (kind, value) = match arg {
+            Arg::Text(text) => ("true", text.clone()),
+            Arg::Json(value) => ("false", value.to_string()),
+        };
+        out.push_str(&format!(
+            "<{t}parameter name=\"{key}\" string=\"{kind}\">{value}</{t}parameter>\n"
+        ));
+    }
+    out.push_str(&format!("</{t}invoke>"));
+    if wrapped {
+        out.push_str(&format!("\n</{t}tool_calls>"));
+    }
+    out
+}
+
+proptest! {
+    /// Random argument maps, rendered canonically, scan back to the same arguments at
+    /// random chunkings.
+    #[test]
+    fn rendered_arguments_round_trip(
+        args in prop::collection::btree_map("[a-z_]{1,8}", arg(), 0..5),
+        dsml in any::<bool>(),
+        wrapped in any::<bool>(),
+        sizes in prop::collection::vec(1usize..12, 1..6),
+    ) {
+        let args: Vec<(String, Arg)> = args.into_iter().collect();
+        let rendered = render_call("tool", &args, dsml, wrapped);
+        let expected: serde_json::Map<String, Value> = args
+            .iter()
+            .map(|(k, a)| (k.clone(), match a { Arg::Text(t) => json!(t), Arg::Json(v) => v.clone() }))
+            .collect();
+        let bytes = rendered.as_bytes();
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= bytes.len() { break; }
+            let end = (at + size).min(bytes.len());
+            chunks.push(&bytes[at..end]);
+            at = end;
+        }
+        let completion = completion_of(chunks);
+        prop_assert_eq!(calls(&completion), vec![call("tool", Value::Object(expected))]);
+        prop_assert_eq!(completion.content, "");
+        let whole = EventLog::scan(Dialect::Xml, Options::default(), [bytes]);
+        harness::check_log(&whole, bytes);
+    }
+
+    /// Markup pieces in any order never break chunk invariance or tiling.
+    #[test]
+    fn random_markup_chunkings_give_the_same_events(
+        pieces in prop::collection::vec(prop::sample::select(MARKUP_PIECES), 0..24),
+        sizes in prop::collection::vec(1usize..9, 1..8),
+        starts_in_reasoning in any::<bool>(),
+    ) {
+        let input = pieces.concat().into_bytes();
+        let mut options = Options::default();
+        options.starts_in_reasoning = starts_in_reasoning;
+        let whole = EventLog::scan(Dialect::Xml, options, [&input[..]]);
+        harness::check_log(&whole, &input);
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= input.len() { break; }
+            let end = (at + size).min(input.len());
+            chunks.push(&input[at..end]);
+            at = end;
+        }
+        prop_assert_eq!(EventLog::scan(Dialect::Xml, options, chunks), whole);
+    }
+
+    /// Bytes from the markup's own alphabet, in any chunking: no panic, same events, tiling.
+    #[test]
+    fn markup_alphabet_bytes_never_break_the_invariants(
+        input in prop::collection::vec(prop::sample::select(&b"<>/\"'= \nainvokeparmtsg_clDSML|"[..]), 0..200),
+        size in 1usize..7,
+    ) {
+        let whole = EventLog::scan(Dialect::Xml, Options::default(), [&input[..]]);
+        harness::check_log(&whole, &input);
+        prop_assert_eq!(EventLog::scan(Dialect::Xml, Options::default(), input.chunks(size)), whole);
+    }
+}
+
+const MARKUP_PIECES: &[&str] = &[
+    "<tool_calls>",
+    "</tool_calls>",
+    "<function_calls>",
+    "<invoke",
+    "<invoke name=\"f\">",
+    "</invoke>",
+    "<parameter name=\"k\">",
+    "<parameter name='k' string=\"false\">",
+    "<parameter",
+    "</parameter>",
+    "</para",
+    " name=\"x\"",
+    "/>",
+    ">",
+    "<",
+    "\"",
+    "'",
+    " ",
+    "\n",
+    "x",
+    "é",
+    "1",
+    "<think>",
+    "</think>",
+    "<｜DSML｜tool_calls>",
+    "</｜DSML｜tool_calls>",
+    "<｜DSML｜invoke name=\"f\">",
+    "</｜DSML｜invoke>",
+    "<｜DSML｜parameter name=\"k\">",
+    "</｜DSML｜parameter>",
+    "<|DSML|invoke",
+    "<｜end▁of▁sentence｜>",
+    "<function_results>",
+];
