@@ -1,7 +1,7 @@
 //! `inband`: decode in-band tool calls from a model's raw output.
 //!
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
-//! [--starts-in-reasoning] [--seed N] [--hold-calls]`. Exits non-zero only for usage and I/O errors;
+//! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`. Exits non-zero only for usage and I/O errors;
 //! anything wrong in the model's output is a diagnostic in the output.
 
 mod output;
@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use inband::{Dialect, Options};
+use inband_alloc::assemble::AssembleOptions;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -54,6 +55,11 @@ struct ScanArgs {
     /// streaming it from its name on (nothing sent ever has to be taken back).
     #[arg(long)]
     hold_calls: bool,
+    /// The tools offered to the model, as an OpenAI `tools` JSON array: calls of other
+    /// names get a diagnostic, and a recipient glued to its content type (Harmony
+    /// `NAMEjson`) is repaired to a declared name.
+    #[arg(long, value_name = "FILE")]
+    tools: Option<PathBuf>,
 }
 
 /// Output formats.
@@ -122,17 +128,45 @@ enum Failure {
     ReaderGone,
 }
 
+/// The function names of an OpenAI `tools` array (`[{"type": "function", "function":
+/// {"name": …}}]`) in the file at `path`.
+fn tool_names(path: &std::path::Path) -> Result<Vec<String>, Failure> {
+    let text = std::fs::read(path)
+        .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))?;
+    let not_tools = |why: &str| {
+        Failure::Message(format!(
+            "{} is not an OpenAI tools array: {why}",
+            path.display()
+        ))
+    };
+    let tools: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| not_tools(&e.to_string()))?;
+    let tools = tools
+        .as_array()
+        .ok_or_else(|| not_tools("not a JSON array"))?;
+    tools
+        .iter()
+        .enumerate()
+        .map(|(i, tool)| {
+            tool["function"]["name"]
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| not_tools(&format!("tool {i} has no function.name")))
+        })
+        .collect()
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     let Command::Scan(args) = cli.command;
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;
-    let mut output = output::new(
-        args.format,
-        args.dialect,
-        options,
-        args.seed,
-        args.hold_calls,
-    );
+    let mut assemble_options = AssembleOptions::default();
+    assemble_options.seed = args.seed;
+    assemble_options.hold_calls = args.hold_calls;
+    if let Some(path) = &args.tools {
+        assemble_options.tools = Some(tool_names(path)?);
+    }
+    let mut output = output::new(args.format, args.dialect, options, &assemble_options);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let write_error = |e: io::Error| match e.kind() {

@@ -27,13 +27,9 @@ pub fn new(
     format: Format,
     dialect: Dialect,
     options: Options,
-    seed: Option<u64>,
-    hold_calls: bool,
+    assemble_options: &AssembleOptions,
 ) -> Box<dyn Output> {
     let scanner = Scanner::new(dialect, options);
-    let mut assemble_options = AssembleOptions::default();
-    assemble_options.seed = seed;
-    assemble_options.hold_calls = hold_calls;
     match format {
         Format::Events => Box::new(Events {
             scanner,
@@ -41,11 +37,11 @@ pub fn new(
         }),
         Format::Summary => Box::new(Summary {
             scanner,
-            assembler: Assembler::new(&assemble_options),
+            assembler: Assembler::new(assemble_options),
         }),
         Format::Openai => Box::new(Openai {
             scanner,
-            stream: DeltaStream::new(&assemble_options),
+            stream: DeltaStream::new(assemble_options),
             first: true,
         }),
     }

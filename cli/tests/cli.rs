@@ -879,3 +879,46 @@ fn readme_main_job_output_is_exact() {
     ]));
     assert_eq!(out.trim_end(), shown);
 }
+
+/// `--tools` takes an OpenAI tools array: a Harmony recipient glued to its content type is
+/// repaired to the declared name; an unreadable or malformed file is a one-line error.
+#[test]
+fn tools_file_repairs_a_glued_recipient() {
+    let input = std::env::temp_dir().join(format!("inband-glued-{}.txt", std::process::id()));
+    std::fs::write(
+        &input,
+        "<|channel|>analysis<|message|>List the directory.<|end|><|start|>assistant<|channel|>\
+         commentary to=functions.shelljson<|message|>{\"cmd\":[\"ls\",\"-la\"]}<|call|>",
+    )
+    .unwrap();
+    let input = input.to_str().unwrap();
+    let tools = data("tools/shell.json");
+    let scan = |tools: &str| {
+        inband(&[
+            "scan",
+            input,
+            "--dialect",
+            "harmony",
+            "--seed",
+            "1",
+            "--tools",
+            tools,
+        ])
+    };
+    let summary: Value = serde_json::from_str(&stdout(&scan(tools.to_str().unwrap()))).unwrap();
+    assert_eq!(summary["tool_calls"][0]["name"], "shell");
+    assert_eq!(
+        summary["tool_calls"][0]["arguments"],
+        serde_json::json!({"cmd": ["ls", "-la"]})
+    );
+    assert_eq!(summary["diagnostics"][0]["code"], "glued_content_type");
+    let without: Value =
+        serde_json::from_str(&stdout(&inband(&["scan", input, "--dialect", "harmony"]))).unwrap();
+    assert_eq!(without["tool_calls"][0]["name"], "shelljson");
+    one_line_error(
+        &scan("/no/such/tools.json"),
+        1,
+        "cannot read /no/such/tools.json",
+    );
+    one_line_error(&scan(input), 1, "is not an OpenAI tools array");
+}
