@@ -8,6 +8,7 @@ mod harness;
 mod properties;
 mod special_tokens;
 mod tables;
+mod token_review;
 mod xml;
 
 #[global_allocator]
