@@ -64,7 +64,7 @@
 //! - Kimi and DeepSeek: a call header is bounded and never swallows the next call (seed
 //!   B9); arguments that are not JSON make the call invalid, never a call with `{}` (B11);
 //!   tool-output tokens in content are fabricated results, not deleted (B19).
-//! - Markup (`xml`): a `>` inside a quoted attribute does not end the tag (seed B15); a
+//! - Markup (`xml`, and DSML in `deepseek`): a `>` inside a quoted attribute does not end the tag (seed B15); a
 //!   self-closing `<invoke name="N"/>` is a complete call with `{}` (B16); a `</parameter>`
 //!   inside a value counts only when structure follows it (rule 4); the `string` attribute
 //!   reads `true`/`false` in any quoting and case, and without it a value is typed as in

@@ -35,8 +35,12 @@ pub enum Dialect {
     /// reasoning: Kimi K2 / K2.5 (Moonshot). The model's `functions.NAME:IDX` is the call id.
     Kimi,
     /// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…`
-    /// (V3.1) and the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body,
-    /// `<think>` reasoning: DeepSeek V3, R1, V3.1.
+    /// (V3.1), the V3 / R1 form with `function<｜tool▁sep｜>NAME` and a fenced JSON body, and
+    /// the DSML envelope of V3.2 / V4 (`<｜DSML｜function_calls>`, V4
+    /// `<｜DSML｜tool_calls>`, fullwidth or ASCII pipes, around
+    /// `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`), in any
+    /// mix within one response, one call numbering for all; `<think>` reasoning: DeepSeek
+    /// V3, R1, V3.1, V3.2, V4.
     Deepseek,
     /// Generic invoke/parameter markup: `<invoke name="N"><parameter name="k">v</parameter>
     /// </invoke>`, bare or in a `<tool_calls>` / `<function_calls>` wrapper, and DeepSeek's
@@ -95,6 +99,15 @@ static QWEN3: json_tag::Modes = json_tag::Modes {
     tail: &tables::qwen3::CALL_TAIL,
 };
 
+/// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
+/// dialect reads too; its modes are in `deepseek.toml` only.
+static DSML: Tagset = Tagset {
+    section: &tables::deepseek::DSML_SECTION,
+    invoke: &tables::deepseek::DSML_INVOKE,
+    value: &tables::deepseek::DSML_VALUE,
+    after_value: &tables::deepseek::DSML_AFTER_VALUE,
+};
+
 static KIMI: token_json::Modes = token_json::Modes {
     content: &tables::kimi::CONTENT,
     reasoning: &tables::kimi::REASONING,
@@ -104,6 +117,7 @@ static KIMI: token_json::Modes = token_json::Modes {
     fenced_keyword: None,
     // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
     aliases: &["<|tool_call_section_begin|>".as_bytes()],
+    markup: None,
 };
 
 static DEEPSEEK: token_json::Modes = token_json::Modes {
@@ -121,6 +135,7 @@ static DEEPSEEK: token_json::Modes = token_json::Modes {
         "<｜tool\\_calls\\_begin｜>".as_bytes(),
         "<｜tool▁calls｜>".as_bytes(),
     ],
+    markup: Some(&DSML),
 };
 
 static XML: markup::Modes = markup::Modes {
@@ -132,12 +147,7 @@ static XML: markup::Modes = markup::Modes {
         value: &tables::xml::VALUE,
         after_value: &tables::xml::AFTER_VALUE,
     },
-    embedded: Some(Tagset {
-        section: &tables::xml::DSML_SECTION,
-        invoke: &tables::xml::DSML_INVOKE,
-        value: &tables::xml::DSML_VALUE,
-        after_value: &tables::xml::DSML_AFTER_VALUE,
-    }),
+    embedded: Some(&DSML),
 };
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
@@ -176,7 +186,7 @@ impl Machine {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, sink),
             Machine::Harmony(machine) => machine.finish(end, sink),
-            Machine::TokenJson(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),
         }
     }
@@ -233,11 +243,12 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 328 bytes on x86_64; a test keeps it at most 384: the
-/// held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header buffer of a
-/// little more than [`MAX_NAME`] bytes or a markup tag of [`MAX_TAG`](crate::MAX_TAG)
-/// bytes, at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a
-/// candidate closer, and a few counters); nothing is allocated. Work per byte is bounded
+/// Memory is fixed (`size_of::<Scanner>()` is 336 bytes on x86_64; a test keeps it at most
+/// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
+/// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
+/// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
+/// them in the same memory), at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
+/// whitespace after a candidate closer, and a few counters); nothing is allocated. Work per byte is bounded
 /// whatever the chunking: held bytes are never re-scanned, except that a failed delimiter
 /// candidate, or a delimiter that ends a call where it cannot stay, is looked at once more
 /// where the call stood (at most one delimiter's length, once per call or section).

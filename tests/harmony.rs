@@ -94,8 +94,8 @@ fn a_full_turn_reasoning_preamble_and_call() {
             "<MessageBody>",
             "S0:get_weather",
             "A0\"{\\\"city\\\":\\\"Paris\\\"}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
         ]
     );
     let completion = completion(TURN);
@@ -149,8 +149,8 @@ fn recipient_in_the_role_part() {
             "<MessageBody>",
             "S0:read",
             "A0\"{\\\"path\\\":\\\"a.rs\\\"}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
         ]
     );
 }
@@ -165,8 +165,8 @@ fn content_type_with_or_without_constrain() {
             "<MessageBody>".to_owned(),
             "S0:f".to_owned(),
             "A0\"{}\"".to_owned(),
-            "<CallClose>".to_owned(),
             "X0:Complete".to_owned(),
+            "<CallClose>".to_owned(),
         ]
     };
     assert_eq!(
@@ -187,8 +187,8 @@ fn content_type_with_or_without_constrain() {
             "<MessageBody>",
             "S0:f",
             "A0\"{}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
         ]
     );
 }
@@ -212,8 +212,8 @@ fn duplicate_channel_does_not_leak_into_the_name() {
             "<MessageBody>",
             "S0:update_cart",
             "A0\"{\\\"qty\\\":2}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
         ]
     );
     assert_eq!(completion(input).tool_calls[0].name, "update_cart");
@@ -231,8 +231,8 @@ fn glued_recipient_with_and_without_tools() {
             "<MessageBody>",
             "S0:shelljson",
             "A0\"{\\\"cmd\\\":[\\\"ls\\\"]}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
         ]
     );
     let without = completion(input);
@@ -283,7 +283,8 @@ fn missing_call_token_at_the_end_is_complete() {
         arguments(&completion(input).tool_calls[0]),
         r#"{"path":"a"}"#
     );
-    // Whitespace and the start of the token the stream cut off are the call's markup.
+    // Whitespace and the start of the token the stream cut off are markup; the token is
+    // the message's end, after the call's.
     assert_eq!(
         scan("<|channel|>commentary to=functions.read<|message|>{}\n<|ca"),
         [
@@ -292,9 +293,10 @@ fn missing_call_token_at_the_end_is_complete() {
             "<MessageBody>",
             "S0:read",
             "A0\"{}\"",
-            "E\"\\n<|ca\"",
+            "E\"\\n\"",
             "D:missing_closer",
             "X0:Complete",
+            "E\"<|ca\"",
         ]
     );
 }
@@ -351,8 +353,8 @@ fn fabricated_tool_result() {
             "<MessageBody>",
             "S0:read",
             "A0\"{\\\"path\\\":\\\"a\\\"}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
             "<MessageStart>",
             "E\"functions.read\"",
             "F",
@@ -461,7 +463,7 @@ fn stream_starting_with_plain_text() {
 
 /// model-formats §10: gpt-oss calls built-in tools on `analysis`. A recipient makes a call
 /// on any channel; other namespaces keep their name (seed §2.8); a body that is not JSON
-/// (the `python` tool's code) is not a call.
+/// (the `python` tool's code) is not a call, and on `analysis` it is reasoning.
 #[test]
 fn calls_on_analysis() {
     assert_eq!(
@@ -472,8 +474,8 @@ fn calls_on_analysis() {
             "<MessageBody>",
             "S0:lookup",
             "A0\"{\\\"q\\\":1}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
         ]
     );
     assert_eq!(
@@ -488,12 +490,18 @@ fn calls_on_analysis() {
             "E\"analysis to=python code\"",
             "<MessageBody>",
             "S0:python",
+            "R+",
             "D:malformed_call",
             "X0:Invalid",
-            "T\"print(1)\"",
+            "R\"print(1)\"",
             "<CallClose>",
+            "R-",
         ]
     );
+    // The code is the channel's: reasoning, never content.
+    let code = completion(python);
+    assert_eq!(code.content, "");
+    assert_eq!(code.reasoning.as_deref(), Some("print(1)"));
     let with_tools = completion_with(
         "<|channel|>analysis to=browser.search<|message|>{}<|call|>",
         Some(&["read"]),
@@ -548,7 +556,7 @@ fn over_long_header() {
         "<|channel|>commentary to=functions.{}<|message|>{{}}<|call|>",
         "n".repeat(inband::MAX_NAME)
     );
-    assert_eq!(scan(&at_limit).last().unwrap(), "X0:Complete");
+    assert_eq!(scan(&at_limit)[5], "X0:Complete");
 }
 
 /// Bytes pass through untouched whatever the split, inside code points included.
@@ -574,8 +582,8 @@ fn non_ascii_bodies_split_inside_code_points() {
             "<MessageBody>",
             "S0:note",
             "A0\"{\\\"text\\\":\\\"São Jorge — 城堡 🦀\\\"}\"",
-            "<CallClose>",
             "X0:Complete",
+            "<CallClose>",
             "<MessageStart>",
             "E\"assistant\"",
             "<Channel>",
@@ -743,8 +751,8 @@ fn tokens_inside_json_strings_are_arguments() {
         [
             "S0:echo",
             "A0\"{\\\"s\\\":\\\"<|call|> <|end|>\\\"}\"",
-            "<CallClose>",
-            "X0:Complete"
+            "X0:Complete",
+            "<CallClose>"
         ]
     );
 }
@@ -775,7 +783,7 @@ fn after_the_arguments() {
     );
     assert_eq!(
         scan("<|channel|>commentary to=functions.f<|message|><|call|>")[2..],
-        ["<MessageBody>", "S0:f", "<CallClose>", "X0:Complete"]
+        ["<MessageBody>", "S0:f", "X0:Complete", "<CallClose>"]
     );
     assert_eq!(
         arguments(
@@ -1018,4 +1026,361 @@ proptest! {
         harness::check_log(&whole, &input);
         prop_assert_eq!(EventLog::scan(Dialect::Harmony, Options::default(), input.chunks(size)), whole);
     }
+}
+
+/// The completion of `input` fed whole with `options`, with deterministic ids.
+fn completion_options(options: Options, input: &str) -> Completion {
+    assemble(
+        Dialect::Harmony,
+        options,
+        &AssembleOptions::seeded(1),
+        [input.as_bytes()],
+    )
+}
+
+fn in_reasoning() -> Options {
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    options
+}
+
+/// Review: a body whose JSON closes but does not parse as an object (a string that holds
+/// no object, a bad literal) is given back as text; `<|call|>` is a special token and
+/// never came with it (it did: content was `"str"<|call|>`). The call ends before its
+/// token, so the token is the message's end and not the call's text.
+#[test]
+fn arguments_that_do_not_parse_give_back_the_body_not_the_token() {
+    let input = "<|channel|>commentary to=functions.f<|message|>\"str\"<|call|>";
+    assert_eq!(
+        scan(input),
+        [
+            "<Channel>",
+            "E\"commentary to=functions.f\"",
+            "<MessageBody>",
+            "S0:f",
+            "D:double_encoded_arguments",
+            "A0\"\\\"str\\\"\"",
+            "X0:Complete",
+            "<CallClose>",
+        ]
+    );
+    let got = completion(input);
+    assert_eq!(got.content, "\"str\"");
+    assert!(got.tool_calls.is_empty());
+    assert_eq!(
+        codes(&got),
+        ["double_encoded_arguments", "invalid_arguments"]
+    );
+    let literal = "<|channel|>commentary to=functions.f<|message|>{\"a\": tru}<|call|>";
+    harness::check(Dialect::Harmony, Options::default(), literal.as_bytes());
+    let got = completion(literal);
+    assert_eq!(got.content, "{\"a\": tru}");
+    assert_eq!(codes(&got), ["invalid_arguments"]);
+    // The start of the token the stream cut off is not given back either.
+    let cut = "<|channel|>commentary to=functions.f<|message|>{\"a\": tru} <|ca";
+    assert_eq!(
+        scan(cut)[4..],
+        [
+            "A0\"{\\\"a\\\": tru}\"",
+            "E\" \"",
+            "D:missing_closer",
+            "X0:Complete",
+            "E\"<|ca\"",
+        ]
+    );
+    let got = completion(cut);
+    assert_eq!(got.content, "{\"a\": tru}");
+    assert_eq!(codes(&got), ["missing_closer", "invalid_arguments"]);
+    // Clients never see the token, streamed or not.
+    for size in [1, 3, 8, input.len()] {
+        let (deltas, reason) = deltas(input, size, None);
+        let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
+        assert!(!content.contains("<|"), "{size}-byte chunks: {content:?}");
+        assert_eq!(reason, "stop", "{size}-byte chunks");
+    }
+    let (whole, _) = deltas(input, input.len(), None);
+    assert_eq!(whole[0].content, "\"str\"");
+}
+
+/// Review: with `starts_in_reasoning` (the prompt opened an analysis message), the model
+/// writing its own `<|channel|>analysis<|message|>` was reported as `unclosed_message` and
+/// split the reasoning in two blocks. Before a byte of the reasoning, a header is the
+/// optional opener: one block if it is analysis, else the block closes empty, without a
+/// diagnostic.
+#[test]
+fn starts_in_reasoning_with_the_models_own_header() {
+    let input = "<|channel|>analysis<|message|>Need a tool.<|end|>\
+<|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|>";
+    assert_eq!(
+        scan_with(in_reasoning(), input),
+        [
+            "R+",
+            "<Channel>",
+            "E\"analysis\"",
+            "<MessageBody>",
+            "R\"Need a tool.\"",
+            "<MessageEnd>",
+            "R-",
+            "<MessageStart>",
+            "E\"assistant\"",
+            "<Channel>",
+            "E\"commentary to=functions.f\"",
+            "<MessageBody>",
+            "S0:f",
+            "A0\"{}\"",
+            "X0:Complete",
+            "<CallClose>",
+        ]
+    );
+    let got = completion_options(in_reasoning(), input);
+    assert_eq!(got.reasoning.as_deref(), Some("Need a tool."));
+    assert_eq!(got.tool_calls.len(), 1);
+    assert!(got.diagnostics.is_empty());
+    assert_eq!(
+        scan_with(
+            in_reasoning(),
+            "<|start|>assistant<|channel|>analysis<|message|>x<|end|>"
+        ),
+        [
+            "R+",
+            "<MessageStart>",
+            "E\"assistant\"",
+            "<Channel>",
+            "E\"analysis\"",
+            "<MessageBody>",
+            "R\"x\"",
+            "<MessageEnd>",
+            "R-",
+        ]
+    );
+    // Whitespace is not yet reasoning that the header would cut off.
+    assert_eq!(
+        scan_with(in_reasoning(), "\n<|channel|>analysis<|message|>x"),
+        [
+            "R+",
+            "R\"\\n\"",
+            "<Channel>",
+            "E\"analysis\"",
+            "<MessageBody>",
+            "R\"x\"",
+            "D:unclosed_reasoning",
+            "R-",
+        ]
+    );
+    // The model skipped the reasoning: the block closes empty at the next body.
+    let skipped = "<|channel|>final<|message|>ok";
+    assert_eq!(
+        scan_with(in_reasoning(), skipped),
+        [
+            "R+",
+            "<Channel>",
+            "E\"final\"",
+            "<MessageBody>",
+            "R-",
+            "T\"ok\"",
+        ]
+    );
+    let got = completion_options(in_reasoning(), skipped);
+    assert_eq!(got.content, "ok");
+    assert_eq!(got.reasoning.as_deref(), Some(""));
+    assert!(got.diagnostics.is_empty());
+    // A header that gets no body closes the block with it.
+    assert_eq!(
+        scan_with(in_reasoning(), "<|channel|>final<|end|>after"),
+        [
+            "R+",
+            "<Channel>",
+            "E\"final\"",
+            "<MessageEnd>",
+            "D:unclosed_header",
+            "R-",
+            "T\"after\"",
+        ]
+    );
+    // Once reasoning was written, a header without `<|end|>` before it is reported.
+    assert_eq!(
+        scan_with(in_reasoning(), "plan<|channel|>final<|message|>ok"),
+        [
+            "R+",
+            "R\"plan\"",
+            "<Channel>",
+            "D:unclosed_message",
+            "R-",
+            "E\"final\"",
+            "<MessageBody>",
+            "T\"ok\"",
+        ]
+    );
+}
+
+/// Review: the body of an `analysis` message is the model's chain of thought; when it
+/// turned out not to be a call (not JSON, broken JSON, text after the JSON, a bad
+/// recipient), it went to the content. It is reasoning, arguments given back included.
+#[test]
+fn analysis_bodies_that_are_not_calls_are_reasoning() {
+    let not_json = "<|channel|>analysis to=functions.f<|message|>think<|end|>";
+    assert_eq!(
+        scan(not_json),
+        [
+            "<Channel>",
+            "E\"analysis to=functions.f\"",
+            "<MessageBody>",
+            "S0:f",
+            "R+",
+            "D:malformed_call",
+            "X0:Invalid",
+            "R\"think\"",
+            "<MessageEnd>",
+            "R-",
+        ]
+    );
+    let got = completion(not_json);
+    assert_eq!(got.content, "");
+    assert_eq!(got.reasoning.as_deref(), Some("think"));
+    assert_eq!(codes(&got), ["malformed_call"]);
+
+    let broken = "<|channel|>analysis to=functions.f<|message|>{\"a\": 1 <b>x</b><|call|>";
+    assert_eq!(
+        scan(broken)[3..],
+        [
+            "S0:f",
+            "A0\"{\\\"a\\\": 1 \"",
+            "R+",
+            "D:malformed_call",
+            "X0:Invalid",
+            "R\"<b>x</b>\"",
+            "<CallClose>",
+            "R-",
+        ]
+    );
+    let got = completion(broken);
+    assert_eq!(got.content, "");
+    assert_eq!(got.reasoning.as_deref(), Some("{\"a\": 1 <b>x</b>"));
+    // Streamed: a call shown to the client is not repeated as reasoning either; held
+    // back whole, its arguments are reasoning.
+    for size in [1, 4, broken.len()] {
+        let (deltas, reason) = deltas(broken, size, None);
+        let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
+        let reasoning: String = deltas
+            .iter()
+            .map(|d| d.reasoning_content.as_str())
+            .collect();
+        let args: String = deltas
+            .iter()
+            .flat_map(|d| &d.tool_calls)
+            .map(|c| c.arguments.as_str())
+            .collect();
+        assert_eq!(content, "", "{size}");
+        assert_eq!(format!("{args}{reasoning}"), "{\"a\": 1 <b>x</b>", "{size}");
+        assert_eq!(reason, "stop");
+    }
+    let (whole, _) = deltas(broken, broken.len(), None);
+    assert!(whole.iter().all(|d| d.tool_calls.is_empty()));
+
+    let trailing = "<|channel|>analysis to=functions.f<|message|>{\"a\":1} more<|call|>";
+    assert_eq!(
+        scan(trailing)[3..],
+        [
+            "S0:f",
+            "A0\"{\\\"a\\\":1}\"",
+            "E\" \"",
+            "D:missing_closer",
+            "X0:Complete",
+            "R+",
+            "R\"more\"",
+            "<CallClose>",
+            "R-",
+        ]
+    );
+    let got = completion(trailing);
+    assert_eq!(got.tool_calls.len(), 1);
+    assert_eq!(got.content, "");
+    assert_eq!(got.reasoning.as_deref(), Some("more"));
+
+    let stray = "<|channel|>analysis to=functions.f<|message|>{\"a\":1}<|constrain|>more<|end|>";
+    assert_eq!(
+        scan(stray)[4..],
+        [
+            "A0\"{\\\"a\\\":1}\"",
+            "D:missing_closer",
+            "X0:Complete",
+            "<Stray>",
+            "D:stray_token",
+            "R+",
+            "R\"more\"",
+            "<MessageEnd>",
+            "R-",
+        ]
+    );
+    assert_eq!(completion(stray).reasoning.as_deref(), Some("more"));
+
+    let bad_name = "<|channel|>analysis to=<|message|>{}<|end|>";
+    assert_eq!(
+        scan(bad_name),
+        [
+            "<Channel>",
+            "E\"analysis to=\"",
+            "<MessageBody>",
+            "R+",
+            "S0:",
+            "D:invalid_name",
+            "X0:Invalid",
+            "R\"{}\"",
+            "<MessageEnd>",
+            "R-",
+        ]
+    );
+    let got = completion(bad_name);
+    assert_eq!(got.content, "");
+    assert_eq!(got.reasoning.as_deref(), Some("{}"));
+
+    // A call the limit refuses: its body is reasoning too.
+    let mut options = Options::default();
+    options.max_calls = 0;
+    assert_eq!(
+        scan_with(
+            options,
+            "<|channel|>analysis to=functions.f<|message|>{}<|call|>"
+        )[3..],
+        [
+            "S0:",
+            "D:too_many_calls",
+            "X0:Invalid",
+            "R+",
+            "R\"{}\"",
+            "<CallClose>",
+            "R-",
+        ]
+    );
+}
+
+/// Review: past the header cap the header is text, and a `<|channel|>` there was more of
+/// it: the next message's header reached the content and its call was lost. The token
+/// begins a new header, as in a body.
+#[test]
+fn channel_after_an_over_long_header_begins_the_next_message() {
+    let author = "assistant ".repeat(30);
+    let input =
+        format!("<|start|>{author}<|channel|>commentary to=functions.f<|message|>{{}}<|call|>");
+    assert_eq!(
+        scan(&input),
+        [
+            "<MessageStart>".to_owned(),
+            format!("E{:?}", &author[..256]),
+            "D:header_too_long".to_owned(),
+            format!("T{:?}", &author[256..]),
+            "<Channel>".to_owned(),
+            "D:unclosed_header".to_owned(),
+            "E\"commentary to=functions.f\"".to_owned(),
+            "<MessageBody>".to_owned(),
+            "S0:f".to_owned(),
+            "A0\"{}\"".to_owned(),
+            "X0:Complete".to_owned(),
+            "<CallClose>".to_owned(),
+        ]
+    );
+    let got = completion(&input);
+    assert_eq!(got.tool_calls.len(), 1);
+    assert_eq!(got.content, author[256..].trim());
+    assert_eq!(codes(&got), ["header_too_long", "unclosed_header"]);
 }

@@ -74,6 +74,58 @@ fn deepseek_completion(input: &str) -> Completion {
     )
 }
 
+/// DeepSeek's tokens as in [`deepseek_tokens`], and DSML tags abbreviated: `<:` is
+/// `<｜DSML｜`, `</:` is `</｜DSML｜`.
+fn dsml_tokens(input: &str) -> String {
+    deepseek_tokens(
+        &input
+            .replace("</:", "</｜DSML｜")
+            .replace("<:", "<｜DSML｜"),
+    )
+}
+
+fn dsml(input: &str) -> Vec<String> {
+    scan_with(Dialect::Deepseek, Options::default(), &dsml_tokens(input))
+}
+
+/// The completion of `input` (abbreviated as in [`dsml_tokens`]): the same whole, at every
+/// two-way split and byte by byte; its events pass the harness.
+fn dsml_completion_with(options: Options, input: &str) -> Completion {
+    let input = dsml_tokens(input);
+    let bytes = input.as_bytes();
+    harness::check(Dialect::Deepseek, options, bytes);
+    let run = |chunks: Vec<&[u8]>| {
+        assemble(
+            Dialect::Deepseek,
+            options,
+            &AssembleOptions::seeded(1),
+            chunks,
+        )
+    };
+    let whole = run(vec![bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(run(vec![&bytes[..k], &bytes[k..]]), whole, "split at {k}");
+    }
+    assert_eq!(run(bytes.chunks(1).collect()), whole, "byte by byte");
+    whole
+}
+
+fn dsml_completion(input: &str) -> Completion {
+    dsml_completion_with(Options::default(), input)
+}
+
+/// `(name, arguments as compact JSON)` of each complete call (ids are minted).
+fn named_calls(completion: &Completion) -> Vec<(String, String)> {
+    calls(completion)
+        .into_iter()
+        .map(|(_, name, arguments)| (name, arguments))
+        .collect()
+}
+
+fn named(name: &str, arguments: &str) -> (String, String) {
+    (name.to_owned(), arguments.to_owned())
+}
+
 /// `(id, name, arguments as compact JSON)` of each complete call.
 fn calls(completion: &Completion) -> Vec<(String, String, String)> {
     completion
@@ -1192,6 +1244,432 @@ fn deepseek_missing_separator_does_not_swallow_the_next_call() {
 }
 
 // ---------------------------------------------------------------------------------------
+// DeepSeek V3.2 / V4: the DSML envelope (markup, read by the embedded markup machine)
+
+/// model-formats §7.3: V3.2's block after the reasoning part's blank line; a raw-text and a
+/// JSON parameter, values as argument deltas.
+#[test]
+fn deepseek_dsml_v32_block() {
+    let input = "Let me check.\n\n<:function_calls>\n<:invoke name=\"get_weather\">\n<:parameter name=\"city\" string=\"true\">Paris</:parameter>\n<:parameter name=\"days\" string=\"false\">3</:parameter>\n</:invoke>\n</:function_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            r#"T"Let me check.\n\n""#,
+            "<MarkupOpen>",
+            r#"E"\n""#,
+            "<CallOpen>",
+            r#"E" name=\"get_weather\">""#,
+            "S0:get_weather",
+            r#"E"\n""#,
+            "<ParamOpen>",
+            r#"E" name=\"city\" string=\"true\">""#,
+            "P0:city:text",
+            r#"V0"Paris""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<ParamOpen>",
+            r#"E" name=\"days\" string=\"false\">""#,
+            "P0:days:json",
+            r#"V0"3""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "<SectionClose>",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [named("get_weather", r#"{"city":"Paris","days":3}"#)]
+    );
+    assert_eq!(completion.content, "Let me check.");
+    assert_eq!(completion.reasoning, None);
+    assert!(completion.diagnostics.is_empty());
+    // model-formats §7.4: V4 renames the block; nothing else changes.
+    let v4 = input.replace("function_calls", "tool_calls");
+    assert_eq!(dsml(&v4), dsml(input));
+    assert_eq!(dsml_completion(&v4), completion);
+}
+
+/// Seed §2.7: the ASCII-pipe spelling of every tag, in both block names.
+#[test]
+fn deepseek_dsml_ascii_pipes() {
+    let input = "<|DSML|tool_calls><|DSML|invoke name=\"bash\"><|DSML|parameter name=\"cmd\" string=\"true\">ls -la</|DSML|parameter></|DSML|invoke></|DSML|tool_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"bash\">""#,
+            "S0:bash",
+            "<ParamOpen>",
+            r#"E" name=\"cmd\" string=\"true\">""#,
+            "P0:cmd:text",
+            r#"V0"ls -la""#,
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let expected = [named("bash", r#"{"cmd":"ls -la"}"#)];
+    assert_eq!(named_calls(&dsml_completion(input)), expected);
+    let v32 = input.replace("tool_calls", "function_calls");
+    assert_eq!(named_calls(&dsml_completion(&v32)), expected);
+}
+
+/// `string="true"` values are raw text, kept exactly: `<` that opens no DSML tag, quotes,
+/// newlines, non-ASCII (the harness splits inside every code point); `string="false"`
+/// values are JSON (a number, an object, an array).
+#[test]
+fn deepseek_dsml_raw_text_and_json_values() {
+    let input = "<:tool_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">a < b && \"q\" != 'x'\n  城堡 é 🦀\n<not a tag></:parameter><:parameter name=\"n\" string=\"false\">-7.5</:parameter><:parameter name=\"o\" string=\"false\">{\"a\": [1, {\"b\": null}]}</:parameter><:parameter name=\"l\" string=\"false\">[1, \"two\", true]</:parameter></:invoke></:tool_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0"a < b && \"q\" != 'x'\n  城堡 é 🦀\n<not a tag>""#,
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            r#"E" name=\"n\" string=\"false\">""#,
+            "P0:n:json",
+            r#"V0"-7.5""#,
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            r#"E" name=\"o\" string=\"false\">""#,
+            "P0:o:json",
+            r#"V0"{\"a\": [1, {\"b\": null}]}""#,
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            r#"E" name=\"l\" string=\"false\">""#,
+            "P0:l:json",
+            r#"V0"[1, \"two\", true]""#,
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [named(
+            "f",
+            r#"{"k":"a < b && \"q\" != 'x'\n  城堡 é 🦀\n<not a tag>","n":-7.5,"o":{"a":[1,{"b":null}]},"l":[1,"two",true]}"#
+        )]
+    );
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Corpus 012: an invoke without parameters is a call with `{}`.
+#[test]
+fn deepseek_dsml_empty_invoke() {
+    let input = "<:function_calls>\n<:invoke name=\"list_files\">\n</:invoke>\n</:function_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            r#"E"\n""#,
+            "<CallOpen>",
+            r#"E" name=\"list_files\">""#,
+            "S0:list_files",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        named_calls(&dsml_completion(input)),
+        [named("list_files", "{}")]
+    );
+}
+
+/// One response, every form, one numbering: a token section, a DSML block, a bare token
+/// call; the limit on calls counts them all.
+#[test]
+fn deepseek_token_calls_and_a_dsml_block_in_one_response() {
+    let input = "[S][C]f[SEP]{\"a\": 1}[/C][/S]\n<:tool_calls><:invoke name=\"g\"><:parameter name=\"b\" string=\"false\">2</:parameter></:invoke><:invoke name=\"h\"></:invoke></:tool_calls>[C]i[SEP]{}[/C]";
+    assert_eq!(
+        dsml(input),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            r#"E"f""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": 1}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+            r#"T"\n""#,
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"g\">""#,
+            "S1:g",
+            "<ParamOpen>",
+            r#"E" name=\"b\" string=\"false\">""#,
+            "P1:b:json",
+            r#"V1"2""#,
+            "<ParamClose>",
+            "P-1",
+            "<CallClose>",
+            "X1:Complete",
+            "<CallOpen>",
+            r#"E" name=\"h\">""#,
+            "S2:h",
+            "<CallClose>",
+            "X2:Complete",
+            "<SectionClose>",
+            "<CallOpen>",
+            "D:missing_section",
+            "S3:i",
+            r#"E"i""#,
+            "<ArgsOpen>",
+            r#"A3"{}""#,
+            "<CallClose>",
+            "X3:Complete",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [
+            named("f", r#"{"a":1}"#),
+            named("g", r#"{"b":2}"#),
+            named("h", "{}"),
+            named("i", "{}"),
+        ]
+    );
+    let ids: std::collections::HashSet<&str> = completion
+        .tool_calls
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(ids.len(), 4, "ids are distinct across forms");
+    let mut options = Options::default();
+    options.max_calls = 2;
+    let limited = dsml_completion_with(options, input);
+    assert_eq!(
+        named_calls(&limited),
+        [named("f", r#"{"a":1}"#), named("g", r#"{"b":2}"#)]
+    );
+    assert_eq!(
+        codes(&limited)
+            .iter()
+            .filter(|&&c| c == "too_many_calls")
+            .count(),
+        2
+    );
+}
+
+/// Rule 7: a DSML block inside reasoning that closes is a draft (demoted, its bytes are
+/// reasoning); inside reasoning that never closes, it is a call.
+#[test]
+fn deepseek_dsml_inside_reasoning() {
+    let block = "<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v</:parameter></:invoke></:function_calls>";
+    let body = [
+        "<MarkupOpen>",
+        "<CallOpen>",
+        r#"E" name=\"f\">""#,
+        "S0?:f",
+        "<ParamOpen>",
+        r#"E" name=\"k\" string=\"true\">""#,
+        "P0:k:text",
+        r#"V0"v""#,
+        "<ParamClose>",
+        "P-0",
+        "<CallClose>",
+        "<SectionClose>",
+    ];
+    let closed = format!("<think>plan {block}</think>done");
+    let mut expected = vec!["<ReasoningOpen>", "R+", r#"R"plan ""#];
+    expected.extend(body);
+    expected.extend(["<ReasoningClose>", "X0:Demoted", "R-", r#"T"done""#]);
+    assert_eq!(dsml(&closed), expected);
+    let completion = dsml_completion(&closed);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "done");
+    // The demoted call's own bytes are reasoning again; the block's wrapper is not part of
+    // the call (as a token section's tokens are not, above).
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some(
+            "plan <｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">v</｜DSML｜parameter></｜DSML｜invoke>"
+        )
+    );
+
+    let unclosed = format!("<think>plan {block}");
+    let mut expected = vec!["<ReasoningOpen>", "R+", r#"R"plan ""#];
+    expected.extend(body);
+    expected.extend(["X0:Complete", "D:unclosed_reasoning", "R-"]);
+    assert_eq!(dsml(&unclosed), expected);
+    let completion = dsml_completion(&unclosed);
+    assert_eq!(named_calls(&completion), [named("f", r#"{"k":"v"}"#)]);
+    assert_eq!(completion.reasoning.as_deref(), Some("plan"));
+    // The same when the prompt opened the reasoning (model-formats §7.3: V3.2 calls from
+    // thinking mode).
+    let log = scan_with(
+        Dialect::Deepseek,
+        in_reasoning(),
+        &dsml_tokens(&format!("plan {block}")),
+    );
+    assert_eq!(log[..2], ["R+", r#"R"plan ""#]);
+    assert_eq!(
+        log[log.len() - 3..],
+        ["X0:Complete", "D:unclosed_reasoning", "R-"]
+    );
+}
+
+/// Rule 4: a parameter closer that structure does not follow (after whitespace) is value
+/// text.
+#[test]
+fn deepseek_dsml_parameter_closer_inside_a_value() {
+    let input = "<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">a</:parameter>\n  b</:parameter>\n</:invoke></:function_calls>";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0"a</｜DSML｜parameter>\n  b""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        named_calls(&dsml_completion(input)),
+        [named("f", r#"{"k":"a</｜DSML｜parameter>\n  b"}"#)]
+    );
+}
+
+/// Rule 3: a block cut off by the end of the stream leaves its call incomplete (never
+/// executable, never content); the complete calls before it are kept.
+#[test]
+fn deepseek_dsml_cut_off_by_the_end_of_the_stream() {
+    let input = "<:function_calls><:invoke name=\"a\"></:invoke><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">abc";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"a\">""#,
+            "S0:a",
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S1:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P1:k:text",
+            r#"V1"abc""#,
+            "D:truncated_call",
+            "X1:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(named_calls(&completion), [named("a", "{}")]);
+    assert_eq!(completion.content, "");
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls[0].name.as_deref(), Some("f"));
+    // Cut inside a tag: the call's own bytes.
+    assert_eq!(
+        dsml("<:function_calls><:invoke name=\"f\"><:param"),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            r#"E"<｜DSML｜param""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "D:unclosed_section",
+        ]
+    );
+}
+
+/// DeepSeek's end of sentence leaking into a value ends the stream there (the call is
+/// incomplete); after the block it is a stray stop token.
+#[test]
+fn deepseek_dsml_end_of_sentence() {
+    assert_eq!(
+        dsml("<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v[EOS]"),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0"v""#,
+            "D:truncated_call",
+            "X0:Incomplete",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    let input = "<:function_calls><:invoke name=\"f\"></:invoke></:function_calls>[EOS]";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(named_calls(&completion), [named("f", "{}")]);
+    assert_eq!(codes(&completion), ["stray_stop_token"]);
+}
+
+/// Rule 4 for the block opener, and seed §2.7: a DSML opener that no structure follows,
+/// and an invoke outside a DSML block, are text.
+#[test]
+fn deepseek_dsml_without_structure_is_text() {
+    assert_eq!(
+        dsml("see <:function_calls> in the docs"),
+        [r#"T"see <｜DSML｜function_calls> in the docs""#]
+    );
+    assert_eq!(
+        dsml("<:invoke name=\"f\"></:invoke>"),
+        [r#"T"<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>""#]
+    );
+}
+
+// ---------------------------------------------------------------------------------------
 // Seed §5 behaviours, as amended by dialects.md
 
 /// Seed §5.1 item 2: the canonical rendering of `read {path, count}` fed byte by byte.
@@ -1334,7 +1812,7 @@ impl Sink for Completes {
 }
 
 /// Every phase of the family (text, reasoning, sections, headers, fences, arguments, held
-/// delimiters, broken calls handed back) runs without allocating.
+/// delimiters, broken calls handed back, DSML blocks) runs without allocating.
 #[test]
 fn feeding_allocates_nothing() {
     let kimi_call = "[C]functions.write:0[A]{\"path\": \"a.rs\", \"body\": \"[/C] 城\"}[/C]";
@@ -1343,14 +1821,16 @@ fn feeding_allocates_nothing() {
         kimi_call.repeat(30)
     ));
     let deepseek_call = "[C]function[SEP]read\n```json\n{\"p\": \"[/C]\"}\n```[/C]\n";
-    let deepseek_input = deepseek_tokens(&format!(
-        "<think>x</think>[S]{}[C]f[SEP]{{}}[/C][/S][EOS]",
-        deepseek_call.repeat(30)
+    let dsml_invoke = "<:invoke name=\"w\">\n<:parameter name=\"p\" string=\"true\">a </:parameter> 城</:parameter>\n<:parameter name=\"n\" string=\"false\">[1]</:parameter>\n</:invoke>\n";
+    let deepseek_input = dsml_tokens(&format!(
+        "<think>x</think>[S]{}[C]f[SEP]{{}}[/C][/S]\n<:function_calls>\n{}</:function_calls>[EOS]",
+        deepseek_call.repeat(30),
+        dsml_invoke.repeat(10)
     ));
     // Kimi's last call lacks its argument opener: invalid.
     for (dialect, input, complete) in [
         (Dialect::Kimi, kimi_input, 30),
-        (Dialect::Deepseek, deepseek_input, 31),
+        (Dialect::Deepseek, deepseek_input, 41),
     ] {
         let input = input.as_bytes();
         for size in [1, 3, 4, 16, input.len()] {
@@ -1371,7 +1851,8 @@ fn feeding_allocates_nothing() {
     }
 }
 
-/// Kimi and DeepSeek tokens, JSON fragments and prose: the pieces real outputs are made of.
+/// Kimi and DeepSeek tokens, DSML tags, JSON fragments and prose: the pieces real outputs
+/// are made of.
 const PIECES: &[&str] = &[
     "<|tool_calls_section_begin|>",
     "<|tool_call_section_begin|>",
@@ -1392,6 +1873,15 @@ const PIECES: &[&str] = &[
     "<｜end▁of▁sentence｜>",
     "<｜tool▁output▁begin｜>",
     "<｜tool▁ca",
+    "<｜DSML｜function_calls>",
+    "<|DSML|tool_calls>",
+    "</｜DSML｜function_calls>",
+    "<｜DSML｜invoke name=\"f\">",
+    "</｜DSML｜invoke>",
+    "<｜DSML｜parameter name=\"k\" string=\"true\">",
+    "<｜DSML｜parameter name=\"n\" string=\"false\">",
+    "</｜DSML｜parameter>",
+    "<｜DSML｜",
     "function",
     "get_weather",
     "```json\n",

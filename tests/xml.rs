@@ -226,6 +226,31 @@ fn corpus_012_dsml_empty_invokes_and_typed_value() {
     assert_eq!(calls(&completion(&v4)), calls(&dsml));
 }
 
+/// Seed §2.5 (g): the xml dialect keeps DeepSeek's DSML tagset, and it is the `deepseek`
+/// dialect's own (one table, one machine): a DSML block gives the same events in both.
+#[test]
+fn dsml_reads_the_same_as_in_deepseek() {
+    let invoke = "<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"k\" string=\"true\">a </｜DSML｜parameter> 城</｜DSML｜parameter>\n<｜DSML｜parameter name=\"n\" string=\"false\">[1]</｜DSML｜parameter>\n</｜DSML｜invoke>";
+    for input in [
+        format!("Prose.\n\n<｜DSML｜function_calls>\n{invoke}\n</｜DSML｜function_calls>"),
+        format!(
+            "<|DSML|tool_calls>{}</|DSML|tool_calls>",
+            invoke.replace('｜', "|")
+        ),
+        format!("<think>p <｜DSML｜tool_calls>{invoke}</｜DSML｜tool_calls></think>x"),
+        format!("<think><｜DSML｜tool_calls>{invoke}"),
+        format!("<｜DSML｜tool_calls>{}<｜end▁of▁sentence｜>", &invoke[..60]),
+        "<｜DSML｜tool_calls> prose".to_owned(),
+    ] {
+        let deepseek = render(&harness::check(
+            Dialect::Deepseek,
+            Options::default(),
+            input.as_bytes(),
+        ));
+        assert_eq!(scan(&input), deepseek, "{input}");
+    }
+}
+
 /// Seed §5.12 item 6: the ASCII-pipe spelling.
 #[test]
 fn dsml_with_ascii_pipes() {

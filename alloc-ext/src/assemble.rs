@@ -146,7 +146,9 @@ pub fn assemble<'a>(
 #[derive(Debug)]
 pub(crate) enum Segment {
     Text(Vec<u8>),
-    /// A call drafted inside reasoning: its raw bytes if demoted, nothing if it became a call.
+    /// A call drafted inside reasoning: its raw bytes if demoted, nothing if it became a
+    /// call. Also a call whose bytes went back to reasoning text (a broken call of a
+    /// Harmony `analysis` message): its raw bytes.
     Draft(u32),
 }
 
@@ -340,7 +342,7 @@ impl Assembler {
             if provisional {
                 self.calls[call as usize].raw = raw;
             } else {
-                self.release(call, &raw);
+                self.release(call, raw);
             }
             return;
         };
@@ -380,12 +382,25 @@ impl Assembler {
         name.to_vec()
     }
 
-    /// A call's bytes turned out to be text: they go into the content where it stood.
-    fn release(&mut self, call: u32, raw: &[u8]) {
+    /// A call's bytes turned out to be text: they go where it stood, into the content, or
+    /// into the reasoning when the scanner has the text there in reasoning (the body of a
+    /// Harmony `analysis` message: no byte of it is ever content).
+    fn release(&mut self, call: u32, raw: Vec<u8>) {
         let raw_start = self.calls.get(call as usize).map_or(0, |r| r.raw_start);
-        self.content_utf8.check(raw_start, raw, &mut self.bad_utf8);
+        if self.in_reasoning {
+            self.reasoning_utf8
+                .check(raw_start, &raw, &mut self.bad_utf8);
+            if let Some(record) = self.calls.get_mut(call as usize) {
+                record.raw = raw;
+            }
+            self.reasoning
+                .get_or_insert_with(Vec::new)
+                .push(Segment::Draft(call));
+            return;
+        }
+        self.content_utf8.check(raw_start, &raw, &mut self.bad_utf8);
         let start = self.content.len();
-        self.content.extend_from_slice(raw);
+        self.content.extend_from_slice(&raw);
         self.released.push((call, start..self.content.len()));
     }
 
@@ -649,7 +664,7 @@ impl Sink for Assembler {
             CallEnd::Complete => self.commit(span, call),
             CallEnd::Invalid if !record.provisional => {
                 let raw = std::mem::take(&mut record.raw);
-                self.release(call, &raw);
+                self.release(call, raw);
             }
             CallEnd::Invalid | CallEnd::Demoted | CallEnd::Incomplete => {}
         }

@@ -135,7 +135,13 @@ impl DeltaStream {
                         if record.end.is_none() {
                             break;
                         }
-                        if record.shows_as_text() {
+                        // A call already shown to the client that broke is not shown
+                        // again as reasoning either.
+                        let exposed = self
+                            .exposed
+                            .get(*call as usize)
+                            .is_some_and(Option::is_some);
+                        if record.shows_as_text() && !exposed {
                             delta
                                 .reasoning_content
                                 .push_str(&String::from_utf8_lossy(a.raw_of(*call)));

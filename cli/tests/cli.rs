@@ -34,6 +34,10 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/harmony-run-tests.txt", "harmony"),
     ("transcripts/kimi-ci-two-calls.txt", "kimi"),
     ("transcripts/deepseek-r1-weather-and-time.txt", "deepseek"),
+    (
+        "transcripts/deepseek-v32-dsml-grep-and-edit.txt",
+        "deepseek",
+    ),
     ("transcripts/xml-read-and-grep.txt", "xml"),
     ("transcripts/xml-dsml-write-and-test.txt", "xml"),
 ];
@@ -576,6 +580,81 @@ fn openai_output_for_deepseek() {
     for chunk in ["1", "3", "7"] {
         let (chunked, _) = openai_calls(path.to_str().unwrap(), "deepseek", chunk);
         assert_eq!(chunked, whole, "--chunk {chunk}");
+    }
+}
+
+/// DeepSeek V3.2's DSML block through the OpenAI deltas: reasoning, content, and per call
+/// argument fragments that concatenate to exactly the arguments' JSON text at every chunk
+/// size (raw-text values stream, `string="false"` values go out as written).
+#[test]
+fn deepseek_dsml_openai_fragments_are_the_arguments_json_text() {
+    let path = data("transcripts/deepseek-v32-dsml-grep-and-edit.txt");
+    let path = path.to_str().unwrap();
+    let reasoning = "The user wants the failing test fixed. I should look for the assertion \
+                     first, then patch the file. Neither call needs the other's output, so one \
+                     DSML block can carry both.";
+    let content = "I'll search for the failing assertion and patch the parser.";
+    let expected = [
+        (
+            "grep",
+            r#"{"pattern":"assert!(a < b && \"x\" != 'y')","paths":["src", "tests/parse.rs"],"max_results":25}"#,
+        ),
+        (
+            "edit_file",
+            r#"{"path":"src/parse.rs","patch":"-    if a <= b {\n+    if a < b {\n         // « vérifier » — 检查 </｜DSML｜parameter> stays text\n     }","options":{"dry_run": false, "context": 3}}"#,
+        ),
+    ];
+    for chunk in (1..=12).chain([4096]) {
+        let chunk = chunk.to_string();
+        let out = stdout(&inband(&[
+            "scan",
+            path,
+            "--dialect",
+            "deepseek",
+            "--format",
+            "openai",
+            "--seed",
+            "1",
+            "--chunk",
+            &chunk,
+        ]));
+        let (mut got_content, mut got_reasoning) = (String::new(), String::new());
+        let mut calls: Vec<(String, String)> = Vec::new();
+        let mut reasons = Vec::new();
+        let mut fragments = 0;
+        for line in out.lines() {
+            let line: Value = serde_json::from_str(line).unwrap();
+            let choice = &line["choices"][0];
+            if let Some(reason) = choice["finish_reason"].as_str() {
+                reasons.push(reason.to_owned());
+            }
+            let delta = &choice["delta"];
+            got_content.push_str(delta["content"].as_str().unwrap_or_default());
+            got_reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
+            for call in delta["tool_calls"].as_array().into_iter().flatten() {
+                let index = call["index"].as_u64().unwrap() as usize;
+                if call["id"].is_string() {
+                    assert_eq!(index, calls.len(), "indices are dense, in order");
+                    let name = call["function"]["name"].as_str().unwrap().to_owned();
+                    calls.push((name, String::new()));
+                }
+                calls[index]
+                    .1
+                    .push_str(call["function"]["arguments"].as_str().unwrap());
+                fragments += 1;
+            }
+        }
+        let calls: Vec<(&str, &str)> = calls
+            .iter()
+            .map(|(n, a)| (n.as_str(), a.as_str()))
+            .collect();
+        assert_eq!(calls, expected, "{chunk}-byte chunks");
+        assert_eq!(got_content.trim(), content, "{chunk}-byte chunks");
+        assert_eq!(got_reasoning.trim(), reasoning, "{chunk}-byte chunks");
+        assert_eq!(reasons, ["tool_calls"], "{chunk}-byte chunks");
+        if chunk == "1" {
+            assert!(fragments > 100, "values stream: {fragments} fragments");
+        }
     }
 }
 

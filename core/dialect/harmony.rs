@@ -7,8 +7,9 @@
 //! channel word, `to=` recipient, content type) is plain text that this module reads as it
 //! streams by, a word at a time, in fixed buffers. Header bytes are markup: no header text
 //! and no special token ever reaches the content (past 256 bytes a header is a model that
-//! forgot `<|message|>`, and the rest of it is text with a diagnostic). What a message is
-//! gets decided when its `<|message|>` arrives:
+//! forgot `<|message|>`, and the rest of it is text with a diagnostic, up to the next
+//! special token; a `<|channel|>` there begins the next header, as in a body). What a
+//! message is gets decided when its `<|message|>` arrives:
 //!
 //! - **Another author** (`<|start|>functions.read to=assistant…`, `<|start|>user…`): the
 //!   model is writing someone else's message, a fabricated result. [`Sink::fabricated_result`]
@@ -20,13 +21,19 @@
 //!   its `functions.` namespace; other namespaces are kept whole (`browser.search`,
 //!   `python`), which a tool list then reports as unknown tools. The body must be JSON
 //!   arguments (an object, or a string holding one); a non-JSON body (the `python` tool's
-//!   code) ends the call as invalid and is text.
+//!   code) ends the call as invalid and is the message's text. On `analysis` that text is
+//!   reasoning, arguments given back included: no byte of the channel is ever content.
+//!   A call ends before its `<|call|>` is reported, so a call whose arguments do not parse
+//!   gives back its body, never the token.
 //! - **Channel `analysis`**: reasoning, one reasoning block per message.
 //! - Otherwise (`final`, a `commentary` preamble without recipient, no channel): content.
 //!
 //! The stream starts outside any message (content; the prompt's `<|start|>assistant` means
 //! the first header usually begins at `<|channel|>`), or, with
-//! [`Options::starts_in_reasoning`], inside an analysis message's body. Outside a message,
+//! [`Options::starts_in_reasoning`], inside an analysis message's body; until a byte of
+//! that body is written, a header is the model writing the opener itself (no diagnostic:
+//! an `analysis` one goes on with the same reasoning block, any other closes it empty).
+//! Outside a message,
 //! `<|end|>`, `<|message|>` and `<|constrain|>` are stray tokens and `<|return|>` and
 //! `<|call|>` stray stop tokens (dialects.md rule 12); inside a body, `<|message|>` and
 //! `<|constrain|>` are stray and any of the three ends closes the message.
@@ -376,10 +383,11 @@ pub(crate) struct Harmony {
 
 impl Harmony {
     pub(crate) fn new(options: &Options) -> Self {
-        let mut frame = Frame::new(options);
-        // No opener is optional here: a stream that starts in reasoning is inside an
-        // analysis message's body, which only a message end or a new header ends.
-        frame.opener_optional = false;
+        // A stream that starts in reasoning is inside an analysis message's body, which a
+        // message end or a new header ends. Until a byte of it is written, a header is the
+        // model writing the opener itself (the frame's optional opener): see
+        // `text_delimiter`.
+        let frame = Frame::new(options);
         Harmony {
             phase: Phase::Text,
             in_message: options.starts_in_reasoning,
@@ -459,12 +467,15 @@ impl Harmony {
                 sink.diagnostic(at, Diagnostic::UnclosedHeader);
             }
             Phase::Args | Phase::ArgsToken => {
-                // The start of a token the stream cut off is the call's own markup.
-                self.frame.held_as_markup(end, sink);
                 if self.value == Value::After {
-                    // Rule 3: servers strip `<|call|>`; the JSON is whole.
+                    // Rule 3: servers strip `<|call|>`; the JSON is whole. The start of a
+                    // token the stream cut off is markup after the call's end, so that a
+                    // call whose arguments do not parse gives back its body, not a token.
                     self.end_without_closer(at, sink);
+                    self.frame.held_as_markup(end, sink);
                 } else {
+                    // The start of a token the stream cut off is the call's own markup.
+                    self.frame.held_as_markup(end, sink);
                     self.frame.truncate(at, sink);
                 }
             }
@@ -488,7 +499,12 @@ impl Harmony {
     fn text_delimiter<S: Sink>(&mut self, delimiter: &'static Delimiter, span: Span, sink: &mut S) {
         match self.frame.text_delimiter(delimiter, span, sink) {
             Some(role @ (Role::MessageStart | Role::Channel)) => {
-                if self.in_message {
+                if self.in_message && self.frame.opener_optional {
+                    // Started in reasoning, nothing written yet: the model opens its own
+                    // message (`<|channel|>analysis<|message|>`, the optional opener). The
+                    // reasoning block stays open until its `<|message|>` says what it is.
+                    self.in_message = false;
+                } else if self.in_message {
                     sink.diagnostic(span, Diagnostic::UnclosedMessage);
                     self.end_message(span, sink);
                 }
@@ -504,6 +520,7 @@ impl Harmony {
     }
 
     fn end_message<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.frame.opener_optional = false;
         if self.frame.reasoning {
             self.frame.reasoning = false;
             sink.reasoning_end(span);
@@ -550,6 +567,12 @@ impl Harmony {
         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
         let header = &mut self.header;
         match delimiter.role {
+            // Past its cap the header is text (a model that forgot `<|message|>`): a
+            // channel token there begins the next message, as in a body.
+            Role::Channel if header.overflow => {
+                sink.diagnostic(span, Diagnostic::UnclosedHeader);
+                self.header = Header::new(true);
+            }
             Role::Channel => {
                 if header.channel_token {
                     sink.diagnostic(span, Diagnostic::DuplicateChannel);
@@ -567,10 +590,11 @@ impl Harmony {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
                 self.header = Header::new(false);
             }
-            // A message end: the header had no body.
+            // A message end: the header had no body (nor has the reasoning block a
+            // stream that started in reasoning left open for it).
             _ => {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
-                self.phase = Phase::Text;
+                self.end_message(span, sink);
             }
         }
     }
@@ -579,13 +603,25 @@ impl Harmony {
     fn message<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
         self.in_message = true;
         self.phase = Phase::Text;
+        self.frame.opener_optional = false;
         let header = &self.header;
-        if header.is_call() {
-            self.open_call(span, options, sink);
-        } else if header.channel == Channel::Analysis
+        let reasoning = header.channel == Channel::Analysis
             && header.author != Author::Other
             && !header.overflow
-        {
+            && !header.is_call();
+        if self.frame.reasoning {
+            // The header was the model's own opener of a stream that started in
+            // reasoning: an analysis message goes on with the same block; anything else
+            // closes it, empty.
+            if reasoning {
+                return;
+            }
+            self.frame.reasoning = false;
+            sink.reasoning_end(span);
+        }
+        if header.is_call() {
+            self.open_call(span, options, sink);
+        } else if reasoning {
             self.frame.reasoning = true;
             sink.reasoning_start(span);
         }
@@ -593,11 +629,14 @@ impl Harmony {
 
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
         if !self.frame.open_call(span, options, sink) {
+            // Refused before any argument: the body is the message's text.
+            self.body_goes_on(span, sink);
             return;
         }
         let header = &self.header;
         let name = header.name_span();
         if let Some(diagnostic) = header.name_problem() {
+            self.body_goes_on(span, sink);
             self.frame.invalid(name, diagnostic, sink);
             return;
         }
@@ -607,10 +646,28 @@ impl Harmony {
         self.phase = Phase::Args;
     }
 
-    /// Ends the current call as invalid; the rest of its body is text.
+    /// Ends the current call as invalid; the rest of its body is the message's text.
     fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+        // Before the call's end: the argument text it gives back is the message's too.
+        self.body_goes_on(span, sink);
         self.frame.invalid(span, diagnostic, sink);
         self.phase = Phase::Text;
+    }
+
+    /// A call's body goes on as the text of its message, at `span`: on the `analysis`
+    /// channel that is reasoning, as every other analysis byte is (the channel is the
+    /// model's chain of thought, never shown as content: a `python` call's code, a broken
+    /// call's arguments, text after them).
+    fn body_goes_on<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        let header = &self.header;
+        if self.in_message
+            && !self.frame.reasoning
+            && header.channel == Channel::Analysis
+            && header.author != Author::Other
+        {
+            self.frame.reasoning = true;
+            sink.reasoning_start(span);
+        }
     }
 
     fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
@@ -648,6 +705,7 @@ impl Harmony {
                     // Text after the arguments: the call is complete without its closer,
                     // and the text is the message's.
                     self.end_without_closer(Span::at(at(i)), sink);
+                    self.body_goes_on(Span::at(at(i)), sink);
                     return i;
                 }
                 match b {
@@ -718,6 +776,7 @@ impl Harmony {
                 let start = at(candidate) - held.len() as u64;
                 if value == Value::After {
                     self.end_without_closer(Span::at(start), sink);
+                    self.body_goes_on(Span::at(start), sink);
                 } else {
                     self.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
                 }
@@ -731,10 +790,12 @@ impl Harmony {
         };
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
         match (value, delimiter.role) {
-            // An empty body is no arguments.
+            // An empty body is no arguments. The call ends before its `<|call|>` is
+            // reported: the token ends the message too, and a call whose arguments turn
+            // out not to parse gives back its body as text, never the special token.
             (Value::Before | Value::After, Role::CallClose) => {
-                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 self.frame.complete(span, sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 self.end_message(span, sink);
                 return end;
             }
@@ -745,6 +806,10 @@ impl Harmony {
         }
         // Not the call's: the token acts on the message, whose text the body now is.
         self.text_delimiter(delimiter, span, sink);
+        if self.phase == Phase::Text {
+            // A stray token: the message goes on.
+            self.body_goes_on(Span::at(span.end), sink);
+        }
         end
     }
 }

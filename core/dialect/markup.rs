@@ -1,7 +1,8 @@
 //! The markup family: calls written as tags with raw-text parameters,
 //! `<invoke name="N"><parameter name="k">v</parameter></invoke>`, bare or inside a section
 //! wrapper, in one or more tagsets (the `xml` dialect reads the plain tags and DeepSeek's
-//! DSML spelling `<｜DSML｜invoke …>`). Formats: seed-system.md §2.4, §2.5, §2.7 (DSML);
+//! DSML spelling `<｜DSML｜invoke …>`; the `deepseek` dialect embeds the DSML tagset in its
+//! special-token machine). Formats: seed-system.md §2.4, §2.5, §2.7 (DSML);
 //! model-formats.md §7.3, §7.4, §9.2, §20.
 //!
 //! Two machines live here:
@@ -45,8 +46,8 @@ use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 /// before deciding that it does not count (dialects.md rule 4).
 pub const MAX_LOOKAHEAD: usize = 32;
 
-/// One tagset's delimiters, as four modes of the dialect table (`section`, `invoke`,
-/// `value`, `after_value`, or the same with a prefix such as `dsml_`).
+/// One tagset's delimiters, as four modes of a dialect table (`section`, `invoke`,
+/// `value`, `after_value` of `xml.toml`; `dsml_section` … of `deepseek.toml`).
 #[derive(Debug)]
 pub(crate) struct Tagset {
     /// Between invokes inside a section: invoke openers, section closers.
@@ -69,8 +70,9 @@ pub(crate) struct Modes {
     pub(crate) reasoning: &'static Dfa,
     /// The tagset that `section_open` and `call_open` delimiters in text enter.
     pub(crate) tags: Tagset,
-    /// The tagset that `markup_open` delimiters in text enter (the `xml` dialect's DSML).
-    pub(crate) embedded: Option<Tagset>,
+    /// The tagset that `markup_open` delimiters in text enter (the `xml` dialect's DSML,
+    /// the same static the `deepseek` dialect embeds).
+    pub(crate) embedded: Option<&'static Tagset>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1118,7 +1120,7 @@ impl MarkupMachine {
         let modes = self.modes;
         let tagset = match delimiter.role {
             Role::SectionOpen | Role::CallOpen => Some(&modes.tags),
-            Role::MarkupOpen => modes.embedded.as_ref(),
+            Role::MarkupOpen => modes.embedded,
             _ => None,
         };
         match tagset {

@@ -11,8 +11,16 @@
 //!   name on its own line and the JSON in a ```` ```json ```` fence (seed-system.md §2.7,
 //!   model-formats.md §7.1, §7.2).
 //!
-//! One machine reads both; what differs is table data (`tables/dialects/*.toml`) and the
-//! small settings in [`Modes`].
+//! - DeepSeek V3.2 / V4: the DSML envelope, `<｜DSML｜function_calls>` (V4
+//!   `<｜DSML｜tool_calls>`, either with ASCII pipes) around
+//!   `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`: markup,
+//!   not special tokens (seed-system.md §2.7, model-formats.md §7.3, §7.4). The markup
+//!   family's [`MarkupCalls`] reads it, embedded here: a `markup_open` delimiter in text
+//!   hands it the stream (`Dsml` phase) with this machine's [`Frame`], so call numbering,
+//!   drafts in reasoning, limits and holdback are one for every form of one response.
+//!
+//! One machine reads both dialects; what differs is table data (`tables/dialects/*.toml`)
+//! and the small settings in [`Modes`].
 //!
 //! Phases: `Text` (content or reasoning) → a section opener → `Section` (whitespace between
 //! calls) → a call opener → `Header` → the separator → `Lead` (whitespace, an optional fence)
@@ -21,11 +29,13 @@
 //! container is the text. Inside a call every special token is a delimiter of the `call`
 //! mode: one the call cannot take ends it (complete without its closer, or invalid, or
 //! incomplete for a stop token) and is scanned once more where the call stood, so that a
-//! header never swallows the next call (seed B9).
+//! header never swallows the next call (seed B9). A DSML section opener in text → `Dsml`
+//! (the markup machine) → `Text` when it hands the stream back.
 
 use arrayvec::ArrayVec;
 
 use super::frame::{Anchored, Frame};
+use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::scanner::{Options, MAX_NAME};
@@ -63,6 +73,8 @@ pub(crate) struct Modes {
     /// Non-canonical spellings of delimiters in the tables: accepted, with
     /// [`Diagnostic::DelimiterAlias`] (dialects.md rule 13).
     pub(crate) aliases: &'static [&'static [u8]],
+    /// The markup tagset that `markup_open` delimiters in text enter (DeepSeek's DSML).
+    pub(crate) markup: Option<&'static Tagset>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +95,8 @@ enum Phase {
     ArgsMarkup,
     /// After the JSON value: whitespace and a closing fence, then the call closer.
     Tail,
+    /// The embedded markup machine has the stream (a DSML section).
+    Dsml,
 }
 
 /// Longest call header kept, in bytes: a name of [`MAX_NAME`] bytes plus room for Kimi's
@@ -128,6 +142,44 @@ impl Call {
             fence: 0,
         }
     }
+
+    /// The fenced form's separator (among `modes.call`'s delimiters), once the keyword has
+    /// been read.
+    fn separator(&self, modes: &Modes) -> Option<&'static Delimiter> {
+        let (sep, _) = self.fenced?;
+        modes.call.delimiters.get(usize::from(sep))
+    }
+}
+
+/// The state of the structure being read beyond the frame: a special-token call's, or the
+/// markup machine's. One response may mix both forms, but only one is read at a time, so
+/// they share memory (this keeps the scanner within its size budget).
+///
+/// INVARIANT: the phases `Header` to `Tail` hold `Token` ([`TokenJson::open_call`] puts it
+/// there on entering them) and `Dsml` holds `Markup` ([`TokenJson::text`] puts it there on
+/// entering it); each is left for `Text` or `Section` before the other can be entered.
+#[derive(Debug, Clone)]
+enum CallState {
+    Token(Call),
+    Markup(MarkupCalls),
+}
+
+impl CallState {
+    /// The special-token call's state, in the phases `Header` to `Tail`.
+    #[inline(always)]
+    fn token(&mut self) -> &mut Call {
+        // By the invariant the first arm always matches; the second keeps this total
+        // without a panic path (debug builds and the fuzzer still flag a violation).
+        loop {
+            match self {
+                CallState::Token(call) => return call,
+                CallState::Markup(_) => {
+                    debug_assert!(false, "a call phase holds a token call");
+                    *self = CallState::Token(Call::new(0));
+                }
+            }
+        }
+    }
 }
 
 /// The phase machine of the special-token family.
@@ -140,7 +192,7 @@ pub(crate) struct TokenJson {
     in_section: bool,
     /// The section has just opened: nothing but whitespace since its opener.
     fresh: bool,
-    call: Call,
+    call: CallState,
 }
 
 impl TokenJson {
@@ -151,7 +203,7 @@ impl TokenJson {
             frame: Frame::new(options),
             in_section: false,
             fresh: false,
-            call: Call::new(0),
+            call: CallState::Token(Call::new(0)),
         }
     }
 
@@ -189,8 +241,15 @@ impl TokenJson {
                 self.frame.release(span, chunk, sink);
                 return;
             }
+            Phase::Dsml => {
+                if let CallState::Markup(markup) = &mut self.call {
+                    if markup.take_plain_value(&self.frame, chunk, base, options, sink) {
+                        return;
+                    }
+                }
+            }
             Phase::Value if chunk.len() <= 64 => {
-                let call = &mut self.call;
+                let call = self.call.token();
                 let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
                 if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
                     call.arg_bytes += chunk.len() as u64;
@@ -217,14 +276,53 @@ impl TokenJson {
                 Phase::Value => self.value(chunk, pos, base, options, sink),
                 Phase::ArgsMarkup => self.args_markup(chunk, pos, base, options, sink),
                 Phase::Tail => self.tail(chunk, pos, base, options, sink),
+                Phase::Dsml => self.dsml(chunk, pos, base, options, sink),
             };
         }
     }
 
+    /// A DSML section: the markup machine reads it until it hands the stream back; the
+    /// bytes it held then are scanned again in text.
+    fn dsml<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let CallState::Markup(markup) = &mut self.call else {
+            // By the invariant the DSML phase holds the markup machine; without it the
+            // section cannot go on.
+            debug_assert!(false, "the DSML phase holds the markup machine");
+            self.phase = Phase::Text;
+            return pos;
+        };
+        let pos = markup.run(&mut self.frame, chunk, pos, base, options, sink);
+        // The held bytes wait in the frame's hold: take them before anything else scans.
+        let replay = markup.take_replay(&mut self.frame, base + pos as u64);
+        if markup.active() {
+            return pos;
+        }
+        self.phase = Phase::Text;
+        if let Some((held, start)) = replay {
+            self.refeed(&held, start, options, sink);
+        }
+        pos
+    }
+
     /// End of stream at offset `end`: nothing is held back any more.
-    pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         let at = Span::at(end);
         let open = match self.phase {
+            Phase::Dsml => {
+                // The markup machine ends its own structure (its drafts, an incomplete
+                // call, an unclosed section).
+                if let CallState::Markup(markup) = &mut self.call {
+                    markup.finish(&mut self.frame, end, options, sink);
+                }
+                false
+            }
             Phase::Text => {
                 self.frame.finish_text(end, sink);
                 false
@@ -275,6 +373,15 @@ impl TokenJson {
         match self.frame.scan_text(dfa, chunk, pos, base, sink) {
             None => chunk.len(),
             Some((delimiter, span, end)) => {
+                if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {
+                    // Not reported here: the markup machine reports the opener once what
+                    // follows confirms it, or releases it as text (rule 4).
+                    let mut markup = MarkupCalls::new(tagset);
+                    markup.enter(tagset, delimiter, span);
+                    self.call = CallState::Markup(markup);
+                    self.phase = Phase::Dsml;
+                    return end;
+                }
                 match self.frame.text_delimiter(delimiter, span, sink) {
                     None => {}
                     Some(Role::SectionOpen) => {
@@ -305,7 +412,7 @@ impl TokenJson {
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
         self.fresh = false;
         if self.frame.open_call(span, options, sink) {
-            self.call = Call::new(span.end);
+            self.call = CallState::Token(Call::new(span.end));
             self.phase = Phase::Header;
         } else {
             self.phase = self.container();
@@ -343,9 +450,11 @@ impl TokenJson {
     }
 
     /// Scans bytes again in the phase that now applies: held bytes of a failed candidate,
-    /// or a delimiter the ended phase could not take (at most one delimiter's length, once
-    /// per structure that ends; `Text` never hands bytes back, so this nests at most three
-    /// deep: call, section, text).
+    /// a delimiter the ended phase could not take, or what the markup machine held when it
+    /// handed the stream back (at most one delimiter's length, once per structure that
+    /// ends). `Text` never hands bytes back, and such bytes cannot hold the whole DSML
+    /// opener `Text` would need to enter `Dsml`, so this nests at most three deep: call,
+    /// section, text.
     fn refeed<S: Sink>(&mut self, bytes: &[u8], start: u64, options: &Options, sink: &mut S) {
         if !bytes.is_empty() {
             self.run(bytes, start, options, sink);
@@ -453,7 +562,7 @@ impl TokenJson {
         let mut i = pos;
         while i < chunk.len() {
             let b = chunk[i];
-            let call = &mut self.call;
+            let call = self.call.token();
             let scan = &mut self.frame.delimiters;
             if call.head.is_empty() && scan.hold.is_empty() {
                 if b.is_ascii_whitespace() {
@@ -543,15 +652,16 @@ impl TokenJson {
         options: &Options,
         sink: &mut S,
     ) {
-        let fenced = self.call.fenced.is_some();
+        let call = self.call.token();
+        let fenced = call.fenced.is_some();
         match delimiter.role {
             Role::ArgsOpen if !fenced => {
-                if Some(self.call.head.trim_ascii_end()) == self.modes.fenced_keyword {
+                if Some(call.head.trim_ascii_end()) == self.modes.fenced_keyword {
                     // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`. A mode has
                     // at most 256 delimiters, so the index fits.
                     let delimiters = self.modes.call.delimiters;
                     if let Some(sep) = delimiters.iter().position(|d| d == delimiter) {
-                        self.call.fenced = Some((sep as u8, self.call.head.len() as u8));
+                        call.fenced = Some((sep as u8, call.head.len() as u8));
                         return;
                     }
                 }
@@ -602,7 +712,7 @@ impl TokenJson {
     /// The fenced form's name line ended (at `newline`, or before a backtick).
     fn name_line_done<S: Sink>(&mut self, newline: Option<Span>, sink: &mut S) {
         let started = self.start_call(sink);
-        let at = newline.unwrap_or(Span::at(self.call.head_start));
+        let at = newline.unwrap_or(Span::at(self.call.token().head_start));
         if started.is_err() {
             self.frame.ensure_started(at, sink);
         }
@@ -618,7 +728,8 @@ impl TokenJson {
 
     /// Checks the header's name (and id) and starts the call; says why not when it cannot.
     fn start_call<S: Sink>(&mut self, sink: &mut S) -> Result<(), Diagnostic> {
-        let call = &self.call;
+        let modes = self.modes;
+        let call = self.call.token();
         let from = name_from(call);
         let raw = &call.head[from..];
         let lead = raw.len() - raw.trim_ascii_start().len();
@@ -626,7 +737,9 @@ impl TokenJson {
         // Stream offset of `header[0]`.
         let header_start = call.head_start
             + (from + lead) as u64
-            + self.separator().map_or(0, |sep| sep.bytes.len() as u64);
+            + call
+                .separator(modes)
+                .map_or(0, |sep| sep.bytes.len() as u64);
         let (name, name_offset) = match self.modes.header {
             HeaderForm::Name => (header, 0),
             HeaderForm::CallId => {
@@ -657,19 +770,14 @@ impl TokenJson {
         Ok(())
     }
 
-    /// The fenced form's separator, once the keyword has been read.
-    fn separator(&self) -> Option<&'static Delimiter> {
-        let (sep, _) = self.call.fenced?;
-        self.modes.call.delimiters.get(usize::from(sep))
-    }
-
     /// Reports the kept header bytes as the call's markup.
-    fn report_head<S: Sink>(&self, sink: &mut S) {
-        let call = &self.call;
+    fn report_head<S: Sink>(&mut self, sink: &mut S) {
+        let modes = self.modes;
+        let call = self.call.token();
         let head = &call.head[..];
         let start = call.head_start;
         let keyword = name_from(call);
-        let (sep, rest) = (self.separator(), &head[keyword..]);
+        let (sep, rest) = (call.separator(modes), &head[keyword..]);
         if keyword > 0 {
             let span = Span::new(start, start + keyword as u64);
             sink.markup(span, Markup::Envelope, &head[..keyword]);
@@ -700,7 +808,7 @@ impl TokenJson {
         let Some(&b) = chunk.get(i) else {
             return i;
         };
-        let call = &mut self.call;
+        let call = self.call.token();
         match b {
             b'`' if call.fence == 0 => {
                 if call.fenced.is_none() {
@@ -737,11 +845,12 @@ impl TokenJson {
                 done = true;
                 break;
             }
-            if !info || self.call.fence >= FENCE_CAP {
+            let call = self.call.token();
+            if !info || call.fence >= FENCE_CAP {
                 bad = Some(b);
                 break;
             }
-            self.call.fence += 1;
+            call.fence += 1;
             i += 1;
         }
         if i > pos {
@@ -767,7 +876,7 @@ impl TokenJson {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let call = &mut self.call;
+        let call = self.call.token();
         let step = call.value.scan(&chunk[pos..]);
         let mut end = match step {
             Step::More => chunk.len(),
@@ -822,7 +931,7 @@ impl TokenJson {
                 match delimiter.role {
                     Role::CallClose => {
                         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                        if self.call.has_value {
+                        if self.call.token().has_value {
                             self.invalid(span, Diagnostic::MalformedCall, sink);
                         } else {
                             // No arguments at all: `{}`.
@@ -864,7 +973,7 @@ impl TokenJson {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if self.frame.delimiters.state == START {
-            let fenced = self.call.fence != 0;
+            let fenced = self.call.token().fence != 0;
             let ws = chunk[i..]
                 .iter()
                 .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
