@@ -8,7 +8,6 @@ mod harness;
 mod properties;
 mod special_tokens;
 mod tables;
-mod token_review;
 mod xml;
 
 #[global_allocator]

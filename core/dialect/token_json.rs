@@ -31,6 +31,14 @@
 //! incomplete for a stop token) and is scanned once more where the call stood, so that a
 //! header never swallows the next call (seed B9). A DSML section opener in text → `Dsml`
 //! (the markup machine) → `Text` when it hands the stream back.
+//!
+//! A call that breaks before its closer (an invalid or over-long name, a limit, arguments
+//! that are not JSON) sends its diagnostic at once but goes on through the same phases,
+//! its bytes reported as its markup, and ends as invalid at its closer, at a token that
+//! ends it, or at the end of the stream: a delimiter inside one of its JSON strings stays
+//! argument text (dialects.md rules 2, 4, 5), and its section goes on after it. Text
+//! between a complete JSON value and the closer (an extra `}`) is released as text with
+//! [`Diagnostic::TrailingText`], and the call waits for its closer.
 
 use arrayvec::ArrayVec;
 
