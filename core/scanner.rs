@@ -285,7 +285,7 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 336 bytes on x86_64; a test keeps it at most
+/// Memory is fixed (`size_of::<Scanner>()` is 344 bytes on x86_64; a test keeps it at most
 /// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
@@ -293,7 +293,8 @@ impl core::error::Error for Error {}
 /// whitespace after a candidate closer, and a few counters); nothing is allocated. Work per byte is bounded
 /// whatever the chunking: held bytes are never re-scanned, except that a failed delimiter
 /// candidate, or a delimiter that ends a call where it cannot stay, is looked at once more
-/// where the call stood (at most one delimiter's length, once per call or section).
+/// where the call stood (at most one delimiter's length, once per call or section, or per
+/// `<` of a broken call that began no delimiter).
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the

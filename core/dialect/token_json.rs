@@ -519,11 +519,13 @@ impl TokenJson {
     }
 
     /// Scans bytes again in the phase that now applies: held bytes of a failed candidate,
-    /// a delimiter the ended phase could not take, or what the markup machine held when it
-    /// handed the stream back (at most one delimiter's length, once per structure that
-    /// ends). `Text` never hands bytes back, and such bytes cannot hold the whole DSML
-    /// opener `Text` would need to enter `Dsml`, so this nests at most three deep: call,
-    /// section, text.
+    /// a delimiter the ended phase could not take, what the markup machine held when it
+    /// handed the stream back, the rest of a header that outgrew its buffer, or what
+    /// followed a broken call's `<` that began no delimiter (at most one delimiter's length,
+    /// once per structure that ends, per header, or per such `<`; in the last case without
+    /// a `<`, so no delimiter can form and the call goes on). `Text` never hands bytes back,
+    /// and such bytes cannot hold the whole DSML opener `Text` would need to enter `Dsml`,
+    /// so this nests at most four deep: header, call, section, text.
     fn refeed<S: Sink>(&mut self, bytes: &[u8], start: u64, options: &Options, sink: &mut S) {
         if !bytes.is_empty() {
             self.run(bytes, start, options, sink);
