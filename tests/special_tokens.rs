@@ -1474,6 +1474,14 @@ fn deepseek_v3_invalid_name_does_not_turn_argument_strings_into_calls() {
         codes(&completion),
         ["stray_token", "stray_token", "invalid_name", "stray_token"]
     );
+    // A second separator on the name line breaks the call; it is read on to its closer.
+    let completion = deepseek_completion("[S][C]function[SEP]read[SEP]{\"s\":\"[/C]\"}[/C][/S]");
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(
+        completion.content,
+        deepseek_tokens("functionread{\"s\":\"[/C]\"}")
+    );
+    assert!(codes(&completion).contains(&"malformed_call"));
     // A fence line that is not one breaks the call; it is read on to its closer all the same.
     let log = deepseek("[S][C]function[SEP]f\n```json$ {\"s\":\"[/C]\"}\n```[/C][/S]");
     assert_eq!(

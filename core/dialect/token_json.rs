@@ -820,6 +820,15 @@ impl TokenJson {
                 }
                 self.phase = Phase::Lead;
             }
+            Role::ArgsOpen => {
+                // A second separator on the fenced form's name line: not a call of either
+                // form, but what follows is read as its arguments all the same.
+                self.frame.ensure_started(span, sink);
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.break_call(span, Diagnostic::MalformedCall, sink);
+                self.phase = Phase::Lead;
+            }
             Role::CallClose => {
                 // The call closed before its arguments began: its own closer.
                 self.frame.ensure_started(span, sink);
