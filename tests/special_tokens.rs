@@ -2551,6 +2551,11 @@ const PIECES: &[&str] = &[
     "prose ",
     "城堡",
     "🦀",
+    "bad name",
+    "}}",
+    "~~~",
+    "\u{a0}",
+    "<x>",
 ];
 
 proptest! {
@@ -2577,6 +2582,11 @@ proptest! {
             chunks.push(&input[at..end]);
             at = end;
         }
-        prop_assert_eq!(EventLog::scan(dialect, options, chunks), whole);
+        prop_assert_eq!(EventLog::scan(dialect, options, chunks.clone()), whole);
+        // The completion too, special tokens of broken calls removed alike.
+        let assemble = |chunks: Vec<&[u8]>| {
+            assemble(dialect, options, &AssembleOptions::seeded(1), chunks)
+        };
+        prop_assert_eq!(assemble(chunks), assemble(vec![&input[..]]));
     }
 }
