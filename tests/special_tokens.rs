@@ -2323,6 +2323,7 @@ fn special_tokens_of_a_broken_call_are_not_given_back() {
 fn streamed_content_of_an_invalid_call_holds_no_special_token() {
     let input = kimi_tokens("Hi [S][C]bad name:0[A]{\"a\": 1}[/C][C]functions.ok:1[A]{}[/C][/S]");
     let bytes = input.as_bytes();
+    harness::check(Dialect::Kimi, Options::default(), bytes);
     for size in [1, 3, 7, bytes.len()] {
         let mut scanner = Scanner::new(Dialect::Kimi, Options::default());
         let mut stream = DeltaStream::new(Dialect::Kimi, &AssembleOptions::seeded(1));
