@@ -295,7 +295,10 @@ pub enum Diagnostic {
     /// A call's JSON body was complete but its closer never came (stream end, stop token,
     /// or other text followed); the call is complete.
     MissingCloser,
-    /// `arguments` was a JSON string holding the arguments (double-encoded).
+    /// The arguments were written as a JSON string instead of an object (double-encoded,
+    /// the object serialised once more). The argument events carry the string as written;
+    /// [`ArgumentsNormalizer`](crate::ArgumentsNormalizer) unwraps it, and what it holds must
+    /// then be an object for the call to be usable.
     DoubleEncodedArguments,
     /// `arguments` was neither an object nor a string; it was skipped as markup.
     ArgumentsNotObject,
@@ -317,6 +320,10 @@ pub enum Diagnostic {
     /// A call's closer came where only the body's last `}` was missing; the call is
     /// complete (dialects.md rule 13).
     UnclosedBody,
+    /// Bytes came between a call's complete JSON arguments and its closer (an extra `}` is
+    /// the usual one); they were released as text and the call goes on to its closer
+    /// (dialects.md rule 2).
+    TrailingText,
     /// A second JSON object followed a complete call inside the same block; it is the next
     /// call (dialects.md rule 13).
     SharedBlock,
@@ -417,6 +424,7 @@ impl Diagnostic {
             Diagnostic::MalformedCall => "malformed_call",
             Diagnostic::CodeFence => "code_fence",
             Diagnostic::UnclosedBody => "unclosed_body",
+            Diagnostic::TrailingText => "trailing_text",
             Diagnostic::SharedBlock => "shared_block",
             Diagnostic::TruncatedCall => "truncated_call",
             Diagnostic::UnclosedReasoning => "unclosed_reasoning",
@@ -456,7 +464,7 @@ impl Diagnostic {
                 "the call's JSON was complete but its closing delimiter never came"
             }
             Diagnostic::DoubleEncodedArguments => {
-                "arguments were a JSON string holding JSON; unwrapped"
+                "the arguments were a JSON string instead of an object; its contents were unwrapped"
             }
             Diagnostic::ArgumentsNotObject => {
                 "arguments were neither an object nor a string; ignored"
@@ -475,6 +483,9 @@ impl Diagnostic {
             Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
             Diagnostic::CodeFence => "the call's JSON was wrapped in a Markdown code fence",
             Diagnostic::UnclosedBody => "the call's JSON lacked its final brace before the closer",
+            Diagnostic::TrailingText => {
+                "text came between the call's arguments and its closer; released as text"
+            }
             Diagnostic::SharedBlock => "several calls shared one block; each JSON object is a call",
             Diagnostic::TruncatedCall => "the stream ended (or a stop token came) inside a call",
             Diagnostic::UnclosedReasoning => "the stream ended inside reasoning; closed there",

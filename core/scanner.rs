@@ -95,6 +95,50 @@ impl Dialect {
     pub fn from_name(name: &str) -> Option<Dialect> {
         Dialect::ALL.iter().copied().find(|d| d.name() == name)
     }
+
+    /// Whether the dialect's own delimiters are single special tokens of the model's
+    /// vocabulary (`special_tokens` in its table): Kimi, DeepSeek and Harmony, not the
+    /// plain-text tags of Hermes, Qwen3 or the XML family (dialects.md rule 12).
+    pub const fn special_tokens(self) -> bool {
+        match self {
+            Dialect::Hermes => tables::hermes::SPECIAL_TOKENS,
+            Dialect::Qwen3 => tables::qwen3::SPECIAL_TOKENS,
+            Dialect::Kimi => tables::kimi::SPECIAL_TOKENS,
+            Dialect::Deepseek => tables::deepseek::SPECIAL_TOKENS,
+            Dialect::Harmony => tables::harmony::SPECIAL_TOKENS,
+            Dialect::Xml => tables::xml::SPECIAL_TOKENS,
+            Dialect::Gemma => tables::gemma::SPECIAL_TOKENS,
+            Dialect::Gemini => tables::gemini::SPECIAL_TOKENS,
+        }
+    }
+
+    /// Whether `delimiter`, a delimiter this dialect's scanner reported
+    /// ([`Markup::Delimiter`](crate::Markup::Delimiter)), is a single special token of the
+    /// model's vocabulary, which never reaches content or reasoning as text (dialects.md
+    /// rule 12), not even with the bytes of a broken call given back: in a dialect with
+    /// [`special_tokens`](Dialect::special_tokens), one spelled `<|…|>` or `<｜…｜>`
+    /// (Kimi's `<|tool_call_begin|>`, DeepSeek's `<｜tool▁sep｜>`, Harmony's `<|call|>`).
+    /// Tags of other shapes are text the tokenizer splits: `<think>`, DeepSeek's DSML
+    /// markup (`<｜DSML｜invoke`, `</｜DSML｜parameter>`), Hermes's `<tool_call>`.
+    pub fn is_special_token(self, delimiter: &[u8]) -> bool {
+        const FULLWIDTH: &[u8] = "｜".as_bytes();
+        let inner = |open: &[u8], close: &[u8]| {
+            delimiter
+                .strip_prefix(b"<")
+                .and_then(|d| d.strip_prefix(open))
+                .and_then(|d| d.strip_suffix(b">"))
+                .and_then(|d| d.strip_suffix(close))
+        };
+        let token = |inner: Option<&[u8]>, pipe: &[u8]| {
+            inner.is_some_and(|inner| {
+                !inner.is_empty()
+                    && !inner.iter().any(|&b| b == b'<' || b == b'>')
+                    && !inner.windows(pipe.len()).any(|w| w == pipe)
+            })
+        };
+        self.special_tokens()
+            && (token(inner(b"|", b"|"), b"|") || token(inner(FULLWIDTH, FULLWIDTH), FULLWIDTH))
+    }
 }
 
 impl fmt::Display for Dialect {
@@ -283,23 +327,25 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 336 bytes on x86_64; a test keeps it at most
+/// Memory is fixed (`size_of::<Scanner>()` is 344 bytes on x86_64; a test keeps it at most
 /// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
 /// them in the same memory), at most [`MAX_LOOKAHEAD`] bytes of whitespace after a
-/// candidate closer (two bits a byte), and a few counters); nothing is allocated. Work per byte is bounded
-/// whatever the chunking: held bytes are never re-scanned, except that a failed delimiter
-/// candidate, or a delimiter that ends a call where it cannot stay, is looked at once more
-/// where the call stood (at most one delimiter's length, once per call or section).
+/// candidate closer (two bits a byte), and a few counters); nothing is allocated. Work per
+/// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
+/// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
+/// looked at once more where the call stood (at most one delimiter's length, once per call
+/// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`tables::MAX_HOLD`] bytes of a possible delimiter;
 /// in the markup family (`xml`, DSML in `deepseek`), also a candidate value closer or
 /// section opener and at most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until what
-/// follows shows whether it counts (dialects.md rule 4); in `gemma`, a quote token and at most [`MAX_LOOKAHEAD`] bytes of whitespace after
-/// it, until the next byte says whether it closed its string; in `gemini`, the start of a
-/// statement (at most [`MAX_NAME`] bytes) until it shows whether it is a call, and the
-/// info of a fence line in reasoning (at most [`MAX_NAME`] bytes) until its line ends.
+/// follows shows whether it counts (dialects.md rule 4); in `gemma`, a quote token and at
+/// most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until the next byte says whether it
+/// closed its string; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
+/// until it shows whether it is a call, and the info of a fence line in reasoning (at most
+/// [`MAX_NAME`] bytes) until its line ends.
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the

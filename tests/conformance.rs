@@ -563,6 +563,46 @@ fn stop_token_inside_a_body_truncates_the_call() {
     );
 }
 
+/// Rule 7: a stop token inside a call drafted in reasoning leaves it a draft (the frame
+/// every family shares): reasoning when the block closes later, its bytes kept; an
+/// incomplete call when the stream ends first.
+#[test]
+fn stop_token_inside_a_draft_leaves_it_a_draft() {
+    let input =
+        "<think>x<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <|im_end|>more</think>answer";
+    let log = scan(input);
+    assert_eq!(
+        log[log.len() - 8..],
+        [
+            "D:truncated_call",
+            "<Stop>",
+            "D:stray_stop_token",
+            "R\"more\"",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            "T\"answer\"",
+        ]
+    );
+    let completion = hermes_completion(input.as_bytes());
+    assert!(completion.tool_calls.is_empty());
+    assert!(completion.incomplete_calls.is_empty());
+    assert_eq!(completion.content, "answer");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("x<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": more")
+    );
+    let input = "<think>x<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": <|im_end|>more";
+    let log = scan(input);
+    assert_eq!(
+        log[log.len() - 4..],
+        ["R\"more\"", "X0:Incomplete", "D:unclosed_reasoning", "R-"]
+    );
+    let completion = hermes_completion(input.as_bytes());
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.reasoning.as_deref(), Some("xmore"));
+}
+
 /// Rule 13: the closer where only the body's last brace is missing completes the call;
 /// anywhere else inside the body it breaks the call.
 #[test]

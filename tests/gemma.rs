@@ -427,7 +427,7 @@ fn arguments_stream_as_json() {
     harness::check(Dialect::Gemma, Options::default(), input.as_bytes());
     for size in [1, 3, 7, input.len()] {
         let mut scanner = inband::Scanner::new(Dialect::Gemma, Options::default());
-        let mut stream = DeltaStream::new(&AssembleOptions::seeded(1));
+        let mut stream = DeltaStream::new(Dialect::Gemma, &AssembleOptions::seeded(1));
         let mut arguments = String::new();
         let mut deltas = 0;
         for chunk in input.as_bytes().chunks(size) {

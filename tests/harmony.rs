@@ -48,7 +48,7 @@ fn deltas(input: &str, size: usize, tools: Option<&[&str]>) -> (Vec<ChunkDelta>,
     let mut options = AssembleOptions::seeded(1);
     options.tools = tools.map(|tools| tools.iter().map(|t| (*t).to_owned()).collect());
     let mut scanner = Scanner::new(Dialect::Harmony, Options::default());
-    let mut stream = DeltaStream::new(&options);
+    let mut stream = DeltaStream::new(Dialect::Harmony, &options);
     let mut out = Vec::new();
     for chunk in input.as_bytes().chunks(size) {
         scanner.feed(chunk, &mut stream).unwrap();

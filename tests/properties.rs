@@ -235,12 +235,15 @@ fn without_quote_tokens(value: serde_json::Value) -> serde_json::Value {
 }
 
 /// JSON values equal as numbers by value (`1` and `1.0`; floats to a few ulps, since
-/// simd-json's float parsing is not always correctly rounded), objects by key set.
+/// simd-json's float parsing is not always correctly rounded, subnormals included, whose
+/// ulp is fixed), objects by key set.
 fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
-            (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs()),
+            (Some(x), Some(y)) => {
+                x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs()).max(f64::MIN_POSITIVE)
+            }
             _ => false,
         },
         (Value::Array(x), Value::Array(y)) => {

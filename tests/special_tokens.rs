@@ -6,6 +6,7 @@
 use inband::{CallEnd, Dialect, Options, Role, Scanner, Sink, Span};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
 use inband_alloc::events::{EventLog, OwnedEvent};
+use inband_alloc::stream::DeltaStream;
 use proptest::prelude::*;
 
 use crate::harness;
@@ -54,8 +55,10 @@ fn in_reasoning() -> Options {
     options
 }
 
-/// The completion of `input` (tokens already expanded), fed whole; byte by byte must agree.
+/// The completion of `input` (tokens already expanded), fed whole; byte by byte must agree,
+/// and the events pass the chunking harness.
 fn completion_with(dialect: Dialect, options: Options, input: &str) -> Completion {
+    harness::check(dialect, options, input.as_bytes());
     let run = |chunks: Vec<&[u8]>| assemble(dialect, options, &AssembleOptions::seeded(1), chunks);
     let whole = run(vec![input.as_bytes()]);
     assert_eq!(run(input.as_bytes().chunks(1).collect()), whole, "{input}");
@@ -140,6 +143,23 @@ fn calls(completion: &Completion) -> Vec<(String, String, String)> {
 
 fn codes(completion: &Completion) -> Vec<&'static str> {
     completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// Diagnostics that say the structure was broken where it was not.
+fn assert_no_false_alarms(completion: &Completion) {
+    for code in [
+        "missing_closer",
+        "unclosed_section",
+        "stray_token",
+        "missing_section",
+        "malformed_call",
+    ] {
+        assert!(
+            !codes(completion).contains(&code),
+            "unexpected {code}: {:?}",
+            completion.diagnostics
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -244,6 +264,37 @@ fn kimi_ids_are_the_models_and_names_come_from_them() {
     );
 }
 
+/// Rule 9: names are trimmed and must not contain whitespace, Unicode whitespace (NO-BREAK
+/// SPACE, IDEOGRAPHIC SPACE, LINE SEPARATOR) included; a leading one does not hide Kimi's
+/// `functions.` prefix.
+#[test]
+fn unicode_whitespace_in_names() {
+    let completion = kimi_completion("[S][C]\u{a0}functions.read:0\u{a0}[A]{}[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("read", "{}")]);
+    assert_eq!(completion.tool_calls[0].id, "functions.read:0");
+    let completion = kimi_completion("[S][C]functions.read\u{3000}:0[A]{}[/C][/S]");
+    assert_eq!(named_calls(&completion), []);
+    assert!(
+        codes(&completion).contains(&"invalid_name"),
+        "{:?}",
+        completion.diagnostics
+    );
+    let completion = deepseek_completion("[S][C]get\u{a0}weather[SEP]{}[/C][/S]");
+    assert_eq!(named_calls(&completion), []);
+    assert!(
+        codes(&completion).contains(&"invalid_name"),
+        "{:?}",
+        completion.diagnostics
+    );
+    let completion = deepseek_completion("[S][C]get_weather\u{2028}[SEP]{}[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("get_weather", "{}")]);
+    // The V3 form's name line, and its keyword.
+    let completion = deepseek_completion(
+        "[S][C]function\u{a0}[SEP]\u{3000}read\u{a0}\n```json\n{}\n```[/C][/S]",
+    );
+    assert_eq!(named_calls(&completion), [named("read", "{}")]);
+}
+
 /// Rule 13, model-formats §8: the singular section token is accepted, with a diagnostic.
 #[test]
 fn kimi_singular_section_token() {
@@ -312,11 +363,13 @@ fn kimi_missing_argument_opener_does_not_swallow_the_next_call() {
             "<SectionClose>",
         ]
     );
-    // The invalid call's bytes go back into the text (rule 2).
+    // The invalid call's bytes go back into the text (rule 2), its special tokens removed
+    // with a diagnostic each (rule 12).
     let completion = kimi_completion(input);
+    assert_eq!(completion.content, "functions.x:0");
     assert_eq!(
-        completion.content,
-        "<|tool_call_begin|>functions.x:0<|tool_call_end|>"
+        codes(&completion),
+        ["stray_token", "missing_args_open", "stray_token"]
     );
     assert_eq!(
         calls(&completion),
@@ -413,6 +466,66 @@ fn kimi_section_closer_completes_a_call_without_its_closer() {
             "<SectionClose>",
         ]
     );
+}
+
+/// Rule 3: the call's structure closes at its closer; rule 2: bytes between its complete
+/// JSON and its closer (an extra `}`) are text, with one diagnostic, and the call goes on
+/// to its closer (no false missing closer, stray tokens or unclosed section).
+#[test]
+fn kimi_extra_brace_before_the_closer() {
+    let input = r#"[S][C]functions.f:0[A]{"a":1}}[/C][C]functions.g:1[A]{}[/C][/S]"#;
+    let completion = kimi_completion(input);
+    assert_eq!(
+        named_calls(&completion),
+        [named("f", r#"{"a":1}"#), named("g", "{}")]
+    );
+    assert_eq!(completion.content, "}");
+    assert_no_false_alarms(&completion);
+    assert_eq!(codes(&completion), ["trailing_text"]);
+    // Whitespace before the text is the call's; after it, text.
+    assert_eq!(
+        kimi(r#"[S][C]functions.f:0[A]{"a":1} x } [/C][/S]"#)[6..],
+        [
+            r#"A0"{\"a\":1}""#,
+            r#"E" ""#,
+            "D:trailing_text",
+            r#"T"x } ""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    // A token other than the closer still ends the call without it.
+    assert_eq!(
+        kimi("[S][C]functions.f:0[A]{}}<|im_end|>")[6..],
+        [
+            r#"A0"{}""#,
+            "D:trailing_text",
+            r#"T"}""#,
+            "D:missing_closer",
+            "X0:Complete",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+}
+
+/// The text after the arguments stays where it was written when the call's bytes are
+/// shown as text: a call whose arguments do not parse, a draft demoted with its reasoning.
+#[test]
+fn kimi_extra_text_keeps_its_place() {
+    let completion = kimi_completion("[S][C]functions.f:0[A]{bad}}[/C][/S]done");
+    assert_eq!(completion.content, "functions.f:0{bad}}done");
+    let completion = kimi_completion("<think>x[S][C]functions.f:0[A]{\"a\":1}}[/C][/S]y</think>");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("x<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\":1}}<|tool_call_end|>y")
+    );
+    // The draft is a call when the reasoning never closes: the text alone is reasoning.
+    let completion = kimi_completion("<think>x[S][C]functions.f:0[A]{\"a\":1}}[/C][/S]y");
+    assert_eq!(named_calls(&completion), [named("f", r#"{"a":1}"#)]);
+    assert_eq!(completion.reasoning.as_deref(), Some("x}y"));
 }
 
 /// Text inside a section (the model forgot the section closer) ends the section; a later
@@ -539,6 +652,52 @@ fn kimi_call_in_closed_reasoning_is_demoted() {
             r#"T"b""#,
         ]
     );
+}
+
+/// Rule 7: a call inside a reasoning block that later closes is reasoning, even when a stop
+/// token cut it off; rule 2: its bytes are reported (as reasoning), not lost. When the
+/// stream ends first, it is an incomplete call.
+#[test]
+fn truncated_draft_in_reasoning_that_closes_is_reasoning() {
+    let completion =
+        kimi_completion(r#"<think>x[S][C]functions.f:0[A]{"a":<|im_end|>more</think>answer"#);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(completion.incomplete_calls, []);
+    assert_eq!(completion.content, "answer");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some(r#"x<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":more"#)
+    );
+    let completion =
+        deepseek_completion(r#"<think>x[S][C]f[SEP]{"a":<｜end▁of▁sentence｜>more</think>answer"#);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(completion.incomplete_calls, []);
+    assert_eq!(completion.content, "answer");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some(r#"x<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":more"#)
+    );
+    // The stream ends in the reasoning: the draft was a call, cut off.
+    let input = r#"<think>x[S][C]functions.f:0[A]{"a":<|im_end|>more"#;
+    let log = kimi(input);
+    assert_eq!(
+        log[9..],
+        [
+            r#"A0"{\"a\":""#,
+            "D:truncated_call",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+            r#"R"more""#,
+            "X0:Incomplete",
+            "D:unclosed_reasoning",
+            "R-",
+        ]
+    );
+    let completion = kimi_completion(input);
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls[0].arguments, r#"{"a":"#);
+    assert_eq!(completion.reasoning.as_deref(), Some("xmore"));
 }
 
 /// Rule 7 and corpus 007: a section inside reasoning that never closes holds calls.
@@ -701,7 +860,9 @@ fn kimi_end_of_stream_inside_a_call() {
     assert_eq!(completion.incomplete_calls[0].arguments, r#"{"a": "x"#);
 }
 
-/// Rule 9: names are checked; a header too long to be one ends the call at once.
+/// Rule 9: names are checked; a header too long to be one breaks the call. An invalid call
+/// is still read to its closer (its arguments are arguments, rules 2 and 4), then ends as
+/// invalid, and its section goes on.
 #[test]
 fn kimi_invalid_headers() {
     assert_eq!(
@@ -713,13 +874,10 @@ fn kimi_invalid_headers() {
             r#"E"bad name:0""#,
             "<ArgsOpen>",
             "D:invalid_name",
+            r#"E"{}""#,
+            "<CallClose>",
             "X0:Invalid",
-            "D:unclosed_section",
-            r#"T"{}""#,
-            "<Stray>",
-            "D:stray_token",
-            "<Stray>",
-            "D:stray_token",
+            "<SectionClose>",
         ]
     );
     for bad in ["", "functions.:0", ":3", "a\"b:0"] {
@@ -742,6 +900,178 @@ fn kimi_invalid_headers() {
         "n".repeat(inband::MAX_NAME)
     );
     assert!(kimi(&longest).contains(&"X0:Complete".to_owned()));
+}
+
+/// Rules 2 and 4: an invalid call is read to its closer, so a delimiter inside one of its
+/// JSON strings is argument text, never a call; the whole block is text (its special tokens
+/// removed, rule 12), with one diagnostic for the name and one per removed token.
+#[test]
+fn kimi_invalid_name_does_not_turn_argument_strings_into_calls() {
+    let input =
+        r#"[S][C]functions.bad name:0[A]{"note":"[C]functions.rm:9[A]{"path":"/"}[/C]"}[/C][/S]"#;
+    let completion = kimi_completion(input);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(
+        completion.content,
+        r#"functions.bad name:0{"note":"<|tool_call_begin|>functions.rm:9<|tool_call_argument_begin|>{"path":"/"}<|tool_call_end|>"}"#
+    );
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "invalid_name", "stray_token", "stray_token"]
+    );
+}
+
+/// Rule 5: a result opener inside the arguments of an invalid call is argument text, not a
+/// fabricated result.
+#[test]
+fn kimi_invalid_name_result_opener_in_a_string_is_not_fabricated() {
+    let completion = kimi_completion(r#"[S][C]bad name:0[A]{"a": "<|im_system|>"}[/C][/S]"#);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(completion.content, r#"bad name:0{"a": "<|im_system|>"}"#);
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "invalid_name", "stray_token", "stray_token"]
+    );
+}
+
+/// An invalid call is one call of its section: the section goes on, its closer is its
+/// closer, and the next call is in it (no unclosed section, no call "without its section").
+#[test]
+fn kimi_invalid_call_keeps_its_section() {
+    let completion = kimi_completion("[S][C]bad name:0[A]{}[/C][C]functions.ok:1[A]{}[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("ok", "{}")]);
+    assert_eq!(completion.tool_calls[0].id, "functions.ok:1");
+    assert_eq!(completion.content, "bad name:0{}");
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "invalid_name", "stray_token", "stray_token"]
+    );
+}
+
+/// The same through the too-long header: the call breaks before its separator, and the
+/// rest of the header, the separator and the arguments are still the call's.
+#[test]
+fn kimi_too_long_header_does_not_turn_argument_strings_into_calls() {
+    let name = "x".repeat(200);
+    let input =
+        format!(r#"[S][C]functions.{name}:0[A]{{"note":"[C]functions.rm:9[A]{{}}[/C]"}}[/C][/S]"#);
+    let completion = kimi_completion(&input);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(
+        completion.content,
+        kimi_tokens(&format!(
+            r#"functions.{name}:0{{"note":"[C]functions.rm:9[A]{{}}[/C]"}}"#
+        ))
+    );
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "name_too_long", "stray_token", "stray_token"]
+    );
+}
+
+/// Every way a call breaks before its closer reads it on to the closer: JSON that is not
+/// JSON (a `<` that begins no token, a closing bracket with nothing open), arguments over
+/// the limit, a call over the limit on calls. A closer inside a string stays argument text
+/// in each, and the call ends as invalid at its own closer.
+#[test]
+fn kimi_broken_calls_are_read_to_their_closer() {
+    assert_eq!(
+        kimi(r#"[S][C]functions.f:0[A]{"a": <x>, "s": "[/C]"}[/C][/S]"#),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:f",
+            "I0:functions.f:0",
+            r#"E"functions.f:0""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": ""#,
+            "D:malformed_call",
+            r#"E"<x>, \"s\": \"<|tool_call_end|>\"}""#,
+            "<CallClose>",
+            "X0:Invalid",
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        kimi(r#"[S][C]functions.f:0[A]}{"s": "[/C]"}[/C][/S]"#)[6..],
+        [
+            "D:malformed_call",
+            r#"E"}{\"s\": \"<|tool_call_end|>\"}""#,
+            "<CallClose>",
+            "X0:Invalid",
+            "<SectionClose>",
+        ]
+    );
+    let mut options = Options::default();
+    options.max_argument_bytes = 8;
+    let input = kimi_tokens(r#"[S][C]functions.f:0[A]{"a": "123456789[/C]"}[/C][/S]"#);
+    assert_eq!(
+        scan_with(Dialect::Kimi, options, &input)[6..],
+        [
+            r#"A0"{\"a\": \"1""#,
+            "D:arguments_too_long",
+            r#"E"23456789<|tool_call_end|>\"}""#,
+            "<CallClose>",
+            "X0:Invalid",
+            "<SectionClose>",
+        ]
+    );
+    let completion = completion_with(Dialect::Kimi, options, &input);
+    assert_eq!(
+        completion.content,
+        r#"functions.f:0{"a": "123456789<|tool_call_end|>"}"#
+    );
+    // A call over the limit on calls: read to its closer, so what its strings hold is
+    // never a call either.
+    let mut options = Options::default();
+    options.max_calls = 1;
+    let input = kimi_tokens(
+        r#"[S][C]functions.f:0[A]{}[/C][C]functions.g:1[A]{"s": "[C]functions.h:2[A]{}[/C]"}[/C][/S]"#,
+    );
+    assert_eq!(
+        scan_with(Dialect::Kimi, options, &input)[9..],
+        [
+            "<CallOpen>",
+            "S1:",
+            "D:too_many_calls",
+            r#"E"functions.g:1""#,
+            "<ArgsOpen>",
+            r#"E"{\"s\": \"<|tool_call_begin|>functions.h:2<|tool_call_argument_begin|>{}<|tool_call_end|>\"}""#,
+            "<CallClose>",
+            "X1:Invalid",
+            "<SectionClose>",
+        ]
+    );
+    let completion = completion_with(Dialect::Kimi, options, &input);
+    assert_eq!(named_calls(&completion), [named("f", "{}")]);
+}
+
+/// A broken call that a stop token or the end of the stream cuts off is not a call that
+/// was cut off (never incomplete): it ends as invalid and its bytes are text.
+#[test]
+fn kimi_broken_call_cut_off() {
+    assert_eq!(
+        kimi(r#"[S][C]bad name:0[A]{"a": 1<|im_end|>"#)[6..],
+        [
+            r#"E"{\"a\": 1""#,
+            "X0:Invalid",
+            "<Stop>",
+            "D:stray_stop_token",
+            "D:unclosed_section",
+        ]
+    );
+    let completion = kimi_completion(r#"[S][C]bad name:0[A]{"a": "x"#);
+    assert!(completion.incomplete_calls.is_empty());
+    assert_eq!(completion.content, r#"bad name:0{"a": "x"#);
+    assert_eq!(
+        codes(&completion),
+        [
+            "stray_token",
+            "invalid_name",
+            "stray_token",
+            "unclosed_section"
+        ]
+    );
 }
 
 /// A closer where the JSON is unfinished breaks the call; its bytes are text again (seed
@@ -767,9 +1097,16 @@ fn kimi_broken_arguments_are_invalid() {
     );
     let completion = kimi_completion(input);
     assert!(completion.tool_calls.is_empty());
+    // Rule 12: the call's special tokens never reach the content.
+    assert_eq!(completion.content, "functions.f:0{bad");
     assert_eq!(
-        completion.content,
-        "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{bad<|tool_call_end|>"
+        codes(&completion),
+        [
+            "stray_token",
+            "stray_token",
+            "malformed_call",
+            "stray_token"
+        ]
     );
 }
 
@@ -920,6 +1257,101 @@ fn deepseek_fence_in_the_v31_form() {
     );
 }
 
+/// Seed §2.7 (c): empty arguments are `{}`, in the fenced form as in V3.1's: the closing
+/// fence right after the opening one.
+#[test]
+fn deepseek_v3_empty_fenced_arguments_are_an_empty_object() {
+    for input in [
+        "[S][C]function[SEP]now\n```json\n```[/C][/S]",
+        "[S][C]function[SEP]now\n```json\n\n```\n[/C][/S]",
+    ] {
+        let completion = deepseek_completion(input);
+        assert_eq!(named_calls(&completion), [named("now", "{}")], "{input}");
+        assert_eq!(completion.content, "", "{input}");
+        assert_eq!(codes(&completion), Vec::<&str>::new(), "{input}");
+    }
+}
+
+/// Rule 13: code fences around a JSON body are accepted; where the info string ends is
+/// unambiguous at `{`, `[` or `"`.
+#[test]
+fn deepseek_v3_fence_without_newline_after_the_info_string() {
+    for input in [
+        "[S][C]function[SEP]read\n```json{\"a\":1}```[/C][/S]",
+        "[S][C]function[SEP]read\n```json {\"a\":1}\n```[/C][/S]",
+    ] {
+        let completion = deepseek_completion(input);
+        assert_eq!(
+            named_calls(&completion),
+            [named("read", r#"{"a":1}"#)],
+            "{input}"
+        );
+        assert_eq!(completion.content, "", "{input}");
+        assert_no_false_alarms(&completion);
+    }
+    assert_eq!(
+        deepseek("[S][C]function[SEP]read\n```json{\"a\":1}```[/C][/S]")[5..8],
+        [r#"E"read\n```json""#, r#"A0"{\"a\":1}""#, r#"E"```""#]
+    );
+}
+
+/// Rule 13: `~~~` fences are fences too, in either form.
+#[test]
+fn deepseek_tilde_fences() {
+    let completion =
+        deepseek_completion("[S][C]function[SEP]read\n~~~json\n{\"a\":1}\n~~~[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("read", r#"{"a":1}"#)]);
+    assert!(
+        completion.diagnostics.is_empty(),
+        "{:?}",
+        completion.diagnostics
+    );
+    let completion = deepseek_completion("[S][C]read[SEP]~~~json\n{\"a\":1}\n~~~[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("read", r#"{"a":1}"#)]);
+    assert_eq!(codes(&completion), ["code_fence"]);
+    let completion = deepseek_completion("[S][C]function[SEP]now~~~json\n~~~[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("now", "{}")]);
+}
+
+/// A tool named `function` in the V3.1 form: what follows the separator decides, JSON (not
+/// a name's line) means the keyword was the name.
+#[test]
+fn deepseek_v31_call_named_function() {
+    assert_eq!(
+        deepseek("[S][C]function[SEP]{\"a\": 1}[/C][/S]"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "S0:function",
+            r#"E"function""#,
+            "<ArgsOpen>",
+            r#"A0"{\"a\": 1}""#,
+            "<CallClose>",
+            "X0:Complete",
+            "<SectionClose>",
+        ]
+    );
+    for input in [
+        "[S][C]function [SEP] \n {\"a\": 1}[/C][/S]",
+        "[S][C]function[SEP]\"{\\\"a\\\": 1}\"[/C][/S]",
+    ] {
+        let completion = deepseek_completion(input);
+        assert_eq!(
+            named_calls(&completion),
+            [named("function", r#"{"a":1}"#)],
+            "{input}"
+        );
+    }
+    // A name's line still makes it the V3 form.
+    let completion = deepseek_completion("[S][C]function[SEP]\nfunction\n```json\n{}\n```[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("function", "{}")]);
+    assert!(
+        completion.diagnostics.is_empty(),
+        "{:?}",
+        completion.diagnostics
+    );
+}
+
 /// model-formats §7.1: the five section opener spellings; four are aliases.
 #[test]
 fn deepseek_section_opener_spellings() {
@@ -993,15 +1425,75 @@ fn deepseek_missing_per_call_opener() {
     );
 }
 
-/// A broken implicit call gives its bytes back as text.
+/// A broken implicit call gives its bytes back as text, to its closer; the section goes on.
 #[test]
 fn deepseek_broken_implicit_call_is_text() {
     let completion = deepseek_completion("[S]not a call[SEP]{}[/C][/S]");
     assert!(completion.tool_calls.is_empty());
-    assert_eq!(completion.content, "not a call<｜tool▁sep｜>{}");
+    // Rule 12: its special tokens are removed.
+    assert_eq!(completion.content, "not a call{}");
     assert_eq!(
-        codes(&completion)[..3],
-        ["missing_call_open", "invalid_name", "unclosed_section"]
+        codes(&completion),
+        [
+            "missing_call_open",
+            "invalid_name",
+            "stray_token",
+            "stray_token"
+        ]
+    );
+}
+
+#[test]
+fn deepseek_invalid_name_does_not_turn_argument_strings_into_calls() {
+    let completion =
+        deepseek_completion(r#"[S][C]bad name[SEP]{"note":"[C]rm[SEP]{}[/C]"}[/C][/S]"#);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(
+        completion.content,
+        deepseek_tokens(r#"bad name{"note":"[C]rm[SEP]{}[/C]"}"#)
+    );
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "invalid_name", "stray_token", "stray_token"]
+    );
+}
+
+/// The V3 / R1 fenced form: the name line is checked after the separator, and the call is
+/// read on through its fence to its closer.
+#[test]
+fn deepseek_v3_invalid_name_does_not_turn_argument_strings_into_calls() {
+    let input =
+        "[S][C]function[SEP]bad name\n```json\n{\"note\":\"[C]rm[SEP]{}[/C]\"}\n```[/C][/S]";
+    let completion = deepseek_completion(input);
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(
+        completion.content,
+        deepseek_tokens("functionbad name\n```json\n{\"note\":\"[C]rm[SEP]{}[/C]\"}\n```")
+    );
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "stray_token", "invalid_name", "stray_token"]
+    );
+    // A second separator on the name line breaks the call; it is read on to its closer.
+    let completion = deepseek_completion("[S][C]function[SEP]read[SEP]{\"s\":\"[/C]\"}[/C][/S]");
+    assert_eq!(named_calls(&completion), []);
+    assert_eq!(
+        completion.content,
+        deepseek_tokens("functionread{\"s\":\"[/C]\"}")
+    );
+    assert!(codes(&completion).contains(&"malformed_call"));
+    // A fence line that is not one breaks the call; it is read on to its closer all the same.
+    let log = deepseek("[S][C]function[SEP]f\n```json$ {\"s\":\"[/C]\"}\n```[/C][/S]");
+    assert_eq!(
+        log[5..],
+        [
+            r#"E"f\n```json""#,
+            "D:malformed_call",
+            r#"E"$ {\"s\":\"<｜tool▁call▁end｜>\"}\n```""#,
+            "<CallClose>",
+            "X0:Invalid",
+            "<SectionClose>",
+        ]
     );
 }
 
@@ -1219,6 +1711,23 @@ fn deepseek_end_of_stream_inside_a_call() {
             "D:unclosed_section",
         ]
     );
+}
+
+#[test]
+fn deepseek_extra_brace_before_the_closer() {
+    let completion = deepseek_completion(r#"[S][C]f[SEP]{"a":1}}[/C][C]g[SEP]{}[/C][/S]"#);
+    assert_eq!(
+        named_calls(&completion),
+        [named("f", r#"{"a":1}"#), named("g", "{}")]
+    );
+    assert_eq!(completion.content, "}");
+    assert_no_false_alarms(&completion);
+    // In the fenced form, after the closing fence.
+    let completion =
+        deepseek_completion("[S][C]function[SEP]f\n```json\n{\"a\":1}\n```}\n[/C][/S]");
+    assert_eq!(named_calls(&completion), [named("f", r#"{"a":1}"#)]);
+    assert_eq!(completion.content, "}");
+    assert_eq!(codes(&completion), ["trailing_text"]);
 }
 
 /// Seed B9 in DeepSeek's spelling: a header never swallows the next call.
@@ -1537,6 +2046,35 @@ fn deepseek_dsml_inside_reasoning() {
     );
 }
 
+/// Rule 7 in the DSML form: the end of sentence inside an invoke drafted in reasoning
+/// leaves it a draft, reasoning when the block closes; DSML tags are not special tokens,
+/// so the demoted draft keeps them.
+#[test]
+fn deepseek_dsml_draft_cut_by_end_of_sentence() {
+    let input = "<think>x<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v[EOS]more</think>answer";
+    let log = dsml(input);
+    assert_eq!(
+        log[log.len() - 8..],
+        [
+            "D:truncated_call",
+            "<Stop>",
+            "D:stray_stop_token",
+            r#"R"more""#,
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            r#"T"answer""#,
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert!(completion.incomplete_calls.is_empty());
+    assert_eq!(completion.content, "answer");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("x<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">vmore")
+    );
+}
+
 /// Rule 4: a parameter closer that structure does not follow (after whitespace) is value
 /// text.
 #[test]
@@ -1691,6 +2229,119 @@ fn rendered_calls_round_trip_byte_by_byte() {
         assert_eq!(calls(&completion)[0].2, r#"{"path":"src/a.ts","count":2}"#);
         assert_eq!(completion.content, "");
         assert!(completion.diagnostics.is_empty(), "{dialect}");
+    }
+}
+
+/// Rule 12: a call's delimiters that are special tokens never reach the text, not even when
+/// the call's bytes are given back (an invalid call, arguments that are not an object, an
+/// invalid draft in reasoning): each is removed with a `stray_token` diagnostic. Tokens in
+/// its JSON strings are argument text and stay; DSML tags and Hermes's `<tool_call>` are
+/// not special tokens and stay too.
+#[test]
+fn special_tokens_of_a_broken_call_are_not_given_back() {
+    for dialect in [Dialect::Kimi, Dialect::Deepseek, Dialect::Harmony] {
+        assert!(dialect.special_tokens(), "{dialect}");
+    }
+    for dialect in [Dialect::Hermes, Dialect::Qwen3, Dialect::Xml] {
+        assert!(!dialect.special_tokens(), "{dialect}");
+        assert!(!dialect.is_special_token(b"<|im_end|>"), "{dialect}");
+    }
+    for token in ["<|tool_call_begin|>", "<|tool_call_end|>", "<|im_end|>"] {
+        assert!(Dialect::Kimi.is_special_token(token.as_bytes()), "{token}");
+    }
+    for token in ["<｜tool▁sep｜>", "<｜tool▁call▁end｜>", "<|EOT|>"] {
+        assert!(
+            Dialect::Deepseek.is_special_token(token.as_bytes()),
+            "{token}"
+        );
+    }
+    for tag in [
+        "<｜DSML｜invoke",
+        "</｜DSML｜invoke>",
+        "<｜DSML｜function_calls>",
+        "<|DSML|tool_calls>",
+        "<think>",
+        "</think>",
+        "<｜a|>",
+    ] {
+        assert!(!Dialect::Deepseek.is_special_token(tag.as_bytes()), "{tag}");
+    }
+    assert!(Dialect::Harmony.is_special_token(b"<|call|>"));
+
+    // Arguments that are a string, not an object: a complete call that is text after all.
+    let completion = deepseek_completion(r#"[S][C]f[SEP]"hello"[/C][/S]"#);
+    assert_eq!(completion.content, r#"f"hello""#);
+    assert_eq!(
+        codes(&completion),
+        [
+            "stray_token",
+            "stray_token",
+            "double_encoded_arguments",
+            "invalid_arguments",
+            "stray_token"
+        ]
+    );
+    // The diagnostic says what happened, not that the string held JSON.
+    let message = completion.diagnostics[2].message;
+    assert!(message.contains("instead of an object"), "{message}");
+    // An invalid call drafted in reasoning: reasoning text, its tokens removed.
+    let completion =
+        kimi_completion("<think>x[S][C]bad name:0[A]{\"a\": \"[/C]\"}[/C][/S]y</think>z");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("xbad name:0{\"a\": \"<|tool_call_end|>\"}y")
+    );
+    assert_eq!(completion.content, "z");
+    assert_eq!(
+        codes(&completion),
+        ["stray_token", "invalid_name", "stray_token", "stray_token"]
+    );
+    // DSML markup is text the tokenizer splits: an invalid invoke keeps it.
+    let completion = dsml_completion(
+        "<:function_calls><:invoke name=\"a b\"><:parameter name=\"k\" string=\"true\">v</:parameter></:invoke></:function_calls>",
+    );
+    assert!(
+        completion.content.starts_with(&dsml_tokens(
+            "<:invoke name=\"a b\"><:parameter name=\"k\" string=\"true\">v</:parameter></:invoke>"
+        )),
+        "{}",
+        completion.content
+    );
+    assert!(!codes(&completion).contains(&"stray_token"));
+    // Hermes's tags are plain text: given back as written.
+    let input = "<tool_call>{\"name\": \"f\", \"arguments\": \"x\"}</tool_call>";
+    let completion = completion_with(Dialect::Hermes, Options::default(), input);
+    assert_eq!(completion.content, input);
+    assert_eq!(
+        codes(&completion),
+        ["double_encoded_arguments", "invalid_arguments"]
+    );
+}
+
+/// Rule 12 when streaming: the content deltas of an invalid call hold no special token.
+#[test]
+fn streamed_content_of_an_invalid_call_holds_no_special_token() {
+    let input = kimi_tokens("Hi [S][C]bad name:0[A]{\"a\": 1}[/C][C]functions.ok:1[A]{}[/C][/S]");
+    let bytes = input.as_bytes();
+    harness::check(Dialect::Kimi, Options::default(), bytes);
+    for size in [1, 3, 7, bytes.len()] {
+        let mut scanner = Scanner::new(Dialect::Kimi, Options::default());
+        let mut stream = DeltaStream::new(Dialect::Kimi, &AssembleOptions::seeded(1));
+        let mut content = String::new();
+        let mut names = Vec::new();
+        for chunk in bytes.chunks(size) {
+            scanner.feed(chunk, &mut stream).unwrap();
+            let delta = stream.take_delta();
+            content.push_str(&delta.content);
+            names.extend(delta.tool_calls.into_iter().filter_map(|c| c.name));
+        }
+        scanner.finish(&mut stream).unwrap();
+        let (delta, finish_reason, _) = stream.finish();
+        content.push_str(&delta.content);
+        names.extend(delta.tool_calls.into_iter().filter_map(|c| c.name));
+        assert_eq!(content, "Hi bad name:0{\"a\": 1}", "{size}-byte chunks");
+        assert_eq!(names, ["ok"], "{size}-byte chunks");
+        assert_eq!(finish_reason, "tool_calls");
     }
 }
 
@@ -1901,6 +2552,11 @@ const PIECES: &[&str] = &[
     "prose ",
     "城堡",
     "🦀",
+    "bad name",
+    "}}",
+    "~~~",
+    "\u{a0}",
+    "<x>",
 ];
 
 proptest! {
@@ -1927,6 +2583,11 @@ proptest! {
             chunks.push(&input[at..end]);
             at = end;
         }
-        prop_assert_eq!(EventLog::scan(dialect, options, chunks), whole);
+        prop_assert_eq!(EventLog::scan(dialect, options, chunks.clone()), whole);
+        // The completion too, special tokens of broken calls removed alike.
+        let assemble = |chunks: Vec<&[u8]>| {
+            assemble(dialect, options, &AssembleOptions::seeded(1), chunks)
+        };
+        prop_assert_eq!(assemble(chunks), assemble(vec![&input[..]]));
     }
 }

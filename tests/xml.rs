@@ -1045,7 +1045,7 @@ fn openai_deltas_concatenate_to_the_arguments() {
     chunkings.extend((0..=bytes.len()).map(|k| vec![&bytes[..k], &bytes[k..]]));
     for chunks in chunkings {
         let mut scanner = Scanner::new(Dialect::Xml, Options::default());
-        let mut stream = DeltaStream::new(&AssembleOptions::seeded(1));
+        let mut stream = DeltaStream::new(Dialect::Xml, &AssembleOptions::seeded(1));
         let mut arguments = vec![String::new(), String::new()];
         let mut partial = Vec::new();
         for chunk in &chunks {

@@ -141,7 +141,7 @@ pub fn assemble<'a>(
     chunks: impl IntoIterator<Item = &'a [u8]>,
 ) -> Completion {
     let mut scanner = Scanner::new(dialect, options);
-    let mut assembler = Assembler::new(assemble_options);
+    let mut assembler = Assembler::new(dialect, assemble_options);
     for chunk in chunks {
         scanner
             .feed(chunk, &mut assembler)
@@ -156,9 +156,10 @@ pub fn assemble<'a>(
 #[derive(Debug)]
 pub(crate) enum Segment {
     Text(Vec<u8>),
-    /// A call drafted inside reasoning: its raw bytes if demoted, nothing if it became a
-    /// call. Also a call whose bytes went back to reasoning text (a broken call of a
-    /// Harmony `analysis` message): its raw bytes.
+    /// A call drafted inside reasoning: its raw bytes if demoted, only the text written
+    /// inside it if it became a call (see [`CallRecord::draft_text`]). Also a call whose
+    /// bytes went back to reasoning text (a broken call of a Harmony `analysis` message):
+    /// its raw bytes.
     Draft(u32),
 }
 
@@ -169,6 +170,17 @@ pub(crate) struct CallRecord {
     raw: Vec<u8>,
     /// Stream offset of the call's first byte.
     raw_start: u64,
+    /// Where `raw` holds delimiters that are special tokens of the model's vocabulary, and
+    /// their spans: left out when the bytes are given back as text (dialects.md rule 12).
+    tokens: Vec<(Range<usize>, Span)>,
+    /// Text or reasoning the scanner reported while the call was open (bytes between its
+    /// arguments and its closer); also in `raw`, in stream order. Shown where the call
+    /// stood when the call itself is not shown as text.
+    inner: Vec<u8>,
+    /// Stream offset of the first byte of `inner`.
+    inner_start: u64,
+    /// `inner` came as reasoning.
+    inner_reasoning: bool,
     /// Normalised argument text so far; after the call completes, the whole JSON text.
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
@@ -189,14 +201,25 @@ impl CallRecord {
     pub(crate) fn shows_as_text(&self) -> bool {
         self.broken || matches!(self.end, Some(CallEnd::Demoted | CallEnd::Invalid))
     }
+
+    /// What an ended draft shows in the reasoning: its raw bytes when it is not a call,
+    /// else the text written inside it.
+    pub(crate) fn draft_text(&self) -> &[u8] {
+        if self.shows_as_text() {
+            &self.raw
+        } else {
+            &self.inner
+        }
+    }
 }
 
 /// Whose raw bytes the markup and argument events belong to.
 #[derive(Debug)]
 enum Capture {
     None,
-    /// A call opener was seen at this offset; the call has not started yet.
-    Opening(Vec<u8>, u64),
+    /// A call opener was seen at this offset; the call has not started yet. The flag says
+    /// it is a special token.
+    Opening(Vec<u8>, u64, bool),
     Call(u32),
 }
 
@@ -204,6 +227,7 @@ enum Capture {
 /// scanner's own `finish`.
 #[derive(Debug)]
 pub struct Assembler {
+    dialect: Dialect,
     ids: IdMinter,
     tools: Option<Vec<String>>,
     pub(crate) content: Vec<u8>,
@@ -222,13 +246,15 @@ pub struct Assembler {
 }
 
 impl Assembler {
-    /// An assembler for one response.
+    /// An assembler for one response of `dialect` (the scanner's: it says which
+    /// delimiters are special tokens, [`Dialect::is_special_token`]).
     ///
     /// # Panics
     /// Without a seed, if the operating system's random source fails (see
     /// [`IdMinter::random`]).
-    pub fn new(options: &AssembleOptions) -> Self {
+    pub fn new(dialect: Dialect, options: &AssembleOptions) -> Self {
         Assembler {
+            dialect,
             ids: options.seed.map_or_else(IdMinter::random, IdMinter::seeded),
             tools: options.tools.clone(),
             content: Vec::new(),
@@ -270,16 +296,83 @@ impl Assembler {
         }
     }
 
-    fn capture(&mut self, bytes: &[u8]) {
+    /// Adds a call's bytes to its raw text; `token` says they are one special token.
+    fn capture(&mut self, span: Span, bytes: &[u8], token: bool) {
         match &mut self.capture {
             Capture::None => {}
-            Capture::Opening(raw, _) => raw.extend_from_slice(bytes),
+            Capture::Opening(raw, _, _) => raw.extend_from_slice(bytes),
             Capture::Call(call) => {
                 if let Some(record) = self.calls.get_mut(*call as usize) {
+                    let start = record.raw.len();
                     record.raw.extend_from_slice(bytes);
+                    if token {
+                        record.tokens.push((start..record.raw.len(), span));
+                    }
                 }
             }
         }
+    }
+
+    /// Text or reasoning reported while a call is open (bytes between its arguments and
+    /// its closer) are its own too: returns whether there was one.
+    fn open_capture(&mut self, span: Span, bytes: &[u8], reasoning: bool) -> bool {
+        let Capture::Call(call) = self.capture else {
+            return false;
+        };
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return false;
+        };
+        if record.end.is_some() {
+            return false;
+        }
+        if record.inner.is_empty() {
+            record.inner_start = span.start;
+            record.inner_reasoning = reasoning;
+        }
+        record.raw.extend_from_slice(bytes);
+        record.inner.extend_from_slice(bytes);
+        true
+    }
+
+    /// The text or reasoning written inside a call that is not shown as text: it goes
+    /// where the call stood.
+    fn show_inner(&mut self, call: u32) {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        if record.provisional || record.inner.is_empty() {
+            // A draft's shows with its segment.
+            return;
+        }
+        let inner = std::mem::take(&mut record.inner);
+        let start = record.inner_start;
+        if record.inner_reasoning {
+            self.push_reasoning(&inner);
+        } else {
+            self.content_utf8.check(start, &inner, &mut self.bad_utf8);
+            self.content.extend_from_slice(&inner);
+        }
+    }
+
+    /// A call's raw bytes as text: without the special tokens among its delimiters, each
+    /// reported as a stray token (dialects.md rule 12).
+    fn strip_tokens(&mut self, call: u32, raw: Vec<u8>) -> Vec<u8> {
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return raw;
+        };
+        let tokens = std::mem::take(&mut record.tokens);
+        if tokens.is_empty() {
+            return raw;
+        }
+        let mut text = Vec::with_capacity(raw.len());
+        let mut from = 0;
+        for (range, span) in tokens {
+            text.extend_from_slice(raw.get(from..range.start).unwrap_or_default());
+            from = range.end;
+            self.diagnostic(span, Diagnostic::StrayToken);
+        }
+        text.extend_from_slice(raw.get(from..).unwrap_or_default());
+        text
     }
 
     /// The call's arguments as a JSON object, or `None` when they do not parse as one.
@@ -349,6 +442,7 @@ impl Assembler {
                 "invalid_arguments",
                 "the call's arguments are not a JSON object; kept as text",
             );
+            let raw = self.strip_tokens(call, raw);
             if provisional {
                 self.calls[call as usize].raw = raw;
             } else {
@@ -356,6 +450,7 @@ impl Assembler {
             }
             return;
         };
+        self.show_inner(call);
         if self
             .tools
             .as_ref()
@@ -414,11 +509,6 @@ impl Assembler {
         self.released.push((call, start..self.content.len()));
     }
 
-    /// The raw bytes of a call (for a draft that shows as reasoning text).
-    pub(crate) fn raw_of(&self, call: u32) -> &[u8] {
-        self.calls.get(call as usize).map_or(&[], |r| &r.raw)
-    }
-
     /// Ends assembly.
     pub fn finish(mut self) -> Completion {
         let reasoning = self.reasoning.take().map(|segments| {
@@ -428,9 +518,7 @@ impl Assembler {
                     Segment::Text(bytes) => text.extend_from_slice(&bytes),
                     Segment::Draft(call) => {
                         if let Some(record) = self.calls.get(call as usize) {
-                            if record.shows_as_text() {
-                                text.extend_from_slice(&record.raw);
-                            }
+                            text.extend_from_slice(record.draft_text());
                         }
                     }
                 }
@@ -530,6 +618,10 @@ impl Utf8Check {
 
 impl Sink for Assembler {
     fn text(&mut self, span: Span, text: &[u8]) {
+        if self.open_capture(span, text, false) {
+            // Checked when it is shown, where the call stood.
+            return;
+        }
         self.capture = Capture::None;
         self.content_utf8
             .check(span.start, text, &mut self.bad_utf8);
@@ -537,28 +629,36 @@ impl Sink for Assembler {
     }
 
     fn reasoning(&mut self, span: Span, text: &[u8]) {
-        self.capture = Capture::None;
+        // Reasoning whether or not a call holds it: checked now.
         self.reasoning_utf8
             .check(span.start, text, &mut self.bad_utf8);
+        if self.open_capture(span, text, true) {
+            return;
+        }
+        self.capture = Capture::None;
         self.push_reasoning(text);
     }
 
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
         match kind {
             Markup::Delimiter(Role::CallOpen) => {
-                self.capture = Capture::Opening(bytes.to_vec(), span.start);
+                let token = self.dialect.is_special_token(bytes);
+                self.capture = Capture::Opening(bytes.to_vec(), span.start, token);
             }
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.capture = Capture::Opening(bytes.to_vec(), span.start);
+                self.capture = Capture::Opening(bytes.to_vec(), span.start, false);
             }
             // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
             // parameter's tags are the call's own markup, like its closer.
             Markup::Delimiter(
                 Role::CallClose | Role::ArgsOpen | Role::ParamOpen | Role::ParamClose,
-            )
-            | Markup::Envelope => self.capture(bytes),
+            ) => {
+                let token = self.dialect.is_special_token(bytes);
+                self.capture(span, bytes, token);
+            }
+            Markup::Envelope => self.capture(span, bytes, false),
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
                 self.push_text(bytes);
@@ -577,9 +677,16 @@ impl Sink for Assembler {
     }
 
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        let (raw, raw_start) = match std::mem::replace(&mut self.capture, Capture::Call(call)) {
-            Capture::Opening(raw, start) => (raw, start),
-            _ => (Vec::new(), span.start),
+        let (raw, raw_start, opener) =
+            match std::mem::replace(&mut self.capture, Capture::Call(call)) {
+                Capture::Opening(raw, start, token) => (raw, start, token),
+                _ => (Vec::new(), span.start, false),
+            };
+        let tokens = if opener {
+            let end = raw_start + raw.len() as u64;
+            vec![(0..raw.len(), Span::new(raw_start, end))]
+        } else {
+            Vec::new()
         };
         let id = self.ids.mint();
         let name = name.map(|name| self.declared_name(span, name));
@@ -593,6 +700,10 @@ impl Sink for Assembler {
             name,
             raw,
             raw_start,
+            tokens,
+            inner: Vec::new(),
+            inner_start: 0,
+            inner_reasoning: false,
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
             has_args: false,
@@ -621,8 +732,8 @@ impl Sink for Assembler {
         }
     }
 
-    fn tool_args(&mut self, _: Span, call: u32, json: &[u8]) {
-        self.capture(json);
+    fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        self.capture(span, json, false);
         if let Some(record) = self.calls.get_mut(call as usize) {
             record.has_args = true;
             let CallRecord {
@@ -647,8 +758,8 @@ impl Sink for Assembler {
         self.param_issue(span, issue);
     }
 
-    fn tool_value(&mut self, _: Span, call: u32, piece: Piece, bytes: &[u8]) {
-        self.capture(bytes);
+    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.capture(span, bytes, false);
         if let Some(record) = self.calls.get_mut(call as usize) {
             if let Some(params) = &mut record.params {
                 params.value(piece, bytes, &mut record.arguments);
@@ -675,13 +786,21 @@ impl Sink for Assembler {
             return;
         };
         record.end = Some(end);
+        let provisional = record.provisional;
         match end {
             CallEnd::Complete => self.commit(span, call),
-            CallEnd::Invalid if !record.provisional => {
+            CallEnd::Invalid => {
                 let raw = std::mem::take(&mut record.raw);
-                self.release(call, raw);
+                let raw = self.strip_tokens(call, raw);
+                if provisional {
+                    // Shown with its draft segment.
+                    self.calls[call as usize].raw = raw;
+                } else {
+                    self.release(call, raw);
+                }
             }
-            CallEnd::Invalid | CallEnd::Demoted | CallEnd::Incomplete => {}
+            CallEnd::Incomplete => self.show_inner(call),
+            CallEnd::Demoted => {}
         }
     }
 

@@ -10,7 +10,7 @@
 //! the JSON the completion's arguments were parsed from. Text is cut at UTF-8 code point
 //! boundaries only.
 
-use inband::{CallEnd, Diagnostic, Markup, Piece, Sink, Span, ValueKind};
+use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind};
 use serde::Serialize;
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, Segment};
@@ -73,14 +73,14 @@ pub struct DeltaStream {
 }
 
 impl DeltaStream {
-    /// A stream for one response.
+    /// A stream for one response of `dialect` (the scanner's).
     ///
     /// # Panics
     /// Without a seed, if the operating system's random source fails (see
     /// [`IdMinter::random`](crate::ids::IdMinter::random)).
-    pub fn new(options: &AssembleOptions) -> Self {
+    pub fn new(dialect: Dialect, options: &AssembleOptions) -> Self {
         DeltaStream {
-            assembler: Assembler::new(options),
+            assembler: Assembler::new(dialect, options),
             content_sent: 0,
             released_at: 0,
             hold_calls: options.hold_calls,
@@ -141,10 +141,10 @@ impl DeltaStream {
                             .exposed
                             .get(*call as usize)
                             .is_some_and(Option::is_some);
-                        if record.shows_as_text() && !exposed {
+                        if !(record.shows_as_text() && exposed) {
                             delta
                                 .reasoning_content
-                                .push_str(&String::from_utf8_lossy(a.raw_of(*call)));
+                                .push_str(&String::from_utf8_lossy(record.draft_text()));
                         }
                     }
                 }

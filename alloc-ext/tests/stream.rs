@@ -114,7 +114,7 @@ fn stream_with(input: &str, size: usize, hold_calls: bool) -> (Vec<ChunkDelta>, 
     let mut options = AssembleOptions::seeded(5);
     options.hold_calls = hold_calls;
     let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
-    let mut stream = DeltaStream::new(&options);
+    let mut stream = DeltaStream::new(Dialect::Qwen3, &options);
     let mut deltas = Vec::new();
     for chunk in input.as_bytes().chunks(size) {
         scanner.feed(chunk, &mut stream).unwrap();

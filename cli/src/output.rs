@@ -37,11 +37,11 @@ pub fn new(
         }),
         Format::Summary => Box::new(Summary {
             scanner,
-            assembler: Assembler::new(assemble_options),
+            assembler: Assembler::new(dialect, assemble_options),
         }),
         Format::Openai => Box::new(Openai {
             scanner,
-            stream: DeltaStream::new(assemble_options),
+            stream: DeltaStream::new(dialect, assemble_options),
             first: true,
         }),
     }

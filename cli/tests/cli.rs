@@ -645,6 +645,48 @@ fn openai_output_for_kimi_keeps_the_models_ids() {
     }
 }
 
+/// Kimi's events carry the model's id as a `tool_id` event (a kind the README lists), right
+/// after the call's start.
+#[test]
+fn events_for_kimi_carry_the_models_ids() {
+    let path = data("transcripts/kimi-ci-two-calls.txt");
+    let out = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        "kimi",
+        "--format",
+        "events",
+        "--chunk",
+        "3",
+    ]));
+    let events: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<(u64, &str)> = events
+        .iter()
+        .filter(|e| e["kind"] == "tool_id")
+        .map(|e| (e["call"].as_u64().unwrap(), e["id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        ids,
+        [(0, "functions.read_file:2"), (1, "functions.grep-logs:3")]
+    );
+    for (i, event) in events.iter().enumerate() {
+        if event["kind"] == "tool_id" {
+            assert_eq!(events[i - 1]["kind"], "tool_start", "{event}");
+        }
+    }
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    assert!(
+        readme.contains("`tool_id` (`call`, `id`"),
+        "README lists `tool_id`"
+    );
+}
+
 /// DeepSeek's V3 / R1 fenced calls; ids are minted (seeded).
 #[test]
 fn openai_output_for_deepseek() {

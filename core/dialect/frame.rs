@@ -37,10 +37,13 @@ pub(crate) struct Frame {
     pub(crate) opener_optional: bool,
     pub(crate) call: CallSlot,
     next_call: u32,
-    /// Complete calls inside the open reasoning block, waiting for it to close (demoted)
-    /// or for the stream to end (complete): bit `k` is call `draft_first + k`.
+    /// Calls inside the open reasoning block whose structure ended, waiting for it to close
+    /// (demoted) or for the stream to end: bit `k` is call `draft_first + k`.
     draft_first: u32,
     drafts: u64,
+    /// The drafts of `drafts` that a stop token cut off: incomplete, not complete, if the
+    /// stream ends before the reasoning closes.
+    truncated: u64,
 }
 
 impl Frame {
@@ -57,6 +60,7 @@ impl Frame {
             next_call: 0,
             draft_first: 0,
             drafts: 0,
+            truncated: 0,
         }
     }
 
@@ -162,6 +166,19 @@ impl Frame {
         options: &Options,
         sink: &mut S,
     ) -> bool {
+        match self.admit_call(options) {
+            Ok(()) => true,
+            Err(diagnostic) => {
+                self.invalid(span, diagnostic, sink);
+                false
+            }
+        }
+    }
+
+    /// Numbers a new call; says why when a limit refuses it (the call is then numbered but
+    /// neither started nor ended: the family ends it as invalid where it sees fit).
+    #[inline]
+    pub(crate) fn admit_call(&mut self, options: &Options) -> Result<(), Diagnostic> {
         let index = self.next_call;
         self.next_call = self.next_call.saturating_add(1);
         let provisional = self.reasoning;
@@ -171,19 +188,12 @@ impl Frame {
             provisional,
             started: false,
         };
-        let refused = if index >= options.max_calls {
-            Some(Diagnostic::TooManyCalls)
+        if index >= options.max_calls {
+            Err(Diagnostic::TooManyCalls)
         } else if provisional && self.drafts != 0 && index - self.draft_first >= MAX_DRAFT_CALLS {
-            Some(Diagnostic::TooManyDraftCalls)
+            Err(Diagnostic::TooManyDraftCalls)
         } else {
-            None
-        };
-        match refused {
-            Some(diagnostic) => {
-                self.invalid(span, diagnostic, sink);
-                false
-            }
-            None => true,
+            Ok(())
         }
     }
 
@@ -212,8 +222,29 @@ impl Frame {
         sink.tool_end(span, self.call.index, CallEnd::Invalid);
     }
 
-    /// The stream ended (or a stop token came) inside the call: incomplete.
+    /// Ends the current call as invalid, its diagnostic already sent (a call that broke
+    /// earlier and ends now).
+    pub(crate) fn end_invalid<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.ensure_started(span, sink);
+        sink.tool_end(span, self.call.index, CallEnd::Invalid);
+    }
+
+    /// A stop token came inside the call: the model's output ended there. Incomplete; but a
+    /// call drafted in reasoning is a draft still (dialects.md rule 7): reasoning if the
+    /// block closes later, incomplete if the stream ends first.
     pub(crate) fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        self.ensure_started(span, sink);
+        sink.diagnostic(span, Diagnostic::TruncatedCall);
+        if self.call.provisional {
+            let bit = self.draft_bit();
+            self.truncated |= bit;
+        } else {
+            sink.tool_end(span, self.call.index, CallEnd::Incomplete);
+        }
+    }
+
+    /// The stream ended inside the call: incomplete (a draft's reasoning never closed).
+    pub(crate) fn cut_off<S: Sink>(&mut self, span: Span, sink: &mut S) {
         self.ensure_started(span, sink);
         sink.diagnostic(span, Diagnostic::TruncatedCall);
         sink.tool_end(span, self.call.index, CallEnd::Incomplete);
@@ -222,24 +253,44 @@ impl Frame {
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
     pub(crate) fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
         if self.call.provisional {
-            if self.drafts == 0 {
-                self.draft_first = self.call.index;
-            }
-            self.drafts |= 1 << (self.call.index - self.draft_first);
+            self.draft_bit();
         } else {
             sink.tool_end(span, self.call.index, CallEnd::Complete);
         }
     }
 
-    /// Ends every draft of the open reasoning block with `end`.
+    /// Files the current (provisional) call among the drafts; returns its bit.
+    fn draft_bit(&mut self) -> u64 {
+        if self.drafts == 0 {
+            self.draft_first = self.call.index;
+            self.truncated = 0;
+        }
+        // `admit_call` keeps every draft within MAX_DRAFT_CALLS of the first.
+        let bit = 1u64
+            .checked_shl(self.call.index - self.draft_first)
+            .unwrap_or(0);
+        self.drafts |= bit;
+        bit
+    }
+
+    /// Ends every draft of the open reasoning block: with `end` when the block closes
+    /// ([`CallEnd::Demoted`]); at the end of the stream ([`CallEnd::Complete`]) a draft a
+    /// stop token cut off is incomplete.
     pub(crate) fn settle_drafts<S: Sink>(&mut self, span: Span, end: CallEnd, sink: &mut S) {
         let mut drafts = self.drafts;
         while drafts != 0 {
             let k = drafts.trailing_zeros();
+            let cut = self.truncated & (1 << k) != 0;
+            let end = if cut && end == CallEnd::Complete {
+                CallEnd::Incomplete
+            } else {
+                end
+            };
             sink.tool_end(span, self.draft_first + k, end);
             drafts &= drafts - 1;
         }
         self.drafts = 0;
+        self.truncated = 0;
     }
 
     /// Steps `dfa` over a candidate anchored at the held bytes, or at `chunk[i]` when
@@ -287,8 +338,8 @@ impl Frame {
         }
     }
 
-    /// At the end of the stream, before an open call is truncated: drafts of an unclosed
-    /// reasoning block are calls (rule 7).
+    /// At the end of the stream, before an open call is cut off: drafts of an unclosed
+    /// reasoning block are calls (rule 7), incomplete ones when a stop token cut them off.
     pub(crate) fn finish_drafts<S: Sink>(&mut self, at: Span, sink: &mut S) {
         if self.reasoning {
             self.settle_drafts(at, CallEnd::Complete, sink);

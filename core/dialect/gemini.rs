@@ -567,7 +567,7 @@ impl Block {
     /// block whose calls are all complete lacks only its closing fence.
     pub(crate) fn end<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         if core::mem::take(&mut self.slot) {
-            frame.truncate(Span::at(end), sink);
+            frame.cut_off(Span::at(end), sink);
         } else {
             sink.diagnostic(Span::at(end), Diagnostic::MissingCloser);
         }

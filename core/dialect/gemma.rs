@@ -413,7 +413,7 @@ impl Gemma {
             self.phase = Phase::Text;
         }
         if self.in_call() {
-            self.frame.truncate(at, sink);
+            self.frame.cut_off(at, sink);
             self.phase = Phase::Text;
         }
         self.frame.finish_reasoning(at, sink);

@@ -476,7 +476,7 @@ impl Harmony {
                 } else {
                     // The start of a token the stream cut off is the call's own markup.
                     self.frame.held_as_markup(end, sink);
-                    self.frame.truncate(at, sink);
+                    self.frame.cut_off(at, sink);
                 }
             }
         }

@@ -191,7 +191,8 @@ impl JsonTag {
         let at = Span::at(end);
         self.frame.finish_drafts(at, sink);
         if self.phase == Phase::Body {
-            self.truncate(at, sink);
+            self.frame.cut_off(at, sink);
+            self.phase = Phase::Text;
         }
         self.frame.finish_reasoning(at, sink);
     }

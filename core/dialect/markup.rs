@@ -313,7 +313,7 @@ impl MarkupCalls {
         }
         frame.finish_drafts(at, sink);
         if self.in_call {
-            frame.truncate(at, sink);
+            frame.cut_off(at, sink);
         }
         if self.in_section {
             sink.diagnostic(at, Diagnostic::UnclosedSection);

@@ -31,6 +31,14 @@
 //! incomplete for a stop token) and is scanned once more where the call stood, so that a
 //! header never swallows the next call (seed B9). A DSML section opener in text → `Dsml`
 //! (the markup machine) → `Text` when it hands the stream back.
+//!
+//! A call that breaks before its closer (an invalid or over-long name, a limit, arguments
+//! that are not JSON) sends its diagnostic at once but goes on through the same phases,
+//! its bytes reported as its markup, and ends as invalid at its closer, at a token that
+//! ends it, or at the end of the stream: a delimiter inside one of its JSON strings stays
+//! argument text (dialects.md rules 2, 4, 5), and its section goes on after it. Text
+//! between a complete JSON value and the closer (an extra `}`) is released as text with
+//! [`Diagnostic::TrailingText`], and the call waits for its closer.
 
 use arrayvec::ArrayVec;
 
@@ -38,6 +46,7 @@ use super::frame::{Anchored, Frame};
 use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::scan::Stop;
 use crate::scanner::{Options, MAX_NAME};
 use crate::tables::MAX_DELIMITER_LEN;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
@@ -101,7 +110,8 @@ enum Phase {
 
 /// Longest call header kept, in bytes: a name of [`MAX_NAME`] bytes plus room for Kimi's
 /// `functions.` and `:IDX` around it, or DeepSeek V3's `function` before it. A longer header
-/// makes the call invalid with [`Diagnostic::NameTooLong`].
+/// breaks the call with [`Diagnostic::NameTooLong`]: the rest of it is markup as it comes,
+/// up to the separator.
 const HEADER_CAP: usize = MAX_NAME + 24;
 
 // Header offsets are kept in a `u8`.
@@ -124,10 +134,23 @@ struct Call {
     fenced: Option<(u8, u8)>,
     /// The arguments' JSON value has begun.
     has_value: bool,
+    /// Inside a JSON value: begun and not complete.
+    in_value: bool,
     value: JsonValue,
     arg_bytes: u64,
     /// Bytes of the opening fence line so far; 0 when the arguments are not fenced.
     fence: u8,
+    /// The call broke (an invalid or over-long name, a limit, arguments that are not JSON)
+    /// and its diagnostic was sent: it ends as invalid at its closer, at a token that
+    /// ends it, or at the end of the stream, and its bytes go back to the text together.
+    /// Until then they are read as a call's still (a delimiter inside a JSON string is
+    /// argument text: dialects.md rules 2, 4, 5) and reported as its markup.
+    broken: bool,
+    /// The header's bytes are not kept but reported as markup as they come: it was too
+    /// long, or a limit refused the call.
+    head_dropped: bool,
+    /// Text came between the arguments and the closer ([`Diagnostic::TrailingText`]).
+    trailing: bool,
 }
 
 impl Call {
@@ -137,9 +160,13 @@ impl Call {
             head_start,
             fenced: None,
             has_value: false,
+            in_value: false,
             value: JsonValue::new(),
             arg_bytes: 0,
             fence: 0,
+            broken: false,
+            head_dropped: false,
+            trailing: false,
         }
     }
 
@@ -250,11 +277,18 @@ impl TokenJson {
             }
             Phase::Value if chunk.len() <= 64 => {
                 let call = self.call.token();
-                let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-                if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
-                    call.arg_bytes += chunk.len() as u64;
-                    sink.tool_args(span, self.frame.call.index, chunk);
-                    return;
+                if call.broken {
+                    if call.value.take_inside_string(chunk) {
+                        sink.markup(span, Markup::Envelope, chunk);
+                        return;
+                    }
+                } else {
+                    let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+                    if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
+                        call.arg_bytes += chunk.len() as u64;
+                        sink.tool_args(span, self.frame.call.index, chunk);
+                        return;
+                    }
                 }
             }
             _ => {}
@@ -352,7 +386,12 @@ impl TokenJson {
         };
         self.frame.finish_drafts(at, sink);
         if open {
-            self.truncate(at, sink);
+            if self.call.token().broken {
+                self.frame.end_invalid(at, sink);
+            } else {
+                self.frame.cut_off(at, sink);
+            }
+            self.phase = self.container();
         }
         if self.in_section {
             self.in_section = false;
@@ -411,34 +450,64 @@ impl TokenJson {
 
     fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
         self.fresh = false;
-        if self.frame.open_call(span, options, sink) {
-            self.call = CallState::Token(Call::new(span.end));
-            self.phase = Phase::Header;
-        } else {
-            self.phase = self.container();
+        let admitted = self.frame.admit_call(options);
+        self.call = CallState::Token(Call::new(span.end));
+        self.phase = Phase::Header;
+        if let Err(diagnostic) = admitted {
+            // A limit refuses the call: it is read to its end all the same, so that what
+            // its arguments hold stays theirs, and it ends as invalid there.
+            let call = self.call.token();
+            call.head_dropped = true;
+            self.break_call(span, diagnostic, sink);
         }
     }
 
-    /// Ends the current call as invalid and returns to its container.
+    /// The call is broken: it will end as invalid (see [`Call::broken`]); `diagnostic`
+    /// says why, unless it was broken already.
+    fn break_call<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+        let call = self.call.token();
+        if !call.broken {
+            call.broken = true;
+            self.frame.ensure_started(span, sink);
+            sink.diagnostic(span, diagnostic);
+        }
+    }
+
+    /// Ends the current call as invalid and returns to its container; `diagnostic` says
+    /// why, unless the call broke earlier.
     fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
-        self.frame.invalid(span, diagnostic, sink);
+        if self.call.token().broken {
+            self.frame.end_invalid(span, sink);
+        } else {
+            self.frame.invalid(span, diagnostic, sink);
+        }
         self.phase = self.container();
     }
 
-    /// The stream ended (or a stop token came) inside the call.
+    /// A stop token came inside the call: the model's output ended there.
     fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
-        self.frame.truncate(span, sink);
+        if self.call.token().broken {
+            self.frame.end_invalid(span, sink);
+        } else {
+            self.frame.truncate(span, sink);
+        }
         self.phase = self.container();
     }
 
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
     fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
         self.phase = self.container();
-        self.frame.complete(span, sink);
+        if self.call.token().broken {
+            self.frame.end_invalid(span, sink);
+        } else {
+            self.frame.complete(span, sink);
+        }
     }
 
     fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
-        sink.diagnostic(span, Diagnostic::MissingCloser);
+        if !self.call.token().broken {
+            sink.diagnostic(span, Diagnostic::MissingCloser);
+        }
         self.complete(span, sink);
     }
 
@@ -450,11 +519,13 @@ impl TokenJson {
     }
 
     /// Scans bytes again in the phase that now applies: held bytes of a failed candidate,
-    /// a delimiter the ended phase could not take, or what the markup machine held when it
-    /// handed the stream back (at most one delimiter's length, once per structure that
-    /// ends). `Text` never hands bytes back, and such bytes cannot hold the whole DSML
-    /// opener `Text` would need to enter `Dsml`, so this nests at most three deep: call,
-    /// section, text.
+    /// a delimiter the ended phase could not take, what the markup machine held when it
+    /// handed the stream back, the rest of a header that outgrew its buffer, or what
+    /// followed a broken call's `<` that began no delimiter (at most one delimiter's length,
+    /// once per structure that ends, per header, or per such `<`; in the last case without
+    /// a `<`, so no delimiter can form and the call goes on). `Text` never hands bytes back,
+    /// and such bytes cannot hold the whole DSML opener `Text` would need to enter `Dsml`,
+    /// so this nests at most four deep: header, call, section, text.
     fn refeed<S: Sink>(&mut self, bytes: &[u8], start: u64, options: &Options, sink: &mut S) {
         if !bytes.is_empty() {
             self.run(bytes, start, options, sink);
@@ -557,6 +628,9 @@ impl TokenJson {
         options: &Options,
         sink: &mut S,
     ) -> usize {
+        if self.call.token().head_dropped {
+            return self.dropped_header(chunk, pos, base, options, sink);
+        }
         let at = |i: usize| base + i as u64;
         let dfa = self.modes.call;
         let mut i = pos;
@@ -564,22 +638,33 @@ impl TokenJson {
             let b = chunk[i];
             let call = self.call.token();
             let scan = &mut self.frame.delimiters;
-            if call.head.is_empty() && scan.hold.is_empty() {
-                if b.is_ascii_whitespace() {
-                    // Leading whitespace is trimmed anyway: markup at once, never kept.
-                    let ws = chunk[i..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_whitespace())
-                        .count();
-                    sink.markup(
-                        Span::new(at(i), at(i + ws)),
-                        Markup::Envelope,
-                        &chunk[i..i + ws],
-                    );
-                    i += ws;
-                    continue;
+            if scan.hold.is_empty() {
+                if call.head.is_empty() {
+                    if b.is_ascii_whitespace() {
+                        // Leading whitespace is trimmed anyway: markup at once, never kept.
+                        let ws = chunk[i..]
+                            .iter()
+                            .take_while(|b| b.is_ascii_whitespace())
+                            .count();
+                        sink.markup(
+                            Span::new(at(i), at(i + ws)),
+                            Markup::Envelope,
+                            &chunk[i..i + ws],
+                        );
+                        i += ws;
+                        continue;
+                    }
+                    call.head_start = at(i);
                 }
-                call.head_start = at(i);
+                if matches!(b, b'{' | b'"')
+                    && call.fenced.is_some()
+                    && trim(&call.head[name_from(call)..]).1.is_empty()
+                {
+                    // JSON right after the keyword's separator: no name line, so the
+                    // keyword was the V3.1 form's name (a tool called `function`).
+                    self.keyword_is_the_name(sink);
+                    return i;
+                }
             }
             let state = dfa.next(scan.state, b);
             i += 1;
@@ -596,7 +681,7 @@ impl TokenJson {
             let from_hold = leaving.min(scan.hold.len());
             let name_line_end = call.fenced.is_some()
                 && depth == 0
-                && (b == b'`'
+                && (is_fence(b)
                     || (b == b'\n'
                         && scan
                             .hold
@@ -605,8 +690,8 @@ impl TokenJson {
                             .any(|b| !b.is_ascii_whitespace())));
             let kept = usize::from(leaving > from_hold && !name_line_end);
             if call.head.len() + from_hold + kept > HEADER_CAP {
-                // Too long to be a header: the call is invalid, and what was not kept is
-                // scanned again where the call stood.
+                // Too long to be a header: the call is broken, and the rest of the header
+                // is markup as it comes. What was not kept is scanned again that way.
                 // Cannot overflow: the hold is shorter than the longest delimiter.
                 let mut rest: ArrayVec<u8, MAX_DELIMITER_LEN> = ArrayVec::new();
                 let _ = rest.try_extend_from_slice(&scan.hold);
@@ -616,7 +701,8 @@ impl TokenJson {
                 scan.state = START;
                 self.frame.ensure_started(Span::at(start), sink);
                 self.report_head(sink);
-                self.invalid(Span::at(start), Diagnostic::NameTooLong, sink);
+                self.call.token().head_dropped = true;
+                self.break_call(Span::at(start), Diagnostic::NameTooLong, sink);
                 self.refeed(&rest, start, options, sink);
                 return i;
             }
@@ -625,7 +711,7 @@ impl TokenJson {
             scan.hold.drain(..from_hold);
             if name_line_end {
                 scan.state = START;
-                if b == b'`' {
+                if b != b'\n' {
                     // The opening fence: the arguments' business.
                     i -= 1;
                 }
@@ -644,6 +730,57 @@ impl TokenJson {
         chunk.len()
     }
 
+    /// The rest of a header that is not kept (too long, or a refused call's): markup as it
+    /// comes, up to the delimiter that ends it or, in the fenced form, the end of its name's
+    /// line.
+    fn dropped_header<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        // No delimiter holds a newline or a fence byte: the line's end is found first.
+        let line_end = match self.call.token().fenced {
+            Some(_) => chunk[pos..]
+                .iter()
+                .position(|&b| b == b'\n' || is_fence(b))
+                .map(|k| pos + k),
+            None => None,
+        };
+        let limit = line_end.unwrap_or(chunk.len());
+        let stop = self.frame.delimiters.scan(
+            self.modes.call,
+            &chunk[..limit],
+            pos,
+            base,
+            &mut |span, bytes| sink.markup(span, Markup::Envelope, bytes),
+        );
+        if let Stop::Match(delimiter, end) = stop {
+            let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+            self.header_delimiter(delimiter, span, options, sink);
+            return end;
+        }
+        let Some(k) = line_end else {
+            return chunk.len();
+        };
+        // A delimiter's beginning cut short by the line's end: the header's bytes.
+        let held = self.frame.delimiters.take();
+        if !held.is_empty() {
+            let span = Span::new(at(k) - held.len() as u64, at(k));
+            sink.markup(span, Markup::Envelope, &held);
+        }
+        self.phase = Phase::Lead;
+        if chunk[k] == b'\n' {
+            sink.markup(Span::new(at(k), at(k + 1)), Markup::Envelope, b"\n");
+            k + 1
+        } else {
+            k
+        }
+    }
+
     /// A delimiter ended the header (or the fenced form's name line).
     fn header_delimiter<S: Sink>(
         &mut self,
@@ -655,8 +792,13 @@ impl TokenJson {
         let call = self.call.token();
         let fenced = call.fenced.is_some();
         match delimiter.role {
+            Role::ArgsOpen if call.head_dropped && !fenced => {
+                // A header not kept: the call is broken; its arguments are read all the same.
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.phase = Phase::Lead;
+            }
             Role::ArgsOpen if !fenced => {
-                if Some(call.head.trim_ascii_end()) == self.modes.fenced_keyword {
+                if Some(trim(&call.head).1) == self.modes.fenced_keyword {
                     // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`. A mode has
                     // at most 256 delimiters, so the index fits.
                     let delimiters = self.modes.call.delimiters;
@@ -665,19 +807,27 @@ impl TokenJson {
                         return;
                     }
                 }
-                match self.start_call(sink) {
-                    Ok(()) => {
-                        self.report_head(sink);
-                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                        self.phase = Phase::Lead;
-                    }
-                    Err(diagnostic) => {
-                        self.frame.ensure_started(span, sink);
-                        self.report_head(sink);
-                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                        self.invalid(span, diagnostic, sink);
-                    }
+                let started = self.start_call(sink);
+                if started.is_err() {
+                    self.frame.ensure_started(span, sink);
                 }
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                if let Err(diagnostic) = started {
+                    // Not a call, but its arguments are read as arguments all the same:
+                    // what their strings hold stays theirs.
+                    self.break_call(span, diagnostic, sink);
+                }
+                self.phase = Phase::Lead;
+            }
+            Role::ArgsOpen => {
+                // A second separator on the fenced form's name line: not a call of either
+                // form, but what follows is read as its arguments all the same.
+                self.frame.ensure_started(span, sink);
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.break_call(span, Diagnostic::MalformedCall, sink);
+                self.phase = Phase::Lead;
             }
             Role::CallClose => {
                 // The call closed before its arguments began: its own closer.
@@ -709,7 +859,7 @@ impl TokenJson {
         }
     }
 
-    /// The fenced form's name line ended (at `newline`, or before a backtick).
+    /// The fenced form's name line ended (at `newline`, or before a fence).
     fn name_line_done<S: Sink>(&mut self, newline: Option<Span>, sink: &mut S) {
         let started = self.start_call(sink);
         let at = newline.unwrap_or(Span::at(self.call.token().head_start));
@@ -720,10 +870,31 @@ impl TokenJson {
         if let Some(span) = newline {
             sink.markup(span, Markup::Envelope, b"\n");
         }
-        match started {
-            Ok(()) => self.phase = Phase::Lead,
-            Err(diagnostic) => self.invalid(at, diagnostic, sink),
+        if let Err(diagnostic) = started {
+            self.break_call(at, diagnostic, sink);
         }
+        self.phase = Phase::Lead;
+    }
+
+    /// The keyword's separator came, then JSON where the name's line was due: the call is
+    /// in the V3.1 form and the keyword is its name.
+    fn keyword_is_the_name<S: Sink>(&mut self, sink: &mut S) {
+        let call = self.call.token();
+        let keyword = name_from(call);
+        let (lead, name) = trim(&call.head[..keyword]);
+        let start = call.head_start + lead as u64;
+        let span = Span::new(start, start + name.len() as u64);
+        if valid_name(name) {
+            self.frame.name(span, name, sink);
+        } else {
+            // Cannot happen with a keyword that is a name; kept total.
+            self.frame.ensure_started(span, sink);
+            self.break_call(span, Diagnostic::InvalidName, sink);
+        }
+        // The keyword, the separator and the whitespace after it, in stream order.
+        self.report_head(sink);
+        self.call.token().fenced = None;
+        self.phase = Phase::Lead;
     }
 
     /// Checks the header's name (and id) and starts the call; says why not when it cannot.
@@ -731,9 +902,7 @@ impl TokenJson {
         let modes = self.modes;
         let call = self.call.token();
         let from = name_from(call);
-        let raw = &call.head[from..];
-        let lead = raw.len() - raw.trim_ascii_start().len();
-        let header = raw.trim_ascii();
+        let (lead, header) = trim(&call.head[from..]);
         // Stream offset of `header[0]`.
         let header_start = call.head_start
             + (from + lead) as u64
@@ -770,10 +939,14 @@ impl TokenJson {
         Ok(())
     }
 
-    /// Reports the kept header bytes as the call's markup.
+    /// Reports the kept header bytes as the call's markup (once: a header not kept any
+    /// more was reported when it stopped being kept).
     fn report_head<S: Sink>(&mut self, sink: &mut S) {
         let modes = self.modes;
         let call = self.call.token();
+        if call.head_dropped {
+            return;
+        }
         let head = &call.head[..];
         let start = call.head_start;
         let keyword = name_from(call);
@@ -810,27 +983,31 @@ impl TokenJson {
         };
         let call = self.call.token();
         match b {
-            b'`' if call.fence == 0 => {
-                if call.fenced.is_none() {
+            b'`' | b'~' if call.fence == 0 => {
+                if call.fenced.is_none() && !call.broken {
                     // Rule 13: a fence where the format has none.
                     sink.diagnostic(Span::at(at(i)), Diagnostic::CodeFence);
                 }
                 self.phase = Phase::Fence;
             }
+            // The closing fence right after the opening one: no arguments (`{}`).
+            b'`' | b'~' => self.phase = Phase::Tail,
             b'<' => self.phase = Phase::ArgsMarkup,
             _ => {
-                if matches!(b, b'"' | b'\'') {
+                if matches!(b, b'"' | b'\'') && !call.broken {
                     sink.diagnostic(Span::at(at(i)), Diagnostic::DoubleEncodedArguments);
                 }
                 call.value = JsonValue::new();
                 call.has_value = true;
+                call.in_value = true;
                 self.phase = Phase::Value;
             }
         }
         i
     }
 
-    /// The opening fence line: backticks and an info string such as `json`, to the newline.
+    /// The opening fence line: backticks (or tildes) and an info string such as `json`, to
+    /// the newline or to the JSON value when it starts on the same line.
     fn fence<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
@@ -839,7 +1016,8 @@ impl TokenJson {
         while i < chunk.len() {
             let b = chunk[i];
             let info = b.is_ascii_alphanumeric()
-                || matches!(b, b'`' | b'_' | b'-' | b'.' | b'+' | b' ' | b'\t' | b'\r');
+                || is_fence(b)
+                || matches!(b, b'_' | b'-' | b'.' | b'+' | b' ' | b'\t' | b'\r');
             if b == b'\n' {
                 i += 1;
                 done = true;
@@ -856,17 +1034,24 @@ impl TokenJson {
         if i > pos {
             sink.markup(Span::new(at(pos), at(i)), Markup::Envelope, &chunk[pos..i]);
         }
-        if done {
-            self.phase = Phase::Lead;
-        } else if bad == Some(b'<') {
-            self.phase = Phase::ArgsMarkup;
-        } else if bad.is_some() {
-            self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+        match bad {
+            None if done => self.phase = Phase::Lead,
+            None => {}
+            // Rule 13: the JSON on the fence's own line.
+            Some(b'{' | b'[' | b'"') => self.phase = Phase::Lead,
+            Some(b'<') => self.phase = Phase::ArgsMarkup,
+            Some(_) => {
+                // Not a fence line: the call is broken; what follows is read on as its
+                // arguments.
+                self.break_call(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+                self.phase = Phase::Tail;
+            }
         }
         i
     }
 
-    /// The arguments' JSON value: the model's text, streamed as it comes.
+    /// The arguments' JSON value: the model's text, streamed as it comes (a broken call's
+    /// as its markup).
     fn value<S: Sink>(
         &mut self,
         chunk: &[u8],
@@ -876,45 +1061,60 @@ impl TokenJson {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
+        let index = self.frame.call.index;
         let call = self.call.token();
         let step = call.value.scan(&chunk[pos..]);
-        let mut end = match step {
+        let end = match step {
             Step::More => chunk.len(),
             Step::Done(k) | Step::Error(k) => pos + k,
         };
-        // The limit falls on the same byte whatever the chunking.
-        let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-        let over = (end - pos) as u64 > allowed;
-        if over {
-            end = pos + allowed as usize;
+        // Argument text up to `args`, markup from there (a broken call's).
+        let mut args = pos;
+        let mut over = false;
+        if !call.broken {
+            // The limit falls on the same byte whatever the chunking.
+            let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+            over = (end - pos) as u64 > allowed;
+            args = if over { pos + allowed as usize } else { end };
+            if args > pos {
+                sink.tool_args(Span::new(at(pos), at(args)), index, &chunk[pos..args]);
+                call.arg_bytes += (args - pos) as u64;
+            }
         }
-        if end > pos {
-            let index = self.frame.call.index;
-            sink.tool_args(Span::new(at(pos), at(end)), index, &chunk[pos..end]);
-            call.arg_bytes += (end - pos) as u64;
-        }
         if over {
-            self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
-            return end;
+            self.break_call(Span::at(at(args)), Diagnostic::ArgumentsTooLong, sink);
+        }
+        if end > args {
+            sink.markup(
+                Span::new(at(args), at(end)),
+                Markup::Envelope,
+                &chunk[args..end],
+            );
         }
         match step {
             Step::More => {}
-            Step::Done(_) => self.phase = Phase::Tail,
+            Step::Done(_) => {
+                self.call.token().in_value = false;
+                self.phase = Phase::Tail;
+            }
             Step::Error(_) if chunk[end] == b'<' => self.phase = Phase::ArgsMarkup,
             Step::Error(_) => {
-                self.invalid(
-                    Span::new(at(end), at(end + 1)),
-                    Diagnostic::MalformedCall,
-                    sink,
-                );
+                // A closing bracket with nothing open: the call is broken, the bracket is
+                // its, and what follows is read on as its arguments.
+                let span = Span::new(at(end), at(end + 1));
+                self.break_call(span, Diagnostic::MalformedCall, sink);
+                sink.markup(span, Markup::Envelope, &chunk[end..end + 1]);
+                self.call.token().in_value = false;
+                self.phase = Phase::Tail;
+                return end + 1;
             }
         }
         end
     }
 
     /// A `<` where the arguments expect JSON: the call closer (empty arguments, or a broken
-    /// value), a stop token (the stream ended inside the call), or anything else, which
-    /// breaks the call.
+    /// value), a stop token (the stream ended inside the call), another token, which ends
+    /// the call, or no token, which breaks it.
     fn args_markup<S: Sink>(
         &mut self,
         chunk: &[u8],
@@ -952,17 +1152,116 @@ impl TokenJson {
             Anchored::Failed(candidate) => {
                 let held = self.frame.delimiters.take();
                 let start = at(candidate) - held.len() as u64;
-                self.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
-                self.refeed(&held, start, options, sink);
+                self.break_call(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                self.phase = if self.call.token().in_value {
+                    Phase::Value
+                } else {
+                    Phase::Tail
+                };
+                self.skip_markup_byte(&held, candidate, chunk, base, options, sink)
+            }
+        }
+    }
+
+    /// A broken call's `<` that began no delimiter (the first of `held`, or else
+    /// `chunk[candidate]`): markup of the call; what followed it is read again in the
+    /// call's phase. Returns where the chunk goes on.
+    fn skip_markup_byte<S: Sink>(
+        &mut self,
+        held: &[u8],
+        candidate: usize,
+        chunk: &[u8],
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = base + candidate as u64;
+        match held.split_first() {
+            Some((first, rest)) => {
+                let start = at - held.len() as u64;
+                let span = Span::new(start, start + 1);
+                sink.markup(span, Markup::Envelope, core::slice::from_ref(first));
+                self.refeed(rest, span.end, options, sink);
                 candidate
+            }
+            None => {
+                let span = Span::new(at, at + 1);
+                sink.markup(span, Markup::Envelope, &chunk[candidate..candidate + 1]);
+                candidate + 1
             }
         }
     }
 
     /// After the JSON value: whitespace (and a closing fence) is markup, then the closer.
-    /// Anything else ends the call without it (rule 3) and is scanned again where the call
-    /// stood.
+    /// Other text is released as such, with one [`Diagnostic::TrailingText`], and the call
+    /// goes on to its closer; another token ends the call without it (rule 3) and is
+    /// scanned again where the call stood.
     fn tail<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        if self.call.token().broken {
+            return self.broken_tail(chunk, pos, base, options, sink);
+        }
+        let at = |i: usize| base + i as u64;
+        let reasoning = self.frame.reasoning;
+        let call = self.call.token();
+        let fenced = call.fence != 0;
+        let trailing = &mut call.trailing;
+        let stop = self.frame.delimiters.scan(
+            self.modes.call,
+            chunk,
+            pos,
+            base,
+            &mut |mut span, mut bytes| {
+                if !*trailing {
+                    let ws = bytes
+                        .iter()
+                        .take_while(|&&b| is_json_ws(b) || (fenced && is_fence(b)))
+                        .count();
+                    if ws > 0 {
+                        let end = span.start + ws as u64;
+                        sink.markup(Span::new(span.start, end), Markup::Envelope, &bytes[..ws]);
+                        span.start = end;
+                        bytes = &bytes[ws..];
+                    }
+                    if bytes.is_empty() {
+                        return;
+                    }
+                    *trailing = true;
+                    sink.diagnostic(Span::at(span.start), Diagnostic::TrailingText);
+                }
+                if reasoning {
+                    sink.reasoning(span, bytes);
+                } else {
+                    sink.text(span, bytes);
+                }
+            },
+        );
+        match stop {
+            Stop::End => chunk.len(),
+            Stop::Match(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                if delimiter.role == Role::CallClose {
+                    sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                    self.complete(span, sink);
+                } else {
+                    self.end_without_closer(Span::at(span.start), sink);
+                    self.refeed(delimiter.bytes, span.start, options, sink);
+                }
+                end
+            }
+        }
+    }
+
+    /// After a broken call's JSON value: whitespace and fences are markup, a `<` may be its
+    /// closer or a token that ends it, and anything else is read on as more JSON (so that
+    /// a delimiter inside a string stays argument text).
+    fn broken_tail<S: Sink>(
         &mut self,
         chunk: &[u8],
         pos: usize,
@@ -973,10 +1272,9 @@ impl TokenJson {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if self.frame.delimiters.state == START {
-            let fenced = self.call.token().fence != 0;
             let ws = chunk[i..]
                 .iter()
-                .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
+                .take_while(|&&b| is_json_ws(b) || is_fence(b))
                 .count();
             if ws > 0 {
                 sink.markup(
@@ -989,6 +1287,13 @@ impl TokenJson {
             if i == chunk.len() {
                 return i;
             }
+            if chunk[i] != b'<' {
+                let call = self.call.token();
+                call.value = JsonValue::new();
+                call.in_value = true;
+                self.phase = Phase::Value;
+                return i;
+            }
         }
         match self.frame.anchored(self.modes.call, chunk, i) {
             Anchored::Pending => chunk.len(),
@@ -998,17 +1303,14 @@ impl TokenJson {
                     sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                     self.complete(span, sink);
                 } else {
-                    self.end_without_closer(Span::at(span.start), sink);
+                    self.complete(Span::at(span.start), sink);
                     self.refeed(delimiter.bytes, span.start, options, sink);
                 }
                 end
             }
             Anchored::Failed(candidate) => {
                 let held = self.frame.delimiters.take();
-                let start = at(candidate) - held.len() as u64;
-                self.end_without_closer(Span::at(start), sink);
-                self.refeed(&held, start, options, sink);
-                candidate
+                self.skip_markup_byte(&held, candidate, chunk, base, options, sink)
             }
         }
     }
@@ -1019,13 +1321,78 @@ fn name_from(call: &Call) -> usize {
     call.fenced.map_or(0, |(_, keyword)| usize::from(keyword))
 }
 
-/// Rule 9: a name (or id) is non-empty UTF-8 without whitespace, quotes or markup.
+/// A byte that makes a Markdown code fence (backtick or tilde).
+#[inline(always)]
+fn is_fence(b: u8) -> bool {
+    b == b'`' || b == b'~'
+}
+
+/// `bytes` without whitespace at either end (ASCII and, where `bytes` is UTF-8 there,
+/// Unicode White_Space: NO-BREAK SPACE, IDEOGRAPHIC SPACE, LINE SEPARATOR…; dialects.md
+/// rule 9), and how many bytes were cut in front.
+fn trim(bytes: &[u8]) -> (usize, &[u8]) {
+    let mut from = 0;
+    while let Some(n) = space_at(&bytes[from..], false) {
+        from += n;
+    }
+    let mut to = bytes.len();
+    while to > from {
+        match space_at(&bytes[from..to], true) {
+            Some(n) => to -= n,
+            None => break,
+        }
+    }
+    (from, &bytes[from..to])
+}
+
+/// The length of the whitespace character at the start (or, with `back`, the end) of
+/// `bytes`, if there is one.
+fn space_at(bytes: &[u8], back: bool) -> Option<usize> {
+    let edge = if back {
+        *bytes.last()?
+    } else {
+        *bytes.first()?
+    };
+    if edge.is_ascii() {
+        return edge.is_ascii_whitespace().then_some(1);
+    }
+    // A UTF-8 sequence is at most 4 bytes long.
+    let window = if back {
+        &bytes[bytes.len().saturating_sub(4)..]
+    } else {
+        &bytes[..bytes.len().min(4)]
+    };
+    (1..=window.len()).find_map(|n| {
+        let piece = if back {
+            &window[window.len() - n..]
+        } else {
+            &window[..n]
+        };
+        let mut chars = core::str::from_utf8(piece).ok()?.chars();
+        let c = chars.next()?;
+        (chars.next().is_none() && c.is_whitespace()).then_some(n)
+    })
+}
+
+/// Rule 9: a name (or id) is non-empty UTF-8 without whitespace (ASCII or Unicode),
+/// control characters, quotes or markup.
 fn valid_name(name: &[u8]) -> bool {
-    !name.is_empty()
-        && (name.is_ascii() || core::str::from_utf8(name).is_ok())
-        && !name.iter().any(|&b| {
-            b.is_ascii_whitespace()
-                || b.is_ascii_control()
-                || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
-        })
+    let plain = |b: u8| {
+        !(b.is_ascii_whitespace()
+            || b.is_ascii_control()
+            || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\'))
+    };
+    if name.is_ascii() {
+        return !name.is_empty() && name.iter().all(|&b| plain(b));
+    }
+    match core::str::from_utf8(name) {
+        Ok(text) => text.chars().all(|c| {
+            if c.is_ascii() {
+                plain(c as u8)
+            } else {
+                !c.is_whitespace() && !c.is_control()
+            }
+        }),
+        Err(_) => false,
+    }
 }

@@ -24,6 +24,8 @@ pub struct CompiledDialect {
     pub module: String,
     /// The documented origin of the format.
     pub source: String,
+    /// The dialect's own delimiters are single special tokens of the model's vocabulary.
+    pub special_tokens: bool,
     /// The modes, sorted by name.
     pub modes: Vec<CompiledMode>,
 }
@@ -113,6 +115,7 @@ pub fn compile(spec: &DialectSpec) -> Result<CompiledDialect, TableError> {
         name: spec.name.clone(),
         module: module_name(&spec.name),
         source: spec.source.clone(),
+        special_tokens: spec.special_tokens,
         modes,
     })
 }

@@ -83,8 +83,8 @@ const fn check_dfa(dfa: &crate::automaton::Dfa, states: usize, class_count: usiz
 "#;
 
 /// The source of `$OUT_DIR/dialects.rs`, which the core `include!`s into its `tables`
-/// module: `MAX_DELIMITER_LEN`, `MAX_HOLD`, and per dialect a module with its `SOURCE` and
-/// one `static` `crate::automaton::Dfa` per mode (named after the mode, upper-cased), each
+/// module: `MAX_DELIMITER_LEN`, `MAX_HOLD`, and per dialect a module with its `SOURCE`, its
+/// `SPECIAL_TOKENS` flag and one `static` `crate::automaton::Dfa` per mode (named after the mode, upper-cased), each
 /// followed by a `const` check of its invariants.
 ///
 /// `inputs` are the `(file name, content)` pairs the dialects were compiled from; they are
@@ -156,6 +156,18 @@ fn emit_dialect(out: &mut String, dialect: &CompiledDialect) {
         dialect.name
     );
     let _ = writeln!(w, "    pub const SOURCE: &str = {:?};", dialect.source);
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "    /// Whether the `{}` table says its own delimiters are single special tokens of the\n    \
+         /// model's vocabulary (`special_tokens`).",
+        dialect.name
+    );
+    let _ = writeln!(
+        w,
+        "    pub const SPECIAL_TOKENS: bool = {};",
+        dialect.special_tokens
+    );
     for mode in &dialect.modes {
         emit_mode(w, dialect, mode);
     }
@@ -361,6 +373,10 @@ pub const MAX_HOLD: usize = 2;
 pub mod my_demo {{
     /// The documented origin of the `my-demo` format, as its table gives it.
     pub const SOURCE: &str = \"<demo> `spec`\";
+
+    /// Whether the `my-demo` table says its own delimiters are single special tokens of the
+    /// model's vocabulary (`special_tokens`).
+    pub const SPECIAL_TOKENS: bool = false;
 
     /// Mode `tail` of dialect `my-demo`: 6 states, 4 byte classes (stride 4).
     ///

@@ -16,6 +16,9 @@ pub struct DialectSpec {
     pub name: String,
     /// The documented origin of the format.
     pub source: String,
+    /// The dialect's own delimiters are single special tokens of the model's vocabulary
+    /// (`special_tokens = true`; default `false`).
+    pub special_tokens: bool,
     /// The modes, sorted by name.
     pub modes: Vec<ModeSpec>,
 }
@@ -36,6 +39,8 @@ pub struct ModeSpec {
 struct RawTable {
     dialect: String,
     source: String,
+    #[serde(default)]
+    special_tokens: bool,
     #[serde(default)]
     modes: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
@@ -108,6 +113,7 @@ pub fn parse(file_name: &str, text: &str) -> Result<DialectSpec, TableError> {
         file_name: file_name.to_owned(),
         name: raw.dialect,
         source: raw.source,
+        special_tokens: raw.special_tokens,
         modes,
     })
 }
@@ -262,6 +268,20 @@ mod tests {
                 (b"<a>".to_vec(), "stop")
             ]
         );
+    }
+
+    #[test]
+    fn special_tokens_is_an_optional_flag() {
+        let body = "[modes.m]\nstop = [\"<|s|>\"]\n";
+        let plain = parse("tables/demo.toml", &format!("{HEADER}{body}")).unwrap();
+        assert!(!plain.special_tokens);
+        let tokens = parse(
+            "tables/demo.toml",
+            &format!("{HEADER}special_tokens = true\n{body}"),
+        )
+        .unwrap();
+        assert!(tokens.special_tokens);
+        assert!(error(&format!("special_tokens = \"yes\"\n{body}")).contains("special_tokens"));
     }
 
     #[test]
