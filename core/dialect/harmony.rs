@@ -206,7 +206,8 @@ impl Header {
         let at = |i: usize| span.start + i as u64;
         // First byte not yet reported: events about a word come right after its last byte.
         let mut run = 0;
-        for (i, &b) in bytes.iter().enumerate() {
+        let mut i = 0;
+        while i < bytes.len() {
             if self.len == HEADER_CAP || self.overflow {
                 markup(Span::new(at(run), at(i)), &bytes[run..i], sink);
                 if !self.overflow {
@@ -217,55 +218,86 @@ impl Header {
                 sink.text(Span::new(at(i), span.end), &bytes[i..]);
                 return;
             }
-            self.len += 1;
             // The seed's header words end at whitespace or `<` (corpus 044: a recipient
             // never takes in markup).
-            if b.is_ascii_whitespace() || b == b'<' {
+            let b = bytes[i];
+            if word_end(b) {
+                self.len += 1;
                 if self.in_word {
                     markup(Span::new(at(run), at(i)), &bytes[run..i], sink);
                     run = i;
                     self.end_word(sink);
                 }
+                i += 1;
             } else {
-                self.word_byte(b, at(i));
+                // The word's bytes up to its end, or up to the cap, at once.
+                let room = usize::from(HEADER_CAP - self.len);
+                let n = bytes[i..]
+                    .iter()
+                    .take(room)
+                    .take_while(|&&b| !word_end(b))
+                    .count();
+                // Fits: `n` is at most the room left below the cap.
+                self.len += n as u16;
+                self.word_bytes(&bytes[i..i + n], at(i));
+                i += n;
             }
         }
         markup(Span::new(at(run), span.end), &bytes[run..], sink);
     }
 
-    fn word_byte(&mut self, b: u8, at: u64) {
+    /// Bytes of a word (not empty, none of them ending it), the first at stream offset `at`.
+    fn word_bytes(&mut self, bytes: &[u8], at: u64) {
         if !self.in_word {
             self.in_word = true;
             self.word_len = 0;
             self.word_start = at;
         }
-        if let Some(slot) = self.word.get_mut(usize::from(self.word_len)) {
-            *slot = b;
+        let old = usize::from(self.word_len);
+        if old < WORD_CAP {
+            let n = bytes.len().min(WORD_CAP - old);
+            self.word[old..old + n].copy_from_slice(&bytes[..n]);
         }
-        self.word_len += 1;
-        match self.recipient {
-            Recipient::None if self.word() == (b"to=", true) => {
+        // Fits: a word is part of a header of at most HEADER_CAP bytes.
+        self.word_len += bytes.len() as u16;
+        let rest = match self.recipient {
+            // The word is `to=` once its third byte is read; the bytes after it are the
+            // recipient's.
+            Recipient::None if old < 3 && usize::from(self.word_len) >= 3 => {
+                if &self.word[..3] != b"to=" {
+                    return;
+                }
                 self.recipient = Recipient::Reading;
                 self.recipient_start = self.word_start;
+                &bytes[3 - old..]
             }
-            Recipient::Reading => self.recipient_byte(b),
-            _ => {}
-        }
+            Recipient::Reading => bytes,
+            _ => return,
+        };
+        self.recipient_bytes(rest);
     }
 
-    fn recipient_byte(&mut self, b: u8) {
-        let matched = usize::from(self.namespace);
-        if self.name.is_empty() && matched < FUNCTIONS.len() {
-            if b == FUNCTIONS[matched] {
-                self.namespace += 1;
+    fn recipient_bytes(&mut self, mut bytes: &[u8]) {
+        while self.name.is_empty() && usize::from(self.namespace) < FUNCTIONS.len() {
+            let Some((&b, rest)) = bytes.split_first() else {
                 return;
+            };
+            if b != FUNCTIONS[usize::from(self.namespace)] {
+                // Another namespace (`browser.search`): what looked like `functions.` is name.
+                self.unmatch_namespace();
+                break;
             }
-            // Another namespace (`browser.search`): what looked like `functions.` is name.
-            self.unmatch_namespace();
+            self.namespace += 1;
+            bytes = rest;
         }
-        if self.name.try_push(b).is_err() {
+        let room = self.name.remaining_capacity();
+        if bytes.len() > room {
             self.name_too_long = true;
         }
+        // Cannot overflow: at most the room left.
+        let _ = self
+            .name
+            .try_extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     /// The recipient is not in the `functions.` namespace: the bytes taken for its prefix
@@ -342,6 +374,12 @@ impl Header {
             None
         }
     }
+}
+
+/// A byte that ends a header word.
+#[inline(always)]
+fn word_end(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'<'
 }
 
 #[inline]

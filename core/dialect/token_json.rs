@@ -665,6 +665,23 @@ impl TokenJson {
                     self.keyword_is_the_name(sink);
                     return i;
                 }
+                if call.fenced.is_none() && !dfa.starts[usize::from(b)] {
+                    // Bytes that begin no delimiter leave the DFA in its start state and go
+                    // to the head as they come (up to its cap; the byte past it is the
+                    // general case below): take the run of them at once.
+                    let room = HEADER_CAP - call.head.len();
+                    let n = chunk[i..]
+                        .iter()
+                        .take(room)
+                        .take_while(|&&c| !dfa.starts[usize::from(c)])
+                        .count();
+                    if n > 0 {
+                        // Cannot overflow: `n` is at most the room left.
+                        let _ = call.head.try_extend_from_slice(&chunk[i..i + n]);
+                        i += n;
+                        continue;
+                    }
+                }
             }
             let state = dfa.next(scan.state, b);
             i += 1;
@@ -676,6 +693,13 @@ impl TokenJson {
                 return i;
             }
             let depth = dfa.depth(state);
+            if depth == scan.hold.len() + 1 {
+                // The candidate only grows: nothing leaves the hold, and the byte joins it.
+                // Cannot overflow: the hold is a proper prefix of a delimiter.
+                let _ = scan.hold.try_push(b);
+                scan.state = state;
+                continue;
+            }
             // Bytes that can no longer begin a delimiter leave the hold for the head.
             let leaving = scan.hold.len() + 1 - depth;
             let from_hold = leaving.min(scan.hold.len());
@@ -706,9 +730,11 @@ impl TokenJson {
                 self.refeed(&rest, start, options, sink);
                 return i;
             }
-            // Cannot overflow: checked just above.
-            let _ = call.head.try_extend_from_slice(&scan.hold[..from_hold]);
-            scan.hold.drain(..from_hold);
+            if from_hold > 0 {
+                // Cannot overflow: checked just above.
+                let _ = call.head.try_extend_from_slice(&scan.hold[..from_hold]);
+                scan.hold.drain(..from_hold);
+            }
             if name_line_end {
                 scan.state = START;
                 if b != b'\n' {
@@ -798,7 +824,8 @@ impl TokenJson {
                 self.phase = Phase::Lead;
             }
             Role::ArgsOpen if !fenced => {
-                if Some(trim(&call.head).1) == self.modes.fenced_keyword {
+                let keyword = self.modes.fenced_keyword;
+                if keyword.is_some_and(|keyword| trim(&call.head).1 == keyword) {
                     // DeepSeek V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`. A mode has
                     // at most 256 delimiters, so the index fits.
                     let delimiters = self.modes.call.delimiters;
@@ -922,7 +949,8 @@ impl TokenJson {
                 (&rest[..end], offset)
             }
         };
-        if !valid_name(header) || !valid_name(name) {
+        // `name` is part of `header`, cut at ASCII bytes: valid when `header` is, unless empty.
+        if !valid_name(header) || name.is_empty() {
             return Err(Diagnostic::InvalidName);
         }
         let name_start = header_start + name_offset as u64;
@@ -1374,25 +1402,35 @@ fn space_at(bytes: &[u8], back: bool) -> Option<usize> {
     })
 }
 
+/// `NAME_BYTES[b]`: an ASCII byte that may be in a name (not whitespace, a control
+/// character, a quote or markup), or any non-ASCII byte (decided with its character).
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = !byte.is_ascii()
+            || !(byte.is_ascii_whitespace()
+                || byte.is_ascii_control()
+                || matches!(byte, b'<' | b'>' | b'"' | b'\'' | b'\\'));
+        b += 1;
+    }
+    table
+};
+
 /// Rule 9: a name (or id) is non-empty UTF-8 without whitespace (ASCII or Unicode),
 /// control characters, quotes or markup.
 fn valid_name(name: &[u8]) -> bool {
-    let plain = |b: u8| {
-        !(b.is_ascii_whitespace()
-            || b.is_ascii_control()
-            || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\'))
-    };
+    if !name.iter().all(|&b| NAME_BYTES[usize::from(b)]) {
+        return false;
+    }
     if name.is_ascii() {
-        return !name.is_empty() && name.iter().all(|&b| plain(b));
+        return !name.is_empty();
     }
     match core::str::from_utf8(name) {
-        Ok(text) => text.chars().all(|c| {
-            if c.is_ascii() {
-                plain(c as u8)
-            } else {
-                !c.is_whitespace() && !c.is_control()
-            }
-        }),
+        Ok(text) => text
+            .chars()
+            .all(|c| c.is_ascii() || (!c.is_whitespace() && !c.is_control())),
         Err(_) => false,
     }
 }
