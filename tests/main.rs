@@ -3,6 +3,7 @@
 mod alloc;
 mod conformance;
 mod corpus;
+mod dsml_review;
 mod harmony;
 mod harness;
 mod properties;

@@ -216,7 +216,8 @@ impl MarkupCalls {
     /// Bytes the machine handed back when it went idle, with the stream offset of the
     /// first. They end right before `end`, the stream offset of the chunk position
     /// [`MarkupCalls::run`] returned, and the host must scan them again in its text phase
-    /// (a proper prefix of a delimiter, at most once per section or call that ended on
+    /// (a proper prefix of a delimiter, or a reasoning closer outside reasoning, whose
+    /// meaning in text is the host's; at most once per section or call that ended on
     /// them). They wait in the frame's hold: call this as soon as `run` returns.
     pub(crate) fn take_replay(
         &mut self,
@@ -521,7 +522,15 @@ impl MarkupCalls {
                 }
                 self.reset_structure();
                 if delimiter.role == Role::ReasoningClose && !frame.reasoning {
-                    frame.release(span, delimiter.bytes, sink);
+                    // A reasoning closer outside reasoning means what the host's text says
+                    // it means (text in `xml`, a stray token in `deepseek`, rule 12): it
+                    // is handed back whole, to be scanned again there. The callers return
+                    // the offset right after it, which is where the replay must end.
+                    debug_assert!(frame.delimiters.hold.is_empty(), "a match clears the hold");
+                    frame.delimiters.hold.clear();
+                    let kept = frame.delimiters.hold.try_extend_from_slice(delimiter.bytes);
+                    debug_assert!(kept.is_ok(), "a delimiter fits the hold");
+                    self.leave(frame);
                 } else {
                     frame.text_delimiter(delimiter, span, sink);
                 }
