@@ -3,6 +3,7 @@
 mod alloc;
 mod conformance;
 mod corpus;
+mod dsml;
 mod gemini;
 mod gemma;
 mod harmony;

@@ -2207,6 +2207,73 @@ fn deepseek_dsml_without_structure_is_text() {
     );
 }
 
+/// Rule 12 and seed §2.7 (g): `</think>` outside reasoning is a stray DeepSeek token,
+/// removed with a diagnostic. It is one when it ends a DSML block too, as it is after a
+/// token section: it used to come out as content there (`</think>after`, no diagnostic).
+#[test]
+fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
+    let input = "<:function_calls>\n<:invoke name=\"f\">\n<:parameter name=\"k\" string=\"true\">v</:parameter>\n</:invoke>\n</think>after";
+    assert_eq!(
+        dsml(input),
+        [
+            "<MarkupOpen>",
+            r#"E"\n""#,
+            "<CallOpen>",
+            r#"E" name=\"f\">""#,
+            "S0:f",
+            r#"E"\n""#,
+            "<ParamOpen>",
+            r#"E" name=\"k\" string=\"true\">""#,
+            "P0:k:text",
+            r#"V0:Verbatim"v""#,
+            "<ParamClose>",
+            "P-0",
+            r#"E"\n""#,
+            "<CallClose>",
+            "X0:Complete",
+            r#"E"\n""#,
+            "D:unclosed_section",
+            "<Stray>",
+            "D:stray_token",
+            r#"T"after""#,
+        ]
+    );
+    let completion = dsml_completion(input);
+    assert_eq!(named_calls(&completion), [named("f", r#"{"k":"v"}"#)]);
+    assert_eq!(completion.content, "after");
+    assert_eq!(completion.reasoning, None);
+    assert_eq!(codes(&completion), ["unclosed_section", "stray_token"]);
+    // The same after a token section, for comparison.
+    assert_eq!(
+        deepseek("[S][C]f[SEP]{}[/C]</think>after")[8..],
+        [
+            "D:unclosed_section",
+            "<Stray>",
+            "D:stray_token",
+            r#"T"after""#
+        ]
+    );
+    // A block opener that the closer follows is text (rule 4); the closer is still stray.
+    assert_eq!(
+        dsml("<:tool_calls></think>b"),
+        [
+            r#"T"<｜DSML｜tool_calls>""#,
+            "<Stray>",
+            "D:stray_token",
+            r#"T"b""#
+        ]
+    );
+    // Inside reasoning it closes the reasoning, and the block in it is a draft.
+    let completion =
+        dsml_completion("<think>a <:tool_calls><:invoke name=\"f\"></:invoke></think>b");
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, "b");
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("a <｜DSML｜invoke name=\"f\"></｜DSML｜invoke>")
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Seed §5 behaviours, as amended by dialects.md
 

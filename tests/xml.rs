@@ -874,6 +874,33 @@ fn reasoning() {
     );
 }
 
+/// A reasoning closer outside reasoning ends a section (plain or DSML) and is then what it
+/// is in this dialect's text: text (no xml token is stray), as in prose.
+#[test]
+fn reasoning_closer_outside_reasoning_ends_a_section_as_text() {
+    assert_eq!(
+        scan("<tool_calls><invoke name=\"f\"></invoke></think>x"),
+        [
+            "<SectionOpen>",
+            "<CallOpen>",
+            "E\" name=\\\"f\\\">\"",
+            "S0:f",
+            "<CallClose>",
+            "X0:Complete",
+            "D:unclosed_section",
+            "T\"</think>x\"",
+        ]
+    );
+    let dsml =
+        completion("<｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"></｜DSML｜invoke>\n</think>x");
+    assert_eq!(calls(&dsml), [call("f", json!({}))]);
+    assert_eq!(dsml.content, "</think>x");
+    assert_eq!(dsml.reasoning, None);
+    let codes: Vec<_> = dsml.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["unclosed_section"]);
+    assert_eq!(scan("a</think>b"), ["T\"a</think>b\""]);
+}
+
 /// Rule 2 and 9: structure that breaks is released as text with a diagnostic.
 #[test]
 fn broken_structure_is_text() {

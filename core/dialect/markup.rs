@@ -178,7 +178,8 @@ impl MarkupCalls {
     /// Bytes the machine handed back when it went idle, with the stream offset of the
     /// first. They end right before `end`, the stream offset of the chunk position
     /// [`MarkupCalls::run`] returned, and the host must scan them again in its text phase
-    /// (a proper prefix of a delimiter, at most once per section or call that ended on
+    /// (a proper prefix of a delimiter, or a reasoning closer outside reasoning, whose
+    /// meaning in text is the host's; at most once per section or call that ended on
     /// them). They wait in the frame's hold: call this as soon as `run` returns.
     pub(crate) fn take_replay(
         &mut self,
@@ -481,14 +482,28 @@ impl MarkupCalls {
             _ => {
                 // A stop token or the reasoning closer: the structure ends here, and the
                 // delimiter means what it means in text.
-                if self.in_call {
+                if self.in_call && delimiter.role == Role::ReasoningClose && frame.reasoning {
+                    // A draft whose invoke lost its closer: the reasoning closer demotes it
+                    // with the other drafts (rule 7).
+                    sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedInvoke);
+                    self.complete(frame, Span::at(span.start), sink);
+                    self.in_section = false;
+                } else if self.in_call {
                     frame.truncate(Span::at(span.start), sink);
                 } else if self.in_section {
                     sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedSection);
                 }
                 self.reset_structure();
                 if delimiter.role == Role::ReasoningClose && !frame.reasoning {
-                    frame.release(span, delimiter.bytes, sink);
+                    // A reasoning closer outside reasoning means what the host's text says
+                    // it means (text in `xml`, a stray token in `deepseek`, rule 12): it
+                    // is handed back whole, to be scanned again there. The callers return
+                    // the offset right after it, which is where the replay must end.
+                    debug_assert!(frame.delimiters.hold.is_empty(), "a match clears the hold");
+                    frame.delimiters.hold.clear();
+                    let kept = frame.delimiters.hold.try_extend_from_slice(delimiter.bytes);
+                    debug_assert!(kept.is_ok(), "a delimiter fits the hold");
+                    self.leave(frame);
                 } else {
                     frame.text_delimiter(delimiter, span, sink);
                 }
@@ -817,7 +832,7 @@ impl MarkupCalls {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(follow, end) => {
                 let start = self.follow_start();
-                if !self.admits(candidate.role, follow.role) {
+                if !self.admits(candidate.role, follow.role, frame.reasoning) {
                     self.reject(frame, Rest::Delimiter(follow), start, options, sink);
                 } else if matches!(follow.role, Role::CallOpen | Role::ParamOpen) {
                     self.follow = Some(follow);
@@ -836,9 +851,11 @@ impl MarkupCalls {
         }
     }
 
-    /// Whether `follow` after `candidate` continues the structure.
-    fn admits(&self, candidate: Role, follow: Role) -> bool {
+    /// Whether `follow` after `candidate` continues the structure (`reasoning`: the
+    /// structure is a draft inside reasoning, which its closer may end).
+    fn admits(&self, candidate: Role, follow: Role, reasoning: bool) -> bool {
         match (candidate, follow) {
+            (Role::ParamClose | Role::CallClose, Role::ReasoningClose) => reasoning,
             (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => {
                 true
             }
