@@ -3,6 +3,7 @@
 //! reasoning, the four ways a call ends).
 
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::lex::json::JsonValue;
 use crate::scan::{DelimiterScan, Stop};
 use crate::scanner::{Options, MAX_DRAFT_CALLS};
 use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
@@ -69,6 +70,29 @@ impl Frame {
     #[inline]
     pub(crate) fn plain_text(&self, dfa: &Dfa, chunk: &[u8]) -> bool {
         self.delimiters.state == START && !self.opener_optional && dfa.find_start(chunk).is_none()
+    }
+
+    /// The argument fast path of the JSON families: a whole chunk inside a JSON string of
+    /// the current call's arguments goes out as one `tool_args` event, within the call's
+    /// argument budget (`arg_bytes` so far). Returns `false`, having done nothing, when the
+    /// chunk needs the general machine.
+    #[inline(always)]
+    pub(crate) fn plain_args<S: Sink>(
+        &self,
+        value: &mut JsonValue,
+        arg_bytes: &mut u64,
+        chunk: &[u8],
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        let room = options.max_argument_bytes.saturating_sub(*arg_bytes);
+        if chunk.len() as u64 <= room && value.take_inside_string(chunk) {
+            *arg_bytes += chunk.len() as u64;
+            sink.tool_args(span, self.call.index, chunk);
+            return true;
+        }
+        false
     }
 
     /// Reports `bytes` as reasoning or content, whichever the stream is in.

@@ -463,10 +463,11 @@ impl Harmony {
             }
             Phase::Args if self.value == Value::Inside && chunk.len() <= 64 => {
                 let call = &mut self.call;
-                let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-                if chunk.len() as u64 <= room && call.json.take_inside_string(chunk) {
-                    call.arg_bytes += chunk.len() as u64;
-                    sink.tool_args(span, self.frame.call.index, chunk);
+                let (value, arg_bytes) = (&mut call.json, &mut call.arg_bytes);
+                if self
+                    .frame
+                    .plain_args(value, arg_bytes, chunk, span, options, sink)
+                {
                     return;
                 }
             }

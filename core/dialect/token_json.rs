@@ -283,10 +283,11 @@ impl TokenJson {
                         return;
                     }
                 } else {
-                    let room = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-                    if chunk.len() as u64 <= room && call.value.take_inside_string(chunk) {
-                        call.arg_bytes += chunk.len() as u64;
-                        sink.tool_args(span, self.frame.call.index, chunk);
+                    let (value, arg_bytes) = (&mut call.value, &mut call.arg_bytes);
+                    if self
+                        .frame
+                        .plain_args(value, arg_bytes, chunk, span, options, sink)
+                    {
                         return;
                     }
                 }
