@@ -8,7 +8,8 @@
 //! `[a(…), b(…)]` list. Values are Python literals, lexed by [`PyValue`] so that a `)` or a
 //! fence inside a string is data (seed B8). A call with a positional argument is not a
 //! tool call, and a statement that is not a call makes the rest of the block text (seed
-//! B20).
+//! B20). A value whose structure is not a literal's (`[1][0]`, `{1, 2}`, `(1, 2]`) breaks
+//! its call, which is then text: its arguments could not be JSON.
 //!
 //! Reasoning closes on a fence line (seed §2.10.1): at the top level, a line of up to three
 //! spaces and three or more backticks followed by nothing closes it (the line break after
