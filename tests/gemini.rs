@@ -631,3 +631,100 @@ fn expressions_on_names_are_their_text() {
     );
     assert_eq!(codes(&complete(&input)), ["repaired_arguments"]);
 }
+
+/// Found by review: with CRLF line breaks, a ```` ```thinking ```` block was not reasoning
+/// (its opener required `\n`), although CRLF tool_code blocks and fence lines worked.
+#[test]
+fn crlf_line_breaks() {
+    let completion = complete("```thinking\r\nplan\r\n```\r\n```tool_code\r\nf(a=1)\r\n```\r\nok");
+    assert_eq!(completion.reasoning.as_deref(), Some("plan"));
+    assert_eq!(completion.content, "ok");
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert!(completion.diagnostics.is_empty());
+    assert_eq!(
+        scan("```thinking\r\nx\r\n```\r\ny"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"x\\r\\n\"",
+            "<ReasoningClose>",
+            "E\"\\r\"",
+            "R-",
+            "T\"\\ny\"",
+        ]
+    );
+    let completion = complete("```tool_output\r\n{}\r\n```");
+    assert_eq!(codes(&completion), ["fabricated_result"]);
+}
+
+/// Found by review: a statement that is not a call, after a call, lost its start from the
+/// text: its `print(` or `[` had gone out as the block's markup (`print("x")` came back as
+/// `"x")`). A statement's bytes now belong to a call slot from its first byte, so the
+/// whole statement is text; one cut off by the end of the stream is an incomplete call.
+#[test]
+fn a_statement_that_is_not_a_call_is_text_from_its_start() {
+    for statement in [
+        "print(\"x\")",
+        "print(1)",
+        "[1, 2]",
+        "x = [1]",
+        "x = y",
+        "[",
+    ] {
+        let completion = complete(&block(&format!("f(a=1)\n{statement}")));
+        assert_eq!(completion.tool_calls.len(), 1, "{statement}");
+        assert_eq!(
+            completion.content,
+            format!("{statement}\n```"),
+            "{statement}"
+        );
+        assert_eq!(codes(&completion), ["not_a_call"], "{statement}");
+    }
+    assert_eq!(
+        scan(&block("f(a=1)\nprint(2)")),
+        [
+            "<CallOpen>",
+            "E\"\\nf\"",
+            "S0:f",
+            "E\"(a=\"",
+            "P0:a:python",
+            "V0:Bare\"1\"",
+            "P-0",
+            "E\")\"",
+            "X0:Complete",
+            "E\"\\nprint(\"",
+            "S1:",
+            "D:not_a_call",
+            "X1:Invalid",
+            "T\"2)\\n```\"",
+        ]
+    );
+    // Cut off: the second statement is an incomplete call, the first stays complete.
+    let completion = complete("```tool_code\nf(a=1)\ndefault_ap");
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls[0].name, None);
+    assert_eq!(codes(&completion), ["truncated_call"]);
+    // Only blanks after the last call: the block lacks its fence, nothing more.
+    assert_eq!(
+        codes(&complete("```tool_code\nf(a=1)\n  \n")),
+        ["missing_closer"]
+    );
+}
+
+/// Found by review: an assignment of a list of calls (`results = [a(…), b(…)]`) was not a
+/// call, though both forms are.
+#[test]
+fn assignment_of_a_list_of_calls() {
+    assert_eq!(
+        calls(&block("results = [default_api.a(x=1),\n    b(y=2)]")),
+        vec![
+            ("a".to_owned(), json!({"x": 1})),
+            ("b".to_owned(), json!({"y": 2})),
+        ]
+    );
+    let input = block("x = [1, 2]");
+    let completion = complete(&input);
+    assert_eq!(completion.content, input);
+    assert_eq!(codes(&completion), ["not_a_call"]);
+}

@@ -228,6 +228,23 @@ impl Block {
             let b = chunk[i];
             match self.stage {
                 Stage::Stmt => {
+                    let between = is_space(b)
+                        || matches!(b, b';' | b'#' | b'`')
+                        || (self.list > 0 && b == b']')
+                        || (self.print > 0 && b == b')')
+                        || ((self.list > 0 || self.print > 0) && b == b',');
+                    if !(self.slot || between) {
+                        // A statement begins: its bytes are its call's from here, so that
+                        // a statement that turns out not to be a call is text from its
+                        // start (a `print(` or a `[` before it too).
+                        emit!(i);
+                        if !frame.open_call(Span::at(at(i)), options, sink) {
+                            return BlockEnd::Text(i);
+                        }
+                        self.slot = true;
+                        self.start = at(i);
+                        return BlockEnd::Slot(i);
+                    }
                     match b {
                         _ if is_space(b) || b == b';' => {}
                         b'#' => self.stage = Stage::StmtComment,
@@ -353,6 +370,13 @@ impl Block {
                         self.callee_start = self.word.len() as u8;
                         self.segment = self.callee_start;
                         self.stage = Stage::Callee;
+                    } else if b == b'[' {
+                        // `results = [a(…), b(…)]`: a list of calls.
+                        self.held_as_markup(sink);
+                        self.list = self.list.saturating_add(1);
+                        self.stage = Stage::Stmt;
+                        run = i;
+                        i += 1;
                     } else {
                         not_a_call!(i, b"");
                     }
