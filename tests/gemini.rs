@@ -5,6 +5,7 @@
 
 use inband::{CallEnd, Dialect, Options};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::stream::DeltaStream;
 use serde_json::{json, Value};
 
 use crate::harness;
@@ -425,4 +426,305 @@ fn budget_of_a_later_call() {
         ["X0:Complete", "X1:Invalid"]
     );
     assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
+}
+
+/// The diagnostic codes of a completion, in order.
+fn codes(completion: &Completion) -> Vec<&'static str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// The first call's argument deltas joined, after checking that every chunk size from 1 to
+/// 7 joins to the same text as the whole feed.
+fn streamed(input: &str) -> String {
+    let run = |size: usize| {
+        let mut scanner = inband::Scanner::new(Dialect::Gemini, Options::default());
+        let mut stream = DeltaStream::new(Dialect::Gemini, &AssembleOptions::seeded(1));
+        let mut arguments = String::new();
+        for chunk in input.as_bytes().chunks(size) {
+            scanner.feed(chunk, &mut stream).unwrap();
+            for call in stream.take_delta().tool_calls {
+                arguments.push_str(&call.arguments);
+            }
+        }
+        scanner.finish(&mut stream).unwrap();
+        for call in stream.finish().0.tool_calls {
+            arguments.push_str(&call.arguments);
+        }
+        arguments
+    };
+    let whole = run(input.len());
+    for size in 1..=7 {
+        assert_eq!(run(size), whole, "{size}-byte chunks of {input:?}");
+    }
+    whole
+}
+
+/// Found by review: an octal escape of one or two digits right before the closing quote
+/// (`'\0'`, `"\12"`) is decoded, as Python does, not kept as text; so is one before an
+/// adjacent string.
+#[test]
+fn octal_escape_before_the_closing_quote() {
+    let input =
+        block(r#"f(a='\0', b="\7", c='''\12''', d="x\101", e="\1" "2", g=b"\377", h="\\0")"#);
+    assert_eq!(
+        calls(&input),
+        one(
+            "f",
+            json!({"a": "\u{0}", "b": "\u{7}", "c": "\n", "d": "xA", "e": "\u{1}2", "g": "\u{ff}", "h": "\\0"})
+        )
+    );
+    assert!(complete(&input).diagnostics.is_empty());
+}
+
+/// Found by review: f-strings. `{{` and `}}` are braces; a replacement field is not a
+/// literal, so its text is kept with a diagnostic; a `\N{…}` escape is not a field.
+#[test]
+fn f_strings() {
+    let input = block(r#"f(a=f"x{{y}}z", b=rf'\d{{', c=F"""}}""" f'{{')"#);
+    assert_eq!(
+        calls(&input),
+        one("f", json!({"a": "x{y}z", "b": "\\d{", "c": "}{"}))
+    );
+    assert!(complete(&input).diagnostics.is_empty());
+    let input = block(r#"f(a=f"{v!r:>{w}}.", b=f'\N{BULLET}{{', c=f"{")"#);
+    assert_eq!(
+        calls(&input),
+        one(
+            "f",
+            json!({"a": "{v!r:>{w}}.", "b": "\\N{BULLET}{", "c": "{"})
+        )
+    );
+    assert_eq!(codes(&complete(&input)), ["repaired_arguments"]);
+}
+
+/// Found by review: `\N{NAME}` escapes need Unicode's name table, which is not carried:
+/// the escape is kept as written, with a diagnostic, never silently.
+#[test]
+fn named_escapes_are_kept_with_a_diagnostic() {
+    for (value, kept) in [
+        (r"'\N{BULLET} x'", r"\N{BULLET} x"),
+        (
+            r"'\N{latin small letter e with acute}'",
+            r"\N{latin small letter e with acute}",
+        ),
+        (r"'\Nx'", r"\Nx"),
+        (r"'\N{BULLET'", r"\N{BULLET"),
+        (r"'\N{A\x41}'", r"\N{AA}"),
+    ] {
+        let input = block(&format!("f(a={value})"));
+        assert_eq!(calls(&input), one("f", json!({ "a": kept })), "{value}");
+        assert_eq!(codes(&complete(&input)), ["repaired_arguments"], "{value}");
+    }
+}
+
+/// Found by review: an integer beyond 64 bits becomes a float, which loses digits: a
+/// diagnostic says so. Integers that fit stay exact and silent.
+#[test]
+fn integers_beyond_64_bits_are_reported() {
+    let input = block("f(a=123456789012345678901234567890)");
+    assert_eq!(
+        streamed(&input),
+        r#"{"a":123456789012345678901234567890.0}"#
+    );
+    assert_eq!(codes(&complete(&input)), ["repaired_arguments"]);
+    let input = block("f(a=18446744073709551615, b=-9223372036854775808, c=0xFFFF_FFFF)");
+    assert_eq!(
+        streamed(&input),
+        r#"{"a":18446744073709551615,"b":-9223372036854775808,"c":4294967295}"#
+    );
+    assert!(complete(&input).diagnostics.is_empty());
+}
+
+/// Found by review: parentheses without a comma only group (`(1)` is `1`, not `[1]`); with
+/// one, or empty, they are a tuple. The arguments still stream as their final JSON text.
+#[test]
+fn parentheses_group_or_make_tuples() {
+    let input = block(
+        r#"f(a=(1), b=("x"), c=((1, 2)), d=(), e=((),), g=(1,), h=[(1), (2, 3)], i={"k": (("v"))})"#,
+    );
+    let arguments =
+        r#"{"a":1,"b":"x","c":[1,2],"d":[],"e":[[]],"g":[1],"h":[1,[2,3]],"i":{"k":"v"}}"#;
+    assert_eq!(streamed(&input), arguments);
+    assert_eq!(
+        calls(&input),
+        one("f", serde_json::from_str(arguments).unwrap())
+    );
+    assert!(complete(&input).diagnostics.is_empty());
+}
+
+/// Found by review: a value that is not a literal (a subscript or method call on a literal,
+/// a lambda, a set, a dict entry without its key or value, an empty element, brackets that
+/// do not match, a token right after a complete literal, a container as a dict key,
+/// nesting beyond 64) made a "complete" call with invalid arguments, whose block lost its
+/// closing fence from the text. The call is now malformed where its value breaks, and the
+/// whole block stays text.
+#[test]
+fn values_that_are_not_literals() {
+    let deep = format!("{}1{}", "[".repeat(65), "]".repeat(65));
+    for value in [
+        "[1, 2][0]",
+        r#""x".upper()"#,
+        "lambda: 1",
+        "{1, 2}",
+        r#"{"k"}"#,
+        r#"{"k": }"#,
+        "{: 1}",
+        r#"{"k": 1: 2}"#,
+        "[1, , 2]",
+        "[, 1]",
+        "[1: 2]",
+        "[1, 2)",
+        "(1, 2]",
+        r#"{"k": 1]"#,
+        "{(1, 2): 3}",
+        "{[1]: 3}",
+        r#""x" if c else "y""#,
+        r#"1 "x""#,
+        "x r'y'",
+        r#""x" y"#,
+        "(1) 2",
+        "[1] [2]",
+        "x (1)",
+        "not [1]",
+        &deep,
+    ] {
+        let input = block(&format!("f(a={value}, b=1)"));
+        let completion = complete(&input);
+        assert!(completion.tool_calls.is_empty(), "{value}");
+        assert_eq!(completion.content, input, "{value}");
+        assert_eq!(codes(&completion), ["malformed_call"], "{value}");
+    }
+    // Where it breaks: the value as lexed up to the offending byte, then text (a
+    // consumer takes the call's bytes back as text at `X0:Invalid`).
+    assert_eq!(
+        scan(&block("f(a=[1][0])")),
+        [
+            "<CallOpen>",
+            "E\"\\nf\"",
+            "S0:f",
+            "E\"(a=\"",
+            "P0:a:python",
+            "V0:Punct\"[\"",
+            "V0:Bare\"1\"",
+            "V0:Punct\"]\"",
+            "D:malformed_call",
+            "X0:Invalid",
+            "T\"[0])\\n```\"",
+        ]
+    );
+    // 64 levels are fine.
+    let deep = format!("{}1{}", "[".repeat(64), "]".repeat(64));
+    assert_eq!(calls(&block(&format!("f(a={deep})"))).len(), 1);
+}
+
+/// Found by review: a call, subscript or attribute on a name is one expression, kept as
+/// its text with a diagnostic, whatever follows it (another call, a subscript, `.attr`,
+/// more words).
+#[test]
+fn expressions_on_names_are_their_text() {
+    let input = block(
+        r#"f(a=g(x).y, b=g(x)(y), c=x[0][1], d=g(x) if y else z, e=os.path.join("a", "b"), h={g(x): [k[1]]})"#,
+    );
+    assert_eq!(
+        streamed(&input),
+        r#"{"a":"g(x).y","b":"g(x)(y)","c":"x[0][1]","d":"g(x) if y else z","e":"os.path.join(\"a\", \"b\")","h":{"g(x)":["k[1]"]}}"#
+    );
+    assert_eq!(codes(&complete(&input)), ["repaired_arguments"]);
+}
+
+/// Found by review: with CRLF line breaks, a ```` ```thinking ```` block was not reasoning
+/// (its opener required `\n`), although CRLF tool_code blocks and fence lines worked.
+#[test]
+fn crlf_line_breaks() {
+    let completion = complete("```thinking\r\nplan\r\n```\r\n```tool_code\r\nf(a=1)\r\n```\r\nok");
+    assert_eq!(completion.reasoning.as_deref(), Some("plan"));
+    assert_eq!(completion.content, "ok");
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert!(completion.diagnostics.is_empty());
+    assert_eq!(
+        scan("```thinking\r\nx\r\n```\r\ny"),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"x\\r\\n\"",
+            "<ReasoningClose>",
+            "E\"\\r\"",
+            "R-",
+            "T\"\\ny\"",
+        ]
+    );
+    let completion = complete("```tool_output\r\n{}\r\n```");
+    assert_eq!(codes(&completion), ["fabricated_result"]);
+}
+
+/// Found by review: a statement that is not a call, after a call, lost its start from the
+/// text: its `print(` or `[` had gone out as the block's markup (`print("x")` came back as
+/// `"x")`). A statement's bytes now belong to a call slot from its first byte, so the
+/// whole statement is text; one cut off by the end of the stream is an incomplete call.
+#[test]
+fn a_statement_that_is_not_a_call_is_text_from_its_start() {
+    for statement in [
+        "print(\"x\")",
+        "print(1)",
+        "[1, 2]",
+        "x = [1]",
+        "x = y",
+        "[",
+    ] {
+        let completion = complete(&block(&format!("f(a=1)\n{statement}")));
+        assert_eq!(completion.tool_calls.len(), 1, "{statement}");
+        assert_eq!(
+            completion.content,
+            format!("{statement}\n```"),
+            "{statement}"
+        );
+        assert_eq!(codes(&completion), ["not_a_call"], "{statement}");
+    }
+    assert_eq!(
+        scan(&block("f(a=1)\nprint(2)")),
+        [
+            "<CallOpen>",
+            "E\"\\nf\"",
+            "S0:f",
+            "E\"(a=\"",
+            "P0:a:python",
+            "V0:Bare\"1\"",
+            "P-0",
+            "E\")\"",
+            "X0:Complete",
+            "E\"\\nprint(\"",
+            "S1:",
+            "D:not_a_call",
+            "X1:Invalid",
+            "T\"2)\\n```\"",
+        ]
+    );
+    // Cut off: the second statement is an incomplete call, the first stays complete.
+    let completion = complete("```tool_code\nf(a=1)\ndefault_ap");
+    assert_eq!(completion.tool_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls.len(), 1);
+    assert_eq!(completion.incomplete_calls[0].name, None);
+    assert_eq!(codes(&completion), ["truncated_call"]);
+    // Only blanks after the last call: the block lacks its fence, nothing more.
+    assert_eq!(
+        codes(&complete("```tool_code\nf(a=1)\n  \n")),
+        ["missing_closer"]
+    );
+}
+
+/// Found by review: an assignment of a list of calls (`results = [a(…), b(…)]`) was not a
+/// call, though both forms are.
+#[test]
+fn assignment_of_a_list_of_calls() {
+    assert_eq!(
+        calls(&block("results = [default_api.a(x=1),\n    b(y=2)]")),
+        vec![
+            ("a".to_owned(), json!({"x": 1})),
+            ("b".to_owned(), json!({"y": 2})),
+        ]
+    );
+    let input = block("x = [1, 2]");
+    let completion = complete(&input);
+    assert_eq!(completion.content, input);
+    assert_eq!(codes(&completion), ["not_a_call"]);
 }

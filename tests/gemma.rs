@@ -496,3 +496,68 @@ fn reasoning_and_calls() {
         ["R\"partial\"", "D:unclosed_reasoning", "R-"]
     );
 }
+
+/// Found by review: inside a value, lists and objects were checked only for depth, so an
+/// object key without its value (`{b}`, `{b:}`), a `:` outside an object's key
+/// (`{c:1 d:2}`, `[1:2]`), a `,` after a key, a closer of the other kind, or a list or
+/// object as a key made a "complete" call whose arguments were not JSON. Such a value now
+/// breaks the call where it goes wrong, as at the top level; the text comes back whole.
+#[test]
+fn nested_structure_is_checked() {
+    let deep = format!("{}1{}", "[".repeat(65), "]".repeat(65));
+    for value in [
+        "{b}",
+        "{b:}",
+        "{c:1 d:2}",
+        "[1:2]",
+        "{b,c:1}",
+        "{b:1:2}",
+        "[1}",
+        "{b:1]",
+        "{[1]:2}",
+        "{{b:1}:2}",
+        "[1,,2]",
+        &deep,
+    ] {
+        let input = format!("<|tool_call>call:f{{a:{value},n:1}}<tool_call|>after");
+        let completion = complete(&input);
+        assert!(completion.tool_calls.is_empty(), "{value}");
+        // The closer, a special token, is removed from the text (rule 12).
+        assert_eq!(
+            completion.content,
+            input.replace("<tool_call|>", ""),
+            "{value}"
+        );
+        let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["malformed_call", "stray_token"], "{value}");
+    }
+    assert_eq!(
+        scan("<|tool_call>call:f{a:{b}}<tool_call|>")[..9],
+        [
+            "<CallOpen>",
+            "E\"call:f\"",
+            "S0:f",
+            "E\"{a:\"",
+            "P0:a:gemma",
+            "V0:Punct\"{\"",
+            "V0:Bare\"b\"",
+            "D:malformed_call",
+            "X0:Invalid",
+        ]
+    );
+    // What stays well-formed: trailing commas, words joined by spaces, nesting to 64.
+    let deep = format!("{}1{}", "[".repeat(64), "]".repeat(64));
+    let input = format!(
+        "<|tool_call>call:f{{a:{{b:1,}},c:[1,],d:{{e f:1}},g:[{{h:[]}},{{}}],i:{deep}}}<tool_call|>"
+    );
+    let arguments = calls(&input);
+    assert_eq!(arguments[0].1["g"], json!([{"h": []}, {}]),);
+    assert_eq!(
+        arguments[0].1.as_object().unwrap().len(),
+        5,
+        "{arguments:?}"
+    );
+    assert_eq!(arguments[0].1["a"], json!({"b": 1}));
+    assert_eq!(arguments[0].1["c"], json!([1]));
+    assert_eq!(arguments[0].1["d"], json!({"e f": 1}));
+}

@@ -16,9 +16,11 @@
 //!   (`1_000`, `0x1F`, `1.`, `.5`, `+3`, `1e5`) as JSON numbers; any other word, and a bare
 //!   key, as a JSON string of its text (a repair, reported by [`LiteralValue::repaired`]).
 //! - lists and tuples become arrays, dicts and Gemma objects objects; a trailing comma is
-//!   dropped; a dict key that is not a string becomes the string of its text.
+//!   dropped; a dict key that is not a string becomes the string of its text. Parentheses
+//!   without a comma only group (`(1)` is `1`, `()` an empty tuple): what follows a `(` is
+//!   held until a `,` or the `)` says which.
 //! - a call written as a value (`x=f(y=1)`, seed-system.md §2.10) becomes the string of its
-//!   text, `"f(y=1)"`.
+//!   text, `"f(y=1)"`, like a bare word (so `f(x).y` and `f(x) if c else d` are one).
 //! - an empty value becomes `""`.
 //!
 //! Written text is never taken back: a bare word, a closing quote and a comma are held
@@ -32,6 +34,10 @@ use crate::params::push_escaped;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Container {
     List,
+    /// A `(` not yet known to be a tuple; what follows it is held from `held[mark..]`.
+    Paren {
+        mark: usize,
+    },
     /// An object; `key` while the next token is a key.
     Object {
         key: bool,
@@ -64,11 +70,20 @@ pub(crate) struct LiteralValue {
     escape: Vec<u8>,
     /// A high surrogate escape waiting for its low half.
     high: Option<u32>,
+    /// The string is an f-string (`f"…"`): `{{` and `}}` are braces, `{…}` a field.
+    fstring: bool,
+    /// An f-string brace held until the next byte says whether it is doubled.
+    brace: Option<u8>,
+    /// Depth of braces inside an f-string replacement field, kept as its text.
+    field: u32,
     /// The last piece was a bare word with nothing after it.
     after_bare: bool,
     /// The last piece, which a fragment of the same quote continues.
     last: Option<Piece>,
     raw: Option<RawElement>,
+    /// Text held while a `(` is undecided (the scanner's lexer has checked the
+    /// structure; only tuple or grouping is open).
+    held: Vec<u8>,
     /// Something was written for the current value.
     wrote: bool,
     repaired: bool,
@@ -87,9 +102,13 @@ impl LiteralValue {
             close: false,
             escape: Vec::new(),
             high: None,
+            fstring: false,
+            brace: None,
+            field: 0,
             after_bare: false,
             last: None,
             raw: None,
+            held: Vec::new(),
             wrote: false,
             repaired: false,
         }
@@ -104,6 +123,29 @@ impl LiteralValue {
     /// The next fragment of the value. A [`Piece::Verbatim`] (never sent for a literal
     /// kind) is ignored.
     pub(crate) fn value(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
+        let mut held = std::mem::take(&mut self.held);
+        self.convert(piece, bytes, &mut held);
+        self.release(&mut held, out, false);
+        self.held = held;
+    }
+
+    /// Moves what no undecided `(` holds (everything, at the `end`) from `held` to `out`.
+    fn release(&mut self, held: &mut Vec<u8>, out: &mut Vec<u8>, end: bool) {
+        let first = self.stack.iter().find_map(|open| match open {
+            Container::Paren { mark } if !end => Some(*mark),
+            _ => None,
+        });
+        let free = first.unwrap_or(held.len());
+        out.extend(held.drain(..free));
+        for open in &mut self.stack {
+            if let Container::Paren { mark } = open {
+                *mark -= free;
+            }
+        }
+    }
+
+    /// [`Self::value`], writing to `out`, which an undecided `(` holds back.
+    fn convert(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
         if let Some(raw) = &mut self.raw {
             raw.text.extend_from_slice(bytes);
             if piece != Piece::Punct {
@@ -117,11 +159,16 @@ impl LiteralValue {
                     _ => {}
                 }
                 if raw.depth == 0 {
+                    // The call closed: its text is a bare word, which may go on.
                     let rest = bytes.len() - k - 1;
                     let mut raw = self.raw.take().unwrap_or_default();
                     raw.text.truncate(raw.text.len() - rest);
-                    self.string_token(&raw.text, out);
-                    self.value(piece, &bytes[k + 1..], out);
+                    self.bare = raw.text;
+                    self.after_bare = true;
+                    self.repaired = true;
+                    if rest > 0 {
+                        self.convert(piece, &bytes[k + 1..], out);
+                    }
                     return;
                 }
             }
@@ -130,6 +177,15 @@ impl LiteralValue {
         // A quote split into fragments is one quote.
         let repeat = self.last == Some(piece);
         self.last = Some(piece);
+        if piece == Piece::StringOpen {
+            let f = bytes.iter().any(|b| b.eq_ignore_ascii_case(&b'f'));
+            if repeat {
+                self.fstring |= f;
+            } else {
+                self.fstring = f;
+                self.field = 0;
+            }
+        }
         if repeat && matches!(piece, Piece::StringOpen | Piece::StringClose) {
             return;
         }
@@ -164,7 +220,7 @@ impl LiteralValue {
                 text.push(open);
                 self.after_bare = false;
                 self.raw = Some(RawElement { text, depth: 1 });
-                self.value(piece, &bytes[1..], out);
+                self.convert(piece, &bytes[1..], out);
                 return;
             }
         }
@@ -185,6 +241,11 @@ impl LiteralValue {
                 self.string = false;
                 self.close = true;
             }
+            Piece::Raw if self.fstring => {
+                for &b in bytes {
+                    self.fstring_byte(b, out);
+                }
+            }
             Piece::Raw => push_escaped(bytes, out),
             Piece::Escaped => {
                 for &b in bytes {
@@ -202,13 +263,20 @@ impl LiteralValue {
 
     /// The value ended: writes what was held back (`""` for an empty value).
     pub(crate) fn end(&mut self, out: &mut Vec<u8>) {
+        let mut held = std::mem::take(&mut self.held);
+        if self.string {
+            // Cut off inside a string: what an escape or a brace held is text.
+            self.end_escape(&mut held);
+        }
         if let Some(raw) = self.raw.take() {
-            self.string_token(&raw.text, out);
+            self.string_token(&raw.text, &mut held);
         }
-        self.settle(out);
+        self.settle(&mut held);
         if !self.wrote {
-            out.extend_from_slice(b"\"\"");
+            held.extend_from_slice(b"\"\"");
         }
+        self.release(&mut held, out, true);
+        self.held = held;
     }
 
     /// Writes what earlier pieces held back, now that a piece of another kind has come.
@@ -242,12 +310,16 @@ impl LiteralValue {
         match b {
             b'[' | b'(' | b'{' => {
                 self.begin_token(out);
-                if b == b'{' {
-                    self.stack.push(Container::Object { key: true });
-                    out.push(b'{');
-                } else {
-                    self.stack.push(Container::List);
-                    out.push(b'[');
+                match b {
+                    b'{' => {
+                        self.stack.push(Container::Object { key: true });
+                        out.push(b'{');
+                    }
+                    b'[' => {
+                        self.stack.push(Container::List);
+                        out.push(b'[');
+                    }
+                    _ => self.stack.push(Container::Paren { mark: out.len() }),
                 }
             }
             b']' | b')' | b'}' => {
@@ -256,13 +328,25 @@ impl LiteralValue {
                 match self.stack.pop() {
                     Some(Container::List) => out.push(b']'),
                     Some(Container::Object { .. }) => out.push(b'}'),
+                    // `()` is an empty tuple; `(x)` is `x`.
+                    Some(Container::Paren { mark }) if mark == out.len() => {
+                        out.extend_from_slice(b"[]");
+                    }
+                    Some(Container::Paren { .. }) => {}
                     None => self.repaired = true,
                 }
             }
             b',' => {
                 self.comma = true;
-                if let Some(Container::Object { key }) = self.stack.last_mut() {
-                    *key = true;
+                match self.stack.last_mut() {
+                    Some(Container::Object { key }) => *key = true,
+                    Some(&mut Container::Paren { mark }) => {
+                        // A comma makes it a tuple.
+                        out.insert(mark, b'[');
+                        self.stack.pop();
+                        self.stack.push(Container::List);
+                    }
+                    _ => {}
                 }
             }
             b':' => {
@@ -296,6 +380,8 @@ impl LiteralValue {
                 _ => {}
             }
             if let Some(number) = json_number(text) {
+                // An integer beyond 64 bits is written as a float, which loses digits.
+                self.repaired |= number.ends_with(".0") && !text.contains(&b'.');
                 return out.extend_from_slice(number.as_bytes());
             }
             self.repaired = true;
@@ -310,6 +396,8 @@ impl LiteralValue {
         if self.escape.is_empty() {
             if b == b'\\' {
                 self.escape.push(b);
+            } else if self.fstring {
+                self.fstring_byte(b, out);
             } else {
                 self.char_byte(b, out);
             }
@@ -383,6 +471,34 @@ impl LiteralValue {
             b'f' => Some(0x0c),
             b'v' if python => Some(0x0b),
             b'/' if !python => Some(b'/'),
+            b'N' if python => {
+                // `\N{NAME}`: the name table is not carried, so the escape is kept as
+                // written (a repair), gathered whole so that its braces are not an
+                // f-string field.
+                let name = &esc[1..];
+                let whole = match name {
+                    [] => return,
+                    [b'{'] => return,
+                    [b'{', .., b'}'] => true,
+                    [b'{', .., last] if is_name_byte(*last) && esc.len() <= MAX_NAME_ESCAPE => {
+                        return
+                    }
+                    _ => false,
+                };
+                self.repaired = true;
+                let text = std::mem::take(&mut self.escape);
+                let (kept, rest) = if whole {
+                    (&text[..], &[][..])
+                } else {
+                    text.split_at(text.len() - 1)
+                };
+                self.flush_high(out);
+                push_escaped(kept, out);
+                for &c in rest {
+                    self.escaped(c, out);
+                }
+                return;
+            }
             other => {
                 // Unknown escapes keep their backslash (Python); `\N{…}` names are not
                 // decoded.
@@ -435,8 +551,46 @@ impl LiteralValue {
         push_escaped(&[b], out);
     }
 
-    /// The string ended: an unfinished escape is kept as text.
+    /// One byte of an f-string's contents, outside escapes: `{{` is `{`, `}}` is `}`, and a
+    /// replacement field `{…}` (not a literal: its value is unknown here) is kept as text,
+    /// a repair.
+    fn fstring_byte(&mut self, b: u8, out: &mut Vec<u8>) {
+        if self.field > 0 {
+            match b {
+                b'{' => self.field += 1,
+                b'}' => self.field -= 1,
+                _ => {}
+            }
+            return self.char_byte(b, out);
+        }
+        if let Some(held) = self.brace.take() {
+            if b == held {
+                return self.char_byte(b, out);
+            }
+            self.repaired = true;
+            self.char_byte(held, out);
+            if held == b'{' {
+                self.field = 1;
+                return self.fstring_byte(b, out);
+            }
+        }
+        if matches!(b, b'{' | b'}') {
+            self.brace = Some(b);
+        } else {
+            self.char_byte(b, out);
+        }
+    }
+
+    /// The string ended: a pending octal escape (`\0`, `\12`: fewer than three digits,
+    /// the closing quote ends it) is decoded; any other unfinished escape is kept as text.
     fn end_escape(&mut self, out: &mut Vec<u8>) {
+        if self.escape.len() > 1 && self.escape[1..].iter().all(|d| matches!(d, b'0'..=b'7')) {
+            let value = self.escape[1..]
+                .iter()
+                .fold(0u32, |n, d| n * 8 + u32::from(d - b'0'));
+            self.escape.clear();
+            self.code_point(value, out);
+        }
         if !self.escape.is_empty() {
             self.repaired = true;
             let text = std::mem::take(&mut self.escape);
@@ -444,8 +598,22 @@ impl LiteralValue {
                 self.char_byte(b, out);
             }
         }
+        if let Some(held) = self.brace.take() {
+            self.repaired = true;
+            self.char_byte(held, out);
+        }
+        self.repaired |= self.field > 0;
+        self.field = 0;
         self.flush_high(out);
     }
+}
+
+/// The longest `\N{…}` escape gathered: the longest character name has 88 bytes.
+const MAX_NAME_ESCAPE: usize = 100;
+
+/// A byte of a Unicode character name (Python looks names up without regard to case).
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b' ' || b == b'-'
 }
 
 /// The JSON text of a Python (or JSON) number literal, if `text` is one.

@@ -8,7 +8,8 @@
 //! `[a(…), b(…)]` list. Values are Python literals, lexed by [`PyValue`] so that a `)` or a
 //! fence inside a string is data (seed B8). A call with a positional argument is not a
 //! tool call, and a statement that is not a call makes the rest of the block text (seed
-//! B20).
+//! B20). A value whose structure is not a literal's (`[1][0]`, `{1, 2}`, `(1, 2]`) breaks
+//! its call, which is then text: its arguments could not be JSON.
 //!
 //! Reasoning closes on a fence line (seed §2.10.1): at the top level, a line of up to three
 //! spaces and three or more backticks followed by nothing closes it (the line break after
@@ -227,6 +228,23 @@ impl Block {
             let b = chunk[i];
             match self.stage {
                 Stage::Stmt => {
+                    let between = is_space(b)
+                        || matches!(b, b';' | b'#' | b'`')
+                        || (self.list > 0 && b == b']')
+                        || (self.print > 0 && b == b')')
+                        || ((self.list > 0 || self.print > 0) && b == b',');
+                    if !(self.slot || between) {
+                        // A statement begins: its bytes are its call's from here, so that
+                        // a statement that turns out not to be a call is text from its
+                        // start (a `print(` or a `[` before it too).
+                        emit!(i);
+                        if !frame.open_call(Span::at(at(i)), options, sink) {
+                            return BlockEnd::Text(i);
+                        }
+                        self.slot = true;
+                        self.start = at(i);
+                        return BlockEnd::Slot(i);
+                    }
                     match b {
                         _ if is_space(b) || b == b';' => {}
                         b'#' => self.stage = Stage::StmtComment,
@@ -352,6 +370,13 @@ impl Block {
                         self.callee_start = self.word.len() as u8;
                         self.segment = self.callee_start;
                         self.stage = Stage::Callee;
+                    } else if b == b'[' {
+                        // `results = [a(…), b(…)]`: a list of calls.
+                        self.held_as_markup(sink);
+                        self.list = self.list.saturating_add(1);
+                        self.stage = Stage::Stmt;
+                        run = i;
+                        i += 1;
                     } else {
                         not_a_call!(i, b"");
                     }

@@ -3,7 +3,10 @@
 //! Formats: seed-system.md §2.11, model-formats.md §12; rules from dialects.md.
 //!
 //! A value is a string between `<|"|>` tokens (no escapes), a bare word (number, `true`,
-//! `false`, `null`), or a `[…]` list or `{key:…}` object of values. A `<|"|>` inside a
+//! `false`, `null`), or a `[…]` list or `{key:…}` object of values, whose structure is
+//! checked as it comes (a closer of its own kind, `:` only after an object's key, `,` only
+//! after an element or a key's value), so that a complete call's arguments are always
+//! JSON. A `<|"|>` inside a
 //! string closes it only when the next byte after optional whitespace is `,`, `}` or `]`
 //! (`)` too in the parenthesized form); otherwise it is a literal `"` (model-formats §12,
 //! corpus 047). Keys and the name are markup; values stream as [`Piece`]s.
@@ -19,6 +22,7 @@ use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::json::is_json_ws;
+use crate::lex::python::{Nest, Open};
 use crate::scanner::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
@@ -97,8 +101,9 @@ const TOOL_CODE: &[u8] = b"```tool_code";
 struct Call {
     /// Written `call:NAME(k=v)`.
     paren: bool,
-    /// Open lists and objects inside the current value.
-    depth: u32,
+    /// Open lists and objects inside the current value, an object's as at a key or a
+    /// value.
+    nest: Nest,
     /// The name, then each key.
     word: ArrayVec<u8, MAX_NAME>,
     /// Stream offset of the word's first byte.
@@ -124,7 +129,7 @@ impl Call {
     fn new() -> Self {
         Call {
             paren: false,
-            depth: 0,
+            nest: Nest::new(),
             word: ArrayVec::new_const(),
             word_start: 0,
             quote: 0,
@@ -156,8 +161,8 @@ impl Call {
     fn ends_bare(&self, b: u8) -> bool {
         is_json_ws(b)
             || matches!(b, b',' | b'}' | b']' | b'<' | b'{' | b'[')
-            || (b == b':' && self.depth > 0)
-            || (b == b')' && self.paren && self.depth == 0)
+            || (b == b':' && self.nest.depth() > 0)
+            || (b == b')' && self.paren && self.nest.depth() == 0)
     }
 }
 
@@ -554,7 +559,7 @@ impl Gemma {
             }};
         }
         let value_space = |call: &Call| {
-            if call.depth > 0 || call.last_bare {
+            if call.nest.depth() > 0 || call.last_bare {
                 Out::Value(Piece::Space)
             } else {
                 Out::Markup
@@ -708,7 +713,7 @@ impl Gemma {
                     let span = Span::new(call.word_start, call.word_start + call.word.len() as u64);
                     sink.tool_param(span, index, &call.word, ValueKind::Gemma);
                     call.in_value = true;
-                    call.depth = 0;
+                    call.nest = Nest::new();
                     call.last_bare = false;
                     self.phase = Phase::Value;
                 }
@@ -733,14 +738,20 @@ impl Gemma {
                             put!(i, Out::Value(Piece::Escaped));
                         }
                         b'{' | b'[' => {
+                            // Not as an object's key, and not beyond the nesting limit.
+                            if call.nest.top() == Some(Open::Key) || !call.nest.push(Open::of(b)) {
+                                malformed!(i, Diagnostic::MalformedCall);
+                            }
                             put!(i, Out::Value(Piece::Punct));
-                            call.depth = call.depth.saturating_add(1);
                             i += 1;
                         }
-                        b'}' | b']' if call.depth > 0 => {
-                            // An empty container, or a trailing comma.
+                        // An empty container, or a trailing comma; not a key's missing
+                        // value.
+                        b'}' | b']'
+                            if call.nest.top().is_some_and(|open| open != Open::Value)
+                                && call.nest.pop(b) =>
+                        {
                             put!(i, Out::Value(Piece::Punct));
-                            call.depth -= 1;
                             self.phase = Phase::Next;
                             i += 1;
                         }
@@ -813,7 +824,7 @@ impl Gemma {
                         i += 1;
                         continue;
                     }
-                    if call.depth == 0 {
+                    if call.nest.depth() == 0 {
                         put!(i, Out::Markup);
                         if b == b',' {
                             flush!(i);
@@ -836,14 +847,23 @@ impl Gemma {
                         i += 1;
                         continue;
                     }
+                    // Inside a list or an object: `:` after a key, `,` after an element or a
+                    // key's value, the closer of the innermost container.
+                    let top = call.nest.top();
                     match b {
                         b',' | b':' => {
+                            let next = match (b, top) {
+                                (b',', Some(Open::Value)) => Open::Key,
+                                (b',', Some(Open::List)) => Open::List,
+                                (b':', Some(Open::Key)) => Open::Value,
+                                _ => malformed!(i, Diagnostic::MalformedCall),
+                            };
+                            call.nest.set_top(next);
                             put!(i, Out::Value(Piece::Punct));
                             self.phase = Phase::Value;
                         }
-                        b'}' | b']' => {
+                        b'}' | b']' if top != Some(Open::Key) && call.nest.pop(b) => {
                             put!(i, Out::Value(Piece::Punct));
-                            call.depth -= 1;
                             call.last_bare = false;
                         }
                         _ if call.last_bare && bare_start(b) => {
@@ -876,7 +896,7 @@ impl Gemma {
             sink.tool_value(quote, index, Piece::StringClose, QUOTE);
             self.phase = Phase::Next;
             if !ws.is_empty() {
-                if call.depth > 0 {
+                if call.nest.depth() > 0 {
                     sink.tool_value(ws_span, index, Piece::Space, &ws);
                 } else {
                     sink.markup(ws_span, Markup::Envelope, &ws);
@@ -941,7 +961,7 @@ impl Gemma {
         };
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
         let index = self.frame.call.index;
-        let top = self.body.call().depth == 0;
+        let top = self.body.call().nest.depth() == 0;
         match delimiter.role {
             Role::Quote if from == Phase::Value => {
                 sink.tool_value(span, index, Piece::StringOpen, delimiter.bytes);

@@ -3,10 +3,131 @@
 //! quotes, `r`/`b`/`u`/`f` prefixes, backslash escapes), brackets and comments, so that a
 //! `)`, a `,` or a Markdown fence inside a string is data (seed B8), and reports every byte
 //! as a [`Piece`] so that a consumer can write the value as JSON without lexing it again.
-//! It does not validate: a value that is not a literal (an expression, a call) comes out
-//! as bare words and punctuation, and the consumer decides.
+//!
+//! It checks the structure a consumer needs to write the value as JSON: brackets close
+//! with their own kind, a dict's `:` and `,` stand between a key and a value, no element
+//! is empty, and after a complete string, list, tuple or dict only a separator, a closer
+//! or (after a string) another string may follow. Anything else is an error, so that a
+//! value such as `[1][0]`, `{1, 2}` or `"x".upper()` never reaches a consumer as a
+//! literal. Bare words are not validated: a name or an operator run (`x`, `-1`,
+//! `a if b else c`) comes out as bare words, and a name followed at once by brackets (a
+//! call such as `f(y=1)`, a subscript, `x.y`) is one expression whose inside is not
+//! checked; the consumer decides what they are.
 
 use crate::{Piece, Span};
+
+/// The kind of a container open inside a literal value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Open {
+    /// `(`: a tuple, or a parenthesized value.
+    Paren,
+    /// `[`: a list.
+    List,
+    /// `{`: a dict (or object) where a key comes next, or may (after a `,`).
+    Key,
+    /// A dict after a key's `:`, where its value comes.
+    Value,
+}
+
+impl Open {
+    const ALL: [Open; 4] = [Open::Paren, Open::List, Open::Key, Open::Value];
+
+    /// The container an opening bracket opens.
+    pub(crate) fn of(opener: u8) -> Open {
+        match opener {
+            b'(' => Open::Paren,
+            b'[' => Open::List,
+            _ => Open::Key,
+        }
+    }
+
+    /// `closer` closes a container of this kind.
+    fn closed_by(self, closer: u8) -> bool {
+        matches!(
+            (self, closer),
+            (Open::Paren, b')') | (Open::List, b']') | (Open::Key | Open::Value, b'}')
+        )
+    }
+}
+
+/// The containers open inside a literal value, innermost last: two bits each in fixed
+/// memory, so that a closer is checked against its opener and a dict's `:` and `,`
+/// against their place. At most [`Nest::MAX`] deep.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Nest {
+    bits: [u64; 2],
+    depth: u32,
+}
+
+impl Nest {
+    /// The deepest nesting a value may have (Python's own parser stops at 200).
+    pub(crate) const MAX: u32 = 64;
+
+    pub(crate) const fn new() -> Self {
+        Nest {
+            bits: [0; 2],
+            depth: 0,
+        }
+    }
+
+    pub(crate) fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The innermost open container.
+    pub(crate) fn top(&self) -> Option<Open> {
+        let level = self.depth.checked_sub(1)?;
+        let word = self.bits[(level / 32) as usize];
+        Some(Open::ALL[((word >> (level % 32 * 2)) & 3) as usize])
+    }
+
+    /// Changes the innermost container's kind (a dict between key and value).
+    pub(crate) fn set_top(&mut self, open: Open) {
+        if let Some(level) = self.depth.checked_sub(1) {
+            let word = &mut self.bits[(level / 32) as usize];
+            let shift = level % 32 * 2;
+            *word = (*word & !(3 << shift)) | ((open as u64) << shift);
+        }
+    }
+
+    /// Opens a container; `false` (nothing changed) beyond [`Nest::MAX`].
+    #[must_use]
+    pub(crate) fn push(&mut self, open: Open) -> bool {
+        if self.depth >= Self::MAX {
+            return false;
+        }
+        self.depth += 1;
+        self.set_top(open);
+        true
+    }
+
+    /// Closes the innermost container with `closer`; `false` (nothing changed) when none
+    /// is open or it is of another kind.
+    #[must_use]
+    pub(crate) fn pop(&mut self, closer: u8) -> bool {
+        if !self.top().is_some_and(|open| open.closed_by(closer)) {
+            return false;
+        }
+        self.depth -= 1;
+        true
+    }
+}
+
+/// What the value holds just before the next token, at the current nesting level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum After {
+    /// Nothing: the value's start, or just after an opener, a `,` or a `:`.
+    Start,
+    /// A bare word (or a call or subscript on one), with nothing after it yet: brackets
+    /// here are its call or subscript.
+    Word,
+    /// A bare word and whitespace: another bare word may follow (the consumer joins them).
+    WordSpace,
+    /// A string: another string may follow (Python joins adjacent strings).
+    Str,
+    /// A closed list, tuple or dict.
+    Closed,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -33,18 +154,23 @@ pub(crate) enum Step {
     /// (not consumed).
     Done(usize),
     /// The byte at this offset cannot be in a call's arguments: a closing bracket with
-    /// nothing open, or a backtick outside strings (the block's fence: the call never
-    /// closed).
+    /// nothing open, a backtick outside strings (the block's fence: the call never
+    /// closed), or a byte that breaks the value's structure (a closer of another kind, a
+    /// misplaced `:` or `,`, a token right after a complete literal).
     Error(usize),
 }
 
-/// Lexer state for one value. Fixed size: depth is a counter, since mismatched brackets
-/// are the consumer's business, and held bytes are at most two prefix letters (the quotes
-/// held are known bytes and only counted).
+/// Lexer state for one value. Fixed size: the open containers are a [`Nest`], and held
+/// bytes are at most two prefix letters (the quotes held are known bytes and only
+/// counted).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PyValue {
     state: State,
-    depth: u32,
+    nest: Nest,
+    /// The depth just inside the brackets of a call or subscript on a bare word, while
+    /// they are open (0 otherwise): what is inside them is not checked.
+    expr: u32,
+    after: After,
     /// The string's quote byte.
     quote: u8,
     triple: bool,
@@ -102,7 +228,9 @@ impl PyValue {
     pub(crate) const fn new() -> Self {
         PyValue {
             state: State::Between,
-            depth: 0,
+            nest: Nest::new(),
+            expr: 0,
+            after: After::Start,
             quote: 0,
             triple: false,
             raw: false,
@@ -193,18 +321,40 @@ impl PyValue {
             let b = bytes[i];
             match self.state {
                 State::Between => {
+                    // Structure is checked outside the brackets of a call on a word.
+                    let checked = self.expr == 0;
                     match b {
-                        b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'\\' => put!(i, Piece::Space),
+                        b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'\\' => {
+                            put!(i, Piece::Space);
+                            if self.after == After::Word {
+                                self.after = After::WordSpace;
+                            }
+                        }
                         b'#' => {
                             put!(i, Piece::Space);
+                            if self.after == After::Word {
+                                self.after = After::WordSpace;
+                            }
                             self.state = State::Comment;
                         }
                         b'(' | b'[' | b'{' => {
+                            let call = b != b'{' && self.after == After::Word;
+                            let allowed = !checked
+                                || call
+                                || (self.after == After::Start
+                                    && self.nest.top() != Some(Open::Key));
+                            if !allowed || !self.nest.push(Open::of(b)) {
+                                emit_run!(i);
+                                return Step::Error(i);
+                            }
                             put!(i, Piece::Punct);
                             self.seen = true;
-                            self.depth = self.depth.saturating_add(1);
+                            if checked && call {
+                                self.expr = self.nest.depth();
+                            }
+                            self.after = After::Start;
                         }
-                        b')' | b']' | b'}' if self.depth == 0 => {
+                        b')' | b']' | b'}' if self.nest.depth() == 0 => {
                             emit_run!(i);
                             return if b == b')' {
                                 Step::Done(i)
@@ -213,24 +363,70 @@ impl PyValue {
                             };
                         }
                         b')' | b']' | b'}' => {
+                            let empty = self.after == After::Start;
+                            let allowed = !checked
+                                || match self.nest.top() {
+                                    // A key without its value.
+                                    Some(Open::Key) => empty,
+                                    Some(Open::Value) => !empty,
+                                    _ => true,
+                                };
+                            if !allowed || !self.nest.pop(b) {
+                                emit_run!(i);
+                                return Step::Error(i);
+                            }
                             put!(i, Piece::Punct);
-                            self.depth -= 1;
+                            if !checked && self.nest.depth() < self.expr {
+                                // The call or subscript closed: the word goes on.
+                                self.expr = 0;
+                                self.after = After::Word;
+                            } else if checked {
+                                self.after = After::Closed;
+                            }
                         }
-                        b',' if self.depth == 0 => {
+                        b',' if self.nest.depth() == 0 => {
                             emit_run!(i);
                             return Step::Done(i);
                         }
+                        b',' | b':' if checked => {
+                            let top = self.nest.top();
+                            let next = match (b, top) {
+                                _ if self.after == After::Start => None,
+                                (b',', Some(Open::Value)) => Some(Open::Key),
+                                (b',', Some(open @ (Open::Paren | Open::List))) => Some(open),
+                                (b':', Some(Open::Key)) => Some(Open::Value),
+                                _ => None,
+                            };
+                            let Some(next) = next else {
+                                emit_run!(i);
+                                return Step::Error(i);
+                            };
+                            put!(i, Piece::Punct);
+                            self.nest.set_top(next);
+                            self.after = After::Start;
+                        }
                         b',' | b':' => put!(i, Piece::Punct),
                         b'\'' | b'"' => {
+                            if checked && !matches!(self.after, After::Start | After::Str) {
+                                emit_run!(i);
+                                return Step::Error(i);
+                            }
                             emit_run!(i);
                             self.seen = true;
                             self.raw = false;
                             self.quote = b;
                             self.quotes = 1;
                             self.state = State::OpenQuotes;
+                            if checked {
+                                self.after = After::Str;
+                            }
                             run = i + 1;
                         }
                         b'`' => {
+                            emit_run!(i);
+                            return Step::Error(i);
+                        }
+                        _ if checked && self.after == After::Closed => {
                             emit_run!(i);
                             return Step::Error(i);
                         }
@@ -243,9 +439,16 @@ impl PyValue {
                             run = i + 1;
                         }
                         _ => {
+                            if checked && self.after == After::Str {
+                                emit_run!(i);
+                                return Step::Error(i);
+                            }
                             put!(i, Piece::Bare);
                             self.seen = true;
                             self.state = State::Word;
+                            if checked {
+                                self.after = After::Word;
+                            }
                         }
                     }
                     i += 1;
@@ -261,7 +464,18 @@ impl PyValue {
                 State::Prefix => {
                     let held = usize::from(self.prefix_len);
                     let start = at(i) - held as u64;
+                    let checked = self.expr == 0;
                     if b == b'\'' || b == b'"' {
+                        if checked && !matches!(self.after, After::Start | After::Str) {
+                            // A string right after a word: not a literal.
+                            emit(Piece::Bare, Span::new(start, at(i)), &self.prefix[..held]);
+                            self.prefix_len = 0;
+                            self.state = State::Between;
+                            return Step::Error(i);
+                        }
+                        if checked {
+                            self.after = After::Str;
+                        }
                         self.raw = self.prefix[..held]
                             .iter()
                             .any(|p| p.eq_ignore_ascii_case(&b'r'));
@@ -286,6 +500,14 @@ impl PyValue {
                     out = Piece::Bare;
                     run = i;
                     self.state = State::Word;
+                    if checked {
+                        if self.after == After::Str {
+                            // A word right after a string: not a literal.
+                            self.state = State::Between;
+                            return Step::Error(i);
+                        }
+                        self.after = After::Word;
+                    }
                 }
                 State::OpenQuotes => {
                     if b == self.quote {
@@ -444,6 +666,7 @@ impl PyValue {
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use std::format;
     use std::string::String;
     use std::vec;
     use std::vec::Vec;
@@ -593,6 +816,46 @@ mod tests {
                 Step::Done(6)
             )
         );
+    }
+
+    #[test]
+    fn structure_is_checked() {
+        // Closers match their openers; a dict's `:` and `,` stand between key and value;
+        // no element is empty; nothing but a separator follows a complete literal.
+        for (value, at) in [
+            ("[1)", 2),
+            ("{'k'}", 4),
+            ("{'k': }", 6),
+            ("{1, 2}", 2),
+            ("[1: 2]", 2),
+            ("[1, , 2]", 4),
+            ("{(1,): 2}", 1),
+            ("[1][0]", 3),
+            ("'x'.upper()", 3),
+            ("'x' y", 4),
+            ("x 'y'", 2),
+            ("x r'y'", 3),
+            ("(1) (2)", 4),
+            (":", 0),
+        ] {
+            assert_eq!(lex_all(value).1, Step::Error(at), "{value}");
+        }
+        for value in [
+            "[1, (2,), {'k': [3]}, {}, (), [],]",
+            "'a' r'b' \\\n 'c'",
+            "f(x)[0].y(z)",
+            "x if y else z",
+            "{f(x): 1, 'k': (1)}",
+        ] {
+            assert_eq!(
+                lex_all(&format!("{value})")).1,
+                Step::Done(value.len()),
+                "{value}"
+            );
+        }
+        let deep = |n: usize| format!("{}{})", "[".repeat(n), "]".repeat(n));
+        assert_eq!(lex_all(&deep(64)).1, Step::Done(128));
+        assert_eq!(lex_all(&deep(65)).1, Step::Error(64));
     }
 
     #[test]
