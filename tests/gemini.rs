@@ -728,3 +728,24 @@ fn assignment_of_a_list_of_calls() {
     assert_eq!(completion.content, input);
     assert_eq!(codes(&completion), ["not_a_call"]);
 }
+
+/// Found while reviewing the literal dialects, outside them: a JSON-bodied call whose
+/// arguments hold an integer beyond 64 bits (valid JSON, `{"a":123…890}`) is not a call
+/// at all: the assembler's simd-json parse rejects the number, so the call is released as
+/// text with `invalid_arguments` (alloc-ext/src/assemble.rs). The literal dialects write
+/// such an integer as a float (`123…890.0`) with a diagnostic instead. Ignored until the
+/// assembler takes big integers (as a float with a diagnostic, or exactly).
+#[test]
+#[ignore = "fault in alloc-ext/src/assemble.rs (not this review's files): big JSON integers break a call"]
+fn hermes_call_with_an_integer_beyond_64_bits() {
+    let input =
+        r#"<tool_call>{"name":"f","arguments":{"a":123456789012345678901234567890}}</tool_call>"#;
+    let completion = assemble(
+        Dialect::Hermes,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        vec![input.as_bytes()],
+    );
+    assert_eq!(completion.tool_calls.len(), 1, "{completion:?}");
+    assert_eq!(completion.content, "");
+}

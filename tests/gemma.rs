@@ -498,20 +498,20 @@ fn reasoning_and_calls() {
 }
 
 /// Found by review: inside a value, lists and objects were checked only for depth, so an
-/// object key without its value (`{b}`, `{b:}`), a `:` outside an object's key
-/// (`{c:1 d:2}`, `[1:2]`), a `,` after a key, a closer of the other kind, or a list or
-/// object as a key made a "complete" call whose arguments were not JSON. Such a value now
-/// breaks the call where it goes wrong, as at the top level; the text comes back whole.
+/// object key without its value (`{b}`, `{b:}`), a `:` after a list's string element,
+/// a `,` after a key, a closer of the other kind, or a list or object as a key made a
+/// "complete" call whose arguments were not JSON (and `{c:1 d:2}` one whose `:` after a
+/// value broke them). Such a value now breaks the call where it goes wrong, as at the top
+/// level; the text comes back whole. A `:` ends a bare word only at an object's key, so a
+/// bare value keeps it, as at the top level (`{c:1 d:2}` is `{"c":"1 d:2"}`).
 #[test]
 fn nested_structure_is_checked() {
     let deep = format!("{}1{}", "[".repeat(65), "]".repeat(65));
     for value in [
         "{b}",
         "{b:}",
-        "{c:1 d:2}",
-        "[1:2]",
+        "[\"x\":2]",
         "{b,c:1}",
-        "{b:1:2}",
         "[1}",
         "{b:1]",
         "{[1]:2}",
@@ -528,7 +528,12 @@ fn nested_structure_is_checked() {
             input.replace("<tool_call|>", ""),
             "{value}"
         );
-        let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
+        let codes: Vec<&str> = completion
+            .diagnostics
+            .iter()
+            .map(|d| d.code)
+            .filter(|&code| code != "quoted_string")
+            .collect();
         assert_eq!(codes, ["malformed_call", "stray_token"], "{value}");
     }
     assert_eq!(
@@ -560,4 +565,11 @@ fn nested_structure_is_checked() {
     assert_eq!(arguments[0].1["a"], json!({"b": 1}));
     assert_eq!(arguments[0].1["c"], json!([1]));
     assert_eq!(arguments[0].1["d"], json!({"e f": 1}));
+    assert_eq!(
+        calls("<|tool_call>call:f{a:{c:1 d:2},b:[x:y,1:2],c:x:y}<tool_call|>"),
+        one(
+            "f",
+            json!({"a": {"c": "1 d:2"}, "b": ["x:y", "1:2"], "c": "x:y"})
+        )
+    );
 }

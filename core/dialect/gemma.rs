@@ -161,7 +161,7 @@ impl Call {
     fn ends_bare(&self, b: u8) -> bool {
         is_json_ws(b)
             || matches!(b, b',' | b'}' | b']' | b'<' | b'{' | b'[')
-            || (b == b':' && self.nest.depth() > 0)
+            || (b == b':' && self.nest.top() == Some(Open::Key))
             || (b == b')' && self.paren && self.nest.depth() == 0)
     }
 }
