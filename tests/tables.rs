@@ -460,3 +460,64 @@ fn first_match_and_depth_agree_with_aho_corasick_on_all_short_haystacks() {
         }
     }
 }
+
+/// The entries of a libFuzzer dictionary: one `"…"` string per line (`name="…"` also
+/// allowed), with `\\`, `\"` and `\xNN` escapes; `#` lines are comments.
+fn dictionary_entries(text: &str) -> Vec<Vec<u8>> {
+    let mut entries = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let quoted = &line[line.find('"').expect("a quoted entry") + 1..];
+        let body = quoted
+            .strip_suffix('"')
+            .expect("an entry ends with a quote");
+        let mut bytes = Vec::new();
+        let mut rest = body.as_bytes();
+        while let Some((&b, tail)) = rest.split_first() {
+            if b != b'\\' {
+                bytes.push(b);
+                rest = tail;
+                continue;
+            }
+            match tail {
+                [b'x', hi, lo, tail @ ..] => {
+                    let hex = std::str::from_utf8(&[*hi, *lo]).unwrap().to_owned();
+                    bytes.push(u8::from_str_radix(&hex, 16).expect("two hex digits"));
+                    rest = tail;
+                }
+                [escaped, tail @ ..] => {
+                    bytes.push(*escaped);
+                    rest = tail;
+                }
+                [] => panic!("a dictionary entry ends in a backslash: {line}"),
+            }
+        }
+        entries.push(bytes);
+    }
+    entries
+}
+
+/// The fuzzer reaches every dialect's structure quickly only if its dictionary holds every
+/// delimiter of every table (fuzz/README.md).
+#[test]
+fn fuzz_dictionary_holds_every_delimiter() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/chunking.dict");
+    let entries = dictionary_entries(&std::fs::read_to_string(path).unwrap());
+    let mut missing = Vec::new();
+    for dialect in compiled() {
+        for mode in &dialect.modes {
+            for (bytes, _) in &mode.delimiters {
+                if !entries.contains(bytes) && !missing.contains(bytes) {
+                    missing.push(bytes.clone());
+                }
+            }
+        }
+    }
+    let missing: Vec<String> = missing
+        .iter()
+        .map(|m| String::from_utf8_lossy(m).into_owned())
+        .collect();
+    assert!(missing.is_empty(), "not in fuzz/chunking.dict: {missing:?}");
+}
