@@ -44,7 +44,8 @@ use serde::Serialize;
 use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
-use crate::params::{ParamIssue, Params};
+use crate::params::{ParamIssue, Params, Schema};
+use crate::tools::ToolSet;
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -53,12 +54,15 @@ pub struct AssembleOptions {
     /// Mint ids deterministically from this seed (tests, `inband scan --seed`). Default:
     /// `None`, random ids.
     pub seed: Option<u64>,
-    /// The declared tool names; a call to another name is kept, with an `unknown_tool`
-    /// diagnostic (dialects.md rule 9). A name that is not declared but is a declared name
-    /// plus `json` is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues
-    /// its content type to the recipient: `to=functions.shelljson`, model-formats.md §10).
-    /// Default: `None`, no check.
-    pub tools: Option<Vec<String>>,
+    /// The declared tools, with their parameter schemas when known
+    /// ([`ToolSet::from_json`] reads an OpenAI `tools` array, [`ToolSet::from_names`] takes
+    /// bare names). A call to another name is kept, with an `unknown_tool` diagnostic
+    /// (dialects.md rule 9). A name that is not declared but is a declared name plus `json`
+    /// is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues its content
+    /// type to the recipient: `to=functions.shelljson`, model-formats.md §10). Raw-text
+    /// parameters are typed from the schemas (see [the module docs](self)). Default:
+    /// `None`, no check and no schema.
+    pub tools: Option<ToolSet>,
     /// [`DeltaStream`](crate::stream::DeltaStream) only: expose a call to clients once it
     /// is complete and its arguments parse, instead of as soon as its name is known. Nothing
     /// exposed ever has to be taken back, at the cost of streaming arguments. Default:
@@ -229,7 +233,7 @@ enum Capture {
 pub struct Assembler {
     dialect: Dialect,
     ids: IdMinter,
-    tools: Option<Vec<String>>,
+    tools: Option<ToolSet>,
     pub(crate) content: Vec<u8>,
     pub(crate) reasoning: Option<Vec<Segment>>,
     in_reasoning: bool,
@@ -474,7 +478,7 @@ impl Assembler {
     /// `json` glued on, corpus 046) from a tool really called that.
     fn declared_name(&mut self, span: Span, name: &[u8]) -> Vec<u8> {
         if let (Some(tools), Some(stem)) = (&self.tools, name.strip_suffix(b"json")) {
-            let declared = |n: &[u8]| tools.iter().any(|t| t.as_bytes() == n);
+            let declared = |n: &[u8]| std::str::from_utf8(n).is_ok_and(|n| tools.contains(n));
             if !declared(name) && declared(stem) {
                 self.record(
                     span,
@@ -750,9 +754,21 @@ impl Sink for Assembler {
             return;
         };
         record.has_args = true;
+        let schema = match (&self.tools, kind, &record.name) {
+            (Some(tools), ValueKind::Untyped, Some(name)) => {
+                let tool = std::str::from_utf8(name).ok().and_then(|n| tools.get(n));
+                let key = std::str::from_utf8(key).ok();
+                match tool.zip(key).and_then(|(tool, key)| tool.parameter_types(key)) {
+                    Some(types) => Schema::Types(types),
+                    None => Schema::None,
+                }
+            }
+            _ => Schema::None,
+        };
         let issue = record.params.get_or_insert_with(Params::default).begin(
             key,
             kind,
+            schema,
             &mut record.arguments,
         );
         self.param_issue(span, issue);

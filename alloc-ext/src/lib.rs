@@ -31,5 +31,6 @@ pub mod ids;
 mod literal;
 mod params;
 pub mod stream;
+pub mod tools;
 
 pub use simd_json;
