@@ -8,25 +8,63 @@
 //! [`Sink::tool_value`] pieces, [`Sink::tool_param_end`]: the markup family, Gemma and
 //! Gemini) gets its arguments' JSON text built as the values arrive: `{"path":` then the
 //! value, `,"count":` and the next, `}` when the call completes (`{}` for a call without
-//! parameters). A text value or a literal value streams: a text value's bytes go out
-//! escaped as they come, between quotes, a literal value's JSON text piece by piece. A JSON
-//! or untyped value goes out once it is complete. Values are typed by their [`ValueKind`]
-//! (dialects.md rule 8, without a schema):
+//! parameters). A value typed as a string and a literal value stream: a string's bytes go
+//! out escaped as they come, between quotes, a literal value's JSON text piece by piece.
+//! Any other value goes out once it is complete. The concatenation is exactly the JSON text
+//! the arguments are parsed from.
 //!
-//! - [`ValueKind::Text`]: the exact text, as a JSON string;
-//! - [`ValueKind::Json`]: the value's own JSON text, trimmed, after the bounded repair of
-//!   [`ArgumentsNormalizer`] (a `repaired_arguments` diagnostic says so); if even that does
-//!   not parse, the exact text as a string, with an `invalid_json_value` diagnostic;
-//! - [`ValueKind::Untyped`]: the value's JSON text, trimmed, when the whole value is strict
-//!   JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a string (`5 apples`,
-//!   `True`: Python literals are not converted without a schema);
-//! - [`ValueKind::Gemma`], [`ValueKind::Python`]: the literal translated to JSON piece by
-//!   piece, without re-lexing: strings with their escapes decoded (Python's adjacent
-//!   strings joined), `True`/`False`/`None` as `true`/`false`/`null`, Python numbers
-//!   (`1_000`, `0x1F`, `1.`, `.5`, `+3`) as JSON numbers, lists and tuples as arrays, dicts
-//!   and Gemma objects as objects (a trailing comma dropped), an empty value as `""`. Other
-//!   bare words, a non-string dict key and a call written as a value (`x=f(y=1)`) become the
-//!   string of their text: a repair, with a `repaired_arguments` diagnostic.
+//! ## Typing (dialects.md rule 8)
+//!
+//! Values are typed by their [`ValueKind`] and, for a raw-text value the markup does not
+//! type ([`ValueKind::Untyped`]: GLM, the XML family, qwen3-coder), by the JSON Schema of
+//! the parameter in [`AssembleOptions::tools`] (the same rule in every dialect):
+//!
+//! - [`ValueKind::Text`] (DSML `string="true"`, which overrides the schema): the exact
+//!   text, as a JSON string;
+//! - [`ValueKind::Json`] (DSML `string="false"`, which overrides the schema): the value's
+//!   own JSON text, trimmed, after the bounded repair of [`ArgumentsNormalizer`] (Python
+//!   `True`/`False`/`None`, single-quoted strings, trailing commas, invalid escapes; a
+//!   `repaired_arguments` diagnostic says so); if even that does not parse, the exact text
+//!   as a string, with an `invalid_json_value` diagnostic;
+//! - [`ValueKind::Untyped`], typed by the parameter's schema. The schema is the entry of the
+//!   tool's `parameters.properties` (else an object `additionalProperties`); the types it
+//!   admits are read from `type` (a name or a list), `enum`/`const` (the types of their
+//!   values, without `type`), `nullable`, `anyOf`/`oneOf` (union), `allOf`
+//!   (intersection) and local `$ref`s (`#/$defs/…`), see
+//!   [`JsonTypes::of`](crate::tools::JsonTypes::of):
+//!   - **string only** (`{"type": "string"}`, an enum of strings): the exact text, no
+//!     trimming, no entity decoding, streamed as it arrives;
+//!   - **no string admitted** (`integer`, `number`, `boolean`, `null`, `object`, `array`
+//!     and their unions): the value's JSON text, trimmed, after the bounded repair (a
+//!     `repaired_arguments` diagnostic says so), when its type is admitted; else the exact
+//!     text as a string, with an `invalid_typed_value` diagnostic when it is not JSON even
+//!     after repair, a `schema_type_mismatch` one when it is JSON of another type. An
+//!     `integer` admits any number with an integral value (`5`, `140.0`, `1e3`: JSON
+//!     Schema's own rule), written as the model wrote it; `1.5` for an `integer` is the
+//!     string `"1.5"` with `schema_type_mismatch`;
+//!   - **string and other types** (`["string", "integer"]`, `["string", "null"]`, an
+//!     `anyOf` with a string branch): the value's strict JSON, trimmed, when its type is
+//!     admitted (`7`; `null` when null is admitted; `"x"` as the string `x`); a repair
+//!     counts only when it gives an admitted value that is not a string (`True` is `true`
+//!     for `string|boolean`); anything else is the exact text, without a diagnostic (a
+//!     string is admitted): `null` for `string|integer` is the string `"null"`, `'x'` is
+//!     the string `'x'`;
+//!   - **no schema** (no tools, an unknown tool, a tool without `parameters`, a parameter
+//!     the schema does not describe, a schema that constrains nothing such as `{}`, a name
+//!     that arrives after the arguments): the value's JSON text, trimmed, when the whole
+//!     value is strict JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a
+//!     string (`5 apples`, `True`: Python literals are not converted without a schema);
+//! - [`ValueKind::Gemma`], [`ValueKind::Python`] (types from the syntax, no schema): the
+//!   literal translated to JSON piece by piece, without re-lexing: strings with their
+//!   escapes decoded (Python's adjacent strings joined), `True`/`False`/`None` as
+//!   `true`/`false`/`null`, Python numbers (`1_000`, `0x1F`, `1.`, `.5`, `+3`) as JSON
+//!   numbers, lists and tuples as arrays, dicts and Gemma objects as objects (a trailing
+//!   comma dropped), an empty value as `""`. Other bare words, a non-string dict key and a
+//!   call written as a value (`x=f(y=1)`) become the string of their text: a repair, with a
+//!   `repaired_arguments` diagnostic.
+//!
+//! Nothing is re-serialised: a typed value's JSON text is the model's own (trimmed,
+//! repaired where needed), so `140.0` stays `140.0`.
 //!
 //! A `repaired_arguments` diagnostic comes once per call, at the end of the first value
 //! that needed a repair. Nothing is re-serialised. When a key repeats within a call, the
@@ -108,7 +146,8 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`).
+    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`,
+    /// `invalid_typed_value`, `schema_type_mismatch`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -758,7 +797,10 @@ impl Sink for Assembler {
             (Some(tools), ValueKind::Untyped, Some(name)) => {
                 let tool = std::str::from_utf8(name).ok().and_then(|n| tools.get(n));
                 let key = std::str::from_utf8(key).ok();
-                match tool.zip(key).and_then(|(tool, key)| tool.parameter_types(key)) {
+                match tool
+                    .zip(key)
+                    .and_then(|(tool, key)| tool.parameter_types(key))
+                {
                     Some(types) => Schema::Types(types),
                     None => Schema::None,
                 }

@@ -464,16 +464,31 @@ mod tests {
         );
         assert_eq!(typed(T::INTEGER, "\n 5\t"), none("5"));
         assert_eq!(typed(T::INTEGER, "140.0"), none("140.0"));
-        assert_eq!(typed(T::INTEGER, "1.5"), with(r#""1.5""#, ParamIssue::TypeMismatch));
+        assert_eq!(
+            typed(T::INTEGER, "1.5"),
+            with(r#""1.5""#, ParamIssue::TypeMismatch)
+        );
         assert_eq!(typed(T::NUMBER, "1.5"), none("1.5"));
-        assert_eq!(typed(T::BOOLEAN, "True"), with("true", ParamIssue::Repaired));
+        assert_eq!(
+            typed(T::BOOLEAN, "True"),
+            with("true", ParamIssue::Repaired)
+        );
         assert_eq!(
             typed(T::ARRAY, "['a', None,]"),
             with(r#"["a", null]"#, ParamIssue::Repaired)
         );
-        assert_eq!(typed(T::BOOLEAN, "yes"), with(r#""yes""#, ParamIssue::UntypedValue));
-        assert_eq!(typed(T::INTEGER, ""), with(r#""""#, ParamIssue::UntypedValue));
-        assert_eq!(typed(T::INTEGER, r#""5""#), with(r#""\"5\"""#, ParamIssue::TypeMismatch));
+        assert_eq!(
+            typed(T::BOOLEAN, "yes"),
+            with(r#""yes""#, ParamIssue::UntypedValue)
+        );
+        assert_eq!(
+            typed(T::INTEGER, ""),
+            with(r#""""#, ParamIssue::UntypedValue)
+        );
+        assert_eq!(
+            typed(T::INTEGER, r#""5""#),
+            with(r#""\"5\"""#, ParamIssue::TypeMismatch)
+        );
         assert_eq!(typed(T::NULL.union(T::INTEGER), "null"), none("null"));
         // Unions admitting strings.
         let string_or_int = T::STRING.union(T::INTEGER);

@@ -264,7 +264,10 @@ impl fmt::Display for ToolsError {
             ToolsError::NotAnArray => f.write_str("not a JSON array"),
             ToolsError::Tool { index, problem } => write!(f, "tool {index}: {problem}"),
             ToolsError::Duplicate { index, first, name } => {
-                write!(f, "tool {index}: the name `{name}` is already tool {first}'s")
+                write!(
+                    f,
+                    "tool {index}: the name `{name}` is already tool {first}'s"
+                )
             }
         }
     }
@@ -371,9 +374,7 @@ impl JsonTypes {
 /// Follows `schema`'s `$ref` chain, if any, to the schema it names.
 fn resolve<'a>(schema: &'a OwnedValue, root: &'a OwnedValue, depth: u8) -> Option<&'a OwnedValue> {
     match schema.get("$ref").and_then(|r| r.as_str()) {
-        Some(reference) if depth < MAX_DEPTH => {
-            resolve(pointer(root, reference)?, root, depth + 1)
-        }
+        Some(reference) if depth < MAX_DEPTH => resolve(pointer(root, reference)?, root, depth + 1),
         Some(_) => None,
         None => Some(schema),
     }
@@ -566,7 +567,10 @@ mod tests {
         assert_eq!(tools.get("noop"), Some(&Tool::named("noop")));
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["read", "noop"]);
-        assert_eq!(ToolSet::from_names(["a", "b"]), ["a", "b"].into_iter().collect());
+        assert_eq!(
+            ToolSet::from_names(["a", "b"]),
+            ["a", "b"].into_iter().collect()
+        );
     }
 
     #[test]
