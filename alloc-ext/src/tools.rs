@@ -319,7 +319,8 @@ impl JsonTypes {
         })
     }
 
-    /// The narrowest type of a JSON value (an integral number is `integer`).
+    /// The narrowest type of a JSON value: an integral number is [`JsonTypes::INTEGER`], a
+    /// fractional one the part of [`JsonTypes::NUMBER`] that `INTEGER` leaves out.
     pub fn of_value(value: &OwnedValue) -> JsonTypes {
         match value {
             OwnedValue::String(_) => Self::STRING,

@@ -309,7 +309,7 @@ fn string_values_stream_and_typed_values_go_out_whole() {
     );
     for input in [plain, dsml] {
         let whole = check(Some(&tools()), &input);
-        assert_eq!(whole.streamed, [expected.clone()]);
+        assert_eq!(whole.streamed, std::slice::from_ref(&expected));
         assert_eq!(whole.completion.content, "Editing.");
         let run = run(
             Some(&tools()),
@@ -353,4 +353,52 @@ fn the_same_call_without_tools() {
         [r#"{"path":10,"force":"True","cursor":null}"#]
     );
     assert_eq!(codes(&run), Vec::<&str>::new());
+}
+
+/// The values of corpus cases 014 (glm) and 029 (qwen3-coder), written in the xml dialect
+/// with the cases' own tools: the same typing in every dialect (seed B17).
+#[test]
+fn corpus_014_and_029_values_in_xml() {
+    let tools_014 = ToolSet::from_json(br#"[{"type": "function", "function": {"name": "web_search", "description": "", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer"}, "exclude_domains": {"type": "array"}, "safe_search": {"type": "boolean"}, "cursor": {"type": ["string", "null"]}, "zip": {"type": "string"}}, "required": []}}}]"#).unwrap();
+    assert_eq!(
+        typed_as(
+            Some(&tools_014),
+            "web_search",
+            &[
+                ("query", "incremental parsers"),
+                ("max_results", "10"),
+                ("exclude_domains", "[]"),
+                ("safe_search", "true"),
+                ("cursor", "null"),
+                ("zip", "10001"),
+            ]
+        ),
+        text(
+            r#"{"query":"incremental parsers","max_results":10,"exclude_domains":[],"safe_search":true,"cursor":null,"zip":"10001"}"#,
+            &[]
+        )
+    );
+    let tools_029 = ToolSet::from_json(br#"[{"type": "function", "function": {"name": "process", "description": "", "parameters": {"type": "object", "properties": {"action": {"type": "string"}, "id": {"type": "integer"}, "limit": {"type": "integer"}, "follow": {"type": "boolean"}}, "required": []}}}]"#).unwrap();
+    assert_eq!(
+        typed_as(
+            Some(&tools_029),
+            "process",
+            &[
+                ("action", "output"),
+                ("id", "\n0\n"),
+                ("limit", "\n140.0\n"),
+                ("follow", "\nTrue\n"),
+                ("when", "2026-01-15"),
+            ]
+        ),
+        text(
+            r#"{"action":"output","id":0,"limit":140.0,"follow":true,"when":"2026-01-15"}"#,
+            &["repaired_arguments"]
+        )
+    );
+    assert_eq!(
+        typed_as(Some(&tools_029), "process", &[("id", "2026-01-15")]),
+        text(r#"{"id":"2026-01-15"}"#, &["invalid_typed_value"]),
+        "a value that cannot be typed keeps the call (mlx-lm#1330)"
+    );
 }
