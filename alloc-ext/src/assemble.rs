@@ -67,9 +67,9 @@
 //! repaired where needed), so `140.0` stays `140.0`.
 //!
 //! A `repaired_arguments` diagnostic comes once per call, at the end of the first value
-//! that needed a repair. Nothing is re-serialised. When a key repeats within a call, the
-//! first value wins (it may already have been streamed) and later ones are left out with a
-//! `duplicate_parameter` diagnostic.
+//! that needed a repair. When a key repeats within a call, the first value wins (it may
+//! already have been streamed) and later ones are left out with a `duplicate_parameter`
+//! diagnostic.
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Role, Scanner, Sink,
