@@ -1,11 +1,13 @@
 //! Every bundled real-output case (`tests/data/corpus/`, copied from the shared corpus)
 //! gives its expected content, reasoning and tool calls whole, at every two-way split and
-//! one byte at a time; its events pass the chunking harness.
+//! one byte at a time; its events pass the chunking harness. A case's `tools` (names and
+//! parameter schemas) go to the assembler whole, so raw-text values are typed (rule 8).
 
 use std::path::PathBuf;
 
 use inband::{Dialect, Options};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::tools::ToolSet;
 use serde_json::Value;
 
 use crate::harness;
@@ -15,7 +17,8 @@ struct Case {
     dialect: Dialect,
     input: String,
     expected: Value,
-    tools: Option<Vec<String>>,
+    /// The case's OpenAI tools array: names and parameter schemas.
+    tools: Option<ToolSet>,
 }
 
 fn cases() -> Vec<Case> {
@@ -30,11 +33,9 @@ fn cases() -> Vec<Case> {
         .map(|path| {
             let case: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
             let dialect = case["dialect"].as_str().unwrap();
-            let tools = case["tools"].as_array().map(|tools| {
-                tools
-                    .iter()
-                    .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-                    .collect()
+            let tools = case.get("tools").map(|tools| {
+                ToolSet::from_json(&serde_json::to_vec(tools).unwrap())
+                    .unwrap_or_else(|e| panic!("{}: tools: {e}", path.display()))
             });
             Case {
                 id: case["id"].as_str().unwrap().to_owned(),

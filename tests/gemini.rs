@@ -250,7 +250,7 @@ fn only_keyword_calls_are_calls() {
 #[test]
 fn unknown_tools_are_reported() {
     let mut options = AssembleOptions::seeded(1);
-    options.tools = Some(vec!["read".to_owned()]);
+    options.tools = Some(vec!["read".to_owned()].into());
     let completion = complete_with(&options, &block("default_api.delete_all(confirm=True)"));
     assert_eq!(completion.tool_calls[0].name, "delete_all");
     assert_eq!(completion.diagnostics[0].code, "unknown_tool");

@@ -8,30 +8,68 @@
 //! [`Sink::tool_value`] pieces, [`Sink::tool_param_end`]: the markup family, Gemma and
 //! Gemini) gets its arguments' JSON text built as the values arrive: `{"path":` then the
 //! value, `,"count":` and the next, `}` when the call completes (`{}` for a call without
-//! parameters). A text value or a literal value streams: a text value's bytes go out
-//! escaped as they come, between quotes, a literal value's JSON text piece by piece. A JSON
-//! or untyped value goes out once it is complete. Values are typed by their [`ValueKind`]
-//! (dialects.md rule 8, without a schema):
+//! parameters). A value typed as a string and a literal value stream: a string's bytes go
+//! out escaped as they come, between quotes, a literal value's JSON text piece by piece.
+//! Any other value goes out once it is complete. The concatenation is exactly the JSON text
+//! the arguments are parsed from.
 //!
-//! - [`ValueKind::Text`]: the exact text, as a JSON string;
-//! - [`ValueKind::Json`]: the value's own JSON text, trimmed, after the bounded repair of
-//!   [`ArgumentsNormalizer`] (a `repaired_arguments` diagnostic says so); if even that does
-//!   not parse, the exact text as a string, with an `invalid_json_value` diagnostic;
-//! - [`ValueKind::Untyped`]: the value's JSON text, trimmed, when the whole value is strict
-//!   JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a string (`5 apples`,
-//!   `True`: Python literals are not converted without a schema);
-//! - [`ValueKind::Gemma`], [`ValueKind::Python`]: the literal translated to JSON piece by
-//!   piece, without re-lexing: strings with their escapes decoded (Python's adjacent
-//!   strings joined), `True`/`False`/`None` as `true`/`false`/`null`, Python numbers
-//!   (`1_000`, `0x1F`, `1.`, `.5`, `+3`) as JSON numbers, lists and tuples as arrays, dicts
-//!   and Gemma objects as objects (a trailing comma dropped), an empty value as `""`. Other
-//!   bare words, a non-string dict key and a call written as a value (`x=f(y=1)`) become the
-//!   string of their text: a repair, with a `repaired_arguments` diagnostic.
+//! ## Typing (dialects.md rule 8)
+//!
+//! Values are typed by their [`ValueKind`] and, for a raw-text value the markup does not
+//! type ([`ValueKind::Untyped`]: GLM, the XML family, qwen3-coder), by the JSON Schema of
+//! the parameter in [`AssembleOptions::tools`] (the same rule in every dialect):
+//!
+//! - [`ValueKind::Text`] (DSML `string="true"`, which overrides the schema): the exact
+//!   text, as a JSON string;
+//! - [`ValueKind::Json`] (DSML `string="false"`, which overrides the schema): the value's
+//!   own JSON text, trimmed, after the bounded repair of [`ArgumentsNormalizer`] (Python
+//!   `True`/`False`/`None`, single-quoted strings, trailing commas, invalid escapes; a
+//!   `repaired_arguments` diagnostic says so); if even that does not parse, the exact text
+//!   as a string, with an `invalid_json_value` diagnostic;
+//! - [`ValueKind::Untyped`], typed by the parameter's schema. The schema is the entry of the
+//!   tool's `parameters.properties` (else an object `additionalProperties`); the types it
+//!   admits are read from `type` (a name or a list), `enum`/`const` (the types of their
+//!   values, without `type`), `nullable`, `anyOf`/`oneOf` (union), `allOf`
+//!   (intersection) and local `$ref`s (`#/$defs/…`), see
+//!   [`JsonTypes::of`](crate::tools::JsonTypes::of):
+//!   - **string only** (`{"type": "string"}`, an enum of strings): the exact text, no
+//!     trimming, no entity decoding, streamed as it arrives;
+//!   - **no string admitted** (`integer`, `number`, `boolean`, `null`, `object`, `array`
+//!     and their unions): the value's JSON text, trimmed, after the bounded repair (a
+//!     `repaired_arguments` diagnostic says so), when its type is admitted; else the exact
+//!     text as a string, with an `invalid_typed_value` diagnostic when it is not JSON even
+//!     after repair, a `schema_type_mismatch` one when it is JSON of another type. An
+//!     `integer` admits any number with an integral value (`5`, `140.0`, `1e3`: JSON
+//!     Schema's own rule), written as the model wrote it; `1.5` for an `integer` is the
+//!     string `"1.5"` with `schema_type_mismatch`;
+//!   - **string and other types** (`["string", "integer"]`, `["string", "null"]`, an
+//!     `anyOf` with a string branch): the value's strict JSON, trimmed, when its type is
+//!     admitted (`7`; `null` when null is admitted; `"x"` as the string `x`); a repair
+//!     counts only when it gives an admitted value that is not a string (`True` is `true`
+//!     for `string|boolean`); anything else is the exact text, without a diagnostic (a
+//!     string is admitted): `null` for `string|integer` is the string `"null"`, `'x'` is
+//!     the string `'x'`;
+//!   - **no schema** (no tools, an unknown tool, a tool without `parameters`, a parameter
+//!     the schema does not describe, a schema that constrains nothing such as `{}`, a name
+//!     that arrives after the arguments): the value's JSON text, trimmed, when the whole
+//!     value is strict JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a
+//!     string (`5 apples`, `True`: Python literals are not converted without a schema);
+//! - [`ValueKind::Gemma`], [`ValueKind::Python`] (types from the syntax, no schema): the
+//!   literal translated to JSON piece by piece, without re-lexing: strings with their
+//!   escapes decoded (Python's adjacent strings joined), `True`/`False`/`None` as
+//!   `true`/`false`/`null`, Python numbers (`1_000`, `0x1F`, `1.`, `.5`, `+3`) as JSON
+//!   numbers, lists and tuples as arrays, dicts and Gemma objects as objects (a trailing
+//!   comma dropped), an empty value as `""`. Other bare words, a non-string dict key and a
+//!   call written as a value (`x=f(y=1)`) become the string of their text: a repair, with a
+//!   `repaired_arguments` diagnostic.
+//!
+//! Nothing is re-serialised: a typed value's JSON text is the model's own (trimmed,
+//! repaired where needed), so `140.0` stays `140.0`.
 //!
 //! A `repaired_arguments` diagnostic comes once per call, at the end of the first value
-//! that needed a repair. Nothing is re-serialised. When a key repeats within a call, the
-//! first value wins (it may already have been streamed) and later ones are left out with a
-//! `duplicate_parameter` diagnostic.
+//! that needed a repair. When a key repeats within a call, the first value wins (it may
+//! already have been streamed) and later ones are left out with a `duplicate_parameter`
+//! diagnostic.
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Role, Scanner, Sink,
@@ -44,7 +82,8 @@ use serde::Serialize;
 use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
-use crate::params::{ParamIssue, Params};
+use crate::params::{ParamIssue, Params, Schema};
+use crate::tools::ToolSet;
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -53,12 +92,15 @@ pub struct AssembleOptions {
     /// Mint ids deterministically from this seed (tests, `inband scan --seed`). Default:
     /// `None`, random ids.
     pub seed: Option<u64>,
-    /// The declared tool names; a call to another name is kept, with an `unknown_tool`
-    /// diagnostic (dialects.md rule 9). A name that is not declared but is a declared name
-    /// plus `json` is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues
-    /// its content type to the recipient: `to=functions.shelljson`, model-formats.md §10).
-    /// Default: `None`, no check.
-    pub tools: Option<Vec<String>>,
+    /// The declared tools, with their parameter schemas when known
+    /// ([`ToolSet::from_json`] reads an OpenAI `tools` array, [`ToolSet::from_names`] takes
+    /// bare names). A call to another name is kept, with an `unknown_tool` diagnostic
+    /// (dialects.md rule 9). A name that is not declared but is a declared name plus `json`
+    /// is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues its content
+    /// type to the recipient: `to=functions.shelljson`, model-formats.md §10). Raw-text
+    /// parameters are typed from the schemas (see [the module docs](self)). Default:
+    /// `None`, no check and no schema.
+    pub tools: Option<ToolSet>,
     /// [`DeltaStream`](crate::stream::DeltaStream) only: expose a call to clients once it
     /// is complete and its arguments parse, instead of as soon as its name is known. Nothing
     /// exposed ever has to be taken back, at the cost of streaming arguments. Default:
@@ -104,7 +146,8 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`).
+    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`,
+    /// `invalid_typed_value`, `schema_type_mismatch`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -229,7 +272,7 @@ enum Capture {
 pub struct Assembler {
     dialect: Dialect,
     ids: IdMinter,
-    tools: Option<Vec<String>>,
+    tools: Option<ToolSet>,
     pub(crate) content: Vec<u8>,
     pub(crate) reasoning: Option<Vec<Segment>>,
     in_reasoning: bool,
@@ -474,7 +517,7 @@ impl Assembler {
     /// `json` glued on, corpus 046) from a tool really called that.
     fn declared_name(&mut self, span: Span, name: &[u8]) -> Vec<u8> {
         if let (Some(tools), Some(stem)) = (&self.tools, name.strip_suffix(b"json")) {
-            let declared = |n: &[u8]| tools.iter().any(|t| t.as_bytes() == n);
+            let declared = |n: &[u8]| std::str::from_utf8(n).is_ok_and(|n| tools.contains(n));
             if !declared(name) && declared(stem) {
                 self.record(
                     span,
@@ -750,9 +793,24 @@ impl Sink for Assembler {
             return;
         };
         record.has_args = true;
+        let schema = match (&self.tools, kind, &record.name) {
+            (Some(tools), ValueKind::Untyped, Some(name)) => {
+                let tool = std::str::from_utf8(name).ok().and_then(|n| tools.get(n));
+                let key = std::str::from_utf8(key).ok();
+                match tool
+                    .zip(key)
+                    .and_then(|(tool, key)| tool.parameter_types(key))
+                {
+                    Some(types) => Schema::Types(types),
+                    None => Schema::None,
+                }
+            }
+            _ => Schema::None,
+        };
         let issue = record.params.get_or_insert_with(Params::default).begin(
             key,
             kind,
+            schema,
             &mut record.arguments,
         );
         self.param_issue(span, issue);

@@ -3,7 +3,9 @@
 //! What a consumer of the allocation-free [`inband`] scanner builds on top of it, with
 //! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
 //! ([`assemble`], which also turns calls written as parameters, raw-text or literal, into
-//! JSON arguments), OpenAI-style streaming deltas ([`stream`]) and tool-call ids ([`ids`]).
+//! JSON arguments, typed by the tools' JSON Schemas), OpenAI-style streaming deltas
+//! ([`stream`]), tool-call ids ([`ids`]) and the tools offered to the model ([`tools`]:
+//! names, descriptions and parameter schemas, read from an OpenAI `tools` array).
 //!
 //! ## Example: assemble a completion
 //!
@@ -16,6 +18,27 @@
 //! assert_eq!(completion.content, "Let me look.");
 //! assert_eq!(completion.tool_calls[0].name, "read");
 //! assert_eq!(simd_json::to_string(&completion.tool_calls[0].arguments)?, r#"{"path":"a.rs"}"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Example: type raw-text parameters from the tools' schemas
+//!
+//! ```
+//! use inband::{Dialect, Options};
+//! use inband_alloc::assemble::{assemble, AssembleOptions};
+//! use inband_alloc::tools::ToolSet;
+//!
+//! let tools = ToolSet::from_json(br#"[{"type": "function", "function": {"name": "read",
+//!     "parameters": {"type": "object", "properties": {
+//!         "path": {"type": "string"}, "limit": {"type": "integer"}, "all": {"type": "boolean"}}}}}]"#)?;
+//! let mut options = AssembleOptions::seeded(7);
+//! options.tools = Some(tools);
+//! let text = r#"<invoke name="read"><parameter name="path">10</parameter><parameter name="limit"> 10 </parameter><parameter name="all">True</parameter></invoke>"#;
+//! let completion = assemble(Dialect::Xml, Options::default(), &options, [text.as_bytes()]);
+//! let arguments = &completion.tool_calls[0].arguments;
+//! assert_eq!(arguments["path"], "10");
+//! assert_eq!(arguments["limit"], 10);
+//! assert_eq!(arguments["all"], true);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -31,5 +54,6 @@ pub mod ids;
 mod literal;
 mod params;
 pub mod stream;
+pub mod tools;
 
 pub use simd_json;

@@ -692,14 +692,14 @@ fn integer(digits: String) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Params;
+    use crate::params::{Params, Schema};
 
     /// The JSON text of a call's arguments given as literal parameters.
     fn convert(kind: ValueKind, params: &[(&str, &[(Piece, &str)])]) -> String {
         let mut all = Params::default();
         let mut out = Vec::new();
         for (key, pieces) in params {
-            all.begin(key.as_bytes(), kind, &mut out);
+            all.begin(key.as_bytes(), kind, Schema::None, &mut out);
             for (piece, text) in *pieces {
                 all.value(*piece, text.as_bytes(), &mut out);
             }

@@ -1,12 +1,14 @@
 //! Arguments JSON text from parameters ([`Sink::tool_param`](inband::Sink::tool_param),
 //! its value's pieces, [`Sink::tool_param_end`](inband::Sink::tool_param_end)), raw-text
-//! or literal, grown as values arrive so that it can be streamed as it is. The typing and
-//! duplicate rules are documented with [`crate::assemble`]; literal values are converted by
-//! [`crate::literal`].
+//! or literal, grown as values arrive so that it can be streamed as it is. The typing
+//! (dialects.md rule 8, with the tool's schema when one is given) and duplicate rules are
+//! documented with [`crate::assemble`]; literal values are converted by [`crate::literal`].
 
 use inband::{ArgumentsNormalizer, Piece, ValueKind};
+use simd_json::OwnedValue;
 
 use crate::literal::LiteralValue;
+use crate::tools::JsonTypes;
 
 /// Something worth a diagnostic while building the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,8 +17,13 @@ pub(crate) enum ParamIssue {
     Duplicate,
     /// A value marked as JSON did not parse even after repair; kept as text.
     InvalidJson,
-    /// A value marked as JSON, or a literal value, became JSON only after repair (reported
-    /// once per call).
+    /// A value whose schema does not admit strings did not parse as JSON even after
+    /// repair; kept as text.
+    UntypedValue,
+    /// A value parsed as JSON of a type its schema does not admit; kept as text.
+    TypeMismatch,
+    /// A value marked as JSON, typed by its schema, or a literal value, became JSON only
+    /// after repair (reported once per call).
     Repaired,
 }
 
@@ -25,6 +32,8 @@ impl ParamIssue {
         match self {
             ParamIssue::Duplicate => "duplicate_parameter",
             ParamIssue::InvalidJson => "invalid_json_value",
+            ParamIssue::UntypedValue => "invalid_typed_value",
+            ParamIssue::TypeMismatch => "schema_type_mismatch",
             ParamIssue::Repaired => "repaired_arguments",
         }
     }
@@ -37,6 +46,12 @@ impl ParamIssue {
             ParamIssue::InvalidJson => {
                 "a parameter marked as JSON did not parse; kept as its exact text"
             }
+            ParamIssue::UntypedValue => {
+                "a parameter whose schema admits no string did not parse as JSON; kept as its exact text"
+            }
+            ParamIssue::TypeMismatch => {
+                "a parameter's value is not of a type its schema admits; kept as its exact text"
+            }
             ParamIssue::Repaired => {
                 "the arguments were not valid JSON as written and were repaired"
             }
@@ -44,16 +59,38 @@ impl ParamIssue {
     }
 }
 
+/// What the tool's schema says about a raw-text parameter (dialects.md rule 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Schema {
+    /// No tool, no schema, an unknown parameter, or a schema that constrains nothing.
+    None,
+    /// The JSON types the parameter's schema admits.
+    Types(JsonTypes),
+}
+
+/// How the current value becomes JSON text.
+#[derive(Debug)]
+enum Mode {
+    /// Exact text, streamed as a JSON string: DSML `string="true"`, or a string-only schema.
+    Text,
+    /// DSML `string="false"`: JSON with bounded repair, else the exact text.
+    Json,
+    /// No schema: strict JSON, else the exact text.
+    Untyped,
+    /// Typed by a schema that admits more than strings.
+    Typed(JsonTypes),
+    /// A Gemma or Python literal, converted as pieces arrive.
+    Literal(LiteralValue),
+}
+
 /// The parameter whose value is arriving.
 #[derive(Debug)]
 struct Current {
-    kind: ValueKind,
+    mode: Mode,
     /// A duplicate key: the value is left out.
     skip: bool,
-    /// The raw value of a JSON or untyped parameter, typed at its end.
+    /// The raw value of a buffered (JSON, untyped or typed) parameter, typed at its end.
     raw: Vec<u8>,
-    /// The converter of a literal (Gemma, Python) value, which writes as pieces arrive.
-    literal: Option<LiteralValue>,
 }
 
 /// One call's parameters so far.
@@ -66,35 +103,43 @@ pub(crate) struct Params {
 }
 
 impl Params {
-    /// A parameter begins; appends `{"key":` (or `,"key":`) and, for text, the opening
-    /// quote to `out`.
+    /// A parameter begins; appends `{"key":` (or `,"key":`) and, for a value that streams
+    /// as text, the opening quote to `out`. `schema` is what the tool's schema says about
+    /// the parameter; it matters only to a [`ValueKind::Untyped`] value.
     pub(crate) fn begin(
         &mut self,
         key: &[u8],
         kind: ValueKind,
+        schema: Schema,
         out: &mut Vec<u8>,
     ) -> Option<ParamIssue> {
+        let mode = match (kind, schema) {
+            (ValueKind::Text, _) => Mode::Text,
+            (ValueKind::Json, _) => Mode::Json,
+            _ if kind.is_literal() => Mode::Literal(LiteralValue::new(kind)),
+            (_, Schema::Types(JsonTypes::STRING)) => Mode::Text,
+            (_, Schema::Types(types)) => Mode::Typed(types),
+            (_, Schema::None) => Mode::Untyped,
+        };
         if self.keys.iter().any(|k| k == key) {
             self.current = Some(Current {
-                kind,
+                mode,
                 skip: true,
                 raw: Vec::new(),
-                literal: None,
             });
             return Some(ParamIssue::Duplicate);
         }
         out.push(if self.keys.is_empty() { b'{' } else { b',' });
         push_string(key, out);
         out.push(b':');
-        if kind == ValueKind::Text {
+        if matches!(mode, Mode::Text) {
             out.push(b'"');
         }
         self.keys.push(key.to_vec());
         self.current = Some(Current {
-            kind,
+            mode,
             skip: false,
             raw: Vec::new(),
-            literal: kind.is_literal().then(|| LiteralValue::new(kind)),
         });
         None
     }
@@ -105,10 +150,10 @@ impl Params {
         let Some(current) = self.current.as_mut().filter(|current| !current.skip) else {
             return;
         };
-        match (&mut current.literal, current.kind) {
-            (Some(literal), _) => literal.value(piece, bytes, out),
-            (None, ValueKind::Text) => push_escaped(bytes, out),
-            (None, _) => current.raw.extend_from_slice(bytes),
+        match &mut current.mode {
+            Mode::Literal(literal) => literal.value(piece, bytes, out),
+            Mode::Text => push_escaped(bytes, out),
+            Mode::Json | Mode::Untyped | Mode::Typed(_) => current.raw.extend_from_slice(bytes),
         }
     }
 
@@ -129,39 +174,34 @@ impl Params {
         if current.skip {
             return None;
         }
-        if let Some(literal) = &mut current.literal {
-            literal.end(out);
-            return literal.repaired().then_some(ParamIssue::Repaired);
-        }
         let raw = &current.raw;
-        match current.kind {
-            ValueKind::Text => {
+        match &mut current.mode {
+            Mode::Literal(literal) => {
+                literal.end(out);
+                literal.repaired().then_some(ParamIssue::Repaired)
+            }
+            Mode::Text => {
                 out.push(b'"');
                 None
             }
-            ValueKind::Json => match repaired_json(raw) {
-                Some((json, repaired)) => {
-                    out.extend_from_slice(&json);
-                    repaired.then_some(ParamIssue::Repaired)
+            Mode::Json => match repaired_json(raw) {
+                Some(json) => {
+                    out.extend_from_slice(&json.text);
+                    json.repaired.then_some(ParamIssue::Repaired)
                 }
                 None => {
-                    out.push(b'"');
-                    push_escaped(raw, out);
-                    out.push(b'"');
+                    push_string(raw, out);
                     Some(ParamIssue::InvalidJson)
                 }
             },
-            _ => {
+            Mode::Untyped => {
                 match strict_json(raw) {
                     Some(json) => out.extend_from_slice(json),
-                    None => {
-                        out.push(b'"');
-                        push_escaped(raw, out);
-                        out.push(b'"');
-                    }
+                    None => push_string(raw, out),
                 }
                 None
             }
+            Mode::Typed(types) => typed(raw, *types, out),
         }
     }
 
@@ -175,6 +215,27 @@ impl Params {
     }
 }
 
+/// Appends the JSON text of `raw`, typed by a schema that admits `types` (not only
+/// strings): its JSON value (trimmed, after bounded repair) when its type is admitted;
+/// else the exact text as a string, silently when strings are admitted (a union such as
+/// `["string", "integer"]`), with a diagnostic when not. In such a union a repair counts
+/// only when it gives a value that is not a string (`True` is `true` for `string|boolean`,
+/// but `'x'` stays the exact text `'x'`, which the union admits as it is).
+fn typed(raw: &[u8], types: JsonTypes, out: &mut Vec<u8>) -> Option<ParamIssue> {
+    let strings = types.contains(JsonTypes::STRING);
+    let Some(json) = repaired_json(raw) else {
+        push_string(raw, out);
+        return (!strings).then_some(ParamIssue::UntypedValue);
+    };
+    let repaired_string = json.repaired && matches!(json.value, OwnedValue::String(_));
+    if types.admits(&json.value) && !(strings && repaired_string) {
+        out.extend_from_slice(&json.text);
+        return json.repaired.then_some(ParamIssue::Repaired);
+    }
+    push_string(raw, out);
+    (!strings).then_some(ParamIssue::TypeMismatch)
+}
+
 /// `raw` without surrounding whitespace when it is one strict JSON value.
 fn strict_json(raw: &[u8]) -> Option<&[u8]> {
     let trimmed = raw.trim_ascii();
@@ -186,9 +247,19 @@ fn strict_json(raw: &[u8]) -> Option<&[u8]> {
     Some(trimmed)
 }
 
+/// One raw value read as JSON.
+struct Repaired {
+    /// Its JSON text, trimmed.
+    text: Vec<u8>,
+    /// Its value.
+    value: OwnedValue,
+    /// Whether the text needed repair.
+    repaired: bool,
+}
+
 /// `raw` as one JSON value after the normaliser's bounded repair (Python literals, single
-/// quotes, invalid escapes, trailing commas), trimmed, and whether it needed repair.
-fn repaired_json(raw: &[u8]) -> Option<(Vec<u8>, bool)> {
+/// quotes, invalid escapes, trailing commas), trimmed.
+fn repaired_json(raw: &[u8]) -> Option<Repaired> {
     let trimmed = raw.trim_ascii();
     if trimmed.is_empty() {
         return None;
@@ -202,12 +273,16 @@ fn repaired_json(raw: &[u8]) -> Option<(Vec<u8>, bool)> {
     }
     normalizer.finish(&mut |bytes| text.extend_from_slice(bytes));
     let mut parse = String::from_utf8_lossy(&text).into_owned().into_bytes();
-    match simd_json::to_owned_value(&mut parse) {
-        Ok(simd_json::OwnedValue::Array(items)) if items.len() == 1 => {}
+    let value = match simd_json::to_owned_value(&mut parse) {
+        Ok(OwnedValue::Array(mut items)) if items.len() == 1 => items.pop()?,
         _ => return None,
-    }
-    let inner = text.get(1..text.len() - 1)?.trim_ascii().to_vec();
-    Some((inner, normalizer.repaired()))
+    };
+    let text = text.get(1..text.len() - 1)?.trim_ascii().to_vec();
+    Some(Repaired {
+        text,
+        value,
+        repaired: normalizer.repaired(),
+    })
 }
 
 /// Appends `bytes` as a JSON string, quotes included.
@@ -255,7 +330,8 @@ pub(crate) fn push_escaped(bytes: &[u8], out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{ParamIssue, Params};
+    use super::{ParamIssue, Params, Schema};
+    use crate::tools::JsonTypes;
     use inband::{Piece, ValueKind};
 
     fn build(params: &[(&str, ValueKind, &[&str])]) -> (String, Vec<ParamIssue>) {
@@ -263,7 +339,7 @@ mod tests {
         let mut out = Vec::new();
         let mut issues = Vec::new();
         for (key, kind, pieces) in params {
-            issues.extend(p.begin(key.as_bytes(), *kind, &mut out));
+            issues.extend(p.begin(key.as_bytes(), *kind, Schema::None, &mut out));
             for piece in *pieces {
                 p.value(Piece::Verbatim, piece.as_bytes(), &mut out);
             }
@@ -348,7 +424,7 @@ mod tests {
             ),
         ];
         for (key, pieces) in params {
-            issues.extend(p.begin(key.as_bytes(), ValueKind::Python, &mut out));
+            issues.extend(p.begin(key.as_bytes(), ValueKind::Python, Schema::None, &mut out));
             for (piece, text) in pieces {
                 p.value(*piece, text.as_bytes(), &mut out);
             }
@@ -357,5 +433,75 @@ mod tests {
         p.close(&mut out);
         assert_eq!(String::from_utf8(out).unwrap(), r#"{"a":"foo","b":["x"]}"#);
         assert_eq!(issues, [ParamIssue::Repaired, ParamIssue::Duplicate]);
+    }
+
+    /// One untyped value typed by a schema admitting `types`: its JSON text and issue.
+    fn typed(types: JsonTypes, raw: &str) -> (String, Option<ParamIssue>) {
+        let mut p = Params::default();
+        let mut out = Vec::new();
+        assert_eq!(
+            p.begin(b"k", ValueKind::Untyped, Schema::Types(types), &mut out),
+            None
+        );
+        let prefix = br#"{"k":"#.len();
+        p.value(Piece::Verbatim, raw.as_bytes(), &mut out);
+        let issue = p.end(&mut out);
+        (String::from_utf8(out[prefix..].to_vec()).unwrap(), issue)
+    }
+
+    #[test]
+    fn schema_typing() {
+        use JsonTypes as T;
+        let none = |text: &str| (text.to_owned(), None);
+        let with = |text: &str, issue| (text.to_owned(), Some(issue));
+        // String-only: exact text, streamed.
+        assert_eq!(typed(T::STRING, " 5 "), none(r#"" 5 ""#));
+        assert_eq!(typed(T::STRING, "null"), none(r#""null""#));
+        // Not admitting strings: trimmed JSON, repaired, else the exact text.
+        assert_eq!(
+            typed(T::INTEGER, " 5 apples\n"),
+            with(r#"" 5 apples\n""#, ParamIssue::UntypedValue)
+        );
+        assert_eq!(typed(T::INTEGER, "\n 5\t"), none("5"));
+        assert_eq!(typed(T::INTEGER, "140.0"), none("140.0"));
+        assert_eq!(
+            typed(T::INTEGER, "1.5"),
+            with(r#""1.5""#, ParamIssue::TypeMismatch)
+        );
+        assert_eq!(typed(T::NUMBER, "1.5"), none("1.5"));
+        assert_eq!(
+            typed(T::BOOLEAN, "True"),
+            with("true", ParamIssue::Repaired)
+        );
+        assert_eq!(
+            typed(T::ARRAY, "['a', None,]"),
+            with(r#"["a", null]"#, ParamIssue::Repaired)
+        );
+        assert_eq!(
+            typed(T::BOOLEAN, "yes"),
+            with(r#""yes""#, ParamIssue::UntypedValue)
+        );
+        assert_eq!(
+            typed(T::INTEGER, ""),
+            with(r#""""#, ParamIssue::UntypedValue)
+        );
+        assert_eq!(
+            typed(T::INTEGER, r#""5""#),
+            with(r#""\"5\"""#, ParamIssue::TypeMismatch)
+        );
+        assert_eq!(typed(T::NULL.union(T::INTEGER), "null"), none("null"));
+        // Unions admitting strings.
+        let string_or_int = T::STRING.union(T::INTEGER);
+        assert_eq!(typed(string_or_int, " 7 "), none("7"));
+        assert_eq!(typed(string_or_int, "null"), none(r#""null""#));
+        assert_eq!(typed(string_or_int, "abc"), none(r#""abc""#));
+        assert_eq!(typed(string_or_int, "'q'"), none(r#""'q'""#));
+        assert_eq!(typed(string_or_int, r#""q""#), none(r#""q""#));
+        assert_eq!(typed(string_or_int, "[1]"), none(r#""[1]""#));
+        assert_eq!(
+            typed(T::STRING.union(T::BOOLEAN), "True"),
+            with("true", ParamIssue::Repaired)
+        );
+        assert_eq!(typed(T::STRING.union(T::NULL), "null"), none("null"));
     }
 }

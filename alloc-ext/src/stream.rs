@@ -5,10 +5,11 @@
 //! with the reasoning after it, until the reasoning closes (it was a draft: its bytes go
 //! out as reasoning) or the stream ends first (it is a call). Argument fragments are the
 //! model's text through [`inband::ArgumentsNormalizer`], or, for parameters, the JSON text
-//! built from them as values arrive (a text or literal value streams, a JSON or untyped
-//! value goes out once complete; see [`crate::assemble`]); their concatenation is exactly
-//! the JSON the completion's arguments were parsed from. Text is cut at UTF-8 code point
-//! boundaries only.
+//! built from them as values arrive (a value typed as a string, by the markup or by a
+//! string-only schema, streams as `"` and its escaped text as it comes, a literal value
+//! piece by piece; any other value goes out once complete; see [`crate::assemble`]); their
+//! concatenation is exactly the JSON the completion's arguments were parsed from. Text is
+//! cut at UTF-8 code point boundaries only.
 
 use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind};
 use serde::Serialize;

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use inband::{Dialect, Options};
 use inband_alloc::assemble::AssembleOptions;
+use inband_alloc::tools::ToolSet;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -56,8 +57,9 @@ struct ScanArgs {
     #[arg(long)]
     hold_calls: bool,
     /// The tools offered to the model, as an OpenAI `tools` JSON array: calls of other
-    /// names get a diagnostic, and a recipient glued to its content type (Harmony
-    /// `NAMEjson`) is repaired to a declared name.
+    /// names get a diagnostic, a recipient glued to its content type (Harmony `NAMEjson`)
+    /// is repaired to a declared name, and raw-text parameters (the markup family) are
+    /// typed from the tools' JSON Schema `parameters` (dialects.md rule 8).
     #[arg(long, value_name = "FILE")]
     tools: Option<PathBuf>,
 }
@@ -128,32 +130,17 @@ enum Failure {
     ReaderGone,
 }
 
-/// The function names of an OpenAI `tools` array (`[{"type": "function", "function":
-/// {"name": …}}]`) in the file at `path`.
-fn tool_names(path: &std::path::Path) -> Result<Vec<String>, Failure> {
+/// The tools of the OpenAI `tools` array (`[{"type": "function", "function": {"name": …,
+/// "parameters": {…}}}]`) in the file at `path`, with their parameter schemas.
+fn read_tools(path: &std::path::Path) -> Result<ToolSet, Failure> {
     let text = std::fs::read(path)
         .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))?;
-    let not_tools = |why: &str| {
+    ToolSet::from_json(&text).map_err(|e| {
         Failure::Message(format!(
-            "{} is not an OpenAI tools array: {why}",
+            "{} is not an OpenAI tools array: {e}",
             path.display()
         ))
-    };
-    let tools: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| not_tools(&e.to_string()))?;
-    let tools = tools
-        .as_array()
-        .ok_or_else(|| not_tools("not a JSON array"))?;
-    tools
-        .iter()
-        .enumerate()
-        .map(|(i, tool)| {
-            tool["function"]["name"]
-                .as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| not_tools(&format!("tool {i} has no function.name")))
-        })
-        .collect()
+    })
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -164,7 +151,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     assemble_options.seed = args.seed;
     assemble_options.hold_calls = args.hold_calls;
     if let Some(path) = &args.tools {
-        assemble_options.tools = Some(tool_names(path)?);
+        assemble_options.tools = Some(read_tools(path)?);
     }
     let mut output = output::new(args.format, args.dialect, options, &assemble_options);
     let stdout = io::stdout();

@@ -1,0 +1,620 @@
+//! The tools offered to the model: names, descriptions and JSON Schema parameters, read from
+//! an OpenAI `tools` array or given as bare names. The assembler checks call names against
+//! them and types raw-text parameters from their schemas (dialects.md rule 8).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use simd_json::prelude::{
+    TypedObjectValue, ValueAsArray, ValueAsObject, ValueAsScalar, ValueObjectAccess,
+};
+use simd_json::{OwnedValue, StaticNode};
+
+/// One tool: a function the model may call.
+///
+/// Source of the shape: the OpenAI Chat Completions `tools` array,
+/// `{"type": "function", "function": {"name", "description", "parameters"}}`, whose
+/// `parameters` is a JSON Schema of the arguments object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The function name, as declared (not trimmed).
+    pub name: String,
+    /// The description, if one was given.
+    pub description: Option<String>,
+    /// The JSON Schema of the arguments object, if one was given; always a JSON object.
+    pub parameters: Option<OwnedValue>,
+}
+
+impl Tool {
+    /// A tool known by its name only: no description, no schema.
+    pub fn named(name: impl Into<String>) -> Self {
+        Tool {
+            name: name.into(),
+            description: None,
+            parameters: None,
+        }
+    }
+
+    /// The schema of the argument `key`: its entry in the schema's `properties`, else an
+    /// object `additionalProperties`; `None` when the tool has no schema or the schema says
+    /// nothing about `key`.
+    pub fn parameter_schema(&self, key: &str) -> Option<&OwnedValue> {
+        let parameters = self.parameters.as_ref()?;
+        let root = resolve(parameters, parameters, 0)?;
+        root.get("properties")
+            .and_then(|properties| properties.get(key))
+            .or_else(|| root.get("additionalProperties").filter(|s| s.is_object()))
+    }
+
+    /// The JSON types the schema of the argument `key` admits (see [`JsonTypes::of`]);
+    /// `None` when nothing constrains it (no schema, an unknown key, `{}`).
+    pub fn parameter_types(&self, key: &str) -> Option<JsonTypes> {
+        let root = self.parameters.as_ref()?;
+        JsonTypes::of(self.parameter_schema(key)?, root)
+    }
+}
+
+/// The tools of one request. Cheap to clone (shared), so an
+/// [`AssembleOptions`](crate::assemble::AssembleOptions) can be cloned per response.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolSet {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Default, PartialEq)]
+struct Inner {
+    tools: Vec<Tool>,
+    /// Name → index of the first tool of that name.
+    by_name: HashMap<String, usize>,
+}
+
+impl ToolSet {
+    /// A set of tools known by their names only: calls are checked against the names,
+    /// values are typed as without a schema.
+    pub fn from_names<I>(names: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        Self::from_tools(names.into_iter().map(Tool::named))
+    }
+
+    /// A set of the given tools. When a name repeats, lookups find the first.
+    pub fn from_tools(tools: impl IntoIterator<Item = Tool>) -> Self {
+        let tools: Vec<Tool> = tools.into_iter().collect();
+        let mut by_name = HashMap::with_capacity(tools.len());
+        for (i, tool) in tools.iter().enumerate() {
+            by_name.entry(tool.name.clone()).or_insert(i);
+        }
+        ToolSet {
+            inner: Arc::new(Inner { tools, by_name }),
+        }
+    }
+
+    /// Reads an OpenAI `tools` array from JSON text:
+    /// `[{"type": "function", "function": {"name": …, "description": …, "parameters": {…}}}]`.
+    /// `type` may be left out; `description` and `parameters` are optional.
+    ///
+    /// # Errors
+    /// [`ToolsError`] when the text is not JSON, not an array, or a tool is malformed (no
+    /// string `function.name`, an empty name, a `type` other than `function`, a
+    /// `description` that is not a string, `parameters` that is not an object, a name
+    /// declared twice); the error says which tool and what is wrong.
+    pub fn from_json(json: &[u8]) -> Result<Self, ToolsError> {
+        let mut copy = json.to_vec();
+        let value =
+            simd_json::to_owned_value(&mut copy).map_err(|e| ToolsError::Json(e.to_string()))?;
+        Self::from_value(&value)
+    }
+
+    /// Reads an OpenAI `tools` array already parsed; see [`ToolSet::from_json`].
+    ///
+    /// # Errors
+    /// As [`ToolSet::from_json`], except for JSON syntax.
+    pub fn from_value(value: &OwnedValue) -> Result<Self, ToolsError> {
+        let items = value.as_array().ok_or(ToolsError::NotAnArray)?;
+        let mut tools: Vec<Tool> = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let tool = read_tool(item).map_err(|problem| ToolsError::Tool { index, problem })?;
+            if let Some(first) = tools.iter().position(|t| t.name == tool.name) {
+                return Err(ToolsError::Duplicate {
+                    index,
+                    first,
+                    name: tool.name,
+                });
+            }
+            tools.push(tool);
+        }
+        Ok(Self::from_tools(tools))
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        let i = *self.inner.by_name.get(name)?;
+        self.inner.tools.get(i)
+    }
+
+    /// Whether a tool is called `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        self.inner.by_name.contains_key(name)
+    }
+
+    /// The tools in declaration order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Tool> {
+        self.inner.tools.iter()
+    }
+
+    /// The number of tools.
+    pub fn len(&self) -> usize {
+        self.inner.tools.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.inner.tools.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a ToolSet {
+    type Item = &'a Tool;
+    type IntoIter = std::slice::Iter<'a, Tool>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Tool> for ToolSet {
+    fn from_iter<I: IntoIterator<Item = Tool>>(iter: I) -> Self {
+        Self::from_tools(iter)
+    }
+}
+
+impl FromIterator<String> for ToolSet {
+    fn from_iter<I: IntoIterator<Item = String>>(iter: I) -> Self {
+        Self::from_names(iter)
+    }
+}
+
+impl<'a> FromIterator<&'a str> for ToolSet {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> Self {
+        Self::from_names(iter)
+    }
+}
+
+impl From<Vec<String>> for ToolSet {
+    fn from(names: Vec<String>) -> Self {
+        Self::from_names(names)
+    }
+}
+
+fn read_tool(item: &OwnedValue) -> Result<Tool, &'static str> {
+    if !item.is_object() {
+        return Err("not a JSON object");
+    }
+    match item.get("type") {
+        None => {}
+        Some(kind) if kind.as_str() == Some("function") => {}
+        Some(_) => return Err("`type` is not \"function\""),
+    }
+    let function = item
+        .get("function")
+        .ok_or("no `function` object")?
+        .as_object()
+        .ok_or("`function` is not a JSON object")?;
+    let name = function
+        .get("name")
+        .ok_or("no `function.name`")?
+        .as_str()
+        .ok_or("`function.name` is not a string")?;
+    if name.trim().is_empty() {
+        return Err("`function.name` is empty");
+    }
+    let description = match function.get("description") {
+        None | Some(OwnedValue::Static(StaticNode::Null)) => None,
+        Some(d) => Some(
+            d.as_str()
+                .ok_or("`function.description` is not a string")?
+                .to_owned(),
+        ),
+    };
+    let parameters = match function.get("parameters") {
+        None | Some(OwnedValue::Static(StaticNode::Null)) => None,
+        Some(p) if p.is_object() => Some(p.clone()),
+        Some(_) => return Err("`function.parameters` is not a JSON object"),
+    };
+    Ok(Tool {
+        name: name.to_owned(),
+        description,
+        parameters,
+    })
+}
+
+/// Why a tools array could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolsError {
+    /// The text is not JSON; simd-json's message.
+    Json(String),
+    /// The JSON is not an array.
+    NotAnArray,
+    /// The tool at `index` (from 0) is malformed.
+    Tool {
+        /// Its position in the array, from 0.
+        index: usize,
+        /// What is wrong, in a few words.
+        problem: &'static str,
+    },
+    /// The tool at `index` has the name of the tool at `first`.
+    Duplicate {
+        /// Its position in the array, from 0.
+        index: usize,
+        /// The position of the first tool of that name.
+        first: usize,
+        /// The name.
+        name: String,
+    },
+}
+
+impl fmt::Display for ToolsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolsError::Json(e) => write!(f, "not JSON: {e}"),
+            ToolsError::NotAnArray => f.write_str("not a JSON array"),
+            ToolsError::Tool { index, problem } => write!(f, "tool {index}: {problem}"),
+            ToolsError::Duplicate { index, first, name } => {
+                write!(
+                    f,
+                    "tool {index}: the name `{name}` is already tool {first}'s"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ToolsError {}
+
+/// How deep `$ref`, `anyOf`, `oneOf` and `allOf` are followed: a cyclic or absurdly nested
+/// schema constrains nothing past it.
+const MAX_DEPTH: u8 = 8;
+
+/// A set of JSON Schema types: `string`, `number`, `integer`, `boolean`, `null`, `object`,
+/// `array`. `number` includes `integer`; `integer` admits any number with an integral value
+/// (`140.0` included, as JSON Schema does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct JsonTypes(u8);
+
+impl JsonTypes {
+    /// No type: nothing is admitted.
+    pub const NONE: JsonTypes = JsonTypes(0);
+    /// `string`.
+    pub const STRING: JsonTypes = JsonTypes(1);
+    /// `integer`: numbers with an integral value.
+    pub const INTEGER: JsonTypes = JsonTypes(2);
+    /// `number`: every number (includes [`JsonTypes::INTEGER`]).
+    pub const NUMBER: JsonTypes = JsonTypes(2 | 4);
+    /// `boolean`.
+    pub const BOOLEAN: JsonTypes = JsonTypes(8);
+    /// `null`.
+    pub const NULL: JsonTypes = JsonTypes(16);
+    /// `object`.
+    pub const OBJECT: JsonTypes = JsonTypes(32);
+    /// `array`.
+    pub const ARRAY: JsonTypes = JsonTypes(64);
+    /// Every type.
+    pub const ANY: JsonTypes = JsonTypes(127);
+
+    /// The type named `name` in a schema's `type`; `None` for another word.
+    pub fn from_name(name: &str) -> Option<JsonTypes> {
+        Some(match name {
+            "string" => Self::STRING,
+            "integer" => Self::INTEGER,
+            "number" => Self::NUMBER,
+            "boolean" => Self::BOOLEAN,
+            "null" => Self::NULL,
+            "object" => Self::OBJECT,
+            "array" => Self::ARRAY,
+            _ => return None,
+        })
+    }
+
+    /// The narrowest type of a JSON value: an integral number is [`JsonTypes::INTEGER`], a
+    /// fractional one the part of [`JsonTypes::NUMBER`] that `INTEGER` leaves out.
+    pub fn of_value(value: &OwnedValue) -> JsonTypes {
+        match value {
+            OwnedValue::String(_) => Self::STRING,
+            OwnedValue::Array(_) => Self::ARRAY,
+            OwnedValue::Object(_) => Self::OBJECT,
+            OwnedValue::Static(node) => match node {
+                StaticNode::Null => Self::NULL,
+                StaticNode::Bool(_) => Self::BOOLEAN,
+                StaticNode::I64(_) | StaticNode::U64(_) => Self::INTEGER,
+                StaticNode::F64(f) if f.is_finite() && f.fract() == 0.0 => Self::INTEGER,
+                StaticNode::F64(_) => JsonTypes(4),
+            },
+        }
+    }
+
+    /// The types `schema` admits, reading `$ref` (local JSON pointers into `root`, the
+    /// tool's parameters schema: `#/$defs/…`, `#/definitions/…`), `type` (a name or a list),
+    /// `enum` and `const` (the types of their values, when there is no `type`), `nullable`,
+    /// `anyOf`/`oneOf` (the union of the branches) and `allOf` (the intersection).
+    /// `None` when nothing constrains the value (`{}`, `true`, a schema of only
+    /// `description`, an unresolvable `$ref`).
+    pub fn of(schema: &OwnedValue, root: &OwnedValue) -> Option<JsonTypes> {
+        collect(schema, root, 0)
+    }
+
+    /// Whether every type of `other` is in `self`.
+    pub fn contains(self, other: JsonTypes) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether some type of `other` is in `self`.
+    pub fn intersects(self, other: JsonTypes) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// Whether `value`'s type is admitted.
+    pub fn admits(self, value: &OwnedValue) -> bool {
+        self.contains(Self::of_value(value))
+    }
+
+    /// The types in both.
+    pub fn intersection(self, other: JsonTypes) -> JsonTypes {
+        JsonTypes(self.0 & other.0)
+    }
+
+    /// The types in either.
+    pub fn union(self, other: JsonTypes) -> JsonTypes {
+        JsonTypes(self.0 | other.0)
+    }
+}
+
+/// Follows `schema`'s `$ref` chain, if any, to the schema it names.
+fn resolve<'a>(schema: &'a OwnedValue, root: &'a OwnedValue, depth: u8) -> Option<&'a OwnedValue> {
+    match schema.get("$ref").and_then(|r| r.as_str()) {
+        Some(reference) if depth < MAX_DEPTH => resolve(pointer(root, reference)?, root, depth + 1),
+        Some(_) => None,
+        None => Some(schema),
+    }
+}
+
+/// The value at a local reference `#/a/b` (JSON pointer, `~0` and `~1` unescaped) in
+/// `root`; only references into the schema itself are followed.
+fn pointer<'a>(root: &'a OwnedValue, reference: &str) -> Option<&'a OwnedValue> {
+    let path = reference.strip_prefix('#')?;
+    if path.is_empty() {
+        return Some(root);
+    }
+    let mut at = root;
+    for token in path.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        at = match at {
+            OwnedValue::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => at.get(token.as_str())?,
+        };
+    }
+    Some(at)
+}
+
+fn collect(schema: &OwnedValue, root: &OwnedValue, depth: u8) -> Option<JsonTypes> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let map = match schema {
+        OwnedValue::Object(map) => map,
+        OwnedValue::Static(StaticNode::Bool(false)) => return Some(JsonTypes::NONE),
+        _ => return None,
+    };
+    let mut types: Option<JsonTypes> = None;
+    let narrow = |types: &mut Option<JsonTypes>, by: Option<JsonTypes>| {
+        if let Some(by) = by {
+            *types = Some(types.map_or(by, |t| t.intersection(by)));
+        }
+    };
+    if let Some(kind) = map.get("type") {
+        let named = match kind {
+            OwnedValue::String(name) => JsonTypes::from_name(name),
+            OwnedValue::Array(names) => Some(
+                names
+                    .iter()
+                    .filter_map(|n| n.as_str().and_then(JsonTypes::from_name))
+                    .fold(JsonTypes::NONE, JsonTypes::union),
+            ),
+            _ => None,
+        };
+        narrow(&mut types, named);
+    } else if let Some(OwnedValue::Array(values)) = map.get("enum") {
+        let of_values = values
+            .iter()
+            .map(JsonTypes::of_value)
+            .fold(JsonTypes::NONE, JsonTypes::union);
+        narrow(&mut types, Some(of_values));
+    } else if let Some(value) = map.get("const") {
+        narrow(&mut types, Some(JsonTypes::of_value(value)));
+    }
+    if let (Some(t), Some(true)) = (types, map.get("nullable").and_then(|n| n.as_bool())) {
+        types = Some(t.union(JsonTypes::NULL));
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(OwnedValue::Array(branches)) = map.get(key) {
+            // One unconstrained branch leaves the union unconstrained.
+            let union = branches.iter().try_fold(JsonTypes::NONE, |acc, branch| {
+                collect(branch, root, depth + 1).map(|t| acc.union(t))
+            });
+            narrow(&mut types, union);
+        }
+    }
+    if let Some(OwnedValue::Array(branches)) = map.get("allOf") {
+        for branch in branches.iter() {
+            narrow(&mut types, collect(branch, root, depth + 1));
+        }
+    }
+    if let Some(reference) = map.get("$ref").and_then(|r| r.as_str()) {
+        let target = pointer(root, reference).and_then(|s| collect(s, root, depth + 1));
+        narrow(&mut types, target);
+    }
+    types
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JsonTypes, Tool, ToolSet, ToolsError};
+
+    fn types(schema: &str) -> Option<JsonTypes> {
+        let parameters = format!(
+            r##"{{"type": "object", "properties": {{"p": {schema}}}, "$defs": {{"Mode": {{"enum": ["r", "w"]}}, "Loop": {{"$ref": "#/$defs/Loop"}}, "N": {{"type": "integer"}}}}}}"##
+        );
+        let tools = ToolSet::from_json(
+            format!(r#"[{{"type": "function", "function": {{"name": "f", "parameters": {parameters}}}}}]"#)
+                .as_bytes(),
+        )
+        .unwrap();
+        tools.get("f").unwrap().parameter_types("p")
+    }
+
+    #[test]
+    fn schema_types() {
+        use JsonTypes as T;
+        assert_eq!(types(r#"{"type": "string"}"#), Some(T::STRING));
+        assert_eq!(
+            types(r#"{"type": ["string", "null"]}"#),
+            Some(T::STRING.union(T::NULL))
+        );
+        assert_eq!(types(r#"{"enum": ["a", "b"]}"#), Some(T::STRING));
+        assert_eq!(
+            types(r#"{"enum": [1, 2.5, null]}"#),
+            Some(T::NUMBER.union(T::NULL))
+        );
+        assert_eq!(types(r#"{"enum": [1, 2]}"#), Some(T::INTEGER));
+        assert_eq!(types(r#"{"const": true}"#), Some(T::BOOLEAN));
+        assert_eq!(
+            types(r#"{"type": "string", "enum": [1]}"#),
+            Some(T::STRING),
+            "`enum` counts only without `type`"
+        );
+        assert_eq!(
+            types(r#"{"type": "integer", "nullable": true}"#),
+            Some(T::INTEGER.union(T::NULL))
+        );
+        assert_eq!(
+            types(r#"{"anyOf": [{"type": "string"}, {"type": "number"}]}"#),
+            Some(T::STRING.union(T::NUMBER))
+        );
+        assert_eq!(
+            types(r#"{"oneOf": [{"type": "string"}, {}]}"#),
+            None,
+            "an unconstrained branch"
+        );
+        assert_eq!(
+            types(r#"{"allOf": [{"type": ["number", "string"]}, {"type": "integer"}]}"#),
+            Some(T::INTEGER)
+        );
+        assert_eq!(types(r##"{"$ref": "#/$defs/Mode"}"##), Some(T::STRING));
+        assert_eq!(
+            types(r##"{"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}"##),
+            Some(T::INTEGER.union(T::NULL))
+        );
+        assert_eq!(types(r##"{"$ref": "#/$defs/Loop"}"##), None);
+        assert_eq!(types(r##"{"$ref": "other.json#/x"}"##), None);
+        assert_eq!(types(r#"{"description": "anything"}"#), None);
+        assert_eq!(types("{}"), None);
+        assert_eq!(types("false"), Some(T::NONE));
+        assert_eq!(types(r#"{"type": "object"}"#), Some(T::OBJECT));
+    }
+
+    #[test]
+    fn unknown_keys_and_additional_properties() {
+        let tools = ToolSet::from_json(
+            br#"[{"function": {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}},
+                {"function": {"name": "g", "parameters": {"type": "object", "properties": {}, "additionalProperties": true}}},
+                {"function": {"name": "h"}}]"#,
+        )
+        .unwrap();
+        let f = tools.get("f").unwrap();
+        assert_eq!(f.parameter_types("a"), Some(JsonTypes::STRING));
+        assert_eq!(f.parameter_types("z"), Some(JsonTypes::INTEGER));
+        assert_eq!(tools.get("g").unwrap().parameter_types("z"), None);
+        assert_eq!(tools.get("h").unwrap().parameter_types("z"), None);
+        assert!(tools.get("i").is_none());
+    }
+
+    #[test]
+    fn integral_numbers_are_integers() {
+        let value = |text: &str| {
+            let mut bytes = text.as_bytes().to_vec();
+            JsonTypes::of_value(&simd_json::to_owned_value(&mut bytes).unwrap())
+        };
+        assert_eq!(value("140.0"), JsonTypes::INTEGER);
+        assert_eq!(value("-3"), JsonTypes::INTEGER);
+        assert_eq!(value("1e3"), JsonTypes::INTEGER);
+        assert!(!JsonTypes::INTEGER.contains(value("1.5")));
+        assert!(JsonTypes::NUMBER.contains(value("1.5")));
+        assert!(JsonTypes::NUMBER.contains(value("7")));
+    }
+
+    #[test]
+    fn reading_tools() {
+        let tools = ToolSet::from_json(
+            br#"[{"type": "function", "function": {"name": "read", "description": "Read a file", "parameters": {"type": "object"}}}, {"function": {"name": "noop", "description": null}}]"#,
+        )
+        .unwrap();
+        assert_eq!(tools.len(), 2);
+        let read = tools.get("read").unwrap();
+        assert_eq!(read.description.as_deref(), Some("Read a file"));
+        assert!(read.parameters.is_some());
+        assert_eq!(tools.get("noop"), Some(&Tool::named("noop")));
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["read", "noop"]);
+        assert_eq!(
+            ToolSet::from_names(["a", "b"]),
+            ["a", "b"].into_iter().collect()
+        );
+    }
+
+    #[test]
+    fn malformed_tools_say_which_and_why() {
+        let error = |json: &str| ToolSet::from_json(json.as_bytes()).unwrap_err().to_string();
+        assert!(error("[{").starts_with("not JSON: "), "{}", error("[{"));
+        assert_eq!(error(r#"{"name": "f"}"#), "not a JSON array");
+        assert_eq!(error("[1]"), "tool 0: not a JSON object");
+        assert_eq!(
+            error(r#"[{"function": {"name": "a"}}, {"type": "function"}]"#),
+            "tool 1: no `function` object"
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": 3}}]"#),
+            "tool 0: `function.name` is not a string"
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": " "}}]"#),
+            "tool 0: `function.name` is empty"
+        );
+        assert_eq!(
+            error(r#"[{"type": "web_search", "function": {"name": "a"}}]"#),
+            "tool 0: `type` is not \"function\""
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": "a", "parameters": []}}]"#),
+            "tool 0: `function.parameters` is not a JSON object"
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": "a", "description": 1}}]"#),
+            "tool 0: `function.description` is not a string"
+        );
+        assert_eq!(
+            ToolSet::from_json(br#"[{"function": {"name": "a"}}, {"function": {"name": "a"}}]"#),
+            Err(ToolsError::Duplicate {
+                index: 1,
+                first: 0,
+                name: "a".into()
+            })
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": "a"}}, {"function": {"name": "a"}}]"#),
+            "tool 1: the name `a` is already tool 0's"
+        );
+    }
+}
