@@ -6,7 +6,7 @@ use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
-use crate::dialect::markup::{self, MarkupMachine, Tagset};
+use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, HeaderForm, TokenJson};
 use crate::{tables, Sink, Span};
 
@@ -62,6 +62,18 @@ pub enum Dialect {
     /// `default_api.NAME(key="text", n=2)` + ```` ``` ````, ```` ```thinking ```` reasoning:
     /// Gemini, and Gemma 3 when prompted so.
     Gemini,
+    /// Claude's legacy XML: `<function_calls><invoke name="N"><parameter name="k">v
+    /// </parameter></invoke></function_calls>` (`string="false"` marks a JSON value),
+    /// `<thinking>` reasoning.
+    Anthropic,
+    /// `<minimax:tool_call><invoke name="N"><parameter name="k">v</parameter></invoke>
+    /// </minimax:tool_call>` (also without the `minimax:` prefix), `<think>` reasoning:
+    /// MiniMax-M2.
+    Minimax,
+    /// `<tool_call>\n<function=N>\n<parameter=k>\nv\n</parameter>\n</function>\n
+    /// </tool_call>` (one framing newline around each value is the template's), `<think>`
+    /// reasoning: Qwen3-Coder, Qwen3.5 / Qwen3.6, Step-3.5.
+    Qwen3Coder,
 }
 
 impl Dialect {
@@ -75,6 +87,9 @@ impl Dialect {
         Dialect::Xml,
         Dialect::Gemma,
         Dialect::Gemini,
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
     ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
@@ -88,6 +103,9 @@ impl Dialect {
             Dialect::Xml => "xml",
             Dialect::Gemma => "gemma",
             Dialect::Gemini => "gemini",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Minimax => "minimax",
+            Dialect::Qwen3Coder => "qwen3-coder",
         }
     }
 
@@ -109,6 +127,9 @@ impl Dialect {
             Dialect::Xml => tables::xml::SPECIAL_TOKENS,
             Dialect::Gemma => tables::gemma::SPECIAL_TOKENS,
             Dialect::Gemini => tables::gemini::SPECIAL_TOKENS,
+            Dialect::Anthropic => tables::anthropic::SPECIAL_TOKENS,
+            Dialect::Minimax => tables::minimax::SPECIAL_TOKENS,
+            Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
         }
     }
 
@@ -169,6 +190,9 @@ static DSML: Tagset = Tagset {
     invoke: &tables::deepseek::DSML_INVOKE,
     value: &tables::deepseek::DSML_VALUE,
     after_value: &tables::deepseek::DSML_AFTER_VALUE,
+    aliases: &[],
+    bare_call: BareCall::Canonical,
+    framing: false,
 };
 
 static KIMI: token_json::Modes = token_json::Modes {
@@ -209,6 +233,9 @@ static XML: markup::Modes = markup::Modes {
         invoke: &tables::xml::INVOKE,
         value: &tables::xml::VALUE,
         after_value: &tables::xml::AFTER_VALUE,
+        aliases: &[],
+        bare_call: BareCall::Canonical,
+        framing: false,
     },
     embedded: Some(&DSML),
 };
@@ -224,6 +251,52 @@ static GEMMA: gemma::Modes = gemma::Modes {
 static GEMINI: gemini::Modes = gemini::Modes {
     content: &tables::gemini::CONTENT,
     reasoning: &tables::gemini::REASONING,
+};
+
+static ANTHROPIC: markup::Modes = markup::Modes {
+    content: &tables::anthropic::CONTENT,
+    reasoning: &tables::anthropic::REASONING,
+    tags: Tagset {
+        section: &tables::anthropic::SECTION,
+        invoke: &tables::anthropic::INVOKE,
+        value: &tables::anthropic::VALUE,
+        after_value: &tables::anthropic::AFTER_VALUE,
+        aliases: &[],
+        bare_call: BareCall::MissingSection,
+        framing: false,
+    },
+    embedded: None,
+};
+
+static MINIMAX: markup::Modes = markup::Modes {
+    content: &tables::minimax::CONTENT,
+    reasoning: &tables::minimax::REASONING,
+    tags: Tagset {
+        section: &tables::minimax::SECTION,
+        invoke: &tables::minimax::INVOKE,
+        value: &tables::minimax::VALUE,
+        after_value: &tables::minimax::AFTER_VALUE,
+        // The wrapper without its prefix (seed §2.6 g; vLLM and llama.cpp accept it).
+        aliases: &[b"<tool_call>", b"</tool_call>"],
+        bare_call: BareCall::MissingSection,
+        framing: false,
+    },
+    embedded: None,
+};
+
+static QWEN3_CODER: markup::Modes = markup::Modes {
+    content: &tables::qwen3_coder::CONTENT,
+    reasoning: &tables::qwen3_coder::REASONING,
+    tags: Tagset {
+        section: &tables::qwen3_coder::SECTION,
+        invoke: &tables::qwen3_coder::INVOKE,
+        value: &tables::qwen3_coder::VALUE,
+        after_value: &tables::qwen3_coder::AFTER_VALUE,
+        aliases: &[],
+        bare_call: BareCall::MissingSection,
+        framing: true,
+    },
+    embedded: None,
 };
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
@@ -249,6 +322,9 @@ impl Machine {
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
             Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
             Dialect::Gemini => Machine::Gemini(Gemini::new(&GEMINI, options)),
+            Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
+            Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
+            Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
         }
     }
 

@@ -57,6 +57,27 @@ pub(crate) struct Tagset {
     pub(crate) value: &'static Dfa,
     /// What may follow a candidate closer for it to count, matched anchored.
     pub(crate) after_value: &'static Dfa,
+    /// Non-canonical spellings of this tagset's section delimiters (MiniMax's wrapper
+    /// without its prefix): accepted with [`Diagnostic::DelimiterAlias`] (dialects.md
+    /// rule 13).
+    pub(crate) aliases: &'static [&'static [u8]],
+    /// What a call opener found in text, outside any section, means.
+    pub(crate) bare_call: BareCall,
+    /// Exactly one leading and one trailing newline of a value are template framing,
+    /// reported as markup (Qwen3-Coder, model-formats.md §4, §24.7).
+    pub(crate) framing: bool,
+}
+
+/// What a call opener outside a section means in a tagset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BareCall {
+    /// A call of its own (`xml`'s bare `<invoke>`, seed §2.5).
+    Canonical,
+    /// A call whose section opener the model left out (Qwen3-Coder's bare `<function=`,
+    /// model-formats.md §4): accepted with [`Diagnostic::MissingSection`], and the section
+    /// it implies may end with the orphan closer the model still writes (dialects.md rule 12)
+    /// or with anything else, silently.
+    MissingSection,
 }
 
 /// The modes of a dialect whose whole machine is the markup family.
@@ -96,7 +117,15 @@ pub(crate) struct MarkupCalls {
     tagset: &'static Tagset,
     phase: Phase,
     in_section: bool,
+    /// The section is implied by a bare call ([`BareCall::MissingSection`]); it has no
+    /// opener to leave unclosed.
+    implied: bool,
     in_call: bool,
+    /// A value just began in a tagset with framing: a `\n` now is its leading framing.
+    lead: bool,
+    /// The value's last byte seen was a `\n`, not reported yet: the trailing framing if a
+    /// closer follows, value text otherwise ([`Tagset::framing`]).
+    newline: bool,
     /// The delimiter found but not reported yet, and the stream offset of its first byte:
     /// the opener of the tag being read (`Tag`), or the candidate waiting for look-ahead
     /// (`Pending`: a value closer, or a section opener).
@@ -139,7 +168,10 @@ impl MarkupCalls {
             tagset,
             phase: Phase::Idle,
             in_section: false,
+            implied: false,
             in_call: false,
+            lead: false,
+            newline: false,
             held: None,
             tag: TagLexer::new(),
             blank: Blank::EMPTY,
@@ -166,8 +198,7 @@ impl MarkupCalls {
         span: Span,
     ) {
         self.tagset = tagset;
-        self.in_section = false;
-        self.in_call = false;
+        self.reset_structure();
         if delimiter.role == Role::CallOpen {
             self.begin_tag(delimiter, span.start);
         } else {
@@ -210,16 +241,19 @@ impl MarkupCalls {
     ) -> bool {
         let len = chunk.len() as u64;
         if self.phase == Phase::Value
+            && !self.lead
             && frame.delimiters.state == START
             && len <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
             && self.tagset.value.find_start(chunk).is_none()
         {
             self.arg_bytes += len;
-            sink.tool_value(
-                Span::new(base, base + len),
+            emit_value(
+                &mut self.newline,
+                self.tagset.framing,
                 frame.call.index,
-                Piece::Verbatim,
+                Span::new(base, base + len),
                 chunk,
+                sink,
             );
             return true;
         }
@@ -263,6 +297,14 @@ impl MarkupCalls {
         let at = Span::at(end);
         match self.phase {
             Phase::Idle => return,
+            Phase::Pending if self.held.is_some_and(|(c, _)| c.role == Role::ParamOpen) => {
+                // A line-initial opener with nothing after it: value text.
+                self.reject(frame, Rest::None, end, options, sink);
+                self.flush_newline(frame, end, sink);
+            }
+            Phase::Value => {
+                self.flush_newline(frame, end - frame.delimiters.hold.len() as u64, sink)
+            }
             Phase::Pending => {
                 let follow = self.follow.take();
                 let follow_start = self.follow_start();
@@ -316,7 +358,7 @@ impl MarkupCalls {
         if self.in_call {
             frame.cut_off(at, sink);
         }
-        if self.in_section {
+        if self.in_section && !self.implied {
             sink.diagnostic(at, Diagnostic::UnclosedSection);
         }
         self.reset_structure();
@@ -342,7 +384,14 @@ impl MarkupCalls {
     fn reset_structure(&mut self) {
         self.phase = Phase::Idle;
         self.in_section = false;
+        self.implied = false;
         self.in_call = false;
+        self.lead = false;
+        debug_assert!(
+            !self.newline,
+            "a held newline is reported before the value ends"
+        );
+        self.newline = false;
         self.held = None;
         self.blank = Blank::EMPTY;
         self.follow = None;
@@ -360,7 +409,11 @@ impl MarkupCalls {
 
     fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
         self.held = Some((opener, start));
-        self.tag = TagLexer::new();
+        self.tag = if equals_form(opener) {
+            TagLexer::equals()
+        } else {
+            TagLexer::new()
+        };
         self.phase = Phase::Tag;
     }
 
@@ -422,9 +475,12 @@ impl MarkupCalls {
                 end
             }
             Found::Stray(candidate) => {
-                // Text cannot be in a section: it ended without its closer.
+                // Text cannot be in a section: it ended without its closer (an implied
+                // section has none).
                 let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
-                sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
+                if !self.implied {
+                    sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
+                }
                 self.leave(frame);
                 candidate
             }
@@ -477,7 +533,13 @@ impl MarkupCalls {
                     self.complete(frame, Span::at(span.start), sink);
                 }
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.note_alias(delimiter, span, sink);
                 self.reset_structure();
+            }
+            Role::ParamClose => {
+                // Between parameters: a model closing twice.
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayCloser);
             }
             _ => {
                 // A stop token or the reasoning closer: the structure ends here, and the
@@ -489,8 +551,9 @@ impl MarkupCalls {
                     self.complete(frame, Span::at(span.start), sink);
                     self.in_section = false;
                 } else if self.in_call {
+                    self.flush_newline(frame, span.start, sink);
                     frame.truncate(Span::at(span.start), sink);
-                } else if self.in_section {
+                } else if self.in_section && !self.implied {
                     sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedSection);
                 }
                 self.reset_structure();
@@ -597,7 +660,7 @@ impl MarkupCalls {
             if let Some(diagnostic) = diagnostic {
                 sink.diagnostic(Span::new(opener_span.start, tail_span.end), diagnostic);
             }
-            if self.in_section {
+            if self.in_section && !self.implied {
                 sink.diagnostic(Span::at(tail_span.end), Diagnostic::UnclosedSection);
             }
         }
@@ -653,6 +716,11 @@ impl MarkupCalls {
         }
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
+        if !self.in_section && self.tagset.bare_call == BareCall::MissingSection {
+            sink.diagnostic(opener_span, Diagnostic::MissingSection);
+            self.in_section = true;
+            self.implied = true;
+        }
         if !frame.open_call(opener_span, options, sink) {
             self.reset_structure();
             return;
@@ -710,6 +778,7 @@ impl MarkupCalls {
             self.phase = Phase::Invoke;
         } else {
             self.phase = Phase::Value;
+            self.lead = self.tagset.framing;
         }
     }
 
@@ -724,6 +793,12 @@ impl MarkupCalls {
         sink: &mut S,
     ) -> usize {
         let call = frame.call.index;
+        if core::mem::take(&mut self.lead) && chunk[pos] == b'\n' {
+            // The template's leading framing newline.
+            let at = base + pos as u64;
+            sink.markup(Span::new(at, at + 1), Markup::Envelope, b"\n");
+            return pos + 1;
+        }
         // The limit falls on the same byte whatever the chunking: where the value bytes
         // released plus those held as a possible closer reach it.
         let counted = self.arg_bytes + frame.delimiters.hold.len() as u64;
@@ -734,6 +809,8 @@ impl MarkupCalls {
             chunk.len()
         };
         let arg_bytes = &mut self.arg_bytes;
+        let newline = &mut self.newline;
+        let framing = self.tagset.framing;
         let stop = frame.delimiters.scan(
             self.tagset.value,
             &chunk[..end],
@@ -741,7 +818,7 @@ impl MarkupCalls {
             base,
             &mut |span, bytes| {
                 *arg_bytes += bytes.len() as u64;
-                sink.tool_value(span, call, Piece::Verbatim, bytes);
+                emit_value(newline, framing, call, span, bytes, sink);
             },
         );
         match stop {
@@ -749,7 +826,7 @@ impl MarkupCalls {
                 let at = base + to as u64;
                 let span = Span::new(at - delimiter.bytes.len() as u64, at);
                 match delimiter.role {
-                    Role::ParamClose | Role::CallClose => {
+                    Role::ParamClose | Role::CallClose | Role::ParamOpen => {
                         self.begin_pending(delimiter, span.start);
                     }
                     _ => self.on_delimiter(frame, delimiter, span, sink),
@@ -759,6 +836,7 @@ impl MarkupCalls {
             Stop::End if end < chunk.len() => {
                 let held = frame.delimiters.take();
                 let at = base + end as u64;
+                self.flush_newline(frame, at - held.len() as u64, sink);
                 if !held.is_empty() {
                     sink.tool_value(
                         Span::new(at - held.len() as u64, at),
@@ -772,6 +850,25 @@ impl MarkupCalls {
                 end
             }
             Stop::End => chunk.len(),
+        }
+    }
+
+    /// A value's held `\n` (see [`MarkupCalls::newline`]) turned out to be value text; it
+    /// ends at stream offset `end`.
+    fn flush_newline<S: Sink>(&mut self, frame: &Frame, end: u64, sink: &mut S) {
+        if core::mem::take(&mut self.newline) {
+            sink.tool_value(
+                Span::new(end - 1, end),
+                frame.call.index,
+                Piece::Verbatim,
+                b"\n",
+            );
+        }
+    }
+
+    fn note_alias<S: Sink>(&self, delimiter: &Delimiter, span: Span, sink: &mut S) {
+        if self.tagset.aliases.contains(&delimiter.bytes) {
+            sink.diagnostic(span, Diagnostic::DelimiterAlias);
         }
     }
 
@@ -793,16 +890,30 @@ impl MarkupCalls {
         options: &Options,
         sink: &mut S,
     ) -> usize {
-        let Some((candidate, _)) = self.held else {
+        let Some((candidate, start)) = self.held else {
             self.reset_structure();
             return pos;
         };
+        if candidate.role == Role::ParamOpen {
+            // A line-initial parameter opener inside a value: if a tag begins, the value's
+            // closer is missing and the opener ends it (parameters do not nest).
+            if begins_tag(candidate, chunk[pos]) {
+                self.held = None;
+                self.flush_newline(frame, start, sink);
+                let call = frame.call.index;
+                sink.tool_param_end(Span::at(start), call);
+                sink.diagnostic(Span::at(start), Diagnostic::UnclosedParameter);
+                self.begin_tag(candidate, start);
+            } else {
+                self.reject(frame, Rest::None, base + pos as u64, options, sink);
+            }
+            return pos;
+        }
         if let Some(follow) = self.follow {
             // An opener follows; it counts if a tag begins (the byte is looked at again by
             // the tag lexer).
-            let b = chunk[pos];
             let start = self.follow_start();
-            if is_ws(b) || b == b'>' || b == b'/' {
+            if begins_tag(follow, chunk[pos]) {
                 self.confirm(frame, sink);
                 let span = Span::new(start, start + follow.bytes.len() as u64);
                 self.on_delimiter(frame, follow, span, sink);
@@ -878,6 +989,11 @@ impl MarkupCalls {
         };
         let span = Span::new(start, start + candidate.bytes.len() as u64);
         let call = frame.call.index;
+        if candidate.role == Role::ParamClose && core::mem::take(&mut self.newline) {
+            // The template's trailing framing newline.
+            sink.markup(Span::new(start - 1, start), Markup::Envelope, b"\n");
+        }
+        self.flush_newline(frame, start, sink);
         match candidate.role {
             Role::ParamClose => {
                 sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
@@ -892,6 +1008,7 @@ impl MarkupCalls {
             }
             _ => {
                 sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                self.note_alias(candidate, span, sink);
                 self.in_section = true;
                 self.phase = Phase::Section;
             }
@@ -927,7 +1044,10 @@ impl MarkupCalls {
         let blank_start = start + candidate.bytes.len() as u64;
         let candidate_span = Span::new(start, blank_start);
         let blank_span = Span::new(blank_start, blank_start + blank.len() as u64);
-        if matches!(candidate.role, Role::ParamClose | Role::CallClose) {
+        if matches!(
+            candidate.role,
+            Role::ParamClose | Role::CallClose | Role::ParamOpen
+        ) {
             self.phase = Phase::Value;
             // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
             // the rest is text.
@@ -987,11 +1107,13 @@ impl MarkupCalls {
         let room = options.max_argument_bytes.saturating_sub(self.arg_bytes);
         let take = (bytes.len() as u64).min(room) as usize;
         if take > 0 {
-            sink.tool_value(
-                Span::new(span.start, span.start + take as u64),
+            emit_value(
+                &mut self.newline,
+                self.tagset.framing,
                 frame.call.index,
-                Piece::Verbatim,
+                Span::new(span.start, span.start + take as u64),
                 &bytes[..take],
+                sink,
             );
             self.arg_bytes += take as u64;
         }
@@ -999,6 +1121,7 @@ impl MarkupCalls {
             return true;
         }
         let at = span.start + take as u64;
+        self.flush_newline(frame, at, sink);
         frame.invalid(Span::at(at), Diagnostic::ArgumentsTooLong, sink);
         self.reset_structure();
         frame.release(Span::new(at, span.end), &bytes[take..], sink);
@@ -1138,6 +1261,55 @@ impl MarkupMachine {
 #[inline(always)]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// Whether `opener` is the equals form (`<function=`, `<parameter=`), whose name follows
+/// it directly.
+fn equals_form(opener: &Delimiter) -> bool {
+    opener.bytes.last() == Some(&b'=')
+}
+
+/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form;
+/// whitespace, `>` or `/` otherwise (`<parameterx` is no tag).
+fn begins_tag(opener: &Delimiter, b: u8) -> bool {
+    if equals_form(opener) {
+        !is_ws(b) && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else {
+        is_ws(b) || b == b'>' || b == b'/'
+    }
+}
+
+/// Reports value bytes of call `call`. With framing, a final `\n` is held back (`newline`)
+/// as the value's possible trailing framing, and one held before is reported first.
+fn emit_value<S: Sink>(
+    newline: &mut bool,
+    framing: bool,
+    call: u32,
+    span: Span,
+    bytes: &[u8],
+    sink: &mut S,
+) {
+    if bytes.is_empty() {
+        return;
+    }
+    if core::mem::take(newline) {
+        sink.tool_value(
+            Span::new(span.start - 1, span.start),
+            call,
+            Piece::Verbatim,
+            b"\n",
+        );
+    }
+    let (bytes, span) = match bytes.split_last() {
+        Some((b'\n', rest)) if framing => {
+            *newline = true;
+            (rest, Span::new(span.start, span.end - 1))
+        }
+        _ => (bytes, span),
+    };
+    if !bytes.is_empty() {
+        sink.tool_value(span, call, Piece::Verbatim, bytes);
+    }
 }
 
 /// `bytes` without ASCII whitespace at either end, and how many bytes were cut in front.
