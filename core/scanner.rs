@@ -2,13 +2,14 @@
 
 use core::fmt;
 
+use crate::automaton::Delimiter;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, HeaderForm, TokenJson};
-use crate::{tables, Sink, Span};
+use crate::{tables, Role, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
 /// [`Diagnostic::NameTooLong`](crate::Diagnostic::NameTooLong). OpenAI allows 64.
@@ -193,6 +194,7 @@ static DSML: Tagset = Tagset {
     aliases: &[],
     bare_call: BareCall::Canonical,
     framing: false,
+    closers: &[],
 };
 
 static KIMI: token_json::Modes = token_json::Modes {
@@ -236,6 +238,7 @@ static XML: markup::Modes = markup::Modes {
         aliases: &[],
         bare_call: BareCall::Canonical,
         framing: false,
+        closers: &[],
     },
     embedded: Some(&DSML),
 };
@@ -253,6 +256,19 @@ static GEMINI: gemini::Modes = gemini::Modes {
     reasoning: &tables::gemini::REASONING,
 };
 
+/// The closers a `</` in an anthropic or minimax value may begin (their `value` modes list
+/// the generic `</`, so that a closer named after the parameter is seen too).
+static INVOKE_CLOSERS: [Delimiter; 2] = [
+    Delimiter {
+        bytes: b"</parameter>",
+        role: Role::ParamClose,
+    },
+    Delimiter {
+        bytes: b"</invoke>",
+        role: Role::CallClose,
+    },
+];
+
 static ANTHROPIC: markup::Modes = markup::Modes {
     content: &tables::anthropic::CONTENT,
     reasoning: &tables::anthropic::REASONING,
@@ -264,6 +280,7 @@ static ANTHROPIC: markup::Modes = markup::Modes {
         aliases: &[],
         bare_call: BareCall::MissingSection,
         framing: false,
+        closers: &INVOKE_CLOSERS,
     },
     embedded: None,
 };
@@ -280,6 +297,7 @@ static MINIMAX: markup::Modes = markup::Modes {
         aliases: &[b"<tool_call>", b"</tool_call>"],
         bare_call: BareCall::MissingSection,
         framing: false,
+        closers: &INVOKE_CLOSERS,
     },
     embedded: None,
 };
@@ -295,6 +313,7 @@ static QWEN3_CODER: markup::Modes = markup::Modes {
         aliases: &[],
         bare_call: BareCall::MissingSection,
         framing: true,
+        closers: &[],
     },
     embedded: None,
 };

@@ -38,7 +38,7 @@ use arrayvec::ArrayVec;
 use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
-use crate::lex::tag::{Push, TagLexer};
+use crate::lex::tag::{Push, TagLexer, MAX_TAG};
 use crate::scan::Stop;
 use crate::scanner::{Options, MAX_NAME};
 use crate::tables::MAX_HOLD;
@@ -66,7 +66,25 @@ pub(crate) struct Tagset {
     /// Exactly one leading and one trailing newline of a value are template framing,
     /// reported as markup (Qwen3-Coder, model-formats.md §4, §24.7).
     pub(crate) framing: bool,
+    /// When `value` finds the generic `</` instead of whole closers: the closers it may
+    /// begin (`</parameter>`, `</invoke>`), read on byte by byte; a tag named after the open
+    /// parameter (`</content>`) is a candidate closer too ([`Diagnostic::MismatchedCloser`],
+    /// corpus 059). Empty when `value` lists whole closers.
+    pub(crate) closers: &'static [Delimiter],
 }
+
+/// The candidate closer named after the open parameter: `</`, the key, `>`. Its bytes are
+/// put together by [`MarkupCalls::candidate_bytes`].
+static KEY_CLOSER: Delimiter = Delimiter {
+    bytes: b"</>",
+    role: Role::ParamClose,
+};
+
+/// The generic closer start of [`Tagset::closers`].
+const CLOSER_START: &[u8] = b"</";
+
+/// Bytes of a candidate closer: `</`, a key of at most a tag's length, `>`.
+const CANDIDATE_CAP: usize = MAX_TAG + 3;
 
 /// What a call opener outside a section means in a tagset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +126,8 @@ enum Phase {
     Value,
     /// A candidate closer or section opener, waiting for what follows it.
     Pending,
+    /// After a generic `</` in a value: which closer, if any, it begins.
+    Closer,
 }
 
 /// The machine of markup structure, embeddable in any host text phase (see the module
@@ -133,6 +153,10 @@ pub(crate) struct MarkupCalls {
     tag: TagLexer,
     /// Whitespace after the candidate (`Pending`).
     blank: Blank,
+    /// Bytes read after a generic `</` (`Closer`), and which names they still match: bit
+    /// `j` for [`Tagset::closers`]`[j]`, the top bit for the open parameter's key.
+    closer_len: u8,
+    closer_alive: u8,
     /// An opener after the candidate that matched; the first byte of its tag decides.
     follow: Option<&'static Delimiter>,
     /// Value bytes of the current call, against [`Options::max_argument_bytes`].
@@ -175,6 +199,8 @@ impl MarkupCalls {
             held: None,
             tag: TagLexer::new(),
             blank: Blank::EMPTY,
+            closer_len: 0,
+            closer_alive: 0,
             follow: None,
             arg_bytes: 0,
             replay: false,
@@ -279,6 +305,7 @@ impl MarkupCalls {
                 Phase::Tag => self.tag(frame, chunk, pos, base, options, sink),
                 Phase::Value => self.value(frame, chunk, pos, base, options, sink),
                 Phase::Pending => self.pending(frame, chunk, pos, base, options, sink),
+                Phase::Closer => self.closer(frame, chunk, pos, options, sink),
             };
         }
         pos
@@ -304,6 +331,14 @@ impl MarkupCalls {
             }
             Phase::Value => {
                 self.flush_newline(frame, end - frame.delimiters.hold.len() as u64, sink)
+            }
+            Phase::Closer => {
+                // A closer cut off: the call's markup, as a held partial closer is.
+                if let Some((_, start)) = self.held.take() {
+                    self.flush_newline(frame, start, sink);
+                    let bytes = self.closer_prefix(self.closer_alive);
+                    sink.markup(Span::new(start, end), Markup::Envelope, &bytes);
+                }
             }
             Phase::Pending => {
                 let follow = self.follow.take();
@@ -826,6 +861,12 @@ impl MarkupCalls {
                 let at = base + to as u64;
                 let span = Span::new(at - delimiter.bytes.len() as u64, at);
                 match delimiter.role {
+                    _ if delimiter.bytes == CLOSER_START && !self.tagset.closers.is_empty() => {
+                        self.held = Some((delimiter, span.start));
+                        self.closer_len = 0;
+                        self.closer_alive = u8::MAX;
+                        self.phase = Phase::Closer;
+                    }
                     Role::ParamClose | Role::CallClose | Role::ParamOpen => {
                         self.begin_pending(delimiter, span.start);
                     }
@@ -876,8 +917,125 @@ impl MarkupCalls {
     fn follow_start(&self) -> u64 {
         let (candidate, start) = self
             .held
-            .map_or((0, 0), |(c, start)| (c.bytes.len(), start));
+            .map_or((0, 0), |(c, start)| (self.candidate_len(c), start));
         start + candidate as u64 + self.blank.len() as u64
+    }
+
+    /// The open parameter's key, while a value is read (the tag lexer still holds its
+    /// tag); empty when it cannot name a closer.
+    fn key(&self) -> &[u8] {
+        let key = self.tag.name().map_or(&[][..], |(raw, _)| trim(raw).0);
+        if valid_name(key) {
+            key
+        } else {
+            &[]
+        }
+    }
+
+    fn candidate_len(&self, candidate: &Delimiter) -> usize {
+        if core::ptr::eq(candidate, &KEY_CLOSER) {
+            CLOSER_START.len() + self.key().len() + 1
+        } else {
+            candidate.bytes.len()
+        }
+    }
+
+    /// The bytes of a candidate as written.
+    fn candidate_bytes(&self, candidate: &Delimiter) -> ArrayVec<u8, CANDIDATE_CAP> {
+        let mut bytes = ArrayVec::new();
+        if core::ptr::eq(candidate, &KEY_CLOSER) {
+            bytes.extend(CLOSER_START.iter().chain(self.key()).chain(b">").copied());
+        } else {
+            bytes.extend(candidate.bytes.iter().take(CANDIDATE_CAP).copied());
+        }
+        bytes
+    }
+
+    /// Byte `k` after `</` of name `j` of the `Closer` phase (the top bit: the key).
+    fn closer_byte(&self, j: u32, k: usize) -> Option<u8> {
+        if j == 7 {
+            let key = self.key();
+            if key.is_empty() {
+                return None;
+            }
+            return key.get(k).copied().or((k == key.len()).then_some(b'>'));
+        }
+        let closer = self.tagset.closers.get(j as usize)?;
+        closer.bytes.get(CLOSER_START.len() + k).copied()
+    }
+
+    /// `</` and the bytes read after it in the `Closer` phase: a prefix of a name still
+    /// alive in `alive`.
+    fn closer_prefix(&self, alive: u8) -> ArrayVec<u8, CANDIDATE_CAP> {
+        let mut bytes: ArrayVec<u8, CANDIDATE_CAP> = ArrayVec::new();
+        bytes.extend(CLOSER_START.iter().copied());
+        let j = alive.trailing_zeros();
+        for k in 0..usize::from(self.closer_len) {
+            if let Some(b) = self.closer_byte(j, k) {
+                if bytes.try_push(b).is_err() {
+                    break;
+                }
+            }
+        }
+        bytes
+    }
+
+    /// After a generic `</` in a value: reads on while the bytes still spell a closer
+    /// ([`Tagset::closers`] or the key's); a whole one is a candidate (rule 4), anything else
+    /// makes `</` and what was read value text and is scanned again as value.
+    fn closer<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let Some((_, start)) = self.held else {
+            self.reset_structure();
+            return pos;
+        };
+        let mut i = pos;
+        while i < chunk.len() {
+            let b = chunk[i];
+            let k = usize::from(self.closer_len);
+            let mut alive = 0u8;
+            let mut whole = None;
+            let mut names = self.closer_alive;
+            while names != 0 {
+                let j = names.trailing_zeros();
+                names &= names - 1;
+                if self.closer_byte(j, k) == Some(b) {
+                    alive |= 1 << j;
+                    if whole.is_none() && self.closer_byte(j, k + 1).is_none() {
+                        whole = Some(j);
+                    }
+                }
+            }
+            if alive == 0 {
+                // Not a closer: value text, and this byte is scanned again.
+                let bytes = self.closer_prefix(self.closer_alive);
+                self.held = None;
+                self.phase = Phase::Value;
+                let span = Span::new(start, start + bytes.len() as u64);
+                if !self.value_bytes(frame, span, &bytes, options, sink) {
+                    self.leave(frame);
+                }
+                return i;
+            }
+            self.closer_alive = alive;
+            self.closer_len += 1;
+            i += 1;
+            if let Some(j) = whole {
+                let candidate = match self.tagset.closers.get(j as usize) {
+                    Some(closer) => closer,
+                    None => &KEY_CLOSER,
+                };
+                self.begin_pending(candidate, start);
+                return i;
+            }
+        }
+        i
     }
 
     /// After a candidate: whitespace, then a delimiter that admits it, decide.
@@ -987,8 +1145,12 @@ impl MarkupCalls {
         let Some((candidate, start)) = self.held.take() else {
             return;
         };
-        let span = Span::new(start, start + candidate.bytes.len() as u64);
+        let bytes = self.candidate_bytes(candidate);
+        let span = Span::new(start, start + bytes.len() as u64);
         let call = frame.call.index;
+        if core::ptr::eq(candidate, &KEY_CLOSER) {
+            sink.diagnostic(span, Diagnostic::MismatchedCloser);
+        }
         if candidate.role == Role::ParamClose && core::mem::take(&mut self.newline) {
             // The template's trailing framing newline.
             sink.markup(Span::new(start - 1, start), Markup::Envelope, b"\n");
@@ -996,7 +1158,7 @@ impl MarkupCalls {
         self.flush_newline(frame, start, sink);
         match candidate.role {
             Role::ParamClose => {
-                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                sink.markup(span, Markup::Delimiter(candidate.role), &bytes);
                 sink.tool_param_end(span, call);
                 self.phase = Phase::Invoke;
             }
@@ -1041,7 +1203,8 @@ impl MarkupCalls {
             return;
         };
         let blank = blank.bytes();
-        let blank_start = start + candidate.bytes.len() as u64;
+        let bytes = self.candidate_bytes(candidate);
+        let blank_start = start + bytes.len() as u64;
         let candidate_span = Span::new(start, blank_start);
         let blank_span = Span::new(blank_start, blank_start + blank.len() as u64);
         if matches!(
@@ -1051,7 +1214,7 @@ impl MarkupCalls {
             self.phase = Phase::Value;
             // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
             // the rest is text.
-            let taken = self.value_bytes(frame, candidate_span, candidate.bytes, options, sink)
+            let taken = self.value_bytes(frame, candidate_span, &bytes, options, sink)
                 & self.value_bytes(frame, blank_span, &blank, options, sink);
             match rest {
                 Rest::Held if taken => {
