@@ -9,6 +9,7 @@ mod gemma;
 mod harmony;
 mod harness;
 mod properties;
+mod qwen3_coder;
 mod special_tokens;
 mod tables;
 mod xml;
