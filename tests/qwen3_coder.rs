@@ -175,13 +175,25 @@ fn tool_call_tags_inside_a_value() {
 fn closers_inside_values() {
     for (value, why) in [
         ("a</parameter> b", "text follows"),
-        ("a</parameter></parameter>b", "a closer cannot follow a closer"),
+        (
+            "a</parameter></parameter>b",
+            "a closer cannot follow a closer",
+        ),
         ("a</parameter><parameter", "an opener must begin a tag"),
-        ("a</parameter>\n<parameter=>", "…the equals form needs a name byte"),
-        ("x\n</function> y", "the call closer needs structure after it too"),
+        (
+            "a</parameter>\n<parameter=>",
+            "…the equals form needs a name byte",
+        ),
+        (
+            "x\n</function> y",
+            "the call closer needs structure after it too",
+        ),
         ("x</function>\n</tool_call>", "and must start a line"),
         ("y <parameter=z>\nw", "a mid-line opener is value text"),
-        ("</tool_call> done", "the section closer is not a value closer"),
+        (
+            "</tool_call> done",
+            "the section closer is not a value closer",
+        ),
     ] {
         assert_eq!(
             calls(&completion(&wrap(value))),
@@ -222,7 +234,11 @@ fn splits_inside_the_value_closer() {
     assert!(feeds[1].is_empty());
     assert_eq!(
         feeds[2][..3],
-        ["V0:Verbatim\"\\n</parameter> x\"", "E\"\\n\"", "<ParamClose>"]
+        [
+            "V0:Verbatim\"\\n</parameter> x\"",
+            "E\"\\n\"",
+            "<ParamClose>"
+        ]
     );
 }
 
@@ -255,9 +271,15 @@ fn missing_parameter_closer() {
     let repaired = completion(input);
     assert_eq!(
         calls(&repaired),
-        [call("edit", json!({"path": "src/app.ts", "new": "const a = 2;"}))]
+        [call(
+            "edit",
+            json!({"path": "src/app.ts", "new": "const a = 2;"})
+        )]
     );
-    assert_eq!(codes(&repaired), ["unclosed_parameter", "unclosed_parameter"]);
+    assert_eq!(
+        codes(&repaired),
+        ["unclosed_parameter", "unclosed_parameter"]
+    );
     // A line-initial opener that begins no tag is value text.
     let value = "a\n<parameter=\nb";
     assert_eq!(
@@ -317,7 +339,10 @@ fn doubled_and_missing_closers() {
 /// diagnostic; a name is the bytes up to `>`, checked by rule 9.
 #[test]
 fn equals_tags_are_bounded() {
-    let long = format!("<tool_call>\n<function={}>\n</function>\n</tool_call>", "n".repeat(200));
+    let long = format!(
+        "<tool_call>\n<function={}>\n</function>\n</tool_call>",
+        "n".repeat(200)
+    );
     let too_long = completion(&long);
     assert!(too_long.tool_calls.is_empty());
     assert!(codes(&too_long).contains(&"tag_too_long"));
@@ -367,7 +392,9 @@ fn value_bytes_are_exact_and_huge_values_stream() {
 /// reasoning, one in a block that never closes is a call.
 #[test]
 fn reasoning_and_drafts() {
-    let draft = completion("<think>\nmaybe <tool_call>\n<function=f>\n</function>\n</tool_call>\n</think>\nNo call.");
+    let draft = completion(
+        "<think>\nmaybe <tool_call>\n<function=f>\n</function>\n</tool_call>\n</think>\nNo call.",
+    );
     assert!(draft.tool_calls.is_empty());
     assert_eq!(draft.content, "No call.");
     let mut options = Options::default();
@@ -424,7 +451,10 @@ fn transcript() {
                     "new": "/// Reads `<tool_call>\\n<function=NAME>` (no `</tool_call>` needed).\nfn parse(s: &str) -> Tag {"
                 })
             ),
-            call("run", json!({"command": "cargo test -p parse", "timeout": 120})),
+            call(
+                "run",
+                json!({"command": "cargo test -p parse", "timeout": 120})
+            ),
         ]
     );
     assert_eq!(
