@@ -434,9 +434,12 @@ impl core::error::Error for Error {}
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`tables::MAX_HOLD`] bytes of a possible delimiter;
-/// in the markup family (`xml`, DSML in `deepseek`), also a candidate value closer or
-/// section opener and at most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until what
-/// follows shows whether it counts (dialects.md rule 4); in `gemma`, a quote token and at
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, DSML in `deepseek`),
+/// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`] bytes of
+/// whitespace after it, until what follows shows whether it counts (dialects.md rule 4),
+/// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a
+/// closer (at most the open parameter's key and `>`, not copied: they are known), and in
+/// `qwen3-coder` one value newline that may be the template's framing; in `gemma`, a quote token and at
 /// most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until the next byte says whether it
 /// closed its string; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
 /// until it shows whether it is a call, and the info of a fence line in reasoning (at most

@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(tag.name(), Some((&b""[..], 0)));
         assert_eq!(TagLexer::equals().scan(b"a<b>"), (1, Push::Malformed));
         assert_eq!(TagLexer::equals().scan(b"a\nb>"), (1, Push::Malformed));
-        let long = "x".repeat(MAX_TAG);
+        let long = "x".repeat(MAX_TAG + 1);
         assert_eq!(
             TagLexer::equals().scan(long.as_bytes()),
             (MAX_TAG, Push::TooLong)
