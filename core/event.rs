@@ -383,8 +383,8 @@ pub enum Diagnostic {
     MissingKey,
     /// A parameter's `string` attribute was neither `true` nor `false`; the value is untyped.
     InvalidStringAttribute,
-    /// A parameter value was ended by its invoke's closer instead of its own (accepted,
-    /// dialects.md rule 13).
+    /// A parameter value was ended by its invoke's closer, or by the next parameter's opener
+    /// at the start of a line, instead of its own (accepted, dialects.md rule 13).
     UnclosedParameter,
     /// An invoke was ended by the next invoke or by its section's closer instead of its own
     /// (accepted, dialects.md rule 13).
@@ -392,6 +392,13 @@ pub enum Diagnostic {
     /// A parameter key was longer than [`MAX_NAME`](crate::MAX_NAME) bytes; the call is
     /// invalid.
     KeyTooLong,
+    /// A parameter closer came between parameters, where no value was open (a model closing
+    /// twice); it was consumed as markup (dialects.md rule 13).
+    StrayCloser,
+    /// A parameter value was closed by a tag named after the parameter (`</content>` for
+    /// `<parameter name="content">`) instead of `</parameter>`; accepted where structure
+    /// follows it, as `</parameter>` would be (dialects.md rules 4 and 13; corpus 059).
+    MismatchedCloser,
     /// A Gemma call was written `call:NAME(k=v, …)` instead of `call:NAME{k:v,…}`
     /// (accepted, dialects.md rule 13).
     ParenthesizedCall,
@@ -449,6 +456,8 @@ impl Diagnostic {
             Diagnostic::UnclosedParameter => "unclosed_parameter",
             Diagnostic::UnclosedInvoke => "unclosed_invoke",
             Diagnostic::KeyTooLong => "key_too_long",
+            Diagnostic::StrayCloser => "stray_closer",
+            Diagnostic::MismatchedCloser => "mismatched_closer",
             Diagnostic::ParenthesizedCall => "parenthesized_call",
             Diagnostic::QuotedString => "quoted_string",
             Diagnostic::ToolCodeBlock => "tool_code_block",
@@ -517,11 +526,17 @@ impl Diagnostic {
             Diagnostic::InvalidStringAttribute => {
                 "a parameter's string attribute was neither true nor false; ignored"
             }
-            Diagnostic::UnclosedParameter => "a parameter value was ended by its invoke's closer",
+            Diagnostic::UnclosedParameter => {
+                "a parameter value was ended by its invoke's closer or the next parameter"
+            }
             Diagnostic::UnclosedInvoke => {
                 "an invoke was ended by the next invoke or the section's closer"
             }
             Diagnostic::KeyTooLong => "a parameter key was too long",
+            Diagnostic::StrayCloser => "a parameter closer came where no value was open",
+            Diagnostic::MismatchedCloser => {
+                "a parameter value was closed by a tag named after the parameter"
+            }
             Diagnostic::ParenthesizedCall => {
                 "the call was written call:NAME(k=v) instead of call:NAME{k:v}"
             }

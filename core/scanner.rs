@@ -2,13 +2,14 @@
 
 use core::fmt;
 
+use crate::automaton::Delimiter;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
-use crate::dialect::markup::{self, MarkupMachine, Tagset};
+use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, HeaderForm, TokenJson};
-use crate::{tables, Sink, Span};
+use crate::{tables, Role, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
 /// [`Diagnostic::NameTooLong`](crate::Diagnostic::NameTooLong). OpenAI allows 64.
@@ -62,6 +63,18 @@ pub enum Dialect {
     /// `default_api.NAME(key="text", n=2)` + ```` ``` ````, ```` ```thinking ```` reasoning:
     /// Gemini, and Gemma 3 when prompted so.
     Gemini,
+    /// Claude's legacy XML: `<function_calls><invoke name="N"><parameter name="k">v
+    /// </parameter></invoke></function_calls>` (`string="false"` marks a JSON value),
+    /// `<thinking>` reasoning.
+    Anthropic,
+    /// `<minimax:tool_call><invoke name="N"><parameter name="k">v</parameter></invoke>
+    /// </minimax:tool_call>` (also without the `minimax:` prefix), `<think>` reasoning:
+    /// MiniMax-M2.
+    Minimax,
+    /// `<tool_call>\n<function=N>\n<parameter=k>\nv\n</parameter>\n</function>\n
+    /// </tool_call>` (one framing newline around each value is the template's), `<think>`
+    /// reasoning: Qwen3-Coder, Qwen3.5 / Qwen3.6, Step-3.5.
+    Qwen3Coder,
 }
 
 impl Dialect {
@@ -75,6 +88,9 @@ impl Dialect {
         Dialect::Xml,
         Dialect::Gemma,
         Dialect::Gemini,
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
     ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
@@ -88,6 +104,9 @@ impl Dialect {
             Dialect::Xml => "xml",
             Dialect::Gemma => "gemma",
             Dialect::Gemini => "gemini",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Minimax => "minimax",
+            Dialect::Qwen3Coder => "qwen3-coder",
         }
     }
 
@@ -109,6 +128,9 @@ impl Dialect {
             Dialect::Xml => tables::xml::SPECIAL_TOKENS,
             Dialect::Gemma => tables::gemma::SPECIAL_TOKENS,
             Dialect::Gemini => tables::gemini::SPECIAL_TOKENS,
+            Dialect::Anthropic => tables::anthropic::SPECIAL_TOKENS,
+            Dialect::Minimax => tables::minimax::SPECIAL_TOKENS,
+            Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
         }
     }
 
@@ -169,6 +191,10 @@ static DSML: Tagset = Tagset {
     invoke: &tables::deepseek::DSML_INVOKE,
     value: &tables::deepseek::DSML_VALUE,
     after_value: &tables::deepseek::DSML_AFTER_VALUE,
+    aliases: &[],
+    bare_call: BareCall::Canonical,
+    framing: false,
+    closers: &[],
 };
 
 static KIMI: token_json::Modes = token_json::Modes {
@@ -209,6 +235,10 @@ static XML: markup::Modes = markup::Modes {
         invoke: &tables::xml::INVOKE,
         value: &tables::xml::VALUE,
         after_value: &tables::xml::AFTER_VALUE,
+        aliases: &[],
+        bare_call: BareCall::Canonical,
+        framing: false,
+        closers: &[],
     },
     embedded: Some(&DSML),
 };
@@ -224,6 +254,68 @@ static GEMMA: gemma::Modes = gemma::Modes {
 static GEMINI: gemini::Modes = gemini::Modes {
     content: &tables::gemini::CONTENT,
     reasoning: &tables::gemini::REASONING,
+};
+
+/// The closers a `</` in an anthropic or minimax value may begin (their `value` modes list
+/// the generic `</`, so that a closer named after the parameter is seen too).
+static INVOKE_CLOSERS: [Delimiter; 2] = [
+    Delimiter {
+        bytes: b"</parameter>",
+        role: Role::ParamClose,
+    },
+    Delimiter {
+        bytes: b"</invoke>",
+        role: Role::CallClose,
+    },
+];
+
+static ANTHROPIC: markup::Modes = markup::Modes {
+    content: &tables::anthropic::CONTENT,
+    reasoning: &tables::anthropic::REASONING,
+    tags: Tagset {
+        section: &tables::anthropic::SECTION,
+        invoke: &tables::anthropic::INVOKE,
+        value: &tables::anthropic::VALUE,
+        after_value: &tables::anthropic::AFTER_VALUE,
+        aliases: &[],
+        bare_call: BareCall::MissingSection,
+        framing: false,
+        closers: &INVOKE_CLOSERS,
+    },
+    embedded: None,
+};
+
+static MINIMAX: markup::Modes = markup::Modes {
+    content: &tables::minimax::CONTENT,
+    reasoning: &tables::minimax::REASONING,
+    tags: Tagset {
+        section: &tables::minimax::SECTION,
+        invoke: &tables::minimax::INVOKE,
+        value: &tables::minimax::VALUE,
+        after_value: &tables::minimax::AFTER_VALUE,
+        // The wrapper without its prefix (seed §2.6 g; vLLM and llama.cpp accept it).
+        aliases: &[b"<tool_call>", b"</tool_call>"],
+        bare_call: BareCall::MissingSection,
+        framing: false,
+        closers: &INVOKE_CLOSERS,
+    },
+    embedded: None,
+};
+
+static QWEN3_CODER: markup::Modes = markup::Modes {
+    content: &tables::qwen3_coder::CONTENT,
+    reasoning: &tables::qwen3_coder::REASONING,
+    tags: Tagset {
+        section: &tables::qwen3_coder::SECTION,
+        invoke: &tables::qwen3_coder::INVOKE,
+        value: &tables::qwen3_coder::VALUE,
+        after_value: &tables::qwen3_coder::AFTER_VALUE,
+        aliases: &[],
+        bare_call: BareCall::MissingSection,
+        framing: true,
+        closers: &[],
+    },
+    embedded: None,
 };
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
@@ -249,6 +341,9 @@ impl Machine {
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
             Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
             Dialect::Gemini => Machine::Gemini(Gemini::new(&GEMINI, options)),
+            Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
+            Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
+            Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
         }
     }
 
@@ -339,9 +434,12 @@ impl core::error::Error for Error {}
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`tables::MAX_HOLD`] bytes of a possible delimiter;
-/// in the markup family (`xml`, DSML in `deepseek`), also a candidate value closer or
-/// section opener and at most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until what
-/// follows shows whether it counts (dialects.md rule 4); in `gemma`, a quote token and at
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, DSML in `deepseek`),
+/// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`] bytes of
+/// whitespace after it, until what follows shows whether it counts (dialects.md rule 4),
+/// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a
+/// closer (at most the open parameter's key and `>`, not copied: they are known), and in
+/// `qwen3-coder` one value newline that may be the template's framing; in `gemma`, a quote token and at
 /// most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until the next byte says whether it
 /// closed its string; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
 /// until it shows whether it is a call, and the info of a fence line in reasoning (at most

@@ -1,6 +1,7 @@
 //! The integration tests: one binary (link time matters on small machines).
 
 mod alloc;
+mod anthropic;
 mod conformance;
 mod corpus;
 mod dsml;
@@ -8,7 +9,9 @@ mod gemini;
 mod gemma;
 mod harmony;
 mod harness;
+mod minimax;
 mod properties;
+mod qwen3_coder;
 mod special_tokens;
 mod tables;
 mod xml;

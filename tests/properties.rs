@@ -71,6 +71,21 @@ const PIECES: &[&str] = &[
     "r'",
     "[default_api.g(b=1), ",
     "```tool_outputs\n",
+    "<function_calls>",
+    "</function_calls>",
+    "<minimax:tool_call>",
+    "</minimax:tool_call>",
+    "<invoke name=\"f\">",
+    "</invoke>",
+    "<parameter name=\"k\">",
+    "</parameter>",
+    "</k>",
+    "<function=f>",
+    "</function>",
+    "<parameter=k>",
+    "\n<parameter",
+    "</",
+    "[e~[",
 ];
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
@@ -397,6 +412,115 @@ proptest! {
         let input = format!("Calling.\n```tool_code\n{call}\n```\nDone.");
         let expected = serde_json::Value::Object(arguments.into_iter().collect());
         let got = scan_back(Dialect::Gemini, &input, &sizes);
+        prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
+    }
+}
+
+/// Pieces of raw-text values for the markup dialects: markup-like text, entities, quotes,
+/// newlines, non-ASCII, and each dialect's own tags where structure cannot follow them.
+const MARKUP_TEXT: &[&str] = &[
+    "a",
+    " ",
+    "\n",
+    "\t",
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "\"",
+    "'",
+    "é",
+    "城堡",
+    "🦀",
+    "\\",
+    "{",
+    "}",
+    "</",
+    "</parameter>x",
+    "</invoke>y",
+    "</function>z",
+    "\n</function>\nz",
+    "</k>w",
+    "</tool_call>",
+    "</minimax:tool_call>",
+    "</function_calls>",
+    "<tool_call>",
+    "<function=f>",
+    "<parameter name=\"z\">",
+    "<parameter=z>",
+    "<think>",
+];
+
+/// A raw-text value: never one that a line-initial parameter opener would end (parameters
+/// do not nest), nor, for an untyped parameter, JSON text (which would be typed).
+fn markup_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(MARKUP_TEXT), 0..8).prop_map(|pieces| {
+        let text = pieces.concat().replace("\n<parameter", "\n <parameter");
+        if serde_json::from_str::<serde_json::Value>(&text).is_ok() {
+            text + "x"
+        } else {
+            text
+        }
+    })
+}
+
+/// A markup argument: raw text, or JSON (written compact).
+fn markup_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::{json, Value};
+    prop_oneof![
+        markup_text().prop_map(Value::String),
+        any::<i32>().prop_map(|n| json!(n)),
+        any::<bool>().prop_map(|b| json!(b)),
+        Just(Value::Null),
+        markup_text().prop_map(|s| json!([s, 1])),
+        markup_text().prop_map(|s| json!({"k": s})),
+    ]
+}
+
+/// The canonical rendering of one call in `dialect` (seed §2.4 a/b, §2.6 b; model-formats
+/// §4): strings raw, other values JSON (`string="false"` in the attribute forms).
+fn render_markup(dialect: Dialect, arguments: &[(String, serde_json::Value)]) -> String {
+    let value = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut out = String::from("Calling.\n");
+    if dialect == Dialect::Qwen3Coder {
+        out.push_str("<tool_call>\n<function=f>\n");
+        for (k, v) in arguments {
+            out.push_str(&format!("<parameter={k}>\n{}\n</parameter>\n", value(v)));
+        }
+        out.push_str("</function>\n</tool_call>");
+    } else {
+        let (open, close) = if dialect == Dialect::Minimax {
+            ("<minimax:tool_call>", "</minimax:tool_call>")
+        } else {
+            ("<function_calls>", "</function_calls>")
+        };
+        out.push_str(&format!("{open}\n<invoke name=\"f\">\n"));
+        for (k, v) in arguments {
+            let string = if v.is_string() { "true" } else { "false" };
+            out.push_str(&format!(
+                "<parameter name=\"{k}\" string=\"{string}\">{}</parameter>\n",
+                value(v)
+            ));
+        }
+        out.push_str(&format!("</invoke>\n{close}"));
+    }
+    out
+}
+
+proptest! {
+    #[test]
+    fn markup_arguments_scan_back(
+        arguments in prop::collection::btree_map("[a-z_]{1,8}", markup_value(), 0..5),
+        dialect in prop::sample::select(&[Dialect::Anthropic, Dialect::Minimax, Dialect::Qwen3Coder][..]),
+        sizes in prop::collection::vec(1usize..12, 1..8),
+    ) {
+        let arguments: Vec<(String, serde_json::Value)> = arguments.into_iter().collect();
+        let input = render_markup(dialect, &arguments);
+        let expected = serde_json::Value::Object(arguments.into_iter().collect());
+        let got = scan_back(dialect, &input, &sizes);
         prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
     }
 }

@@ -38,7 +38,7 @@ use arrayvec::ArrayVec;
 use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
-use crate::lex::tag::{Push, TagLexer};
+use crate::lex::tag::{Push, TagLexer, MAX_TAG};
 use crate::scan::Stop;
 use crate::scanner::{Options, MAX_NAME};
 use crate::tables::MAX_HOLD;
@@ -57,6 +57,45 @@ pub(crate) struct Tagset {
     pub(crate) value: &'static Dfa,
     /// What may follow a candidate closer for it to count, matched anchored.
     pub(crate) after_value: &'static Dfa,
+    /// Non-canonical spellings of this tagset's section delimiters (MiniMax's wrapper
+    /// without its prefix): accepted with [`Diagnostic::DelimiterAlias`] (dialects.md
+    /// rule 13).
+    pub(crate) aliases: &'static [&'static [u8]],
+    /// What a call opener found in text, outside any section, means.
+    pub(crate) bare_call: BareCall,
+    /// Exactly one leading and one trailing newline of a value are template framing,
+    /// reported as markup (Qwen3-Coder, model-formats.md §4, §24.7).
+    pub(crate) framing: bool,
+    /// When `value` finds the generic `</` instead of whole closers: the closers it may
+    /// begin (`</parameter>`, `</invoke>`), read on byte by byte; a tag named after the open
+    /// parameter (`</content>`) is a candidate closer too ([`Diagnostic::MismatchedCloser`],
+    /// corpus 059). Empty when `value` lists whole closers.
+    pub(crate) closers: &'static [Delimiter],
+}
+
+/// The candidate closer named after the open parameter: `</`, the key, `>`. Its bytes are
+/// put together by [`MarkupCalls::candidate_bytes`].
+static KEY_CLOSER: Delimiter = Delimiter {
+    bytes: b"</>",
+    role: Role::ParamClose,
+};
+
+/// The generic closer start of [`Tagset::closers`].
+const CLOSER_START: &[u8] = b"</";
+
+/// Bytes of a candidate closer: `</`, a key of at most a tag's length, `>`.
+const CANDIDATE_CAP: usize = MAX_TAG + 3;
+
+/// What a call opener outside a section means in a tagset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BareCall {
+    /// A call of its own (`xml`'s bare `<invoke>`, seed §2.5).
+    Canonical,
+    /// A call whose section opener the model left out (Qwen3-Coder's bare `<function=`,
+    /// model-formats.md §4): accepted with [`Diagnostic::MissingSection`], and the section
+    /// it implies may end with the orphan closer the model still writes (dialects.md rule 12)
+    /// or with anything else, silently.
+    MissingSection,
 }
 
 /// The modes of a dialect whose whole machine is the markup family.
@@ -87,6 +126,8 @@ enum Phase {
     Value,
     /// A candidate closer or section opener, waiting for what follows it.
     Pending,
+    /// After a generic `</` in a value: which closer, if any, it begins.
+    Closer,
 }
 
 /// The machine of markup structure, embeddable in any host text phase (see the module
@@ -96,7 +137,15 @@ pub(crate) struct MarkupCalls {
     tagset: &'static Tagset,
     phase: Phase,
     in_section: bool,
+    /// The section is implied by a bare call ([`BareCall::MissingSection`]); it has no
+    /// opener to leave unclosed.
+    implied: bool,
     in_call: bool,
+    /// A value just began in a tagset with framing: a `\n` now is its leading framing.
+    lead: bool,
+    /// The value's last byte seen was a `\n`, not reported yet: the trailing framing if a
+    /// closer follows, value text otherwise ([`Tagset::framing`]).
+    newline: bool,
     /// The delimiter found but not reported yet, and the stream offset of its first byte:
     /// the opener of the tag being read (`Tag`), or the candidate waiting for look-ahead
     /// (`Pending`: a value closer, or a section opener).
@@ -104,6 +153,10 @@ pub(crate) struct MarkupCalls {
     tag: TagLexer,
     /// Whitespace after the candidate (`Pending`).
     blank: Blank,
+    /// Bytes read after a generic `</` (`Closer`), and which names they still match: bit
+    /// `j` for [`Tagset::closers`]`[j]`, the top bit for the open parameter's key.
+    closer_len: u8,
+    closer_alive: u8,
     /// An opener after the candidate that matched; the first byte of its tag decides.
     follow: Option<&'static Delimiter>,
     /// Value bytes of the current call, against [`Options::max_argument_bytes`].
@@ -139,10 +192,15 @@ impl MarkupCalls {
             tagset,
             phase: Phase::Idle,
             in_section: false,
+            implied: false,
             in_call: false,
+            lead: false,
+            newline: false,
             held: None,
             tag: TagLexer::new(),
             blank: Blank::EMPTY,
+            closer_len: 0,
+            closer_alive: 0,
             follow: None,
             arg_bytes: 0,
             replay: false,
@@ -166,8 +224,7 @@ impl MarkupCalls {
         span: Span,
     ) {
         self.tagset = tagset;
-        self.in_section = false;
-        self.in_call = false;
+        self.reset_structure();
         if delimiter.role == Role::CallOpen {
             self.begin_tag(delimiter, span.start);
         } else {
@@ -210,16 +267,19 @@ impl MarkupCalls {
     ) -> bool {
         let len = chunk.len() as u64;
         if self.phase == Phase::Value
+            && !self.lead
             && frame.delimiters.state == START
             && len <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
             && self.tagset.value.find_start(chunk).is_none()
         {
             self.arg_bytes += len;
-            sink.tool_value(
-                Span::new(base, base + len),
+            emit_value(
+                &mut self.newline,
+                self.tagset.framing,
                 frame.call.index,
-                Piece::Verbatim,
+                Span::new(base, base + len),
                 chunk,
+                sink,
             );
             return true;
         }
@@ -245,6 +305,7 @@ impl MarkupCalls {
                 Phase::Tag => self.tag(frame, chunk, pos, base, options, sink),
                 Phase::Value => self.value(frame, chunk, pos, base, options, sink),
                 Phase::Pending => self.pending(frame, chunk, pos, base, options, sink),
+                Phase::Closer => self.closer(frame, chunk, pos, options, sink),
             };
         }
         pos
@@ -263,6 +324,22 @@ impl MarkupCalls {
         let at = Span::at(end);
         match self.phase {
             Phase::Idle => return,
+            Phase::Pending if self.held.is_some_and(|(c, _)| c.role == Role::ParamOpen) => {
+                // A line-initial opener with nothing after it: value text.
+                self.reject(frame, Rest::None, end, options, sink);
+                self.flush_newline(frame, end, sink);
+            }
+            Phase::Value => {
+                self.flush_newline(frame, end - frame.delimiters.hold.len() as u64, sink)
+            }
+            Phase::Closer => {
+                // A closer cut off: the call's markup, as a held partial closer is.
+                if let Some((_, start)) = self.held.take() {
+                    self.flush_newline(frame, start, sink);
+                    let bytes = self.closer_prefix(self.closer_alive);
+                    sink.markup(Span::new(start, end), Markup::Envelope, &bytes);
+                }
+            }
             Phase::Pending => {
                 let follow = self.follow.take();
                 let follow_start = self.follow_start();
@@ -316,7 +393,7 @@ impl MarkupCalls {
         if self.in_call {
             frame.cut_off(at, sink);
         }
-        if self.in_section {
+        if self.in_section && !self.implied {
             sink.diagnostic(at, Diagnostic::UnclosedSection);
         }
         self.reset_structure();
@@ -342,7 +419,14 @@ impl MarkupCalls {
     fn reset_structure(&mut self) {
         self.phase = Phase::Idle;
         self.in_section = false;
+        self.implied = false;
         self.in_call = false;
+        self.lead = false;
+        debug_assert!(
+            !self.newline,
+            "a held newline is reported before the value ends"
+        );
+        self.newline = false;
         self.held = None;
         self.blank = Blank::EMPTY;
         self.follow = None;
@@ -360,7 +444,11 @@ impl MarkupCalls {
 
     fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
         self.held = Some((opener, start));
-        self.tag = TagLexer::new();
+        self.tag = if equals_form(opener) {
+            TagLexer::equals()
+        } else {
+            TagLexer::new()
+        };
         self.phase = Phase::Tag;
     }
 
@@ -422,9 +510,12 @@ impl MarkupCalls {
                 end
             }
             Found::Stray(candidate) => {
-                // Text cannot be in a section: it ended without its closer.
+                // Text cannot be in a section: it ended without its closer (an implied
+                // section has none).
                 let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
-                sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
+                if !self.implied {
+                    sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
+                }
                 self.leave(frame);
                 candidate
             }
@@ -477,7 +568,13 @@ impl MarkupCalls {
                     self.complete(frame, Span::at(span.start), sink);
                 }
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.note_alias(delimiter, span, sink);
                 self.reset_structure();
+            }
+            Role::ParamClose => {
+                // Between parameters: a model closing twice.
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayCloser);
             }
             _ => {
                 // A stop token or the reasoning closer: the structure ends here, and the
@@ -489,8 +586,9 @@ impl MarkupCalls {
                     self.complete(frame, Span::at(span.start), sink);
                     self.in_section = false;
                 } else if self.in_call {
+                    self.flush_newline(frame, span.start, sink);
                     frame.truncate(Span::at(span.start), sink);
-                } else if self.in_section {
+                } else if self.in_section && !self.implied {
                     sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedSection);
                 }
                 self.reset_structure();
@@ -597,7 +695,7 @@ impl MarkupCalls {
             if let Some(diagnostic) = diagnostic {
                 sink.diagnostic(Span::new(opener_span.start, tail_span.end), diagnostic);
             }
-            if self.in_section {
+            if self.in_section && !self.implied {
                 sink.diagnostic(Span::at(tail_span.end), Diagnostic::UnclosedSection);
             }
         }
@@ -653,6 +751,11 @@ impl MarkupCalls {
         }
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
+        if !self.in_section && self.tagset.bare_call == BareCall::MissingSection {
+            sink.diagnostic(opener_span, Diagnostic::MissingSection);
+            self.in_section = true;
+            self.implied = true;
+        }
         if !frame.open_call(opener_span, options, sink) {
             self.reset_structure();
             return;
@@ -710,6 +813,7 @@ impl MarkupCalls {
             self.phase = Phase::Invoke;
         } else {
             self.phase = Phase::Value;
+            self.lead = self.tagset.framing;
         }
     }
 
@@ -724,6 +828,12 @@ impl MarkupCalls {
         sink: &mut S,
     ) -> usize {
         let call = frame.call.index;
+        if core::mem::take(&mut self.lead) && chunk[pos] == b'\n' {
+            // The template's leading framing newline.
+            let at = base + pos as u64;
+            sink.markup(Span::new(at, at + 1), Markup::Envelope, b"\n");
+            return pos + 1;
+        }
         // The limit falls on the same byte whatever the chunking: where the value bytes
         // released plus those held as a possible closer reach it.
         let counted = self.arg_bytes + frame.delimiters.hold.len() as u64;
@@ -734,6 +844,8 @@ impl MarkupCalls {
             chunk.len()
         };
         let arg_bytes = &mut self.arg_bytes;
+        let newline = &mut self.newline;
+        let framing = self.tagset.framing;
         let stop = frame.delimiters.scan(
             self.tagset.value,
             &chunk[..end],
@@ -741,7 +853,7 @@ impl MarkupCalls {
             base,
             &mut |span, bytes| {
                 *arg_bytes += bytes.len() as u64;
-                sink.tool_value(span, call, Piece::Verbatim, bytes);
+                emit_value(newline, framing, call, span, bytes, sink);
             },
         );
         match stop {
@@ -749,7 +861,13 @@ impl MarkupCalls {
                 let at = base + to as u64;
                 let span = Span::new(at - delimiter.bytes.len() as u64, at);
                 match delimiter.role {
-                    Role::ParamClose | Role::CallClose => {
+                    _ if delimiter.bytes == CLOSER_START && !self.tagset.closers.is_empty() => {
+                        self.held = Some((delimiter, span.start));
+                        self.closer_len = 0;
+                        self.closer_alive = u8::MAX;
+                        self.phase = Phase::Closer;
+                    }
+                    Role::ParamClose | Role::CallClose | Role::ParamOpen => {
                         self.begin_pending(delimiter, span.start);
                     }
                     _ => self.on_delimiter(frame, delimiter, span, sink),
@@ -759,6 +877,7 @@ impl MarkupCalls {
             Stop::End if end < chunk.len() => {
                 let held = frame.delimiters.take();
                 let at = base + end as u64;
+                self.flush_newline(frame, at - held.len() as u64, sink);
                 if !held.is_empty() {
                     sink.tool_value(
                         Span::new(at - held.len() as u64, at),
@@ -775,12 +894,148 @@ impl MarkupCalls {
         }
     }
 
+    /// A value's held `\n` (see [`MarkupCalls::newline`]) turned out to be value text; it
+    /// ends at stream offset `end`.
+    fn flush_newline<S: Sink>(&mut self, frame: &Frame, end: u64, sink: &mut S) {
+        if core::mem::take(&mut self.newline) {
+            sink.tool_value(
+                Span::new(end - 1, end),
+                frame.call.index,
+                Piece::Verbatim,
+                b"\n",
+            );
+        }
+    }
+
+    fn note_alias<S: Sink>(&self, delimiter: &Delimiter, span: Span, sink: &mut S) {
+        if self.tagset.aliases.contains(&delimiter.bytes) {
+            sink.diagnostic(span, Diagnostic::DelimiterAlias);
+        }
+    }
+
     /// Stream offset just after the candidate and its whitespace.
     fn follow_start(&self) -> u64 {
         let (candidate, start) = self
             .held
-            .map_or((0, 0), |(c, start)| (c.bytes.len(), start));
+            .map_or((0, 0), |(c, start)| (self.candidate_len(c), start));
         start + candidate as u64 + self.blank.len() as u64
+    }
+
+    /// The open parameter's key, while a value is read (the tag lexer still holds its
+    /// tag); empty when it cannot name a closer.
+    fn key(&self) -> &[u8] {
+        let key = self.tag.name().map_or(&[][..], |(raw, _)| trim(raw).0);
+        if valid_name(key) {
+            key
+        } else {
+            &[]
+        }
+    }
+
+    fn candidate_len(&self, candidate: &Delimiter) -> usize {
+        if core::ptr::eq(candidate, &KEY_CLOSER) {
+            CLOSER_START.len() + self.key().len() + 1
+        } else {
+            candidate.bytes.len()
+        }
+    }
+
+    /// The bytes of a candidate as written.
+    fn candidate_bytes(&self, candidate: &Delimiter) -> ArrayVec<u8, CANDIDATE_CAP> {
+        let mut bytes = ArrayVec::new();
+        if core::ptr::eq(candidate, &KEY_CLOSER) {
+            bytes.extend(CLOSER_START.iter().chain(self.key()).chain(b">").copied());
+        } else {
+            bytes.extend(candidate.bytes.iter().take(CANDIDATE_CAP).copied());
+        }
+        bytes
+    }
+
+    /// Byte `k` after `</` of name `j` of the `Closer` phase (the top bit: the key).
+    fn closer_byte(&self, j: u32, k: usize) -> Option<u8> {
+        if j == 7 {
+            let key = self.key();
+            if key.is_empty() {
+                return None;
+            }
+            return key.get(k).copied().or((k == key.len()).then_some(b'>'));
+        }
+        let closer = self.tagset.closers.get(j as usize)?;
+        closer.bytes.get(CLOSER_START.len() + k).copied()
+    }
+
+    /// `</` and the bytes read after it in the `Closer` phase: a prefix of a name still
+    /// alive in `alive`.
+    fn closer_prefix(&self, alive: u8) -> ArrayVec<u8, CANDIDATE_CAP> {
+        let mut bytes: ArrayVec<u8, CANDIDATE_CAP> = ArrayVec::new();
+        bytes.extend(CLOSER_START.iter().copied());
+        let j = alive.trailing_zeros();
+        for k in 0..usize::from(self.closer_len) {
+            if let Some(b) = self.closer_byte(j, k) {
+                if bytes.try_push(b).is_err() {
+                    break;
+                }
+            }
+        }
+        bytes
+    }
+
+    /// After a generic `</` in a value: reads on while the bytes still spell a closer
+    /// ([`Tagset::closers`] or the key's); a whole one is a candidate (rule 4), anything else
+    /// makes `</` and what was read value text and is scanned again as value.
+    fn closer<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let Some((_, start)) = self.held else {
+            self.reset_structure();
+            return pos;
+        };
+        let mut i = pos;
+        while i < chunk.len() {
+            let b = chunk[i];
+            let k = usize::from(self.closer_len);
+            let mut alive = 0u8;
+            let mut whole = None;
+            let mut names = self.closer_alive;
+            while names != 0 {
+                let j = names.trailing_zeros();
+                names &= names - 1;
+                if self.closer_byte(j, k) == Some(b) {
+                    alive |= 1 << j;
+                    if whole.is_none() && self.closer_byte(j, k + 1).is_none() {
+                        whole = Some(j);
+                    }
+                }
+            }
+            if alive == 0 {
+                // Not a closer: value text, and this byte is scanned again.
+                let bytes = self.closer_prefix(self.closer_alive);
+                self.held = None;
+                self.phase = Phase::Value;
+                let span = Span::new(start, start + bytes.len() as u64);
+                if !self.value_bytes(frame, span, &bytes, options, sink) {
+                    self.leave(frame);
+                }
+                return i;
+            }
+            self.closer_alive = alive;
+            self.closer_len += 1;
+            i += 1;
+            if let Some(j) = whole {
+                let candidate = match self.tagset.closers.get(j as usize) {
+                    Some(closer) => closer,
+                    None => &KEY_CLOSER,
+                };
+                self.begin_pending(candidate, start);
+                return i;
+            }
+        }
+        i
     }
 
     /// After a candidate: whitespace, then a delimiter that admits it, decide.
@@ -793,16 +1048,30 @@ impl MarkupCalls {
         options: &Options,
         sink: &mut S,
     ) -> usize {
-        let Some((candidate, _)) = self.held else {
+        let Some((candidate, start)) = self.held else {
             self.reset_structure();
             return pos;
         };
+        if candidate.role == Role::ParamOpen {
+            // A line-initial parameter opener inside a value: if a tag begins, the value's
+            // closer is missing and the opener ends it (parameters do not nest).
+            if begins_tag(candidate, chunk[pos]) {
+                self.held = None;
+                self.flush_newline(frame, start, sink);
+                let call = frame.call.index;
+                sink.tool_param_end(Span::at(start), call);
+                sink.diagnostic(Span::at(start), Diagnostic::UnclosedParameter);
+                self.begin_tag(candidate, start);
+            } else {
+                self.reject(frame, Rest::None, base + pos as u64, options, sink);
+            }
+            return pos;
+        }
         if let Some(follow) = self.follow {
             // An opener follows; it counts if a tag begins (the byte is looked at again by
             // the tag lexer).
-            let b = chunk[pos];
             let start = self.follow_start();
-            if is_ws(b) || b == b'>' || b == b'/' {
+            if begins_tag(follow, chunk[pos]) {
                 self.confirm(frame, sink);
                 let span = Span::new(start, start + follow.bytes.len() as u64);
                 self.on_delimiter(frame, follow, span, sink);
@@ -876,11 +1145,20 @@ impl MarkupCalls {
         let Some((candidate, start)) = self.held.take() else {
             return;
         };
-        let span = Span::new(start, start + candidate.bytes.len() as u64);
+        let bytes = self.candidate_bytes(candidate);
+        let span = Span::new(start, start + bytes.len() as u64);
         let call = frame.call.index;
+        if core::ptr::eq(candidate, &KEY_CLOSER) {
+            sink.diagnostic(span, Diagnostic::MismatchedCloser);
+        }
+        if candidate.role == Role::ParamClose && core::mem::take(&mut self.newline) {
+            // The template's trailing framing newline.
+            sink.markup(Span::new(start - 1, start), Markup::Envelope, b"\n");
+        }
+        self.flush_newline(frame, start, sink);
         match candidate.role {
             Role::ParamClose => {
-                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                sink.markup(span, Markup::Delimiter(candidate.role), &bytes);
                 sink.tool_param_end(span, call);
                 self.phase = Phase::Invoke;
             }
@@ -892,6 +1170,7 @@ impl MarkupCalls {
             }
             _ => {
                 sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                self.note_alias(candidate, span, sink);
                 self.in_section = true;
                 self.phase = Phase::Section;
             }
@@ -924,14 +1203,18 @@ impl MarkupCalls {
             return;
         };
         let blank = blank.bytes();
-        let blank_start = start + candidate.bytes.len() as u64;
+        let bytes = self.candidate_bytes(candidate);
+        let blank_start = start + bytes.len() as u64;
         let candidate_span = Span::new(start, blank_start);
         let blank_span = Span::new(blank_start, blank_start + blank.len() as u64);
-        if matches!(candidate.role, Role::ParamClose | Role::CallClose) {
+        if matches!(
+            candidate.role,
+            Role::ParamClose | Role::CallClose | Role::ParamOpen
+        ) {
             self.phase = Phase::Value;
             // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
             // the rest is text.
-            let taken = self.value_bytes(frame, candidate_span, candidate.bytes, options, sink)
+            let taken = self.value_bytes(frame, candidate_span, &bytes, options, sink)
                 & self.value_bytes(frame, blank_span, &blank, options, sink);
             match rest {
                 Rest::Held if taken => {
@@ -987,11 +1270,13 @@ impl MarkupCalls {
         let room = options.max_argument_bytes.saturating_sub(self.arg_bytes);
         let take = (bytes.len() as u64).min(room) as usize;
         if take > 0 {
-            sink.tool_value(
-                Span::new(span.start, span.start + take as u64),
+            emit_value(
+                &mut self.newline,
+                self.tagset.framing,
                 frame.call.index,
-                Piece::Verbatim,
+                Span::new(span.start, span.start + take as u64),
                 &bytes[..take],
+                sink,
             );
             self.arg_bytes += take as u64;
         }
@@ -999,6 +1284,7 @@ impl MarkupCalls {
             return true;
         }
         let at = span.start + take as u64;
+        self.flush_newline(frame, at, sink);
         frame.invalid(Span::at(at), Diagnostic::ArgumentsTooLong, sink);
         self.reset_structure();
         frame.release(Span::new(at, span.end), &bytes[take..], sink);
@@ -1138,6 +1424,55 @@ impl MarkupMachine {
 #[inline(always)]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// Whether `opener` is the equals form (`<function=`, `<parameter=`), whose name follows
+/// it directly.
+fn equals_form(opener: &Delimiter) -> bool {
+    opener.bytes.last() == Some(&b'=')
+}
+
+/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form;
+/// whitespace, `>` or `/` otherwise (`<parameterx` is no tag).
+fn begins_tag(opener: &Delimiter, b: u8) -> bool {
+    if equals_form(opener) {
+        !is_ws(b) && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else {
+        is_ws(b) || b == b'>' || b == b'/'
+    }
+}
+
+/// Reports value bytes of call `call`. With framing, a final `\n` is held back (`newline`)
+/// as the value's possible trailing framing, and one held before is reported first.
+fn emit_value<S: Sink>(
+    newline: &mut bool,
+    framing: bool,
+    call: u32,
+    span: Span,
+    bytes: &[u8],
+    sink: &mut S,
+) {
+    if bytes.is_empty() {
+        return;
+    }
+    if core::mem::take(newline) {
+        sink.tool_value(
+            Span::new(span.start - 1, span.start),
+            call,
+            Piece::Verbatim,
+            b"\n",
+        );
+    }
+    let (bytes, span) = match bytes.split_last() {
+        Some((b'\n', rest)) if framing => {
+            *newline = true;
+            (rest, Span::new(span.start, span.end - 1))
+        }
+        _ => (bytes, span),
+    };
+    if !bytes.is_empty() {
+        sink.tool_value(span, call, Piece::Verbatim, bytes);
+    }
 }
 
 /// `bytes` without ASCII whitespace at either end, and how many bytes were cut in front.

@@ -6,6 +6,10 @@
 //! quote, `<` and line breaks; nothing is ever entity-decoded (dialects.md rule 11).
 //! Attribute names are compared ASCII-case-insensitively. The tag's bytes are kept (at most
 //! [`MAX_TAG`]) so that a tag that turns out not to be one can be released whole.
+//!
+//! The equals form (`<function=NAME>`, `<parameter=KEY>`: Qwen3-Coder, model-formats.md §4)
+//! has no attributes: after the opener's `=`, the name runs to the first `>`; a `<` or a
+//! line break before it breaks the tag.
 
 use arrayvec::ArrayVec;
 
@@ -46,6 +50,8 @@ enum State {
     AfterValue,
     /// After `/`: only `>` may follow.
     Slash,
+    /// The equals form: the name, up to the `>`.
+    Equals,
 }
 
 /// The attributes the markup family reads.
@@ -84,6 +90,13 @@ impl TagLexer {
             name: None,
             string: None,
         }
+    }
+
+    /// A lexer for the equals form, after an opener ending in `=` (`<function=`).
+    pub(crate) const fn equals() -> Self {
+        let mut tag = TagLexer::new();
+        tag.state = State::Equals;
+        tag
     }
 
     /// The tag tail so far (after a [`Push::Done`], the whole tail, `>` included).
@@ -212,6 +225,14 @@ impl TagLexer {
                 b'>' => return self.done(b, true),
                 _ => return Push::Malformed,
             },
+            State::Equals => match b {
+                b'>' => {
+                    self.name = Some((0, at));
+                    return self.done(b, false);
+                }
+                b'<' | b'\n' | b'\r' => return Push::Malformed,
+                _ => State::Equals,
+            },
         };
         self.bytes.push(b);
         self.state = next;
@@ -323,6 +344,44 @@ mod tests {
         assert_eq!((n, push), (1, Push::Malformed));
         let (_, n, push) = lex(" / >");
         assert_eq!((n, push), (2, Push::Malformed));
+    }
+
+    #[test]
+    fn equals_form() {
+        let mut tag = TagLexer::equals();
+        let (n, push) = tag.scan(b"read_file>\nrest");
+        assert_eq!(
+            (n, push),
+            (
+                10,
+                Push::Done {
+                    self_closing: false
+                }
+            )
+        );
+        assert_eq!(tag.name(), Some((&b"read_file"[..], 0)));
+        // No attributes and no entity decoding: the name is the bytes up to `>`.
+        let mut tag = TagLexer::equals();
+        tag.scan(b" a=\"b&amp;\">");
+        assert_eq!(tag.name(), Some((&b" a=\"b&amp;\""[..], 0)));
+        let mut tag = TagLexer::equals();
+        assert_eq!(
+            tag.scan(b">"),
+            (
+                1,
+                Push::Done {
+                    self_closing: false
+                }
+            )
+        );
+        assert_eq!(tag.name(), Some((&b""[..], 0)));
+        assert_eq!(TagLexer::equals().scan(b"a<b>"), (1, Push::Malformed));
+        assert_eq!(TagLexer::equals().scan(b"a\nb>"), (1, Push::Malformed));
+        let long = "x".repeat(MAX_TAG + 1);
+        assert_eq!(
+            TagLexer::equals().scan(long.as_bytes()),
+            (MAX_TAG, Push::TooLong)
+        );
     }
 
     #[test]

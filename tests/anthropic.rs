@@ -1,0 +1,341 @@
+//! The `anthropic` dialect (Claude legacy XML, seed-system.md §2.4, model-formats.md §20) as
+//! amended by dialects.md, pinned as exact event logs and completions: the canonical form,
+//! the `string` attribute, rule 4 inside values, the closer named after its parameter
+//! (corpus 059), and the repairs. Every input goes through the chunking harness.
+
+use inband::{Dialect, Options, Scanner};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::events::EventLog;
+use serde_json::{json, Value};
+
+use crate::harness;
+use crate::harness::render;
+
+const DIALECT: Dialect = Dialect::Anthropic;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(DIALECT, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+/// The events of each feed of `chunks`, the last one including `finish` (the whole input
+/// goes through the harness too).
+fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
+    harness::check(DIALECT, Options::default(), chunks.concat().as_bytes());
+    let mut scanner = Scanner::new(DIALECT, Options::default());
+    let mut feeds = Vec::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let mut log = EventLog::new();
+        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
+        if k + 1 == chunks.len() {
+            scanner.finish(&mut log).unwrap();
+        }
+        feeds.push(render(&log));
+    }
+    feeds
+}
+
+fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
+    assemble(
+        DIALECT,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        chunks,
+    )
+}
+
+/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
+/// events pass the harness.
+fn completion(input: &str) -> Completion {
+    let bytes = input.as_bytes();
+    harness::check(DIALECT, Options::default(), bytes);
+    let whole = completion_of([bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(
+            completion_of([&bytes[..k], &bytes[k..]]),
+            whole,
+            "split at {k}"
+        );
+    }
+    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
+    whole
+}
+
+/// Complete calls as `(name, arguments)`.
+fn calls(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn call(name: &str, arguments: Value) -> (String, Value) {
+    (name.to_owned(), arguments)
+}
+
+fn codes(completion: &Completion) -> Vec<&str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// A call around a value of the parameter `k`.
+fn wrap(value: &str) -> String {
+    format!("<function_calls>\n<invoke name=\"f\">\n<parameter name=\"k\">{value}</parameter>\n</invoke>\n</function_calls>")
+}
+
+/// Seed §2.4 a/b: the canonical form, with `string="false"` marking a JSON value.
+#[test]
+fn canonical_calls() {
+    let input = "Reading.\n<function_calls>\n<invoke name=\"read\">\n<parameter name=\"path\">src/a.rs</parameter>\n<parameter name=\"n\" string=\"false\">2</parameter>\n</invoke>\n<invoke name=\"noop\">\n</invoke>\n</function_calls>";
+    assert_eq!(
+        scan(input),
+        [
+            "T\"Reading.\\n\"",
+            "<SectionOpen>",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"read\\\">\"",
+            "S0:read",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\" name=\\\"path\\\">\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"src/a.rs\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\" name=\\\"n\\\" string=\\\"false\\\">\"",
+            "P0:n:json",
+            "V0:Verbatim\"2\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"noop\\\">\"",
+            "S1:noop",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X1:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call("read", json!({"path": "src/a.rs", "n": 2})),
+            call("noop", json!({}))
+        ]
+    );
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Rule 4: a closer inside a value counts only when structure follows it; a `</` that
+/// begins no closer is value text, whatever follows.
+#[test]
+fn closers_inside_values() {
+    for (value, why) in [
+        ("a</parameter> b", "text follows"),
+        (
+            "a</parameter></parameter>b",
+            "a closer cannot follow a closer",
+        ),
+        ("a</parameter><parameterx", "an opener must begin a tag"),
+        (
+            "x</invoke> y",
+            "the invoke closer needs structure after it too",
+        ),
+        (
+            "</function_calls> done",
+            "the wrapper closer is not a value closer",
+        ),
+        (
+            "a </ b </p </par </k </kk> </k x",
+            "partial and other closers",
+        ),
+        ("<div>x</div> </</parameter>x", "markup-like text"),
+        (
+            "line\n<parameterless",
+            "a line-initial opener must begin a tag",
+        ),
+        (
+            "</k> later",
+            "a closer named after the key, followed by text",
+        ),
+    ] {
+        assert_eq!(
+            calls(&completion(&wrap(value))),
+            [call("f", json!({ "k": value }))],
+            "{why}"
+        );
+    }
+}
+
+/// Corpus 059: a value closed by `</content>` (its parameter's name) where the next
+/// parameter follows: the closer and the whitespace after it are markup, with a diagnostic.
+#[test]
+fn closer_named_after_the_parameter() {
+    let input = "<function_calls>\n<invoke name=\"remember\">\n<parameter name=\"content\">Notes.\nMore.</content>\n<parameter name=\"tags\">[\"a\"]</parameter>\n</invoke>\n</function_calls>";
+    assert_eq!(
+        scan(input)[8..16],
+        [
+            "P0:content:untyped",
+            "V0:Verbatim\"Notes.\\nMore.\"",
+            "D:mismatched_closer",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\" name=\\\"tags\\\">\"",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call(
+            "remember",
+            json!({"content": "Notes.\nMore.", "tags": ["a"]})
+        )]
+    );
+    assert_eq!(codes(&completion), ["mismatched_closer"]);
+    // Split inside the closer, it is held whole; then confirmed by the invoke closer.
+    let feeds = per_feed(&[
+        "<invoke name=\"w\"><parameter name=\"body\">x</bo",
+        "dy",
+        ">",
+        " </invoke>",
+    ]);
+    assert_eq!(feeds[0].last().unwrap(), "V0:Verbatim\"x\"");
+    assert!(feeds[1].is_empty() && feeds[2].is_empty());
+    assert_eq!(
+        feeds[3][..4],
+        ["D:mismatched_closer", "<ParamClose>", "P-0", "E\" \""]
+    );
+}
+
+/// Corpus 059's other rule: parameters do not nest, so a line-initial `<parameter` ends a
+/// value whose closer is missing.
+#[test]
+fn line_initial_parameter_ends_an_open_value() {
+    let input = "<invoke name=\"w\">\n<parameter name=\"a\">x\n<parameter name=\"b\">y</parameter>\n</invoke>";
+    let completion = completion(input);
+    assert_eq!(calls(&completion), [call("w", json!({"a": "x", "b": "y"}))]);
+    assert_eq!(
+        codes(&completion),
+        ["missing_section", "unclosed_parameter"]
+    );
+}
+
+/// Rule 13: a bare invoke is a call whose wrapper is missing; its orphan wrapper closer is
+/// consumed; a self-closing parameter and a stray closer after it.
+#[test]
+fn repairs() {
+    let bare = completion("Text.\n<invoke name=\"a\"></invoke>\n</function_calls>\nMore.");
+    assert_eq!(calls(&bare), [call("a", json!({}))]);
+    assert_eq!(bare.content, "Text.\n\nMore.");
+    assert_eq!(codes(&bare), ["missing_section"]);
+    let stray = completion("<function_calls><invoke name=\"a\"><parameter name=\"k\"/></parameter></invoke></function_calls>");
+    assert_eq!(calls(&stray), [call("a", json!({"k": ""}))]);
+    assert_eq!(codes(&stray), ["stray_closer"]);
+}
+
+/// Rules 6, 7 and 5: `<thinking>` reasoning with a drafted call; a result block after the
+/// calls is fabricated, inside a value it is text.
+#[test]
+fn reasoning_and_fabricated_results() {
+    let log = scan("<thinking>plan <invoke name=\"f\"></invoke></thinking>done");
+    assert_eq!(
+        log,
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"plan \"",
+            "<CallOpen>",
+            "E\" name=\\\"f\\\">\"",
+            "D:missing_section",
+            "S0?:f",
+            "<CallClose>",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            "T\"done\"",
+        ]
+    );
+    let fabricated = scan("<function_calls><invoke name=\"f\"><parameter name=\"k\">see <function_results></parameter></invoke></function_calls>\n<function_results>");
+    assert_eq!(fabricated.iter().filter(|e| *e == "F").count(), 1);
+    assert!(fabricated.contains(&"V0:Verbatim\"see <function_results>\"".to_owned()));
+}
+
+/// Values are the model's bytes exactly, non-ASCII split anywhere; a huge value streams.
+#[test]
+fn value_bytes_are_exact() {
+    let value = "a < b && c > d <div>x</div> 'q' \"dq\" &lt;\n\tline2\r\né城堡🦀 \\ </";
+    assert_eq!(
+        calls(&completion(&wrap(value))),
+        [call("f", json!({ "k": value }))]
+    );
+    let huge = "é城堡🦀 </parameter> </k x\n".repeat(20_000);
+    let input = wrap(&huge);
+    let whole = completion_of([input.as_bytes()]);
+    assert_eq!(calls(&whole), [call("f", json!({ "k": huge }))]);
+    assert_eq!(completion_of(input.as_bytes().chunks(5)), whole);
+}
+
+/// Rule 3: the end of the stream inside a call leaves it incomplete.
+#[test]
+fn cut_off_calls_are_incomplete() {
+    for input in [
+        "<function_calls><invoke name=\"f\"><parameter name=\"k\">x",
+        "<function_calls><invoke name=\"f\"><parameter name=\"k\">x</par",
+        "<function_calls><invoke name=\"f\"><parameter name=\"k\">x</k",
+        "<function_calls><invoke name=\"f\"><parameter name=\"k\">x\n<parameter",
+    ] {
+        let log = scan(input);
+        let end = log.iter().position(|e| e == "X0:Incomplete");
+        assert!(
+            end.is_some_and(|k| log[k - 1] == "D:truncated_call"),
+            "{input:?}: {log:?}"
+        );
+        let cut = completion(input);
+        assert!(cut.tool_calls.is_empty());
+        assert_eq!(cut.content, "");
+    }
+}
+
+/// The bundled transcript.
+#[test]
+fn transcript() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/transcripts/anthropic-search-and-write.txt"
+    );
+    let input = std::fs::read_to_string(path).unwrap();
+    let completion = completion(&input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call("search", json!({"query": "pi digits", "limit": 3})),
+            call(
+                "write",
+                json!({"path": "notes/pi.md", "content": "# Pi\n3.14159 < 22/7 & \"close\"\nEnd with </parameter> text."})
+            ),
+        ]
+    );
+    assert_eq!(
+        completion.reasoning.as_deref(),
+        Some("I should search, then save.")
+    );
+    assert_eq!(completion.content, "Searching and saving.");
+    assert!(completion.diagnostics.is_empty());
+}

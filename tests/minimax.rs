@@ -1,0 +1,236 @@
+//! The `minimax` dialect (MiniMax-M2, seed-system.md §2.6, model-formats.md §9.2) as amended
+//! by dialects.md, pinned as exact event logs and completions: parallel invokes (corpus 039),
+//! the wrapper closer inside a value (corpus 040), the prefix-less wrapper alias (rule 13),
+//! and reasoning. Every input goes through the chunking harness.
+
+use inband::{Dialect, Options};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use serde_json::{json, Value};
+
+use crate::harness;
+use crate::harness::render;
+
+const DIALECT: Dialect = Dialect::Minimax;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(DIALECT, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
+    assemble(
+        DIALECT,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        chunks,
+    )
+}
+
+/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
+/// events pass the harness.
+fn completion(input: &str) -> Completion {
+    let bytes = input.as_bytes();
+    harness::check(DIALECT, Options::default(), bytes);
+    let whole = completion_of([bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(
+            completion_of([&bytes[..k], &bytes[k..]]),
+            whole,
+            "split at {k}"
+        );
+    }
+    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
+    whole
+}
+
+/// Complete calls as `(name, arguments)`.
+fn calls(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn call(name: &str, arguments: Value) -> (String, Value) {
+    (name.to_owned(), arguments)
+}
+
+fn codes(completion: &Completion) -> Vec<&str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// Corpus 039: several invokes in one wrapper, same-named parameters, an empty invoke.
+#[test]
+fn parallel_invokes() {
+    let input = "<minimax:tool_call>\n<invoke name=\"get\">\n<parameter name=\"city\">Lyon</parameter>\n</invoke>\n<invoke name=\"list\">\n</invoke>\n</minimax:tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<SectionOpen>",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"get\\\">\"",
+            "S0:get",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\" name=\\\"city\\\">\"",
+            "P0:city:untyped",
+            "V0:Verbatim\"Lyon\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"list\\\">\"",
+            "S1:list",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X1:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    assert_eq!(
+        calls(&completion(input)),
+        [
+            call("get", json!({"city": "Lyon"})),
+            call("list", json!({}))
+        ]
+    );
+}
+
+/// Corpus 040 and rule 4: the wrapper closer (either spelling) inside a value is text.
+#[test]
+fn wrapper_closer_inside_a_value() {
+    for value in [
+        "Québec </minimax:tool_call> centre",
+        "a </tool_call>\n</invoke> b",
+        "x</parameter> y",
+    ] {
+        let input = format!("<minimax:tool_call><invoke name=\"w\"><parameter name=\"k\">{value}</parameter></invoke></minimax:tool_call>");
+        assert_eq!(
+            calls(&completion(&input)),
+            [call("w", json!({ "k": value }))]
+        );
+    }
+}
+
+/// Rule 13: the wrapper without its `minimax:` prefix is accepted with a diagnostic, for
+/// each of its delimiters; a bare invoke is a call whose wrapper is missing.
+#[test]
+fn prefixless_wrapper_is_an_alias() {
+    let input = "<tool_call>\n<invoke name=\"a\"></invoke>\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<SectionOpen>",
+            "D:delimiter_alias",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\" name=\\\"a\\\">\"",
+            "S0:a",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+            "D:delimiter_alias",
+        ]
+    );
+    let mixed = completion("<minimax:tool_call><invoke name=\"a\"></invoke></tool_call>");
+    assert_eq!(calls(&mixed), [call("a", json!({}))]);
+    assert_eq!(codes(&mixed), ["delimiter_alias"]);
+    let bare = completion("<invoke name=\"a\"><parameter name=\"k\">1</parameter></invoke>");
+    assert_eq!(calls(&bare), [call("a", json!({"k": 1}))]);
+    assert_eq!(codes(&bare), ["missing_section"]);
+    // Not followed by structure, the wrapper spelling is text.
+    assert_eq!(scan("use <tool_call> here"), ["T\"use <tool_call> here\""]);
+}
+
+/// Rules 6 and 7 and model-formats §24.1: the template opens `<think>`; a call drafted in
+/// reasoning that closes is reasoning; MiniMax's end of turn leaking is removed.
+#[test]
+fn reasoning_and_stop_token() {
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    let log = scan_with(
+        options,
+        "Plan.\n</think>\n\n<minimax:tool_call>\n<invoke name=\"f\"></invoke>\n</minimax:tool_call>[e~[",
+    );
+    assert_eq!(log[..4], ["R+", "R\"Plan.\\n\"", "<ReasoningClose>", "R-"]);
+    assert_eq!(log[log.len() - 2..], ["<Stop>", "D:stray_stop_token"]);
+    let draft = completion("<think>maybe <minimax:tool_call><invoke name=\"f\"></invoke></minimax:tool_call></think>No.");
+    assert!(draft.tool_calls.is_empty());
+    assert_eq!(draft.content, "No.");
+}
+
+/// The closer named after its parameter, and a line-initial `<parameter`, end a value as in
+/// `anthropic` (the same tagset machine).
+#[test]
+fn repairs_as_in_anthropic() {
+    let input = "<minimax:tool_call>\n<invoke name=\"w\">\n<parameter name=\"a\">x</a>\n<parameter name=\"b\">y\n<parameter name=\"c\">z</parameter>\n</invoke>\n</minimax:tool_call>";
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("w", json!({"a": "x", "b": "y", "c": "z"}))]
+    );
+    assert_eq!(
+        codes(&completion),
+        ["mismatched_closer", "unclosed_parameter"]
+    );
+}
+
+/// Values are exact, non-ASCII split anywhere; a cut-off call is incomplete.
+#[test]
+fn exact_values_and_cut_off_calls() {
+    let value = "a < b && c > d 'q' \"dq\" &lt;\n\té城堡🦀 \\ </";
+    let input = format!("<minimax:tool_call><invoke name=\"f\"><parameter name=\"k\">{value}</parameter></invoke></minimax:tool_call>");
+    assert_eq!(
+        calls(&completion(&input)),
+        [call("f", json!({ "k": value }))]
+    );
+    let cut = completion("<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"k\">x</para");
+    assert!(cut.tool_calls.is_empty());
+    assert_eq!(cut.incomplete_calls.len(), 1);
+    assert_eq!(cut.content, "");
+}
+
+/// The bundled transcript.
+#[test]
+fn transcript() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/transcripts/minimax-weather-in-two-cities.txt"
+    );
+    let input = std::fs::read_to_string(path).unwrap();
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    harness::check(DIALECT, options, input.as_bytes());
+    let completion = assemble(
+        DIALECT,
+        options,
+        &AssembleOptions::seeded(1),
+        [input.as_bytes()],
+    );
+    assert_eq!(
+        calls(&completion),
+        [
+            call("get_weather", json!({"city": "Québec", "units": "metric"})),
+            call("get_weather", json!({"city": "東京", "units": "metric"})),
+        ]
+    );
+    assert_eq!(
+        completion.reasoning.as_deref().map(str::trim),
+        Some("Two cities: call the tool twice, in parallel.")
+    );
+    assert_eq!(completion.content, "Checking both cities.");
+    assert!(completion.diagnostics.is_empty());
+}

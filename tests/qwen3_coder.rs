@@ -1,0 +1,465 @@
+//! The `qwen3-coder` dialect (Qwen3-Coder, Qwen3.5 / Qwen3.6, Step-3.5; model-formats.md §4,
+//! beyond the seed), pinned as exact event logs and completions: the equals-form tags, the
+//! template's framing newlines, the repairs real models need (corpus 022, 024, 027), and
+//! rule 4 across chunk boundaries. Every input goes through the chunking harness.
+
+use inband::{Dialect, Options, Scanner};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::events::EventLog;
+use serde_json::{json, Value};
+
+use crate::harness;
+use crate::harness::render;
+
+const DIALECT: Dialect = Dialect::Qwen3Coder;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(DIALECT, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+/// The events of each feed of `chunks`, the last one including `finish` (the whole input
+/// goes through the harness too).
+fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
+    harness::check(DIALECT, Options::default(), chunks.concat().as_bytes());
+    let mut scanner = Scanner::new(DIALECT, Options::default());
+    let mut feeds = Vec::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let mut log = EventLog::new();
+        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
+        if k + 1 == chunks.len() {
+            scanner.finish(&mut log).unwrap();
+        }
+        feeds.push(render(&log));
+    }
+    feeds
+}
+
+fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
+    assemble(
+        DIALECT,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        chunks,
+    )
+}
+
+/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
+/// events pass the harness.
+fn completion(input: &str) -> Completion {
+    let bytes = input.as_bytes();
+    harness::check(DIALECT, Options::default(), bytes);
+    let whole = completion_of([bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(
+            completion_of([&bytes[..k], &bytes[k..]]),
+            whole,
+            "split at {k}"
+        );
+    }
+    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
+    whole
+}
+
+/// Complete calls as `(name, arguments)`.
+fn calls(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn call(name: &str, arguments: Value) -> (String, Value) {
+    (name.to_owned(), arguments)
+}
+
+fn codes(completion: &Completion) -> Vec<&str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// A call as the template writes it, around a value of the parameter `k`.
+fn wrap(value: &str) -> String {
+    format!("<tool_call>\n<function=f>\n<parameter=k>\n{value}\n</parameter>\n</function>\n</tool_call>")
+}
+
+/// The template's form: one framing newline on each side of a value is markup.
+#[test]
+fn canonical_call() {
+    let input = "Reading.\n<tool_call>\n<function=read>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=lines>\n[1, 40]\n</parameter>\n</function>\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "T\"Reading.\\n\"",
+            "<SectionOpen>",
+            "E\"\\n\"",
+            "<CallOpen>",
+            "E\"read>\"",
+            "S0:read",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"path>\"",
+            "P0:path:untyped",
+            "E\"\\n\"",
+            "V0:Verbatim\"src/a.rs\"",
+            "E\"\\n\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"lines>\"",
+            "P0:lines:untyped",
+            "E\"\\n\"",
+            "V0:Verbatim\"[1, 40]\"",
+            "E\"\\n\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("read", json!({"path": "src/a.rs", "lines": [1, 40]}))]
+    );
+    assert_eq!(completion.content, "Reading.");
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Exactly one leading and one trailing newline are framing; more are value text, and a
+/// value written without them is whole.
+#[test]
+fn framing_newlines() {
+    for (value, expected) in [
+        ("\nx\n", "x"),
+        ("\n\nx\n\n", "\nx\n"),
+        ("x", "x"),
+        ("\nx", "x"),
+        ("x\n", "x"),
+        ("\n\n", ""),
+        ("\n", ""),
+        ("", ""),
+        ("\r\nx\r\n", "\r\nx\r"),
+    ] {
+        let input = format!("<tool_call>\n<function=f>\n<parameter=k>{value}</parameter>\n</function>\n</tool_call>");
+        assert_eq!(
+            calls(&completion(&input)),
+            [call("f", json!({ "k": expected }))],
+            "{value:?}"
+        );
+    }
+}
+
+/// Corpus 022: a whole `<tool_call>` example inside a value is value text (rule 4).
+#[test]
+fn tool_call_tags_inside_a_value() {
+    let value = "Observed:\n<tool_call>\n{\"name\":\"bash\"}\n</tool_call>\n<function=x>\nEnd.";
+    assert_eq!(
+        calls(&completion(&wrap(value))),
+        [call("f", json!({ "k": value }))]
+    );
+}
+
+/// Rule 4: a closer inside a value counts only when structure follows it.
+#[test]
+fn closers_inside_values() {
+    for (value, why) in [
+        ("a</parameter> b", "text follows"),
+        (
+            "a</parameter></parameter>b",
+            "a closer cannot follow a closer",
+        ),
+        ("a</parameter><parameter", "an opener must begin a tag"),
+        (
+            "a</parameter>\n<parameter=>",
+            "…the equals form needs a name byte",
+        ),
+        (
+            "x\n</function> y",
+            "the call closer needs structure after it too",
+        ),
+        ("x</function>\n</tool_call>", "and must start a line"),
+        ("y <parameter=z>\nw", "a mid-line opener is value text"),
+        (
+            "</tool_call> done",
+            "the section closer is not a value closer",
+        ),
+    ] {
+        assert_eq!(
+            calls(&completion(&wrap(value))),
+            [call("f", json!({ "k": value }))],
+            "{why}"
+        );
+    }
+    // Followed by whitespace and the next parameter, the closer counts.
+    let input = "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>  \n\t<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>";
+    assert_eq!(
+        calls(&completion(input)),
+        [call("f", json!({"a": "x", "b": "y"}))]
+    );
+}
+
+/// Rule 4 across chunk boundaries: a split inside `\n</parameter>` holds the newline and
+/// the closer, never released early, and the look-ahead after it.
+#[test]
+fn splits_inside_the_value_closer() {
+    let feeds = per_feed(&[
+        "<tool_call>\n<function=f>\n<parameter=k>\nab\n",
+        "</para",
+        "meter>\n",
+        "</function>\n</tool_call>",
+    ]);
+    assert_eq!(feeds[0][feeds[0].len() - 1], "V0:Verbatim\"ab\"");
+    assert!(feeds[1].is_empty() && feeds[2].is_empty(), "{feeds:?}");
+    assert_eq!(
+        feeds[3][..5],
+        ["E\"\\n\"", "<ParamClose>", "P-0", "E\"\\n\"", "<CallClose>"]
+    );
+    // Rejected: the held newline and closer are value text, in order.
+    let feeds = per_feed(&[
+        "<tool_call>\n<function=f>\n<parameter=k>\nab\n",
+        "</parameter>",
+        " x\n</parameter>\n</function>\n</tool_call>",
+    ]);
+    assert!(feeds[1].is_empty());
+    assert_eq!(
+        feeds[2][..3],
+        [
+            "V0:Verbatim\"\\n</parameter> x\"",
+            "E\"\\n\"",
+            "<ParamClose>"
+        ]
+    );
+}
+
+/// Corpus 024 and model-formats §4: a missing `</parameter>` is ended by a line-initial
+/// `<parameter=` or `</function>`, with a diagnostic; the newline before them is framing.
+#[test]
+fn missing_parameter_closer() {
+    let input = "<tool_call>\n<function=edit>\n<parameter=path>\nsrc/app.ts\n<parameter=new>\nconst a = 2;\n</function>\n</tool_call>";
+    assert_eq!(
+        scan(input)[8..],
+        [
+            "P0:path:untyped",
+            "E\"\\n\"",
+            "V0:Verbatim\"src/app.ts\"",
+            "P-0",
+            "D:unclosed_parameter",
+            "<ParamOpen>",
+            "E\"new>\"",
+            "P0:new:untyped",
+            "E\"\\n\"",
+            "V0:Verbatim\"const a = 2;\"",
+            "P-0",
+            "D:unclosed_parameter",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    let repaired = completion(input);
+    assert_eq!(
+        calls(&repaired),
+        [call(
+            "edit",
+            json!({"path": "src/app.ts", "new": "const a = 2;"})
+        )]
+    );
+    assert_eq!(
+        codes(&repaired),
+        ["unclosed_parameter", "unclosed_parameter"]
+    );
+    // A line-initial opener that begins no tag is value text.
+    let value = "a\n<parameter=\nb";
+    assert_eq!(
+        calls(&completion(&wrap(value))),
+        [call("f", json!({ "k": value }))]
+    );
+}
+
+/// Corpus 027 and rule 12: a bare `<function=` is a call whose `<tool_call>` the model left
+/// out; the orphan closer after it is consumed; prose after it is content.
+#[test]
+fn missing_tool_call_opener() {
+    let input = "I'll list them.\n\n<function=glob>\n<parameter=pattern>\n*.md\n</parameter>\n</function>\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "T\"I'll list them.\\n\\n\"",
+            "<CallOpen>",
+            "E\"glob>\"",
+            "D:missing_section",
+            "S0:glob",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"pattern>\"",
+            "P0:pattern:untyped",
+            "E\"\\n\"",
+            "V0:Verbatim\"*.md\"",
+            "E\"\\n\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+            "E\"\\n\"",
+            "<SectionClose>",
+        ]
+    );
+    let prose = completion("<function=a>\n</function>\nDone.\n<function=b>\n</function>");
+    assert_eq!(calls(&prose), [call("a", json!({})), call("b", json!({}))]);
+    assert_eq!(prose.content, "Done.");
+    assert_eq!(codes(&prose), ["missing_section", "missing_section"]);
+}
+
+/// Closers out of place: a doubled `</parameter>` is value text (rule 4: a closer cannot
+/// follow a closer); the section closer ends an invoke whose closer is missing.
+#[test]
+fn doubled_and_missing_closers() {
+    let twice = completion("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</parameter>\n</function>\n</tool_call>");
+    assert_eq!(calls(&twice), [call("f", json!({"a": "1\n</parameter>"}))]);
+    let no_function_closer =
+        completion("<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>");
+    assert_eq!(calls(&no_function_closer), [call("f", json!({"a": "x"}))]);
+    assert_eq!(codes(&no_function_closer), ["unclosed_invoke"]);
+}
+
+/// The equals form is bounded and never decoded: an over-long name is text with a
+/// diagnostic; a name is the bytes up to `>`, checked by rule 9.
+#[test]
+fn equals_tags_are_bounded() {
+    let long = format!(
+        "<tool_call>\n<function={}>\n</function>\n</tool_call>",
+        "n".repeat(200)
+    );
+    let too_long = completion(&long);
+    assert!(too_long.tool_calls.is_empty());
+    assert!(codes(&too_long).contains(&"tag_too_long"));
+    assert!(too_long.content.contains(&"n".repeat(200)));
+    let spaced = completion_of(["<function=a b>\n</function>".as_bytes()]);
+    assert!(spaced.tool_calls.is_empty());
+    assert_eq!(spaced.content, "<function=a b>\n</function>");
+    let entity = completion("<function=a&amp;b>\n<parameter=k&lt;>\nv\n</parameter>\n</function>");
+    assert_eq!(calls(&entity), [call("a&amp;b", json!({"k&lt;": "v"}))]);
+}
+
+/// Values are the model's bytes exactly: non-ASCII split anywhere, and a huge value streams
+/// without holding more than a closer.
+#[test]
+fn value_bytes_are_exact_and_huge_values_stream() {
+    let value = "a < b && c > d <div>x</div> 'q' \"dq\" &lt;\n\tline2\r\né城堡🦀 \\ </";
+    assert_eq!(
+        calls(&completion(&wrap(value))),
+        [call("f", json!({ "k": value }))]
+    );
+    let huge = "é城堡🦀 </parameter> x\n".repeat(20_000);
+    let input = wrap(&huge);
+    let bytes = input.as_bytes();
+    let whole = completion_of([bytes]);
+    assert_eq!(calls(&whole), [call("f", json!({ "k": huge }))]);
+    assert_eq!(completion_of(bytes.chunks(7)), whole);
+    let mut scanner = Scanner::new(DIALECT, Options::default());
+    let mut log = EventLog::new();
+    let mut streamed = 0;
+    for chunk in bytes.chunks(4096) {
+        scanner.feed(chunk, &mut log).unwrap();
+        let value: usize = log
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                inband_alloc::events::OwnedEvent::ToolValue { bytes, .. } => Some(bytes.len()),
+                _ => None,
+            })
+            .sum();
+        assert!(value >= streamed, "values stream");
+        streamed = value;
+    }
+    assert!(streamed + 4096 >= huge.len(), "{streamed}");
+}
+
+/// Rules 6 and 7: `<think>` reasoning; a call drafted inside a block that closes is
+/// reasoning, one in a block that never closes is a call.
+#[test]
+fn reasoning_and_drafts() {
+    let draft = completion(
+        "<think>\nmaybe <tool_call>\n<function=f>\n</function>\n</tool_call>\n</think>\nNo call.",
+    );
+    assert!(draft.tool_calls.is_empty());
+    assert_eq!(draft.content, "No call.");
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    let log = scan_with(
+        options,
+        "plan\n</think>\n\n<tool_call>\n<function=f>\n</function>\n</tool_call>",
+    );
+    assert_eq!(log[..4], ["R+", "R\"plan\\n\"", "<ReasoningClose>", "R-"]);
+    assert_eq!(log[log.len() - 2..], ["E\"\\n\"", "<SectionClose>"]);
+}
+
+/// Rule 3: the end of the stream inside a call leaves it incomplete; a stop token inside a
+/// value ends the stream there.
+#[test]
+fn cut_off_calls_are_incomplete() {
+    for input in [
+        "<tool_call>\n<function=f>\n<parameter=k>\nx\n",
+        "<tool_call>\n<function=f>\n<parameter=k>\nx\n</param",
+        "<tool_call>\n<function=f>\n<parameter=k>\nx\n<parameter=",
+        "<tool_call>\n<function=f",
+        "<tool_call>\n<function=f>\n<parameter=k>\nx<|im_end|>",
+    ] {
+        let log = scan(input);
+        let end = log.iter().position(|e| e == "X0:Incomplete");
+        assert!(
+            end.is_some_and(|k| log[k - 1] == "D:truncated_call"),
+            "{input:?}: {log:?}"
+        );
+        let completion = completion(input);
+        assert!(completion.tool_calls.is_empty());
+        assert_eq!(completion.incomplete_calls.len(), 1);
+        assert_eq!(completion.content, "");
+    }
+}
+
+/// The bundled transcript: prose, two calls, a value holding the dialect's own tags.
+#[test]
+fn transcript() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/transcripts/qwen3-coder-edit-and-test.txt"
+    );
+    let input = std::fs::read_to_string(path).unwrap();
+    let completion = completion(&input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call(
+                "edit_file",
+                json!({
+                    "path": "src/parse.rs",
+                    "old": "fn parse(s: &str) -> Tag {",
+                    "new": "/// Reads `<tool_call>\\n<function=NAME>` (no `</tool_call>` needed).\nfn parse(s: &str) -> Tag {"
+                })
+            ),
+            call(
+                "run",
+                json!({"command": "cargo test -p parse", "timeout": 120})
+            ),
+        ]
+    );
+    assert_eq!(
+        completion.content,
+        "I'll document the parser first, then run its tests."
+    );
+    assert!(completion.diagnostics.is_empty());
+}
