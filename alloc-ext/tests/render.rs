@@ -175,9 +175,13 @@ proptest! {
                 .iter()
                 .map(|c| (c.name.clone(), Value::Object(c.arguments.clone())))
                 .collect();
-            prop_assert_eq!(calls_of(&completion), expected, "{}: {}", dialect, rendered);
+            prop_assert_eq!(calls_of(&completion), expected.clone(), "{}: {}", dialect, rendered);
             prop_assert_eq!(&completion.content, "", "{}: {}", dialect, rendered);
             prop_assert!(completion.incomplete_calls.is_empty(), "{}: {}", dialect, rendered);
+            // One call alone, without the turn's envelope, reads back the same.
+            let one = renderer(dialect).call(&calls[0]).unwrap();
+            let alone = scan(dialect, &one, &cuts);
+            prop_assert_eq!(calls_of(&alone), expected[..1].to_vec(), "{}: {}", dialect, one);
             if dialect == Dialect::Kimi {
                 let ids: Vec<&str> = completion.tool_calls.iter().map(|c| c.id.as_str()).collect();
                 let want: Vec<String> = calls
