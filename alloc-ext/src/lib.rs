@@ -5,7 +5,8 @@
 //! ([`assemble`], which also turns calls written as parameters, raw-text or literal, into
 //! JSON arguments, typed by the tools' JSON Schemas), OpenAI-style streaming deltas
 //! ([`stream`]), tool-call ids ([`ids`]) and the tools offered to the model ([`tools`]:
-//! names, descriptions and parameter schemas, read from an OpenAI `tools` array).
+//! names, descriptions and parameter schemas, read from an OpenAI `tools` array), and the encoding
+//! side: calls, results, reasoning and transcripts written in a dialect ([`render`]).
 //!
 //! ## Example: assemble a completion
 //!
@@ -53,6 +54,7 @@ pub mod events;
 pub mod ids;
 mod literal;
 mod params;
+pub mod render;
 pub mod stream;
 pub mod tools;
 

@@ -1,10 +1,14 @@
 //! `inband`: decode in-band tool calls from a model's raw output.
 //!
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
-//! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`. Exits non-zero only for usage and I/O errors;
-//! anything wrong in the model's output is a diagnostic in the output.
+//! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`;
+//! `inband render calls|results|transcript --dialect NAME [--tools FILE]` (JSON on standard
+//! input). Exits non-zero only for usage and I/O errors (and, for `render`, input that
+//! cannot be written in the dialect); anything wrong in the model's output is a diagnostic
+//! in the output.
 
 mod output;
+mod render;
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -30,6 +34,9 @@ struct Cli {
 enum Command {
     /// Scan a model's raw output (special tokens kept) and print what it holds.
     Scan(ScanArgs),
+    /// Write tool calls, tool results or a whole transcript (JSON on standard input) in a
+    /// dialect.
+    Render(render::RenderArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -144,7 +151,10 @@ fn read_tools(path: &std::path::Path) -> Result<ToolSet, Failure> {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    let Command::Scan(args) = cli.command;
+    let args = match cli.command {
+        Command::Scan(args) => args,
+        Command::Render(args) => return render::run(args),
+    };
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;
     let mut assemble_options = AssembleOptions::default();
