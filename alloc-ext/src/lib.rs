@@ -30,6 +30,8 @@ pub mod events;
 pub mod ids;
 mod literal;
 mod params;
+pub mod prompt;
+pub mod select;
 pub mod stream;
 
 pub use simd_json;
