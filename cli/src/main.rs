@@ -1,10 +1,12 @@
 //! `inband`: decode in-band tool calls from a model's raw output.
 //!
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
-//! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`. Exits non-zero only for usage and I/O errors;
+//! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`;
+//! `inband prompt (--dialect NAME | --model ID) --tools FILE`. Exits non-zero only for usage and I/O errors;
 //! anything wrong in the model's output is a diagnostic in the output.
 
 mod output;
+mod prompt;
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -29,6 +31,8 @@ struct Cli {
 enum Command {
     /// Scan a model's raw output (special tokens kept) and print what it holds.
     Scan(ScanArgs),
+    /// Print the tool prompt (catalog and format guide) for a dialect or a model.
+    Prompt(prompt::PromptArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -157,7 +161,16 @@ fn tool_names(path: &std::path::Path) -> Result<Vec<String>, Failure> {
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
-    let Command::Scan(args) = cli.command;
+    let args = match cli.command {
+        Command::Scan(args) => args,
+        Command::Prompt(args) => {
+            let text = prompt::render(&args).map_err(Failure::Message)?;
+            return match io::stdout().lock().write_all(text.as_bytes()) {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Failure::ReaderGone),
+                other => other.map_err(|e| Failure::Message(format!("cannot write output: {e}"))),
+            };
+        }
+    };
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;
     let mut assemble_options = AssembleOptions::default();
