@@ -41,8 +41,7 @@ pub fn render(args: &PromptArgs) -> Result<String, String> {
         (None, None) => return Err("give --dialect or --model".into()),
     };
     let path = &args.tools;
-    let text =
-        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let not_tools = |why: String| format!("{} is not an OpenAI tools array: {why}", path.display());
     let tools: serde_json::Value =
         serde_json::from_slice(&text).map_err(|e| not_tools(e.to_string()))?;

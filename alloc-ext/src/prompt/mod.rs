@@ -112,8 +112,7 @@ pub fn tool_prompt(tools: &[ToolSpec], dialect: DialectName) -> String {
     }
     let catalog = catalog(tools);
     let guide = guide(dialect);
-    let mut prompt =
-        String::with_capacity(PREAMBLE.len() + catalog.len() + guide.len() + 32);
+    let mut prompt = String::with_capacity(PREAMBLE.len() + catalog.len() + guide.len() + 32);
     prompt.push_str(PREAMBLE);
     prompt.push_str("<tools>\n");
     prompt.push_str(&catalog);

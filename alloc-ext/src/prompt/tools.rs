@@ -109,7 +109,9 @@ impl ToolSpec {
             Some(Value::Array(items)) => items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| ToolExample::parse(item).map_err(|why| format!("example {i}: {why}")))
+                .map(|(i, item)| {
+                    ToolExample::parse(item).map_err(|why| format!("example {i}: {why}"))
+                })
                 .collect::<Result<_, _>>()?,
             Some(_) => return Err("`examples` is not an array".into()),
         };
