@@ -3,7 +3,8 @@
 //! What a consumer of the allocation-free [`inband`] scanner builds on top of it, with
 //! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
 //! ([`assemble`], which also turns calls written as parameters, raw-text or literal, into
-//! JSON arguments), OpenAI-style streaming deltas ([`stream`]) and tool-call ids ([`ids`]).
+//! JSON arguments), OpenAI-style streaming deltas ([`stream`]), tool-call ids ([`ids`]), and the encoding
+//! side: calls, results, reasoning and transcripts written in a dialect ([`render`]).
 //!
 //! ## Example: assemble a completion
 //!
@@ -31,6 +32,7 @@ pub mod ids;
 mod literal;
 mod params;
 pub mod prompt;
+pub mod render;
 pub mod select;
 pub mod stream;
 

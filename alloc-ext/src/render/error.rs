@@ -1,0 +1,107 @@
+//! Why something cannot be written in a dialect without the scanner reading it back as
+//! something else.
+
+use std::fmt;
+
+/// What could not be written, and where: rendering refuses instead of writing a call,
+/// result or reasoning block the dialect's own scanner would read differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderError {
+    /// Which item of the batch: the call's index in the turn, the result's in the run, or
+    /// the message's in a transcript. `0` for a single call or reasoning block.
+    pub index: usize,
+    /// The tool's name, when the item is a call or a result.
+    pub name: Option<String>,
+    /// Where in the arguments, as a JSON Pointer (RFC 6901: `/path`, `/ops/0/text`); `None`
+    /// when the problem is not in one argument.
+    pub argument: Option<String>,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// Why a value cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// A raw-text value holds the dialect's closing sequence followed (after at most 32
+    /// bytes of whitespace) by structure, so the scanner would end the value there
+    /// (dialects.md rule 4). Carries the closer.
+    CloserInValue(&'static str),
+    /// A Gemma string holds the quote token `<|"|>`, which no escape can write (it would
+    /// end the string or come back as a plain `"`).
+    QuoteTokenInString,
+    /// The tool name cannot be written: empty, whitespace or markup in it (dialects.md
+    /// rule 9), or a character the dialect's name syntax does not allow. Carries the
+    /// allowed form.
+    InvalidName(&'static str),
+    /// An argument key (or a nested object's key) cannot be written in the dialect's key
+    /// syntax. Carries the allowed form.
+    InvalidKey(&'static str),
+    /// Reasoning text holds the dialect's reasoning closer (or a token that ends a
+    /// message), so the scanner would end the reasoning early. Carries the closer.
+    CloserInReasoning(&'static str),
+    /// Text holds a special token of the chat template (a turn or message delimiter), so
+    /// the model would read a turn boundary. Carries the token.
+    TemplateToken(&'static str),
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "item {}", self.index)?;
+        if let Some(name) = &self.name {
+            write!(f, " ({name:?})")?;
+        }
+        if let Some(argument) = &self.argument {
+            write!(f, ", argument {argument:?}")?;
+        }
+        f.write_str(": ")?;
+        match &self.reason {
+            Reason::CloserInValue(closer) => write!(
+                f,
+                "the value holds {closer:?} followed by structure; the scanner would end the value there"
+            ),
+            Reason::QuoteTokenInString => {
+                f.write_str("the string holds the quote token <|\"|>, which cannot be written inside a Gemma string")
+            }
+            Reason::InvalidName(form) => write!(f, "the tool name cannot be written: {form}"),
+            Reason::InvalidKey(form) => write!(f, "the key cannot be written: {form}"),
+            Reason::CloserInReasoning(closer) => write!(
+                f,
+                "the reasoning holds {closer:?}, which would end the reasoning block"
+            ),
+            Reason::TemplateToken(token) => write!(
+                f,
+                "the text holds the chat template token {token:?}, which would end the turn"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+impl RenderError {
+    pub(crate) fn new(reason: Reason) -> Self {
+        RenderError {
+            index: 0,
+            name: None,
+            argument: None,
+            reason,
+        }
+    }
+
+    pub(crate) fn at(mut self, index: usize, name: &str) -> Self {
+        self.index = index;
+        self.name = Some(name.to_owned());
+        self
+    }
+
+    pub(crate) fn argument(mut self, pointer: String) -> Self {
+        self.argument = Some(pointer);
+        self
+    }
+}
+
+/// One step of a JSON Pointer: `~` and `/` escaped (RFC 6901).
+pub(crate) fn pointer_step(pointer: &str, key: &str) -> String {
+    format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"))
+}

@@ -1,0 +1,192 @@
+//! Calls whose arguments are one JSON object: in tags (hermes, qwen3: seed-system §2.2,
+//! §2.9), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! The arguments are compact JSON in the caller's key order; the scanners close these
+//! calls only where the JSON value is complete, so no value needs checking.
+
+use super::error::{Reason, RenderError};
+use super::message::Call;
+
+/// How one dialect writes JSON-bodied calls.
+#[derive(Debug)]
+pub(crate) struct JsonCalls {
+    /// Around a turn's calls (`""`, `""` for none).
+    pub(crate) section: (&'static str, &'static str),
+    /// Between two calls of a turn.
+    pub(crate) separator: &'static str,
+    /// One call.
+    pub(crate) shape: Shape,
+}
+
+/// One call's layout.
+#[derive(Debug)]
+pub(crate) enum Shape {
+    /// `OPEN{"name":NAME,"arguments":ARGS}CLOSE`.
+    Object {
+        open: &'static str,
+        close: &'static str,
+    },
+    /// `OPEN` + header + `SEPARATOR` + ARGS + `CLOSE`.
+    Header {
+        open: &'static str,
+        header: Header,
+        separator: &'static str,
+        close: &'static str,
+    },
+}
+
+/// What the header between the call's opener and its arguments says.
+#[derive(Debug)]
+pub(crate) enum Header {
+    /// The name (DeepSeek V3.1).
+    Name,
+    /// Kimi's call id `functions.NAME:IDX`.
+    KimiId,
+    /// Harmony's recipient `functions.NAME` and the content type.
+    Recipient,
+}
+
+/// hermes and qwen3 (seed-system §2.2 a, §2.9 a).
+pub(crate) static HERMES: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "\n",
+    shape: Shape::Object {
+        open: "<tool_call>\n",
+        close: "\n</tool_call>",
+    },
+};
+
+/// Kimi K2 (seed-system §2.3 a–b, model-formats §8).
+pub(crate) static KIMI: JsonCalls = JsonCalls {
+    section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
+    separator: "",
+    shape: Shape::Header {
+        open: "<|tool_call_begin|>",
+        header: Header::KimiId,
+        separator: "<|tool_call_argument_begin|>",
+        close: "<|tool_call_end|>",
+    },
+};
+
+/// DeepSeek V3.1 (seed-system §2.7 a–b, model-formats §7.2).
+pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
+    section: ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
+    separator: "",
+    shape: Shape::Header {
+        open: "<｜tool▁call▁begin｜>",
+        header: Header::Name,
+        separator: "<｜tool▁sep｜>",
+        close: "<｜tool▁call▁end｜>",
+    },
+};
+
+/// gpt-oss Harmony: one commentary message per call (model-formats §10).
+pub(crate) static HARMONY: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "",
+    shape: Shape::Header {
+        open: "<|start|>assistant<|channel|>commentary to=",
+        header: Header::Recipient,
+        separator: "<|message|>",
+        close: "<|call|>",
+    },
+};
+
+impl JsonCalls {
+    /// A turn's calls in the section.
+    pub(crate) fn render_all(&self, calls: &[Call]) -> Result<String, RenderError> {
+        let mut out = String::from(self.section.0);
+        for (i, call) in calls.iter().enumerate() {
+            if i > 0 {
+                out.push_str(self.separator);
+            }
+            self.write(&mut out, call, i)
+                .map_err(|e| e.at(i, &call.name))?;
+        }
+        out.push_str(self.section.1);
+        Ok(out)
+    }
+
+    /// One call, numbered `index` in its turn (Kimi's id).
+    pub(crate) fn write(
+        &self,
+        out: &mut String,
+        call: &Call,
+        index: usize,
+    ) -> Result<(), RenderError> {
+        check_name(&call.name)?;
+        let arguments = compact(&call.arguments);
+        match &self.shape {
+            Shape::Object { open, close } => {
+                out.push_str(open);
+                out.push_str("{\"name\":");
+                out.push_str(&compact(&call.name));
+                out.push_str(",\"arguments\":");
+                out.push_str(&arguments);
+                out.push('}');
+                out.push_str(close);
+            }
+            Shape::Header {
+                open,
+                header,
+                separator,
+                close,
+            } => {
+                out.push_str(open);
+                match header {
+                    Header::Name => out.push_str(&call.name),
+                    Header::KimiId => out.push_str(&kimi_id(&call.id, &call.name, index)),
+                    Header::Recipient => {
+                        out.push_str(&recipient(&call.name));
+                        out.push_str(" <|constrain|>json");
+                    }
+                }
+                out.push_str(separator);
+                out.push_str(&arguments);
+                out.push_str(close);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compact JSON text (serde_json does not fail on a `Value`, a map or a string).
+pub(crate) fn compact<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// A tool name every dialect's scanner reads back (dialects.md rule 9): non-empty, at
+/// most [`inband::MAX_NAME`] bytes, without whitespace, control characters or the markup
+/// and quote characters `< > " ' \`.
+pub(crate) fn check_name(name: &str) -> Result<(), RenderError> {
+    let bad = name.is_empty()
+        || name.len() > inband::MAX_NAME
+        || name.chars().any(|c| {
+            c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | '\'' | '\\')
+        });
+    if bad {
+        return Err(RenderError::new(Reason::InvalidName(
+            "non-empty, at most 128 bytes, without whitespace, control characters or < > \" ' \\",
+        )));
+    }
+    Ok(())
+}
+
+/// Kimi's call id: the caller's when it is `functions.NAME:IDX` for this name (the
+/// scanner reads the name back from it), else `functions.NAME:INDEX`.
+pub(crate) fn kimi_id(id: &str, name: &str, index: usize) -> String {
+    let id = id.trim();
+    let own = id
+        .strip_prefix("functions.")
+        .and_then(|rest| rest.rsplit_once(':'))
+        .is_some_and(|(n, idx)| n == name && !idx.is_empty());
+    if own {
+        id.to_owned()
+    } else {
+        format!("functions.{name}:{index}")
+    }
+}
+
+/// Harmony's recipient for a tool: `functions.NAME`.
+pub(crate) fn recipient(name: &str) -> String {
+    format!("functions.{name}")
+}

@@ -1,0 +1,252 @@
+//! Calls written in a literal syntax instead of JSON: Gemma 4's
+//! `<|tool_call>call:NAME{key:VALUE,…}<tool_call|>` (seed-system §2.11 a–b,
+//! model-formats §12) and Gemini's Python `default_api.NAME(key=VALUE, …)` in a
+//! ```` ```tool_code ```` fence (seed-system §2.10 a–b, model-formats §11).
+
+use serde_json::{Map, Value};
+
+use super::error::{pointer_step, Reason, RenderError};
+use super::json::check_name;
+use super::message::Call;
+
+/// Gemma's string quote token: no escape exists, so a string cannot hold it.
+pub(crate) const GEMMA_QUOTE: &str = "<|\"|>";
+
+/// Which literal syntax.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Literal {
+    Gemma,
+    Gemini,
+}
+
+impl Literal {
+    /// A turn's calls: Gemma's blocks back to back; Gemini's calls in one fence, as a
+    /// Python list when there are several.
+    pub(crate) fn render_all(self, calls: &[Call]) -> Result<String, RenderError> {
+        let mut out = String::new();
+        match self {
+            Literal::Gemma => {
+                for (i, call) in calls.iter().enumerate() {
+                    gemma_call(&mut out, call).map_err(|e| e.at(i, &call.name))?;
+                }
+            }
+            Literal::Gemini => {
+                out.push_str("```tool_code\n");
+                let list = calls.len() > 1;
+                if list {
+                    out.push('[');
+                }
+                for (i, call) in calls.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    python_call(&mut out, call).map_err(|e| e.at(i, &call.name))?;
+                }
+                if list {
+                    out.push(']');
+                }
+                out.push_str("\n```");
+            }
+        }
+        Ok(out)
+    }
+
+    /// One call.
+    pub(crate) fn write(self, out: &mut String, call: &Call) -> Result<(), RenderError> {
+        match self {
+            Literal::Gemma => gemma_call(out, call),
+            Literal::Gemini => {
+                out.push_str("```tool_code\n");
+                python_call(out, call)?;
+                out.push_str("\n```");
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `<|tool_call>call:NAME{…}<tool_call|>`.
+fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
+    check_name(&call.name)?;
+    if call.name.contains(['{', '}', '(', ')', ':', ',']) {
+        return Err(RenderError::new(Reason::InvalidName(
+            "without { } ( ) : , in Gemma",
+        )));
+    }
+    out.push_str("<|tool_call>call:");
+    out.push_str(&call.name);
+    gemma_object(out, &call.arguments, "")?;
+    out.push_str("<tool_call|>");
+    Ok(())
+}
+
+/// A Gemma object, keys bare: `{key:VALUE,…}`.
+pub(crate) fn gemma_object(
+    out: &mut String,
+    object: &Map<String, Value>,
+    pointer: &str,
+) -> Result<(), RenderError> {
+    out.push('{');
+    for (i, (key, value)) in object.iter().enumerate() {
+        let here = pointer_step(pointer, key);
+        let bare = !key.is_empty()
+            && !key.chars().any(|c| {
+                c.is_whitespace()
+                    || c.is_control()
+                    || matches!(
+                        c,
+                        '{' | '}'
+                            | '['
+                            | ']'
+                            | '('
+                            | ')'
+                            | ','
+                            | ':'
+                            | '='
+                            | '"'
+                            | '\''
+                            | '<'
+                            | '>'
+                            | '|'
+                    )
+            });
+        if !bare {
+            return Err(RenderError::new(Reason::InvalidKey(
+                "a bare word: no whitespace, quotes or { } [ ] ( ) , : = < > |",
+            ))
+            .argument(here));
+        }
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(key);
+        out.push(':');
+        gemma_value(out, value, &here)?;
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// A Gemma value: strings between quote tokens, raw; everything else as in JSON.
+pub(crate) fn gemma_value(
+    out: &mut String,
+    value: &Value,
+    pointer: &str,
+) -> Result<(), RenderError> {
+    match value {
+        Value::String(s) => {
+            if s.contains(GEMMA_QUOTE) {
+                return Err(
+                    RenderError::new(Reason::QuoteTokenInString).argument(pointer.to_owned())
+                );
+            }
+            out.push_str(GEMMA_QUOTE);
+            out.push_str(s);
+            out.push_str(GEMMA_QUOTE);
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                gemma_value(out, item, &format!("{pointer}/{i}"))?;
+            }
+            out.push(']');
+        }
+        Value::Object(object) => gemma_object(out, object, pointer)?,
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+    }
+    Ok(())
+}
+
+/// `default_api.NAME(key=VALUE, …)`.
+fn python_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
+    if !is_identifier(&call.name) {
+        return Err(RenderError::new(Reason::InvalidName(
+            "a Python identifier: [A-Za-z_][A-Za-z0-9_]*",
+        )));
+    }
+    out.push_str("default_api.");
+    out.push_str(&call.name);
+    out.push('(');
+    for (i, (key, value)) in call.arguments.iter().enumerate() {
+        if !is_identifier(key) {
+            return Err(RenderError::new(Reason::InvalidKey(
+                "a Python identifier: [A-Za-z_][A-Za-z0-9_]*",
+            ))
+            .argument(pointer_step("", key)));
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(key);
+        out.push('=');
+        python_value(out, value);
+    }
+    out.push(')');
+    Ok(())
+}
+
+/// A Python literal: every value can be written (strings with escapes).
+fn python_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("None"),
+        Value::Bool(true) => out.push_str("True"),
+        Value::Bool(false) => out.push_str("False"),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => python_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                python_value(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(object) => {
+            out.push('{');
+            for (i, (key, item)) in object.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                python_string(out, key);
+                out.push_str(": ");
+                python_value(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A double-quoted Python string: `\` `"` and control characters escaped, the rest raw.
+fn python_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`: what the scanner reads as a callee or a keyword name.
+fn is_identifier(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}

@@ -1,0 +1,237 @@
+//! The caller's side of a conversation, owned and OpenAI-like: what the renderers write in a
+//! dialect. Deserializable from JSON (the CLI reads it), in the flat form below or with
+//! OpenAI's nesting (`tool_calls[i].function.{name, arguments}`, arguments as a JSON string,
+//! content as a list of text parts).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+/// One message of a conversation, tagged by `role` in JSON:
+/// `{"role": "user", "content": "Find pi"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+pub enum Message {
+    /// Instructions from the application.
+    System {
+        /// The text.
+        #[serde(default, deserialize_with = "content")]
+        content: String,
+    },
+    /// Instructions from the developer (OpenAI's newer name for system; rendered as the
+    /// system role where the model family has no developer role).
+    Developer {
+        /// The text.
+        #[serde(default, deserialize_with = "content")]
+        content: String,
+    },
+    /// The user's turn.
+    User {
+        /// The text.
+        #[serde(default, deserialize_with = "content")]
+        content: String,
+    },
+    /// The model's turn.
+    Assistant(Assistant),
+    /// The result of one tool call.
+    Tool(ToolResult),
+}
+
+/// The model's turn: reasoning, then visible text, then tool calls (the order every
+/// dialect writes them in).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Assistant {
+    /// Visible text; empty for none.
+    #[serde(default, deserialize_with = "content")]
+    pub content: String,
+    /// Reasoning text; empty for none. JSON: `reasoning` or `reasoning_content`.
+    #[serde(default, alias = "reasoning_content", deserialize_with = "content")]
+    pub reasoning: String,
+    /// Tool calls, in order.
+    #[serde(default, deserialize_with = "calls")]
+    pub tool_calls: Vec<Call>,
+}
+
+/// A tool call to render.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "CallWire")]
+pub struct Call {
+    /// The call's id. Kimi writes it when it has the form `functions.NAME:IDX` for this
+    /// call's name; every other dialect carries no id in the call text.
+    #[serde(default)]
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, in the caller's key order.
+    pub arguments: Map<String, Value>,
+}
+
+impl Call {
+    /// A call with an empty id.
+    pub fn new(name: impl Into<String>, arguments: Map<String, Value>) -> Self {
+        Call {
+            id: String::new(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+/// The result of a tool call, as the runtime sends it back.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the call it answers. JSON: `tool_call_id` or `id`.
+    #[serde(default, alias = "id")]
+    pub tool_call_id: String,
+    /// The tool's name.
+    #[serde(default)]
+    pub name: String,
+    /// The result text.
+    #[serde(default, deserialize_with = "content")]
+    pub content: String,
+    /// The tool failed; `content` says why. Only some dialects can say so (see
+    /// [`Renderer::results`](super::Renderer::results)).
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// A tool the model may call: its JSON Schema tells the raw-text dialects which parameters
+/// are strings (written raw) and which are JSON. JSON: `{"name", "description",
+/// "parameters"}` or OpenAI's `{"type": "function", "function": {…}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ToolWire")]
+pub struct Tool {
+    /// The tool's name.
+    pub name: String,
+    /// What it does; empty for none.
+    #[serde(default)]
+    pub description: String,
+    /// The JSON Schema of its arguments object.
+    #[serde(default)]
+    pub parameters: Value,
+}
+
+impl Tool {
+    /// Whether the schema makes parameter `key` a string and nothing else (`"type":
+    /// "string"` or `["string"]`), so its value is written and read as raw text.
+    pub fn string_only(&self, key: &str) -> bool {
+        match self
+            .parameters
+            .pointer("/properties")
+            .and_then(|p| p.get(key))
+        {
+            Some(schema) => match schema.get("type") {
+                Some(Value::String(t)) => t == "string",
+                Some(Value::Array(types)) => types.len() == 1 && types[0] == "string",
+                _ => false,
+            },
+            None => false,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ToolWire {
+    OpenAi { function: ToolFields },
+    Flat(ToolFields),
+}
+
+#[derive(Deserialize)]
+struct ToolFields {
+    name: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    parameters: Value,
+}
+
+impl TryFrom<ToolWire> for Tool {
+    type Error = String;
+
+    fn try_from(wire: ToolWire) -> Result<Self, String> {
+        let (ToolWire::OpenAi { function: f } | ToolWire::Flat(f)) = wire;
+        Ok(Tool {
+            name: f.name,
+            description: f.description.unwrap_or_default(),
+            parameters: f.parameters,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CallWire {
+    OpenAi {
+        #[serde(default)]
+        id: String,
+        function: CallFields,
+    },
+    Flat {
+        #[serde(default)]
+        id: String,
+        #[serde(flatten)]
+        fields: CallFields,
+    },
+}
+
+#[derive(Deserialize)]
+struct CallFields {
+    name: String,
+    #[serde(default)]
+    arguments: Value,
+}
+
+impl TryFrom<CallWire> for Call {
+    type Error = String;
+
+    fn try_from(wire: CallWire) -> Result<Self, String> {
+        let (id, fields) = match wire {
+            CallWire::OpenAi { id, function } => (id, function),
+            CallWire::Flat { id, fields } => (id, fields),
+        };
+        // OpenAI carries arguments as a JSON string.
+        let arguments = match fields.arguments {
+            Value::Null => Value::Object(Map::new()),
+            Value::String(text) if text.trim().is_empty() => Value::Object(Map::new()),
+            Value::String(text) => serde_json::from_str(&text)
+                .map_err(|e| format!("call {:?}: arguments are not JSON: {e}", fields.name))?,
+            other => other,
+        };
+        match arguments {
+            Value::Object(arguments) => Ok(Call {
+                id,
+                name: fields.name,
+                arguments,
+            }),
+            _ => Err(format!(
+                "call {:?}: arguments must be a JSON object",
+                fields.name
+            )),
+        }
+    }
+}
+
+/// Message content: a string, `null`, or a list of parts whose `text` fields are joined.
+fn content<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    struct Part {
+        #[serde(default)]
+        text: Option<String>,
+    }
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Content {
+        Text(String),
+        Parts(Vec<Part>),
+    }
+    Ok(match Option::<Content>::deserialize(deserializer)? {
+        None => String::new(),
+        Some(Content::Text(text)) => text,
+        Some(Content::Parts(parts)) => parts.into_iter().filter_map(|p| p.text).collect(),
+    })
+}
+
+/// `tool_calls`: a list, or `null`.
+fn calls<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Call>, D::Error> {
+    Ok(Option::<Vec<Call>>::deserialize(deserializer)?.unwrap_or_default())
+}

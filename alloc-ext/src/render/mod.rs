@@ -1,0 +1,325 @@
+//! The encoding side: tool calls, tool results, reasoning and whole transcripts written in
+//! a dialect, so that the dialect's scanner reads them back as the same calls (render →
+//! scan is the identity), and history re-encoding for text-only endpoints.
+//!
+//! ## Overview
+//!
+//! - [`Renderer`]: one dialect's writer. [`Renderer::call`] one call,
+//!   [`Renderer::calls`] an assistant turn's calls in the dialect's envelope,
+//!   [`Renderer::results`] a run of tool results, [`Renderer::reasoning`] a reasoning
+//!   block, [`Renderer::transcript`] a conversation in the model's chat template text,
+//!   [`Renderer::history`] native tool-call messages turned into text messages.
+//! - [`Message`], [`Assistant`], [`Call`], [`ToolResult`], [`Tool`]: the caller's
+//!   conversation, deserializable from OpenAI-like JSON.
+//! - [`RenderError`], [`Reason`]: what cannot be written, and where.
+//!
+//! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
+//! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml),
+//! literal syntaxes (gemma, gemini); ChatML transcripts (hermes, qwen3), the legacy
+//! `Human:`/`Assistant:` transcript (xml). A dialect is a [`Style`]: one value per shape.
+//!
+//! Values are written raw, never entity-escaped (dialects.md rule 11). JSON is compact,
+//! in the caller's key order. Sources: seed-system.md §1.10, §2.x (a)–(f), §4.4;
+//! model-formats.md §2–§12 for the chat templates.
+//!
+//! ## Example: a call in two dialects
+//!
+//! ```
+//! use inband::Dialect;
+//! use inband_alloc::render::{Call, Renderer};
+//!
+//! let call = Call::new("read", serde_json::from_str(r#"{"path": "a.rs"}"#)?);
+//! let hermes = Renderer::new(Dialect::Hermes).ok_or("no renderer")?;
+//! assert_eq!(
+//!     hermes.call(&call)?,
+//!     "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a.rs\"}}\n</tool_call>"
+//! );
+//! let xml = Renderer::new(Dialect::Xml).ok_or("no renderer")?;
+//! assert_eq!(
+//!     xml.call(&call)?,
+//!     "<invoke name=\"read\">\n<parameter name=\"path\">a.rs</parameter>\n</invoke>"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod json;
+mod literal;
+mod message;
+mod params;
+mod reasoning;
+mod results;
+mod transcript;
+
+pub use error::{Reason, RenderError};
+pub use message::{Assistant, Call, Message, Tool, ToolResult};
+
+use inband::Dialect;
+
+use self::json::JsonCalls;
+use self::literal::Literal;
+use self::params::ParamCalls;
+use self::reasoning::ReasoningForm;
+use self::results::ResultForm;
+use self::transcript::TemplateForm;
+
+/// How a dialect writes calls.
+#[derive(Debug, Clone, Copy)]
+enum CallForm {
+    /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
+    Json(&'static JsonCalls),
+    /// Raw-text parameters in tags (xml).
+    Params(&'static ParamCalls),
+    /// A literal syntax (gemma, gemini).
+    Literal(Literal),
+}
+
+/// A dialect's writer: one form per thing it writes.
+#[derive(Debug, Clone, Copy)]
+struct Style {
+    calls: CallForm,
+    results: ResultForm,
+    reasoning: ReasoningForm,
+    template: TemplateForm,
+}
+
+impl Style {
+    fn of(dialect: Dialect) -> Option<Style> {
+        use self::reasoning::{THINK, THINKING};
+        use self::transcript::ChatMl;
+        Some(match dialect {
+            Dialect::Hermes => Style {
+                calls: CallForm::Json(&json::HERMES),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINK, true),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "tool",
+                }),
+            },
+            Dialect::Qwen3 => Style {
+                calls: CallForm::Json(&json::HERMES),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "user",
+                }),
+            },
+            Dialect::Kimi => Style {
+                calls: CallForm::Json(&json::KIMI),
+                results: ResultForm::Kimi,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::Kimi,
+            },
+            Dialect::Deepseek => Style {
+                calls: CallForm::Json(&json::DEEPSEEK),
+                results: ResultForm::Deepseek,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::Deepseek,
+            },
+            Dialect::Harmony => Style {
+                calls: CallForm::Json(&json::HARMONY),
+                results: ResultForm::Harmony,
+                reasoning: ReasoningForm::Harmony,
+                template: TemplateForm::Harmony,
+            },
+            Dialect::Xml => Style {
+                calls: CallForm::Params(&params::XML),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINKING, true),
+                template: TemplateForm::Legacy,
+            },
+            Dialect::Gemma => Style {
+                calls: CallForm::Literal(Literal::Gemma),
+                results: ResultForm::Gemma,
+                reasoning: ReasoningForm::Gemma,
+                template: TemplateForm::Gemma,
+            },
+            Dialect::Gemini => Style {
+                calls: CallForm::Literal(Literal::Gemini),
+                results: ResultForm::Gemini,
+                reasoning: ReasoningForm::Gemini,
+                template: TemplateForm::Gemini,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// Writes calls, results, reasoning and transcripts in one dialect.
+///
+/// Every method is a pure function of its input: the same input gives the same bytes
+/// (prompt caches depend on it). Errors say which item and which argument cannot be
+/// written; nothing partial is returned.
+#[derive(Debug, Clone, Copy)]
+pub struct Renderer<'t> {
+    dialect: Dialect,
+    style: Style,
+    tools: &'t [Tool],
+}
+
+impl Renderer<'static> {
+    /// The renderer of `dialect`, or `None` for a dialect this version of the crate cannot
+    /// write yet (a [`Dialect`] variant newer than its renderer).
+    pub fn new(dialect: Dialect) -> Option<Self> {
+        Some(Renderer {
+            dialect,
+            style: Style::of(dialect)?,
+            tools: &[],
+        })
+    }
+}
+
+impl<'t> Renderer<'t> {
+    /// The same renderer, knowing the tools: in the raw-text dialects (xml), a string
+    /// value of a parameter whose schema is string-only ([`Tool::string_only`]) is written
+    /// raw even when it reads as JSON, for a scanner given the same schema. Without tools,
+    /// such a string is written as a JSON string so that the untyped reading (dialects.md
+    /// rule 8: JSON if it parses) gives it back.
+    pub fn with_tools<'u>(self, tools: &'u [Tool]) -> Renderer<'u> {
+        Renderer {
+            dialect: self.dialect,
+            style: self.style,
+            tools,
+        }
+    }
+
+    /// The dialect written.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// One call, without the envelope of a turn (a section or wrapper): the block an
+    /// example or a single-call prompt shows. Kimi numbers it 0.
+    ///
+    /// # Errors
+    /// When a name, key or value cannot be written (see [`Reason`]); `index` is 0.
+    pub fn call(&self, call: &Call) -> Result<String, RenderError> {
+        let mut out = String::new();
+        self.write_call(&mut out, call, 0, false)
+            .map_err(|e| e.at(0, &call.name))?;
+        Ok(out)
+    }
+
+    /// An assistant turn's calls in the dialect's envelope (Kimi's and DeepSeek's
+    /// sections, a Gemini list in one fence, …); `""` for no calls. Kimi numbers calls by
+    /// their position, `functions.NAME:IDX`, unless a call's id already has that form
+    /// for its name (seed-system §4.4, Kimi note).
+    ///
+    /// # Errors
+    /// When a name, key or value cannot be written; `index` is the call's position.
+    pub fn calls(&self, calls: &[Call]) -> Result<String, RenderError> {
+        if calls.is_empty() {
+            return Ok(String::new());
+        }
+        match self.style.calls {
+            CallForm::Json(form) => form.render_all(calls),
+            CallForm::Params(form) => form.render_all(calls, self.tools),
+            CallForm::Literal(form) => form.render_all(calls),
+        }
+    }
+
+    /// A run of tool results in the order given, as the dialect carries them back to the
+    /// model. Names and ids appear where the dialect has them (Kimi's `## Return of
+    /// functions.NAME:IDX`, Harmony's `functions.NAME` author, Gemma's `response:NAME`);
+    /// `is_error` only where the dialect has an error form (Gemma's `error` key); other
+    /// dialects carry the text alone.
+    ///
+    /// # Errors
+    /// Gemma only: a result's text, read as JSON, holds a string with `<|"|>`.
+    pub fn results(&self, results: &[ToolResult]) -> Result<String, RenderError> {
+        self.style.results.render(results)
+    }
+
+    /// A reasoning block, `""` for empty text. The dialects that render with envelope
+    /// unwrapping (hermes `<think>`, xml `<thinking>`) first remove envelopes already
+    /// there (seed-system §1.10): `<think>\n a \n</think>\n<think>b</think>` is written
+    /// once, `<think>\na\nb\n</think>`.
+    ///
+    /// # Errors
+    /// The text (after unwrapping) holds the reasoning closer, which would end the block
+    /// early ([`Reason::CloserInReasoning`]).
+    pub fn reasoning(&self, text: &str) -> Result<String, RenderError> {
+        self.style.reasoning.render(text)
+    }
+
+    /// A whole conversation in the model's chat template text (no generation prompt at
+    /// the end).
+    ///
+    /// # Errors
+    /// The first call, result or reasoning block that cannot be written; `index` is the
+    /// call's position in its turn, the result's in its run, `0` for reasoning.
+    pub fn transcript(&self, messages: &[Message]) -> Result<String, RenderError> {
+        transcript::render(self, messages)
+    }
+
+    /// History re-encoding (seed-system §4.4): the conversation for a model that only
+    /// speaks the dialect in text. An assistant message with calls becomes one with their
+    /// text appended to its content after a newline (its reasoning is dropped: it belonged
+    /// to the native turn); a run of tool results becomes one user message holding
+    /// [`Renderer::results`]; other messages are kept as they are.
+    ///
+    /// # Errors
+    /// As [`Renderer::calls`] and [`Renderer::results`].
+    pub fn history(&self, messages: &[Message]) -> Result<Vec<Message>, RenderError> {
+        let mut out = Vec::with_capacity(messages.len());
+        let mut i = 0;
+        while i < messages.len() {
+            match &messages[i] {
+                Message::Assistant(turn) if !turn.tool_calls.is_empty() => {
+                    let rendered = self.calls(&turn.tool_calls)?;
+                    let prose = turn.content.trim_end();
+                    let content = if prose.is_empty() {
+                        rendered
+                    } else {
+                        format!("{prose}\n{rendered}")
+                    };
+                    out.push(Message::Assistant(Assistant {
+                        content,
+                        reasoning: String::new(),
+                        tool_calls: Vec::new(),
+                    }));
+                    i += 1;
+                }
+                Message::Tool(_) => {
+                    let run = tool_run(&messages[i..]);
+                    i += run.len();
+                    out.push(Message::User {
+                        content: self.results(&run)?,
+                    });
+                }
+                other => {
+                    out.push(other.clone());
+                    i += 1;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One call into `out`; `index` is its position in the turn, `wrapped` whether the
+    /// turn's envelope is around it.
+    fn write_call(
+        &self,
+        out: &mut String,
+        call: &Call,
+        index: usize,
+        wrapped: bool,
+    ) -> Result<(), RenderError> {
+        match self.style.calls {
+            CallForm::Json(form) => form.write(out, call, index),
+            CallForm::Params(form) => form.write(out, call, self.tools, wrapped),
+            CallForm::Literal(form) => form.write(out, call),
+        }
+    }
+}
+
+/// The tool results at the start of `messages`, in order.
+fn tool_run(messages: &[Message]) -> Vec<ToolResult> {
+    messages
+        .iter()
+        .map_while(|m| match m {
+            Message::Tool(result) => Some(result.clone()),
+            _ => None,
+        })
+        .collect()
+}

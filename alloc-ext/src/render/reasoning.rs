@@ -1,0 +1,197 @@
+//! Reasoning blocks: `<think>` tags (with seed-system §1.10's envelope unwrapping where the
+//! seed applies it), Harmony's `analysis` message, Gemma's `<|channel>thought`, Gemini's
+//! ```` ```thinking ```` fence (seed-system §2.x e). Text that the scanner would end early
+//! is refused.
+
+use super::error::{Reason, RenderError};
+
+/// A tag pair, and every closer the dialect's scanner ends reasoning at.
+#[derive(Debug)]
+pub(crate) struct Tags {
+    pub(crate) open: &'static str,
+    pub(crate) close: &'static str,
+    pub(crate) closers: &'static [&'static str],
+}
+
+/// `<think>…</think>` (hermes, qwen3, kimi, deepseek).
+pub(crate) static THINK: Tags = Tags {
+    open: "<think>",
+    close: "</think>",
+    closers: &["</think>"],
+};
+
+/// `<thinking>…</thinking>` (xml; its scanner also ends reasoning at `</think>`).
+pub(crate) static THINKING: Tags = Tags {
+    open: "<thinking>",
+    close: "</thinking>",
+    closers: &["</think>", "</thinking>"],
+};
+
+/// Harmony's tokens, each of which ends or breaks a message body.
+const HARMONY_TOKENS: &[&str] = &[
+    "<|start|>",
+    "<|end|>",
+    "<|message|>",
+    "<|channel|>",
+    "<|constrain|>",
+    "<|return|>",
+    "<|call|>",
+];
+
+/// How a dialect writes reasoning.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ReasoningForm {
+    /// `OPEN\nT\nCLOSE`; with `true`, envelopes already in `T` are unwrapped first.
+    Delimited(&'static Tags, bool),
+    /// `<|start|>assistant<|channel|>analysis<|message|>T<|end|>`.
+    Harmony,
+    /// `<|channel>thought\nT<channel|>`.
+    Gemma,
+    /// ```` ```thinking\nT\n``` ````.
+    Gemini,
+}
+
+impl ReasoningForm {
+    /// The block for `text`; `""` for empty text.
+    pub(crate) fn render(self, text: &str) -> Result<String, RenderError> {
+        if text.is_empty() {
+            return Ok(String::new());
+        }
+        let refuse = |closer| Err(RenderError::new(Reason::CloserInReasoning(closer)));
+        match self {
+            ReasoningForm::Delimited(tags, unwrap_envelopes) => {
+                let text = if unwrap_envelopes {
+                    unwrap(text, tags.open, tags.close)
+                } else {
+                    text.to_owned()
+                };
+                if let Some(closer) = tags.closers.iter().find(|c| text.contains(*c)) {
+                    return refuse(closer);
+                }
+                Ok(format!("{}\n{text}\n{}", tags.open, tags.close))
+            }
+            ReasoningForm::Harmony => {
+                if let Some(token) = HARMONY_TOKENS.iter().find(|t| text.contains(*t)) {
+                    return refuse(token);
+                }
+                Ok(format!(
+                    "<|start|>assistant<|channel|>analysis<|message|>{text}<|end|>"
+                ))
+            }
+            ReasoningForm::Gemma => {
+                if text.contains("<channel|>") {
+                    return refuse("<channel|>");
+                }
+                Ok(format!("<|channel>thought\n{text}<channel|>"))
+            }
+            ReasoningForm::Gemini => {
+                check_fenced(text)?;
+                Ok(format!("```thinking\n{text}\n```"))
+            }
+        }
+    }
+}
+
+/// ASCII whitespace as the seed's unwrapping trims it (tab, LF, VT, FF, CR, space).
+fn trim_ws(s: &str) -> &str {
+    s.trim_matches(|c| matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' '))
+}
+
+/// Removes envelopes already around `text` (seed-system §1.10): if the trimmed text is
+/// one or more `open … close` envelopes separated only by whitespace (the close found by
+/// depth counting of the same pair), each one's trimmed inner text, unwrapped again, joined
+/// by `\n`; otherwise `text` unchanged.
+pub(crate) fn unwrap(text: &str, open: &str, close: &str) -> String {
+    let trimmed = trim_ws(text);
+    if !trimmed.starts_with(open) {
+        return text.to_owned();
+    }
+    let mut pieces = Vec::new();
+    let mut rest = trimmed;
+    while !rest.is_empty() {
+        if !rest.starts_with(open) {
+            return text.to_owned();
+        }
+        let Some(end) = matching_close(rest, open, close) else {
+            return text.to_owned();
+        };
+        let inner = trim_ws(&rest[open.len()..end - close.len()]);
+        pieces.push(unwrap(inner, open, close));
+        rest = trim_ws(&rest[end..]);
+    }
+    pieces.join("\n")
+}
+
+/// The end of the close that matches the `open` at the start of `s`, by depth counting.
+fn matching_close(s: &str, open: &str, close: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < s.len() {
+        let rest = &s[i..];
+        if rest.starts_with(open) {
+            depth += 1;
+            i += open.len();
+        } else if rest.starts_with(close) {
+            depth = depth.saturating_sub(1);
+            i += close.len();
+            if depth == 0 {
+                return Some(i);
+            }
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    None
+}
+
+/// Refuses reasoning that the Gemini scanner would end before the block's own closing
+/// fence (seed-system §2.10.1 as the core reads it): a top-level line of up to three
+/// spaces and three or more backticks followed by nothing, by prose or by `tool_code`;
+/// or a nested code block left open, which would take the closing fence for its own.
+fn check_fenced(text: &str) -> Result<(), RenderError> {
+    let refuse = |closer| Err(RenderError::new(Reason::CloserInReasoning(closer)));
+    let mut nested: Option<(u8, usize)> = None;
+    for line in text.split('\n') {
+        let indent = line.bytes().take_while(|&b| b == b' ').count();
+        if indent > 3 {
+            continue;
+        }
+        let rest = &line[indent..];
+        let Some(byte) = rest.bytes().next().filter(|b| matches!(b, b'`' | b'~')) else {
+            continue;
+        };
+        let run = rest.bytes().take_while(|&b| b == byte).count();
+        if run < 3 {
+            continue;
+        }
+        let info = &rest[run..];
+        let blank = |s: &str| s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r'));
+        match nested {
+            None if byte == b'`' => {
+                let word = info.trim_matches([' ', '\t', '\r']);
+                let token = !word.is_empty()
+                    && info.len() <= inband::MAX_NAME
+                    && word.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'-')
+                    });
+                if !token {
+                    return refuse("```");
+                }
+                if run == 3 && info.starts_with("tool_code") && blank(&info[9..]) {
+                    return refuse("```tool_code");
+                }
+                nested = Some((byte, run));
+            }
+            None => nested = Some((byte, run)),
+            Some((open, open_run)) => {
+                if byte == open && run >= open_run && blank(info) {
+                    nested = None;
+                }
+            }
+        }
+    }
+    if nested.is_some() {
+        return refuse("```");
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! Tool results as each dialect carries them back to the model (seed-system §1.10, §2.x d;
+//! model-formats §2–§12).
+
+use serde_json::Value;
+
+use super::error::RenderError;
+use super::json::{kimi_id, recipient};
+use super::literal::gemma_value;
+use super::message::ToolResult;
+
+/// How a dialect writes a run of tool results.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ResultForm {
+    /// `<tool_response>\nTEXT\n</tool_response>` per result, one per line (hermes, qwen3,
+    /// xml).
+    ToolResponse,
+    /// One system turn per result, `## Return of functions.NAME:IDX` first (Kimi).
+    Kimi,
+    /// `<｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>` per result, one per line
+    /// (DeepSeek V3.1).
+    Deepseek,
+    /// A message from `functions.NAME` to the assistant per result (Harmony).
+    Harmony,
+    /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
+    /// instead of `output` for a failure (Gemma 4).
+    Gemma,
+    /// A ```` ```tool_outputs ```` fence per result, one per line (Gemini).
+    Gemini,
+}
+
+impl ResultForm {
+    /// The run, in order.
+    pub(crate) fn render(self, results: &[ToolResult]) -> Result<String, RenderError> {
+        let mut out = String::new();
+        for (i, result) in results.iter().enumerate() {
+            self.write(&mut out, result, i, None)
+                .map_err(|e| e.at(i, &result.name))?;
+        }
+        Ok(out)
+    }
+
+    /// One result, the `index`-th of its run; `id` is the Kimi call id when the caller
+    /// knows which one the call was given.
+    pub(crate) fn write(
+        self,
+        out: &mut String,
+        result: &ToolResult,
+        index: usize,
+        id: Option<&str>,
+    ) -> Result<(), RenderError> {
+        let text = &result.content;
+        let separate = |out: &mut String| {
+            if index > 0 {
+                out.push('\n');
+            }
+        };
+        match self {
+            ResultForm::ToolResponse => {
+                separate(out);
+                out.push_str("<tool_response>\n");
+                out.push_str(text);
+                out.push_str("\n</tool_response>");
+            }
+            ResultForm::Kimi => {
+                let id = id.map_or_else(
+                    || kimi_id(&result.tool_call_id, &result.name, index),
+                    str::to_owned,
+                );
+                let author = if result.name.is_empty() {
+                    "tool"
+                } else {
+                    &result.name
+                };
+                out.push_str("<|im_system|>");
+                out.push_str(author);
+                out.push_str("<|im_middle|>## Return of ");
+                out.push_str(&id);
+                out.push('\n');
+                out.push_str(text);
+                out.push_str("<|im_end|>");
+            }
+            ResultForm::Deepseek => {
+                separate(out);
+                out.push_str("<｜tool▁output▁begin｜>");
+                out.push_str(text);
+                out.push_str("<｜tool▁output▁end｜>");
+            }
+            ResultForm::Harmony => {
+                out.push_str("<|start|>");
+                out.push_str(&recipient(&result.name));
+                out.push_str(" to=assistant<|channel|>commentary<|message|>");
+                out.push_str(text);
+                out.push_str("<|end|>");
+            }
+            ResultForm::Gemma => {
+                // A JSON result is written as the value it is, other text as a string.
+                let value = serde_json::from_str::<Value>(text)
+                    .unwrap_or_else(|_| Value::String(text.clone()));
+                let key = if result.is_error { "error" } else { "output" };
+                out.push_str("<|tool_response>response:");
+                out.push_str(&result.name);
+                out.push('{');
+                out.push_str(key);
+                out.push(':');
+                gemma_value(out, &value, "")?;
+                out.push_str("}<tool_response|>");
+            }
+            ResultForm::Gemini => {
+                separate(out);
+                out.push_str("```tool_outputs\n");
+                out.push_str(text);
+                out.push_str("\n```");
+            }
+        }
+        Ok(())
+    }
+}

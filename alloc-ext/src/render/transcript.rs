@@ -1,0 +1,282 @@
+//! Whole conversations in each model family's chat template text (seed-system §1.10 and
+//! §2.x f; model-formats §2–§12 for the real templates): system, user, assistant and
+//! tool-result turns, without a generation prompt at the end.
+
+use std::collections::HashMap;
+
+use super::error::RenderError;
+use super::json::kimi_id;
+use super::message::{Assistant, Call, Message, ToolResult};
+use super::Renderer;
+
+/// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, model-formats §2–§3).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChatMl {
+    /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen).
+    pub(crate) results_role: &'static str,
+}
+
+/// How a dialect's model family lays out a conversation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TemplateForm {
+    /// ChatML turns (hermes, qwen3).
+    ChatMl(ChatMl),
+    /// `\n\nHuman: …` / `\n\nAssistant: …` (xml; seed-system §1.10).
+    Legacy,
+    /// `<|im_ROLE|>NAME<|im_middle|>BODY<|im_end|>` (Kimi K2).
+    Kimi,
+    /// `<｜begin▁of▁sentence｜>`, `<｜User｜>`, `<｜Assistant｜>…<｜end▁of▁sentence｜>`
+    /// (DeepSeek V3.1).
+    Deepseek,
+    /// `<|start|>ROLE…<|message|>…<|end|>` messages (gpt-oss).
+    Harmony,
+    /// `<bos><|turn>ROLE\n…<turn|>\n`, results inside the model turn (Gemma 4).
+    Gemma,
+    /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, no system role (Gemma 3 / Gemini).
+    Gemini,
+}
+
+/// One turn of the conversation, with tool-result runs gathered.
+enum Turn<'m> {
+    System(&'m str),
+    Developer(&'m str),
+    User(&'m str),
+    Assistant(&'m Assistant),
+    Results(Vec<ToolResult>),
+}
+
+fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
+    let mut turns = Vec::new();
+    let mut i = 0;
+    while i < messages.len() {
+        match &messages[i] {
+            Message::System { content } => turns.push(Turn::System(content)),
+            Message::Developer { content } => turns.push(Turn::Developer(content)),
+            Message::User { content } => turns.push(Turn::User(content)),
+            Message::Assistant(turn) => turns.push(Turn::Assistant(turn)),
+            Message::Tool(_) => {
+                let run = super::tool_run(&messages[i..]);
+                i += run.len();
+                turns.push(Turn::Results(run));
+                continue;
+            }
+        }
+        i += 1;
+    }
+    turns
+}
+
+/// The conversation in `renderer`'s template.
+pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<String, RenderError> {
+    if messages.is_empty() {
+        return Ok(String::new());
+    }
+    let turns = turns(messages);
+    let mut out = String::new();
+    match renderer.style.template {
+        TemplateForm::ChatMl(chatml) => {
+            for turn in &turns {
+                let (role, body) = match turn {
+                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+                    Turn::User(text) => ("user", text.to_string()),
+                    Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n\n")?),
+                    Turn::Results(run) => (chatml.results_role, renderer.results(run)?),
+                };
+                out.push_str(&format!("<|im_start|>{role}\n{body}<|im_end|>\n"));
+            }
+        }
+        TemplateForm::Legacy => {
+            for turn in &turns {
+                match turn {
+                    Turn::System(text) | Turn::Developer(text) => {
+                        if !out.is_empty() && !text.is_empty() {
+                            out.push_str("\n\n");
+                        }
+                        out.push_str(text);
+                    }
+                    Turn::User(text) => out.push_str(&format!("\n\nHuman: {text}")),
+                    Turn::Assistant(turn) => {
+                        out.push_str(&format!("\n\nAssistant: {}", body(renderer, turn, "\n")?));
+                    }
+                    Turn::Results(run) => {
+                        out.push_str(&format!("\n\nHuman: {}", renderer.results(run)?));
+                    }
+                }
+            }
+        }
+        TemplateForm::Kimi => kimi(renderer, &turns, &mut out)?,
+        TemplateForm::Deepseek => {
+            out.push_str("<｜begin▁of▁sentence｜>");
+            for turn in &turns {
+                match turn {
+                    Turn::System(text) | Turn::Developer(text) => out.push_str(text),
+                    Turn::User(text) => out.push_str(&format!("<｜User｜>{text}")),
+                    Turn::Assistant(turn) => out.push_str(&format!(
+                        "<｜Assistant｜>{}<｜end▁of▁sentence｜>",
+                        body(renderer, turn, "\n\n")?
+                    )),
+                    Turn::Results(run) => out.push_str(&renderer.results(run)?),
+                }
+            }
+        }
+        TemplateForm::Harmony => {
+            for turn in &turns {
+                match turn {
+                    Turn::System(text) => harmony_message(&mut out, "system", text),
+                    Turn::Developer(text) => harmony_message(&mut out, "developer", text),
+                    Turn::User(text) => harmony_message(&mut out, "user", text),
+                    Turn::Assistant(turn) => {
+                        out.push_str(&renderer.reasoning(&turn.reasoning)?);
+                        if !turn.content.is_empty() || turn.tool_calls.is_empty() {
+                            harmony_message(&mut out, "assistant<|channel|>final", &turn.content);
+                        }
+                        out.push_str(&renderer.calls(&turn.tool_calls)?);
+                    }
+                    Turn::Results(run) => out.push_str(&renderer.results(run)?),
+                }
+            }
+        }
+        TemplateForm::Gemma => {
+            out.push_str("<bos>");
+            let mut i = 0;
+            while i < turns.len() {
+                let (role, mut text) = match &turns[i] {
+                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+                    Turn::User(text) => ("user", text.to_string()),
+                    Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
+                    Turn::Results(run) => ("model", renderer.results(run)?),
+                };
+                // The results of a model turn's calls go inside that turn (model-formats §12).
+                if let (Turn::Assistant(_), Some(Turn::Results(run))) =
+                    (&turns[i], turns.get(i + 1))
+                {
+                    text.push_str(&renderer.results(run)?);
+                    i += 1;
+                }
+                out.push_str(&format!("<|turn>{role}\n{text}<turn|>\n"));
+                i += 1;
+            }
+        }
+        TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
+    }
+    Ok(out)
+}
+
+/// An assistant turn's body: reasoning, `gap`, text, a line break, calls (each part only
+/// when present).
+fn body(renderer: &Renderer<'_>, turn: &Assistant, gap: &str) -> Result<String, RenderError> {
+    let reasoning = renderer.reasoning(&turn.reasoning)?;
+    let calls = renderer.calls(&turn.tool_calls)?;
+    let mut out = reasoning;
+    if !out.is_empty() && (!turn.content.is_empty() || !calls.is_empty()) {
+        out.push_str(gap);
+    }
+    out.push_str(&turn.content);
+    if !turn.content.is_empty() && !calls.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&calls);
+    Ok(out)
+}
+
+fn harmony_message(out: &mut String, header: &str, text: &str) {
+    out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
+}
+
+/// Kimi K2: calls numbered across the conversation, `functions.NAME:IDX`, and each result
+/// headed by the id its call was given (model-formats §8).
+fn kimi(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
+    let mut counter = 0;
+    let mut given: HashMap<&str, String> = HashMap::new();
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => {
+                out.push_str(&format!("<|im_system|>system<|im_middle|>{text}<|im_end|>"));
+            }
+            Turn::User(text) => {
+                out.push_str(&format!("<|im_user|>user<|im_middle|>{text}<|im_end|>"))
+            }
+            Turn::Assistant(turn) => {
+                let calls: Vec<Call> = turn
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        let id = kimi_id(&call.id, &call.name, counter);
+                        counter += 1;
+                        if !call.id.is_empty() {
+                            given.insert(&call.id, id.clone());
+                        }
+                        Call {
+                            id,
+                            name: call.name.clone(),
+                            arguments: call.arguments.clone(),
+                        }
+                    })
+                    .collect();
+                let numbered = Assistant {
+                    content: turn.content.clone(),
+                    reasoning: turn.reasoning.clone(),
+                    tool_calls: calls,
+                };
+                out.push_str(&format!(
+                    "<|im_assistant|>assistant<|im_middle|>{}<|im_end|>",
+                    body(renderer, &numbered, "")?
+                ));
+            }
+            Turn::Results(run) => {
+                for (i, result) in run.iter().enumerate() {
+                    let id = given.get(result.tool_call_id.as_str()).map(String::as_str);
+                    renderer
+                        .style
+                        .results
+                        .write(out, result, i, id)
+                        .map_err(|e| e.at(i, &result.name))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Gemma 3 / Gemini: user and model turns only; system text goes at the top of the next
+/// user turn (model-formats §11).
+fn gemini(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    let turn = |out: &mut String, role: &str, body: &str| {
+        out.push_str(&format!("<start_of_turn>{role}\n{body}<end_of_turn>\n"));
+    };
+    out.push_str("<bos>");
+    let mut preamble: Option<String> = None;
+    for t in turns {
+        match t {
+            Turn::System(text) | Turn::Developer(text) => match &mut preamble {
+                Some(p) => {
+                    p.push('\n');
+                    p.push_str(text);
+                }
+                None => preamble = Some(text.to_string()),
+            },
+            Turn::User(text) => match preamble.take() {
+                Some(p) => turn(out, "user", &format!("{p}\n{text}")),
+                None => turn(out, "user", text),
+            },
+            Turn::Assistant(_) | Turn::Results(_) => {
+                if let Some(p) = preamble.take() {
+                    turn(out, "user", &p);
+                }
+                match t {
+                    Turn::Assistant(a) => turn(out, "model", &body(renderer, a, "\n")?),
+                    Turn::Results(run) => turn(out, "user", &renderer.results(run)?),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if let Some(p) = preamble {
+        turn(out, "user", &p);
+    }
+    Ok(())
+}
