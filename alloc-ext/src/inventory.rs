@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::examples::tool_examples;
 use crate::prompt::ToolSpec;
+use crate::render::RenderError;
 use crate::select;
 
 /// How deep `$ref`s and nested schemas are followed before a type is written as its
@@ -25,11 +26,12 @@ const MAX_DEPTH: usize = 8;
 /// ```
 ///
 /// Examples are written in the dialect [`select::for_model`] gives for `model_id`
-/// (the model that will read them, whatever dialect it is prompted in).
+/// (the model that will read them, whatever dialect it is prompted in), by
+/// [`tool_examples`].
 ///
-/// # Panics
-/// Never.
-pub fn tool_inventory(tools: &[ToolSpec], model_id: &str) -> String {
+/// # Errors
+/// An example call the dialect cannot write, as [`tool_examples`] says.
+pub fn tool_inventory(tools: &[ToolSpec], model_id: &str) -> Result<String, RenderError> {
     let dialect = select::for_model(model_id);
     let entries: Vec<String> = tools
         .iter()
@@ -41,15 +43,15 @@ pub fn tool_inventory(tools: &[ToolSpec], model_id: &str) -> String {
             }
             entry.push_str("\nParameters: ");
             entry.push_str(&signature(&tool.parameters));
-            let examples = tool_examples(tool, dialect, None);
+            let examples = tool_examples(tool, dialect, None)?;
             if !examples.is_empty() {
                 entry.push_str("\n\n");
                 entry.push_str(&examples);
             }
-            entry
+            Ok(entry)
         })
-        .collect();
-    entries.join("\n\n")
+        .collect::<Result<_, RenderError>>()?;
+    Ok(entries.join("\n\n"))
 }
 
 /// A TypeScript-like type for a JSON Schema: `{ key: T; optional?: T; }` objects (one
@@ -93,31 +95,30 @@ impl Signature<'_> {
     /// The members of the type's union, without repeats.
     fn union(&self, schema: &Map<String, Value>, depth: usize, indent: usize) -> Vec<String> {
         let mut members: Vec<String> = Vec::new();
-        let mut add = |member: String| {
-            if !members.contains(&member) {
-                members.push(member);
-            }
-        };
         if let Some(Value::String(reference)) = schema.get("$ref") {
             let name = reference.rsplit('/').next().unwrap_or(reference);
             match self.resolve(reference) {
-                Some(target) if depth < MAX_DEPTH => add(self.ty(target, depth + 1, indent)),
-                _ => add(name.to_owned()),
+                Some(target) if depth < MAX_DEPTH => {
+                    push_unique(&mut members, self.ty(target, depth + 1, indent))
+                }
+                _ => push_unique(&mut members, name.to_owned()),
             }
             return members;
         }
         if let Some(value) = schema.get("const") {
-            add(value.to_string());
+            push_unique(&mut members, value.to_string());
             return members;
         }
         if let Some(Value::Array(values)) = schema.get("enum") {
-            values.iter().for_each(|v| add(v.to_string()));
+            for value in values {
+                push_unique(&mut members, value.to_string());
+            }
             return members;
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = schema.get(key) {
                 for branch in branches {
-                    add(self.ty(branch, depth + 1, indent));
+                    push_unique(&mut members, self.ty(branch, depth + 1, indent));
                 }
             }
         }
@@ -127,27 +128,37 @@ impl Signature<'_> {
                 .map(|part| parenthesized(self.ty(part, depth + 1, indent)))
                 .collect();
             if !parts.is_empty() {
-                add(parts.join(" & "));
+                push_unique(&mut members, parts.join(" & "));
             }
         }
         match schema.get("type") {
-            Some(Value::String(ty)) => add(self.of_type(ty, schema, depth, indent)),
+            Some(Value::String(ty)) => {
+                push_unique(&mut members, self.of_type(ty, schema, depth, indent))
+            }
             Some(Value::Array(types)) => {
                 for ty in types.iter().filter_map(Value::as_str) {
-                    add(self.of_type(ty, schema, depth, indent));
+                    push_unique(&mut members, self.of_type(ty, schema, depth, indent));
                 }
             }
             _ if !members.is_empty() => {}
             _ if schema.contains_key("properties") => {
-                add(self.of_type("object", schema, depth, indent))
+                push_unique(&mut members, self.of_type("object", schema, depth, indent))
             }
-            _ if schema.contains_key("items") => add(self.of_type("array", schema, depth, indent)),
+            _ if schema.contains_key("items") => {
+                push_unique(&mut members, self.of_type("array", schema, depth, indent))
+            }
             _ => {}
         }
         members
     }
 
-    fn of_type(&self, ty: &str, schema: &Map<String, Value>, depth: usize, indent: usize) -> String {
+    fn of_type(
+        &self,
+        ty: &str,
+        schema: &Map<String, Value>,
+        depth: usize,
+        indent: usize,
+    ) -> String {
         match ty {
             "string" => "string".into(),
             "number" | "integer" => "number".into(),
@@ -161,7 +172,9 @@ impl Signature<'_> {
                         .collect();
                     format!("[{}]", items.join(", "))
                 }
-                (_, Some(items)) => format!("{}[]", parenthesized(self.ty(items, depth + 1, indent))),
+                (_, Some(items)) => {
+                    format!("{}[]", parenthesized(self.ty(items, depth + 1, indent)))
+                }
                 _ => "unknown[]".into(),
             },
             "object" => self.object(schema, depth, indent),
@@ -190,10 +203,17 @@ impl Signature<'_> {
             if let Some(description) = property.get("description").and_then(Value::as_str) {
                 let description = description.split_whitespace().collect::<Vec<_>>().join(" ");
                 if !description.is_empty() {
-                    out.push_str(&format!("{pad}/** {} */\n", description.replace("*/", "* /")));
+                    out.push_str(&format!(
+                        "{pad}/** {} */\n",
+                        description.replace("*/", "* /")
+                    ));
                 }
             }
-            let optional = if required.contains(&key.as_str()) { "" } else { "?" };
+            let optional = if required.contains(&key.as_str()) {
+                ""
+            } else {
+                "?"
+            };
             let ty = self.ty(property, depth + 1, indent + 1);
             out.push_str(&format!("{pad}{}{optional}: {ty};\n", property_key(key)));
         }
@@ -211,6 +231,13 @@ impl Signature<'_> {
             target = target.get(part.as_str())?;
         }
         Some(target)
+    }
+}
+
+/// Adds `member` to a union unless it is there already.
+fn push_unique(members: &mut Vec<String>, member: String) {
+    if !members.contains(&member) {
+        members.push(member);
     }
 }
 

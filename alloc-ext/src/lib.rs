@@ -4,7 +4,10 @@
 //! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
 //! ([`assemble`], which also turns calls written as parameters, raw-text or literal, into
 //! JSON arguments), OpenAI-style streaming deltas ([`stream`]), tool-call ids ([`ids`]), and the encoding
-//! side: calls, results, reasoning and transcripts written in a dialect ([`render`]).
+//! side: calls, results, reasoning and transcripts written in a dialect ([`render`]), the
+//! tool prompt with its catalog and format guide ([`prompt`]), the tool inventory and
+//! examples ([`inventory`], [`examples`]), reasoning demotion ([`demote`]) and the dialect
+//! for a model id or a server's parser name ([`select`]).
 //!
 //! ## Example: assemble a completion
 //!
@@ -27,8 +30,11 @@
 #![warn(missing_debug_implementations)]
 
 pub mod assemble;
+pub mod demote;
 pub mod events;
+pub mod examples;
 pub mod ids;
+pub mod inventory;
 mod literal;
 mod params;
 pub mod prompt;
