@@ -2,11 +2,14 @@
 //!
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
 //! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`;
-//! `inband prompt (--dialect NAME | --model ID) --tools FILE`. Exits non-zero only for usage and I/O errors;
-//! anything wrong in the model's output is a diagnostic in the output.
+//! `inband render calls|results|transcript --dialect NAME [--tools FILE]` (JSON on standard
+//! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`. Exits non-zero only
+//! for usage and I/O errors (and, for `render`, input that cannot be written in the
+//! dialect); anything wrong in the model's output is a diagnostic in the output.
 
 mod output;
 mod prompt;
+mod render;
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -31,6 +34,9 @@ struct Cli {
 enum Command {
     /// Scan a model's raw output (special tokens kept) and print what it holds.
     Scan(ScanArgs),
+    /// Write tool calls, tool results or a whole transcript (JSON on standard input) in a
+    /// dialect.
+    Render(render::RenderArgs),
     /// Print the tool prompt (catalog and format guide) for a dialect or a model.
     Prompt(prompt::PromptArgs),
 }
@@ -163,6 +169,7 @@ fn tool_names(path: &std::path::Path) -> Result<Vec<String>, Failure> {
 fn run(cli: Cli) -> Result<(), Failure> {
     let args = match cli.command {
         Command::Scan(args) => args,
+        Command::Render(args) => return render::run(args),
         Command::Prompt(args) => {
             let text = prompt::render(&args).map_err(Failure::Message)?;
             return match io::stdout().lock().write_all(text.as_bytes()) {

@@ -16,7 +16,8 @@
 //! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
 //! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml),
 //! literal syntaxes (gemma, gemini); ChatML transcripts (hermes, qwen3), the legacy
-//! `Human:`/`Assistant:` transcript (xml). A dialect is a [`Style`]: one value per shape.
+//! `Human:`/`Assistant:` transcript (xml). Each dialect is a table of those
+//! shapes, one per thing it writes; adding a dialect of a known shape is a few lines.
 //!
 //! Values are written raw, never entity-escaped (dialects.md rule 11). JSON is compact,
 //! in the caller's key order. Sources: seed-system.md §1.10, §2.x (a)–(f), §4.4;

@@ -263,15 +263,17 @@ fn gemini(
                 Some(p) => turn(out, "user", &format!("{p}\n{text}")),
                 None => turn(out, "user", text),
             },
-            Turn::Assistant(_) | Turn::Results(_) => {
+            Turn::Assistant(a) => {
                 if let Some(p) = preamble.take() {
                     turn(out, "user", &p);
                 }
-                match t {
-                    Turn::Assistant(a) => turn(out, "model", &body(renderer, a, "\n")?),
-                    Turn::Results(run) => turn(out, "user", &renderer.results(run)?),
-                    _ => {}
+                turn(out, "model", &body(renderer, a, "\n")?);
+            }
+            Turn::Results(run) => {
+                if let Some(p) = preamble.take() {
+                    turn(out, "user", &p);
                 }
+                turn(out, "user", &renderer.results(run)?);
             }
         }
     }

@@ -1,0 +1,823 @@
+//! The encoding side: render → scan is the identity for every dialect (property tests at
+//! random chunkings), golden transcripts, the seed's transcript behaviours
+//! (seed-system §5.6, amended by dialects.md) and history re-encoding (§4.4).
+//! `PROPTEST_CASES` sets the number of cases; `INBAND_BLESS=1` rewrites the golden files.
+
+use inband::{Dialect, Options};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::render::{
+    Assistant, Call, Message, Reason, RenderError, Renderer, Tool, ToolResult,
+};
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+/// Scans `text` in `dialect`, cut at `cuts` (byte offsets, taken modulo the length).
+fn scan(dialect: Dialect, text: &str, cuts: &[usize]) -> Completion {
+    let bytes = text.as_bytes();
+    let mut points: Vec<usize> = cuts
+        .iter()
+        .map(|c| if bytes.is_empty() { 0 } else { c % bytes.len() })
+        .collect();
+    points.push(0);
+    points.push(bytes.len());
+    points.sort_unstable();
+    points.dedup();
+    let chunks: Vec<&[u8]> = points.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
+    assemble(
+        dialect,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        chunks,
+    )
+}
+
+fn renderer(dialect: Dialect) -> Renderer<'static> {
+    Renderer::new(dialect).expect("every dialect of this version has a renderer")
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// The assembled calls as (name, arguments) with arguments as serde_json values.
+fn calls_of(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+/// Pieces string values are made of: markup of every dialect, quotes, backslashes,
+/// newlines, non-ASCII.
+const STRING_PIECES: &[&str] = &[
+    "a",
+    "path/to/file.rs",
+    " ",
+    "\n",
+    "\t",
+    "\"",
+    "'",
+    "\\",
+    "\\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "=",
+    "(",
+    ")",
+    "<",
+    ">",
+    "&amp;",
+    "é",
+    "城堡",
+    "🦀",
+    "<tool_call>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+    "<tool_response>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "<｜tool▁call▁end｜>",
+    "<|call|>",
+    "<|end|>",
+    "</parameter>",
+    "</invoke>",
+    "<parameter name=\"x\">",
+    "<tool_call|>",
+    "<|tool_call>",
+    "```",
+    "```tool_code\n",
+    "default_api.f(x=1)",
+    "True",
+    "null",
+    "42",
+];
+
+fn string_value() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(STRING_PIECES), 0..8).prop_map(|p| p.concat())
+}
+
+fn key() -> impl Strategy<Value = String> {
+    "[a-z_][a-z0-9_]{0,8}"
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(|n| json!(n)),
+        // Quarters: simd-json, which the assembler parses with, reads some long decimals
+        // one unit in the last place off (987219.0833960855 → …857).
+        (-4_000_000i32..4_000_000).prop_map(|n| json!(f64::from(n) / 4.0)),
+        string_value().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..4)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+        ]
+    })
+}
+
+fn call() -> impl Strategy<Value = Call> {
+    (
+        "[a-z_][a-z0-9_]{0,12}",
+        prop::collection::vec((key(), value()), 0..5),
+    )
+        .prop_map(|(name, pairs)| Call::new(name, pairs.into_iter().collect()))
+}
+
+/// Whether `error` is one the renderer may give for `calls` in `dialect`: a value really
+/// holds what the reason names.
+fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
+    let text = serde_json::to_string(&calls[error.index].arguments).unwrap();
+    match error.reason {
+        Reason::CloserInValue(closer) => dialect == Dialect::Xml && text.contains(closer),
+        Reason::QuoteTokenInString => dialect == Dialect::Gemma,
+        _ => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64)
+    ))]
+
+    /// Every dialect: a turn's calls, rendered and scanned at random chunkings, are the
+    /// same calls, and nothing else is in the output.
+    #[test]
+    fn calls_round_trip(
+        calls in prop::collection::vec(call(), 1..4),
+        cuts in prop::collection::vec(any::<usize>(), 0..12),
+    ) {
+        for &dialect in Dialect::ALL {
+            let rendered = match renderer(dialect).calls(&calls) {
+                Ok(text) => text,
+                Err(error) => {
+                    prop_assert!(legitimate(dialect, &calls, &error), "{dialect}: {error}");
+                    continue;
+                }
+            };
+            let completion = scan(dialect, &rendered, &cuts);
+            let expected: Vec<(String, Value)> = calls
+                .iter()
+                .map(|c| (c.name.clone(), Value::Object(c.arguments.clone())))
+                .collect();
+            prop_assert_eq!(calls_of(&completion), expected, "{}: {}", dialect, rendered);
+            prop_assert_eq!(&completion.content, "", "{}: {}", dialect, rendered);
+            prop_assert!(completion.incomplete_calls.is_empty(), "{}: {}", dialect, rendered);
+            if dialect == Dialect::Kimi {
+                let ids: Vec<&str> = completion.tool_calls.iter().map(|c| c.id.as_str()).collect();
+                let want: Vec<String> = calls
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("functions.{}:{i}", c.name))
+                    .collect();
+                prop_assert_eq!(ids, want);
+            }
+        }
+    }
+
+    /// Reasoning rendered in a dialect is read back as that reasoning.
+    #[test]
+    fn reasoning_round_trip(
+        pieces in prop::collection::vec(prop::sample::select(REASONING_PIECES), 1..10),
+        cuts in prop::collection::vec(any::<usize>(), 0..12),
+    ) {
+        let text = pieces.concat();
+        for &dialect in Dialect::ALL {
+            let rendered = match renderer(dialect).reasoning(&text) {
+                Ok(rendered) => rendered,
+                Err(error) => {
+                    prop_assert!(matches!(error.reason, Reason::CloserInReasoning(_)));
+                    continue;
+                }
+            };
+            let completion = scan(dialect, &rendered, &cuts);
+            prop_assert_eq!(
+                completion.reasoning.as_deref(),
+                Some(text.trim()),
+                "{}: {}", dialect, rendered
+            );
+            prop_assert_eq!(&completion.content, "", "{}: {}", dialect, rendered);
+        }
+    }
+}
+
+/// Pieces reasoning text is made of (no tags: a reasoning block holding the dialect's own
+/// reasoning opener or closer is tested on its own below).
+const REASONING_PIECES: &[&str] = &[
+    "I should search.",
+    " ",
+    "\n",
+    "é城堡🦀",
+    "a < b && c > d",
+    "\"quoted\"",
+    "```rs\nfn main() {}\n```\n",
+    "~~~\n",
+];
+
+/// A run of tool results written by the renderer is what a model must never write:
+/// every dialect's scanner reports it as a fabricated result.
+#[test]
+fn rendered_results_are_fabricated_results_to_the_scanner() {
+    let results = [ToolResult {
+        tool_call_id: "call-1".into(),
+        name: "search".into(),
+        content: "result".into(),
+        is_error: false,
+    }];
+    for &dialect in Dialect::ALL {
+        let rendered = renderer(dialect).results(&results).unwrap();
+        let completion = scan(dialect, &format!("Done. {rendered}"), &[]);
+        assert!(
+            completion
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "fabricated_result"),
+            "{dialect}: {rendered} → {:?}",
+            completion.diagnostics
+        );
+    }
+}
+
+/// The seed §5.6 conversation, with an error result and two parallel calls.
+fn conversation() -> Vec<Message> {
+    vec![
+        Message::System {
+            content: "You are a careful assistant.".into(),
+        },
+        Message::User {
+            content: "Find pi".into(),
+        },
+        Message::Assistant(Assistant {
+            content: "Searching.".into(),
+            reasoning: "I should search.".into(),
+            tool_calls: vec![Call {
+                id: "call-1".into(),
+                name: "search".into(),
+                arguments: object(json!({"query": "pi"})),
+            }],
+        }),
+        Message::Tool(ToolResult {
+            tool_call_id: "call-1".into(),
+            name: "search".into(),
+            content: "result".into(),
+            is_error: false,
+        }),
+        Message::Assistant(Assistant {
+            content: String::new(),
+            reasoning: String::new(),
+            tool_calls: vec![
+                Call {
+                    id: "call-2".into(),
+                    name: "read".into(),
+                    arguments: object(json!({"path": "pi.txt", "lines": [1, 2]})),
+                },
+                Call {
+                    id: "call-3".into(),
+                    name: "read".into(),
+                    arguments: object(json!({"path": "missing.txt"})),
+                },
+            ],
+        }),
+        Message::Tool(ToolResult {
+            tool_call_id: "call-2".into(),
+            name: "read".into(),
+            content: "3.14159".into(),
+            is_error: false,
+        }),
+        Message::Tool(ToolResult {
+            tool_call_id: "call-3".into(),
+            name: "read".into(),
+            content: "no such file".into(),
+            is_error: true,
+        }),
+        Message::Assistant(Assistant {
+            content: "Done.".into(),
+            ..Assistant::default()
+        }),
+    ]
+}
+
+/// Each dialect's transcript of [`conversation`], byte for byte.
+#[test]
+fn golden_transcripts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/golden");
+    let bless = std::env::var_os("INBAND_BLESS").is_some_and(|v| v == "1");
+    for &dialect in Dialect::ALL {
+        let text = renderer(dialect).transcript(&conversation()).unwrap();
+        let path = dir.join(format!("transcript-{dialect}.txt"));
+        if bless {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let golden = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (INBAND_BLESS=1 writes it)", path.display()));
+        assert_eq!(text, golden, "{dialect}: differs from {}", path.display());
+    }
+}
+
+fn seed_conversation(thinking: &str) -> Vec<Message> {
+    vec![
+        Message::User {
+            content: "Find pi".into(),
+        },
+        Message::Assistant(Assistant {
+            content: "Searching.".into(),
+            reasoning: thinking.into(),
+            tool_calls: vec![Call {
+                id: "call-1".into(),
+                name: "search".into(),
+                arguments: object(json!({"query": "pi"})),
+            }],
+        }),
+        Message::Tool(ToolResult {
+            tool_call_id: "call-1".into(),
+            name: "search".into(),
+            content: "result".into(),
+            is_error: false,
+        }),
+        Message::Assistant(Assistant {
+            content: "Done.".into(),
+            ..Assistant::default()
+        }),
+    ]
+}
+
+fn transcript(dialect: Dialect, messages: &[Message]) -> String {
+    renderer(dialect).transcript(messages).unwrap()
+}
+
+/// Seed §5.6 items 1, 2 and 5 (glm and anthropic, items 3 and 4, are not dialects of this
+/// version; the legacy transcript they share is xml's, checked like anthropic's).
+#[test]
+fn seed_transcript_behaviours() {
+    let messages = seed_conversation("I should search.");
+    let harmony = transcript(Dialect::Harmony, &messages);
+    for part in [
+        "<|start|>user<|message|>Find pi<|end|>",
+        "<|start|>assistant<|channel|>analysis<|message|>I should search.<|end|>",
+        "<|start|>assistant<|channel|>final<|message|>Searching.<|end|>",
+        "to=functions.search",
+        "<|start|>functions.search to=assistant<|channel|>commentary<|message|>result<|end|>",
+    ] {
+        assert!(harmony.contains(part), "harmony lacks {part:?}:\n{harmony}");
+    }
+    let qwen3 = transcript(Dialect::Qwen3, &messages);
+    assert!(qwen3.contains("<|im_start|>assistant\n<think>\nI should search.\n</think>"));
+    assert!(
+        qwen3.contains("<|im_start|>user\n<tool_response>\nresult\n</tool_response><|im_end|>\n")
+    );
+    assert!(!qwen3.contains("[User]:"));
+    let xml = transcript(Dialect::Xml, &messages);
+    assert!(xml.contains("\n\nHuman: Find pi"));
+    assert!(xml.contains("\n\nAssistant: <thinking>\nI should search.\n</thinking>"));
+    assert!(xml.contains("<invoke name=\"search\">"));
+    assert!(xml.contains("\n\nHuman: <tool_response>\nresult\n</tool_response>"));
+    assert!(!xml.contains("[Assistant tool calls]:"));
+    let all: Vec<String> = Dialect::ALL
+        .iter()
+        .map(|&d| transcript(d, &messages))
+        .collect();
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+}
+
+/// Seed §5.6 items 6 and 7: envelopes already in the reasoning are unwrapped where the
+/// dialect's renderer unwraps (xml's `<thinking>`), kept as text inside another tag.
+#[test]
+fn seed_thinking_envelopes() {
+    let stored = seed_conversation("<thinking>\nCheck logs first.\n</thinking>");
+    let xml = transcript(Dialect::Xml, &stored);
+    assert!(xml.contains("Assistant: <thinking>\nCheck logs first.\n</thinking>"));
+    assert!(!xml.contains("<thinking>\n<thinking>"));
+    let qwen3 = transcript(Dialect::Qwen3, &stored);
+    assert!(qwen3.contains("<think>\n<thinking>\nCheck logs first.\n</thinking>\n</think>"));
+
+    let two = seed_conversation("<thinking>\nfirst\n</thinking>\n<thinking>\nsecond\n</thinking>");
+    let xml = transcript(Dialect::Xml, &two);
+    assert!(xml.contains("Assistant: <thinking>\nfirst\nsecond\n</thinking>"));
+    assert!(!xml.contains("first\n</thinking>\n<thinking>\nsecond"));
+}
+
+/// Seed §1.10's unwrapping examples, amended: text that keeps the closer after unwrapping
+/// is refused (the scanner would end the block there), not written broken.
+#[test]
+fn reasoning_unwrapping() {
+    let hermes = renderer(Dialect::Hermes);
+    assert_eq!(
+        hermes
+            .reasoning("<think>\n a \n</think>\n<think>b</think>")
+            .unwrap(),
+        "<think>\na\nb\n</think>"
+    );
+    assert_eq!(
+        hermes.reasoning("<think><think>x</think></think>").unwrap(),
+        "<think>\nx\n</think>"
+    );
+    assert_eq!(hermes.reasoning("").unwrap(), "");
+    let error = hermes.reasoning("x <think>a</think>").unwrap_err();
+    assert_eq!(error.reason, Reason::CloserInReasoning("</think>"));
+    // Qwen3 does not unwrap: the envelope is text, and its closer ends the block.
+    assert_eq!(
+        renderer(Dialect::Qwen3)
+            .reasoning("<think>a</think>")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("</think>")
+    );
+    assert_eq!(
+        renderer(Dialect::Gemini)
+            .reasoning("a\n```\nb")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("```")
+    );
+    assert_eq!(
+        renderer(Dialect::Gemini)
+            .reasoning("a\n```rs\nb")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("```")
+    );
+    assert_eq!(
+        renderer(Dialect::Gemini)
+            .reasoning("a\n```rs\nb\n```\nc")
+            .unwrap(),
+        "```thinking\na\n```rs\nb\n```\nc\n```"
+    );
+    assert_eq!(
+        renderer(Dialect::Gemma)
+            .reasoning("a<channel|>")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("<channel|>")
+    );
+    assert_eq!(
+        renderer(Dialect::Harmony)
+            .reasoning("a<|end|>")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("<|end|>")
+    );
+}
+
+/// Every dialect's single call, exactly.
+#[test]
+fn one_call_per_dialect() {
+    let call = Call::new("read", object(json!({"path": "a & <b>.rs", "n": 2})));
+    let expected = [
+        (Dialect::Hermes, "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</tool_call>"),
+        (Dialect::Qwen3, "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</tool_call>"),
+        (Dialect::Kimi, "<|tool_call_begin|>functions.read:0<|tool_call_argument_begin|>{\"path\":\"a & <b>.rs\",\"n\":2}<|tool_call_end|>"),
+        (Dialect::Deepseek, "<｜tool▁call▁begin｜>read<｜tool▁sep｜>{\"path\":\"a & <b>.rs\",\"n\":2}<｜tool▁call▁end｜>"),
+        (Dialect::Harmony, "<|start|>assistant<|channel|>commentary to=functions.read <|constrain|>json<|message|>{\"path\":\"a & <b>.rs\",\"n\":2}<|call|>"),
+        (Dialect::Xml, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Gemma, "<|tool_call>call:read{path:<|\"|>a & <b>.rs<|\"|>,n:2}<tool_call|>"),
+        (Dialect::Gemini, "```tool_code\ndefault_api.read(path=\"a & <b>.rs\", n=2)\n```"),
+    ];
+    for (dialect, want) in expected {
+        assert_eq!(renderer(dialect).call(&call).unwrap(), want, "{dialect}");
+    }
+}
+
+/// Envelopes of a turn: Kimi's section and numbering (a caller's own
+/// `functions.NAME:IDX` id kept), DeepSeek's section, Gemini's list.
+#[test]
+fn turn_envelopes() {
+    let calls = [
+        Call {
+            id: "functions.read:7".into(),
+            name: "read".into(),
+            arguments: object(json!({"path": "a"})),
+        },
+        Call {
+            id: "call_x".into(),
+            name: "grep".into(),
+            arguments: object(json!({"q": "b"})),
+        },
+    ];
+    assert_eq!(
+        renderer(Dialect::Kimi).calls(&calls).unwrap(),
+        "<|tool_calls_section_begin|>\
+         <|tool_call_begin|>functions.read:7<|tool_call_argument_begin|>{\"path\":\"a\"}<|tool_call_end|>\
+         <|tool_call_begin|>functions.grep:1<|tool_call_argument_begin|>{\"q\":\"b\"}<|tool_call_end|>\
+         <|tool_calls_section_end|>"
+    );
+    assert_eq!(
+        renderer(Dialect::Gemini).calls(&calls).unwrap(),
+        "```tool_code\n[default_api.read(path=\"a\"), default_api.grep(q=\"b\")]\n```"
+    );
+    let completion = scan(
+        Dialect::Kimi,
+        &renderer(Dialect::Kimi).calls(&calls).unwrap(),
+        &[],
+    );
+    let ids: Vec<&str> = completion
+        .tool_calls
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(ids, ["functions.read:7", "functions.grep:1"]);
+    assert_eq!(renderer(Dialect::Xml).calls(&[]).unwrap(), "");
+}
+
+/// Raw-text values: a string that reads as JSON is written as a JSON string unless the
+/// schema says the parameter is a string; values are never entity-escaped.
+#[test]
+fn raw_text_typing() {
+    let call = Call::new("f", object(json!({"s": "7", "t": "a & b", "n": 7})));
+    let xml = renderer(Dialect::Xml);
+    assert_eq!(
+        xml.call(&call).unwrap(),
+        "<invoke name=\"f\">\n<parameter name=\"s\">\"7\"</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
+    );
+    let tools: Vec<Tool> = serde_json::from_value(json!([{
+        "type": "function",
+        "function": {"name": "f", "parameters": {"type": "object", "properties": {"s": {"type": "string"}}}}
+    }]))
+    .unwrap();
+    assert_eq!(
+        xml.with_tools(&tools).call(&call).unwrap(),
+        "<invoke name=\"f\">\n<parameter name=\"s\">7</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
+    );
+}
+
+/// Values that cannot be written are refused, naming the call and the argument; a closer
+/// that structure does not follow is written as it is (dialects.md rule 4).
+#[test]
+fn unwritable_values() {
+    let calls = [
+        Call::new("ok", object(json!({"a": "x"}))),
+        Call::new(
+            "write",
+            object(json!({"path": "a", "text": "x</parameter>\n<parameter name=\"y\">z"})),
+        ),
+    ];
+    let error = renderer(Dialect::Xml).calls(&calls).unwrap_err();
+    assert_eq!(error.index, 1);
+    assert_eq!(error.name.as_deref(), Some("write"));
+    assert_eq!(error.argument.as_deref(), Some("/text"));
+    assert_eq!(error.reason, Reason::CloserInValue("</parameter>"));
+    assert_eq!(
+        error.to_string(),
+        "item 1 (\"write\"), argument \"/text\": the value holds \"</parameter>\" followed by structure; the scanner would end the value there"
+    );
+    for text in [
+        "x</parameter></invoke>",
+        "x</parameter> \n <invoke name=\"z\">",
+        "x</invoke><invoke>",
+    ] {
+        let call = Call::new("w", object(json!({ "text": text })));
+        assert!(renderer(Dialect::Xml).call(&call).is_err(), "{text}");
+    }
+    // Followed by prose, by more than 32 bytes of whitespace, or by the value's end: text.
+    for text in [
+        "x</parameter> and more",
+        &format!("x</parameter>{}<parameter name=\"y\">", " ".repeat(33)),
+        "x</parameter>",
+        "x</invoke>",
+        "x</parameter><parameters>",
+    ] {
+        let call = Call::new("w", object(json!({ "text": text })));
+        let rendered = renderer(Dialect::Xml).call(&call).unwrap();
+        let completion = scan(Dialect::Xml, &rendered, &[]);
+        assert_eq!(
+            calls_of(&completion),
+            [("w".to_owned(), json!({ "text": text }))]
+        );
+    }
+
+    let gemma = Call::new("f", object(json!({"a": {"b": ["x<|\"|>y"]}})));
+    let error = renderer(Dialect::Gemma).call(&gemma).unwrap_err();
+    assert_eq!(error.argument.as_deref(), Some("/a/b/0"));
+    assert_eq!(error.reason, Reason::QuoteTokenInString);
+
+    let bad_key = Call::new("f", object(json!({"a b": 1})));
+    assert!(matches!(
+        renderer(Dialect::Gemini).call(&bad_key).unwrap_err().reason,
+        Reason::InvalidKey(_)
+    ));
+    assert!(matches!(
+        renderer(Dialect::Gemma).call(&bad_key).unwrap_err().reason,
+        Reason::InvalidKey(_)
+    ));
+    for name in ["", "a b", "<x>", "a\"b"] {
+        let call = Call::new(name, Map::new());
+        for &dialect in Dialect::ALL {
+            assert!(matches!(
+                renderer(dialect).call(&call).unwrap_err().reason,
+                Reason::InvalidName(_)
+            ));
+        }
+    }
+    // Python strings always can be written.
+    let python = Call::new("f", object(json!({"s": "\"\\\n\r\t\u{1}```'"})));
+    let rendered = renderer(Dialect::Gemini).call(&python).unwrap();
+    assert_eq!(
+        rendered,
+        "```tool_code\ndefault_api.f(s=\"\\\"\\\\\\n\\r\\t\\x01```'\")\n```"
+    );
+    assert_eq!(
+        calls_of(&scan(Dialect::Gemini, &rendered, &[])),
+        [("f".to_owned(), json!({"s": "\"\\\n\r\t\u{1}```'"}))]
+    );
+}
+
+/// Results: ids, names and the error form where the dialect has one.
+#[test]
+fn results_per_dialect() {
+    let results = [
+        ToolResult {
+            tool_call_id: "functions.read:0".into(),
+            name: "read".into(),
+            content: "{\"a\":[1,\"x\"]}".into(),
+            is_error: false,
+        },
+        ToolResult {
+            tool_call_id: "call_9".into(),
+            name: "read".into(),
+            content: "no such file".into(),
+            is_error: true,
+        },
+    ];
+    let expected = [
+        (Dialect::Hermes, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::Kimi, "<|im_system|>read<|im_middle|>## Return of functions.read:0\n{\"a\":[1,\"x\"]}<|im_end|><|im_system|>read<|im_middle|>## Return of functions.read:1\nno such file<|im_end|>"),
+        (Dialect::Deepseek, "<｜tool▁output▁begin｜>{\"a\":[1,\"x\"]}<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>no such file<｜tool▁output▁end｜>"),
+        (Dialect::Harmony, "<|start|>functions.read to=assistant<|channel|>commentary<|message|>{\"a\":[1,\"x\"]}<|end|><|start|>functions.read to=assistant<|channel|>commentary<|message|>no such file<|end|>"),
+        (Dialect::Gemma, "<|tool_response>response:read{output:{a:[1,<|\"|>x<|\"|>]}}<tool_response|><|tool_response>response:read{error:<|\"|>no such file<|\"|>}<tool_response|>"),
+        (Dialect::Gemini, "```tool_outputs\n{\"a\":[1,\"x\"]}\n```\n```tool_outputs\nno such file\n```"),
+    ];
+    for (dialect, want) in expected {
+        assert_eq!(
+            renderer(dialect).results(&results).unwrap(),
+            want,
+            "{dialect}"
+        );
+    }
+}
+
+/// Kimi transcripts number calls across the conversation and head each result with the
+/// id its call was given.
+#[test]
+fn kimi_transcript_ids() {
+    let text = transcript(Dialect::Kimi, &conversation());
+    assert!(text.contains("<|tool_call_begin|>functions.search:0<|tool_call_argument_begin|>"));
+    assert!(text.contains("<|tool_call_begin|>functions.read:1<|tool_call_argument_begin|>"));
+    assert!(text.contains("<|tool_call_begin|>functions.read:2<|tool_call_argument_begin|>"));
+    assert!(text.contains("## Return of functions.search:0\nresult"));
+    assert!(text.contains("## Return of functions.read:1\n3.14159"));
+    assert!(text.contains("## Return of functions.read:2\nno such file"));
+}
+
+/// The assistant turns of a transcript scan back to their calls and reasoning.
+#[test]
+fn transcript_assistant_turns_scan_back() {
+    for &dialect in Dialect::ALL {
+        let messages = seed_conversation("I should search.");
+        let Message::Assistant(turn) = &messages[1] else {
+            unreachable!()
+        };
+        let r = renderer(dialect);
+        let text = format!(
+            "{}{}{}",
+            r.reasoning(&turn.reasoning).unwrap(),
+            turn.content,
+            r.calls(&turn.tool_calls).unwrap()
+        );
+        let completion = scan(dialect, &text, &[3, 17, 40]);
+        assert_eq!(
+            completion.reasoning.as_deref(),
+            Some("I should search."),
+            "{dialect}"
+        );
+        assert_eq!(completion.content, "Searching.", "{dialect}");
+        assert_eq!(
+            calls_of(&completion),
+            [("search".to_owned(), json!({"query": "pi"}))],
+            "{dialect}"
+        );
+    }
+}
+
+/// History re-encoding (seed-system §4.4).
+#[test]
+fn history_reencoding() {
+    let messages = vec![
+        Message::User {
+            content: "Find pi".into(),
+        },
+        Message::Assistant(Assistant {
+            content: "Searching.  \n".into(),
+            reasoning: "I should search.".into(),
+            tool_calls: vec![Call::new("search", object(json!({"query": "pi"})))],
+        }),
+        Message::Tool(ToolResult {
+            tool_call_id: "c1".into(),
+            name: "search".into(),
+            content: "one".into(),
+            is_error: false,
+        }),
+        Message::Tool(ToolResult {
+            tool_call_id: "c2".into(),
+            name: "search".into(),
+            content: "two".into(),
+            is_error: false,
+        }),
+        Message::Assistant(Assistant {
+            content: "Done.".into(),
+            reasoning: "kept".into(),
+            tool_calls: Vec::new(),
+        }),
+    ];
+    let out = renderer(Dialect::Hermes).history(&messages).unwrap();
+    assert_eq!(
+        out,
+        vec![
+            messages[0].clone(),
+            Message::Assistant(Assistant {
+                content: "Searching.\n<tool_call>\n{\"name\":\"search\",\"arguments\":{\"query\":\"pi\"}}\n</tool_call>".into(),
+                reasoning: String::new(),
+                tool_calls: Vec::new(),
+            }),
+            Message::User {
+                content: "<tool_response>\none\n</tool_response>\n<tool_response>\ntwo\n</tool_response>".into(),
+            },
+            messages[4].clone(),
+        ]
+    );
+}
+
+/// The message model reads OpenAI's JSON shape as well as the flat one.
+#[test]
+fn messages_from_openai_json() {
+    let messages: Vec<Message> = serde_json::from_value(json!([
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": [{"type": "text", "text": "Find "}, {"type": "text", "text": "pi"}]},
+        {"role": "assistant", "content": null, "reasoning_content": "hm",
+         "tool_calls": [{"id": "c1", "type": "function",
+                         "function": {"name": "search", "arguments": "{\"query\":\"pi\",\"a\":1}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "name": "search", "content": "r", "is_error": true},
+        {"role": "assistant", "content": "ok", "tool_calls": [{"name": "f", "arguments": {"z": 1, "a": 2}}]}
+    ]))
+    .unwrap();
+    assert_eq!(
+        messages,
+        vec![
+            Message::System {
+                content: "Be brief.".into()
+            },
+            Message::User {
+                content: "Find pi".into()
+            },
+            Message::Assistant(Assistant {
+                content: String::new(),
+                reasoning: "hm".into(),
+                tool_calls: vec![Call {
+                    id: "c1".into(),
+                    name: "search".into(),
+                    arguments: object(json!({"query": "pi", "a": 1})),
+                }],
+            }),
+            Message::Tool(ToolResult {
+                tool_call_id: "c1".into(),
+                name: "search".into(),
+                content: "r".into(),
+                is_error: true,
+            }),
+            Message::Assistant(Assistant {
+                content: "ok".into(),
+                reasoning: String::new(),
+                tool_calls: vec![Call::new("f", object(json!({"z": 1, "a": 2})))],
+            }),
+        ]
+    );
+    // Key order is the caller's.
+    let Message::Assistant(turn) = &messages[4] else {
+        unreachable!()
+    };
+    assert_eq!(
+        renderer(Dialect::Hermes).calls(&turn.tool_calls).unwrap(),
+        "<tool_call>\n{\"name\":\"f\",\"arguments\":{\"z\":1,\"a\":2}}\n</tool_call>"
+    );
+    let bad: Result<Vec<Message>, _> = serde_json::from_value(json!([
+        {"role": "assistant", "tool_calls": [{"name": "f", "arguments": "[1]"}]}
+    ]));
+    assert!(bad.is_err());
+}
