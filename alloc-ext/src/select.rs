@@ -97,6 +97,16 @@ pub const FALLBACK: DialectName = DialectName("xml");
 /// # Panics
 /// Never.
 pub fn for_model(model_id: &str) -> DialectName {
+    known_model(model_id).unwrap_or(FALLBACK)
+}
+
+/// The dialect a rule of [`for_model`] gives for `model_id`, or `None` when no rule knows
+/// the id: for callers with a fallback of their own (the seed's agent prompts unknown
+/// models in `glm`, seed-system.md §4.7, §5.11).
+///
+/// # Panics
+/// Never.
+pub fn known_model(model_id: &str) -> Option<DialectName> {
     let id = model_id.trim().to_ascii_lowercase();
     let bare = id.rsplit('/').next().unwrap_or("");
     let name = if is_anthropic(&id) {
@@ -132,9 +142,9 @@ pub fn for_model(model_id: &str) -> DialectName {
     {
         "hermes"
     } else {
-        return FALLBACK;
+        return None;
     };
-    DialectName(name)
+    Some(DialectName(name))
 }
 
 /// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang

@@ -794,3 +794,20 @@ fn demoted_reasoning_that_would_close_early_is_an_error() {
     let err = demoted_reasoning("qwen3-32b", "a </think> b").unwrap_err();
     assert_eq!(err.reason, Reason::CloserInReasoning("</think>"));
 }
+
+#[test]
+fn callers_with_their_own_fallback_see_unknown_models() {
+    // The seed's agent (§5.11) prompts models no rule knows in glm; Qwen3-Coder now has
+    // its own dialect.
+    let agent = |id: Option<&str>| {
+        id.and_then(select::known_model)
+            .unwrap_or(name("glm"))
+            .as_str()
+    };
+    assert_eq!(agent(Some("MiniMax-M3")), "minimax");
+    assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
+    assert_eq!(agent(Some("unclassified-model-id")), "glm");
+    assert_eq!(agent(None), "glm");
+    assert_eq!(select::known_model("mistral-large"), None);
+    assert_eq!(select::for_model("mistral-large"), select::FALLBACK);
+}
