@@ -4,9 +4,12 @@
 //! `alloc`: owned events ([`events`]), a whole completion with parsed tool calls
 //! ([`assemble`], which also turns calls written as parameters, raw-text or literal, into
 //! JSON arguments, typed by the tools' JSON Schemas), OpenAI-style streaming deltas
-//! ([`stream`]), tool-call ids ([`ids`]) and the tools offered to the model ([`tools`]:
-//! names, descriptions and parameter schemas, read from an OpenAI `tools` array), and the encoding
-//! side: calls, results, reasoning and transcripts written in a dialect ([`render`]).
+//! ([`stream`]), tool-call ids ([`ids`]), the tools offered to the model ([`tools`]: names,
+//! descriptions and parameter schemas, read from an OpenAI `tools` array), and the encoding
+//! side: calls, results, reasoning and transcripts written in a dialect ([`render`]), the
+//! tool prompt with its catalog and format guide ([`prompt`]), the tool inventory and
+//! examples ([`inventory`], [`examples`]), reasoning demotion ([`demote`]) and the dialect
+//! for a model id or a server's parser name ([`select`]).
 //!
 //! ## Example: assemble a completion
 //!
@@ -50,11 +53,16 @@
 #![warn(missing_debug_implementations)]
 
 pub mod assemble;
+pub mod demote;
 pub mod events;
+pub mod examples;
 pub mod ids;
+pub mod inventory;
 mod literal;
 mod params;
+pub mod prompt;
 pub mod render;
+pub mod select;
 pub mod stream;
 pub mod tools;
 

@@ -3,11 +3,12 @@
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
 //! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`;
 //! `inband render calls|results|transcript --dialect NAME [--tools FILE]` (JSON on standard
-//! input). Exits non-zero only for usage and I/O errors (and, for `render`, input that
-//! cannot be written in the dialect); anything wrong in the model's output is a diagnostic
-//! in the output.
+//! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`. Exits non-zero only
+//! for usage and I/O errors (and, for `render`, input that cannot be written in the
+//! dialect); anything wrong in the model's output is a diagnostic in the output.
 
 mod output;
+mod prompt;
 mod render;
 
 use std::io::{self, Read, Write};
@@ -37,6 +38,8 @@ enum Command {
     /// Write tool calls, tool results or a whole transcript (JSON on standard input) in a
     /// dialect.
     Render(render::RenderArgs),
+    /// Print the tool prompt (catalog and format guide) for a dialect or a model.
+    Prompt(prompt::PromptArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -154,6 +157,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let args = match cli.command {
         Command::Scan(args) => args,
         Command::Render(args) => return render::run(args),
+        Command::Prompt(args) => {
+            let text = prompt::render(&args).map_err(Failure::Message)?;
+            return match io::stdout().lock().write_all(text.as_bytes()) {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Failure::ReaderGone),
+                other => other.map_err(|e| Failure::Message(format!("cannot write output: {e}"))),
+            };
+        }
     };
     let mut options = Options::default();
     options.starts_in_reasoning = args.starts_in_reasoning;

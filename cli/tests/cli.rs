@@ -1041,6 +1041,53 @@ fn tools_file_types_raw_text_parameters() {
     );
 }
 
+#[test]
+fn prompt_prints_the_golden_prompt_of_a_dialect_or_a_model() {
+    let tools = data("tools/shell.json");
+    let tools = tools.to_str().unwrap();
+    for (args, golden) in [
+        (["--dialect", "hermes"], "golden/prompt-hermes.md"),
+        (["--dialect", "qwen3-coder"], "golden/prompt-qwen3-coder.md"),
+        (
+            ["--model", "openai/gpt-oss-120b"],
+            "golden/prompt-harmony.md",
+        ),
+        (["--model", "zai-org/GLM-4.5"], "golden/prompt-glm.md"),
+    ] {
+        let out = stdout(&inband(&["prompt", args[0], args[1], "--tools", tools]));
+        assert_eq!(
+            out,
+            std::fs::read_to_string(data(golden)).unwrap(),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn prompt_usage_errors_exit_non_zero() {
+    let tools = data("tools/shell.json");
+    let tools = tools.to_str().unwrap();
+    let missing = inband(&["prompt", "--tools", tools]);
+    assert_eq!(missing.status.code(), Some(2));
+    let unknown = inband(&["prompt", "--dialect", "llama", "--tools", tools]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains(
+        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, glm, anthropic, minimax, qwen3-coder)"
+    ));
+    let not_tools = inband(&[
+        "prompt",
+        "--dialect",
+        "xml",
+        "--tools",
+        data("corpus/001-hermes-tag-split-across-chunks.json")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(not_tools.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&not_tools.stderr)
+        .contains("is not an OpenAI tools array: not a JSON array"));
+}
+
 /// `inband render …` with `stdin` on standard input.
 fn render(args: &[&str], stdin: &str) -> Output {
     use std::io::Write;

@@ -1,0 +1,49 @@
+//! Reasoning demotion (seed-system.md §4.3): an earlier turn's reasoning that cannot go
+//! back to the model as a native reasoning block (another provider, another model) is
+//! replayed as ordinary assistant text, in the form the target model reads as reasoning.
+
+use inband::Dialect;
+
+use crate::render::{RenderError, Renderer};
+use crate::select;
+
+/// `reasoning` as assistant text for the model `model_id` (its dialect from
+/// [`select::for_model`]); `""` when the reasoning is empty or only whitespace. No
+/// separator is added after it.
+///
+/// - `anthropic`: the bare text with its trailing whitespace removed, no tags: Claude's
+///   reasoning classifier refuses or leaks when earlier reasoning comes back inside
+///   `<thinking>` tags.
+/// - `harmony`, `gemma`: `<think>\nTEXT\n</think>`, because their native forms are chat
+///   template control tokens (`<|channel|>analysis`, `<|channel>thought`), which must not
+///   appear inside a message.
+/// - every other dialect: its own reasoning block ([`Renderer::reasoning`]); until their
+///   writers land, `glm` and `qwen3-coder` get `<think>\nTEXT\n</think>` and `minimax`
+///   `<thinking>\nTEXT\n</thinking>` (the seed's form).
+///
+/// # Errors
+/// The text holds the closer of the form it goes in (`</think>` for a `<think>` block),
+/// which would end it early ([`RenderError`]).
+pub fn demoted_reasoning(model_id: &str, reasoning: &str) -> Result<String, RenderError> {
+    if reasoning.trim().is_empty() {
+        return Ok(String::new());
+    }
+    let dialect = select::for_model(model_id);
+    if dialect.as_str() == "anthropic" {
+        return Ok(reasoning.trim_end().to_owned());
+    }
+    let own = match dialect.as_str() {
+        "harmony" | "gemma" => None,
+        _ => dialect.dialect().and_then(Renderer::new),
+    };
+    // Until their writers land, MiniMax gets `<thinking>` as the seed writes it, GLM and
+    // Qwen3-Coder their `<think>`.
+    let stand_in = match dialect.as_str() {
+        "minimax" => Dialect::Xml,
+        _ => Dialect::Qwen3,
+    };
+    match own.or_else(|| Renderer::new(stand_in)) {
+        Some(renderer) => renderer.reasoning(reasoning),
+        None => Ok(reasoning.trim_end().to_owned()),
+    }
+}

@@ -1,0 +1,127 @@
+//! Worked examples of a tool's use, written in a dialect for the model to copy
+//! (seed-system.md §1.9): calls, wrong/right pairs and notes, in an `<examples>` block.
+
+use serde_json::{Map, Value};
+
+use crate::prompt::{ToolExample, ToolSpec};
+use crate::render::{Call, RenderError, Renderer, Tool};
+use crate::select::DialectName;
+
+/// The `<examples>` block of `tool` in `dialect`, `""` when the tool has no examples or
+/// the dialect has no call writer yet (`glm` and `qwen3-coder` until their scanners land;
+/// `anthropic` and `minimax` write one call as `xml` does, a bare `<invoke>`).
+///
+/// ```text
+/// <examples>
+/// # CAPTION                      (a call example)
+/// <example>
+/// CALL
+/// </example>
+/// # CAPTION                      (a compare example)
+/// WRONG:
+/// <example>…</example>
+/// RIGHT:
+/// <example>…</example>
+/// # CAPTION                      (a note)
+/// NOTE
+/// </examples>
+/// ```
+///
+/// A call is written as the dialect writes one call without its turn's envelope, knowing
+/// `tool`'s schema, with two reductions (seed §1.9): Harmony shows only the JSON
+/// arguments, Gemini only `NAME(…)` (no fence, no `default_api.`). With `intent_field`,
+/// every call's arguments start with that field valued `…` (U+2026), then the example's
+/// own (an intent the example gives keeps its value, in first place).
+///
+/// # Errors
+/// A call the dialect cannot write (see [`RenderError`]): a Gemma string holding `<|"|>`,
+/// a raw-text value holding its own closer.
+pub fn tool_examples(
+    tool: &ToolSpec,
+    dialect: DialectName,
+    intent_field: Option<&str>,
+) -> Result<String, RenderError> {
+    let Some(renderer) = call_writer(dialect) else {
+        return Ok(String::new());
+    };
+    if tool.examples.is_empty() {
+        return Ok(String::new());
+    }
+    let schema = [Tool {
+        name: tool.name.clone(),
+        description: tool.description.clone(),
+        parameters: tool.parameters.clone(),
+    }];
+    let renderer = renderer.with_tools(&schema);
+    let example = |arguments: &Map<String, Value>| -> Result<String, RenderError> {
+        let mut with_intent = Map::new();
+        if let Some(field) = intent_field {
+            with_intent.insert(field.to_owned(), Value::String("\u{2026}".into()));
+        }
+        for (key, value) in arguments {
+            with_intent.insert(key.clone(), value.clone());
+        }
+        let call = Call::new(tool.name.clone(), with_intent);
+        let text = match dialect.as_str() {
+            "harmony" => Value::Object(call.arguments.clone()).to_string(),
+            "gemini" => {
+                let block = renderer.call(&call)?;
+                let body = block
+                    .strip_prefix("```tool_code\n")
+                    .and_then(|b| b.strip_suffix("\n```"))
+                    .unwrap_or(&block);
+                body.strip_prefix("default_api.").unwrap_or(body).to_owned()
+            }
+            _ => renderer.call(&call)?,
+        };
+        Ok(format!("<example>\n{}\n</example>", text.trim()))
+    };
+    let mut parts = Vec::with_capacity(tool.examples.len());
+    for item in &tool.examples {
+        let caption = |caption: &Option<String>| {
+            caption
+                .as_deref()
+                .map(|c| format!("# {}\n", c.trim_end()))
+                .unwrap_or_default()
+        };
+        parts.push(match item {
+            ToolExample::Call {
+                caption: c,
+                arguments,
+            } => {
+                format!("{}{}", caption(c), example(arguments)?)
+            }
+            ToolExample::Compare {
+                caption: c,
+                bad,
+                good,
+            } => format!(
+                "{}WRONG:\n{}\nRIGHT:\n{}",
+                caption(c),
+                example(bad)?,
+                example(good)?
+            ),
+            ToolExample::Note { caption: c, note } => {
+                let mut part = format!("# {c}").trim_end().to_owned();
+                if let Some(note) = note {
+                    part.push('\n');
+                    part.push_str(note);
+                }
+                part
+            }
+        });
+    }
+    Ok(format!("<examples>\n{}\n</examples>", parts.join("\n")))
+}
+
+/// The writer of one call in `dialect`: its own once it has a scanner and a renderer, and
+/// `xml`'s for the other dialects whose single call is a bare `<invoke>`.
+fn call_writer(dialect: DialectName) -> Option<Renderer<'static>> {
+    if let Some(renderer) = dialect.dialect().and_then(Renderer::new) {
+        return Some(renderer);
+    }
+    match dialect.as_str() {
+        "anthropic" | "minimax" => Renderer::new(inband::Dialect::Xml),
+        _ => None,
+    }
+}

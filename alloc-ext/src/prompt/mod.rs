@@ -1,0 +1,123 @@
+//! The tool prompt (seed-system.md §1.8): a short preamble, the tool catalog (one compact
+//! JSON object per tool) and the dialect's format guide and rules, written for a model that
+//! calls tools in band. The output is byte-stable for the same input, so a provider's
+//! prompt cache keeps hitting.
+//!
+//! The guides live in `src/prompt/guides/NAME.md`, one per dialect, keyed by
+//! [`DialectName`]: dialects whose scanner is still to come have their guide already.
+//!
+//! ## Example: a Hermes tool prompt
+//!
+//! ```
+//! use inband::Dialect;
+//! use inband_alloc::prompt::{tool_prompt, ToolSpec};
+//! use inband_alloc::select::DialectName;
+//!
+//! let tools: Vec<serde_json::Value> = serde_json::from_str(
+//!     r#"[{"type": "function", "function": {"name": "read", "parameters": {"type": "object"}}}]"#,
+//! )?;
+//! let tools = ToolSpec::parse_all(&tools)?;
+//! let prompt = tool_prompt(&tools, DialectName::of(Dialect::Hermes));
+//! assert!(prompt.starts_with("# Tools\n\n"));
+//! assert!(prompt.contains(
+//!     "<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"read\",\"description\":\"\",\"parameters\":{\"type\":\"object\"}}}\n</tools>"
+//! ));
+//! assert!(prompt.contains("## Format guide"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod tools;
+
+pub use tools::{ToolExample, ToolSpec, ToolsError};
+
+use serde_json::{Map, Value};
+
+use crate::select::DialectName;
+
+/// The format guide and rules of each dialect, by name: seed-system.md §2.x (i) and §3 in
+/// our words, each showing the canonical form its scanner reads.
+const GUIDES: [(&str, &str); 12] = [
+    ("hermes", include_str!("guides/hermes.md")),
+    ("qwen3", include_str!("guides/qwen3.md")),
+    ("kimi", include_str!("guides/kimi.md")),
+    ("deepseek", include_str!("guides/deepseek.md")),
+    ("harmony", include_str!("guides/harmony.md")),
+    ("xml", include_str!("guides/xml.md")),
+    ("gemma", include_str!("guides/gemma.md")),
+    ("gemini", include_str!("guides/gemini.md")),
+    ("glm", include_str!("guides/glm.md")),
+    ("anthropic", include_str!("guides/anthropic.md")),
+    ("minimax", include_str!("guides/minimax.md")),
+    ("qwen3-coder", include_str!("guides/qwen3-coder.md")),
+];
+
+/// The preamble: what the model may do, how calls are written, where the tools are.
+const PREAMBLE: &str = "# Tools\n\n\
+You may call one or more of the functions below to help with the user's request.\n\
+Write each call as plain text in your reply, in exactly the syntax the format guide below gives, not as a native tool-call message.\n\n\
+The functions you can call are listed between <tools> and </tools>, one JSON object per line.\n\n";
+
+/// The dialect's format guide and rules (`## Format guide` with fenced `text` examples,
+/// then `## Rules` bullets), trimmed.
+///
+/// # Panics
+/// Never: every [`DialectName`] has a guide.
+pub fn guide(dialect: DialectName) -> &'static str {
+    GUIDES
+        .iter()
+        .find(|(name, _)| *name == dialect.as_str())
+        .map_or("", |(_, text)| text.trim())
+}
+
+/// The tool catalog: one line per tool, in the given order, each the compact JSON
+/// `{"type":"function","function":{"name":…,"description":…,"parameters":…}}` with the
+/// keys in exactly that order and the schema's keys in the order given. Lines are joined
+/// by `\n`, with no newline at the end.
+///
+/// # Panics
+/// Never.
+pub fn catalog(tools: &[ToolSpec]) -> String {
+    let lines: Vec<String> = tools
+        .iter()
+        .map(|tool| {
+            let mut function = Map::new();
+            function.insert("name".into(), Value::String(tool.name.clone()));
+            function.insert(
+                "description".into(),
+                Value::String(tool.description.clone()),
+            );
+            function.insert("parameters".into(), tool.parameters.clone());
+            let mut line = Map::new();
+            line.insert("type".into(), Value::String("function".into()));
+            line.insert("function".into(), Value::Object(function));
+            Value::Object(line).to_string()
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// The whole tool prompt for `dialect`:
+///
+/// ```text
+/// # Tools\n\n<what you may do>\n<how calls are written>\n\n<where the tools are>\n\n<tools>\n{CATALOG}\n</tools>\n\n{GUIDE}\n
+/// ```
+///
+/// with [`catalog`] and [`guide`]. No tools, no prompt: an empty list gives `""`.
+///
+/// # Panics
+/// Never.
+pub fn tool_prompt(tools: &[ToolSpec], dialect: DialectName) -> String {
+    if tools.is_empty() {
+        return String::new();
+    }
+    let catalog = catalog(tools);
+    let guide = guide(dialect);
+    let mut prompt = String::with_capacity(PREAMBLE.len() + catalog.len() + guide.len() + 32);
+    prompt.push_str(PREAMBLE);
+    prompt.push_str("<tools>\n");
+    prompt.push_str(&catalog);
+    prompt.push_str("\n</tools>\n\n");
+    prompt.push_str(guide);
+    prompt.push('\n');
+    prompt
+}

@@ -1,0 +1,319 @@
+//! Which dialect to speak with a model: from its model id (seed-system.md §4.7, extended to
+//! the families of model-formats.md §22) or from the tool-call parser an inference server
+//! was started with (model-formats.md §25).
+//!
+//! Results are [`DialectName`]s, not [`Dialect`]s: four dialects (`glm`, `anthropic`,
+//! `minimax`, `qwen3-coder`) have a format and a prompt before their scanner exists;
+//! [`DialectName::dialect`] gives the scanner's [`Dialect`] as soon as there is one.
+
+use inband::Dialect;
+
+/// The twelve dialects this crate can prompt for, by the names `spec/dialects.md` uses
+/// (and [`Dialect::name`] for those with a scanner).
+pub const DIALECT_NAMES: [&str; 12] = [
+    "hermes",
+    "qwen3",
+    "kimi",
+    "deepseek",
+    "harmony",
+    "xml",
+    "gemma",
+    "gemini",
+    "glm",
+    "anthropic",
+    "minimax",
+    "qwen3-coder",
+];
+
+/// A dialect, by name: one of [`DIALECT_NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DialectName(&'static str);
+
+impl DialectName {
+    /// The dialect called `name` (exact, lower case), if it is one of [`DIALECT_NAMES`].
+    pub fn new(name: &str) -> Option<DialectName> {
+        DIALECT_NAMES
+            .iter()
+            .find(|known| **known == name)
+            .map(|known| DialectName(known))
+    }
+
+    /// The name of a dialect that has a scanner.
+    pub const fn of(dialect: Dialect) -> DialectName {
+        DialectName(dialect.name())
+    }
+
+    /// The name, as in [`DIALECT_NAMES`].
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+
+    /// The scanner's dialect, or `None` while this dialect has no scanner yet.
+    pub fn dialect(self) -> Option<Dialect> {
+        Dialect::from_name(self.0)
+    }
+}
+
+impl core::fmt::Display for DialectName {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The dialect for models no rule knows: the generic `<invoke>` markup (seed §1.1).
+pub const FALLBACK: DialectName = DialectName("xml");
+
+/// The dialect to prompt a model in, from its id: a bare id (`gpt-oss-120b`), a repository
+/// path (`Qwen/Qwen3-Coder-480B-A35B-Instruct`) or a provider's routed id
+/// (`us.anthropic.claude-haiku-4-5-20251001-v1:0`). Case does not matter. Ids no rule
+/// knows get [`FALLBACK`].
+///
+/// The rules, first match wins (seed §4.7 in its order, with the families of
+/// model-formats §22 added where they fit a dialect exactly):
+///
+/// | model id | dialect |
+/// | --- | --- |
+/// | `claude-…`, `….claude-…`, `anthropic/…` | `anthropic` |
+/// | `gpt-…`, `chatgpt-…`, `codex-…`, `o1`/`o3`/`o4…`, `openai/…`, `gpt-oss…` | `harmony` |
+/// | `kimi-…`, `moonshotai/kimi…` (K2, K2-Thinking, K2.5) | `kimi` |
+/// | `…hermes…` (Hermes 2 Pro, 3, 4, whatever the base model) | `hermes` |
+/// | Qwen3-Coder, Qwen3.5 and later Qwen3.x | `qwen3-coder` |
+/// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
+/// | `…minimax…` with an `m2…` or `m3…` part (M2, M2.1, M2.5, M3) | `minimax` |
+/// | `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
+/// | `…mimo…` (same wire as Qwen3, §22) | `qwen3` |
+/// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
+/// | `gemma-4…` and later | `gemma` |
+/// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
+/// | `…gemini…` | `gemini` |
+/// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
+/// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
+///
+/// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
+/// `qwen3-coder` dialect (dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
+/// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
+/// need no version number.
+///
+/// # Panics
+/// Never.
+pub fn for_model(model_id: &str) -> DialectName {
+    known_model(model_id).unwrap_or(FALLBACK)
+}
+
+/// The dialect a rule of [`for_model`] gives for `model_id`, or `None` when no rule knows
+/// the id: for callers with a fallback of their own (the seed's agent prompts unknown
+/// models in `glm`, seed-system.md §4.7, §5.11).
+///
+/// # Panics
+/// Never.
+pub fn known_model(model_id: &str) -> Option<DialectName> {
+    let id = model_id.trim().to_ascii_lowercase();
+    let bare = id.rsplit('/').next().unwrap_or("");
+    let name = if is_anthropic(&id) {
+        "anthropic"
+    } else if is_openai(&id) {
+        "harmony"
+    } else if id.contains("moonshotai/kimi") || at_word_start(&id, "kimi", b"-.") {
+        "kimi"
+    } else if id.contains("hermes") {
+        "hermes"
+    } else if let Some(qwen) = qwen_dialect(bare) {
+        qwen
+    } else if id.contains("minimax") && has_minimax_generation(bare) {
+        "minimax"
+    } else if id.contains("deepseek") {
+        "deepseek"
+    } else if id.contains("mimo") {
+        "qwen3"
+    } else if is_step_3_5(bare) {
+        "qwen3-coder"
+    } else if let Some(major) = gemma_major(&id) {
+        if major >= 4 {
+            "gemma"
+        } else {
+            "gemini"
+        }
+    } else if id.contains("gemini") {
+        "gemini"
+    } else if is_glm(bare) {
+        "glm"
+    } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
+        || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
+    {
+        "hermes"
+    } else {
+        return None;
+    };
+    Some(DialectName(name))
+}
+
+/// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang
+/// `--tool-call-parser` value, or an smg (Rust gateway) parser name (model-formats §25).
+/// `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic lists,
+/// Granite 3, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
+///
+/// | parser | dialect |
+/// | --- | --- |
+/// | `hermes` | `hermes` |
+/// | `qwen`, `qwen25` | `qwen3` |
+/// | `qwen3_coder`, `qwen3_xml`, `qwen_coder`, `step3p5` | `qwen3-coder` |
+/// | `glm`, `glm45`, `glm47`, `glm4_moe`, `glm45_moe`, `glm47_moe` | `glm` |
+/// | `kimi_k2`, `kimik2` | `kimi` |
+/// | `deepseek_v3`, `deepseekv3`, `deepseek`, `deepseek_v31`, `deepseekv31`, `deepseek31`, `deepseek_v32`, `deepseekv32`, `deepseek_v4`, `deepseekv4` | `deepseek` |
+/// | `minimax_m2`, `minimax-m2` | `minimax` |
+/// | `openai`, `gpt-oss`, `gpt_oss` | `harmony` |
+/// | `gemma4` | `gemma` |
+/// | `granite4` | `hermes` |
+/// | `seed_oss` | `xml` |
+///
+/// # Panics
+/// Never.
+pub fn for_parser(parser: &str) -> Option<DialectName> {
+    let name = match parser.trim().to_ascii_lowercase().as_str() {
+        "hermes" | "granite4" => "hermes",
+        "qwen" | "qwen25" => "qwen3",
+        "qwen3_coder" | "qwen3_xml" | "qwen_coder" | "step3p5" => "qwen3-coder",
+        "glm" | "glm45" | "glm47" | "glm4_moe" | "glm45_moe" | "glm47_moe" => "glm",
+        "kimi_k2" | "kimik2" => "kimi",
+        "deepseek_v3" | "deepseekv3" | "deepseek" | "deepseek_v31" | "deepseekv31"
+        | "deepseek31" | "deepseek_v32" | "deepseekv32" | "deepseek_v4" | "deepseekv4" => {
+            "deepseek"
+        }
+        "minimax_m2" | "minimax-m2" => "minimax",
+        "openai" | "gpt-oss" | "gpt_oss" => "harmony",
+        "gemma4" => "gemma",
+        "seed_oss" => "xml",
+        _ => return None,
+    };
+    Some(DialectName(name))
+}
+
+/// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.
+fn at_word_start(id: &str, word: &str, next: &[u8]) -> bool {
+    id.match_indices(word).any(|(at, _)| {
+        let starts = at == 0 || id.as_bytes()[at - 1] == b'/';
+        let follows = id.as_bytes().get(at + word.len());
+        starts && follows.is_some_and(|b| next.contains(b))
+    })
+}
+
+/// `claude-…` as a bare id or after a `/` or `.` (Bedrock's `us.anthropic.claude-…`), or
+/// an `anthropic/` route.
+fn is_anthropic(id: &str) -> bool {
+    let claude = id.match_indices("claude").any(|(at, _)| {
+        let starts = at == 0 || matches!(id.as_bytes()[at - 1], b'/' | b'.');
+        let follows = id.as_bytes().get(at + "claude".len());
+        starts && matches!(follows, Some(b'-' | b'.'))
+    });
+    claude || id.starts_with("anthropic/") || id.contains("/anthropic/")
+}
+
+/// OpenAI's models (all spoken to in Harmony): `gpt-…`, `chatgpt-…`, `codex-…`, the
+/// `o1`/`o3`/`o4` reasoning models, `openai/…` routes, and gpt-oss.
+fn is_openai(id: &str) -> bool {
+    let reasoning = ["o1", "o3", "o4"].iter().any(|o| {
+        id.match_indices(o).any(|(at, _)| {
+            let starts = at == 0 || id.as_bytes()[at - 1] == b'/';
+            let follows = id.as_bytes().get(at + o.len());
+            starts && matches!(follows, None | Some(b'-' | b'.'))
+        })
+    });
+    ["gpt", "chatgpt", "codex"]
+        .iter()
+        .any(|w| at_word_start(id, w, b"-."))
+        || reasoning
+        || id.contains("openai/")
+}
+
+/// `qwen3-coder` for Qwen3-Coder and Qwen3.5 and later 3.x, `qwen3` for other Qwen and QwQ
+/// ids, `None` for ids that are not Qwen.
+fn qwen_dialect(bare: &str) -> Option<&'static str> {
+    if let Some((major, minor)) = version_after(bare, "qwen") {
+        let coder = major == 3 && (minor.is_some_and(|m| m >= 5) || bare.contains("coder"));
+        return Some(if coder { "qwen3-coder" } else { "qwen3" });
+    }
+    (bare.contains("qwen") || bare.contains("qwq")).then_some("qwen3")
+}
+
+/// A MiniMax generation that writes `<minimax:tool_call>`: a part of the id (between `-`,
+/// `_`, `.` or `/`) that is `m2` or `m3`, optionally followed by digits (`m21`) or a
+/// `.minor` (`m2.5`).
+fn has_minimax_generation(bare: &str) -> bool {
+    bare.match_indices(['m', 'M']).any(|(at, _)| {
+        let bytes = bare.as_bytes();
+        let starts = at == 0 || matches!(bytes[at - 1], b'-' | b'_' | b'/' | b'.');
+        let generation = matches!(bytes.get(at + 1), Some(b'2' | b'3'));
+        let rest = bytes.get(at + 2..).unwrap_or(&[]);
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let ends = match rest.get(digits) {
+            None | Some(b'-' | b'_' | b'/') => true,
+            Some(b'.') => rest.get(digits + 1).is_some_and(u8::is_ascii_digit),
+            _ => false,
+        };
+        starts && generation && ends
+    })
+}
+
+/// Step-3.5 and Step-3.7 (`step-3.5-flash`, `step3p5`): Qwen3-Coder's format.
+fn is_step_3_5(bare: &str) -> bool {
+    ["step-", "step"].iter().any(|prefix| {
+        version_after(bare, prefix)
+            .is_some_and(|(major, minor)| major == 3 && minor.is_some_and(|m| m >= 5))
+    })
+}
+
+/// The major version of a Gemma id: `gemma` at the start or after a `/`, an optional `-`
+/// or `.`, then a digit (seed §4.7 rule 10).
+fn gemma_major(id: &str) -> Option<u32> {
+    id.match_indices("gemma").find_map(|(at, _)| {
+        let starts = at == 0 || id.as_bytes()[at - 1] == b'/';
+        let rest = &id[at + "gemma".len()..];
+        let rest = rest.strip_prefix(['-', '.']).unwrap_or(rest);
+        let digit = rest.bytes().next().filter(u8::is_ascii_digit)?;
+        starts.then_some(u32::from(digit - b'0'))
+    })
+}
+
+/// `glm-M` or `glm-M.m` with a version in the seed's table: major 0–9 (one or two
+/// digits written, so `glm-10` is not GLM), minor 0–10.
+fn is_glm(bare: &str) -> bool {
+    bare.match_indices("glm-").any(|(at, _)| {
+        let rest = &bare[at + "glm-".len()..];
+        let major_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if !(1..=2).contains(&major_len) {
+            return false;
+        }
+        let Ok(major) = rest[..major_len].parse::<u32>() else {
+            return false;
+        };
+        let minor = rest[major_len..].strip_prefix('.').map(|m| {
+            let len = m.bytes().take_while(u8::is_ascii_digit).count();
+            m[..len].parse::<u32>().unwrap_or(u32::MAX)
+        });
+        major <= 9 && minor.is_none_or(|m| m <= 10)
+    })
+}
+
+/// The version right after the first `prefix` in `id`: `MAJOR` then optionally `.MINOR`,
+/// `-MINOR` (one digit, so `qwen3-32b` is 3 without a minor) or `pMINOR` (`step3p5`).
+fn version_after(id: &str, prefix: &str) -> Option<(u32, Option<u32>)> {
+    let at = id.find(prefix)?;
+    let rest = &id[at + prefix.len()..];
+    let major_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let major = rest[..major_len].parse::<u32>().ok()?;
+    let after = &rest[major_len..];
+    let minor = after
+        .strip_prefix('.')
+        .or_else(|| after.strip_prefix('p'))
+        .or_else(|| {
+            after
+                .strip_prefix('-')
+                .filter(|m| m.bytes().take_while(u8::is_ascii_digit).count() == 1)
+                .filter(|m| !m[1..].starts_with(|c: char| c.is_ascii_alphabetic()))
+        })
+        .and_then(|m| {
+            let len = m.bytes().take_while(u8::is_ascii_digit).count();
+            m[..len].parse::<u32>().ok()
+        });
+    Some((major, minor))
+}
