@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
+use crate::dialect::glm::{self, Glm};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::markup::{self, MarkupMachine, Tagset};
@@ -62,6 +63,10 @@ pub enum Dialect {
     /// `default_api.NAME(key="text", n=2)` + ```` ``` ````, ```` ```thinking ```` reasoning:
     /// Gemini, and Gemma 3 when prompted so.
     Gemini,
+    /// `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>` with raw-text
+    /// values, one tag a line (GLM-4.5/4.6) or none (GLM-4.7/5), `<think>` reasoning: GLM
+    /// (Zhipu / Z.ai).
+    Glm,
 }
 
 impl Dialect {
@@ -75,6 +80,7 @@ impl Dialect {
         Dialect::Xml,
         Dialect::Gemma,
         Dialect::Gemini,
+        Dialect::Glm,
     ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
@@ -88,6 +94,7 @@ impl Dialect {
             Dialect::Xml => "xml",
             Dialect::Gemma => "gemma",
             Dialect::Gemini => "gemini",
+            Dialect::Glm => "glm",
         }
     }
 
@@ -109,6 +116,7 @@ impl Dialect {
             Dialect::Xml => tables::xml::SPECIAL_TOKENS,
             Dialect::Gemma => tables::gemma::SPECIAL_TOKENS,
             Dialect::Gemini => tables::gemini::SPECIAL_TOKENS,
+            Dialect::Glm => tables::glm::SPECIAL_TOKENS,
         }
     }
 
@@ -226,6 +234,14 @@ static GEMINI: gemini::Modes = gemini::Modes {
     reasoning: &tables::gemini::REASONING,
 };
 
+static GLM: glm::Modes = glm::Modes {
+    content: &tables::glm::CONTENT,
+    reasoning: &tables::glm::REASONING,
+    body: &tables::glm::BODY,
+    key: &tables::glm::KEY,
+    value: &tables::glm::VALUE,
+};
+
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
 #[repr(u8)]
@@ -236,6 +252,7 @@ enum Machine {
     Markup(MarkupMachine),
     Gemma(Gemma),
     Gemini(Gemini),
+    Glm(Glm),
 }
 
 impl Machine {
@@ -249,6 +266,7 @@ impl Machine {
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
             Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
             Dialect::Gemini => Machine::Gemini(Gemini::new(&GEMINI, options)),
+            Dialect::Glm => Machine::Glm(Glm::new(&GLM, options)),
         }
     }
 
@@ -261,6 +279,7 @@ impl Machine {
             Machine::Markup(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemini(machine) => machine.run(chunk, base, options, sink),
+            Machine::Glm(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
@@ -272,6 +291,7 @@ impl Machine {
             Machine::Markup(machine) => machine.finish(end, options, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
             Machine::Gemini(machine) => machine.finish(end, sink),
+            Machine::Glm(machine) => machine.finish(end, options, sink),
         }
     }
 }
