@@ -76,6 +76,11 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("gemma", "content") => &tables::gemma::CONTENT,
         ("gemma", "reasoning") => &tables::gemma::REASONING,
         ("gemma", "string") => &tables::gemma::STRING,
+        ("glm", "body") => &tables::glm::BODY,
+        ("glm", "content") => &tables::glm::CONTENT,
+        ("glm", "key") => &tables::glm::KEY,
+        ("glm", "reasoning") => &tables::glm::REASONING,
+        ("glm", "value") => &tables::glm::VALUE,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -96,6 +101,7 @@ fn generated_source(dialect: &str) -> &'static str {
         "xml" => tables::xml::SOURCE,
         "gemma" => tables::gemma::SOURCE,
         "gemini" => tables::gemini::SOURCE,
+        "glm" => tables::glm::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }

@@ -651,7 +651,10 @@ impl Glm {
         sink.markup(span, Markup::Envelope, delimiter.bytes);
         if let Some(at) = self.repeat {
             let at = start + u64::from(at);
-            sink.diagnostic(Span::new(at, at + KEY_CLOSE_LEN as u64), Diagnostic::DuplicateTag);
+            sink.diagnostic(
+                Span::new(at, at + KEY_CLOSE_LEN as u64),
+                Diagnostic::DuplicateTag,
+            );
         }
         let raw = self
             .buf
@@ -920,19 +923,16 @@ impl Glm {
             Phase::Text => self.frame.finish_text(end, sink),
             Phase::Name => {
                 let held = self.frame.delimiters.take();
-                if self.start_call(options, sink) {
+                let nameless = self.buf.trim_ascii().is_empty();
+                if nameless {
+                    // Only the opener: nothing says it was a call.
+                    self.not_a_name(Diagnostic::TruncatedCall, sink);
+                }
+                if !nameless && self.start_call(options, sink) {
                     self.held_markup(&held, end, sink);
-                } else {
-                    let diagnostic = if self.buf.trim_ascii().is_empty() {
-                        Diagnostic::TruncatedCall
-                    } else {
-                        Diagnostic::InvalidName
-                    };
-                    self.not_a_name(diagnostic, sink);
-                    if !held.is_empty() {
-                        let span = Span::new(end - held.len() as u64, end);
-                        self.frame.release(span, &held, sink);
-                    }
+                } else if !held.is_empty() {
+                    let span = Span::new(end - held.len() as u64, end);
+                    self.frame.release(span, &held, sink);
                 }
             }
             Phase::Body => self.frame.held_as_markup(end, sink),
@@ -1002,9 +1002,7 @@ impl Glm {
 fn admits(candidate: Role, follow: Role, reasoning: bool) -> bool {
     match (candidate, follow) {
         (_, Role::ReasoningClose) => reasoning,
-        (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => {
-            true
-        }
+        (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => true,
         (Role::CallClose, Role::CallOpen | Role::Stop) => true,
         (
             Role::Stray,
