@@ -347,7 +347,7 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 352 bytes on x86_64; a test keeps it at most
+/// Memory is fixed (`size_of::<Scanner>()` is 368 bytes on x86_64; a test keeps it at most
 /// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
@@ -363,7 +363,10 @@ impl core::error::Error for Error {}
 /// section opener and at most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until what
 /// follows shows whether it counts (dialects.md rule 4); in `gemma`, a quote token and at
 /// most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until the next byte says whether it
-/// closed its string; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
+/// closed its string; in `glm`, a call's name or a key tag (at most [`MAX_NAME`] bytes
+/// and 52 bytes of its tags and whitespace) until it is whole, a candidate value closer and
+/// at most [`MAX_LOOKAHEAD`] bytes of whitespace after it (rule 4), and at most
+/// [`MAX_LOOKAHEAD`] bytes of whitespace at a value's end until the next byte; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
 /// until it shows whether it is a call, and the info of a fence line in reasoning (at most
 /// [`MAX_NAME`] bytes) until its line ends.
 ///

@@ -928,6 +928,34 @@ fn untyped_values_are_json_when_they_parse() {
     );
 }
 
+/// The bundled transcript (`tests/data/transcripts/glm.txt`, GLM-4.6 style): reasoning,
+/// prose, two calls, one with the value closer inside a value.
+#[test]
+fn bundled_transcript() {
+    let input = include_str!("data/transcripts/glm.txt");
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call("read", json!({"path": "src/parse.rs", "lines": [1, 40]})),
+            call(
+                "grep",
+                json!({
+                    "pattern": "if tag == \"</arg_value>\" { close(); }",
+                    "paths": ["src", "tests"],
+                    "note": "matches & counts, \"quoted\", 城堡 é"
+                })
+            ),
+        ]
+    );
+    assert_eq!(
+        completion.content,
+        "I will read the parser and search for the closing tags it matches."
+    );
+    assert!(completion.reasoning.unwrap().starts_with("The user wants"));
+    assert!(completion.diagnostics.is_empty());
+}
+
 /// Pieces of string values: the dialect's own tags (each followed by text, so that the
 /// canonical form stays unambiguous, seed §2.1 (i)), markup, quotes, non-ASCII.
 const TEXT_PIECES: &[&str] = &[

@@ -71,6 +71,11 @@ const PIECES: &[&str] = &[
     "r'",
     "[default_api.g(b=1), ",
     "```tool_outputs\n",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|observation|>",
 ];
 
 fn input() -> impl Strategy<Value = Vec<u8>> {
