@@ -1086,6 +1086,18 @@ proptest! {
         }
         prop_assert_eq!(EventLog::scan(Dialect::Glm, options, chunks), whole);
     }
+
+    /// Bytes from the dialect's own alphabet, in any chunking: no panic, same events,
+    /// tiling.
+    #[test]
+    fn alphabet_bytes_never_break_the_invariants(
+        input in prop::collection::vec(prop::sample::select(&b"<>/_ \nargkeyvlutoc|fhin"[..]), 0..300),
+        size in 1usize..7,
+    ) {
+        let whole = EventLog::scan(Dialect::Glm, Options::default(), [&input[..]]);
+        harness::check_log(&whole, &input);
+        prop_assert_eq!(EventLog::scan(Dialect::Glm, Options::default(), input.chunks(size)), whole);
+    }
 }
 
 const MARKUP_PIECES: &[&str] = &[
