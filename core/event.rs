@@ -414,6 +414,23 @@ pub enum Diagnostic {
     /// A ```` ```tool_code ```` block held a statement that is not a call; it and the rest
     /// of the block are text (seed B20).
     NotACall,
+    /// A GLM value was ended without its `</arg_value>`: by the next `<arg_key>` pair (the
+    /// whitespace before it is framing, not value) or by `</tool_call>` (accepted, seed
+    /// §2.1 healing, dialects.md rule 13).
+    UnclosedValue,
+    /// A GLM value was closed by `</arg_key>` instead of `</arg_value>` (accepted, seed §2.1
+    /// healing); a `</arg_value>` right after it was consumed with it.
+    WrongCloser,
+    /// A GLM key tag was repeated (`<arg_key><arg_key>k` or `k</arg_key></arg_key>`); the
+    /// repeat was consumed as the key's markup (dialects.md rules 12, 13).
+    DuplicateTag,
+    /// A GLM call name ran into its first key with no `<arg_key>` between them
+    /// (`<tool_call>NAMEKEY</arg_key>`); without the tool list the name cannot be told from
+    /// the key, so the block is text (dialects.md rule 9).
+    MissingKeyOpen,
+    /// A GLM call was ended without its `</tool_call>`: by the next `<tool_call>`, or, for
+    /// a draft, by the reasoning closer (accepted, dialects.md rule 13).
+    UnclosedCall,
 }
 
 impl Diagnostic {
@@ -463,6 +480,11 @@ impl Diagnostic {
             Diagnostic::ToolCodeBlock => "tool_code_block",
             Diagnostic::PositionalArgument => "positional_argument",
             Diagnostic::NotACall => "not_a_call",
+            Diagnostic::UnclosedValue => "unclosed_value",
+            Diagnostic::WrongCloser => "wrong_closer",
+            Diagnostic::DuplicateTag => "duplicate_tag",
+            Diagnostic::MissingKeyOpen => "missing_key_open",
+            Diagnostic::UnclosedCall => "unclosed_call",
         }
     }
 
@@ -550,6 +572,13 @@ impl Diagnostic {
             Diagnostic::NotACall => {
                 "the tool_code block held a statement that is not a call; it is text from there"
             }
+            Diagnostic::UnclosedValue => "a value was ended without its own closer",
+            Diagnostic::WrongCloser => "a value was closed by the key's closer",
+            Diagnostic::DuplicateTag => "a key tag was repeated; the repeat was ignored",
+            Diagnostic::MissingKeyOpen => {
+                "the call name ran into its first key without the key's opener; released as text"
+            }
+            Diagnostic::UnclosedCall => "a call was ended without its own closer",
         }
     }
 }

@@ -5,6 +5,7 @@ use core::fmt;
 use crate::automaton::Delimiter;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
+use crate::dialect::glm::{self, Glm};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
@@ -75,6 +76,10 @@ pub enum Dialect {
     /// </tool_call>` (one framing newline around each value is the template's), `<think>`
     /// reasoning: Qwen3-Coder, Qwen3.5 / Qwen3.6, Step-3.5.
     Qwen3Coder,
+    /// `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>` with raw-text
+    /// values, one tag a line (GLM-4.5/4.6) or none (GLM-4.7/5), `<think>` reasoning: GLM
+    /// (Zhipu / Z.ai).
+    Glm,
 }
 
 impl Dialect {
@@ -91,6 +96,7 @@ impl Dialect {
         Dialect::Anthropic,
         Dialect::Minimax,
         Dialect::Qwen3Coder,
+        Dialect::Glm,
     ];
 
     /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
@@ -107,6 +113,7 @@ impl Dialect {
             Dialect::Anthropic => "anthropic",
             Dialect::Minimax => "minimax",
             Dialect::Qwen3Coder => "qwen3-coder",
+            Dialect::Glm => "glm",
         }
     }
 
@@ -131,6 +138,7 @@ impl Dialect {
             Dialect::Anthropic => tables::anthropic::SPECIAL_TOKENS,
             Dialect::Minimax => tables::minimax::SPECIAL_TOKENS,
             Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
+            Dialect::Glm => tables::glm::SPECIAL_TOKENS,
         }
     }
 
@@ -318,6 +326,14 @@ static QWEN3_CODER: markup::Modes = markup::Modes {
     embedded: None,
 };
 
+static GLM: glm::Modes = glm::Modes {
+    content: &tables::glm::CONTENT,
+    reasoning: &tables::glm::REASONING,
+    body: &tables::glm::BODY,
+    key: &tables::glm::KEY,
+    value: &tables::glm::VALUE,
+};
+
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
 #[repr(u8)]
@@ -328,6 +344,7 @@ enum Machine {
     Markup(MarkupMachine),
     Gemma(Gemma),
     Gemini(Gemini),
+    Glm(Glm),
 }
 
 impl Machine {
@@ -344,6 +361,7 @@ impl Machine {
             Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
             Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
             Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
+            Dialect::Glm => Machine::Glm(Glm::new(&GLM, options)),
         }
     }
 
@@ -356,6 +374,7 @@ impl Machine {
             Machine::Markup(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemini(machine) => machine.run(chunk, base, options, sink),
+            Machine::Glm(machine) => machine.run(chunk, base, options, sink),
         }
     }
 
@@ -367,6 +386,7 @@ impl Machine {
             Machine::Markup(machine) => machine.finish(end, options, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
             Machine::Gemini(machine) => machine.finish(end, sink),
+            Machine::Glm(machine) => machine.finish(end, options, sink),
         }
     }
 }
@@ -422,7 +442,7 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 352 bytes on x86_64; a test keeps it at most
+/// Memory is fixed (`size_of::<Scanner>()` is 368 bytes on x86_64; a test keeps it at most
 /// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
@@ -441,7 +461,10 @@ impl core::error::Error for Error {}
 /// closer (at most the open parameter's key and `>`, not copied: they are known), and in
 /// `qwen3-coder` one value newline that may be the template's framing; in `gemma`, a quote token and at
 /// most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until the next byte says whether it
-/// closed its string; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
+/// closed its string; in `glm`, a call's name or a key tag (at most [`MAX_NAME`] bytes
+/// and 52 bytes of its tags and whitespace) until it is whole, a candidate value closer and
+/// at most [`MAX_LOOKAHEAD`] bytes of whitespace after it (rule 4), and at most
+/// [`MAX_LOOKAHEAD`] bytes of whitespace at a value's end until the next byte; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
 /// until it shows whether it is a call, and the info of a fence line in reasoning (at most
 /// [`MAX_NAME`] bytes) until its line ends.
 ///

@@ -7,6 +7,7 @@ mod corpus;
 mod dsml;
 mod gemini;
 mod gemma;
+mod glm;
 mod harmony;
 mod harness;
 mod minimax;

@@ -86,6 +86,11 @@ const PIECES: &[&str] = &[
     "\n<parameter",
     "</",
     "[e~[",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<|observation|>",
 ];
 
 fn input() -> impl Strategy<Value = Vec<u8>> {

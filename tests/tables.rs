@@ -94,6 +94,11 @@ fn generated(dialect: &str, mode: &str) -> &'static Dfa {
         ("qwen3-coder", "reasoning") => &tables::qwen3_coder::REASONING,
         ("qwen3-coder", "section") => &tables::qwen3_coder::SECTION,
         ("qwen3-coder", "value") => &tables::qwen3_coder::VALUE,
+        ("glm", "body") => &tables::glm::BODY,
+        ("glm", "content") => &tables::glm::CONTENT,
+        ("glm", "key") => &tables::glm::KEY,
+        ("glm", "reasoning") => &tables::glm::REASONING,
+        ("glm", "value") => &tables::glm::VALUE,
         _ => panic!(
             "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
              map it to `inband::tables::{}::{}`",
@@ -117,6 +122,7 @@ fn generated_source(dialect: &str) -> &'static str {
         "anthropic" => tables::anthropic::SOURCE,
         "minimax" => tables::minimax::SOURCE,
         "qwen3-coder" => tables::qwen3_coder::SOURCE,
+        "glm" => tables::glm::SOURCE,
         _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
     }
 }

@@ -10,6 +10,7 @@
 pub(crate) mod frame;
 pub(crate) mod gemini;
 pub(crate) mod gemma;
+pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod json_tag;
 pub(crate) mod markup;

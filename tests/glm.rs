@@ -1,0 +1,1124 @@
+//! The `glm` dialect: seed-system.md §2.1 and the GLM lines of §5.1, as amended by
+//! dialects.md, pinned as exact event logs and completions. Every input goes through the
+//! chunking harness, so each behaviour holds for every split; the look-ahead across chunk
+//! boundaries (rule 4) is also pinned at chosen splits.
+
+use inband::{Dialect, Options, Piece, Scanner, Sink, Span};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::events::EventLog;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use crate::harness;
+use crate::harness::render;
+
+fn scan_with(options: Options, input: &str) -> Vec<String> {
+    render(&harness::check(Dialect::Glm, options, input.as_bytes()))
+}
+
+fn scan(input: &str) -> Vec<String> {
+    scan_with(Options::default(), input)
+}
+
+/// The events of each feed of `chunks`, the last one including `finish` (the whole input
+/// goes through the harness too).
+fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
+    harness::check(Dialect::Glm, Options::default(), chunks.concat().as_bytes());
+    let mut scanner = Scanner::new(Dialect::Glm, Options::default());
+    let mut feeds = Vec::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let mut log = EventLog::new();
+        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
+        if k + 1 == chunks.len() {
+            scanner.finish(&mut log).unwrap();
+        }
+        feeds.push(render(&log));
+    }
+    feeds
+}
+
+fn completion_of<'a>(options: Options, chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
+    assemble(Dialect::Glm, options, &AssembleOptions::seeded(1), chunks)
+}
+
+/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
+/// events pass the harness.
+fn completion_with(options: Options, input: &str) -> Completion {
+    let bytes = input.as_bytes();
+    harness::check(Dialect::Glm, options, bytes);
+    let whole = completion_of(options, [bytes]);
+    for k in 0..=bytes.len() {
+        assert_eq!(
+            completion_of(options, [&bytes[..k], &bytes[k..]]),
+            whole,
+            "split at {k}"
+        );
+    }
+    assert_eq!(
+        completion_of(options, bytes.chunks(1)),
+        whole,
+        "byte by byte"
+    );
+    whole
+}
+
+fn completion(input: &str) -> Completion {
+    completion_with(Options::default(), input)
+}
+
+/// Complete calls as `(name, arguments)`.
+fn calls(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+fn call(name: &str, arguments: Value) -> (String, Value) {
+    (name.to_owned(), arguments)
+}
+
+fn codes(completion: &Completion) -> Vec<&str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// Seed §2.1 (a), GLM-4.5/4.6: the name on the opener's line, one tag a line.
+#[test]
+fn one_tag_a_line() {
+    let input = "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>src/a.ts</arg_value>\n<arg_key>count</arg_key>\n<arg_value>2</arg_value>\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"read\"",
+            "S0:read",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"path</arg_key>\\n<arg_value>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"src/a.ts\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"count</arg_key>\\n<arg_value>\"",
+            "P0:count:untyped",
+            "V0:Verbatim\"2\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("read", json!({"path": "src/a.ts", "count": 2}))]
+    );
+    assert_eq!(completion.content, "");
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// GLM-4.7/5 (model-formats §6): no newlines at all; parallel calls back to back; prose
+/// around them.
+#[test]
+fn no_newlines_and_parallel_calls() {
+    let input = "Reading.<tool_call>read<arg_key>path</arg_key><arg_value>src/a.ts</arg_value></tool_call><tool_call>read<arg_key>path</arg_key><arg_value>b.rs</arg_value></tool_call>Done.";
+    assert_eq!(
+        scan(input),
+        [
+            "T\"Reading.\"",
+            "<CallOpen>",
+            "E\"read\"",
+            "S0:read",
+            "<ParamOpen>",
+            "E\"path</arg_key><arg_value>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"src/a.ts\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            "E\"read\"",
+            "S1:read",
+            "<ParamOpen>",
+            "E\"path</arg_key><arg_value>\"",
+            "P1:path:untyped",
+            "V1:Verbatim\"b.rs\"",
+            "<ParamClose>",
+            "P-1",
+            "<CallClose>",
+            "X1:Complete",
+            "T\"Done.\"",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call("read", json!({"path": "src/a.ts"})),
+            call("read", json!({"path": "b.rs"}))
+        ]
+    );
+    assert_eq!(completion.content, "Reading.Done.");
+}
+
+/// Model-formats §6: GLM-4.5-Air writes spaces instead of newlines; the name is trimmed.
+#[test]
+fn spaces_between_the_parts() {
+    let input =
+        "<tool_call>ls <arg_key>dirPath</arg_key> <arg_value>backend</arg_value> </tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"ls \"",
+            "S0:ls",
+            "<ParamOpen>",
+            "E\"dirPath</arg_key> <arg_value>\"",
+            "P0:dirPath:untyped",
+            "V0:Verbatim\"backend\"",
+            "<ParamClose>",
+            "P-0",
+            "E\" \"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    assert_eq!(
+        calls(&completion(input)),
+        [call("ls", json!({"dirPath": "backend"}))]
+    );
+}
+
+/// A call with no arguments, in both styles.
+#[test]
+fn calls_without_arguments() {
+    let input = "<tool_call>f</tool_call><tool_call>g\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<CallClose>",
+            "X0:Complete",
+            "<CallOpen>",
+            "E\"g\"",
+            "S1:g",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X1:Complete",
+        ]
+    );
+    assert_eq!(
+        calls(&completion(input)),
+        [call("f", json!({})), call("g", json!({}))]
+    );
+}
+
+/// Rule 9 (seed B7): a block whose name is not one is text, with a diagnostic; no call.
+#[test]
+fn a_name_that_is_not_one_is_text() {
+    assert_eq!(
+        scan("Hi <tool_call>read the file\nok"),
+        [
+            "T\"Hi <tool_call>read the file\"",
+            "D:invalid_name",
+            "T\"\\nok\"",
+        ]
+    );
+    assert_eq!(
+        scan("<tool_call><arg_key>k</arg_key>"),
+        [
+            "T\"<tool_call>\"",
+            "D:invalid_name",
+            "T\"<arg_key>k</arg_key>\""
+        ]
+    );
+    assert_eq!(
+        scan("use <tool_call>List<T> here"),
+        [
+            "T\"use <tool_call>List\"",
+            "D:invalid_name",
+            "T\"<T> here\""
+        ]
+    );
+    let long = format!("<tool_call>{}", "n".repeat(200));
+    let completion = completion(&long);
+    assert_eq!(completion.content, long);
+    assert_eq!(codes(&completion), ["name_too_long"]);
+    assert!(completion.tool_calls.is_empty());
+}
+
+/// Rule 3 (seed B1, B7): a call the stream cuts off is incomplete, never a call, and its
+/// markup is not content.
+#[test]
+fn cut_off_calls_are_incomplete() {
+    for input in [
+        "hi <tool_call>write",
+        "hi <tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.t",
+        "hi <tool_call>write<arg_key>pa",
+        "hi <tool_call>write<arg_key>path</arg_key><arg_value>a</arg_value>",
+        "hi <tool_call>write<arg_key>path</arg_key><arg_value>a</arg_val",
+    ] {
+        let completion = completion(input);
+        assert!(completion.tool_calls.is_empty(), "{input}");
+        assert_eq!(completion.incomplete_calls.len(), 1, "{input}");
+        assert_eq!(completion.content, "hi", "{input}");
+        assert_eq!(codes(&completion), ["truncated_call"], "{input}");
+    }
+    assert_eq!(
+        scan("<tool_call>f<arg_key>a</arg_key><arg_value>x</arg_value>"),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"a</arg_key><arg_value>\"",
+            "P0:a:untyped",
+            "V0:Verbatim\"x\"",
+            "<ParamClose>",
+            "P-0",
+            "D:truncated_call",
+            "X0:Incomplete",
+        ]
+    );
+    // A bare opener at the end: nothing says it was a call.
+    assert_eq!(
+        scan("text <tool_call>"),
+        ["T\"text <tool_call>\"", "D:truncated_call"]
+    );
+}
+
+/// Seed §5.1 item 12: a value closed by `</arg_key>` before the next pair.
+#[test]
+fn heal_wrong_closer() {
+    let input = "<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_key>\n<arg_key>content</arg_key>\n<arg_value>hello</arg_value>\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"write\"",
+            "S0:write",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"path</arg_key>\\n<arg_value>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"a.ts\"",
+            "E\"</arg_key>\"",
+            "P-0",
+            "D:wrong_closer",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"content</arg_key>\\n<arg_value>\"",
+            "P0:content:untyped",
+            "V0:Verbatim\"hello\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("write", json!({"path": "a.ts", "content": "hello"}))]
+    );
+    assert_eq!(codes(&completion), ["wrong_closer"]);
+}
+
+/// Seed §5.1 items 13 and 14: the wrong closer before the call's closer, and with the
+/// stray right closer after it (consumed with it).
+#[test]
+fn heal_wrong_closer_before_the_end_and_with_a_stray_closer() {
+    let before_end =
+        "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_key>\n</tool_call>";
+    assert_eq!(
+        calls(&completion(before_end)),
+        [call("read", json!({"path": "a.ts"}))]
+    );
+    let stray = "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_key></arg_value>\n</tool_call>";
+    assert_eq!(
+        scan(stray),
+        [
+            "<CallOpen>",
+            "E\"read\"",
+            "S0:read",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"path</arg_key>\\n<arg_value>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"a.ts\"",
+            "E\"</arg_key>\"",
+            "P-0",
+            "D:wrong_closer",
+            "<ParamClose>",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    let completion = completion(stray);
+    assert_eq!(calls(&completion), [call("read", json!({"path": "a.ts"}))]);
+    assert_eq!(completion.content, "");
+}
+
+/// Seed §5.1 item 15: `</arg_value>` missing before the next pair; the newline before it is
+/// framing, not value (held until the pair confirms, so nothing is taken back).
+#[test]
+fn heal_missing_value_closer() {
+    let input = "<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.ts\n<arg_key>content</arg_key>\n<arg_value>hello</arg_value>\n</tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"write\"",
+            "S0:write",
+            "E\"\\n\"",
+            "<ParamOpen>",
+            "E\"path</arg_key>\\n<arg_value>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"a.ts\"",
+            "E\"\\n\"",
+            "P-0",
+            "D:unclosed_value",
+            "<ParamOpen>",
+            "E\"content</arg_key>\\n<arg_value>\"",
+            "P0:content:untyped",
+            "V0:Verbatim\"hello\"",
+            "<ParamClose>",
+            "P-0",
+            "E\"\\n\"",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("write", json!({"path": "a.ts", "content": "hello"}))]
+    );
+    assert_eq!(codes(&completion), ["unclosed_value"]);
+}
+
+/// Seed §5.1 item 16: key tags in prose inside a value match no heal signature.
+#[test]
+fn no_false_heal() {
+    let input = "<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_value>\n<arg_key>content</arg_key>\n<arg_value>uses <arg_key> and </arg_key> tokens in prose</arg_value>\n</tool_call>";
+    let prose = completion(input);
+    assert_eq!(
+        calls(&prose),
+        [call(
+            "write",
+            json!({"path": "a.ts", "content": "uses <arg_key> and </arg_key> tokens in prose"})
+        )]
+    );
+    assert!(prose.diagnostics.is_empty());
+    // A key on trial that spans lines, or that no `<arg_value>` follows, is value text.
+    for value in [
+        "x\n<arg_key>two\nlines</arg_key><arg_value>",
+        "x <arg_key>k</arg_key> then prose",
+        "x <arg_key>k</arg_key></arg_key></arg_key>.",
+    ] {
+        let input =
+            format!("<tool_call>f<arg_key>v</arg_key><arg_value>{value}</arg_value></tool_call>");
+        assert_eq!(
+            calls(&completion(&input)),
+            [call("f", json!({ "v": value }))],
+            "{value}"
+        );
+    }
+}
+
+/// Corpus 018: the key's opener is missing after the name. Without the tool list the name
+/// cannot be told from the key (the corpus case declares `run_shell`, which the core does
+/// not know): the block is text, with a diagnostic.
+#[test]
+fn missing_key_opener_is_text_without_tools() {
+    let input =
+        "<tool_call>run_shellcommand</arg_key><arg_value>echo ready</arg_value></tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "T\"<tool_call>run_shellcommand\"",
+            "D:missing_key_open",
+            "T\"</arg_key><arg_value>echo ready</arg_value></tool_call>\"",
+        ]
+    );
+    let completion = completion(input);
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.content, input);
+}
+
+/// Corpus 020 and its mirror: a repeated key tag is the key's markup, with a diagnostic.
+#[test]
+fn repeated_key_tags() {
+    let input = "<tool_call>list_dir<arg_key>path</arg_key></arg_key><arg_value>/srv/project</arg_value></tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"list_dir\"",
+            "S0:list_dir",
+            "<ParamOpen>",
+            "E\"path</arg_key></arg_key><arg_value>\"",
+            "D:duplicate_tag",
+            "P0:path:untyped",
+            "V0:Verbatim\"/srv/project\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    let mirrored = "<tool_call>list_dir<arg_key><arg_key>path</arg_key><arg_value>/srv/project</arg_value></tool_call>";
+    for input in [input, mirrored] {
+        let completion = completion(input);
+        assert_eq!(
+            calls(&completion),
+            [call("list_dir", json!({"path": "/srv/project"}))]
+        );
+        assert_eq!(codes(&completion), ["duplicate_tag"]);
+    }
+    // A third tag is one too many: the call breaks, and its bytes are text.
+    let broken =
+        "<tool_call>f<arg_key>k</arg_key></arg_key></arg_key><arg_value>v</arg_value></tool_call>";
+    let third = completion(broken);
+    assert!(third.tool_calls.is_empty());
+    assert_eq!(codes(&third), ["malformed_call"]);
+    assert_eq!(third.content, broken);
+}
+
+/// Corpus 016, rule 4: `</tool_call>` and `</arg_value>` inside a value are text when
+/// what follows cannot continue the structure.
+#[test]
+fn closers_inside_values() {
+    let input = "<tool_call>edit_file<arg_key>path</arg_key><arg_value>src/scan.py</arg_value><arg_key>new_text</arg_key><arg_value>if tag in (\"</tool_call>\", \"</arg_value>\"):\n    close()</arg_value></tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"edit_file\"",
+            "S0:edit_file",
+            "<ParamOpen>",
+            "E\"path</arg_key><arg_value>\"",
+            "P0:path:untyped",
+            "V0:Verbatim\"src/scan.py\"",
+            "<ParamClose>",
+            "P-0",
+            "<ParamOpen>",
+            "E\"new_text</arg_key><arg_value>\"",
+            "P0:new_text:untyped",
+            "V0:Verbatim\"if tag in (\\\"</tool_call>\\\", \\\"</arg_value>\\\"):\\n    close()\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    // Followed by structure, they count: a value closed by the call's closer, and a
+    // closer before the next call.
+    let unclosed =
+        "<tool_call>f<arg_key>a</arg_key><arg_value>x </tool_call>\n<tool_call>g</tool_call>";
+    assert_eq!(
+        scan(unclosed),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"a</arg_key><arg_value>\"",
+            "P0:a:untyped",
+            "V0:Verbatim\"x \"",
+            "P-0",
+            "D:unclosed_value",
+            "<CallClose>",
+            "X0:Complete",
+            "T\"\\n\"",
+            "<CallOpen>",
+            "E\"g\"",
+            "S1:g",
+            "<CallClose>",
+            "X1:Complete",
+        ]
+    );
+    // Text after a closer, even after whitespace, makes it value text; so do 33 bytes of
+    // whitespace before the structure.
+    let spaces = " ".repeat(33);
+    for (value, then) in [
+        ("x</arg_value>y", ""),
+        ("x</arg_value> \n y", ""),
+        ("x</tool_call>y", ""),
+        ("x</arg_value></arg_value>", ""),
+        ("x</arg_value>", spaces.as_str()),
+    ] {
+        let input = format!(
+            "<tool_call>f<arg_key>a</arg_key><arg_value>{value}{then}</arg_value></tool_call>"
+        );
+        let value = format!("{value}{then}");
+        assert_eq!(
+            calls(&completion(&input)),
+            [call("f", json!({ "a": value }))],
+            "{value}"
+        );
+    }
+}
+
+/// Rule 4 across chunk boundaries: a partial closer is held, the whitespace after a whole
+/// one too, until the next byte decides; value text streams as it arrives.
+#[test]
+fn look_ahead_across_chunks() {
+    assert_eq!(
+        per_feed(&[
+            "<tool_call>read<arg_key>path</arg_key><arg_value>",
+            "src/",
+            "a.ts</arg_va",
+            "lue>",
+            " \n",
+            "<arg_key>count</arg_key><arg_value>2</arg_value>",
+            "</tool_call>",
+        ]),
+        [
+            vec![
+                "<CallOpen>",
+                "E\"read\"",
+                "S0:read",
+                "<ParamOpen>",
+                "E\"path</arg_key><arg_value>\"",
+                "P0:path:untyped",
+            ],
+            vec!["V0:Verbatim\"src/\""],
+            vec!["V0:Verbatim\"a.ts\""],
+            vec![],
+            vec![],
+            vec![
+                "<ParamClose>",
+                "P-0",
+                "E\" \\n\"",
+                "<ParamOpen>",
+                "E\"count</arg_key><arg_value>\"",
+                "P0:count:untyped",
+                "V0:Verbatim\"2\"",
+            ],
+            vec!["<ParamClose>", "P-0", "<CallClose>", "X0:Complete"],
+        ]
+    );
+    assert_eq!(
+        per_feed(&[
+            "<tool_call>f<arg_key>k</arg_key><arg_value>a</arg_value>",
+            " ",
+            "b</arg_value></tool_call>",
+        ]),
+        [
+            vec![
+                "<CallOpen>",
+                "E\"f\"",
+                "S0:f",
+                "<ParamOpen>",
+                "E\"k</arg_key><arg_value>\"",
+                "P0:k:untyped",
+                "V0:Verbatim\"a\"",
+            ],
+            vec![],
+            vec![
+                "V0:Verbatim\"</arg_value> b\"",
+                "<ParamClose>",
+                "P-0",
+                "<CallClose>",
+                "X0:Complete",
+            ],
+        ]
+    );
+    // Whitespace at a value's end waits for the next byte: the heal's framing, or value.
+    assert_eq!(
+        per_feed(&[
+            "<tool_call>f<arg_key>k</arg_key><arg_value>a \n",
+            "b\n",
+            "<arg_key>j</arg_key><arg_value>c</arg_value></tool_call>",
+        ]),
+        [
+            vec![
+                "<CallOpen>",
+                "E\"f\"",
+                "S0:f",
+                "<ParamOpen>",
+                "E\"k</arg_key><arg_value>\"",
+                "P0:k:untyped",
+                "V0:Verbatim\"a\"",
+            ],
+            vec!["V0:Verbatim\" \\nb\""],
+            vec![
+                "E\"\\n\"",
+                "P-0",
+                "D:unclosed_value",
+                "<ParamOpen>",
+                "E\"j</arg_key><arg_value>\"",
+                "P0:j:untyped",
+                "V0:Verbatim\"c\"",
+                "<ParamClose>",
+                "P-0",
+                "<CallClose>",
+                "X0:Complete",
+            ],
+        ]
+    );
+}
+
+/// Rule 7: a call inside a reasoning block that closes is a draft (demoted); inside one
+/// that never closes, it is a call. Templates that open `<think>` in the prompt.
+#[test]
+fn calls_inside_reasoning() {
+    let input = "<think>plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call></think>done";
+    assert_eq!(
+        scan(input),
+        [
+            "<ReasoningOpen>",
+            "R+",
+            "R\"plan \"",
+            "<CallOpen>",
+            "E\"f\"",
+            "S0?:f",
+            "<ParamOpen>",
+            "E\"a</arg_key><arg_value>\"",
+            "P0:a:untyped",
+            "V0:Verbatim\"1\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "<ReasoningClose>",
+            "X0:Demoted",
+            "R-",
+            "T\"done\"",
+        ]
+    );
+    let draft = completion(input);
+    assert!(draft.tool_calls.is_empty());
+    assert_eq!(draft.content, "done");
+    assert_eq!(
+        draft.reasoning.as_deref(),
+        Some("plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>")
+    );
+
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    let unclosed = "plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
+    let open = completion_with(options, unclosed);
+    assert_eq!(calls(&open), [call("f", json!({"a": 1}))]);
+    assert_eq!(open.reasoning.as_deref(), Some("plan"));
+    // GLM-4.7 writes the opener although the template opened it; the call after the block.
+    let after =
+        "<think>plan</think><tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
+    let closed = completion_with(options, after);
+    assert_eq!(calls(&closed), [call("f", json!({"a": 1}))]);
+    assert_eq!(closed.reasoning.as_deref(), Some("plan"));
+    // A draft that lost its closer is ended by the reasoning closer, and demoted.
+    let lost = "<think><tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></think>x";
+    let demoted = completion(lost);
+    assert!(demoted.tool_calls.is_empty());
+    assert_eq!(demoted.content, "x");
+    assert_eq!(codes(&demoted), ["unclosed_call"]);
+}
+
+/// Non-ASCII names, keys and values, split anywhere (inside code points too).
+#[test]
+fn non_ascii() {
+    let input =
+        "<tool_call>搜索<arg_key>查询</arg_key><arg_value>城堡 é 🦀</arg_value></tool_call>";
+    assert_eq!(
+        scan(input),
+        [
+            "<CallOpen>",
+            "E\"搜索\"",
+            "S0:搜索",
+            "<ParamOpen>",
+            "E\"查询</arg_key><arg_value>\"",
+            "P0:查询:untyped",
+            "V0:Verbatim\"城堡 é 🦀\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    assert_eq!(
+        calls(&completion(input)),
+        [call("搜索", json!({"查询": "城堡 é 🦀"}))]
+    );
+}
+
+/// Seed §5.1 item 11: a string value streams as deltas whose concatenation is the value.
+#[test]
+fn string_values_stream_exactly() {
+    let value = "line1\nconst x = `a`;";
+    let input = format!(
+        "<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>out.ts</arg_value>\n<arg_key>content</arg_key>\n<arg_value>{value}</arg_value>\n</tool_call>"
+    );
+    let mut scanner = Scanner::new(Dialect::Glm, Options::default());
+    let mut log = EventLog::new();
+    for c in input.chars() {
+        scanner.feed(c.to_string().as_bytes(), &mut log).unwrap();
+    }
+    scanner.finish(&mut log).unwrap();
+    let mut key = String::new();
+    let mut content = Vec::new();
+    for event in &log.events {
+        match event {
+            inband_alloc::events::OwnedEvent::ToolParam { key: k, .. } => {
+                key = String::from_utf8(k.clone()).unwrap();
+            }
+            inband_alloc::events::OwnedEvent::ToolValue { bytes, .. } if key == "content" => {
+                content.extend_from_slice(bytes);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(String::from_utf8(content).unwrap(), value);
+    assert_eq!(
+        calls(&completion(&input)),
+        [call("write", json!({"path": "out.ts", "content": value}))]
+    );
+}
+
+/// Counts value bytes per feed.
+#[derive(Default)]
+struct ValueBytes {
+    bytes: usize,
+    events: usize,
+}
+
+impl Sink for ValueBytes {
+    fn tool_value(&mut self, _: Span, _: u32, piece: Piece, bytes: &[u8]) {
+        assert_eq!(piece, Piece::Verbatim);
+        self.bytes += bytes.len();
+        self.events += 1;
+    }
+}
+
+/// A huge value streams from the core without buffering: each feed's bytes go out in that
+/// feed, as one event.
+#[test]
+fn huge_values_stream() {
+    let mut scanner = Scanner::new(Dialect::Glm, Options::default());
+    let mut sink = ValueBytes::default();
+    scanner
+        .feed(
+            b"<tool_call>write<arg_key>content</arg_key><arg_value>",
+            &mut sink,
+        )
+        .unwrap();
+    let piece = "abc <é> & \"q\" 城\n".repeat(200);
+    for _ in 0..1024 {
+        let before = (sink.bytes, sink.events);
+        let chunk = format!("{piece}.");
+        scanner.feed(chunk.as_bytes(), &mut sink).unwrap();
+        assert_eq!(sink.bytes - before.0, chunk.len());
+        assert!(sink.events - before.1 <= 400);
+    }
+    scanner
+        .feed(b"</arg_value></tool_call>", &mut sink)
+        .unwrap();
+    scanner.finish(&mut sink).unwrap();
+    assert_eq!(sink.bytes, (piece.len() + 1) * 1024);
+    let value = format!("{piece}.").repeat(64);
+    let input =
+        format!("<tool_call>w<arg_key>c</arg_key><arg_value>{value}</arg_value></tool_call>");
+    let completion = completion_of(Options::default(), input.as_bytes().chunks(4096));
+    assert_eq!(calls(&completion), [call("w", json!({ "c": value }))]);
+}
+
+/// The argument limit ends the call as invalid on the same byte whatever the chunking; the
+/// rest is text.
+#[test]
+fn argument_limit() {
+    let mut options = Options::default();
+    options.max_argument_bytes = 4;
+    let input = "<tool_call>f<arg_key>k</arg_key><arg_value>abcdefgh</arg_value></tool_call>after";
+    assert_eq!(
+        scan_with(options, input),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"k</arg_key><arg_value>\"",
+            "P0:k:untyped",
+            "V0:Verbatim\"abcd\"",
+            "D:arguments_too_long",
+            "X0:Invalid",
+            "T\"efgh</arg_value></tool_call>after\"",
+        ]
+    );
+    // Counted over the call's values, candidates and held whitespace included.
+    for value in ["ab</arg_value>x", "ab  \n", "a</arg_value> "] {
+        let input =
+            format!("<tool_call>f<arg_key>k</arg_key><arg_value>{value}</arg_value></tool_call>");
+        let completion = completion_with(options, &input);
+        assert!(completion.tool_calls.is_empty(), "{value}");
+        assert_eq!(codes(&completion), ["arguments_too_long"], "{value}");
+        assert_eq!(completion.content, input, "{value}");
+    }
+    // A closer is held while it may be one, and its bytes count while they are held.
+    options.max_argument_bytes = 16;
+    let fits = "<tool_call>f<arg_key>k</arg_key><arg_value>ab</arg_value><arg_key>j</arg_key><arg_value>cd</arg_value></tool_call>";
+    assert_eq!(
+        calls(&completion_with(options, fits)),
+        [call("f", json!({"k": "ab", "j": "cd"}))]
+    );
+}
+
+/// Rule 12 and seed §2.1 (h): stop tokens are removed, a stop token in a call truncates
+/// it, and a result block in content is a fabricated result (not in a value, seed B2).
+#[test]
+fn stop_tokens_and_fabricated_results() {
+    assert_eq!(
+        scan("<tool_call>f</tool_call><|observation|>"),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<CallClose>",
+            "X0:Complete",
+            "<Stop>",
+            "D:stray_stop_token",
+        ]
+    );
+    let truncated = completion("<tool_call>f<arg_key>k</arg_key><arg_value>ab<|user|>next");
+    assert!(truncated.tool_calls.is_empty());
+    assert_eq!(truncated.content, "next");
+    assert_eq!(codes(&truncated), ["truncated_call", "stray_stop_token"]);
+    assert_eq!(
+        scan("x<tool_response>fake</tool_response>y"),
+        ["T\"x\"", "<ResultOpen>", "F", "T\"fake</tool_response>y\""]
+    );
+    let inside = "<tool_call>echo<arg_key>msg</arg_key><arg_value>a <tool_response> b</arg_value></tool_call>";
+    let completion = completion(inside);
+    assert_eq!(
+        calls(&completion),
+        [call("echo", json!({"msg": "a <tool_response> b"}))]
+    );
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Corpus 014 without its schema: every value is JSON if it parses, so the numeric-looking
+/// zip code is a number here (the case itself needs schema typing, dialects.md rule 8).
+#[test]
+fn untyped_values_are_json_when_they_parse() {
+    let input = "<tool_call>web_search\n<arg_key>query</arg_key>\n<arg_value>incremental parsers</arg_value>\n<arg_key>max_results</arg_key>\n<arg_value>10</arg_value>\n<arg_key>exclude_domains</arg_key>\n<arg_value>[]</arg_value>\n<arg_key>safe_search</arg_key>\n<arg_value>true</arg_value>\n<arg_key>cursor</arg_key>\n<arg_value>null</arg_value>\n<arg_key>zip</arg_key>\n<arg_value>10001</arg_value>\n</tool_call>";
+    assert_eq!(
+        calls(&completion(input)),
+        [call(
+            "web_search",
+            json!({
+                "query": "incremental parsers",
+                "max_results": 10,
+                "exclude_domains": [],
+                "safe_search": true,
+                "cursor": null,
+                "zip": 10001
+            })
+        )]
+    );
+}
+
+/// The bundled transcript (`tests/data/transcripts/glm.txt`, GLM-4.6 style): reasoning,
+/// prose, two calls, one with the value closer inside a value.
+#[test]
+fn bundled_transcript() {
+    let input = include_str!("data/transcripts/glm.txt");
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [
+            call("read", json!({"path": "src/parse.rs", "lines": [1, 40]})),
+            call(
+                "grep",
+                json!({
+                    "pattern": "if tag == \"</arg_value>\" { close(); }",
+                    "paths": ["src", "tests"],
+                    "note": "matches & counts, \"quoted\", 城堡 é"
+                })
+            ),
+        ]
+    );
+    assert_eq!(
+        completion.content,
+        "I will read the parser and search for the closing tags it matches."
+    );
+    assert!(completion.reasoning.unwrap().starts_with("The user wants"));
+    assert!(completion.diagnostics.is_empty());
+}
+
+/// Pieces of string values: the dialect's own tags (each followed by text, so that the
+/// canonical form stays unambiguous, seed §2.1 (i)), markup, quotes, non-ASCII.
+const TEXT_PIECES: &[&str] = &[
+    "a",
+    "path/to file",
+    " ",
+    "\n",
+    "\t",
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "\"",
+    "'",
+    "é",
+    "城堡",
+    "🦀",
+    "\\",
+    "{",
+    "</arg_value>x",
+    "</tool_call>y",
+    "</arg_key>z",
+    "<arg_key>",
+    "<arg_key>k</arg_key>w",
+    "<tool_call>",
+    "<think>",
+    "</",
+    "<|",
+];
+
+/// A string value or a JSON one.
+#[derive(Debug, Clone)]
+enum Arg {
+    Text(String),
+    Json(Value),
+}
+
+fn arg() -> impl Strategy<Value = Arg> {
+    // A string that parses as JSON would be typed without a schema (rule 8).
+    let text = prop::collection::vec(prop::sample::select(TEXT_PIECES), 0..8)
+        .prop_map(|p| p.concat())
+        .prop_filter("not JSON", |s| {
+            serde_json::from_str::<Value>(s.trim()).is_err()
+        })
+        .prop_map(Arg::Text);
+    let json = prop_oneof![
+        any::<i32>().prop_map(|n| json!(n)),
+        any::<bool>().prop_map(|b| json!(b)),
+        Just(json!(null)),
+        prop::sample::select(TEXT_PIECES).prop_map(|s| json!([s, 1])),
+        prop::sample::select(TEXT_PIECES).prop_map(|s| json!({"k": s})),
+    ]
+    .prop_map(Arg::Json);
+    prop_oneof![text, json]
+}
+
+/// The canonical rendering (seed §2.1 (a), (c)): string values raw, others compact JSON;
+/// one tag a line (GLM-4.5/4.6) or none (GLM-4.7/5).
+fn render_call(name: &str, args: &[(String, Arg)], lines: bool) -> String {
+    let nl = if lines { "\n" } else { "" };
+    let mut out = format!("<tool_call>{name}");
+    for (key, arg) in args {
+        let value = match arg {
+            Arg::Text(text) => text.clone(),
+            Arg::Json(value) => value.to_string(),
+        };
+        out.push_str(&format!(
+            "{nl}<arg_key>{key}</arg_key>{nl}<arg_value>{value}</arg_value>"
+        ));
+    }
+    out.push_str(&format!("{nl}</tool_call>"));
+    out
+}
+
+proptest! {
+    /// Random argument maps, rendered canonically, scan back to the same arguments at
+    /// random chunkings.
+    #[test]
+    fn rendered_arguments_round_trip(
+        args in prop::collection::btree_map("[a-z_]{1,8}", arg(), 0..5),
+        lines in any::<bool>(),
+        sizes in prop::collection::vec(1usize..12, 1..6),
+    ) {
+        let args: Vec<(String, Arg)> = args.into_iter().collect();
+        let rendered = render_call("tool", &args, lines);
+        let expected: serde_json::Map<String, Value> = args
+            .iter()
+            .map(|(k, a)| (k.clone(), match a { Arg::Text(t) => json!(t), Arg::Json(v) => v.clone() }))
+            .collect();
+        let bytes = rendered.as_bytes();
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= bytes.len() { break; }
+            let end = (at + size).min(bytes.len());
+            chunks.push(&bytes[at..end]);
+            at = end;
+        }
+        let completion = completion_of(Options::default(), chunks);
+        prop_assert_eq!(calls(&completion), vec![call("tool", Value::Object(expected))]);
+        prop_assert_eq!(completion.content, "");
+        prop_assert!(completion.diagnostics.is_empty(), "{:?}", completion.diagnostics);
+        let whole = EventLog::scan(Dialect::Glm, Options::default(), [bytes]);
+        harness::check_log(&whole, bytes);
+    }
+
+    /// Markup pieces in any order never break chunk invariance or tiling.
+    #[test]
+    fn random_markup_chunkings_give_the_same_events(
+        pieces in prop::collection::vec(prop::sample::select(MARKUP_PIECES), 0..24),
+        sizes in prop::collection::vec(1usize..9, 1..8),
+        starts_in_reasoning in any::<bool>(),
+        max_argument_bytes in prop::sample::select(&[64 << 20, 0, 3, 16][..]),
+    ) {
+        let input = pieces.concat().into_bytes();
+        let mut options = Options::default();
+        options.starts_in_reasoning = starts_in_reasoning;
+        options.max_argument_bytes = max_argument_bytes;
+        let whole = EventLog::scan(Dialect::Glm, options, [&input[..]]);
+        harness::check_log(&whole, &input);
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        for size in sizes.iter().cycle() {
+            if at >= input.len() { break; }
+            let end = (at + size).min(input.len());
+            chunks.push(&input[at..end]);
+            at = end;
+        }
+        prop_assert_eq!(EventLog::scan(Dialect::Glm, options, chunks), whole);
+    }
+
+    /// Bytes from the dialect's own alphabet, in any chunking: no panic, same events,
+    /// tiling.
+    #[test]
+    fn alphabet_bytes_never_break_the_invariants(
+        input in prop::collection::vec(prop::sample::select(&b"<>/_ \nargkeyvlutoc|fhin"[..]), 0..300),
+        size in 1usize..7,
+    ) {
+        let whole = EventLog::scan(Dialect::Glm, Options::default(), [&input[..]]);
+        harness::check_log(&whole, &input);
+        prop_assert_eq!(EventLog::scan(Dialect::Glm, Options::default(), input.chunks(size)), whole);
+    }
+}
+
+const MARKUP_PIECES: &[&str] = &[
+    "<tool_call>",
+    "</tool_call>",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<arg_",
+    "</arg_va",
+    "f",
+    "k",
+    "<",
+    " ",
+    "\n",
+    "x",
+    "é",
+    "1",
+    "<think>",
+    "</think>",
+    "<|observation|>",
+    "<tool_response>",
+];
