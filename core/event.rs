@@ -425,8 +425,11 @@ pub enum Diagnostic {
     /// repeat was consumed as the key's markup (dialects.md rules 12, 13).
     DuplicateTag,
     /// A GLM call name ran into its first key with no `<arg_key>` between them
-    /// (`<tool_call>NAMEKEY</arg_key>`); without the tool list the name cannot be told from
-    /// the key, so the block is text (dialects.md rule 9).
+    /// (`<tool_call>NAMEKEY</arg_key>`, GLM-4.7, corpus 018). Only the tool list tells the
+    /// name from the key, so this diagnostic comes right before the call's
+    /// [`Sink::tool_start`], the call's name is the glued `NAMEKEY` and its first
+    /// [`Sink::tool_param`] has an empty key. `inband-alloc` splits the name at the declared
+    /// tool name it begins with; without one the block is text (dialects.md rule 9).
     MissingKeyOpen,
     /// A GLM call was ended without its `</tool_call>`: by the next `<tool_call>`, or, for
     /// a draft, by the reasoning closer (accepted, dialects.md rule 13).
@@ -576,7 +579,7 @@ impl Diagnostic {
             Diagnostic::WrongCloser => "a value was closed by the key's closer",
             Diagnostic::DuplicateTag => "a key tag was repeated; the repeat was ignored",
             Diagnostic::MissingKeyOpen => {
-                "the call name ran into its first key without the key's opener; released as text"
+                "the call name ran into its first key without the key's opener; the call is reported with the glued name and an empty first key"
             }
             Diagnostic::UnclosedCall => "a call was ended without its own closer",
         }

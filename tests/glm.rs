@@ -438,24 +438,79 @@ fn no_false_heal() {
     }
 }
 
-/// Corpus 018: the key's opener is missing after the name. Without the tool list the name
-/// cannot be told from the key (the corpus case declares `run_shell`, which the core does
-/// not know): the block is text, with a diagnostic.
+/// Corpus 018: the key's opener is missing after the name. The core cannot tell the name
+/// from the key: it reports the glued name with an empty first key, announced by the
+/// diagnostic. The assembler splits it at a declared tool name; without one (no tool list,
+/// or no declared name the glued name begins with) the block is text, and a stream never
+/// shows it as a call.
 #[test]
-fn missing_key_opener_is_text_without_tools() {
+fn missing_key_opener_is_split_by_the_tool_list() {
     let input =
         "<tool_call>run_shellcommand</arg_key><arg_value>echo ready</arg_value></tool_call>";
     assert_eq!(
         scan(input),
         [
-            "T\"<tool_call>run_shellcommand\"",
             "D:missing_key_open",
-            "T\"</arg_key><arg_value>echo ready</arg_value></tool_call>\"",
+            "<CallOpen>",
+            "E\"run_shellcommand\"",
+            "S0:run_shellcommand",
+            "E\"</arg_key><arg_value>\"",
+            "P0::untyped",
+            "V0:Verbatim\"echo ready\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
         ]
     );
     let completion = completion(input);
     assert!(completion.tool_calls.is_empty());
     assert_eq!(completion.content, input);
+    let codes: Vec<&str> = completion.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["missing_key_open"]);
+
+    let with_tools = |names: &[&str]| {
+        let mut options = AssembleOptions::seeded(1);
+        options.tools = Some(inband_alloc::tools::ToolSet::from_names(
+            names.iter().copied(),
+        ));
+        assemble(
+            Dialect::Glm,
+            Options::default(),
+            &options,
+            [input.as_bytes()],
+        )
+    };
+    // The longest declared name the glued one begins with.
+    let split = with_tools(&["run", "run_shell", "read"]);
+    assert_eq!(split.content, "");
+    assert_eq!(
+        calls(&split),
+        [call("run_shell", json!({ "command": "echo ready" }))]
+    );
+    let codes: Vec<&str> = split.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["missing_key_open", "split_glued_name"]);
+    // A declared name equal to the glued one leaves no key: not a split.
+    let whole = with_tools(&["run_shellcommand"]);
+    assert!(whole.tool_calls.is_empty());
+    assert_eq!(whole.content, input);
+
+    // Streamed without a tool list: never exposed as a call, given back as content.
+    let mut scanner = Scanner::new(Dialect::Glm, Options::default());
+    let mut stream =
+        inband_alloc::stream::DeltaStream::new(Dialect::Glm, &AssembleOptions::seeded(1));
+    let mut content = String::new();
+    for chunk in input.as_bytes().chunks(5) {
+        scanner.feed(chunk, &mut stream).unwrap();
+        let delta = stream.take_delta();
+        assert!(delta.tool_calls.is_empty());
+        content.push_str(&delta.content);
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (delta, reason, _) = stream.finish();
+    assert!(delta.tool_calls.is_empty());
+    content.push_str(&delta.content);
+    assert_eq!((content.as_str(), reason), (input, "stop"));
 }
 
 /// Corpus 020 and its mirror: a repeated key tag is the key's markup, with a diagnostic.

@@ -97,7 +97,10 @@ pub struct AssembleOptions {
     /// bare names). A call to another name is kept, with an `unknown_tool` diagnostic
     /// (dialects.md rule 9). A name that is not declared but is a declared name plus `json`
     /// is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues its content
-    /// type to the recipient: `to=functions.shelljson`, model-formats.md §10). Raw-text
+    /// type to the recipient: `to=functions.shelljson`, model-formats.md §10). A GLM name
+    /// that ran into its first key (`<tool_call>run_shellcommand</arg_key>`, corpus 018) is
+    /// split at the longest declared name it begins with (`split_glued_name`); without one
+    /// the call is text. Raw-text
     /// parameters are typed from the schemas (see [the module docs](self)). Default:
     /// `None`, no check and no schema.
     pub tools: Option<ToolSet>,
@@ -147,7 +150,7 @@ pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
     /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`,
-    /// `invalid_typed_value`, `schema_type_mismatch`).
+    /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -237,6 +240,13 @@ pub(crate) struct CallRecord {
     pub(crate) broken: bool,
     /// Its arguments held bytes that are not UTF-8 (replaced with U+FFFD).
     lossy: bool,
+    /// Its name ran into its first key (GLM, [`Diagnostic::MissingKeyOpen`]) and is not
+    /// split yet.
+    glued: bool,
+    /// The first key, split off a glued name by the tool list.
+    glued_key: Option<Vec<u8>>,
+    /// A glued name that no declared tool name begins: the call is text.
+    pub(crate) unsplit: bool,
 }
 
 impl CallRecord {
@@ -286,6 +296,8 @@ pub struct Assembler {
     /// Where the content and reasoning hold bytes that are not UTF-8.
     bad_utf8: Vec<Span>,
     diagnostics: Vec<DiagnosticRecord>,
+    /// The scanner announced that the next call's name runs into its first key.
+    glued_next: bool,
 }
 
 impl Assembler {
@@ -311,6 +323,7 @@ impl Assembler {
             reasoning_utf8: Utf8Check::default(),
             bad_utf8: Vec::new(),
             diagnostics: Vec::new(),
+            glued_next: false,
         }
     }
 
@@ -454,7 +467,12 @@ impl Assembler {
         if let Some(params) = &record.params {
             params.close(&mut record.arguments);
         }
-        let parsed = Self::arguments(record);
+        let unsplit = record.unsplit;
+        let parsed = if unsplit {
+            None
+        } else {
+            Self::arguments(record)
+        };
         let (repaired, lossy, provisional) = (
             record.normalizer.repaired(),
             record.lossy,
@@ -480,11 +498,14 @@ impl Assembler {
             );
         }
         let Some(arguments) = parsed else {
-            self.record(
-                span,
-                "invalid_arguments",
-                "the call's arguments are not a JSON object; kept as text",
-            );
+            // A glued name's diagnostic already says why it is text.
+            if !unsplit {
+                self.record(
+                    span,
+                    "invalid_arguments",
+                    "the call's arguments are not a JSON object; kept as text",
+                );
+            }
             let raw = self.strip_tokens(call, raw);
             if provisional {
                 self.calls[call as usize].raw = raw;
@@ -528,6 +549,42 @@ impl Assembler {
             }
         }
         name.to_vec()
+    }
+
+    /// The name of a call, and the first key split off it when the scanner said the name
+    /// ran into that key (`glued`).
+    fn call_name(&mut self, span: Span, glued: bool, name: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
+        if glued {
+            self.split_glued(span, name)
+        } else {
+            (self.declared_name(span, name), None)
+        }
+    }
+
+    /// A GLM name that ran into its first key (`run_shellcommand</arg_key>`, corpus 018):
+    /// the longest declared tool name it begins with is the name and the rest the key.
+    /// Without one the name stays whole and the call will be text (dialects.md rule 9).
+    fn split_glued(&mut self, span: Span, glued: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
+        let split = self.tools.as_ref().and_then(|tools| {
+            tools
+                .iter()
+                .map(|tool| tool.name.as_bytes())
+                .filter(|name| name.len() < glued.len() && glued.starts_with(name))
+                .max_by_key(|name| name.len())
+                .map(<[u8]>::to_vec)
+        });
+        match split {
+            Some(name) => {
+                self.record(
+                    span,
+                    "split_glued_name",
+                    "the call name ran into its first key; split at the declared tool name",
+                );
+                let key = glued[name.len()..].to_vec();
+                (name, Some(key))
+            }
+            None => (glued.to_vec(), None),
+        }
     }
 
     /// A call's bytes turned out to be text: they go where it stood, into the content, or
@@ -732,7 +789,14 @@ impl Sink for Assembler {
             Vec::new()
         };
         let id = self.ids.mint();
-        let name = name.map(|name| self.declared_name(span, name));
+        let glued = std::mem::take(&mut self.glued_next);
+        let (name, glued_key) = match name {
+            Some(name) => {
+                let (name, key) = self.call_name(span, glued, name);
+                (Some(name), key)
+            }
+            None => (None, None),
+        };
         if provisional {
             self.reasoning
                 .get_or_insert_with(Vec::new)
@@ -740,6 +804,9 @@ impl Sink for Assembler {
         }
         let record = CallRecord {
             id,
+            unsplit: glued && name.is_some() && glued_key.is_none(),
+            glued: glued && name.is_none(),
+            glued_key,
             name,
             raw,
             raw_start,
@@ -769,8 +836,14 @@ impl Sink for Assembler {
     }
 
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
-        let name = self.declared_name(span, name);
+        let glued = self
+            .calls
+            .get_mut(call as usize)
+            .is_some_and(|record| std::mem::take(&mut record.glued));
+        let (name, key) = self.call_name(span, glued, name);
         if let Some(record) = self.calls.get_mut(call as usize) {
+            record.unsplit = glued && key.is_none();
+            record.glued_key = key;
             record.name = Some(name);
         }
     }
@@ -793,6 +866,8 @@ impl Sink for Assembler {
             return;
         };
         record.has_args = true;
+        let glued_key = record.glued_key.take().filter(|_| key.is_empty());
+        let key = glued_key.as_deref().unwrap_or(key);
         let schema = match (&self.tools, kind, &record.name) {
             (Some(tools), ValueKind::Untyped, Some(name)) => {
                 let tool = std::str::from_utf8(name).ok().and_then(|n| tools.get(n));
@@ -871,6 +946,9 @@ impl Sink for Assembler {
     }
 
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        if diagnostic == Diagnostic::MissingKeyOpen {
+            self.glued_next = true;
+        }
         self.record(span, diagnostic.code(), diagnostic.message());
     }
 }

@@ -163,7 +163,7 @@ impl DeltaStream {
             let decided_call = match record.end {
                 Some(CallEnd::Complete) => !record.broken,
                 Some(_) => false,
-                None => !record.provisional && !self.hold_calls,
+                None => !record.provisional && !record.unsplit && !self.hold_calls,
             };
             if self.exposed[call].is_none() {
                 let Some(name) = &record.name else {

@@ -120,6 +120,9 @@ pub(crate) struct Glm {
     arg_bytes: u64,
     /// Bytes held in the frame are to be scanned again in the current phase.
     replay: bool,
+    /// The name ran into the first key (`NAMEKEY</arg_key>`, corpus 018): that key is
+    /// reported empty.
+    glued: bool,
 }
 
 impl Glm {
@@ -139,6 +142,7 @@ impl Glm {
             blank_start: 0,
             arg_bytes: 0,
             replay: false,
+            glued: false,
         }
     }
 
@@ -314,9 +318,21 @@ impl Glm {
                         }
                     }
                     Role::Stray => {
-                        // `NAMEKEY</arg_key>`: the key's opener is missing (corpus 018).
-                        self.not_a_name(Diagnostic::MissingKeyOpen, sink);
-                        self.frame.release(span, delimiter.bytes, sink);
+                        // `NAMEKEY</arg_key>`: the key's opener is missing (corpus 018). Only
+                        // the tool list tells the name from the key, so the call is reported
+                        // with the glued name and an empty first key, announced by the
+                        // diagnostic before the call starts (alloc-ext splits or drops it).
+                        self.glued = true;
+                        if self.start_call(options, sink) {
+                            self.begin_key();
+                            self.glued = true;
+                            let kept = self.push_tag(delimiter);
+                            debug_assert!(kept, "the key buffer holds a closer");
+                            self.phase = Phase::AfterKey;
+                        } else {
+                            self.glued = false;
+                            self.frame.release(span, delimiter.bytes, sink);
+                        }
                     }
                     _ => {
                         self.not_a_name(Diagnostic::InvalidName, sink);
@@ -356,6 +372,9 @@ impl Glm {
             self.held = Some((opener, start));
             self.not_a_name(diagnostic, sink);
             return false;
+        }
+        if self.glued {
+            sink.diagnostic(Span::new(start, raw.end), Diagnostic::MissingKeyOpen);
         }
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         if !self.buf.is_empty() {
@@ -486,6 +505,7 @@ impl Glm {
         self.key_to = 0;
         self.repeat = None;
         self.healing = false;
+        self.glued = false;
         self.phase = Phase::Key;
     }
 
@@ -663,7 +683,7 @@ impl Glm {
         let (lead, key) = trim(raw);
         let key_start = start + u64::from(self.key_from) + lead as u64;
         let key_span = Span::new(key_start, key_start + key.len() as u64);
-        if key.is_empty() {
+        if key.is_empty() && !self.glued {
             self.broken(key_span, Diagnostic::MissingKey, sink);
         } else if key.len() > MAX_NAME {
             self.broken(key_span, Diagnostic::KeyTooLong, sink);
