@@ -30,6 +30,7 @@ use arrayvec::ArrayVec;
 use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
+use crate::lex::name::{is_ws, trim, valid_name};
 use crate::scan::Stop;
 use crate::scanner::{Options, MAX_LOOKAHEAD, MAX_NAME};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
@@ -1070,25 +1071,4 @@ fn value_text<S: Sink>(
             blank.push(b);
         }
     }
-}
-
-#[inline(always)]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// `bytes` without ASCII whitespace at either end, and how many bytes were cut in front.
-fn trim(bytes: &[u8]) -> (usize, &[u8]) {
-    let trimmed = bytes.trim_ascii_start();
-    (bytes.len() - trimmed.len(), trimmed.trim_ascii_end())
-}
-
-/// Rule 9: a name is non-empty UTF-8 without whitespace, control bytes, quotes or markup.
-fn valid_name(name: &[u8]) -> bool {
-    !name.is_empty()
-        && core::str::from_utf8(name).is_ok_and(|name| {
-            name.chars().all(|c| {
-                !c.is_whitespace() && !c.is_control() && !matches!(c, '<' | '>' | '"' | '\'' | '\\')
-            })
-        })
 }

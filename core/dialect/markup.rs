@@ -38,6 +38,7 @@ use arrayvec::ArrayVec;
 use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
+use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
 use crate::scan::Stop;
 use crate::scanner::{Options, MAX_NAME};
@@ -717,8 +718,8 @@ impl MarkupCalls {
         let name = match self.tag.name() {
             None => Err(Diagnostic::MissingName),
             Some((raw, offset)) => {
-                let (name, lead) = trim(raw);
-                if valid_name(name) {
+                let (lead, name) = trim(raw);
+                if name.len() <= MAX_NAME && valid_name(name) {
                     let start = tail_span.start + (offset + lead) as u64;
                     Ok((
                         Span::new(start, start + name.len() as u64),
@@ -784,7 +785,7 @@ impl MarkupCalls {
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         sink.markup(tail_span, Markup::Envelope, tail);
         let key = self.tag.name().map(|(raw, offset)| {
-            let (key, lead) = trim(raw);
+            let (lead, key) = trim(raw);
             (key, tail_span.start + (offset + lead) as u64)
         });
         let Some((key, key_start)) = key.filter(|(key, _)| !key.is_empty()) else {
@@ -792,7 +793,7 @@ impl MarkupCalls {
             self.reset_structure();
             return;
         };
-        let kind = match self.tag.string().map(|s| trim(s).0) {
+        let kind = match self.tag.string().map(|s| trim(s).1) {
             None => ValueKind::Untyped,
             Some(s) if s.eq_ignore_ascii_case(b"true") => ValueKind::Text,
             Some(s) if s.eq_ignore_ascii_case(b"false") => ValueKind::Json,
@@ -924,8 +925,8 @@ impl MarkupCalls {
     /// The open parameter's key, while a value is read (the tag lexer still holds its
     /// tag); empty when it cannot name a closer.
     fn key(&self) -> &[u8] {
-        let key = self.tag.name().map_or(&[][..], |(raw, _)| trim(raw).0);
-        if valid_name(key) {
+        let key = self.tag.name().map_or(&[][..], |(raw, _)| trim(raw).1);
+        if key.len() <= MAX_NAME && valid_name(key) {
             key
         } else {
             &[]
@@ -1421,11 +1422,6 @@ impl MarkupMachine {
     }
 }
 
-#[inline(always)]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
 /// Whether `opener` is the equals form (`<function=`, `<parameter=`), whose name follows
 /// it directly.
 fn equals_form(opener: &Delimiter) -> bool {
@@ -1473,23 +1469,4 @@ fn emit_value<S: Sink>(
     if !bytes.is_empty() {
         sink.tool_value(span, call, Piece::Verbatim, bytes);
     }
-}
-
-/// `bytes` without ASCII whitespace at either end, and how many bytes were cut in front.
-fn trim(bytes: &[u8]) -> (&[u8], usize) {
-    let trimmed = bytes.trim_ascii_start();
-    let lead = bytes.len() - trimmed.len();
-    (trimmed.trim_ascii_end(), lead)
-}
-
-/// Rule 9: a name is non-empty UTF-8 without whitespace, control bytes, quotes or markup.
-fn valid_name(name: &[u8]) -> bool {
-    !name.is_empty()
-        && name.len() <= MAX_NAME
-        && (name.is_ascii() || core::str::from_utf8(name).is_ok())
-        && !name.iter().any(|&b| {
-            b.is_ascii_whitespace()
-                || b.is_ascii_control()
-                || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
-        })
 }

@@ -2,5 +2,6 @@
 
 pub(crate) mod blank;
 pub(crate) mod json;
+pub(crate) mod name;
 pub(crate) mod python;
 pub(crate) mod tag;

@@ -13,6 +13,8 @@
 
 use arrayvec::ArrayVec;
 
+use super::name::is_ws;
+
 /// Longest markup tag read, in bytes after the tag name (`<invoke`, `<parameter`) up to and
 /// including its `>`. A longer tag is not structure: it is released as text with
 /// [`Diagnostic::TagTooLong`](crate::Diagnostic::TagTooLong). The bound leaves room for
@@ -271,11 +273,6 @@ impl TagLexer {
         }
         self.attr = Attr::Other;
     }
-}
-
-#[inline(always)]
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 fn is_name_start(b: u8) -> bool {
