@@ -107,22 +107,37 @@ fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, 
             format!("<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"),
             "<|call|>",
         ),
-        Dialect::Xml => {
-            // One parameter per top-level key: strings raw, other values as JSON text.
-            let object = json_object(args);
-            let mut call = format!("<tool_calls>\n<invoke name=\"{name}\">\n");
-            let mut values = 0;
-            for (key, value) in &object {
-                let text = match value {
-                    serde_json::Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                };
-                values += text.len() as u64;
-                call.push_str(&format!("<parameter name=\"{key}\">{text}</parameter>\n"));
-            }
-            call.push_str("</invoke>\n</tool_calls>");
-            (call, values)
-        }
+        Dialect::Xml => raw_params(
+            args,
+            format!("<tool_calls>\n<invoke name=\"{name}\">\n"),
+            |key, text| format!("<parameter name=\"{key}\">{text}</parameter>\n"),
+            "</invoke>\n</tool_calls>",
+        ),
+        Dialect::Anthropic => raw_params(
+            args,
+            format!("<function_calls>\n<invoke name=\"{name}\">\n"),
+            |key, text| format!("<parameter name=\"{key}\">{text}</parameter>\n"),
+            "</invoke>\n</function_calls>",
+        ),
+        Dialect::Minimax => raw_params(
+            args,
+            format!("<minimax:tool_call>\n<invoke name=\"{name}\">\n"),
+            |key, text| format!("<parameter name=\"{key}\">{text}</parameter>\n"),
+            "</invoke>\n</minimax:tool_call>",
+        ),
+        // The newline on each side of a value is the template's framing, not value text.
+        Dialect::Qwen3Coder => raw_params(
+            args,
+            format!("<tool_call>\n<function={name}>\n"),
+            |key, text| format!("<parameter={key}>\n{text}\n</parameter>\n"),
+            "</function>\n</tool_call>",
+        ),
+        Dialect::Glm => raw_params(
+            args,
+            format!("<tool_call>{name}\n"),
+            |key, text| format!("<arg_key>{key}</arg_key>\n<arg_value>{text}</arg_value>\n"),
+            "</tool_call>",
+        ),
         Dialect::Gemma => {
             // Literal syntax: `<|"|>` strings without escapes, bare keys, no whitespace.
             let mut call = format!("<|tool_call>call:{name}{{");
@@ -151,6 +166,28 @@ fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, 
         }
         _ => panic!("no bench rendering for {dialect}"),
     }
+}
+
+/// A call of raw-text parameters, one per top-level key of `args` (strings raw, other
+/// values as JSON text), between `open` and `close`, and how many bytes the values are.
+fn raw_params(
+    args: &str,
+    open: String,
+    param: impl Fn(&str, &str) -> String,
+    close: &str,
+) -> (String, u64) {
+    let mut call = open;
+    let mut values = 0;
+    for (key, value) in &json_object(args) {
+        let text = match value {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        values += text.len() as u64;
+        call.push_str(&param(key, &text));
+    }
+    call.push_str(close);
+    (call, values)
 }
 
 /// The bench arguments, a JSON object.

@@ -204,6 +204,10 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Xml,
     Dialect::Gemma,
     Dialect::Gemini,
+    Dialect::Glm,
+    Dialect::Anthropic,
+    Dialect::Minimax,
+    Dialect::Qwen3Coder,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {
