@@ -94,6 +94,16 @@ const STRING_PIECES: &[&str] = &[
     "</parameter>",
     "</invoke>",
     "<parameter name=\"x\">",
+    "\n<parameter name=\"y\">",
+    "</function_calls>",
+    "</minimax:tool_call>",
+    "[e~[",
+    "<function=f>",
+    "<parameter=k>",
+    "\n<parameter=k>",
+    "</function>",
+    "\n</function>",
+    "<|im_end|>",
     "<tool_call|>",
     "<|tool_call>",
     "```",
@@ -139,12 +149,25 @@ fn call() -> impl Strategy<Value = Call> {
         .prop_map(|(name, pairs)| Call::new(name, pairs.into_iter().collect()))
 }
 
+/// `s` as it appears inside compact JSON text (without the quotes).
+fn compact_str(s: &str) -> String {
+    let quoted = serde_json::to_string(s).unwrap();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
 /// Whether `error` is one the renderer may give for `calls` in `dialect`: a value really
 /// holds what the reason names.
 fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
     let text = serde_json::to_string(&calls[error.index].arguments).unwrap();
+    let raw_text = matches!(
+        dialect,
+        Dialect::Xml | Dialect::Anthropic | Dialect::Minimax | Dialect::Qwen3Coder
+    );
     match error.reason {
-        Reason::CloserInValue(closer) => dialect == Dialect::Xml && text.contains(closer),
+        Reason::CloserInValue(closer) => raw_text && text.contains(&compact_str(closer)),
+        Reason::TemplateToken(token) => {
+            dialect == Dialect::Qwen3Coder && text.contains(&compact_str(token))
+        }
         Reason::QuoteTokenInString => dialect == Dialect::Gemma,
         _ => false,
     }

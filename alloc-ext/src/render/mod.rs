@@ -69,7 +69,7 @@ use self::transcript::TemplateForm;
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -95,6 +95,7 @@ impl Style {
                 reasoning: ReasoningForm::Delimited(&THINK, true),
                 template: TemplateForm::ChatMl(ChatMl {
                     results_role: "tool",
+                    results_end: "",
                 }),
             },
             Dialect::Qwen3 => Style {
@@ -103,6 +104,16 @@ impl Style {
                 reasoning: ReasoningForm::Delimited(&THINK, false),
                 template: TemplateForm::ChatMl(ChatMl {
                     results_role: "user",
+                    results_end: "",
+                }),
+            },
+            Dialect::Qwen3Coder => Style {
+                calls: CallForm::Params(&params::QWEN3_CODER),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "user",
+                    results_end: "\n",
                 }),
             },
             Dialect::Kimi => Style {
@@ -128,6 +139,18 @@ impl Style {
                 results: ResultForm::ToolResponse,
                 reasoning: ReasoningForm::Delimited(&THINKING, true),
                 template: TemplateForm::Legacy,
+            },
+            Dialect::Anthropic => Style {
+                calls: CallForm::Params(&params::ANTHROPIC),
+                results: ResultForm::FunctionResults,
+                reasoning: ReasoningForm::Delimited(&THINKING, true),
+                template: TemplateForm::Legacy,
+            },
+            Dialect::Minimax => Style {
+                calls: CallForm::Params(&params::MINIMAX),
+                results: ResultForm::FunctionResults,
+                reasoning: ReasoningForm::Delimited(&THINK, true),
+                template: TemplateForm::Minimax,
             },
             Dialect::Gemma => Style {
                 calls: CallForm::Literal(Literal::Gemma),
