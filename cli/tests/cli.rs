@@ -45,6 +45,9 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
         "transcripts/gemini-search-read-and-write-docs.txt",
         "gemini",
     ),
+    ("transcripts/anthropic-search-and-write.txt", "anthropic"),
+    ("transcripts/minimax-weather-in-two-cities.txt", "minimax"),
+    ("transcripts/qwen3-coder-edit-and-test.txt", "qwen3-coder"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

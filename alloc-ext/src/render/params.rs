@@ -345,39 +345,48 @@ impl ParamCalls {
         }
         let text = format!("{value}{}", self.param_close);
         let bytes = text.as_bytes();
-        // Occurrences that begin in the value (they may run on into the closer).
+        // Occurrences that begin in the value (they may run on into the closer); the
+        // first one that ends the value is the one reported, as the scanner meets it.
         let starts = |pattern: &str| {
             text.match_indices(pattern)
                 .map(|(at, _)| at)
                 .filter(|&at| at < value.len())
                 .collect::<Vec<_>>()
         };
+        let mut first: Option<(usize, Reason)> = None;
+        let mut found = |at: usize, reason: Reason| {
+            if first.as_ref().is_none_or(|(f, _)| at < *f) {
+                first = Some((at, reason));
+            }
+        };
         for opener in self.line_openers {
-            if starts(opener)
-                .into_iter()
-                .any(|at| begins_tag(opener, bytes.get(at + opener.len()).copied()))
-            {
-                return Err(RenderError::new(Reason::CloserInValue(opener)));
+            for at in starts(opener) {
+                if begins_tag(opener, bytes.get(at + opener.len()).copied()) {
+                    found(at, Reason::CloserInValue(opener));
+                }
             }
         }
         for closer in self.closers {
             for at in starts(closer.text) {
                 if counts(bytes, at + closer.text.len(), closer.follows, wrapped) {
-                    return Err(RenderError::new(Reason::CloserInValue(closer.text)));
+                    found(at, Reason::CloserInValue(closer.text));
                 }
             }
         }
         if let Some(follows) = self.key_closer {
             // The scanner names this closer by the key as it reads it (core/dialect/
-            // markup.rs `valid_name`); the key was checked to be written as it is.
+            // markup.rs `valid_name`).
             if check_name(key).is_ok() {
                 let own = format!("</{key}>");
                 for at in starts(&own) {
                     if counts(bytes, at + own.len(), follows, wrapped) {
-                        return Err(RenderError::new(Reason::KeyCloserInValue));
+                        found(at, Reason::KeyCloserInValue);
                     }
                 }
             }
+        }
+        if let Some((_, reason)) = first {
+            return Err(RenderError::new(reason));
         }
         Ok(())
     }
