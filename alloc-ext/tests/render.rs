@@ -5,9 +5,8 @@
 
 use inband::{Dialect, Options};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
-use inband_alloc::render::{
-    Assistant, Call, Message, Reason, RenderError, Renderer, Tool, ToolResult,
-};
+use inband_alloc::render::{Assistant, Call, Message, Reason, RenderError, Renderer, ToolResult};
+use inband_alloc::tools::ToolSet;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -612,15 +611,66 @@ fn raw_text_typing() {
         xml.call(&call).unwrap(),
         "<invoke name=\"f\">\n<parameter name=\"s\">\"7\"</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
     );
-    let tools: Vec<Tool> = serde_json::from_value(json!([{
-        "type": "function",
-        "function": {"name": "f", "parameters": {"type": "object", "properties": {"s": {"type": "string"}}}}
-    }]))
+    let tools = ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "f", "parameters":
+            {"type": "object", "properties": {"s": {"type": "string"}}}}}]"#,
+    )
     .unwrap();
     assert_eq!(
         xml.with_tools(&tools).call(&call).unwrap(),
         "<invoke name=\"f\">\n<parameter name=\"s\">7</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
     );
+}
+
+/// With tools, a string value is written raw exactly where the assembler, given the same
+/// tools, reads the value as raw text (its rule-8 typing: `$ref`, `anyOf`, `["string"]`,
+/// `additionalProperties` resolved alike), in every raw-text dialect.
+#[test]
+fn raw_text_typing_agrees_with_the_assembler() {
+    let tools = ToolSet::from_json(
+        br##"[{"type": "function", "function": {"name": "f", "parameters": {
+            "type": "object",
+            "$defs": {"path": {"type": "string"}},
+            "properties": {
+                "r": {"$ref": "#/$defs/path"},
+                "a": {"anyOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]},
+                "l": {"type": ["string"]},
+                "u": {"type": ["string", "integer"]},
+                "n": {"type": "integer"}
+            },
+            "additionalProperties": {"type": "string"}
+        }}}]"##,
+    )
+    .unwrap();
+    let arguments = object(json!({
+        "r": "7", "a": "[1]", "l": "true", "u": "8", "n": 9, "extra": "null"
+    }));
+    let call = Call::new("f", arguments.clone());
+    for dialect in [
+        Dialect::Xml,
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
+    ] {
+        let rendered = renderer(dialect).with_tools(&tools).call(&call).unwrap();
+        for raw in ["7", "[1]", "true", "null"] {
+            assert!(!rendered.contains(&format!("\"{raw}\"")), "{dialect}: {rendered}");
+        }
+        assert!(rendered.contains("\"8\""), "{dialect}: {rendered}");
+        let mut options = AssembleOptions::seeded(1);
+        options.tools = Some(tools.clone());
+        let completion = assemble(
+            dialect,
+            Options::default(),
+            &options,
+            rendered.as_bytes().chunks(5),
+        );
+        assert_eq!(
+            calls_of(&completion),
+            [("f".to_owned(), Value::Object(arguments.clone()))],
+            "{dialect}: {rendered}"
+        );
+    }
 }
 
 /// Values that cannot be written are refused, naming the call and the argument; a closer

@@ -9,8 +9,9 @@
 //!   [`Renderer::results`] a run of tool results, [`Renderer::reasoning`] a reasoning
 //!   block, [`Renderer::transcript`] a conversation in the model's chat template text,
 //!   [`Renderer::history`] native tool-call messages turned into text messages.
-//! - [`Message`], [`Assistant`], [`Call`], [`ToolResult`], [`Tool`]: the caller's
-//!   conversation, deserializable from OpenAI-like JSON.
+//! - [`Message`], [`Assistant`], [`Call`], [`ToolResult`]: the caller's conversation,
+//!   deserializable from OpenAI-like JSON; the tools are the assembler's
+//!   [`ToolSet`](crate::tools::ToolSet).
 //! - [`RenderError`], [`Reason`]: what cannot be written, and where.
 //!
 //! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
@@ -53,9 +54,11 @@ mod results;
 mod transcript;
 
 pub use error::{Reason, RenderError};
-pub use message::{Assistant, Call, Message, Tool, ToolResult};
+pub use message::{Assistant, Call, Message, ToolResult};
 
 use inband::Dialect;
+
+use crate::tools::ToolSet;
 
 use self::json::JsonCalls;
 use self::literal::Literal;
@@ -178,7 +181,7 @@ impl Style {
 pub struct Renderer<'t> {
     dialect: Dialect,
     style: Style,
-    tools: &'t [Tool],
+    tools: Option<&'t ToolSet>,
 }
 
 impl Renderer<'static> {
@@ -188,22 +191,23 @@ impl Renderer<'static> {
         Some(Renderer {
             dialect,
             style: Style::of(dialect)?,
-            tools: &[],
+            tools: None,
         })
     }
 }
 
 impl<'t> Renderer<'t> {
-    /// The same renderer, knowing the tools: in the raw-text dialects (xml), a string
-    /// value of a parameter whose schema is string-only ([`Tool::string_only`]) is written
-    /// raw even when it reads as JSON, for a scanner given the same schema. Without tools,
-    /// such a string is written as a JSON string so that the untyped reading (dialects.md
-    /// rule 8: JSON if it parses) gives it back.
-    pub fn with_tools<'u>(self, tools: &'u [Tool]) -> Renderer<'u> {
+    /// The same renderer, knowing the tools: in the raw-text dialects (xml, anthropic,
+    /// minimax, qwen3-coder), a string value of a parameter whose schema is string-only
+    /// ([`Tool::string_only`](crate::tools::Tool::string_only), the assembler's own
+    /// rule-8 typing) is written raw even when it reads as JSON, for an assembler given the
+    /// same tools. Without tools, such a string is written as a JSON string so that the
+    /// untyped reading (dialects.md rule 8: JSON if it parses) gives it back.
+    pub fn with_tools<'u>(self, tools: &'u ToolSet) -> Renderer<'u> {
         Renderer {
             dialect: self.dialect,
             style: self.style,
-            tools,
+            tools: Some(tools),
         }
     }
 

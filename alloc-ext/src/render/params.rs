@@ -14,7 +14,8 @@ use serde_json::Value;
 
 use super::error::{pointer_step, Reason, RenderError};
 use super::json::{check_name, compact};
-use super::message::{Call, Tool};
+use super::message::Call;
+use crate::tools::ToolSet;
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -257,7 +258,11 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
 
 impl ParamCalls {
     /// A turn's calls, in the wrapper if the dialect has one.
-    pub(crate) fn render_all(&self, calls: &[Call], tools: &[Tool]) -> Result<String, RenderError> {
+    pub(crate) fn render_all(
+        &self,
+        calls: &[Call],
+        tools: Option<&ToolSet>,
+    ) -> Result<String, RenderError> {
         let mut out = String::new();
         if let Some((open, _)) = self.wrapper {
             out.push_str(open);
@@ -281,7 +286,7 @@ impl ParamCalls {
         &self,
         out: &mut String,
         call: &Call,
-        tools: &[Tool],
+        tools: Option<&ToolSet>,
         wrapped: bool,
     ) -> Result<(), RenderError> {
         check_name(&call.name)?;
@@ -296,7 +301,7 @@ impl ParamCalls {
             )));
         }
         let wrapped = wrapped || self.implied_section;
-        let tool = tools.iter().find(|t| t.name == call.name);
+        let tool = tools.and_then(|tools| tools.get(&call.name));
         out.push_str(self.block.0);
         out.push_str(self.call_open.0);
         out.push_str(&call.name);
