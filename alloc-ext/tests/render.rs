@@ -654,7 +654,10 @@ fn raw_text_typing_agrees_with_the_assembler() {
     ] {
         let rendered = renderer(dialect).with_tools(&tools).call(&call).unwrap();
         for raw in ["7", "[1]", "true", "null"] {
-            assert!(!rendered.contains(&format!("\"{raw}\"")), "{dialect}: {rendered}");
+            assert!(
+                !rendered.contains(&format!("\"{raw}\"")),
+                "{dialect}: {rendered}"
+            );
         }
         assert!(rendered.contains("\"8\""), "{dialect}: {rendered}");
         let mut options = AssembleOptions::seeded(1);
@@ -948,12 +951,24 @@ fn messages_from_openai_json() {
 fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
     for dialect in [Dialect::Anthropic, Dialect::Minimax] {
         let refused: &[(&str, Reason)] = &[
-            ("x</parameter>\n<parameter name=\"y\">", Reason::CloserInValue("</parameter>")),
-            ("x</parameter></invoke>", Reason::CloserInValue("</parameter>")),
-            ("x</invoke>\n<invoke name=\"z\">", Reason::CloserInValue("</invoke>")),
+            (
+                "x</parameter>\n<parameter name=\"y\">",
+                Reason::CloserInValue("</parameter>"),
+            ),
+            (
+                "x</parameter></invoke>",
+                Reason::CloserInValue("</parameter>"),
+            ),
+            (
+                "x</invoke>\n<invoke name=\"z\">",
+                Reason::CloserInValue("</invoke>"),
+            ),
             ("x</text> <parameter name=\"y\">", Reason::KeyCloserInValue),
             ("x</text></invoke>", Reason::KeyCloserInValue),
-            ("x\n<parameter name=\"y\">z", Reason::CloserInValue("\n<parameter")),
+            (
+                "x\n<parameter name=\"y\">z",
+                Reason::CloserInValue("\n<parameter"),
+            ),
             ("x\n<parameter>", Reason::CloserInValue("\n<parameter")),
         ];
         for (text, reason) in refused {
@@ -962,7 +977,10 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
             assert_eq!(&error.reason, reason, "{dialect}: {text:?}");
             assert_eq!(error.argument.as_deref(), Some("/text"));
             // Inside the turn's wrapper as well.
-            assert!(renderer(dialect).calls(&[call]).is_err(), "{dialect}: {text:?}");
+            assert!(
+                renderer(dialect).calls(&[call]).is_err(),
+                "{dialect}: {text:?}"
+            );
         }
         let wrapper_close = if dialect == Dialect::Anthropic {
             "x</parameter>\n</function_calls>"
@@ -987,7 +1005,9 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
             let call = Call::new("w", object(json!({ "text": text })));
             for rendered in [
                 renderer(dialect).call(&call).unwrap(),
-                renderer(dialect).calls(std::slice::from_ref(&call)).unwrap(),
+                renderer(dialect)
+                    .calls(std::slice::from_ref(&call))
+                    .unwrap(),
             ] {
                 let completion = scan(dialect, &rendered, &[5, 11]);
                 assert_eq!(
@@ -1000,7 +1020,10 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
     }
     let minimax_stop = Call::new("w", object(json!({"text": "x</parameter>[e~["})));
     assert_eq!(
-        renderer(Dialect::Minimax).call(&minimax_stop).unwrap_err().reason,
+        renderer(Dialect::Minimax)
+            .call(&minimax_stop)
+            .unwrap_err()
+            .reason,
         Reason::CloserInValue("</parameter>")
     );
     let rendered = renderer(Dialect::Anthropic).call(&minimax_stop).unwrap();
@@ -1017,11 +1040,26 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
 fn qwen3_coder_refuses_what_its_scanner_ends_values_at() {
     let qwen = renderer(Dialect::Qwen3Coder);
     let refused: &[(&str, Reason)] = &[
-        ("x</parameter>\n<parameter=y>", Reason::CloserInValue("</parameter>")),
-        ("x</parameter>\n</function>", Reason::CloserInValue("</parameter>")),
-        ("x</parameter></tool_call>", Reason::CloserInValue("</parameter>")),
-        ("x\n</function>\n</tool_call>", Reason::CloserInValue("\n</function>")),
-        ("x\n</function><function=g>", Reason::CloserInValue("\n</function>")),
+        (
+            "x</parameter>\n<parameter=y>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x</parameter>\n</function>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x</parameter></tool_call>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x\n</function>\n</tool_call>",
+            Reason::CloserInValue("\n</function>"),
+        ),
+        (
+            "x\n</function><function=g>",
+            Reason::CloserInValue("\n</function>"),
+        ),
         ("x\n<parameter=y>z", Reason::CloserInValue("\n<parameter=")),
         ("x<|im_end|>y", Reason::TemplateToken("<|im_end|>")),
         ("x<|endoftext|>", Reason::TemplateToken("<|endoftext|>")),

@@ -131,7 +131,11 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
                 };
                 // The tool turn's role has no line break of its own: each response begins
                 // with one.
-                let gap = if matches!(turn, Turn::Results(_)) { "" } else { "\n" };
+                let gap = if matches!(turn, Turn::Results(_)) {
+                    ""
+                } else {
+                    "\n"
+                };
                 out.push_str(&format!("]~b]{role}{gap}{body}[e~[\n"));
             }
         }
