@@ -1103,7 +1103,9 @@ fn render(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("the inband binary runs");
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
+    // A command refused before it reads its input (an unknown dialect) closes the pipe:
+    // the write may fail then, and the exit status and stderr say what happened.
+    let _ = input.write_all(stdin.as_bytes());
     drop(input);
     child.wait_with_output().unwrap()
 }

@@ -29,7 +29,7 @@ pub enum Reason {
     CloserInValue(&'static str),
     /// A raw-text value holds `</KEY>`, the closer named after its own parameter (which
     /// the anthropic and minimax scanners take for the parameter's closer, corpus 059),
-    /// followed by structure. The key is the last step of [`RenderError::argument`].
+    /// followed by structure. The key is the last step of the error's `argument`.
     KeyCloserInValue,
     /// A Gemma string holds the quote token `<|"|>`, which no escape can write (it would
     /// end the string or come back as a plain `"`).

@@ -11,7 +11,7 @@
 //!   [`Renderer::history`] native tool-call messages turned into text messages.
 //! - [`Message`], [`Assistant`], [`Call`], [`ToolResult`]: the caller's conversation,
 //!   deserializable from OpenAI-like JSON; the tools are the assembler's
-//!   [`ToolSet`](crate::tools::ToolSet).
+//!   [`crate::tools::ToolSet`].
 //! - [`RenderError`], [`Reason`]: what cannot be written, and where.
 //!
 //! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
