@@ -17,9 +17,9 @@ use crate::select;
 /// - `harmony`, `gemma`: `<think>\nTEXT\n</think>`, because their native forms are chat
 ///   template control tokens (`<|channel|>analysis`, `<|channel>thought`), which must not
 ///   appear inside a message.
-/// - every other dialect: its own reasoning block ([`Renderer::reasoning`]); until their
-///   writers land, `glm` and `qwen3-coder` get `<think>\nTEXT\n</think>` and `minimax`
-///   `<thinking>\nTEXT\n</thinking>` (the seed's form).
+/// - every other dialect: its own reasoning block ([`Renderer::reasoning`]; `minimax`
+///   gets `<think>`, the tag its scanner and chat template use, not the seed's
+///   `<thinking>`); until its writer lands, `glm` gets `<think>\nTEXT\n</think>`.
 ///
 /// # Errors
 /// The text holds the closer of the form it goes in (`</think>` for a `<think>` block),
@@ -36,13 +36,8 @@ pub fn demoted_reasoning(model_id: &str, reasoning: &str) -> Result<String, Rend
         "harmony" | "gemma" => None,
         _ => dialect.dialect().and_then(Renderer::new),
     };
-    // Until their writers land, MiniMax gets `<thinking>` as the seed writes it, GLM and
-    // Qwen3-Coder their `<think>`.
-    let stand_in = match dialect.as_str() {
-        "minimax" => Dialect::Xml,
-        _ => Dialect::Qwen3,
-    };
-    match own.or_else(|| Renderer::new(stand_in)) {
+    // Until its writer lands, GLM gets its `<think>`, as Qwen3 writes it.
+    match own.or_else(|| Renderer::new(Dialect::Qwen3)) {
         Some(renderer) => renderer.reasoning(reasoning),
         None => Ok(reasoning.trim_end().to_owned()),
     }

@@ -4,12 +4,12 @@
 use serde_json::{Map, Value};
 
 use crate::prompt::{ToolExample, ToolSpec};
-use crate::render::{Call, RenderError, Renderer, Tool};
+use crate::render::{Call, RenderError, Renderer};
 use crate::select::DialectName;
+use crate::tools::{Tool, ToolSet};
 
 /// The `<examples>` block of `tool` in `dialect`, `""` when the tool has no examples or
-/// the dialect has no call writer yet (`glm` and `qwen3-coder` until their scanners land;
-/// `anthropic` and `minimax` write one call as `xml` does, a bare `<invoke>`).
+/// the dialect has no call writer yet (`glm` until its scanner lands).
 ///
 /// ```text
 /// <examples>
@@ -47,11 +47,13 @@ pub fn tool_examples(
     if tool.examples.is_empty() {
         return Ok(String::new());
     }
-    let schema = [Tool {
+    // The assembler's typing of the schema decides which values are written raw.
+    let mut schema_text = serde_json::to_vec(&tool.parameters).unwrap_or_default();
+    let schema = ToolSet::from_tools([Tool {
         name: tool.name.clone(),
-        description: tool.description.clone(),
-        parameters: tool.parameters.clone(),
-    }];
+        description: Some(tool.description.clone()),
+        parameters: simd_json::to_owned_value(&mut schema_text).ok(),
+    }]);
     let renderer = renderer.with_tools(&schema);
     let example = |arguments: &Map<String, Value>| -> Result<String, RenderError> {
         let mut with_intent = Map::new();
@@ -114,14 +116,7 @@ pub fn tool_examples(
     Ok(format!("<examples>\n{}\n</examples>", parts.join("\n")))
 }
 
-/// The writer of one call in `dialect`: its own once it has a scanner and a renderer, and
-/// `xml`'s for the other dialects whose single call is a bare `<invoke>`.
+/// The writer of one call in `dialect`, once it has a scanner and a renderer.
 fn call_writer(dialect: DialectName) -> Option<Renderer<'static>> {
-    if let Some(renderer) = dialect.dialect().and_then(Renderer::new) {
-        return Some(renderer);
-    }
-    match dialect.as_str() {
-        "anthropic" | "minimax" => Renderer::new(inband::Dialect::Xml),
-        _ => None,
-    }
+    dialect.dialect().and_then(Renderer::new)
 }

@@ -53,6 +53,13 @@ impl Tool {
         let root = self.parameters.as_ref()?;
         JsonTypes::of(self.parameter_schema(key)?, root)
     }
+
+    /// Whether the schema admits only strings for the argument `key`
+    /// ([`Tool::parameter_types`] is [`JsonTypes::STRING`]): the assembler then reads a
+    /// raw-text value as the string it is, and the renderer writes a string value raw.
+    pub fn string_only(&self, key: &str) -> bool {
+        self.parameter_types(key) == Some(JsonTypes::STRING)
+    }
 }
 
 /// The tools of one request. Cheap to clone (shared), so an

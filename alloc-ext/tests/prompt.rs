@@ -222,6 +222,29 @@ fn the_prompt_has_the_template_shape_exactly() {
     );
 }
 
+/// The catalog keeps a schema's key order however many keys it has, which is why it is
+/// built from serde_json values (`preserve_order`): simd-json's `OwnedValue`, the
+/// assembler's schema type, keeps insertion order only in small objects (its map switches
+/// from a vector to a hash map past 32 entries).
+#[test]
+fn the_catalog_keeps_the_order_of_wide_schemas() {
+    let keys: Vec<String> = (0..40).rev().map(|i| format!("k{i:02}")).collect();
+    let properties: Vec<String> = keys
+        .iter()
+        .map(|k| format!("\"{k}\":{{\"type\":\"string\"}}"))
+        .collect();
+    let schema = format!(
+        "{{\"type\":\"object\",\"properties\":{{{}}}}}",
+        properties.join(",")
+    );
+    let tool = format!("[{{\"name\":\"wide\",\"parameters\":{schema}}}]");
+    let tools = ToolSpec::parse_all(&serde_json::from_str::<Vec<Value>>(&tool).unwrap()).unwrap();
+    assert!(catalog(&tools).contains(&schema), "{}", catalog(&tools));
+    let mut text = schema.clone().into_bytes();
+    let owned = simd_json::to_owned_value(&mut text).unwrap();
+    assert_ne!(simd_json::to_string(&owned).unwrap(), schema);
+}
+
 #[test]
 fn the_catalog_keeps_key_order_and_fills_defaults() {
     let tools: Vec<Value> = serde_json::from_str(
@@ -772,7 +795,8 @@ fn demotion_of_the_seed_examples() {
             "Qwen/Qwen3-Coder-480B-A35B-Instruct",
             "<think>\nr\n</think>",
         ),
-        ("MiniMax-M2", "<thinking>\nr\n</thinking>"),
+        // MiniMax-M2 reads `<think>` (model-formats §9.2), not the seed's `<thinking>`.
+        ("MiniMax-M2", "<think>\nr\n</think>"),
         ("moonshotai/Kimi-K2-Instruct", "<think>\nr\n</think>"),
     ];
     for (model, demoted) in cases {

@@ -5,9 +5,8 @@
 
 use inband::{Dialect, Options};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
-use inband_alloc::render::{
-    Assistant, Call, Message, Reason, RenderError, Renderer, Tool, ToolResult,
-};
+use inband_alloc::render::{Assistant, Call, Message, Reason, RenderError, Renderer, ToolResult};
+use inband_alloc::tools::ToolSet;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -94,6 +93,16 @@ const STRING_PIECES: &[&str] = &[
     "</parameter>",
     "</invoke>",
     "<parameter name=\"x\">",
+    "\n<parameter name=\"y\">",
+    "</function_calls>",
+    "</minimax:tool_call>",
+    "[e~[",
+    "<function=f>",
+    "<parameter=k>",
+    "\n<parameter=k>",
+    "</function>",
+    "\n</function>",
+    "<|im_end|>",
     "<tool_call|>",
     "<|tool_call>",
     "```",
@@ -139,12 +148,25 @@ fn call() -> impl Strategy<Value = Call> {
         .prop_map(|(name, pairs)| Call::new(name, pairs.into_iter().collect()))
 }
 
+/// `s` as it appears inside compact JSON text (without the quotes).
+fn compact_str(s: &str) -> String {
+    let quoted = serde_json::to_string(s).unwrap();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
 /// Whether `error` is one the renderer may give for `calls` in `dialect`: a value really
 /// holds what the reason names.
 fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
     let text = serde_json::to_string(&calls[error.index].arguments).unwrap();
+    let raw_text = matches!(
+        dialect,
+        Dialect::Xml | Dialect::Anthropic | Dialect::Minimax | Dialect::Qwen3Coder
+    );
     match error.reason {
-        Reason::CloserInValue(closer) => dialect == Dialect::Xml && text.contains(closer),
+        Reason::CloserInValue(closer) => raw_text && text.contains(&compact_str(closer)),
+        Reason::TemplateToken(token) => {
+            dialect == Dialect::Qwen3Coder && text.contains(&compact_str(token))
+        }
         Reason::QuoteTokenInString => dialect == Dialect::Gemma,
         _ => false,
     }
@@ -364,8 +386,8 @@ fn transcript(dialect: Dialect, messages: &[Message]) -> String {
     renderer(dialect).transcript(messages).unwrap()
 }
 
-/// Seed §5.6 items 1, 2 and 5 (glm and anthropic, items 3 and 4, are not dialects of this
-/// version; the legacy transcript they share is xml's, checked like anthropic's).
+/// Seed §5.6 items 1, 2, 4 and 5 (glm, item 3, is not a dialect of this version; xml's
+/// legacy transcript is checked like anthropic's).
 #[test]
 fn seed_transcript_behaviours() {
     let messages = seed_conversation("I should search.");
@@ -391,6 +413,12 @@ fn seed_transcript_behaviours() {
     assert!(xml.contains("<invoke name=\"search\">"));
     assert!(xml.contains("\n\nHuman: <tool_response>\nresult\n</tool_response>"));
     assert!(!xml.contains("[Assistant tool calls]:"));
+    let anthropic = transcript(Dialect::Anthropic, &messages);
+    assert!(anthropic.contains("\n\nHuman: Find pi"));
+    assert!(anthropic.contains("\n\nAssistant: <thinking>\nI should search.\n</thinking>"));
+    assert!(anthropic.contains("<function_calls>"));
+    assert!(anthropic.contains("<function_results>"));
+    assert!(!anthropic.contains("[Assistant tool calls]:"));
     let all: Vec<String> = Dialect::ALL
         .iter()
         .map(|&d| transcript(d, &messages))
@@ -403,10 +431,21 @@ fn seed_transcript_behaviours() {
 }
 
 /// Seed §5.6 items 6 and 7: envelopes already in the reasoning are unwrapped where the
-/// dialect's renderer unwraps (xml's `<thinking>`), kept as text inside another tag.
+/// dialect's renderer unwraps (anthropic's and xml's `<thinking>`), kept as text inside
+/// another tag.
 #[test]
 fn seed_thinking_envelopes() {
     let stored = seed_conversation("<thinking>\nCheck logs first.\n</thinking>");
+    for dialect in [Dialect::Xml, Dialect::Anthropic] {
+        let text = transcript(dialect, &stored);
+        assert!(text.contains("Assistant: <thinking>\nCheck logs first.\n</thinking>"));
+        assert!(!text.contains("<thinking>\n<thinking>"));
+        let two =
+            seed_conversation("<thinking>\nfirst\n</thinking>\n<thinking>\nsecond\n</thinking>");
+        let text = transcript(dialect, &two);
+        assert!(text.contains("Assistant: <thinking>\nfirst\nsecond\n</thinking>"));
+        assert!(!text.contains("first\n</thinking>\n<thinking>\nsecond"));
+    }
     let xml = transcript(Dialect::Xml, &stored);
     assert!(xml.contains("Assistant: <thinking>\nCheck logs first.\n</thinking>"));
     assert!(!xml.contains("<thinking>\n<thinking>"));
@@ -494,6 +533,9 @@ fn one_call_per_dialect() {
         (Dialect::Xml, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Gemma, "<|tool_call>call:read{path:<|\"|>a & <b>.rs<|\"|>,n:2}<tool_call|>"),
         (Dialect::Gemini, "```tool_code\ndefault_api.read(path=\"a & <b>.rs\", n=2)\n```"),
+        (Dialect::Anthropic, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Minimax, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(renderer(dialect).call(&call).unwrap(), want, "{dialect}");
@@ -539,6 +581,24 @@ fn turn_envelopes() {
         .collect();
     assert_eq!(ids, ["functions.read:7", "functions.grep:1"]);
     assert_eq!(renderer(Dialect::Xml).calls(&[]).unwrap(), "");
+    assert_eq!(
+        renderer(Dialect::Anthropic).calls(&calls).unwrap(),
+        "<function_calls>\n<invoke name=\"read\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n\
+         <invoke name=\"grep\">\n<parameter name=\"q\">b</parameter>\n</invoke>\n</function_calls>"
+    );
+    assert_eq!(
+        renderer(Dialect::Minimax).calls(&calls).unwrap(),
+        "<minimax:tool_call>\n<invoke name=\"read\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n\
+         <invoke name=\"grep\">\n<parameter name=\"q\">b</parameter>\n</invoke>\n</minimax:tool_call>"
+    );
+    assert_eq!(
+        renderer(Dialect::Qwen3Coder).calls(&calls).unwrap(),
+        "<tool_call>\n<function=read>\n<parameter=path>\na\n</parameter>\n</function>\n</tool_call>\n\
+         <tool_call>\n<function=grep>\n<parameter=q>\nb\n</parameter>\n</function>\n</tool_call>"
+    );
+    for dialect in [Dialect::Anthropic, Dialect::Minimax, Dialect::Qwen3Coder] {
+        assert_eq!(renderer(dialect).calls(&[]).unwrap(), "", "{dialect}");
+    }
 }
 
 /// Raw-text values: a string that reads as JSON is written as a JSON string unless the
@@ -551,15 +611,69 @@ fn raw_text_typing() {
         xml.call(&call).unwrap(),
         "<invoke name=\"f\">\n<parameter name=\"s\">\"7\"</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
     );
-    let tools: Vec<Tool> = serde_json::from_value(json!([{
-        "type": "function",
-        "function": {"name": "f", "parameters": {"type": "object", "properties": {"s": {"type": "string"}}}}
-    }]))
+    let tools = ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "f", "parameters":
+            {"type": "object", "properties": {"s": {"type": "string"}}}}}]"#,
+    )
     .unwrap();
     assert_eq!(
         xml.with_tools(&tools).call(&call).unwrap(),
         "<invoke name=\"f\">\n<parameter name=\"s\">7</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
     );
+}
+
+/// With tools, a string value is written raw exactly where the assembler, given the same
+/// tools, reads the value as raw text (its rule-8 typing: `$ref`, `anyOf`, `["string"]`,
+/// `additionalProperties` resolved alike), in every raw-text dialect.
+#[test]
+fn raw_text_typing_agrees_with_the_assembler() {
+    let tools = ToolSet::from_json(
+        br##"[{"type": "function", "function": {"name": "f", "parameters": {
+            "type": "object",
+            "$defs": {"path": {"type": "string"}},
+            "properties": {
+                "r": {"$ref": "#/$defs/path"},
+                "a": {"anyOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]},
+                "l": {"type": ["string"]},
+                "u": {"type": ["string", "integer"]},
+                "n": {"type": "integer"}
+            },
+            "additionalProperties": {"type": "string"}
+        }}}]"##,
+    )
+    .unwrap();
+    let arguments = object(json!({
+        "r": "7", "a": "[1]", "l": "true", "u": "8", "n": 9, "extra": "null"
+    }));
+    let call = Call::new("f", arguments.clone());
+    for dialect in [
+        Dialect::Xml,
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
+    ] {
+        let rendered = renderer(dialect).with_tools(&tools).call(&call).unwrap();
+        for raw in ["7", "[1]", "true", "null"] {
+            assert!(
+                !rendered.contains(&format!("\"{raw}\"")),
+                "{dialect}: {rendered}"
+            );
+        }
+        assert!(rendered.contains("\"8\""), "{dialect}: {rendered}");
+        let mut options = AssembleOptions::seeded(1);
+        options.tools = Some(tools.clone());
+        let completion = assemble(
+            dialect,
+            Options::default(),
+            &options,
+            rendered.as_bytes().chunks(5),
+        );
+        assert_eq!(
+            calls_of(&completion),
+            [("f".to_owned(), Value::Object(arguments.clone()))],
+            "{dialect}: {rendered}"
+        );
+    }
 }
 
 /// Values that cannot be written are refused, naming the call and the argument; a closer
@@ -667,6 +781,9 @@ fn results_per_dialect() {
         (Dialect::Harmony, "<|start|>functions.read to=assistant<|channel|>commentary<|message|>{\"a\":[1,\"x\"]}<|end|><|start|>functions.read to=assistant<|channel|>commentary<|message|>no such file<|end|>"),
         (Dialect::Gemma, "<|tool_response>response:read{output:{a:[1,<|\"|>x<|\"|>]}}<tool_response|><|tool_response>response:read{error:<|\"|>no such file<|\"|>}<tool_response|>"),
         (Dialect::Gemini, "```tool_outputs\n{\"a\":[1,\"x\"]}\n```\n```tool_outputs\nno such file\n```"),
+        (Dialect::Anthropic, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
+        (Dialect::Minimax, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
+        (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -824,4 +941,166 @@ fn messages_from_openai_json() {
         {"role": "assistant", "tool_calls": [{"name": "f", "arguments": "[1]"}]}
     ]));
     assert!(bad.is_err());
+}
+
+/// Rule 4 in the anthropic and minimax tagsets: `</parameter>`, `</invoke>`, the closer
+/// named after the parameter and a line-initial `<parameter` tag end a value; the
+/// scanner's own reading decides, so what is written is read back and what is refused
+/// really would break.
+#[test]
+fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
+    for dialect in [Dialect::Anthropic, Dialect::Minimax] {
+        let refused: &[(&str, Reason)] = &[
+            (
+                "x</parameter>\n<parameter name=\"y\">",
+                Reason::CloserInValue("</parameter>"),
+            ),
+            (
+                "x</parameter></invoke>",
+                Reason::CloserInValue("</parameter>"),
+            ),
+            (
+                "x</invoke>\n<invoke name=\"z\">",
+                Reason::CloserInValue("</invoke>"),
+            ),
+            ("x</text> <parameter name=\"y\">", Reason::KeyCloserInValue),
+            ("x</text></invoke>", Reason::KeyCloserInValue),
+            (
+                "x\n<parameter name=\"y\">z",
+                Reason::CloserInValue("\n<parameter"),
+            ),
+            ("x\n<parameter>", Reason::CloserInValue("\n<parameter")),
+        ];
+        for (text, reason) in refused {
+            let call = Call::new("w", object(json!({ "text": text })));
+            let error = renderer(dialect).call(&call).unwrap_err();
+            assert_eq!(&error.reason, reason, "{dialect}: {text:?}");
+            assert_eq!(error.argument.as_deref(), Some("/text"));
+            // Inside the turn's wrapper as well.
+            assert!(
+                renderer(dialect).calls(&[call]).is_err(),
+                "{dialect}: {text:?}"
+            );
+        }
+        let wrapper_close = if dialect == Dialect::Anthropic {
+            "x</parameter>\n</function_calls>"
+        } else {
+            "x</parameter>\n</minimax:tool_call>"
+        };
+        let call = Call::new("w", object(json!({ "text": wrapper_close })));
+        assert!(renderer(dialect).call(&call).is_err(), "{dialect}");
+        let kept = [
+            "x</parameter> and more",
+            "x</text> and more",
+            "x</other> <parameter name=\"y\">",
+            "x</parameter>",
+            "x</text>",
+            "x<parameter name=\"y\">",
+            "x\n<parameters>",
+            "x\n<parameter",
+            "x</parameter><parameters>",
+            &format!("x</text>{}<parameter name=\"y\">", " ".repeat(33)),
+        ];
+        for text in kept {
+            let call = Call::new("w", object(json!({ "text": text })));
+            for rendered in [
+                renderer(dialect).call(&call).unwrap(),
+                renderer(dialect)
+                    .calls(std::slice::from_ref(&call))
+                    .unwrap(),
+            ] {
+                let completion = scan(dialect, &rendered, &[5, 11]);
+                assert_eq!(
+                    calls_of(&completion),
+                    [("w".to_owned(), json!({ "text": text }))],
+                    "{dialect}: {rendered}"
+                );
+            }
+        }
+    }
+    let minimax_stop = Call::new("w", object(json!({"text": "x</parameter>[e~["})));
+    assert_eq!(
+        renderer(Dialect::Minimax)
+            .call(&minimax_stop)
+            .unwrap_err()
+            .reason,
+        Reason::CloserInValue("</parameter>")
+    );
+    let rendered = renderer(Dialect::Anthropic).call(&minimax_stop).unwrap();
+    assert_eq!(
+        calls_of(&scan(Dialect::Anthropic, &rendered, &[])),
+        [("w".to_owned(), json!({"text": "x</parameter>[e~["}))]
+    );
+}
+
+/// Rule 4 in Qwen3-Coder: `</parameter>` before structure, a line-initial `</function>`
+/// or `<parameter=NAME`, and the turn's end token end a value; the framing newline on
+/// each side of a value is not part of it.
+#[test]
+fn qwen3_coder_refuses_what_its_scanner_ends_values_at() {
+    let qwen = renderer(Dialect::Qwen3Coder);
+    let refused: &[(&str, Reason)] = &[
+        (
+            "x</parameter>\n<parameter=y>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x</parameter>\n</function>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x</parameter></tool_call>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x\n</function>\n</tool_call>",
+            Reason::CloserInValue("\n</function>"),
+        ),
+        (
+            "x\n</function><function=g>",
+            Reason::CloserInValue("\n</function>"),
+        ),
+        ("x\n<parameter=y>z", Reason::CloserInValue("\n<parameter=")),
+        ("x<|im_end|>y", Reason::TemplateToken("<|im_end|>")),
+        ("x<|endoftext|>", Reason::TemplateToken("<|endoftext|>")),
+    ];
+    for (text, reason) in refused {
+        let call = Call::new("w", object(json!({ "text": text })));
+        assert_eq!(&qwen.call(&call).unwrap_err().reason, reason, "{text:?}");
+    }
+    let kept = [
+        "x</parameter> and more",
+        "x</parameter>",
+        "x</function>\n</tool_call>",
+        "x\n</function> more",
+        "x\n</function>",
+        "<parameter=y>z",
+        "x\n<parameter= y>",
+        "<tool_call>\n</tool_call>",
+        "",
+        "\n",
+        "\n\nx\n\n",
+        "x</text> <parameter=y>",
+    ];
+    for text in kept {
+        let call = Call::new("w", object(json!({ "text": text })));
+        let rendered = qwen.call(&call).unwrap();
+        assert_eq!(
+            calls_of(&scan(Dialect::Qwen3Coder, &rendered, &[7, 13, 20])),
+            [("w".to_owned(), json!({ "text": text }))],
+            "{rendered}"
+        );
+    }
+    for name in ["a=b", "/a"] {
+        let call = Call::new(name, Map::new());
+        assert!(matches!(
+            qwen.call(&call).unwrap_err().reason,
+            Reason::InvalidName(_)
+        ));
+        let call = Call::new("f", object(json!({ name: 1 })));
+        assert!(matches!(
+            qwen.call(&call).unwrap_err().reason,
+            Reason::InvalidKey(_)
+        ));
+    }
 }

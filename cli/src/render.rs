@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use inband::Dialect;
-use inband_alloc::render::{Call, Message, Renderer, Tool, ToolResult};
+use inband_alloc::render::{Call, Message, Renderer, ToolResult};
+use inband_alloc::tools::ToolSet;
 
 use crate::Failure;
 
@@ -44,18 +45,18 @@ fn parse<T>(parsed: serde_json::Result<T>, what: &str) -> Result<T, Failure> {
 }
 
 pub(crate) fn run(args: RenderArgs) -> Result<(), Failure> {
-    let tools: Vec<Tool> = match &args.tools {
+    let tools = match &args.tools {
         Some(path) => {
             let text = std::fs::read(path)
                 .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))?;
-            serde_json::from_slice(&text).map_err(|e| {
+            ToolSet::from_json(&text).map_err(|e| {
                 Failure::Message(format!(
                     "{} is not an OpenAI tools array: {e}",
                     path.display()
                 ))
             })?
         }
-        None => Vec::new(),
+        None => ToolSet::default(),
     };
     let mut input = Vec::new();
     io::stdin()

@@ -45,6 +45,9 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
         "transcripts/gemini-search-read-and-write-docs.txt",
         "gemini",
     ),
+    ("transcripts/anthropic-search-and-write.txt", "anthropic"),
+    ("transcripts/minimax-weather-in-two-cities.txt", "minimax"),
+    ("transcripts/qwen3-coder-edit-and-test.txt", "qwen3-coder"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
@@ -1100,7 +1103,9 @@ fn render(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("the inband binary runs");
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
+    // A command refused before it reads its input (an unknown dialect) closes the pipe:
+    // the write may fail then, and the exit status and stderr say what happened.
+    let _ = input.write_all(stdin.as_bytes());
     drop(input);
     child.wait_with_output().unwrap()
 }

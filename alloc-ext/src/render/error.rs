@@ -27,6 +27,10 @@ pub enum Reason {
     /// bytes of whitespace) by structure, so the scanner would end the value there
     /// (dialects.md rule 4). Carries the closer.
     CloserInValue(&'static str),
+    /// A raw-text value holds `</KEY>`, the closer named after its own parameter (which
+    /// the anthropic and minimax scanners take for the parameter's closer, corpus 059),
+    /// followed by structure. The key is the last step of the error's `argument`.
+    KeyCloserInValue,
     /// A Gemma string holds the quote token `<|"|>`, which no escape can write (it would
     /// end the string or come back as a plain `"`).
     QuoteTokenInString,
@@ -59,6 +63,9 @@ impl fmt::Display for RenderError {
             Reason::CloserInValue(closer) => write!(
                 f,
                 "the value holds {closer:?} followed by structure; the scanner would end the value there"
+            ),
+            Reason::KeyCloserInValue => f.write_str(
+                "the value holds the closer named after its parameter followed by structure; the scanner would end the value there"
             ),
             Reason::QuoteTokenInString => {
                 f.write_str("the string holds the quote token <|\"|>, which cannot be written inside a Gemma string")

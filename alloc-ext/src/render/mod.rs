@@ -9,8 +9,9 @@
 //!   [`Renderer::results`] a run of tool results, [`Renderer::reasoning`] a reasoning
 //!   block, [`Renderer::transcript`] a conversation in the model's chat template text,
 //!   [`Renderer::history`] native tool-call messages turned into text messages.
-//! - [`Message`], [`Assistant`], [`Call`], [`ToolResult`], [`Tool`]: the caller's
-//!   conversation, deserializable from OpenAI-like JSON.
+//! - [`Message`], [`Assistant`], [`Call`], [`ToolResult`]: the caller's conversation,
+//!   deserializable from OpenAI-like JSON; the tools are the assembler's
+//!   [`crate::tools::ToolSet`].
 //! - [`RenderError`], [`Reason`]: what cannot be written, and where.
 //!
 //! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
@@ -53,9 +54,11 @@ mod results;
 mod transcript;
 
 pub use error::{Reason, RenderError};
-pub use message::{Assistant, Call, Message, Tool, ToolResult};
+pub use message::{Assistant, Call, Message, ToolResult};
 
 use inband::Dialect;
+
+use crate::tools::ToolSet;
 
 use self::json::JsonCalls;
 use self::literal::Literal;
@@ -69,7 +72,7 @@ use self::transcript::TemplateForm;
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -95,6 +98,7 @@ impl Style {
                 reasoning: ReasoningForm::Delimited(&THINK, true),
                 template: TemplateForm::ChatMl(ChatMl {
                     results_role: "tool",
+                    results_end: "",
                 }),
             },
             Dialect::Qwen3 => Style {
@@ -103,6 +107,16 @@ impl Style {
                 reasoning: ReasoningForm::Delimited(&THINK, false),
                 template: TemplateForm::ChatMl(ChatMl {
                     results_role: "user",
+                    results_end: "",
+                }),
+            },
+            Dialect::Qwen3Coder => Style {
+                calls: CallForm::Params(&params::QWEN3_CODER),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "user",
+                    results_end: "\n",
                 }),
             },
             Dialect::Kimi => Style {
@@ -128,6 +142,18 @@ impl Style {
                 results: ResultForm::ToolResponse,
                 reasoning: ReasoningForm::Delimited(&THINKING, true),
                 template: TemplateForm::Legacy,
+            },
+            Dialect::Anthropic => Style {
+                calls: CallForm::Params(&params::ANTHROPIC),
+                results: ResultForm::FunctionResults,
+                reasoning: ReasoningForm::Delimited(&THINKING, true),
+                template: TemplateForm::Legacy,
+            },
+            Dialect::Minimax => Style {
+                calls: CallForm::Params(&params::MINIMAX),
+                results: ResultForm::FunctionResults,
+                reasoning: ReasoningForm::Delimited(&THINK, true),
+                template: TemplateForm::Minimax,
             },
             Dialect::Gemma => Style {
                 calls: CallForm::Literal(Literal::Gemma),
@@ -155,7 +181,7 @@ impl Style {
 pub struct Renderer<'t> {
     dialect: Dialect,
     style: Style,
-    tools: &'t [Tool],
+    tools: Option<&'t ToolSet>,
 }
 
 impl Renderer<'static> {
@@ -165,22 +191,23 @@ impl Renderer<'static> {
         Some(Renderer {
             dialect,
             style: Style::of(dialect)?,
-            tools: &[],
+            tools: None,
         })
     }
 }
 
 impl<'t> Renderer<'t> {
-    /// The same renderer, knowing the tools: in the raw-text dialects (xml), a string
-    /// value of a parameter whose schema is string-only ([`Tool::string_only`]) is written
-    /// raw even when it reads as JSON, for a scanner given the same schema. Without tools,
-    /// such a string is written as a JSON string so that the untyped reading (dialects.md
-    /// rule 8: JSON if it parses) gives it back.
-    pub fn with_tools<'u>(self, tools: &'u [Tool]) -> Renderer<'u> {
+    /// The same renderer, knowing the tools: in the raw-text dialects (xml, anthropic,
+    /// minimax, qwen3-coder), a string value of a parameter whose schema is string-only
+    /// ([`Tool::string_only`](crate::tools::Tool::string_only), the assembler's own
+    /// rule-8 typing) is written raw even when it reads as JSON, for an assembler given the
+    /// same tools. Without tools, such a string is written as a JSON string so that the
+    /// untyped reading (dialects.md rule 8: JSON if it parses) gives it back.
+    pub fn with_tools<'u>(self, tools: &'u ToolSet) -> Renderer<'u> {
         Renderer {
             dialect: self.dialect,
             style: self.style,
-            tools,
+            tools: Some(tools),
         }
     }
 

@@ -26,20 +26,35 @@ pub(crate) enum ResultForm {
     Gemma,
     /// A ```` ```tool_outputs ```` fence per result, one per line (Gemini).
     Gemini,
+    /// One `<function_results>` block for the run, a `<result>` per result with the
+    /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
+    /// minimax: seed-system §2.4 d, §2.6 d).
+    FunctionResults,
 }
 
 impl ResultForm {
     /// The run, in order.
     pub(crate) fn render(self, results: &[ToolResult]) -> Result<String, RenderError> {
         let mut out = String::new();
+        if results.is_empty() {
+            return Ok(out);
+        }
+        let block = matches!(self, ResultForm::FunctionResults);
+        if block {
+            out.push_str("<function_results>\n");
+        }
         for (i, result) in results.iter().enumerate() {
             self.write(&mut out, result, i, None)
                 .map_err(|e| e.at(i, &result.name))?;
         }
+        if block {
+            out.push_str("\n</function_results>");
+        }
         Ok(out)
     }
 
-    /// One result, the `index`-th of its run; `id` is the Kimi call id when the caller
+    /// One result, the `index`-th of its run (inside the run's block, for
+    /// [`ResultForm::FunctionResults`]); `id` is the Kimi call id when the caller
     /// knows which one the call was given.
     pub(crate) fn write(
         self,
@@ -110,6 +125,18 @@ impl ResultForm {
                 out.push_str("```tool_outputs\n");
                 out.push_str(text);
                 out.push_str("\n```");
+            }
+            ResultForm::FunctionResults => {
+                separate(out);
+                let (element, stream) = if result.is_error {
+                    ("error", "stderr")
+                } else {
+                    ("result", "stdout")
+                };
+                out.push_str(&format!(
+                    "<{element}>\n<tool_name>{}</tool_name>\n<{stream}>{text}</{stream}>\n</{element}>",
+                    result.name
+                ));
             }
         }
         Ok(())

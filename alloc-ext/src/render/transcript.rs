@@ -14,15 +14,22 @@ use super::Renderer;
 pub(crate) struct ChatMl {
     /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen).
     pub(crate) results_role: &'static str,
+    /// After the run of results in their turn: `"\n"` where the template ends every
+    /// `</tool_response>` with a line break (Qwen3-Coder, model-formats §4).
+    pub(crate) results_end: &'static str,
 }
 
 /// How a dialect's model family lays out a conversation.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum TemplateForm {
-    /// ChatML turns (hermes, qwen3).
+    /// ChatML turns (hermes, qwen3, qwen3-coder).
     ChatMl(ChatMl),
-    /// `\n\nHuman: …` / `\n\nAssistant: …` (xml; seed-system §1.10).
+    /// `\n\nHuman: …` / `\n\nAssistant: …` (xml, anthropic; seed-system §1.10).
     Legacy,
+    /// `]~!b[`, then `]~b]ROLE\nBODY[e~[\n` turns, the assistant's role `ai`; a run of
+    /// results is one `]~b]tool` turn with a `<response>` per result (MiniMax-M2,
+    /// model-formats §9.2).
+    Minimax,
     /// `<|im_ROLE|>NAME<|im_middle|>BODY<|im_end|>` (Kimi K2).
     Kimi,
     /// `<｜begin▁of▁sentence｜>`, `<｜User｜>`, `<｜Assistant｜>…<｜end▁of▁sentence｜>`
@@ -80,7 +87,10 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
                     Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
                     Turn::User(text) => ("user", text.to_string()),
                     Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n\n")?),
-                    Turn::Results(run) => (chatml.results_role, renderer.results(run)?),
+                    Turn::Results(run) => (
+                        chatml.results_role,
+                        renderer.results(run)? + chatml.results_end,
+                    ),
                 };
                 out.push_str(&format!("<|im_start|>{role}\n{body}<|im_end|>\n"));
             }
@@ -105,6 +115,30 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
             }
         }
         TemplateForm::Kimi => kimi(renderer, &turns, &mut out)?,
+        TemplateForm::Minimax => {
+            out.push_str("]~!b[");
+            for turn in &turns {
+                let (role, body) = match turn {
+                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+                    Turn::User(text) => ("user", text.to_string()),
+                    Turn::Assistant(turn) => ("ai", body(renderer, turn, "\n\n")?),
+                    Turn::Results(run) => (
+                        "tool",
+                        run.iter()
+                            .map(|r| format!("\n<response>{}</response>", r.content))
+                            .collect(),
+                    ),
+                };
+                // The tool turn's role has no line break of its own: each response begins
+                // with one.
+                let gap = if matches!(turn, Turn::Results(_)) {
+                    ""
+                } else {
+                    "\n"
+                };
+                out.push_str(&format!("]~b]{role}{gap}{body}[e~[\n"));
+            }
+        }
         TemplateForm::Deepseek => {
             out.push_str("<｜begin▁of▁sentence｜>");
             for turn in &turns {
