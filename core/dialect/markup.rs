@@ -257,7 +257,7 @@ impl MarkupCalls {
 
     /// Takes a whole chunk of plain value text: nothing held and no candidate closer in
     /// it (token-sized chunks inside long values).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn take_plain_value<S: Sink>(
         &mut self,
         frame: &Frame,
@@ -1440,6 +1440,7 @@ fn begins_tag(opener: &Delimiter, b: u8) -> bool {
 
 /// Reports value bytes of call `call`. With framing, a final `\n` is held back (`newline`)
 /// as the value's possible trailing framing, and one held before is reported first.
+#[inline(always)]
 fn emit_value<S: Sink>(
     newline: &mut bool,
     framing: bool,
@@ -1448,9 +1449,23 @@ fn emit_value<S: Sink>(
     bytes: &[u8],
     sink: &mut S,
 ) {
-    if bytes.is_empty() {
-        return;
+    if !framing && !bytes.is_empty() {
+        // Only framed values ever hold a newline back.
+        sink.tool_value(span, call, Piece::Verbatim, bytes);
+    } else if !bytes.is_empty() {
+        emit_framed_value(newline, call, span, bytes, sink);
     }
+}
+
+/// [`emit_value`] for a dialect whose values carry framing newlines.
+#[inline(never)]
+fn emit_framed_value<S: Sink>(
+    newline: &mut bool,
+    call: u32,
+    span: Span,
+    bytes: &[u8],
+    sink: &mut S,
+) {
     if core::mem::take(newline) {
         sink.tool_value(
             Span::new(span.start - 1, span.start),
@@ -1460,7 +1475,7 @@ fn emit_value<S: Sink>(
         );
     }
     let (bytes, span) = match bytes.split_last() {
-        Some((b'\n', rest)) if framing => {
+        Some((b'\n', rest)) => {
             *newline = true;
             (rest, Span::new(span.start, span.end - 1))
         }
