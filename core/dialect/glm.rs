@@ -173,24 +173,24 @@ impl Glm {
             }
             Phase::Value if self.plain_value(chunk, options) => {
                 self.arg_bytes += chunk.len() as u64;
-                sink.tool_value(
-                    Span::new(base, base + chunk.len() as u64),
+                value_text(
+                    &mut self.blank,
+                    &mut self.blank_start,
                     self.frame.call.index,
-                    Piece::Verbatim,
+                    Span::new(base, base + chunk.len() as u64),
                     chunk,
+                    sink,
                 );
             }
             _ => self.run_machine(chunk, base, options, sink),
         }
     }
 
-    /// A whole chunk of value text: nothing held, no candidate closer, not ending in
-    /// whitespace, within the argument limit.
+    /// A whole chunk of value text: no delimiter prefix held, no candidate closer, within
+    /// the argument limit (whitespace at its end is held as in [`Glm::value`]).
     #[inline]
     fn plain_value(&self, chunk: &[u8], options: &Options) -> bool {
         self.frame.delimiters.state == START
-            && self.blank.len() == 0
-            && chunk.last().is_some_and(|&b| !is_ws(b))
             && chunk.len() as u64 <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
             && self.modes.value.find_start(chunk).is_none()
     }
@@ -1045,6 +1045,9 @@ fn value_text<S: Sink>(
 ) {
     let body = bytes.len() - bytes.iter().rev().take_while(|&&b| is_ws(b)).count();
     let flush = |blank: &mut Blank, blank_start: u64, sink: &mut S| {
+        if blank.len() == 0 {
+            return;
+        }
         let held = core::mem::replace(blank, Blank::EMPTY).bytes();
         if !held.is_empty() {
             let span = Span::new(blank_start, blank_start + held.len() as u64);
