@@ -339,3 +339,48 @@ fn transcript() {
     assert_eq!(completion.content, "Searching and saving.");
     assert!(completion.diagnostics.is_empty());
 }
+
+/// A parameter named like a structural closer (`invoke`): its own closer `</invoke>` is a
+/// parameter closer first (corpus 059), so a second `</invoke>` still closes the call and a
+/// parameter opener may follow it.
+#[test]
+fn parameter_named_after_a_structural_closer() {
+    let own = completion(
+        "<function_calls><invoke name=\"f\"><parameter name=\"invoke\">x</invoke></invoke></function_calls>",
+    );
+    assert_eq!(calls(&own), [call("f", json!({"invoke": "x"}))]);
+    assert_eq!(codes(&own), ["mismatched_closer"]);
+    let next = completion(
+        "<function_calls><invoke name=\"f\"><parameter name=\"invoke\">x</invoke><parameter name=\"b\">y</parameter></invoke></function_calls>",
+    );
+    assert_eq!(calls(&next), [call("f", json!({"invoke": "x", "b": "y"}))]);
+    assert_eq!(codes(&next), ["mismatched_closer"]);
+}
+
+/// A line-initial `<parameter` after a rejected candidate closer and its whitespace still
+/// ends the open value (rule 4, corpus 059): the newline is not lost to the look-ahead.
+#[test]
+fn line_initial_parameter_after_a_rejected_closer() {
+    let input = "<function_calls>\n<invoke name=\"f\">\n<parameter name=\"a\">x</invoke>\n<parameter name=\"b\">y</parameter>\n</invoke>\n</function_calls>";
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("f", json!({"a": "x</invoke>", "b": "y"}))]
+    );
+    assert_eq!(codes(&completion), ["unclosed_parameter"]);
+    let log = scan(input);
+    let at = log
+        .iter()
+        .position(|e| e == "D:unclosed_parameter")
+        .unwrap();
+    assert_eq!(
+        log[at - 2..at + 3],
+        [
+            "V0:Verbatim\"x</invoke>\"",
+            "P-0",
+            "D:unclosed_parameter",
+            "<ParamOpen>",
+            "E\" name=\\\"b\\\">\"",
+        ]
+    );
+}

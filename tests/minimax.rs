@@ -234,3 +234,21 @@ fn transcript() {
     assert_eq!(completion.content, "Checking both cities.");
     assert!(completion.diagnostics.is_empty());
 }
+
+/// A `</invoke>` inside a value followed by a line-initial `<parameter`: the closer is value
+/// text (a parameter cannot follow an invoke closer), and the line-initial opener still ends
+/// the value whose `</parameter>` is missing; spaces and tabs before the newline too.
+#[test]
+fn line_initial_parameter_after_a_rejected_closer() {
+    for blank in ["\n", " \t\n", "\n\n"] {
+        let input = format!("<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</invoke>{blank}<parameter name=\"b\">y</parameter>\n</invoke>\n</minimax:tool_call>");
+        let completion = completion(&input);
+        let a = format!("x</invoke>{}", &blank[..blank.len() - 1]);
+        assert_eq!(
+            calls(&completion),
+            [call("f", json!({"a": a, "b": "y"}))],
+            "{blank:?}"
+        );
+        assert_eq!(codes(&completion), ["unclosed_parameter"]);
+    }
+}

@@ -463,3 +463,17 @@ fn transcript() {
     );
     assert!(completion.diagnostics.is_empty());
 }
+
+/// A line-initial `</function>` that no structure follows is value text, and a line-initial
+/// `<parameter=` after it (past whitespace) still ends the value whose `</parameter>` is
+/// missing: the newline before it is not lost to the rejected candidate's look-ahead.
+#[test]
+fn line_initial_parameter_after_a_rejected_closer() {
+    let input = "<tool_call>\n<function=f>\n<parameter=a>\nx\n</function> \n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>";
+    let completion = completion(input);
+    assert_eq!(
+        calls(&completion),
+        [call("f", json!({"a": "x\n</function> ", "b": "y"}))]
+    );
+    assert_eq!(codes(&completion), ["unclosed_parameter"]);
+}

@@ -965,6 +965,14 @@ impl MarkupCalls {
         closer.bytes.get(CLOSER_START.len() + k).copied()
     }
 
+    /// Whether name `j` of the `Closer` phase closes a parameter (the key's always does).
+    fn closes_param(&self, j: u32) -> bool {
+        self.tagset
+            .closers
+            .get(j as usize)
+            .is_none_or(|closer| closer.role == Role::ParamClose)
+    }
+
     /// `</` and the bytes read after it in the `Closer` phase: a prefix of a name still
     /// alive in `alive`.
     fn closer_prefix(&self, alive: u8) -> ArrayVec<u8, CANDIDATE_CAP> {
@@ -1008,7 +1016,12 @@ impl MarkupCalls {
                 names &= names - 1;
                 if self.closer_byte(j, k) == Some(b) {
                     alive |= 1 << j;
-                    if whole.is_none() && self.closer_byte(j, k + 1).is_none() {
+                    // A key spelled like a structural closer (`</invoke>` for a parameter
+                    // named `invoke`) is the parameter's closer first: what it admits
+                    // after it is a superset.
+                    if self.closer_byte(j, k + 1).is_none()
+                        && whole.is_none_or(|w| !self.closes_param(w))
+                    {
                         whole = Some(j);
                     }
                 }
@@ -1213,22 +1226,33 @@ impl MarkupCalls {
             Role::ParamClose | Role::CallClose | Role::ParamOpen
         ) {
             self.phase = Phase::Value;
+            // A newline that ends the whitespace before a rejected delimiter is scanned
+            // again with it: the value's line-initial openers and closers begin with it.
+            let line = match (&rest, blank.last()) {
+                (Rest::Delimiter(follow), Some(b'\n')) => newline_then(follow.bytes),
+                _ => None,
+            };
+            let kept = blank.len() - usize::from(line.is_some());
+            let blank_span = Span::new(blank_span.start, blank_span.start + kept as u64);
+            let rest_start = rest_start - (blank.len() - kept) as u64;
             // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
             // the rest is text.
             let taken = self.value_bytes(frame, candidate_span, &bytes, options, sink)
-                & self.value_bytes(frame, blank_span, &blank, options, sink);
+                & self.value_bytes(frame, blank_span, &blank[..kept], options, sink);
             match rest {
                 Rest::Held if taken => {
                     let held = frame.delimiters.take();
                     self.refeed(frame, &held, rest_start, options, sink);
                 }
                 Rest::Held => self.leave(frame),
-                Rest::Delimiter(follow) if taken => {
-                    self.refeed(frame, follow.bytes, rest_start, options, sink);
-                }
                 Rest::Delimiter(follow) => {
-                    let span = Span::new(rest_start, rest_start + follow.bytes.len() as u64);
-                    frame.release(span, follow.bytes, sink);
+                    let again = line.as_deref().unwrap_or(follow.bytes);
+                    if taken {
+                        self.refeed(frame, again, rest_start, options, sink);
+                    } else {
+                        let span = Span::new(rest_start, rest_start + again.len() as u64);
+                        frame.release(span, again, sink);
+                    }
                 }
                 Rest::None => {}
             }
@@ -1436,6 +1460,14 @@ fn begins_tag(opener: &Delimiter, b: u8) -> bool {
     } else {
         is_ws(b) || b == b'>' || b == b'/'
     }
+}
+
+/// A newline then `bytes`, when they fit a candidate's buffer.
+fn newline_then(bytes: &[u8]) -> Option<ArrayVec<u8, CANDIDATE_CAP>> {
+    let mut line = ArrayVec::new();
+    line.try_extend_from_slice(b"\n").ok()?;
+    line.try_extend_from_slice(bytes).ok()?;
+    Some(line)
 }
 
 /// Reports value bytes of call `call`. With framing, a final `\n` is held back (`newline`)
