@@ -438,6 +438,80 @@ fn no_false_heal() {
     }
 }
 
+/// Rule 4: a value closer (or the wrong closer `</arg_key>`) followed by `<arg_key>` counts
+/// only if a whole key tag follows (`KEY</arg_key>`, whitespace, `<arg_value>`), as for the
+/// missing-closer heal; otherwise the closer, the opener and what came after them are value
+/// text, and the call stands. A model documenting GLM's own format writes such values.
+#[test]
+fn a_closer_before_a_key_that_is_not_one_is_value_text() {
+    for value in [
+        "fmt:\n</arg_value>\n<arg_key>\nend",
+        "fmt:\n</arg_value>\n<arg_key>k</arg_key> and more",
+        "fmt:\n</arg_value><arg_key>k</arg_key></arg_key></arg_key>.",
+        "fmt:\n</arg_key>\n<arg_key> and more",
+        "fmt: </arg_key> <arg_key>k</arg_key> then prose",
+    ] {
+        let input =
+            format!("<tool_call>f<arg_key>v</arg_key><arg_value>{value}</arg_value></tool_call>");
+        let completion = completion(&input);
+        assert_eq!(
+            calls(&completion),
+            [call("f", json!({ "v": value }))],
+            "{value:?}"
+        );
+        assert_eq!(completion.content, "", "{value:?}");
+        assert!(completion.diagnostics.is_empty(), "{value:?}");
+    }
+    assert_eq!(
+        scan("<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value> <arg_key>k</arg_key>.</arg_value></tool_call>"),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"v</arg_key><arg_value>\"",
+            "P0:v:untyped",
+            "V0:Verbatim\"a</arg_value> <arg_key>k</arg_key>.\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    // A whole key tag after the closer: the closer counts, with or without newlines in
+    // the key tag, and the wrong closer with its diagnostic.
+    let lines = completion(
+        "<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value>\n<arg_key>\nk\n</arg_key>\n<arg_value>b</arg_value></tool_call>",
+    );
+    assert_eq!(calls(&lines), [call("f", json!({"v": "a", "k": "b"}))]);
+    assert!(lines.diagnostics.is_empty());
+    let wrong = completion(
+        "<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_key> <arg_key>k</arg_key><arg_value>b</arg_value></tool_call>",
+    );
+    assert_eq!(calls(&wrong), [call("f", json!({"v": "a", "k": "b"}))]);
+    assert_eq!(codes(&wrong), ["wrong_closer"]);
+    // Cut off inside the key tag: the end of the stream continues the structure.
+    assert_eq!(
+        scan("<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value> <arg_key>k"),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"v</arg_key><arg_value>\"",
+            "P0:v:untyped",
+            "V0:Verbatim\"a\"",
+            "<ParamClose>",
+            "P-0",
+            "E\" \"",
+            "<ParamOpen>",
+            "E\"k\"",
+            "D:truncated_call",
+            "X0:Incomplete",
+        ]
+    );
+}
+
 /// Corpus 018: the key's opener is missing after the name. The core cannot tell the name
 /// from the key: it reports the glued name with an empty first key, announced by the
 /// diagnostic. The assembler splits it at a declared tool name; without one (no tool list,
