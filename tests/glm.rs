@@ -587,6 +587,50 @@ fn missing_key_opener_is_split_by_the_tool_list() {
     assert_eq!((content.as_str(), reason), (input, "stop"));
 }
 
+/// Corpus 018 with schemas: the glued name splits where the rest is a parameter the tool
+/// declares, before the longest declared prefix; a glued name that is itself a declared
+/// tool and leaves no declared key is not split (its key is missing, not glued), so the
+/// block is text.
+#[test]
+fn a_glued_name_splits_at_a_declared_parameter() {
+    let tools = r#"[
+        {"type": "function", "function": {"name": "run", "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}},
+        {"type": "function", "function": {"name": "runc", "parameters": {"type": "object", "properties": {"args": {"type": "string"}}}}},
+        {"type": "function", "function": {"name": "run_shell", "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}}
+    ]"#;
+    let mut options = AssembleOptions::seeded(1);
+    options.tools = Some(inband_alloc::tools::ToolSet::from_json(tools.as_bytes()).unwrap());
+    let assembled = |input: &str| {
+        assemble(
+            Dialect::Glm,
+            Options::default(),
+            &options,
+            [input.as_bytes()],
+        )
+    };
+    let glued = |name: &str| {
+        format!("<tool_call>{name}</arg_key><arg_value>echo ready</arg_value></tool_call>")
+    };
+    // `runc` is the longest declared prefix, but `ommand` is not its parameter.
+    let split = assembled(&glued("runcommand"));
+    assert_eq!(
+        calls(&split),
+        [call("run", json!({ "command": "echo ready" }))]
+    );
+    assert_eq!(codes(&split), ["missing_key_open", "split_glued_name"]);
+    let longest = assembled(&glued("run_shellcommand"));
+    assert_eq!(
+        calls(&longest),
+        [call("run_shell", json!({ "command": "echo ready" }))]
+    );
+    // `run_shell` is declared: `run` + `_shell` would be a call with an undeclared key.
+    let input = glued("run_shell");
+    let whole = assembled(&input);
+    assert!(whole.tool_calls.is_empty());
+    assert_eq!(whole.content, input);
+    assert_eq!(codes(&whole), ["missing_key_open"]);
+}
+
 /// Corpus 020 and its mirror: a repeated key tag is the key's markup, with a diagnostic.
 #[test]
 fn repeated_key_tags() {
