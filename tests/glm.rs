@@ -438,6 +438,80 @@ fn no_false_heal() {
     }
 }
 
+/// Rule 4: a value closer (or the wrong closer `</arg_key>`) followed by `<arg_key>` counts
+/// only if a whole key tag follows (`KEY</arg_key>`, whitespace, `<arg_value>`), as for the
+/// missing-closer heal; otherwise the closer, the opener and what came after them are value
+/// text, and the call stands. A model documenting GLM's own format writes such values.
+#[test]
+fn a_closer_before_a_key_that_is_not_one_is_value_text() {
+    for value in [
+        "fmt:\n</arg_value>\n<arg_key>\nend",
+        "fmt:\n</arg_value>\n<arg_key>k</arg_key> and more",
+        "fmt:\n</arg_value><arg_key>k</arg_key></arg_key></arg_key>.",
+        "fmt:\n</arg_key>\n<arg_key> and more",
+        "fmt: </arg_key> <arg_key>k</arg_key> then prose",
+    ] {
+        let input =
+            format!("<tool_call>f<arg_key>v</arg_key><arg_value>{value}</arg_value></tool_call>");
+        let completion = completion(&input);
+        assert_eq!(
+            calls(&completion),
+            [call("f", json!({ "v": value }))],
+            "{value:?}"
+        );
+        assert_eq!(completion.content, "", "{value:?}");
+        assert!(completion.diagnostics.is_empty(), "{value:?}");
+    }
+    assert_eq!(
+        scan("<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value> <arg_key>k</arg_key>.</arg_value></tool_call>"),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"v</arg_key><arg_value>\"",
+            "P0:v:untyped",
+            "V0:Verbatim\"a</arg_value> <arg_key>k</arg_key>.\"",
+            "<ParamClose>",
+            "P-0",
+            "<CallClose>",
+            "X0:Complete",
+        ]
+    );
+    // A whole key tag after the closer: the closer counts, with or without newlines in
+    // the key tag, and the wrong closer with its diagnostic.
+    let lines = completion(
+        "<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value>\n<arg_key>\nk\n</arg_key>\n<arg_value>b</arg_value></tool_call>",
+    );
+    assert_eq!(calls(&lines), [call("f", json!({"v": "a", "k": "b"}))]);
+    assert!(lines.diagnostics.is_empty());
+    let wrong = completion(
+        "<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_key> <arg_key>k</arg_key><arg_value>b</arg_value></tool_call>",
+    );
+    assert_eq!(calls(&wrong), [call("f", json!({"v": "a", "k": "b"}))]);
+    assert_eq!(codes(&wrong), ["wrong_closer"]);
+    // Cut off inside the key tag: the end of the stream continues the structure.
+    assert_eq!(
+        scan("<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value> <arg_key>k"),
+        [
+            "<CallOpen>",
+            "E\"f\"",
+            "S0:f",
+            "<ParamOpen>",
+            "E\"v</arg_key><arg_value>\"",
+            "P0:v:untyped",
+            "V0:Verbatim\"a\"",
+            "<ParamClose>",
+            "P-0",
+            "E\" \"",
+            "<ParamOpen>",
+            "E\"k\"",
+            "D:truncated_call",
+            "X0:Incomplete",
+        ]
+    );
+}
+
 /// Corpus 018: the key's opener is missing after the name. The core cannot tell the name
 /// from the key: it reports the glued name with an empty first key, announced by the
 /// diagnostic. The assembler splits it at a declared tool name; without one (no tool list,
@@ -511,6 +585,50 @@ fn missing_key_opener_is_split_by_the_tool_list() {
     assert!(delta.tool_calls.is_empty());
     content.push_str(&delta.content);
     assert_eq!((content.as_str(), reason), (input, "stop"));
+}
+
+/// Corpus 018 with schemas: the glued name splits where the rest is a parameter the tool
+/// declares, before the longest declared prefix; a glued name that is itself a declared
+/// tool and leaves no declared key is not split (its key is missing, not glued), so the
+/// block is text.
+#[test]
+fn a_glued_name_splits_at_a_declared_parameter() {
+    let tools = r#"[
+        {"type": "function", "function": {"name": "run", "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}},
+        {"type": "function", "function": {"name": "runc", "parameters": {"type": "object", "properties": {"args": {"type": "string"}}}}},
+        {"type": "function", "function": {"name": "run_shell", "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}}
+    ]"#;
+    let mut options = AssembleOptions::seeded(1);
+    options.tools = Some(inband_alloc::tools::ToolSet::from_json(tools.as_bytes()).unwrap());
+    let assembled = |input: &str| {
+        assemble(
+            Dialect::Glm,
+            Options::default(),
+            &options,
+            [input.as_bytes()],
+        )
+    };
+    let glued = |name: &str| {
+        format!("<tool_call>{name}</arg_key><arg_value>echo ready</arg_value></tool_call>")
+    };
+    // `runc` is the longest declared prefix, but `ommand` is not its parameter.
+    let split = assembled(&glued("runcommand"));
+    assert_eq!(
+        calls(&split),
+        [call("run", json!({ "command": "echo ready" }))]
+    );
+    assert_eq!(codes(&split), ["missing_key_open", "split_glued_name"]);
+    let longest = assembled(&glued("run_shellcommand"));
+    assert_eq!(
+        calls(&longest),
+        [call("run_shell", json!({ "command": "echo ready" }))]
+    );
+    // `run_shell` is declared: `run` + `_shell` would be a call with an undeclared key.
+    let input = glued("run_shell");
+    let whole = assembled(&input);
+    assert!(whole.tool_calls.is_empty());
+    assert_eq!(whole.content, input);
+    assert_eq!(codes(&whole), ["missing_key_open"]);
 }
 
 /// Corpus 020 and its mirror: a repeated key tag is the key's markup, with a diagnostic.

@@ -83,7 +83,7 @@ use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
 use crate::params::{ParamIssue, Params, Schema};
-use crate::tools::ToolSet;
+use crate::tools::{Tool, ToolSet};
 
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
@@ -562,16 +562,32 @@ impl Assembler {
     }
 
     /// A GLM name that ran into its first key (`run_shellcommand</arg_key>`, corpus 018):
-    /// the longest declared tool name it begins with is the name and the rest the key.
-    /// Without one the name stays whole and the call will be text (dialects.md rule 9).
+    /// a declared tool name it begins with is the name and the rest the key. The longest
+    /// such name whose tool declares the rest as a parameter wins; failing that, the
+    /// longest one, unless the glued name is itself a declared tool (then the key is
+    /// missing, not glued). Without a split the name stays whole and the call will be text
+    /// (dialects.md rule 9).
     fn split_glued(&mut self, span: Span, glued: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
         let split = self.tools.as_ref().and_then(|tools| {
-            tools
-                .iter()
-                .map(|tool| tool.name.as_bytes())
-                .filter(|name| name.len() < glued.len() && glued.starts_with(name))
-                .max_by_key(|name| name.len())
-                .map(<[u8]>::to_vec)
+            let prefixes = || {
+                tools.iter().filter(|tool| {
+                    tool.name.len() < glued.len() && glued.starts_with(tool.name.as_bytes())
+                })
+            };
+            let declares_rest = |tool: &&Tool| {
+                std::str::from_utf8(&glued[tool.name.len()..])
+                    .is_ok_and(|key| tool.parameter_schema(key).is_some())
+            };
+            let whole_declared = std::str::from_utf8(glued).is_ok_and(|n| tools.contains(n));
+            prefixes()
+                .filter(declares_rest)
+                .max_by_key(|tool| tool.name.len())
+                .or_else(|| {
+                    (!whole_declared)
+                        .then(|| prefixes().max_by_key(|tool| tool.name.len()))
+                        .flatten()
+                })
+                .map(|tool| tool.name.as_bytes().to_vec())
         });
         match split {
             Some(name) => {

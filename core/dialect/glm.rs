@@ -51,6 +51,9 @@ pub(crate) struct Modes {
     pub(crate) value: &'static Dfa,
 }
 
+/// `<arg_key>`, the `body` mode's only key opener.
+const KEY_OPEN: &[u8] = b"<arg_key>";
+
 /// `</arg_key>`, which a key tag may repeat once.
 const KEY_CLOSE_LEN: usize = b"</arg_key>".len();
 
@@ -99,9 +102,13 @@ pub(crate) struct Glm {
     phase: Phase,
     /// A call has started and not ended.
     in_call: bool,
-    /// The key being read is the missing-closer heal of the value before it (its
-    /// `<arg_key>` was found in that value), not yet confirmed.
+    /// The key being read is on trial, not yet confirmed: the missing-closer heal of the
+    /// value before it (its `<arg_key>` was found in that value), or the key after a
+    /// candidate closer (`closer`).
     healing: bool,
+    /// The key on trial follows a candidate closer (held in `held`, its whitespace in
+    /// `blank`, then `<arg_key>`): the closer counts only if a whole key tag follows.
+    closer: bool,
     /// The delimiter found but not reported yet, and the stream offset of its first byte:
     /// the `<tool_call>` of the name being read (`Name`), the `<arg_key>` of a healing key,
     /// or the candidate closer (`Pending`).
@@ -134,6 +141,7 @@ impl Glm {
             phase: Phase::Text,
             in_call: false,
             healing: false,
+            closer: false,
             held: None,
             buf: ArrayVec::new(),
             key_from: 0,
@@ -500,6 +508,13 @@ impl Glm {
         self.phase = Phase::Text;
     }
 
+    /// Reads the key after `opener` (at stream offset `start`), found in a value, on trial.
+    fn begin_trial(&mut self, opener: &'static Delimiter, start: u64) {
+        self.begin_key();
+        self.held = Some((opener, start));
+        self.healing = true;
+    }
+
     fn begin_key(&mut self) {
         self.buf.clear();
         self.key_from = 0;
@@ -531,7 +546,8 @@ impl Glm {
                 let (fits, room) = if after_key {
                     (is_ws(b), !self.buf.is_full())
                 } else {
-                    (!(self.healing && b == b'\n'), self.buf.len() < KEY_TEXT)
+                    let heal = self.healing && !self.closer;
+                    (!(heal && b == b'\n'), self.buf.len() < KEY_TEXT)
                 };
                 if !fits || !room {
                     let diagnostic = if fits {
@@ -633,15 +649,23 @@ impl Glm {
     fn reject_heal<S: Sink>(&mut self, options: &Options, sink: &mut S) {
         self.healing = false;
         self.phase = Phase::Value;
-        let Some((opener, start)) = self.held.take() else {
-            return;
+        let (opener, start) = if core::mem::take(&mut self.closer) {
+            // The candidate closer before the key, and its whitespace, come first.
+            let start = self.trial_opener_start();
+            self.reject(Rest::None, start, options, sink);
+            (KEY_OPEN, start)
+        } else {
+            let Some((opener, start)) = self.held.take() else {
+                return;
+            };
+            (opener.bytes, start)
         };
         let buf = core::mem::take(&mut self.buf);
-        let opener_span = Span::new(start, start + opener.bytes.len() as u64);
+        let opener_span = Span::new(start, start + opener.len() as u64);
         let raw = Span::new(opener_span.end, opener_span.end + buf.len() as u64);
         // Every piece is reported whatever happens (`&`, not `&&`): once the limit is
         // reached the rest is text.
-        let _ = self.value_bytes(opener_span, opener.bytes, options, sink)
+        let _ = self.value_bytes(opener_span, opener, options, sink)
             & self.value_bytes(raw, &buf, options, sink);
     }
 
@@ -650,7 +674,9 @@ impl Glm {
     fn value_opens<S: Sink>(&mut self, delimiter: &'static Delimiter, span: Span, sink: &mut S) {
         let start = span.start - self.buf.len() as u64;
         let call = self.frame.call.index;
-        if self.healing {
+        if self.healing && self.closer {
+            self.confirm_trial(sink);
+        } else if self.healing {
             let Some((opener, opener_start)) = self.held.take() else {
                 return;
             };
@@ -694,6 +720,24 @@ impl Glm {
         }
     }
 
+    /// The key after a candidate closer is one (or the stream ended in it): the closer
+    /// counts, and the key's opener is reported.
+    fn confirm_trial<S: Sink>(&mut self, sink: &mut S) {
+        let start = self.trial_opener_start();
+        self.closer = false;
+        self.healing = false;
+        self.confirm(sink);
+        let span = Span::new(start, start + KEY_OPEN.len() as u64);
+        sink.markup(span, Markup::Delimiter(Role::ParamOpen), KEY_OPEN);
+        self.phase = Phase::Key;
+    }
+
+    /// Stream offset of the `<arg_key>` on trial after a candidate closer: right after the
+    /// whitespace that follows the closer.
+    fn trial_opener_start(&self) -> u64 {
+        self.blank_start + self.blank.len() as u64
+    }
+
     /// Inside a value: everything up to a candidate closer is value text, but whitespace
     /// at its end is held.
     fn value<S: Sink>(
@@ -735,13 +779,7 @@ impl Glm {
                 match delimiter.role {
                     Role::ParamOpen => {
                         // The missing-closer heal, on trial.
-                        self.held = Some((delimiter, span.start));
-                        self.buf.clear();
-                        self.key_from = 0;
-                        self.key_to = 0;
-                        self.repeat = None;
-                        self.healing = true;
-                        self.phase = Phase::Key;
+                        self.begin_trial(delimiter, span.start);
                     }
                     Role::Stop => {
                         self.flush_blank(sink);
@@ -814,7 +852,15 @@ impl Glm {
             Anchored::Matched(follow, end) => {
                 let at = base + end as u64;
                 let span = Span::new(at - follow.bytes.len() as u64, at);
-                if admits(candidate.role, follow.role, self.frame.reasoning) {
+                if follow.role == Role::ParamOpen
+                    && admits(candidate.role, follow.role, self.frame.reasoning)
+                {
+                    // Only a whole key tag continues the structure: the key is read on
+                    // trial, as for the missing-closer heal.
+                    self.begin_key();
+                    self.healing = true;
+                    self.closer = true;
+                } else if admits(candidate.role, follow.role, self.frame.reasoning) {
                     self.confirm(sink);
                     if follow.role == Role::ParamClose {
                         // `</arg_key></arg_value>`: the stray closer goes with the wrong one.
@@ -959,6 +1005,10 @@ impl Glm {
             Phase::Body => self.frame.held_as_markup(end, sink),
             Phase::Key | Phase::AfterKey => {
                 let held = self.frame.delimiters.take();
+                if self.healing && self.closer {
+                    // The end of the stream continues the structure (rule 4).
+                    self.confirm_trial(sink);
+                }
                 if self.healing {
                     self.reject_heal(options, sink);
                     self.flush_blank(sink);
