@@ -9,7 +9,7 @@ use crate::select::DialectName;
 use crate::tools::{Tool, ToolSet};
 
 /// The `<examples>` block of `tool` in `dialect`, `""` when the tool has no examples or
-/// the dialect has no call writer yet (`glm` until its scanner lands).
+/// the dialect has no call writer in this version.
 ///
 /// ```text
 /// <examples>
