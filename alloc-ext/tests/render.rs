@@ -692,6 +692,93 @@ fn raw_text_typing_agrees_with_the_assembler() {
     }
 }
 
+/// With tools, a value is written as the first text the assembler, given the same tools,
+/// reads back as that value; one no text of which reads back is refused, naming the
+/// argument: `"5"` for an `integer` parameter (raw it reads as 5, quoted it is not an
+/// integer), `"null"` for `integer|null`, `5` for a string-only one. A string that a union
+/// with `string` would read as something else raw (`"True"` for `boolean|string`, `"null"`
+/// for `string|null`) is written quoted, which the union reads back as the string.
+#[test]
+fn strings_the_schema_types_differently() {
+    let tools = ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "f", "parameters": {
+            "type": "object",
+            "properties": {
+                "i": {"type": "integer"},
+                "z": {"type": ["integer", "null"]},
+                "s": {"type": "string"},
+                "b": {"type": ["boolean", "string"]},
+                "n": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+            }
+        }}}]"#,
+    )
+    .unwrap();
+    let read = |dialect: Dialect, text: &str| {
+        let mut options = AssembleOptions::seeded(1);
+        options.tools = Some(tools.clone());
+        let completion = assemble(
+            dialect,
+            Options::default(),
+            &options,
+            text.as_bytes().chunks(3),
+        );
+        calls_of(&completion)
+    };
+    for dialect in [
+        Dialect::Xml,
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
+        Dialect::Glm,
+    ] {
+        let with_tools = renderer(dialect).with_tools(&tools);
+        for (key, value, other) in [
+            ("i", json!("5"), json!(5)),
+            ("i", json!("-2"), json!(-2)),
+            ("z", json!("null"), Value::Null),
+            ("s", json!(5), json!("5")),
+            ("s", json!(true), json!("true")),
+        ] {
+            let arguments = object(json!({ "a": 1, key: value.clone() }));
+            let call = Call::new("f", arguments.clone());
+            let error = with_tools.call(&call).unwrap_err();
+            assert_eq!(error.reason, Reason::TypedDifferently, "{dialect}: {key}");
+            assert_eq!(error.argument.as_deref(), Some(format!("/{key}").as_str()));
+            assert_eq!(
+                error.to_string(),
+                format!("item 0 (\"f\"), argument \"/{key}\": the tool's schema types this parameter so that no raw text of the value reads back as it (rule 8)")
+            );
+            // Written anyway, as its raw text or its JSON (what the untyped renderer
+            // writes for it and for `other`), the assembler reads another value.
+            for written in [&value, &other] {
+                let unchecked = renderer(dialect)
+                    .call(&Call::new("f", object(json!({ "a": 1, key: written }))))
+                    .unwrap();
+                let back = read(dialect, &unchecked);
+                assert_eq!(back.len(), 1, "{dialect}: {unchecked}");
+                assert_ne!(
+                    back[0].1,
+                    Value::Object(arguments.clone()),
+                    "{dialect}: {unchecked}"
+                );
+            }
+        }
+        let arguments = object(json!({
+            "b": "True", "n": "null", "i": 7, "z": null, "s": "5", "a": "true"
+        }));
+        let rendered = with_tools.call(&Call::new("f", arguments.clone())).unwrap();
+        for quoted in ["\"True\"", "\"null\"", "\"true\""] {
+            assert!(rendered.contains(quoted), "{dialect}: {rendered}");
+        }
+        assert!(!rendered.contains("\"5\""), "{dialect}: {rendered}");
+        assert_eq!(
+            read(dialect, &rendered),
+            [("f".to_owned(), Value::Object(arguments))],
+            "{dialect}: {rendered}"
+        );
+    }
+}
+
 /// Values that cannot be written are refused, naming the call and the argument; a closer
 /// that structure does not follow is written as it is (dialects.md rule 4).
 #[test]

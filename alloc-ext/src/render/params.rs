@@ -1,20 +1,24 @@
 //! Calls written as raw-text parameters in tags: the invoke/parameter markup (xml,
-//! anthropic, minimax: seed-system §2.4–§2.6, model-formats §9.2, §20) and Qwen3-Coder's
-//! `<function=N><parameter=K>` (model-formats §4). One layout table per dialect; the same
-//! writer and the same rule-4 check serve every tagset of this shape.
+//! anthropic, minimax: seed-system §2.4–§2.6, model-formats §9.2, §20), Qwen3-Coder's
+//! `<function=N><parameter=K>` (model-formats §4) and GLM's `<arg_key>`/`<arg_value>`
+//! (seed-system §2.1, model-formats §6). One layout table per dialect; the same writer and
+//! the same rule-4 check serve every tagset of this shape.
 //!
 //! A string value is written raw (no entity escaping, dialects.md rule 11) when the
-//! scanner will read it back as that string: its parameter is string-only in the tool's
-//! schema, or its text is not JSON (rule 8's untyped reading). Any other value is its
-//! compact JSON text. A value is refused when it holds a closer that the scanner would
-//! take for the end of the value (rule 4), mirroring the tables' `value` and `after_value`
-//! modes and core/dialect/markup.rs.
+//! assembler reads it back as that string: its parameter is string-only in the tool's
+//! schema, or its text is not typed as something else (rule 8). Any other value is its
+//! compact JSON text; a value no text of which reads back is refused. A value is refused
+//! when it holds a closer that the scanner would take for the end of the value (rule 4),
+//! mirroring the tables' `value` and `after_value` modes, core/dialect/markup.rs and
+//! core/dialect/glm.rs.
 
-use serde_json::Value;
+use inband::{Piece, ValueKind};
+use serde_json::{Map, Value};
 
 use super::error::{pointer_step, Reason, RenderError};
 use super::json::{check_name, compact};
 use super::message::Call;
+use crate::params::{Params, Schema};
 use crate::tools::ToolSet;
 
 /// One dialect's layout of a call with raw-text parameters:
@@ -389,8 +393,11 @@ impl ParamCalls {
             let pointer = pointer_step("", key);
             self.check_key(key)
                 .map_err(|e| e.argument(pointer.clone()))?;
-            let string_only = tool.is_some_and(|t| t.string_only(key));
-            let text = value_text(value, string_only);
+            // The assembler's schema of the parameter (assemble.rs `tool_param`).
+            let schema = tool
+                .and_then(|t| t.parameter_types(key))
+                .map_or(Schema::None, Schema::Types);
+            let text = value_text(value, schema).map_err(|e| e.argument(pointer.clone()))?;
             self.check_value(&text, key, wrapped)
                 .map_err(|e| e.argument(pointer.clone()))?;
             out.push_str(self.param_open.0);
@@ -615,21 +622,31 @@ fn equals_name(name: &str) -> bool {
     !name.contains('=') && !name.starts_with('/')
 }
 
-/// A value's text: raw for a string the scanner reads back as that string, else JSON.
-fn value_text(value: &Value, string_only: bool) -> String {
-    match value {
-        Value::String(s) if string_only || !is_json(s) => s.clone(),
-        other => compact(other),
-    }
+/// A value's text, the first that the assembler, typing the parameter as `schema` says
+/// (dialects.md rule 8), reads back as `value`: a string's raw text, else the value's
+/// compact JSON (a string quoted). Refused when neither does: a string a schema without
+/// strings would read as another value, a value of a type a string-only schema turns into
+/// a string.
+fn value_text(value: &Value, schema: Schema) -> Result<String, RenderError> {
+    let raw = match value {
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    };
+    raw.into_iter()
+        .chain([compact(value)])
+        .find(|text| reads_back(text, schema, value))
+        .ok_or_else(|| RenderError::new(Reason::TypedDifferently))
 }
 
-/// Whether the scanner's untyped reading takes `text` for JSON: trimmed of ASCII
-/// whitespace, one strict JSON value (the same parser the assembler uses).
-fn is_json(text: &str) -> bool {
-    let trimmed = text.trim_ascii();
-    if trimmed.is_empty() {
-        return false;
-    }
-    let mut copy = trimmed.as_bytes().to_vec();
-    simd_json::to_owned_value(&mut copy).is_ok()
+/// Whether the assembler's own typing of a raw-text value (crate::params) turns `text`
+/// into `value`.
+fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
+    let mut params = Params::default();
+    let mut out = Vec::new();
+    params.begin(b"v", ValueKind::Untyped, schema, &mut out);
+    params.value(Piece::Verbatim, text.as_bytes(), &mut out);
+    params.end(&mut out);
+    params.close(&mut out);
+    serde_json::from_slice::<Map<String, Value>>(&out)
+        .is_ok_and(|read| read.get("v") == Some(value))
 }
