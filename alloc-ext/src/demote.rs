@@ -19,7 +19,7 @@ use crate::select;
 ///   appear inside a message.
 /// - every other dialect: its own reasoning block ([`Renderer::reasoning`]; `minimax`
 ///   gets `<think>`, the tag its scanner and chat template use, not the seed's
-///   `<thinking>`); until its writer lands, `glm` gets `<think>\nTEXT\n</think>`.
+///   `<thinking>`).
 ///
 /// # Errors
 /// The text holds the closer of the form it goes in (`</think>` for a `<think>` block),
@@ -36,7 +36,7 @@ pub fn demoted_reasoning(model_id: &str, reasoning: &str) -> Result<String, Rend
         "harmony" | "gemma" => None,
         _ => dialect.dialect().and_then(Renderer::new),
     };
-    // Until its writer lands, GLM gets its `<think>`, as Qwen3 writes it.
+    // Harmony and Gemma get a `<think>` block, as Qwen3 writes it.
     match own.or_else(|| Renderer::new(Dialect::Qwen3)) {
         Some(renderer) => renderer.reasoning(reasoning),
         None => Ok(reasoning.trim_end().to_owned()),

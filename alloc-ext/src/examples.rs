@@ -3,13 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::prompt::{ToolExample, ToolSpec};
 use crate::render::{Call, RenderError, Renderer};
 use crate::select::DialectName;
-use crate::tools::{Tool, ToolSet};
+use crate::tools::{Tool, ToolExample, ToolSet};
 
 /// The `<examples>` block of `tool` in `dialect`, `""` when the tool has no examples or
-/// the dialect has no call writer yet (`glm` until its scanner lands).
+/// the dialect has no call writer in this version.
 ///
 /// ```text
 /// <examples>
@@ -37,7 +36,7 @@ use crate::tools::{Tool, ToolSet};
 /// A call the dialect cannot write (see [`RenderError`]): a Gemma string holding `<|"|>`,
 /// a raw-text value holding its own closer.
 pub fn tool_examples(
-    tool: &ToolSpec,
+    tool: &Tool,
     dialect: DialectName,
     intent_field: Option<&str>,
 ) -> Result<String, RenderError> {
@@ -48,12 +47,7 @@ pub fn tool_examples(
         return Ok(String::new());
     }
     // The assembler's typing of the schema decides which values are written raw.
-    let mut schema_text = serde_json::to_vec(&tool.parameters).unwrap_or_default();
-    let schema = ToolSet::from_tools([Tool {
-        name: tool.name.clone(),
-        description: Some(tool.description.clone()),
-        parameters: simd_json::to_owned_value(&mut schema_text).ok(),
-    }]);
+    let schema = ToolSet::from_tools([tool.clone()]);
     let renderer = renderer.with_tools(&schema);
     let example = |arguments: &Map<String, Value>| -> Result<String, RenderError> {
         let mut with_intent = Map::new();

@@ -2,12 +2,12 @@
 //! heading, its description with its own headings pushed one level down, a TypeScript-like
 //! signature of its parameters, and its examples in the dialect the model id selects.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::examples::tool_examples;
-use crate::prompt::ToolSpec;
 use crate::render::RenderError;
 use crate::select;
+use crate::tools::ToolSet;
 
 /// How deep `$ref`s and nested schemas are followed before a type is written as its
 /// reference name or `unknown`: enough for real tool schemas, finite for recursive ones.
@@ -31,18 +31,19 @@ const MAX_DEPTH: usize = 8;
 ///
 /// # Errors
 /// An example call the dialect cannot write, as [`tool_examples`] says.
-pub fn tool_inventory(tools: &[ToolSpec], model_id: &str) -> Result<String, RenderError> {
+pub fn tool_inventory(tools: &ToolSet, model_id: &str) -> Result<String, RenderError> {
     let dialect = select::for_model(model_id);
     let entries: Vec<String> = tools
         .iter()
         .map(|tool| {
             let mut entry = format!("# Tool: {}\n", tool.name);
-            if !tool.description.is_empty() {
-                entry.push_str(&demote_headings(&tool.description));
+            if let Some(description) = tool.description.as_deref().filter(|d| !d.is_empty()) {
+                entry.push_str(&demote_headings(description));
                 entry.push('\n');
             }
             entry.push_str("\nParameters: ");
-            entry.push_str(&signature(&tool.parameters));
+            let none = json!({"type": "object", "properties": {}});
+            entry.push_str(&signature(tool.parameters.as_ref().unwrap_or(&none)));
             let examples = tool_examples(tool, dialect, None)?;
             if !examples.is_empty() {
                 entry.push_str("\n\n");

@@ -1,14 +1,13 @@
-//! The tools offered to the model: names, descriptions and JSON Schema parameters, read from
-//! an OpenAI `tools` array or given as bare names. The assembler checks call names against
-//! them and types raw-text parameters from their schemas (dialects.md rule 8).
+//! The tools offered to the model: names, descriptions, JSON Schema parameters and worked
+//! examples, read from an OpenAI `tools` array or given as bare names. The assembler checks
+//! call names against them and types raw-text parameters from their schemas (dialects.md
+//! rule 8); the prompt, the inventory, the examples and the renderer read the same tools.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use simd_json::prelude::{
-    TypedObjectValue, ValueAsArray, ValueAsObject, ValueAsScalar, ValueObjectAccess,
-};
+use serde_json::{Map, Value};
 use simd_json::{OwnedValue, StaticNode};
 
 /// One tool: a function the model may call.
@@ -22,8 +21,41 @@ pub struct Tool {
     pub name: String,
     /// The description, if one was given.
     pub description: Option<String>,
-    /// The JSON Schema of the arguments object, if one was given; always a JSON object.
-    pub parameters: Option<OwnedValue>,
+    /// The JSON Schema of the arguments object, if one was given; always a JSON object, its
+    /// keys in the order given (the prompt's catalog is written in that order, byte-stable
+    /// for prompt caching).
+    pub parameters: Option<Value>,
+    /// Worked examples for the model (seed-system.md §1.9), in the order given; an
+    /// extension of ours to the OpenAI shape.
+    pub examples: Vec<ToolExample>,
+}
+
+/// An example of using a tool, shown to the model in the inventory (seed-system.md §1.9).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolExample {
+    /// A call worth copying: `{"caption"?: …, "call": {ARGUMENTS}}`.
+    Call {
+        /// A heading above the example.
+        caption: Option<String>,
+        /// The call's arguments.
+        arguments: Map<String, Value>,
+    },
+    /// A mistake and its fix: `{"caption"?: …, "bad": {ARGUMENTS}, "good": {ARGUMENTS}}`.
+    Compare {
+        /// A heading above the pair.
+        caption: Option<String>,
+        /// The wrong call's arguments.
+        bad: Map<String, Value>,
+        /// The right call's arguments.
+        good: Map<String, Value>,
+    },
+    /// Advice without a call: `{"caption": …, "note"?: …}`.
+    Note {
+        /// The heading.
+        caption: String,
+        /// The text under it.
+        note: Option<String>,
+    },
 }
 
 impl Tool {
@@ -33,13 +65,14 @@ impl Tool {
             name: name.into(),
             description: None,
             parameters: None,
+            examples: Vec::new(),
         }
     }
 
     /// The schema of the argument `key`: its entry in the schema's `properties`, else an
     /// object `additionalProperties`; `None` when the tool has no schema or the schema says
     /// nothing about `key`.
-    pub fn parameter_schema(&self, key: &str) -> Option<&OwnedValue> {
+    pub fn parameter_schema(&self, key: &str) -> Option<&Value> {
         let parameters = self.parameters.as_ref()?;
         let root = resolve(parameters, parameters, 0)?;
         root.get("properties")
@@ -101,17 +134,20 @@ impl ToolSet {
 
     /// Reads an OpenAI `tools` array from JSON text:
     /// `[{"type": "function", "function": {"name": …, "description": …, "parameters": {…}}}]`.
-    /// `type` may be left out; `description` and `parameters` are optional.
+    /// `type` may be left out, and so may the `function` wrapper (a bare function object
+    /// `{"name": …}`); `description` and `parameters` are optional. Examples, an extension
+    /// of ours, are read from `"examples"` next to `"function"` or inside it (see
+    /// [`ToolExample`]). Schemas keep their key order.
     ///
     /// # Errors
     /// [`ToolsError`] when the text is not JSON, not an array, or a tool is malformed (no
     /// string `function.name`, an empty name, a `type` other than `function`, a
-    /// `description` that is not a string, `parameters` that is not an object, a name
-    /// declared twice); the error says which tool and what is wrong.
+    /// `description` that is not a string, `parameters` that is not an object, an example
+    /// of none of the three shapes, a name declared twice); the error says which tool and
+    /// what is wrong.
     pub fn from_json(json: &[u8]) -> Result<Self, ToolsError> {
-        let mut copy = json.to_vec();
-        let value =
-            simd_json::to_owned_value(&mut copy).map_err(|e| ToolsError::Json(e.to_string()))?;
+        let value: Value =
+            serde_json::from_slice(json).map_err(|e| ToolsError::Json(e.to_string()))?;
         Self::from_value(&value)
     }
 
@@ -119,7 +155,7 @@ impl ToolSet {
     ///
     /// # Errors
     /// As [`ToolSet::from_json`], except for JSON syntax.
-    pub fn from_value(value: &OwnedValue) -> Result<Self, ToolsError> {
+    pub fn from_value(value: &Value) -> Result<Self, ToolsError> {
         let items = value.as_array().ok_or(ToolsError::NotAnArray)?;
         let mut tools: Vec<Tool> = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
@@ -196,30 +232,31 @@ impl From<Vec<String>> for ToolSet {
     }
 }
 
-fn read_tool(item: &OwnedValue) -> Result<Tool, &'static str> {
-    if !item.is_object() {
-        return Err("not a JSON object");
-    }
+fn read_tool(item: &Value) -> Result<Tool, String> {
+    let item = item.as_object().ok_or("not a JSON object")?;
     match item.get("type") {
         None => {}
         Some(kind) if kind.as_str() == Some("function") => {}
-        Some(_) => return Err("`type` is not \"function\""),
+        Some(_) => return Err("`type` is not \"function\"".into()),
     }
-    let function = item
-        .get("function")
-        .ok_or("no `function` object")?
-        .as_object()
-        .ok_or("`function` is not a JSON object")?;
+    let function = match item.get("function") {
+        Some(function) => function
+            .as_object()
+            .ok_or("`function` is not a JSON object")?,
+        // A bare function object.
+        None if item.contains_key("name") => item,
+        None => return Err("no `function` object".into()),
+    };
     let name = function
         .get("name")
         .ok_or("no `function.name`")?
         .as_str()
         .ok_or("`function.name` is not a string")?;
     if name.trim().is_empty() {
-        return Err("`function.name` is empty");
+        return Err("`function.name` is empty".into());
     }
     let description = match function.get("description") {
-        None | Some(OwnedValue::Static(StaticNode::Null)) => None,
+        None | Some(Value::Null) => None,
         Some(d) => Some(
             d.as_str()
                 .ok_or("`function.description` is not a string")?
@@ -227,15 +264,58 @@ fn read_tool(item: &OwnedValue) -> Result<Tool, &'static str> {
         ),
     };
     let parameters = match function.get("parameters") {
-        None | Some(OwnedValue::Static(StaticNode::Null)) => None,
+        None | Some(Value::Null) => None,
         Some(p) if p.is_object() => Some(p.clone()),
-        Some(_) => return Err("`function.parameters` is not a JSON object"),
+        Some(_) => return Err("`function.parameters` is not a JSON object".into()),
+    };
+    let examples = match item.get("examples").or_else(|| function.get("examples")) {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, example)| read_example(example).map_err(|why| format!("example {i}: {why}")))
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("`examples` is not an array".into()),
     };
     Ok(Tool {
         name: name.to_owned(),
         description,
         parameters,
+        examples,
     })
+}
+
+fn read_example(item: &Value) -> Result<ToolExample, String> {
+    let item = item.as_object().ok_or("not a JSON object")?;
+    let caption = match item.get("caption") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(caption)) => Some(caption.clone()),
+        Some(_) => return Err("`caption` is not a string".into()),
+    };
+    let arguments = |key: &str| match item.get(key) {
+        Some(Value::Object(arguments)) => Ok(arguments.clone()),
+        _ => Err(format!("`{key}` is not an object of arguments")),
+    };
+    if item.contains_key("call") {
+        return Ok(ToolExample::Call {
+            caption,
+            arguments: arguments("call")?,
+        });
+    }
+    if item.contains_key("bad") || item.contains_key("good") {
+        return Ok(ToolExample::Compare {
+            caption,
+            bad: arguments("bad")?,
+            good: arguments("good")?,
+        });
+    }
+    let caption = caption.ok_or("neither `call`, `bad`/`good` nor a `caption`")?;
+    let note = match item.get("note") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(note)) => Some(note.clone()),
+        Some(_) => return Err("`note` is not a string".into()),
+    };
+    Ok(ToolExample::Note { caption, note })
 }
 
 /// Why a tools array could not be read.
@@ -251,7 +331,7 @@ pub enum ToolsError {
         /// Its position in the array, from 0.
         index: usize,
         /// What is wrong, in a few words.
-        problem: &'static str,
+        problem: String,
     },
     /// The tool at `index` has the name of the tool at `first`.
     Duplicate {
@@ -326,8 +406,9 @@ impl JsonTypes {
         })
     }
 
-    /// The narrowest type of a JSON value: an integral number is [`JsonTypes::INTEGER`], a
-    /// fractional one the part of [`JsonTypes::NUMBER`] that `INTEGER` leaves out.
+    /// The narrowest type of a JSON value (as the assembler parses one): an integral number
+    /// is [`JsonTypes::INTEGER`], a fractional one the part of [`JsonTypes::NUMBER`] that
+    /// `INTEGER` leaves out.
     pub fn of_value(value: &OwnedValue) -> JsonTypes {
         match value {
             OwnedValue::String(_) => Self::STRING,
@@ -343,13 +424,29 @@ impl JsonTypes {
         }
     }
 
+    /// [`JsonTypes::of_value`] of a value of a schema (an `enum` or `const` entry).
+    fn of_schema_value(value: &Value) -> JsonTypes {
+        match value {
+            Value::String(_) => Self::STRING,
+            Value::Array(_) => Self::ARRAY,
+            Value::Object(_) => Self::OBJECT,
+            Value::Null => Self::NULL,
+            Value::Bool(_) => Self::BOOLEAN,
+            Value::Number(n) if n.is_i64() || n.is_u64() => Self::INTEGER,
+            Value::Number(n) => match n.as_f64() {
+                Some(f) if f.is_finite() && f.fract() == 0.0 => Self::INTEGER,
+                _ => JsonTypes(4),
+            },
+        }
+    }
+
     /// The types `schema` admits, reading `$ref` (local JSON pointers into `root`, the
     /// tool's parameters schema: `#/$defs/…`, `#/definitions/…`), `type` (a name or a list),
     /// `enum` and `const` (the types of their values, when there is no `type`), `nullable`,
     /// `anyOf`/`oneOf` (the union of the branches) and `allOf` (the intersection).
     /// `None` when nothing constrains the value (`{}`, `true`, a schema of only
     /// `description`, an unresolvable `$ref`).
-    pub fn of(schema: &OwnedValue, root: &OwnedValue) -> Option<JsonTypes> {
+    pub fn of(schema: &Value, root: &Value) -> Option<JsonTypes> {
         collect(schema, root, 0)
     }
 
@@ -380,8 +477,8 @@ impl JsonTypes {
 }
 
 /// Follows `schema`'s `$ref` chain, if any, to the schema it names.
-fn resolve<'a>(schema: &'a OwnedValue, root: &'a OwnedValue, depth: u8) -> Option<&'a OwnedValue> {
-    match schema.get("$ref").and_then(|r| r.as_str()) {
+fn resolve<'a>(schema: &'a Value, root: &'a Value, depth: u8) -> Option<&'a Value> {
+    match schema.get("$ref").and_then(Value::as_str) {
         Some(reference) if depth < MAX_DEPTH => resolve(pointer(root, reference)?, root, depth + 1),
         Some(_) => None,
         None => Some(schema),
@@ -390,29 +487,21 @@ fn resolve<'a>(schema: &'a OwnedValue, root: &'a OwnedValue, depth: u8) -> Optio
 
 /// The value at a local reference `#/a/b` (JSON pointer, `~0` and `~1` unescaped) in
 /// `root`; only references into the schema itself are followed.
-fn pointer<'a>(root: &'a OwnedValue, reference: &str) -> Option<&'a OwnedValue> {
+fn pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     let path = reference.strip_prefix('#')?;
     if path.is_empty() {
         return Some(root);
     }
-    let mut at = root;
-    for token in path.strip_prefix('/')?.split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        at = match at {
-            OwnedValue::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-            _ => at.get(token.as_str())?,
-        };
-    }
-    Some(at)
+    root.pointer(path)
 }
 
-fn collect(schema: &OwnedValue, root: &OwnedValue, depth: u8) -> Option<JsonTypes> {
+fn collect(schema: &Value, root: &Value, depth: u8) -> Option<JsonTypes> {
     if depth > MAX_DEPTH {
         return None;
     }
     let map = match schema {
-        OwnedValue::Object(map) => map,
-        OwnedValue::Static(StaticNode::Bool(false)) => return Some(JsonTypes::NONE),
+        Value::Object(map) => map,
+        Value::Bool(false) => return Some(JsonTypes::NONE),
         _ => return None,
     };
     let mut types: Option<JsonTypes> = None;
@@ -423,8 +512,8 @@ fn collect(schema: &OwnedValue, root: &OwnedValue, depth: u8) -> Option<JsonType
     };
     if let Some(kind) = map.get("type") {
         let named = match kind {
-            OwnedValue::String(name) => JsonTypes::from_name(name),
-            OwnedValue::Array(names) => Some(
+            Value::String(name) => JsonTypes::from_name(name),
+            Value::Array(names) => Some(
                 names
                     .iter()
                     .filter_map(|n| n.as_str().and_then(JsonTypes::from_name))
@@ -433,20 +522,20 @@ fn collect(schema: &OwnedValue, root: &OwnedValue, depth: u8) -> Option<JsonType
             _ => None,
         };
         narrow(&mut types, named);
-    } else if let Some(OwnedValue::Array(values)) = map.get("enum") {
+    } else if let Some(Value::Array(values)) = map.get("enum") {
         let of_values = values
             .iter()
-            .map(JsonTypes::of_value)
+            .map(JsonTypes::of_schema_value)
             .fold(JsonTypes::NONE, JsonTypes::union);
         narrow(&mut types, Some(of_values));
     } else if let Some(value) = map.get("const") {
-        narrow(&mut types, Some(JsonTypes::of_value(value)));
+        narrow(&mut types, Some(JsonTypes::of_schema_value(value)));
     }
-    if let (Some(t), Some(true)) = (types, map.get("nullable").and_then(|n| n.as_bool())) {
+    if let (Some(t), Some(true)) = (types, map.get("nullable").and_then(Value::as_bool)) {
         types = Some(t.union(JsonTypes::NULL));
     }
     for key in ["anyOf", "oneOf"] {
-        if let Some(OwnedValue::Array(branches)) = map.get(key) {
+        if let Some(Value::Array(branches)) = map.get(key) {
             // One unconstrained branch leaves the union unconstrained.
             let union = branches.iter().try_fold(JsonTypes::NONE, |acc, branch| {
                 collect(branch, root, depth + 1).map(|t| acc.union(t))
@@ -454,12 +543,12 @@ fn collect(schema: &OwnedValue, root: &OwnedValue, depth: u8) -> Option<JsonType
             narrow(&mut types, union);
         }
     }
-    if let Some(OwnedValue::Array(branches)) = map.get("allOf") {
-        for branch in branches.iter() {
+    if let Some(Value::Array(branches)) = map.get("allOf") {
+        for branch in branches {
             narrow(&mut types, collect(branch, root, depth + 1));
         }
     }
-    if let Some(reference) = map.get("$ref").and_then(|r| r.as_str()) {
+    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
         let target = pointer(root, reference).and_then(|s| collect(s, root, depth + 1));
         narrow(&mut types, target);
     }

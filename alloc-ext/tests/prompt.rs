@@ -9,9 +9,10 @@ use inband_alloc::assemble::{assemble, AssembleOptions};
 use inband_alloc::demote::demoted_reasoning;
 use inband_alloc::examples::tool_examples;
 use inband_alloc::inventory::{demote_headings, signature, tool_inventory};
-use inband_alloc::prompt::{catalog, guide, tool_prompt, ToolExample, ToolSpec};
+use inband_alloc::prompt::{catalog, guide, tool_prompt};
 use inband_alloc::render::{Reason, Renderer};
 use inband_alloc::select::{self, DialectName, DIALECT_NAMES};
+use inband_alloc::tools::{Tool, ToolExample, ToolSet, ToolsError};
 use serde_json::{json, Value};
 
 fn data(path: &str) -> PathBuf {
@@ -20,10 +21,18 @@ fn data(path: &str) -> PathBuf {
         .join(path)
 }
 
-fn tools_file(name: &str) -> Vec<ToolSpec> {
-    let text = std::fs::read_to_string(data(&format!("tools/{name}.json"))).unwrap();
-    let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-    ToolSpec::parse_all(&tools).unwrap()
+fn tools_file(name: &str) -> ToolSet {
+    ToolSet::from_json(&std::fs::read(data(&format!("tools/{name}.json"))).unwrap()).unwrap()
+}
+
+/// An OpenAI `tools` array read as the one tool type.
+fn parse(tools: &[Value]) -> Result<ToolSet, ToolsError> {
+    ToolSet::from_value(&Value::Array(tools.to_vec()))
+}
+
+/// The `i`-th tool of `tools`.
+fn nth(tools: &ToolSet, i: usize) -> &Tool {
+    tools.iter().nth(i).unwrap()
 }
 
 fn name(dialect: &str) -> DialectName {
@@ -238,7 +247,7 @@ fn the_catalog_keeps_the_order_of_wide_schemas() {
         properties.join(",")
     );
     let tool = format!("[{{\"name\":\"wide\",\"parameters\":{schema}}}]");
-    let tools = ToolSpec::parse_all(&serde_json::from_str::<Vec<Value>>(&tool).unwrap()).unwrap();
+    let tools = parse(&serde_json::from_str::<Vec<Value>>(&tool).unwrap()).unwrap();
     assert!(catalog(&tools).contains(&schema), "{}", catalog(&tools));
     let mut text = schema.clone().into_bytes();
     let owned = simd_json::to_owned_value(&mut text).unwrap();
@@ -252,7 +261,7 @@ fn the_catalog_keeps_key_order_and_fills_defaults() {
             {"name": "bare"}]"#,
     )
     .unwrap();
-    let tools = ToolSpec::parse_all(&tools).unwrap();
+    let tools = parse(&tools).unwrap();
     assert_eq!(
         catalog(&tools),
         "{\"type\":\"function\",\"function\":{\"name\":\"zed\",\"description\":\"Zed — ünïcode \\\"quoted\\\"\",\"parameters\":{\"type\":\"object\",\"required\":[\"z\"],\"properties\":{\"z\":{\"type\":\"string\"},\"a\":{\"type\":\"number\"}}}}}\n\
@@ -266,11 +275,11 @@ fn the_prompt_is_byte_stable() {
     for dialect in DIALECT_NAMES {
         let first = {
             let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-            tool_prompt(&ToolSpec::parse_all(&tools).unwrap(), name(dialect))
+            tool_prompt(&parse(&tools).unwrap(), name(dialect))
         };
         for _ in 0..3 {
             let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-            let again = tool_prompt(&ToolSpec::parse_all(&tools).unwrap(), name(dialect));
+            let again = tool_prompt(&parse(&tools).unwrap(), name(dialect));
             assert_eq!(again.as_bytes(), first.as_bytes(), "{dialect}");
         }
         // The schema's keys come out in the file's order, not sorted.
@@ -282,7 +291,7 @@ fn the_prompt_is_byte_stable() {
 
 #[test]
 fn no_tools_no_prompt() {
-    assert_eq!(tool_prompt(&[], name("glm")), "");
+    assert_eq!(tool_prompt(&ToolSet::default(), name("glm")), "");
 }
 
 #[test]
@@ -291,20 +300,31 @@ fn bad_tools_are_reported_by_position() {
         r#"[{"name": "ok"}, {"type": "function", "function": {"description": "x"}}]"#,
     )
     .unwrap();
-    let err = ToolSpec::parse_all(&tools).unwrap_err();
+    let err = parse(&tools).unwrap_err();
     assert_eq!(
-        (err.index, err.to_string().as_str()),
-        (1, "tool 1: no string `name`")
+        err,
+        ToolsError::Tool {
+            index: 1,
+            problem: "no `function.name`".into()
+        }
     );
-    let tools = vec![json!({"name": "f", "parameters": [1]})];
+    assert_eq!(err.to_string(), "tool 1: no `function.name`");
+    let error = |tool: Value| parse(&[tool]).unwrap_err().to_string();
     assert_eq!(
-        ToolSpec::parse_all(&tools).unwrap_err().reason,
-        "`parameters` is not an object"
+        error(json!({"name": "f", "parameters": [1]})),
+        "tool 0: `function.parameters` is not a JSON object"
     );
-    let tools = vec![json!({"name": "f", "examples": [{"note": "no caption"}]})];
     assert_eq!(
-        ToolSpec::parse_all(&tools).unwrap_err().reason,
-        "example 0: neither `call`, `bad`/`good` nor a `caption`"
+        error(json!({"name": "f", "examples": [{"note": "no caption"}]})),
+        "tool 0: example 0: neither `call`, `bad`/`good` nor a `caption`"
+    );
+    assert_eq!(
+        error(json!({"name": "f", "examples": {}})),
+        "tool 0: `examples` is not an array"
+    );
+    assert_eq!(
+        error(json!({"function": {"name": "f", "examples": [{"call": 1}]}})),
+        "tool 0: example 0: `call` is not an object of arguments"
     );
 }
 
@@ -312,7 +332,7 @@ fn bad_tools_are_reported_by_position() {
 fn examples_are_read_in_their_three_shapes() {
     let tools = tools_file("workspace");
     assert_eq!(
-        tools[0].examples,
+        nth(&tools, 0).examples,
         vec![
             ToolExample::Call {
                 caption: Some("Whole file".into()),
@@ -513,14 +533,14 @@ fn signatures_are_typescript_like() {
     );
     let tools = tools_file("workspace");
     assert_eq!(
-        signature(&tools[0].parameters),
+        signature(nth(&tools, 0).parameters.as_ref().unwrap()),
         "{\n  /** Path relative to the workspace root */\n  path: string;\n  offset?: number;\n  /** Lines to read; all when null */\n  limit?: number | null;\n}"
     );
     assert_eq!(
-        signature(&tools[2].parameters),
+        signature(nth(&tools, 2).parameters.as_ref().unwrap()),
         "{\n  query: string;\n  filters?: {\n    site?: string;\n    recency?: \"day\" | \"week\";\n  };\n  tags?: (string | number)[];\n  options?: Record<string, boolean>;\n}"
     );
-    assert_eq!(signature(&tools[3].parameters), "Record<string, unknown>");
+    assert_eq!(nth(&tools, 3).parameters, None);
     let recursive = json!({
         "$ref": "#/$defs/node",
         "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}},
@@ -564,13 +584,13 @@ fn headings_are_demoted_only_under_a_level_one_heading() {
 #[test]
 fn inventory_of_no_tools_is_empty() {
     assert_eq!(
-        tool_inventory(&[], "claude-3-5-sonnet-20241022").unwrap(),
+        tool_inventory(&ToolSet::default(), "claude-3-5-sonnet-20241022").unwrap(),
         ""
     );
 }
 
-fn web_search() -> ToolSpec {
-    ToolSpec::parse_all(&[json!({
+fn web_search() -> Tool {
+    parse(&[json!({
         "type": "function",
         "function": {
             "name": "web_search",
@@ -587,12 +607,19 @@ fn web_search() -> ToolSpec {
         "examples": [{"caption": "Basic", "call": {"query": "rust"}}],
     })])
     .unwrap()
-    .remove(0)
+    .iter()
+    .next()
+    .unwrap()
+    .clone()
 }
 
 #[test]
 fn inventory_with_examples_in_the_models_dialect() {
-    let inventory = tool_inventory(&[web_search()], "claude-3-5-sonnet-20241022").unwrap();
+    let inventory = tool_inventory(
+        &ToolSet::from_tools([web_search()]),
+        "claude-3-5-sonnet-20241022",
+    )
+    .unwrap();
     assert_eq!(
         inventory,
         "# Tool: web_search\n\
@@ -608,7 +635,11 @@ fn inventory_with_examples_in_the_models_dialect() {
          </examples>"
     );
     // Gemma 4 reads its own call syntax in the examples.
-    let gemma = tool_inventory(&[web_search()], "google/gemma-4-31b-it").unwrap();
+    let gemma = tool_inventory(
+        &ToolSet::from_tools([web_search()]),
+        "google/gemma-4-31b-it",
+    )
+    .unwrap();
     assert!(
         gemma.contains("<example>\n<|tool_call>call:web_search{query:<|\"|>rust<|\"|>}<tool_call|>\n</example>"),
         "{gemma}"
@@ -621,7 +652,7 @@ fn inventory_without_examples_and_with_headings() {
         json!({"name": "read", "description": "Reads files.\n\n## Parameters\n\n- `path`\n\n# Files\n\nStuff.", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}),
         json!({"name": "noop"}),
     ];
-    let inventory = tool_inventory(&ToolSpec::parse_all(&tools).unwrap(), "gpt-5").unwrap();
+    let inventory = tool_inventory(&parse(&tools).unwrap(), "gpt-5").unwrap();
     assert_eq!(
         inventory,
         "# Tool: read\n\
@@ -639,14 +670,17 @@ fn inventory_without_examples_and_with_headings() {
 // ---------------------------------------------------------------------------------------
 // Tool examples (seed §1.9, §5.8: tool find{paths: string[]}, intent field `i`).
 
-fn find_tool(examples: Value) -> ToolSpec {
-    ToolSpec::parse_all(&[json!({
+fn find_tool(examples: Value) -> Tool {
+    parse(&[json!({
         "name": "find",
         "parameters": {"type": "object", "properties": {"paths": {"type": "array", "items": {"type": "string"}}}, "required": ["paths"]},
         "examples": examples,
     })])
     .unwrap()
-    .remove(0)
+    .iter()
+    .next()
+    .unwrap()
+    .clone()
 }
 
 #[test]
@@ -666,13 +700,16 @@ fn call_examples_in_the_xml_family_and_hermes() {
 
 #[test]
 fn harmony_and_gemini_examples_are_reduced() {
-    let irc = ToolSpec::parse_all(&[json!({
+    let irc = parse(&[json!({
         "name": "irc",
         "parameters": {"type": "object", "properties": {"op": {"type": "string"}, "to": {"type": "string"}, "message": {"type": "string"}}},
         "examples": [{"call": {"op": "send", "to": "all", "message": "hi"}}],
     })])
     .unwrap()
-    .remove(0);
+    .iter()
+    .next()
+    .unwrap()
+    .clone();
     let harmony = tool_examples(&irc, name("harmony"), None).unwrap();
     assert_eq!(
         harmony,

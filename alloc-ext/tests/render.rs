@@ -160,12 +160,13 @@ fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
     let text = serde_json::to_string(&calls[error.index].arguments).unwrap();
     let raw_text = matches!(
         dialect,
-        Dialect::Xml | Dialect::Anthropic | Dialect::Minimax | Dialect::Qwen3Coder
+        Dialect::Xml | Dialect::Anthropic | Dialect::Minimax | Dialect::Qwen3Coder | Dialect::Glm
     );
     match error.reason {
         Reason::CloserInValue(closer) => raw_text && text.contains(&compact_str(closer)),
         Reason::TemplateToken(token) => {
-            dialect == Dialect::Qwen3Coder && text.contains(&compact_str(token))
+            matches!(dialect, Dialect::Qwen3Coder | Dialect::Glm)
+                && text.contains(&compact_str(token))
         }
         Reason::QuoteTokenInString => dialect == Dialect::Gemma,
         _ => false,
@@ -386,8 +387,7 @@ fn transcript(dialect: Dialect, messages: &[Message]) -> String {
     renderer(dialect).transcript(messages).unwrap()
 }
 
-/// Seed §5.6 items 1, 2, 4 and 5 (glm, item 3, is not a dialect of this version; xml's
-/// legacy transcript is checked like anthropic's).
+/// Seed §5.6 items 1 to 5 (xml's legacy transcript is checked like anthropic's).
 #[test]
 fn seed_transcript_behaviours() {
     let messages = seed_conversation("I should search.");
@@ -407,6 +407,10 @@ fn seed_transcript_behaviours() {
         qwen3.contains("<|im_start|>user\n<tool_response>\nresult\n</tool_response><|im_end|>\n")
     );
     assert!(!qwen3.contains("[User]:"));
+    let glm = transcript(Dialect::Glm, &messages);
+    assert!(glm.starts_with("[gMASK]<sop>"));
+    assert!(glm.contains("<|assistant|>\n\n<think>\nI should search.\n</think>"));
+    assert!(glm.contains("<|observation|>\n<tool_response>\nresult\n</tool_response>"));
     let xml = transcript(Dialect::Xml, &messages);
     assert!(xml.contains("\n\nHuman: Find pi"));
     assert!(xml.contains("\n\nAssistant: <thinking>\nI should search.\n</thinking>"));
@@ -535,6 +539,7 @@ fn one_call_per_dialect() {
         (Dialect::Gemini, "```tool_code\ndefault_api.read(path=\"a & <b>.rs\", n=2)\n```"),
         (Dialect::Anthropic, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Minimax, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Glm, "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a & <b>.rs</arg_value>\n<arg_key>n</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"),
         (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),
     ];
     for (dialect, want) in expected {
@@ -596,7 +601,17 @@ fn turn_envelopes() {
         "<tool_call>\n<function=read>\n<parameter=path>\na\n</parameter>\n</function>\n</tool_call>\n\
          <tool_call>\n<function=grep>\n<parameter=q>\nb\n</parameter>\n</function>\n</tool_call>"
     );
-    for dialect in [Dialect::Anthropic, Dialect::Minimax, Dialect::Qwen3Coder] {
+    assert_eq!(
+        renderer(Dialect::Glm).calls(&calls).unwrap(),
+        "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n</tool_call>\n\
+         <tool_call>grep\n<arg_key>q</arg_key>\n<arg_value>b</arg_value>\n</tool_call>"
+    );
+    for dialect in [
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
+        Dialect::Glm,
+    ] {
         assert_eq!(renderer(dialect).calls(&[]).unwrap(), "", "{dialect}");
     }
 }
@@ -651,6 +666,7 @@ fn raw_text_typing_agrees_with_the_assembler() {
         Dialect::Anthropic,
         Dialect::Minimax,
         Dialect::Qwen3Coder,
+        Dialect::Glm,
     ] {
         let rendered = renderer(dialect).with_tools(&tools).call(&call).unwrap();
         for raw in ["7", "[1]", "true", "null"] {
@@ -671,6 +687,93 @@ fn raw_text_typing_agrees_with_the_assembler() {
         assert_eq!(
             calls_of(&completion),
             [("f".to_owned(), Value::Object(arguments.clone()))],
+            "{dialect}: {rendered}"
+        );
+    }
+}
+
+/// With tools, a value is written as the first text the assembler, given the same tools,
+/// reads back as that value; one no text of which reads back is refused, naming the
+/// argument: `"5"` for an `integer` parameter (raw it reads as 5, quoted it is not an
+/// integer), `"null"` for `integer|null`, `5` for a string-only one. A string that a union
+/// with `string` would read as something else raw (`"True"` for `boolean|string`, `"null"`
+/// for `string|null`) is written quoted, which the union reads back as the string.
+#[test]
+fn strings_the_schema_types_differently() {
+    let tools = ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "f", "parameters": {
+            "type": "object",
+            "properties": {
+                "i": {"type": "integer"},
+                "z": {"type": ["integer", "null"]},
+                "s": {"type": "string"},
+                "b": {"type": ["boolean", "string"]},
+                "n": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+            }
+        }}}]"#,
+    )
+    .unwrap();
+    let read = |dialect: Dialect, text: &str| {
+        let mut options = AssembleOptions::seeded(1);
+        options.tools = Some(tools.clone());
+        let completion = assemble(
+            dialect,
+            Options::default(),
+            &options,
+            text.as_bytes().chunks(3),
+        );
+        calls_of(&completion)
+    };
+    for dialect in [
+        Dialect::Xml,
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
+        Dialect::Glm,
+    ] {
+        let with_tools = renderer(dialect).with_tools(&tools);
+        for (key, value, other) in [
+            ("i", json!("5"), json!(5)),
+            ("i", json!("-2"), json!(-2)),
+            ("z", json!("null"), Value::Null),
+            ("s", json!(5), json!("5")),
+            ("s", json!(true), json!("true")),
+        ] {
+            let arguments = object(json!({ "a": 1, key: value.clone() }));
+            let call = Call::new("f", arguments.clone());
+            let error = with_tools.call(&call).unwrap_err();
+            assert_eq!(error.reason, Reason::TypedDifferently, "{dialect}: {key}");
+            assert_eq!(error.argument.as_deref(), Some(format!("/{key}").as_str()));
+            assert_eq!(
+                error.to_string(),
+                format!("item 0 (\"f\"), argument \"/{key}\": the tool's schema types this parameter so that no raw text of the value reads back as it (rule 8)")
+            );
+            // Written anyway, as its raw text or its JSON (what the untyped renderer
+            // writes for it and for `other`), the assembler reads another value.
+            for written in [&value, &other] {
+                let unchecked = renderer(dialect)
+                    .call(&Call::new("f", object(json!({ "a": 1, key: written }))))
+                    .unwrap();
+                let back = read(dialect, &unchecked);
+                assert_eq!(back.len(), 1, "{dialect}: {unchecked}");
+                assert_ne!(
+                    back[0].1,
+                    Value::Object(arguments.clone()),
+                    "{dialect}: {unchecked}"
+                );
+            }
+        }
+        let arguments = object(json!({
+            "b": "True", "n": "null", "i": 7, "z": null, "s": "5", "a": "true"
+        }));
+        let rendered = with_tools.call(&Call::new("f", arguments.clone())).unwrap();
+        for quoted in ["\"True\"", "\"null\"", "\"true\""] {
+            assert!(rendered.contains(quoted), "{dialect}: {rendered}");
+        }
+        assert!(!rendered.contains("\"5\""), "{dialect}: {rendered}");
+        assert_eq!(
+            read(dialect, &rendered),
+            [("f".to_owned(), Value::Object(arguments))],
             "{dialect}: {rendered}"
         );
     }
@@ -1100,6 +1203,182 @@ fn qwen3_coder_refuses_what_its_scanner_ends_values_at() {
         let call = Call::new("f", object(json!({ name: 1 })));
         assert!(matches!(
             qwen.call(&call).unwrap_err().reason,
+            Reason::InvalidKey(_)
+        ));
+    }
+}
+
+/// Pieces of GLM values: its tags whole and cut, its stop tokens, whitespace runs on both
+/// sides of the 32-byte look-ahead and keys on both sides of the key buffer.
+const GLM_PIECES: &[&str] = &[
+    "x",
+    "k",
+    " ",
+    "\n",
+    "\t",
+    "<",
+    "</arg_",
+    "<arg_key>",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "<tool_call>",
+    "</tool_call>",
+    "</think>",
+    "<|user|>",
+    "<|observation|>",
+    "<tool_response>",
+    "                                 ",
+    "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk",
+];
+
+/// A string-only parameter `text` of the tool `w`, so that GLM values are written raw.
+fn glm_tools() -> ToolSet {
+    ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "w", "parameters":
+            {"type": "object", "properties": {"text": {"type": "string"}}}}}]"#,
+    )
+    .unwrap()
+}
+
+fn glm_scan(text: &str, tools: &ToolSet, cuts: &[usize]) -> Completion {
+    let mut options = AssembleOptions::seeded(1);
+    options.tools = Some(tools.clone());
+    let bytes = text.as_bytes();
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+    points.extend([0, bytes.len()]);
+    points.sort_unstable();
+    points.dedup();
+    let chunks: Vec<&[u8]> = points.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
+    assemble(Dialect::Glm, Options::default(), &options, chunks)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+    ))]
+
+    /// GLM's refusal is exact: a value is refused if and only if the call written anyway
+    /// (the same bytes, unchecked) does not read back as that call, at any chunking.
+    #[test]
+    fn glm_refuses_exactly_what_its_scanner_reads_differently(
+        pieces in prop::collection::vec(prop::sample::select(GLM_PIECES), 0..7),
+        cuts in prop::collection::vec(any::<usize>(), 0..8),
+        second in any::<bool>(),
+    ) {
+        let text = pieces.concat();
+        let tools = glm_tools();
+        let mut arguments = object(json!({ "text": text }));
+        if second {
+            arguments.insert("n".into(), json!(1));
+        }
+        let call = Call::new("w", arguments.clone());
+        let mut unchecked = format!(
+            "<tool_call>w\n<arg_key>text</arg_key>\n<arg_value>{text}</arg_value>\n"
+        );
+        if second {
+            unchecked.push_str("<arg_key>n</arg_key>\n<arg_value>1</arg_value>\n");
+        }
+        unchecked.push_str("</tool_call>");
+        let completion = glm_scan(&unchecked, &tools, &cuts);
+        let reads_back = calls_of(&completion) == [("w".to_owned(), Value::Object(arguments))]
+            && completion.content.is_empty();
+        match renderer(Dialect::Glm).with_tools(&tools).call(&call) {
+            Ok(rendered) => {
+                prop_assert_eq!(&rendered, &unchecked);
+                prop_assert!(reads_back, "{:?} → {:?}", text, completion);
+            }
+            Err(error) => {
+                prop_assert_eq!(error.argument.as_deref(), Some("/text"));
+                prop_assert!(!reads_back, "{:?} refused ({}) but reads back", text, error);
+            }
+        }
+    }
+}
+
+/// GLM (seed-system §2.1, glm.rs): the closers before structure, the stray `</arg_key>`
+/// even before `</arg_value>`, a whole key tag after `<arg_key>` (the missing-closer heal)
+/// and the turn's end tokens end a value; tag-like prose does not.
+#[test]
+fn glm_refuses_what_its_scanner_ends_values_at() {
+    let glm = renderer(Dialect::Glm);
+    let refused: &[(&str, Reason)] = &[
+        (
+            "x</arg_value>\n<arg_key>y</arg_key>",
+            Reason::CloserInValue("</arg_value>"),
+        ),
+        (
+            "x</arg_value> </tool_call>",
+            Reason::CloserInValue("</arg_value>"),
+        ),
+        (
+            "x</tool_call>\n<tool_call>f",
+            Reason::CloserInValue("</tool_call>"),
+        ),
+        ("x</arg_key>", Reason::CloserInValue("</arg_key>")),
+        (
+            "x</arg_key>\n<arg_key>",
+            Reason::CloserInValue("</arg_key>"),
+        ),
+        (
+            "x\n<arg_key>y</arg_key>\n<arg_value>",
+            Reason::CloserInValue("<arg_key>"),
+        ),
+        (
+            "x<arg_key> <arg_key>y</arg_key> <arg_value>z",
+            Reason::CloserInValue("<arg_key>"),
+        ),
+        (
+            "x<arg_key>y</arg_key></arg_key> <arg_value>z",
+            Reason::CloserInValue("<arg_key>"),
+        ),
+        (
+            "x<arg_key></arg_key><arg_value>",
+            Reason::CloserInValue("<arg_key>"),
+        ),
+        ("x<|user|>y", Reason::TemplateToken("<|user|>")),
+        ("<|observation|>", Reason::TemplateToken("<|observation|>")),
+        ("x<|endoftext|>", Reason::TemplateToken("<|endoftext|>")),
+    ];
+    for (text, reason) in refused {
+        let call = Call::new("w", object(json!({ "text": text })));
+        let error = glm.call(&call).unwrap_err();
+        assert_eq!(&error.reason, reason, "{text:?}");
+        assert_eq!(error.argument.as_deref(), Some("/text"));
+    }
+    let kept = [
+        "x</arg_value> and more",
+        "x</arg_value>",
+        "x</tool_call>",
+        "x</tool_call>\n<arg_key>y</arg_key>",
+        "x</arg_key> and more",
+        "uses <arg_key> and </arg_key> tokens in prose",
+        "x<arg_key>y</arg_key></arg_value>",
+        "x\n<arg_key>a\nb</arg_key>\n<arg_value>",
+        "x<arg_key>y</arg_key>z<arg_value>",
+        "x<arg_key>y<arg_value>",
+        "x<arg_key> <arg_key>y</arg_key></arg_key> <arg_value>z",
+        "x<arg_key>y</arg_key></arg_key></arg_key><arg_value>z",
+        &format!("x</arg_key>{}</arg_value>", " ".repeat(33)),
+        &format!("x<arg_key>{}</arg_key><arg_value>", "k".repeat(161)),
+        " \n x \n ",
+        "<tool_call>f\n</tool_call>",
+        "</think>",
+    ];
+    let tools = glm_tools();
+    for text in kept {
+        let call = Call::new("w", object(json!({ "text": text })));
+        let rendered = glm.with_tools(&tools).call(&call).unwrap();
+        assert_eq!(
+            calls_of(&glm_scan(&rendered, &tools, &[7, 13, 20])),
+            [("w".to_owned(), json!({ "text": text }))],
+            "{rendered}"
+        );
+    }
+    for key in ["a<b", " a", &"k".repeat(129)] {
+        let call = Call::new("f", object(json!({ key: 1 })));
+        assert!(matches!(
+            glm.call(&call).unwrap_err().reason,
             Reason::InvalidKey(_)
         ));
     }

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use inband_alloc::prompt::{tool_prompt, ToolSpec};
+use inband_alloc::prompt::tool_prompt;
 use inband_alloc::select::{self, DialectName, DIALECT_NAMES};
+use inband_alloc::tools::ToolSet;
 
 /// The arguments of `inband prompt`.
 #[derive(clap::Args, Debug)]
@@ -43,11 +44,6 @@ pub fn render(args: &PromptArgs) -> Result<String, String> {
     let path = &args.tools;
     let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let not_tools = |why: String| format!("{} is not an OpenAI tools array: {why}", path.display());
-    let tools: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| not_tools(e.to_string()))?;
-    let tools = tools
-        .as_array()
-        .ok_or_else(|| not_tools("not a JSON array".into()))?;
-    let tools = ToolSpec::parse_all(tools).map_err(|e| not_tools(e.to_string()))?;
+    let tools = ToolSet::from_json(&text).map_err(|e| not_tools(e.to_string()))?;
     Ok(tool_prompt(&tools, dialect))
 }

@@ -10,13 +10,13 @@
 //!
 //! ```
 //! use inband::Dialect;
-//! use inband_alloc::prompt::{tool_prompt, ToolSpec};
+//! use inband_alloc::prompt::tool_prompt;
 //! use inband_alloc::select::DialectName;
+//! use inband_alloc::tools::ToolSet;
 //!
-//! let tools: Vec<serde_json::Value> = serde_json::from_str(
-//!     r#"[{"type": "function", "function": {"name": "read", "parameters": {"type": "object"}}}]"#,
+//! let tools = ToolSet::from_json(
+//!     br#"[{"type": "function", "function": {"name": "read", "parameters": {"type": "object"}}}]"#,
 //! )?;
-//! let tools = ToolSpec::parse_all(&tools)?;
 //! let prompt = tool_prompt(&tools, DialectName::of(Dialect::Hermes));
 //! assert!(prompt.starts_with("# Tools\n\n"));
 //! assert!(prompt.contains(
@@ -26,13 +26,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod tools;
-
-pub use tools::{ToolExample, ToolSpec, ToolsError};
-
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::select::DialectName;
+use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by name: seed-system.md §2.x (i) and §3 in
 /// our words, each showing the canonical form its scanner reads.
@@ -71,12 +68,13 @@ pub fn guide(dialect: DialectName) -> &'static str {
 
 /// The tool catalog: one line per tool, in the given order, each the compact JSON
 /// `{"type":"function","function":{"name":…,"description":…,"parameters":…}}` with the
-/// keys in exactly that order and the schema's keys in the order given. Lines are joined
-/// by `\n`, with no newline at the end.
+/// keys in exactly that order and the schema's keys in the order given; a tool without a
+/// description has `""`, one without parameters `{"type":"object","properties":{}}`.
+/// Lines are joined by `\n`, with no newline at the end.
 ///
 /// # Panics
 /// Never.
-pub fn catalog(tools: &[ToolSpec]) -> String {
+pub fn catalog(tools: &ToolSet) -> String {
     let lines: Vec<String> = tools
         .iter()
         .map(|tool| {
@@ -84,9 +82,14 @@ pub fn catalog(tools: &[ToolSpec]) -> String {
             function.insert("name".into(), Value::String(tool.name.clone()));
             function.insert(
                 "description".into(),
-                Value::String(tool.description.clone()),
+                Value::String(tool.description.clone().unwrap_or_default()),
             );
-            function.insert("parameters".into(), tool.parameters.clone());
+            function.insert(
+                "parameters".into(),
+                tool.parameters
+                    .clone()
+                    .unwrap_or_else(|| json!({"type": "object", "properties": {}})),
+            );
             let mut line = Map::new();
             line.insert("type".into(), Value::String("function".into()));
             line.insert("function".into(), Value::Object(function));
@@ -106,7 +109,7 @@ pub fn catalog(tools: &[ToolSpec]) -> String {
 ///
 /// # Panics
 /// Never.
-pub fn tool_prompt(tools: &[ToolSpec], dialect: DialectName) -> String {
+pub fn tool_prompt(tools: &ToolSet, dialect: DialectName) -> String {
     if tools.is_empty() {
         return String::new();
     }

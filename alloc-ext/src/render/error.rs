@@ -47,6 +47,12 @@ pub enum Reason {
     /// Text holds a special token of the chat template (a turn or message delimiter), so
     /// the model would read a turn boundary. Carries the token.
     TemplateToken(&'static str),
+    /// A raw-text value that the tool's schema would have read as another value
+    /// (dialects.md rule 8, the assembler's typing with the same tools), whichever way it
+    /// is written: a string such as `"5"` for an `integer` parameter, whose raw text reads
+    /// as the number and whose quoted JSON is not admitted; a number for a string-only
+    /// parameter, which reads as a string.
+    TypedDifferently,
 }
 
 impl fmt::Display for RenderError {
@@ -79,6 +85,9 @@ impl fmt::Display for RenderError {
             Reason::TemplateToken(token) => write!(
                 f,
                 "the text holds the chat template token {token:?}, which would end the turn"
+            ),
+            Reason::TypedDifferently => f.write_str(
+                "the tool's schema types this parameter so that no raw text of the value reads back as it (rule 8)"
             ),
         }
     }

@@ -15,7 +15,8 @@
 //! - [`RenderError`], [`Reason`]: what cannot be written, and where.
 //!
 //! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
-//! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml),
+//! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml,
+//! anthropic, minimax, qwen3-coder; glm's key and value tags),
 //! literal syntaxes (gemma, gemini); ChatML transcripts (hermes, qwen3), the legacy
 //! `Human:`/`Assistant:` transcript (xml). Each dialect is a table of those
 //! shapes, one per thing it writes; adding a dialect of a known shape is a few lines.
@@ -72,7 +73,7 @@ use self::transcript::TemplateForm;
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, glm).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -109,6 +110,12 @@ impl Style {
                     results_role: "user",
                     results_end: "",
                 }),
+            },
+            Dialect::Glm => Style {
+                calls: CallForm::Params(&params::GLM),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&self::reasoning::GLM_THINK, false),
+                template: TemplateForm::Glm,
             },
             Dialect::Qwen3Coder => Style {
                 calls: CallForm::Params(&params::QWEN3_CODER),
@@ -197,12 +204,15 @@ impl Renderer<'static> {
 }
 
 impl<'t> Renderer<'t> {
-    /// The same renderer, knowing the tools: in the raw-text dialects (xml, anthropic,
-    /// minimax, qwen3-coder), a string value of a parameter whose schema is string-only
-    /// ([`Tool::string_only`](crate::tools::Tool::string_only), the assembler's own
-    /// rule-8 typing) is written raw even when it reads as JSON, for an assembler given the
-    /// same tools. Without tools, such a string is written as a JSON string so that the
-    /// untyped reading (dialects.md rule 8: JSON if it parses) gives it back.
+    /// The same renderer, knowing the tools, for an assembler given the same tools: in the
+    /// raw-text dialects (xml, anthropic, minimax, qwen3-coder, glm) each value is written
+    /// as the first text that the assembler's rule-8 typing of its parameter
+    /// ([`Tool::parameter_types`](crate::tools::Tool::parameter_types)) reads back as that
+    /// value: a string raw (even one that reads as JSON, for a string-only parameter), else
+    /// the value's compact JSON. A value no text of which reads back (`"5"` for an
+    /// `integer` parameter, `5` for a string-only one) is refused
+    /// ([`Reason::TypedDifferently`]). Without tools, a string that reads as JSON is written
+    /// as a JSON string so that the untyped reading (JSON if it parses) gives it back.
     pub fn with_tools<'u>(self, tools: &'u ToolSet) -> Renderer<'u> {
         Renderer {
             dialect: self.dialect,

@@ -1,20 +1,24 @@
 //! Calls written as raw-text parameters in tags: the invoke/parameter markup (xml,
-//! anthropic, minimax: seed-system §2.4–§2.6, model-formats §9.2, §20) and Qwen3-Coder's
-//! `<function=N><parameter=K>` (model-formats §4). One layout table per dialect; the same
-//! writer and the same rule-4 check serve every tagset of this shape.
+//! anthropic, minimax: seed-system §2.4–§2.6, model-formats §9.2, §20), Qwen3-Coder's
+//! `<function=N><parameter=K>` (model-formats §4) and GLM's `<arg_key>`/`<arg_value>`
+//! (seed-system §2.1, model-formats §6). One layout table per dialect; the same writer and
+//! the same rule-4 check serve every tagset of this shape.
 //!
 //! A string value is written raw (no entity escaping, dialects.md rule 11) when the
-//! scanner will read it back as that string: its parameter is string-only in the tool's
-//! schema, or its text is not JSON (rule 8's untyped reading). Any other value is its
-//! compact JSON text. A value is refused when it holds a closer that the scanner would
-//! take for the end of the value (rule 4), mirroring the tables' `value` and `after_value`
-//! modes and core/dialect/markup.rs.
+//! assembler reads it back as that string: its parameter is string-only in the tool's
+//! schema, or its text is not typed as something else (rule 8). Any other value is its
+//! compact JSON text; a value no text of which reads back is refused. A value is refused
+//! when it holds a closer that the scanner would take for the end of the value (rule 4),
+//! mirroring the tables' `value` and `after_value` modes, core/dialect/markup.rs and
+//! core/dialect/glm.rs.
 
-use serde_json::Value;
+use inband::{Piece, ValueKind};
+use serde_json::{Map, Value};
 
 use super::error::{pointer_step, Reason, RenderError};
 use super::json::{check_name, compact};
 use super::message::Call;
+use crate::params::{Params, Schema};
 use crate::tools::ToolSet;
 
 /// One dialect's layout of a call with raw-text parameters:
@@ -54,6 +58,19 @@ pub(crate) struct ParamCalls {
     pub(crate) line_openers: &'static [&'static str],
     /// Tokens that end the structure wherever they appear in a value.
     pub(crate) stops: &'static [&'static str],
+    /// Keys written as tag content (`<arg_key>KEY</arg_key>`), whose opener inside a value
+    /// ends it when a whole key tag follows (GLM's missing-closer heal); the value is then
+    /// checked as the scanner reads it, left to right.
+    pub(crate) key_tag: Option<&'static KeyTag>,
+}
+
+/// GLM's key tag: `open KEY close` then, after whitespace, `value_open`
+/// (core/dialect/glm.rs, `key` mode of `glm.toml`).
+#[derive(Debug)]
+pub(crate) struct KeyTag {
+    pub(crate) open: &'static str,
+    pub(crate) close: &'static str,
+    pub(crate) value_open: &'static str,
 }
 
 /// A sequence that ends a value when structure follows it (dialects.md rule 4).
@@ -199,6 +216,70 @@ const QWEN3_CODER_CLOSERS: &[Closer] = &[
     },
 ];
 
+/// The stop tokens of `glm.toml`: the ends of an assistant turn.
+const GLM_STOPS: &[&str] = &["<|user|>", "<|observation|>", "<|endoftext|>"];
+
+/// `glm.toml`'s `value` mode and what its `body` mode admits after each candidate (glm.rs
+/// `admits`): the stray `</arg_key>` counts before any structure, even `</arg_value>`.
+const GLM_CLOSERS: &[Closer] = &[
+    Closer {
+        text: "</arg_value>",
+        follows: &[
+            follow("<arg_key>"),
+            follow("</tool_call>"),
+            follow("<tool_call>"),
+            follow("<|user|>"),
+            follow("<|observation|>"),
+            follow("<|endoftext|>"),
+        ],
+    },
+    Closer {
+        text: "</tool_call>",
+        follows: &[
+            follow("<tool_call>"),
+            follow("<|user|>"),
+            follow("<|observation|>"),
+            follow("<|endoftext|>"),
+        ],
+    },
+    Closer {
+        text: "</arg_key>",
+        follows: &[
+            follow("<arg_key>"),
+            follow("</tool_call>"),
+            follow("</arg_value>"),
+            follow("<tool_call>"),
+            follow("<|user|>"),
+            follow("<|observation|>"),
+            follow("<|endoftext|>"),
+        ],
+    },
+];
+
+/// GLM-4.5/4.6: the name on the opener's line, every tag on a line of its own, calls one
+/// per line (the chat template of model-formats §6, llama.cpp `GLM-4.6.jinja`).
+pub(crate) static GLM: ParamCalls = ParamCalls {
+    wrapper: None,
+    block: ("", ""),
+    separator: "\n",
+    call_open: ("<tool_call>", "\n"),
+    param_open: ("<arg_key>", "</arg_key>\n<arg_value>"),
+    param_close: "</arg_value>\n",
+    call_close: "</tool_call>",
+    quote: None,
+    equals: false,
+    implied_section: false,
+    closers: GLM_CLOSERS,
+    key_closer: None,
+    line_openers: &[],
+    stops: GLM_STOPS,
+    key_tag: Some(&KeyTag {
+        open: "<arg_key>",
+        close: "</arg_key>",
+        value_open: "<arg_value>",
+    }),
+};
+
 /// The generic xml dialect: bare invokes, one per line (seed-system §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
     wrapper: None,
@@ -215,6 +296,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     key_closer: None,
     line_openers: &[],
     stops: &[],
+    key_tag: None,
 };
 
 /// Claude's legacy XML: the invokes of a turn in one `<function_calls>` block
@@ -254,6 +336,7 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     key_closer: None,
     line_openers: &["\n<parameter="],
     stops: &["<|im_end|>", "<|endoftext|>"],
+    key_tag: None,
 };
 
 impl ParamCalls {
@@ -310,8 +393,11 @@ impl ParamCalls {
             let pointer = pointer_step("", key);
             self.check_key(key)
                 .map_err(|e| e.argument(pointer.clone()))?;
-            let string_only = tool.is_some_and(|t| t.string_only(key));
-            let text = value_text(value, string_only);
+            // The assembler's schema of the parameter (assemble.rs `tool_param`).
+            let schema = tool
+                .and_then(|t| t.parameter_types(key))
+                .map_or(Schema::None, Schema::Types);
+            let text = value_text(value, schema).map_err(|e| e.argument(pointer.clone()))?;
             self.check_value(&text, key, wrapped)
                 .map_err(|e| e.argument(pointer.clone()))?;
             out.push_str(self.param_open.0);
@@ -329,10 +415,13 @@ impl ParamCalls {
         let bad = key.trim().is_empty()
             || key.trim() != key
             || self.quote.is_some_and(|q| key.contains(q))
-            || (self.equals && (check_name(key).is_err() || !equals_name(key)));
+            || (self.equals && (check_name(key).is_err() || !equals_name(key)))
+            || (self.key_tag.is_some() && (key.contains('<') || key.len() > inband::MAX_NAME));
         if bad {
             return Err(RenderError::new(Reason::InvalidKey(if self.equals {
                 "a name: non-empty, without whitespace, control characters, = or < > \" ' \\, not beginning with /"
+            } else if self.key_tag.is_some() {
+                "non-empty, at most 128 bytes, without surrounding whitespace or <"
             } else {
                 "non-empty, without surrounding whitespace or the attribute's quote"
             })));
@@ -345,10 +434,13 @@ impl ParamCalls {
     /// after at most 32 bytes of whitespace by structure. What comes after the value is
     /// this dialect's `param_close`, so the check runs over both.
     fn check_value(&self, value: &str, key: &str, wrapped: bool) -> Result<(), RenderError> {
+        let text = format!("{value}{}", self.param_close);
+        if let Some(key_tag) = self.key_tag {
+            return self.check_in_order(&text, value.len(), key_tag);
+        }
         if let Some(stop) = self.stops.iter().find(|s| value.contains(*s)) {
             return Err(RenderError::new(Reason::TemplateToken(stop)));
         }
-        let text = format!("{value}{}", self.param_close);
         let bytes = text.as_bytes();
         // Occurrences that begin in the value (they may run on into the closer); the
         // first one that ends the value is the one reported, as the scanner meets it.
@@ -397,6 +489,100 @@ impl ParamCalls {
     }
 }
 
+impl ParamCalls {
+    /// The check of a dialect with a key tag (GLM), over `text`, the value (its first
+    /// `value_len` bytes) and what follows it: the scanner meets the delimiters left to
+    /// right, and what a rejected candidate or a failed heal took in is not looked at again,
+    /// so the occurrences are walked in the same order. Every delimiter begins with `<` and
+    /// holds no other, so two never overlap and the first to begin is the first found.
+    fn check_in_order(
+        &self,
+        text: &str,
+        value_len: usize,
+        key_tag: &KeyTag,
+    ) -> Result<(), RenderError> {
+        let bytes = text.as_bytes();
+        let mut pos = 0;
+        while pos < value_len {
+            let Some(at) = text[pos..].find('<').map(|i| pos + i) else {
+                break;
+            };
+            if at >= value_len {
+                break;
+            }
+            let rest = &text[at..];
+            pos = at + 1;
+            if let Some(stop) = self.stops.iter().find(|s| rest.starts_with(*s)) {
+                return Err(RenderError::new(Reason::TemplateToken(stop)));
+            }
+            if let Some(closer) = self.closers.iter().find(|c| rest.starts_with(c.text)) {
+                let end = at + closer.text.len();
+                if counts(bytes, end, closer.follows, false) {
+                    return Err(RenderError::new(Reason::CloserInValue(closer.text)));
+                }
+                pos = end;
+            } else if rest.starts_with(key_tag.open) {
+                match heal(bytes, at + key_tag.open.len(), key_tag) {
+                    Some(resume) => pos = resume,
+                    None => return Err(RenderError::new(Reason::CloserInValue(key_tag.open))),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// GLM's missing-closer heal on trial after a key tag's opener in a value, from offset `at`
+/// of `bytes` (core/dialect/glm.rs `key`): a key on one line, its closer (repeated at most
+/// once, or the opener repeated once before a blank key), whitespace, then the value's
+/// opener end the value (`None`). Otherwise the offset where the scanner reads value again.
+fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag) -> Option<usize> {
+    // glm.rs `BUF` and `KEY_TEXT`: the bytes a key tag may take before its value opens.
+    let room = inband::MAX_NAME + 2 * key_tag.close.len() + inband::MAX_LOOKAHEAD;
+    let key_room = room - 2 * key_tag.close.len();
+    let start = at;
+    let mut after_key = false;
+    let mut repeated = false;
+    loop {
+        while let Some(&b) = bytes.get(at).filter(|&&b| b != b'<') {
+            let taken = at - start;
+            let fits = if after_key {
+                matches!(b, b' ' | b'\t' | b'\n' | b'\r') && taken < room
+            } else {
+                b != b'\n' && taken < key_room
+            };
+            if !fits {
+                return Some(at);
+            }
+            at += 1;
+        }
+        let rest = bytes.get(at..).unwrap_or_default();
+        let starts = |t: &str| rest.starts_with(t.as_bytes());
+        let len = if after_key {
+            if starts(key_tag.value_open) {
+                return None;
+            }
+            if !starts(key_tag.close) || repeated {
+                return Some(at);
+            }
+            repeated = true;
+            key_tag.close.len()
+        } else if starts(key_tag.close) {
+            after_key = true;
+            key_tag.close.len()
+        } else if starts(key_tag.open) && !repeated && bytes[start..at].trim_ascii().is_empty() {
+            repeated = true;
+            key_tag.open.len()
+        } else {
+            return Some(at);
+        };
+        if at - start + len > room {
+            return Some(at);
+        }
+        at += len;
+    }
+}
+
 /// Whether what follows offset `at` of `bytes` (at most [`inband::MAX_LOOKAHEAD`] bytes of
 /// whitespace, then one of `follows`) makes the closer before it count.
 fn counts(bytes: &[u8], at: usize, follows: &[Follow], wrapped: bool) -> bool {
@@ -436,21 +622,31 @@ fn equals_name(name: &str) -> bool {
     !name.contains('=') && !name.starts_with('/')
 }
 
-/// A value's text: raw for a string the scanner reads back as that string, else JSON.
-fn value_text(value: &Value, string_only: bool) -> String {
-    match value {
-        Value::String(s) if string_only || !is_json(s) => s.clone(),
-        other => compact(other),
-    }
+/// A value's text, the first that the assembler, typing the parameter as `schema` says
+/// (dialects.md rule 8), reads back as `value`: a string's raw text, else the value's
+/// compact JSON (a string quoted). Refused when neither does: a string a schema without
+/// strings would read as another value, a value of a type a string-only schema turns into
+/// a string.
+fn value_text(value: &Value, schema: Schema) -> Result<String, RenderError> {
+    let raw = match value {
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    };
+    raw.into_iter()
+        .chain([compact(value)])
+        .find(|text| reads_back(text, schema, value))
+        .ok_or_else(|| RenderError::new(Reason::TypedDifferently))
 }
 
-/// Whether the scanner's untyped reading takes `text` for JSON: trimmed of ASCII
-/// whitespace, one strict JSON value (the same parser the assembler uses).
-fn is_json(text: &str) -> bool {
-    let trimmed = text.trim_ascii();
-    if trimmed.is_empty() {
-        return false;
-    }
-    let mut copy = trimmed.as_bytes().to_vec();
-    simd_json::to_owned_value(&mut copy).is_ok()
+/// Whether the assembler's own typing of a raw-text value (crate::params) turns `text`
+/// into `value`.
+fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
+    let mut params = Params::default();
+    let mut out = Vec::new();
+    params.begin(b"v", ValueKind::Untyped, schema, &mut out);
+    params.value(Piece::Verbatim, text.as_bytes(), &mut out);
+    params.end(&mut out);
+    params.close(&mut out);
+    serde_json::from_slice::<Map<String, Value>>(&out)
+        .is_ok_and(|read| read.get("v") == Some(value))
 }

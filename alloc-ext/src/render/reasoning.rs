@@ -27,6 +27,14 @@ pub(crate) static THINKING: Tags = Tags {
     closers: &["</think>", "</thinking>"],
 };
 
+/// `<think>…</think>` in GLM, whose scanner also ends reasoning at the tokens that end the
+/// assistant turn (`glm.toml`, mode `reasoning`).
+pub(crate) static GLM_THINK: Tags = Tags {
+    open: "<think>",
+    close: "</think>",
+    closers: &["</think>", "<|user|>", "<|observation|>", "<|endoftext|>"],
+};
+
 /// Harmony's tokens, each of which ends or breaks a message body.
 const HARMONY_TOKENS: &[&str] = &[
     "<|start|>",

@@ -12,7 +12,7 @@ use super::message::ToolResult;
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum ResultForm {
     /// `<tool_response>\nTEXT\n</tool_response>` per result, one per line (hermes, qwen3,
-    /// xml).
+    /// xml, qwen3-coder, glm).
     ToolResponse,
     /// One system turn per result, `## Return of functions.NAME:IDX` first (Kimi).
     Kimi,

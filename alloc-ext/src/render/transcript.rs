@@ -41,6 +41,9 @@ pub(crate) enum TemplateForm {
     Gemma,
     /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, no system role (Gemma 3 / Gemini).
     Gemini,
+    /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
+    /// is one `<|observation|>` turn (GLM-4.5/4.6, model-formats §6; seed-system §2.1 f).
+    Glm,
 }
 
 /// One turn of the conversation, with tool-result runs gathered.
@@ -192,6 +195,26 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
             }
         }
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
+        TemplateForm::Glm => {
+            out.push_str("[gMASK]<sop>");
+            for turn in &turns {
+                let (role, body) = match turn {
+                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+                    Turn::User(text) => ("user", text.to_string()),
+                    // The template puts each part of the turn on a line of its own, the
+                    // reasoning block after an empty line (seed-system §5.6 item 3).
+                    Turn::Assistant(turn) => {
+                        let lead = if turn.reasoning.is_empty() { "" } else { "\n" };
+                        (
+                            "assistant",
+                            format!("{lead}{}", body(renderer, turn, "\n")?),
+                        )
+                    }
+                    Turn::Results(run) => ("observation", renderer.results(run)?),
+                };
+                out.push_str(&format!("<|{role}|>\n{body}"));
+            }
+        }
     }
     Ok(out)
 }
