@@ -1296,7 +1296,8 @@ proptest! {
     }
 }
 
-/// GLM (seed-system §2.1, glm.rs): the closers before structure, the stray `</arg_key>`
+/// GLM (seed-system §2.1, glm.rs): the closers before structure (before a key opener only
+/// when a whole key tag follows it, which may span lines), the stray `</arg_key>`
 /// even before `</arg_value>`, a whole key tag after `<arg_key>` (the missing-closer heal)
 /// and the turn's end tokens end a value; tag-like prose does not.
 #[test]
@@ -1304,7 +1305,11 @@ fn glm_refuses_what_its_scanner_ends_values_at() {
     let glm = renderer(Dialect::Glm);
     let refused: &[(&str, Reason)] = &[
         (
-            "x</arg_value>\n<arg_key>y</arg_key>",
+            "x</arg_value>\n<arg_key>y</arg_key>\n<arg_value>",
+            Reason::CloserInValue("</arg_value>"),
+        ),
+        (
+            "x</arg_value>\n<arg_key>y\nz</arg_key><arg_value>",
             Reason::CloserInValue("</arg_value>"),
         ),
         (
@@ -1317,7 +1322,7 @@ fn glm_refuses_what_its_scanner_ends_values_at() {
         ),
         ("x</arg_key>", Reason::CloserInValue("</arg_key>")),
         (
-            "x</arg_key>\n<arg_key>",
+            "x</arg_key>\n<arg_key>k</arg_key> <arg_value>",
             Reason::CloserInValue("</arg_key>"),
         ),
         (
@@ -1347,6 +1352,10 @@ fn glm_refuses_what_its_scanner_ends_values_at() {
         assert_eq!(error.argument.as_deref(), Some("/text"));
     }
     let kept = [
+        // A key opener after a closer continues the structure only with a whole key tag.
+        "x</arg_value>\n<arg_key>y</arg_key>",
+        "x</arg_key>\n<arg_key>",
+        "fmt:\n</arg_value>\n<arg_key>\nend",
         "x</arg_value> and more",
         "x</arg_value>",
         "x</tool_call>",

@@ -517,12 +517,22 @@ impl ParamCalls {
             }
             if let Some(closer) = self.closers.iter().find(|c| rest.starts_with(c.text)) {
                 let end = at + closer.text.len();
-                if counts(bytes, end, closer.follows, false) {
-                    return Err(RenderError::new(Reason::CloserInValue(closer.text)));
-                }
-                pos = end;
+                pos = match follower(bytes, end, closer.follows, false) {
+                    // A key opener continues the structure only with a whole key tag:
+                    // the scanner reads the key on trial, a key that may span lines.
+                    Some((follow, from)) if follow.text == key_tag.open => {
+                        match heal(bytes, from + follow.text.len(), key_tag, true) {
+                            Some(resume) => resume,
+                            None => {
+                                return Err(RenderError::new(Reason::CloserInValue(closer.text)))
+                            }
+                        }
+                    }
+                    Some(_) => return Err(RenderError::new(Reason::CloserInValue(closer.text))),
+                    None => end,
+                };
             } else if rest.starts_with(key_tag.open) {
-                match heal(bytes, at + key_tag.open.len(), key_tag) {
+                match heal(bytes, at + key_tag.open.len(), key_tag, false) {
                     Some(resume) => pos = resume,
                     None => return Err(RenderError::new(Reason::CloserInValue(key_tag.open))),
                 }
@@ -532,11 +542,13 @@ impl ParamCalls {
     }
 }
 
-/// GLM's missing-closer heal on trial after a key tag's opener in a value, from offset `at`
-/// of `bytes` (core/dialect/glm.rs `key`): a key on one line, its closer (repeated at most
-/// once, or the opener repeated once before a blank key), whitespace, then the value's
-/// opener end the value (`None`). Otherwise the offset where the scanner reads value again.
-fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag) -> Option<usize> {
+/// GLM's key on trial after a key tag's opener in a value, from offset `at` of `bytes`
+/// (core/dialect/glm.rs `key`): a key (on one line for the missing-closer heal; over
+/// several when `after_closer`, the trial that decides a candidate closer), its closer
+/// (repeated at most once, or the opener repeated once before a blank key), whitespace,
+/// then the value's opener end the value (`None`). Otherwise the offset where the scanner
+/// reads value again.
+fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag, after_closer: bool) -> Option<usize> {
     // glm.rs `BUF` and `KEY_TEXT`: the bytes a key tag may take before its value opens.
     let room = inband::MAX_NAME + 2 * key_tag.close.len() + inband::MAX_LOOKAHEAD;
     let key_room = room - 2 * key_tag.close.len();
@@ -549,7 +561,7 @@ fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag) -> Option<usize> {
             let fits = if after_key {
                 matches!(b, b' ' | b'\t' | b'\n' | b'\r') && taken < room
             } else {
-                b != b'\n' && taken < key_room
+                (after_closer || b != b'\n') && taken < key_room
             };
             if !fits {
                 return Some(at);
@@ -586,19 +598,31 @@ fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag) -> Option<usize> {
 /// Whether what follows offset `at` of `bytes` (at most [`inband::MAX_LOOKAHEAD`] bytes of
 /// whitespace, then one of `follows`) makes the closer before it count.
 fn counts(bytes: &[u8], at: usize, follows: &[Follow], wrapped: bool) -> bool {
+    follower(bytes, at, follows, wrapped).is_some()
+}
+
+/// The one of `follows` after offset `at` of `bytes` and at most
+/// [`inband::MAX_LOOKAHEAD`] bytes of whitespace, with its offset.
+fn follower<'f>(
+    bytes: &[u8],
+    at: usize,
+    follows: &'f [Follow],
+    wrapped: bool,
+) -> Option<(&'f Follow, usize)> {
     let mut i = at;
     while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
         i += 1;
     }
     if i - at > inband::MAX_LOOKAHEAD {
-        return false;
+        return None;
     }
     let rest = &bytes[i..];
-    follows.iter().any(|f| {
+    let follow = follows.iter().find(|f| {
         (wrapped || !f.in_wrapper)
             && rest.starts_with(f.text.as_bytes())
             && (!f.tag || begins_tag(f.text, rest.get(f.text.len()).copied()))
-    })
+    })?;
+    Some((follow, i))
 }
 
 /// Whether byte `b` right after `opener` begins its tag (core/dialect/markup.rs
