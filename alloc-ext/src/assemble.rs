@@ -11,7 +11,8 @@
 //! parameters). A value typed as a string and a literal value stream: a string's bytes go
 //! out escaped as they come, between quotes, a literal value's JSON text piece by piece.
 //! Any other value goes out once it is complete. The concatenation is exactly the JSON text
-//! the arguments are parsed from.
+//! the arguments are parsed from. A call cut off by the end of the stream ends with the
+//! value being written as far as it was written ([`IncompleteCall::arguments`]).
 //!
 //! ## Typing (dialects.md rule 8)
 //!
@@ -140,7 +141,17 @@ pub struct IncompleteCall {
     pub id: String,
     /// Its name, if the model wrote it.
     pub name: Option<String>,
-    /// The argument text written so far (normalised, not valid JSON in general).
+    /// The argument text written so far, not valid JSON in general (nothing is added to
+    /// close it): arguments written as JSON are the model's text through the normaliser;
+    /// arguments written as parameters are the JSON text built from them (see
+    /// [Parameters](self#parameters)), then the value being written when the stream
+    /// ended, as far as it was written: a string as an unterminated JSON string
+    /// (`{"a":"x`), a value marked as JSON or typed by a schema that admits no string as
+    /// its text so far (`{"n":[1, 2`), an untyped value, or one whose schema admits strings
+    /// among other types, as an unterminated string of its exact text (`{"a":"x`,
+    /// `{"a":"12`: its type needs the whole value), a literal value converted as far as it
+    /// went (`{"a":[1,2`, `{"a":true`; a bare word that is no keyword or number so far,
+    /// and a call written as a value, as an unterminated string: `{"a":"Tru`).
     pub arguments: String,
 }
 
@@ -649,6 +660,9 @@ impl Assembler {
                 let mut text = std::mem::take(&mut r.arguments);
                 r.normalizer
                     .finish(&mut |bytes| text.extend_from_slice(bytes));
+                if let Some(params) = &mut r.params {
+                    params.cut(&mut text);
+                }
                 IncompleteCall {
                     id: r.id.clone(),
                     name: r

@@ -28,17 +28,10 @@ pub fn demoted_reasoning(model_id: &str, reasoning: &str) -> Result<String, Rend
     if reasoning.trim().is_empty() {
         return Ok(String::new());
     }
-    let dialect = select::for_model(model_id);
-    if dialect.as_str() == "anthropic" {
-        return Ok(reasoning.trim_end().to_owned());
-    }
-    let own = match dialect.as_str() {
-        "harmony" | "gemma" => None,
-        _ => dialect.dialect().and_then(Renderer::new),
-    };
-    // Harmony and Gemma get a `<think>` block, as Qwen3 writes it.
-    match own.or_else(|| Renderer::new(Dialect::Qwen3)) {
-        Some(renderer) => renderer.reasoning(reasoning),
-        None => Ok(reasoning.trim_end().to_owned()),
+    match select::for_model(model_id) {
+        Dialect::Anthropic => Ok(reasoning.trim_end().to_owned()),
+        // Harmony and Gemma get a `<think>` block, as Qwen3 writes it.
+        Dialect::Harmony | Dialect::Gemma => Renderer::new(Dialect::Qwen3).reasoning(reasoning),
+        own => Renderer::new(own).reasoning(reasoning),
     }
 }

@@ -1,14 +1,13 @@
 //! Worked examples of a tool's use, written in a dialect for the model to copy
 //! (seed-system.md §1.9): calls, wrong/right pairs and notes, in an `<examples>` block.
 
+use inband::Dialect;
 use serde_json::{Map, Value};
 
 use crate::render::{Call, RenderError, Renderer};
-use crate::select::DialectName;
 use crate::tools::{Tool, ToolExample, ToolSet};
 
-/// The `<examples>` block of `tool` in `dialect`, `""` when the tool has no examples or
-/// the dialect has no call writer in this version.
+/// The `<examples>` block of `tool` in `dialect`, `""` when the tool has no examples.
 ///
 /// ```text
 /// <examples>
@@ -37,18 +36,15 @@ use crate::tools::{Tool, ToolExample, ToolSet};
 /// a raw-text value holding its own closer.
 pub fn tool_examples(
     tool: &Tool,
-    dialect: DialectName,
+    dialect: Dialect,
     intent_field: Option<&str>,
 ) -> Result<String, RenderError> {
-    let Some(renderer) = call_writer(dialect) else {
-        return Ok(String::new());
-    };
     if tool.examples.is_empty() {
         return Ok(String::new());
     }
     // The assembler's typing of the schema decides which values are written raw.
     let schema = ToolSet::from_tools([tool.clone()]);
-    let renderer = renderer.with_tools(&schema);
+    let renderer = Renderer::new(dialect).with_tools(&schema);
     let example = |arguments: &Map<String, Value>| -> Result<String, RenderError> {
         let mut with_intent = Map::new();
         if let Some(field) = intent_field {
@@ -58,9 +54,9 @@ pub fn tool_examples(
             with_intent.insert(key.clone(), value.clone());
         }
         let call = Call::new(tool.name.clone(), with_intent);
-        let text = match dialect.as_str() {
-            "harmony" => Value::Object(call.arguments.clone()).to_string(),
-            "gemini" => {
+        let text = match dialect {
+            Dialect::Harmony => Value::Object(call.arguments.clone()).to_string(),
+            Dialect::Gemini => {
                 let block = renderer.call(&call)?;
                 let body = block
                     .strip_prefix("```tool_code\n")
@@ -108,9 +104,4 @@ pub fn tool_examples(
         });
     }
     Ok(format!("<examples>\n{}\n</examples>", parts.join("\n")))
-}
-
-/// The writer of one call in `dialect`, once it has a scanner and a renderer.
-fn call_writer(dialect: DialectName) -> Option<Renderer<'static>> {
-    dialect.dialect().and_then(Renderer::new)
 }

@@ -279,6 +279,50 @@ impl LiteralValue {
         self.held = held;
     }
 
+    /// The stream ended inside the value: writes what was held back as far as the model
+    /// wrote it, adding nothing it did not write (no closing quote or bracket, no `""` for
+    /// an empty value). A string cut off keeps a pending escape or f-string brace as text;
+    /// a bare word that reads as a keyword or a number so far is that (`12`, `true`), any
+    /// other, and a call written as a value, an unterminated string of its text (`"Tru`,
+    /// `"f(1`); a string's closing quote and a comma that were written are written; an
+    /// undecided `(` is taken as grouping.
+    pub(crate) fn cut(&mut self, out: &mut Vec<u8>) {
+        let mut held = std::mem::take(&mut self.held);
+        if let Some(raw) = self.raw.take() {
+            self.begin_token(&mut held);
+            held.push(b'"');
+            push_escaped(&raw.text, &mut held);
+        } else if self.string {
+            for b in std::mem::take(&mut self.escape) {
+                self.char_byte(b, &mut held);
+            }
+            if let Some(brace) = self.brace.take() {
+                self.char_byte(brace, &mut held);
+            }
+            self.flush_high(&mut held);
+        } else if self.after_bare {
+            self.after_bare = false;
+            let bare = std::mem::take(&mut self.bare);
+            let text = bare.trim_ascii();
+            if !self.at_key() && (keyword(text).is_some() || json_number(text).is_some()) {
+                self.bare_token(text, &mut held);
+            } else {
+                self.begin_token(&mut held);
+                held.push(b'"');
+                push_escaped(text, &mut held);
+            }
+        }
+        if std::mem::take(&mut self.close) {
+            held.push(b'"');
+        }
+        if std::mem::take(&mut self.comma) {
+            held.push(b',');
+        }
+        // The value is over: nothing stays open, an undecided `(` included.
+        self.stack.clear();
+        out.append(&mut held);
+    }
+
     /// Writes what earlier pieces held back, now that a piece of another kind has come.
     fn settle(&mut self, out: &mut Vec<u8>) {
         if self.after_bare {
@@ -373,11 +417,8 @@ impl LiteralValue {
         let text = bare.trim_ascii();
         self.begin_token(out);
         if !self.at_key() {
-            match text {
-                b"true" | b"True" => return out.extend_from_slice(b"true"),
-                b"false" | b"False" => return out.extend_from_slice(b"false"),
-                b"null" | b"None" | b"none" => return out.extend_from_slice(b"null"),
-                _ => {}
+            if let Some(json) = keyword(text) {
+                return out.extend_from_slice(json);
             }
             if let Some(number) = json_number(text) {
                 // An integer beyond 64 bits is written as a float, which loses digits.
@@ -614,6 +655,17 @@ const MAX_NAME_ESCAPE: usize = 100;
 /// A byte of a Unicode character name (Python looks names up without regard to case).
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b' ' || b == b'-'
+}
+
+/// The JSON text of a keyword of either syntax (`true`, `True`, `None`, …), if `text` is
+/// one.
+fn keyword(text: &[u8]) -> Option<&'static [u8]> {
+    match text {
+        b"true" | b"True" => Some(b"true"),
+        b"false" | b"False" => Some(b"false"),
+        b"null" | b"None" | b"none" => Some(b"null"),
+        _ => None,
+    }
 }
 
 /// The JSON text of a Python (or JSON) number literal, if `text` is one.

@@ -205,6 +205,33 @@ impl Params {
         }
     }
 
+    /// The stream ended inside the current value (the call is incomplete): appends the
+    /// value as far as it was written, adding nothing the model did not write (no closing
+    /// quote or bracket, no `""` for an empty value). A string value has streamed already
+    /// (`"x`); a value marked as JSON, or typed by a schema that admits no string, is its
+    /// text so far without leading whitespace (`[1, 2`); an untyped value, or one whose
+    /// schema admits strings among other types, is an unterminated JSON string of its exact
+    /// text (`"x`, `"12`: its type needs the whole value); a literal value is converted as
+    /// far as [`LiteralValue::cut`] says.
+    pub(crate) fn cut(&mut self, out: &mut Vec<u8>) {
+        let Some(mut current) = self.current.take().filter(|current| !current.skip) else {
+            return;
+        };
+        let raw = &current.raw;
+        match &mut current.mode {
+            Mode::Text => {}
+            Mode::Literal(literal) => literal.cut(out),
+            Mode::Json => out.extend_from_slice(raw.trim_ascii_start()),
+            Mode::Typed(types) if !types.contains(JsonTypes::STRING) => {
+                out.extend_from_slice(raw.trim_ascii_start());
+            }
+            Mode::Untyped | Mode::Typed(_) => {
+                out.push(b'"');
+                push_escaped(raw, out);
+            }
+        }
+    }
+
     /// The call completed: closes the object.
     pub(crate) fn close(&self, out: &mut Vec<u8>) {
         if self.keys.is_empty() {

@@ -1,67 +1,11 @@
 //! Which dialect to speak with a model: from its model id (seed-system.md §4.7, extended to
 //! the families of model-formats.md §22) or from the tool-call parser an inference server
 //! was started with (model-formats.md §25).
-//!
-//! Results are [`DialectName`]s, not [`Dialect`]s: four dialects (`glm`, `anthropic`,
-//! `minimax`, `qwen3-coder`) have a format and a prompt before their scanner exists;
-//! [`DialectName::dialect`] gives the scanner's [`Dialect`] as soon as there is one.
 
 use inband::Dialect;
 
-/// The twelve dialects this crate can prompt for, by the names `spec/dialects.md` uses
-/// (and [`Dialect::name`] for those with a scanner).
-pub const DIALECT_NAMES: [&str; 12] = [
-    "hermes",
-    "qwen3",
-    "kimi",
-    "deepseek",
-    "harmony",
-    "xml",
-    "gemma",
-    "gemini",
-    "glm",
-    "anthropic",
-    "minimax",
-    "qwen3-coder",
-];
-
-/// A dialect, by name: one of [`DIALECT_NAMES`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DialectName(&'static str);
-
-impl DialectName {
-    /// The dialect called `name` (exact, lower case), if it is one of [`DIALECT_NAMES`].
-    pub fn new(name: &str) -> Option<DialectName> {
-        DIALECT_NAMES
-            .iter()
-            .find(|known| **known == name)
-            .map(|known| DialectName(known))
-    }
-
-    /// The name of a dialect that has a scanner.
-    pub const fn of(dialect: Dialect) -> DialectName {
-        DialectName(dialect.name())
-    }
-
-    /// The name, as in [`DIALECT_NAMES`].
-    pub const fn as_str(self) -> &'static str {
-        self.0
-    }
-
-    /// The scanner's dialect, or `None` while this dialect has no scanner yet.
-    pub fn dialect(self) -> Option<Dialect> {
-        Dialect::from_name(self.0)
-    }
-}
-
-impl core::fmt::Display for DialectName {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
 /// The dialect for models no rule knows: the generic `<invoke>` markup (seed §1.1).
-pub const FALLBACK: DialectName = DialectName("xml");
+pub const FALLBACK: Dialect = Dialect::Xml;
 
 /// The dialect to prompt a model in, from its id: a bare id (`gpt-oss-120b`), a repository
 /// path (`Qwen/Qwen3-Coder-480B-A35B-Instruct`) or a provider's routed id
@@ -96,7 +40,7 @@ pub const FALLBACK: DialectName = DialectName("xml");
 ///
 /// # Panics
 /// Never.
-pub fn for_model(model_id: &str) -> DialectName {
+pub fn for_model(model_id: &str) -> Dialect {
     known_model(model_id).unwrap_or(FALLBACK)
 }
 
@@ -106,45 +50,45 @@ pub fn for_model(model_id: &str) -> DialectName {
 ///
 /// # Panics
 /// Never.
-pub fn known_model(model_id: &str) -> Option<DialectName> {
+pub fn known_model(model_id: &str) -> Option<Dialect> {
     let id = model_id.trim().to_ascii_lowercase();
     let bare = id.rsplit('/').next().unwrap_or("");
-    let name = if is_anthropic(&id) {
-        "anthropic"
+    let dialect = if is_anthropic(&id) {
+        Dialect::Anthropic
     } else if is_openai(&id) {
-        "harmony"
+        Dialect::Harmony
     } else if id.contains("moonshotai/kimi") || at_word_start(&id, "kimi", b"-.") {
-        "kimi"
+        Dialect::Kimi
     } else if id.contains("hermes") {
-        "hermes"
+        Dialect::Hermes
     } else if let Some(qwen) = qwen_dialect(bare) {
         qwen
     } else if id.contains("minimax") && has_minimax_generation(bare) {
-        "minimax"
+        Dialect::Minimax
     } else if id.contains("deepseek") {
-        "deepseek"
+        Dialect::Deepseek
     } else if id.contains("mimo") {
-        "qwen3"
+        Dialect::Qwen3
     } else if is_step_3_5(bare) {
-        "qwen3-coder"
+        Dialect::Qwen3Coder
     } else if let Some(major) = gemma_major(&id) {
         if major >= 4 {
-            "gemma"
+            Dialect::Gemma
         } else {
-            "gemini"
+            Dialect::Gemini
         }
     } else if id.contains("gemini") {
-        "gemini"
+        Dialect::Gemini
     } else if is_glm(bare) {
-        "glm"
+        Dialect::Glm
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
-        "hermes"
+        Dialect::Hermes
     } else {
         return None;
     };
-    Some(DialectName(name))
+    Some(dialect)
 }
 
 /// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang
@@ -168,24 +112,24 @@ pub fn known_model(model_id: &str) -> Option<DialectName> {
 ///
 /// # Panics
 /// Never.
-pub fn for_parser(parser: &str) -> Option<DialectName> {
-    let name = match parser.trim().to_ascii_lowercase().as_str() {
-        "hermes" | "granite4" => "hermes",
-        "qwen" | "qwen25" => "qwen3",
-        "qwen3_coder" | "qwen3_xml" | "qwen_coder" | "step3p5" => "qwen3-coder",
-        "glm" | "glm45" | "glm47" | "glm4_moe" | "glm45_moe" | "glm47_moe" => "glm",
-        "kimi_k2" | "kimik2" => "kimi",
+pub fn for_parser(parser: &str) -> Option<Dialect> {
+    let dialect = match parser.trim().to_ascii_lowercase().as_str() {
+        "hermes" | "granite4" => Dialect::Hermes,
+        "qwen" | "qwen25" => Dialect::Qwen3,
+        "qwen3_coder" | "qwen3_xml" | "qwen_coder" | "step3p5" => Dialect::Qwen3Coder,
+        "glm" | "glm45" | "glm47" | "glm4_moe" | "glm45_moe" | "glm47_moe" => Dialect::Glm,
+        "kimi_k2" | "kimik2" => Dialect::Kimi,
         "deepseek_v3" | "deepseekv3" | "deepseek" | "deepseek_v31" | "deepseekv31"
         | "deepseek31" | "deepseek_v32" | "deepseekv32" | "deepseek_v4" | "deepseekv4" => {
-            "deepseek"
+            Dialect::Deepseek
         }
-        "minimax_m2" | "minimax-m2" => "minimax",
-        "openai" | "gpt-oss" | "gpt_oss" => "harmony",
-        "gemma4" => "gemma",
-        "seed_oss" => "xml",
+        "minimax_m2" | "minimax-m2" => Dialect::Minimax,
+        "openai" | "gpt-oss" | "gpt_oss" => Dialect::Harmony,
+        "gemma4" => Dialect::Gemma,
+        "seed_oss" => Dialect::Xml,
         _ => return None,
     };
-    Some(DialectName(name))
+    Some(dialect)
 }
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.
@@ -227,12 +171,16 @@ fn is_openai(id: &str) -> bool {
 
 /// `qwen3-coder` for Qwen3-Coder and Qwen3.5 and later 3.x, `qwen3` for other Qwen and QwQ
 /// ids, `None` for ids that are not Qwen.
-fn qwen_dialect(bare: &str) -> Option<&'static str> {
+fn qwen_dialect(bare: &str) -> Option<Dialect> {
     if let Some((major, minor)) = version_after(bare, "qwen") {
         let coder = major == 3 && (minor.is_some_and(|m| m >= 5) || bare.contains("coder"));
-        return Some(if coder { "qwen3-coder" } else { "qwen3" });
+        return Some(if coder {
+            Dialect::Qwen3Coder
+        } else {
+            Dialect::Qwen3
+        });
     }
-    (bare.contains("qwen") || bare.contains("qwq")).then_some("qwen3")
+    (bare.contains("qwen") || bare.contains("qwq")).then_some(Dialect::Qwen3)
 }
 
 /// A MiniMax generation that writes `<minimax:tool_call>`: a part of the id (between `-`,

@@ -11,7 +11,7 @@ use inband_alloc::examples::tool_examples;
 use inband_alloc::inventory::{demote_headings, signature, tool_inventory};
 use inband_alloc::prompt::{catalog, guide, tool_prompt};
 use inband_alloc::render::{Reason, Renderer};
-use inband_alloc::select::{self, DialectName, DIALECT_NAMES};
+use inband_alloc::select;
 use inband_alloc::tools::{Tool, ToolExample, ToolSet, ToolsError};
 use serde_json::{json, Value};
 
@@ -35,17 +35,13 @@ fn nth(tools: &ToolSet, i: usize) -> &Tool {
     tools.iter().nth(i).unwrap()
 }
 
-fn name(dialect: &str) -> DialectName {
-    DialectName::new(dialect).unwrap()
-}
-
 // ---------------------------------------------------------------------------------------
 // Selection from a model id (seed §4.7, §4.3 examples, §5.9, §5.11; formats §22).
 
 #[track_caller]
 fn assert_models(cases: &[(&str, &str)]) {
     for (model, dialect) in cases {
-        assert_eq!(select::for_model(model).as_str(), *dialect, "model {model}");
+        assert_eq!(select::for_model(model).name(), *dialect, "model {model}");
     }
 }
 
@@ -186,25 +182,11 @@ fn server_parser_names_select_their_dialects() {
     ];
     for (parser, dialect) in cases {
         assert_eq!(
-            select::for_parser(parser).map(DialectName::as_str),
+            select::for_parser(parser).map(Dialect::name),
             dialect,
             "parser {parser}"
         );
     }
-}
-
-#[test]
-fn dialect_names_reach_the_scanner_when_it_exists() {
-    for dialect in Dialect::ALL {
-        let name = DialectName::new(dialect.name()).unwrap();
-        assert_eq!(name.dialect(), Some(*dialect));
-        assert_eq!(DialectName::of(*dialect), name);
-    }
-    assert_eq!(DialectName::new("Hermes"), None);
-    assert_eq!(
-        DialectName::new("qwen3-coder").unwrap().as_str(),
-        "qwen3-coder"
-    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -213,7 +195,7 @@ fn dialect_names_reach_the_scanner_when_it_exists() {
 #[test]
 fn the_prompt_has_the_template_shape_exactly() {
     let tools = tools_file("shell");
-    let prompt = tool_prompt(&tools, name("hermes"));
+    let prompt = tool_prompt(&tools, Dialect::Hermes);
     let expected_head = "# Tools\n\n\
         You may call one or more of the functions below to help with the user's request.\n\
         Write each call as plain text in your reply, in exactly the syntax the format guide below gives, not as a native tool-call message.\n\n\
@@ -223,11 +205,11 @@ fn the_prompt_has_the_template_shape_exactly() {
         </tools>\n\n";
     assert_eq!(
         prompt,
-        format!("{expected_head}{}\n", guide(name("hermes")))
+        format!("{expected_head}{}\n", guide(Dialect::Hermes))
     );
     assert_eq!(
         prompt.matches('\n').count(),
-        12 + guide(name("hermes")).matches('\n').count()
+        12 + guide(Dialect::Hermes).matches('\n').count()
     );
 }
 
@@ -272,14 +254,14 @@ fn the_catalog_keeps_key_order_and_fills_defaults() {
 #[test]
 fn the_prompt_is_byte_stable() {
     let text = std::fs::read_to_string(data("tools/workspace.json")).unwrap();
-    for dialect in DIALECT_NAMES {
+    for &dialect in Dialect::ALL {
         let first = {
             let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-            tool_prompt(&parse(&tools).unwrap(), name(dialect))
+            tool_prompt(&parse(&tools).unwrap(), dialect)
         };
         for _ in 0..3 {
             let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-            let again = tool_prompt(&parse(&tools).unwrap(), name(dialect));
+            let again = tool_prompt(&parse(&tools).unwrap(), dialect);
             assert_eq!(again.as_bytes(), first.as_bytes(), "{dialect}");
         }
         // The schema's keys come out in the file's order, not sorted.
@@ -291,7 +273,7 @@ fn the_prompt_is_byte_stable() {
 
 #[test]
 fn no_tools_no_prompt() {
-    assert_eq!(tool_prompt(&ToolSet::default(), name("glm")), "");
+    assert_eq!(tool_prompt(&ToolSet::default(), Dialect::Glm), "");
 }
 
 #[test]
@@ -358,24 +340,9 @@ fn examples_are_read_in_their_three_shapes() {
 // The guides.
 
 #[test]
-fn every_one_of_the_twelve_dialects_has_a_guide() {
-    let twelve = [
-        "hermes",
-        "qwen3",
-        "kimi",
-        "deepseek",
-        "harmony",
-        "xml",
-        "gemma",
-        "gemini",
-        "glm",
-        "anthropic",
-        "minimax",
-        "qwen3-coder",
-    ];
-    assert_eq!(DIALECT_NAMES, twelve);
-    for dialect in twelve {
-        let text = guide(name(dialect));
+fn every_dialect_has_a_guide() {
+    for &dialect in Dialect::ALL {
+        let text = guide(dialect);
         assert!(text.starts_with("## Format guide\n\n"), "{dialect}");
         let rules = text
             .find("\n## Rules\n\n- ")
@@ -446,7 +413,7 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
 #[test]
 fn every_guide_example_reads_back_as_the_calls_it_shows() {
     for dialect in Dialect::ALL {
-        let text = guide(DialectName::of(*dialect));
+        let text = guide(*dialect);
         let mut calls = Vec::new();
         for block in text_blocks(text) {
             for size in [1, 3, block.len()] {
@@ -493,9 +460,9 @@ fn golden_prompts_per_dialect() {
     let mut stale = Vec::new();
     for (tools, suffix) in [("shell", ""), ("workspace", "-workspace")] {
         let tools = tools_file(tools);
-        for dialect in DIALECT_NAMES {
+        for &dialect in Dialect::ALL {
             let path = data(&format!("golden/prompt-{dialect}{suffix}.md"));
-            let prompt = tool_prompt(&tools, name(dialect));
+            let prompt = tool_prompt(&tools, dialect);
             if bless {
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(&path, &prompt).unwrap();
@@ -686,14 +653,14 @@ fn find_tool(examples: Value) -> Tool {
 #[test]
 fn call_examples_in_the_xml_family_and_hermes() {
     let tool = find_tool(json!([{"caption": "Find files", "call": {"paths": ["src/**/*.ts"]}}]));
-    let anthropic = tool_examples(&tool, name("anthropic"), None).unwrap();
+    let anthropic = tool_examples(&tool, Dialect::Anthropic, None).unwrap();
     assert_eq!(
         anthropic,
         "<examples>\n# Find files\n<example>\n<invoke name=\"find\">\n<parameter name=\"paths\">[\"src/**/*.ts\"]</parameter>\n</invoke>\n</example>\n</examples>"
     );
-    assert_eq!(tool_examples(&tool, name("xml"), None).unwrap(), anthropic);
+    assert_eq!(tool_examples(&tool, Dialect::Xml, None).unwrap(), anthropic);
     assert_eq!(
-        tool_examples(&tool, name("hermes"), None).unwrap(),
+        tool_examples(&tool, Dialect::Hermes, None).unwrap(),
         "<examples>\n# Find files\n<example>\n<tool_call>\n{\"name\":\"find\",\"arguments\":{\"paths\":[\"src/**/*.ts\"]}}\n</tool_call>\n</example>\n</examples>"
     );
 }
@@ -710,7 +677,7 @@ fn harmony_and_gemini_examples_are_reduced() {
     .next()
     .unwrap()
     .clone();
-    let harmony = tool_examples(&irc, name("harmony"), None).unwrap();
+    let harmony = tool_examples(&irc, Dialect::Harmony, None).unwrap();
     assert_eq!(
         harmony,
         "<examples>\n<example>\n{\"op\":\"send\",\"to\":\"all\",\"message\":\"hi\"}\n</example>\n</examples>"
@@ -719,7 +686,7 @@ fn harmony_and_gemini_examples_are_reduced() {
         assert!(!harmony.contains(token));
     }
     assert_eq!(
-        tool_examples(&irc, name("gemini"), None).unwrap(),
+        tool_examples(&irc, Dialect::Gemini, None).unwrap(),
         "<examples>\n<example>\nirc(op=\"send\", to=\"all\", message=\"hi\")\n</example>\n</examples>"
     );
 }
@@ -727,7 +694,7 @@ fn harmony_and_gemini_examples_are_reduced() {
 #[test]
 fn compare_and_note_examples_and_none() {
     assert_eq!(
-        tool_examples(&find_tool(json!([])), name("anthropic"), None).unwrap(),
+        tool_examples(&find_tool(json!([])), Dialect::Anthropic, None).unwrap(),
         ""
     );
     let tool = find_tool(json!([
@@ -736,7 +703,7 @@ fn compare_and_note_examples_and_none() {
         {"caption": "Short"},
     ]));
     assert_eq!(
-        tool_examples(&tool, name("minimax"), None).unwrap(),
+        tool_examples(&tool, Dialect::Minimax, None).unwrap(),
         "<examples>\n\
          WRONG:\n<example>\n<invoke name=\"find\">\n<parameter name=\"paths\">[\"**/*.ts\"]</parameter>\n</invoke>\n</example>\n\
          RIGHT:\n<example>\n<invoke name=\"find\">\n<parameter name=\"paths\">[\"src/**/*.ts\"]</parameter>\n</invoke>\n</example>\n\
@@ -749,16 +716,16 @@ fn compare_and_note_examples_and_none() {
 #[test]
 fn the_intent_field_comes_first() {
     let tool = find_tool(json!([{"caption": "Find files", "call": {"paths": ["src/**/*.ts"]}}]));
-    let with = tool_examples(&tool, name("anthropic"), Some("i")).unwrap();
+    let with = tool_examples(&tool, Dialect::Anthropic, Some("i")).unwrap();
     assert!(with.contains(
         "<invoke name=\"find\">\n<parameter name=\"i\">\u{2026}</parameter>\n<parameter name=\"paths\">"
     ), "{with}");
-    let without = tool_examples(&tool, name("anthropic"), None).unwrap();
+    let without = tool_examples(&tool, Dialect::Anthropic, None).unwrap();
     assert!(!without.contains("<parameter name=\"i\""));
     // An intent the example sets keeps its value, in first place.
     let set = find_tool(json!([{"call": {"paths": ["a"], "i": "look"}}]));
     assert_eq!(
-        tool_examples(&set, name("hermes"), Some("i")).unwrap(),
+        tool_examples(&set, Dialect::Hermes, Some("i")).unwrap(),
         "<examples>\n<example>\n<tool_call>\n{\"name\":\"find\",\"arguments\":{\"i\":\"look\",\"paths\":[\"a\"]}}\n</tool_call>\n</example>\n</examples>"
     );
 }
@@ -766,7 +733,7 @@ fn the_intent_field_comes_first() {
 #[test]
 fn an_example_the_dialect_cannot_write_is_an_error() {
     let tool = find_tool(json!([{"call": {"paths": ["a<|\"|>b"]}}]));
-    let err = tool_examples(&tool, name("gemma"), None).unwrap_err();
+    let err = tool_examples(&tool, Dialect::Gemma, None).unwrap_err();
     assert_eq!(err.reason, Reason::QuoteTokenInString);
 }
 
@@ -784,7 +751,6 @@ fn demotion_follows_the_target_model() {
     assert_eq!(gpt, format!("<think>\n{REASONING}\n</think>"));
     assert!(!gpt.contains("<|"));
     let harmony = Renderer::new(Dialect::Harmony)
-        .unwrap()
         .reasoning(REASONING)
         .unwrap();
     assert_ne!(gpt, harmony);
@@ -862,8 +828,8 @@ fn callers_with_their_own_fallback_see_unknown_models() {
     // its own dialect.
     let agent = |id: Option<&str>| {
         id.and_then(select::known_model)
-            .unwrap_or(name("glm"))
-            .as_str()
+            .unwrap_or(Dialect::Glm)
+            .name()
     };
     assert_eq!(agent(Some("MiniMax-M3")), "minimax");
     assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");

@@ -30,10 +30,6 @@ fn scan(dialect: Dialect, text: &str, cuts: &[usize]) -> Completion {
     )
 }
 
-fn renderer(dialect: Dialect) -> Renderer<'static> {
-    Renderer::new(dialect).expect("every dialect of this version has a renderer")
-}
-
 fn object(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
@@ -186,7 +182,7 @@ proptest! {
         cuts in prop::collection::vec(any::<usize>(), 0..12),
     ) {
         for &dialect in Dialect::ALL {
-            let rendered = match renderer(dialect).calls(&calls) {
+            let rendered = match Renderer::new(dialect).calls(&calls) {
                 Ok(text) => text,
                 Err(error) => {
                     prop_assert!(legitimate(dialect, &calls, &error), "{dialect}: {error}");
@@ -202,7 +198,7 @@ proptest! {
             prop_assert_eq!(&completion.content, "", "{}: {}", dialect, rendered);
             prop_assert!(completion.incomplete_calls.is_empty(), "{}: {}", dialect, rendered);
             // One call alone, without the turn's envelope, reads back the same.
-            let one = renderer(dialect).call(&calls[0]).unwrap();
+            let one = Renderer::new(dialect).call(&calls[0]).unwrap();
             let alone = scan(dialect, &one, &cuts);
             prop_assert_eq!(calls_of(&alone), expected[..1].to_vec(), "{}: {}", dialect, one);
             if dialect == Dialect::Kimi {
@@ -225,7 +221,7 @@ proptest! {
     ) {
         let text = pieces.concat();
         for &dialect in Dialect::ALL {
-            let rendered = match renderer(dialect).reasoning(&text) {
+            let rendered = match Renderer::new(dialect).reasoning(&text) {
                 Ok(rendered) => rendered,
                 Err(error) => {
                     prop_assert!(matches!(error.reason, Reason::CloserInReasoning(_)));
@@ -267,7 +263,7 @@ fn rendered_results_are_fabricated_results_to_the_scanner() {
         is_error: false,
     }];
     for &dialect in Dialect::ALL {
-        let rendered = renderer(dialect).results(&results).unwrap();
+        let rendered = Renderer::new(dialect).results(&results).unwrap();
         let completion = scan(dialect, &format!("Done. {rendered}"), &[]);
         assert!(
             completion
@@ -345,7 +341,7 @@ fn golden_transcripts() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/golden");
     let bless = std::env::var_os("INBAND_BLESS").is_some_and(|v| v == "1");
     for &dialect in Dialect::ALL {
-        let text = renderer(dialect).transcript(&conversation()).unwrap();
+        let text = Renderer::new(dialect).transcript(&conversation()).unwrap();
         let path = dir.join(format!("transcript-{dialect}.txt"));
         if bless {
             std::fs::write(&path, &text).unwrap();
@@ -384,7 +380,7 @@ fn seed_conversation(thinking: &str) -> Vec<Message> {
 }
 
 fn transcript(dialect: Dialect, messages: &[Message]) -> String {
-    renderer(dialect).transcript(messages).unwrap()
+    Renderer::new(dialect).transcript(messages).unwrap()
 }
 
 /// Seed §5.6 items 1 to 5 (xml's legacy transcript is checked like anthropic's).
@@ -466,7 +462,7 @@ fn seed_thinking_envelopes() {
 /// is refused (the scanner would end the block there), not written broken.
 #[test]
 fn reasoning_unwrapping() {
-    let hermes = renderer(Dialect::Hermes);
+    let hermes = Renderer::new(Dialect::Hermes);
     assert_eq!(
         hermes
             .reasoning("<think>\n a \n</think>\n<think>b</think>")
@@ -482,41 +478,41 @@ fn reasoning_unwrapping() {
     assert_eq!(error.reason, Reason::CloserInReasoning("</think>"));
     // Qwen3 does not unwrap: the envelope is text, and its closer ends the block.
     assert_eq!(
-        renderer(Dialect::Qwen3)
+        Renderer::new(Dialect::Qwen3)
             .reasoning("<think>a</think>")
             .unwrap_err()
             .reason,
         Reason::CloserInReasoning("</think>")
     );
     assert_eq!(
-        renderer(Dialect::Gemini)
+        Renderer::new(Dialect::Gemini)
             .reasoning("a\n```\nb")
             .unwrap_err()
             .reason,
         Reason::CloserInReasoning("```")
     );
     assert_eq!(
-        renderer(Dialect::Gemini)
+        Renderer::new(Dialect::Gemini)
             .reasoning("a\n```rs\nb")
             .unwrap_err()
             .reason,
         Reason::CloserInReasoning("```")
     );
     assert_eq!(
-        renderer(Dialect::Gemini)
+        Renderer::new(Dialect::Gemini)
             .reasoning("a\n```rs\nb\n```\nc")
             .unwrap(),
         "```thinking\na\n```rs\nb\n```\nc\n```"
     );
     assert_eq!(
-        renderer(Dialect::Gemma)
+        Renderer::new(Dialect::Gemma)
             .reasoning("a<channel|>")
             .unwrap_err()
             .reason,
         Reason::CloserInReasoning("<channel|>")
     );
     assert_eq!(
-        renderer(Dialect::Harmony)
+        Renderer::new(Dialect::Harmony)
             .reasoning("a<|end|>")
             .unwrap_err()
             .reason,
@@ -543,7 +539,11 @@ fn one_call_per_dialect() {
         (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),
     ];
     for (dialect, want) in expected {
-        assert_eq!(renderer(dialect).call(&call).unwrap(), want, "{dialect}");
+        assert_eq!(
+            Renderer::new(dialect).call(&call).unwrap(),
+            want,
+            "{dialect}"
+        );
     }
 }
 
@@ -564,19 +564,19 @@ fn turn_envelopes() {
         },
     ];
     assert_eq!(
-        renderer(Dialect::Kimi).calls(&calls).unwrap(),
+        Renderer::new(Dialect::Kimi).calls(&calls).unwrap(),
         "<|tool_calls_section_begin|>\
          <|tool_call_begin|>functions.read:7<|tool_call_argument_begin|>{\"path\":\"a\"}<|tool_call_end|>\
          <|tool_call_begin|>functions.grep:1<|tool_call_argument_begin|>{\"q\":\"b\"}<|tool_call_end|>\
          <|tool_calls_section_end|>"
     );
     assert_eq!(
-        renderer(Dialect::Gemini).calls(&calls).unwrap(),
+        Renderer::new(Dialect::Gemini).calls(&calls).unwrap(),
         "```tool_code\n[default_api.read(path=\"a\"), default_api.grep(q=\"b\")]\n```"
     );
     let completion = scan(
         Dialect::Kimi,
-        &renderer(Dialect::Kimi).calls(&calls).unwrap(),
+        &Renderer::new(Dialect::Kimi).calls(&calls).unwrap(),
         &[],
     );
     let ids: Vec<&str> = completion
@@ -585,24 +585,24 @@ fn turn_envelopes() {
         .map(|c| c.id.as_str())
         .collect();
     assert_eq!(ids, ["functions.read:7", "functions.grep:1"]);
-    assert_eq!(renderer(Dialect::Xml).calls(&[]).unwrap(), "");
+    assert_eq!(Renderer::new(Dialect::Xml).calls(&[]).unwrap(), "");
     assert_eq!(
-        renderer(Dialect::Anthropic).calls(&calls).unwrap(),
+        Renderer::new(Dialect::Anthropic).calls(&calls).unwrap(),
         "<function_calls>\n<invoke name=\"read\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n\
          <invoke name=\"grep\">\n<parameter name=\"q\">b</parameter>\n</invoke>\n</function_calls>"
     );
     assert_eq!(
-        renderer(Dialect::Minimax).calls(&calls).unwrap(),
+        Renderer::new(Dialect::Minimax).calls(&calls).unwrap(),
         "<minimax:tool_call>\n<invoke name=\"read\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n\
          <invoke name=\"grep\">\n<parameter name=\"q\">b</parameter>\n</invoke>\n</minimax:tool_call>"
     );
     assert_eq!(
-        renderer(Dialect::Qwen3Coder).calls(&calls).unwrap(),
+        Renderer::new(Dialect::Qwen3Coder).calls(&calls).unwrap(),
         "<tool_call>\n<function=read>\n<parameter=path>\na\n</parameter>\n</function>\n</tool_call>\n\
          <tool_call>\n<function=grep>\n<parameter=q>\nb\n</parameter>\n</function>\n</tool_call>"
     );
     assert_eq!(
-        renderer(Dialect::Glm).calls(&calls).unwrap(),
+        Renderer::new(Dialect::Glm).calls(&calls).unwrap(),
         "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n</tool_call>\n\
          <tool_call>grep\n<arg_key>q</arg_key>\n<arg_value>b</arg_value>\n</tool_call>"
     );
@@ -612,7 +612,7 @@ fn turn_envelopes() {
         Dialect::Qwen3Coder,
         Dialect::Glm,
     ] {
-        assert_eq!(renderer(dialect).calls(&[]).unwrap(), "", "{dialect}");
+        assert_eq!(Renderer::new(dialect).calls(&[]).unwrap(), "", "{dialect}");
     }
 }
 
@@ -621,7 +621,7 @@ fn turn_envelopes() {
 #[test]
 fn raw_text_typing() {
     let call = Call::new("f", object(json!({"s": "7", "t": "a & b", "n": 7})));
-    let xml = renderer(Dialect::Xml);
+    let xml = Renderer::new(Dialect::Xml);
     assert_eq!(
         xml.call(&call).unwrap(),
         "<invoke name=\"f\">\n<parameter name=\"s\">\"7\"</parameter>\n<parameter name=\"t\">a & b</parameter>\n<parameter name=\"n\">7</parameter>\n</invoke>"
@@ -668,7 +668,10 @@ fn raw_text_typing_agrees_with_the_assembler() {
         Dialect::Qwen3Coder,
         Dialect::Glm,
     ] {
-        let rendered = renderer(dialect).with_tools(&tools).call(&call).unwrap();
+        let rendered = Renderer::new(dialect)
+            .with_tools(&tools)
+            .call(&call)
+            .unwrap();
         for raw in ["7", "[1]", "true", "null"] {
             assert!(
                 !rendered.contains(&format!("\"{raw}\"")),
@@ -731,7 +734,7 @@ fn strings_the_schema_types_differently() {
         Dialect::Qwen3Coder,
         Dialect::Glm,
     ] {
-        let with_tools = renderer(dialect).with_tools(&tools);
+        let with_tools = Renderer::new(dialect).with_tools(&tools);
         for (key, value, other) in [
             ("i", json!("5"), json!(5)),
             ("i", json!("-2"), json!(-2)),
@@ -751,7 +754,7 @@ fn strings_the_schema_types_differently() {
             // Written anyway, as its raw text or its JSON (what the untyped renderer
             // writes for it and for `other`), the assembler reads another value.
             for written in [&value, &other] {
-                let unchecked = renderer(dialect)
+                let unchecked = Renderer::new(dialect)
                     .call(&Call::new("f", object(json!({ "a": 1, key: written }))))
                     .unwrap();
                 let back = read(dialect, &unchecked);
@@ -790,7 +793,7 @@ fn unwritable_values() {
             object(json!({"path": "a", "text": "x</parameter>\n<parameter name=\"y\">z"})),
         ),
     ];
-    let error = renderer(Dialect::Xml).calls(&calls).unwrap_err();
+    let error = Renderer::new(Dialect::Xml).calls(&calls).unwrap_err();
     assert_eq!(error.index, 1);
     assert_eq!(error.name.as_deref(), Some("write"));
     assert_eq!(error.argument.as_deref(), Some("/text"));
@@ -805,7 +808,7 @@ fn unwritable_values() {
         "x</invoke><invoke>",
     ] {
         let call = Call::new("w", object(json!({ "text": text })));
-        assert!(renderer(Dialect::Xml).call(&call).is_err(), "{text}");
+        assert!(Renderer::new(Dialect::Xml).call(&call).is_err(), "{text}");
     }
     // Followed by prose, by more than 32 bytes of whitespace, or by the value's end: text.
     for text in [
@@ -816,7 +819,7 @@ fn unwritable_values() {
         "x</parameter><parameters>",
     ] {
         let call = Call::new("w", object(json!({ "text": text })));
-        let rendered = renderer(Dialect::Xml).call(&call).unwrap();
+        let rendered = Renderer::new(Dialect::Xml).call(&call).unwrap();
         let completion = scan(Dialect::Xml, &rendered, &[]);
         assert_eq!(
             calls_of(&completion),
@@ -825,31 +828,37 @@ fn unwritable_values() {
     }
 
     let gemma = Call::new("f", object(json!({"a": {"b": ["x<|\"|>y"]}})));
-    let error = renderer(Dialect::Gemma).call(&gemma).unwrap_err();
+    let error = Renderer::new(Dialect::Gemma).call(&gemma).unwrap_err();
     assert_eq!(error.argument.as_deref(), Some("/a/b/0"));
     assert_eq!(error.reason, Reason::QuoteTokenInString);
 
     let bad_key = Call::new("f", object(json!({"a b": 1})));
     assert!(matches!(
-        renderer(Dialect::Gemini).call(&bad_key).unwrap_err().reason,
+        Renderer::new(Dialect::Gemini)
+            .call(&bad_key)
+            .unwrap_err()
+            .reason,
         Reason::InvalidKey(_)
     ));
     assert!(matches!(
-        renderer(Dialect::Gemma).call(&bad_key).unwrap_err().reason,
+        Renderer::new(Dialect::Gemma)
+            .call(&bad_key)
+            .unwrap_err()
+            .reason,
         Reason::InvalidKey(_)
     ));
     for name in ["", "a b", "<x>", "a\"b"] {
         let call = Call::new(name, Map::new());
         for &dialect in Dialect::ALL {
             assert!(matches!(
-                renderer(dialect).call(&call).unwrap_err().reason,
+                Renderer::new(dialect).call(&call).unwrap_err().reason,
                 Reason::InvalidName(_)
             ));
         }
     }
     // Python strings always can be written.
     let python = Call::new("f", object(json!({"s": "\"\\\n\r\t\u{1}```'"})));
-    let rendered = renderer(Dialect::Gemini).call(&python).unwrap();
+    let rendered = Renderer::new(Dialect::Gemini).call(&python).unwrap();
     assert_eq!(
         rendered,
         "```tool_code\ndefault_api.f(s=\"\\\"\\\\\\n\\r\\t\\x01```'\")\n```"
@@ -890,7 +899,7 @@ fn results_per_dialect() {
     ];
     for (dialect, want) in expected {
         assert_eq!(
-            renderer(dialect).results(&results).unwrap(),
+            Renderer::new(dialect).results(&results).unwrap(),
             want,
             "{dialect}"
         );
@@ -918,7 +927,7 @@ fn transcript_assistant_turns_scan_back() {
         let Message::Assistant(turn) = &messages[1] else {
             unreachable!()
         };
-        let r = renderer(dialect);
+        let r = Renderer::new(dialect);
         let text = format!(
             "{}{}{}",
             r.reasoning(&turn.reasoning).unwrap(),
@@ -970,7 +979,7 @@ fn history_reencoding() {
             tool_calls: Vec::new(),
         }),
     ];
-    let out = renderer(Dialect::Hermes).history(&messages).unwrap();
+    let out = Renderer::new(Dialect::Hermes).history(&messages).unwrap();
     assert_eq!(
         out,
         vec![
@@ -1037,7 +1046,9 @@ fn messages_from_openai_json() {
         unreachable!()
     };
     assert_eq!(
-        renderer(Dialect::Hermes).calls(&turn.tool_calls).unwrap(),
+        Renderer::new(Dialect::Hermes)
+            .calls(&turn.tool_calls)
+            .unwrap(),
         "<tool_call>\n{\"name\":\"f\",\"arguments\":{\"z\":1,\"a\":2}}\n</tool_call>"
     );
     let bad: Result<Vec<Message>, _> = serde_json::from_value(json!([
@@ -1076,12 +1087,12 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
         ];
         for (text, reason) in refused {
             let call = Call::new("w", object(json!({ "text": text })));
-            let error = renderer(dialect).call(&call).unwrap_err();
+            let error = Renderer::new(dialect).call(&call).unwrap_err();
             assert_eq!(&error.reason, reason, "{dialect}: {text:?}");
             assert_eq!(error.argument.as_deref(), Some("/text"));
             // Inside the turn's wrapper as well.
             assert!(
-                renderer(dialect).calls(&[call]).is_err(),
+                Renderer::new(dialect).calls(&[call]).is_err(),
                 "{dialect}: {text:?}"
             );
         }
@@ -1091,7 +1102,7 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
             "x</parameter>\n</minimax:tool_call>"
         };
         let call = Call::new("w", object(json!({ "text": wrapper_close })));
-        assert!(renderer(dialect).call(&call).is_err(), "{dialect}");
+        assert!(Renderer::new(dialect).call(&call).is_err(), "{dialect}");
         let kept = [
             "x</parameter> and more",
             "x</text> and more",
@@ -1107,8 +1118,8 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
         for text in kept {
             let call = Call::new("w", object(json!({ "text": text })));
             for rendered in [
-                renderer(dialect).call(&call).unwrap(),
-                renderer(dialect)
+                Renderer::new(dialect).call(&call).unwrap(),
+                Renderer::new(dialect)
                     .calls(std::slice::from_ref(&call))
                     .unwrap(),
             ] {
@@ -1123,13 +1134,15 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
     }
     let minimax_stop = Call::new("w", object(json!({"text": "x</parameter>[e~["})));
     assert_eq!(
-        renderer(Dialect::Minimax)
+        Renderer::new(Dialect::Minimax)
             .call(&minimax_stop)
             .unwrap_err()
             .reason,
         Reason::CloserInValue("</parameter>")
     );
-    let rendered = renderer(Dialect::Anthropic).call(&minimax_stop).unwrap();
+    let rendered = Renderer::new(Dialect::Anthropic)
+        .call(&minimax_stop)
+        .unwrap();
     assert_eq!(
         calls_of(&scan(Dialect::Anthropic, &rendered, &[])),
         [("w".to_owned(), json!({"text": "x</parameter>[e~["}))]
@@ -1141,7 +1154,7 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
 /// each side of a value is not part of it.
 #[test]
 fn qwen3_coder_refuses_what_its_scanner_ends_values_at() {
-    let qwen = renderer(Dialect::Qwen3Coder);
+    let qwen = Renderer::new(Dialect::Qwen3Coder);
     let refused: &[(&str, Reason)] = &[
         (
             "x</parameter>\n<parameter=y>",
@@ -1283,7 +1296,7 @@ proptest! {
         let completion = glm_scan(&unchecked, &tools, &cuts);
         let reads_back = calls_of(&completion) == [("w".to_owned(), Value::Object(arguments))]
             && completion.content.is_empty();
-        match renderer(Dialect::Glm).with_tools(&tools).call(&call) {
+        match Renderer::new(Dialect::Glm).with_tools(&tools).call(&call) {
             Ok(rendered) => {
                 prop_assert_eq!(&rendered, &unchecked);
                 prop_assert!(reads_back, "{:?} → {:?}", text, completion);
@@ -1302,7 +1315,7 @@ proptest! {
 /// and the turn's end tokens end a value; tag-like prose does not.
 #[test]
 fn glm_refuses_what_its_scanner_ends_values_at() {
-    let glm = renderer(Dialect::Glm);
+    let glm = Renderer::new(Dialect::Glm);
     let refused: &[(&str, Reason)] = &[
         (
             "x</arg_value>\n<arg_key>y</arg_key>\n<arg_value>",

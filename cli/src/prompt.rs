@@ -3,32 +3,24 @@
 
 use std::path::PathBuf;
 
+use inband::Dialect;
 use inband_alloc::prompt::tool_prompt;
-use inband_alloc::select::{self, DialectName, DIALECT_NAMES};
+use inband_alloc::select;
 use inband_alloc::tools::ToolSet;
 
 /// The arguments of `inband prompt`.
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("which").required(true).args(["dialect", "model"]))]
 pub struct PromptArgs {
-    /// The dialect to prompt in (any of the twelve, including those not scanned yet).
-    #[arg(long, value_parser = parse_dialect_name)]
-    dialect: Option<DialectName>,
+    /// The dialect to prompt in (the README lists them).
+    #[arg(long, value_parser = crate::parse_dialect)]
+    dialect: Option<Dialect>,
     /// Select the dialect from this model id instead (`Qwen/Qwen3-Coder-480B-A35B-Instruct`).
     #[arg(long, value_name = "ID")]
     model: Option<String>,
     /// The tools, as an OpenAI `tools` JSON array.
     #[arg(long, value_name = "FILE")]
     tools: PathBuf,
-}
-
-fn parse_dialect_name(name: &str) -> Result<DialectName, String> {
-    DialectName::new(name).ok_or_else(|| {
-        format!(
-            "unknown dialect `{name}` (known: {})",
-            DIALECT_NAMES.join(", ")
-        )
-    })
 }
 
 /// The prompt `args` ask for.

@@ -62,9 +62,7 @@ pub(crate) fn run(args: RenderArgs) -> Result<(), Failure> {
     io::stdin()
         .read_to_end(&mut input)
         .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?;
-    let renderer = Renderer::new(args.dialect)
-        .ok_or_else(|| Failure::Message(format!("no renderer for dialect {}", args.dialect)))?
-        .with_tools(&tools);
+    let renderer = Renderer::new(args.dialect).with_tools(&tools);
     let rendered = match args.what {
         What::Calls => renderer.calls(&parse::<Vec<Call>>(
             serde_json::from_slice(&input),

@@ -3,21 +3,20 @@
 //! calls tools in band. The output is byte-stable for the same input, so a provider's
 //! prompt cache keeps hitting.
 //!
-//! The guides live in `src/prompt/guides/NAME.md`, one per dialect, keyed by
-//! [`DialectName`]: dialects whose scanner is still to come have their guide already.
+//! The guides live in `src/prompt/guides/NAME.md`, one per dialect, keyed by its
+//! [`Dialect::name`].
 //!
 //! ## Example: a Hermes tool prompt
 //!
 //! ```
 //! use inband::Dialect;
 //! use inband_alloc::prompt::tool_prompt;
-//! use inband_alloc::select::DialectName;
 //! use inband_alloc::tools::ToolSet;
 //!
 //! let tools = ToolSet::from_json(
 //!     br#"[{"type": "function", "function": {"name": "read", "parameters": {"type": "object"}}}]"#,
 //! )?;
-//! let prompt = tool_prompt(&tools, DialectName::of(Dialect::Hermes));
+//! let prompt = tool_prompt(&tools, Dialect::Hermes);
 //! assert!(prompt.starts_with("# Tools\n\n"));
 //! assert!(prompt.contains(
 //!     "<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"read\",\"description\":\"\",\"parameters\":{\"type\":\"object\"}}}\n</tools>"
@@ -26,13 +25,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use inband::Dialect;
 use serde_json::{json, Map, Value};
 
-use crate::select::DialectName;
 use crate::tools::ToolSet;
 
-/// The format guide and rules of each dialect, by name: seed-system.md §2.x (i) and §3 in
-/// our words, each showing the canonical form its scanner reads.
+/// The format guide and rules of each dialect, by [`Dialect::name`]: seed-system.md §2.x
+/// (i) and §3 in our words, each showing the canonical form its scanner reads.
 const GUIDES: [(&str, &str); 12] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
@@ -42,10 +41,10 @@ const GUIDES: [(&str, &str); 12] = [
     ("xml", include_str!("guides/xml.md")),
     ("gemma", include_str!("guides/gemma.md")),
     ("gemini", include_str!("guides/gemini.md")),
-    ("glm", include_str!("guides/glm.md")),
     ("anthropic", include_str!("guides/anthropic.md")),
     ("minimax", include_str!("guides/minimax.md")),
     ("qwen3-coder", include_str!("guides/qwen3-coder.md")),
+    ("glm", include_str!("guides/glm.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.
@@ -57,12 +56,15 @@ The functions you can call are listed between <tools> and </tools>, one JSON obj
 /// The dialect's format guide and rules (`## Format guide` with fenced `text` examples,
 /// then `## Rules` bullets), trimmed.
 ///
+/// Every one of [`Dialect::ALL`] has a guide; a dialect added to the scanner after this
+/// crate (the enum is non-exhaustive) gets `""`.
+///
 /// # Panics
-/// Never: every [`DialectName`] has a guide.
-pub fn guide(dialect: DialectName) -> &'static str {
+/// Never.
+pub fn guide(dialect: Dialect) -> &'static str {
     GUIDES
         .iter()
-        .find(|(name, _)| *name == dialect.as_str())
+        .find(|(name, _)| *name == dialect.name())
         .map_or("", |(_, text)| text.trim())
 }
 
@@ -109,7 +111,7 @@ pub fn catalog(tools: &ToolSet) -> String {
 ///
 /// # Panics
 /// Never.
-pub fn tool_prompt(tools: &ToolSet, dialect: DialectName) -> String {
+pub fn tool_prompt(tools: &ToolSet, dialect: Dialect) -> String {
     if tools.is_empty() {
         return String::new();
     }

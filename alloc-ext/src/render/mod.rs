@@ -32,12 +32,12 @@
 //! use inband_alloc::render::{Call, Renderer};
 //!
 //! let call = Call::new("read", serde_json::from_str(r#"{"path": "a.rs"}"#)?);
-//! let hermes = Renderer::new(Dialect::Hermes).ok_or("no renderer")?;
+//! let hermes = Renderer::new(Dialect::Hermes);
 //! assert_eq!(
 //!     hermes.call(&call)?,
 //!     "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a.rs\"}}\n</tool_call>"
 //! );
-//! let xml = Renderer::new(Dialect::Xml).ok_or("no renderer")?;
+//! let xml = Renderer::new(Dialect::Xml);
 //! assert_eq!(
 //!     xml.call(&call)?,
 //!     "<invoke name=\"read\">\n<parameter name=\"path\">a.rs</parameter>\n</invoke>"
@@ -89,10 +89,19 @@ struct Style {
 }
 
 impl Style {
-    fn of(dialect: Dialect) -> Option<Style> {
+    /// The generic invoke/parameter markup with `<thinking>` reasoning and the legacy
+    /// `Human:`/`Assistant:` transcript.
+    const XML: Style = Style {
+        calls: CallForm::Params(&params::XML),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::THINKING, true),
+        template: TemplateForm::Legacy,
+    };
+
+    fn of(dialect: Dialect) -> Style {
         use self::reasoning::{THINK, THINKING};
         use self::transcript::ChatMl;
-        Some(match dialect {
+        match dialect {
             Dialect::Hermes => Style {
                 calls: CallForm::Json(&json::HERMES),
                 results: ResultForm::ToolResponse,
@@ -144,12 +153,7 @@ impl Style {
                 reasoning: ReasoningForm::Harmony,
                 template: TemplateForm::Harmony,
             },
-            Dialect::Xml => Style {
-                calls: CallForm::Params(&params::XML),
-                results: ResultForm::ToolResponse,
-                reasoning: ReasoningForm::Delimited(&THINKING, true),
-                template: TemplateForm::Legacy,
-            },
+            Dialect::Xml => Style::XML,
             Dialect::Anthropic => Style {
                 calls: CallForm::Params(&params::ANTHROPIC),
                 results: ResultForm::FunctionResults,
@@ -174,8 +178,10 @@ impl Style {
                 reasoning: ReasoningForm::Gemini,
                 template: TemplateForm::Gemini,
             },
-            _ => return None,
-        })
+            // A dialect added to the scanner after this crate (the enum is non-exhaustive):
+            // the generic markup, as select::FALLBACK prompts unknown models.
+            _ => Style::XML,
+        }
     }
 }
 
@@ -192,14 +198,15 @@ pub struct Renderer<'t> {
 }
 
 impl Renderer<'static> {
-    /// The renderer of `dialect`, or `None` for a dialect this version of the crate cannot
-    /// write yet (a [`Dialect`] variant newer than its renderer).
-    pub fn new(dialect: Dialect) -> Option<Self> {
-        Some(Renderer {
+    /// The renderer of `dialect`, without tools (see [`Renderer::with_tools`]). Every
+    /// dialect of [`Dialect::ALL`] has its own writer; a variant added to the scanner after
+    /// this crate (the enum is non-exhaustive) is written as the generic `xml` markup.
+    pub fn new(dialect: Dialect) -> Self {
+        Renderer {
             dialect,
-            style: Style::of(dialect)?,
+            style: Style::of(dialect),
             tools: None,
-        })
+        }
     }
 }
 
