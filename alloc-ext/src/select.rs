@@ -19,7 +19,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | --- | --- |
 /// | `claude-…`, `….claude-…`, `anthropic/…` | `anthropic` |
 /// | `gpt-…`, `chatgpt-…`, `codex-…`, `o1`/`o3`/`o4…`, `openai/…`, `gpt-oss…` | `harmony` |
-/// | `kimi-…`, `moonshotai/kimi…` (K2, K2-Thinking, K2.5) | `kimi` |
+/// | `kimi-…`, `moonshotai/kimi…` (K2, K2-Thinking, K2.5; not K3 and later) | `kimi` |
 /// | `…hermes…` (Hermes 2 Pro, 3, 4, whatever the base model) | `hermes` |
 /// | Qwen3-Coder, Qwen3.5 and later Qwen3.x | `qwen3-coder` |
 /// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
@@ -57,6 +57,9 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Anthropic
     } else if is_openai(&id) {
         Dialect::Harmony
+    } else if version_after(bare, "kimi-k").is_some_and(|(major, _)| major >= 3) {
+        // Kimi K3 writes a new marker system no dialect reads (model-formats §22).
+        return None;
     } else if id.contains("moonshotai/kimi") || at_word_start(&id, "kimi", b"-.") {
         Dialect::Kimi
     } else if id.contains("hermes") {

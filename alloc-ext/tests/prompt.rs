@@ -838,3 +838,21 @@ fn callers_with_their_own_fallback_see_unknown_models() {
     assert_eq!(select::known_model("mistral-large"), None);
     assert_eq!(select::for_model("mistral-large"), select::FALLBACK);
 }
+
+/// Kimi K3's new markers are not the kimi dialect's (model-formats §22: fit "none"), as
+/// `for_parser` already says of `kimi_k3`; K2 and K2.5 stay kimi.
+#[test]
+fn kimi_k3_is_not_kimi() {
+    use inband_alloc::select::{for_model, known_model, FALLBACK};
+    for id in ["moonshotai/Kimi-K3", "kimi-k3-preview", "Kimi-K3.1"] {
+        assert_eq!(known_model(id), None, "{id}");
+        assert_eq!(for_model(id), FALLBACK, "{id}");
+    }
+    for id in [
+        "moonshotai/Kimi-K2.5",
+        "kimi-k2-0711-preview",
+        "moonshotai/Kimi-K2-Thinking",
+    ] {
+        assert_eq!(known_model(id), Some(Dialect::Kimi), "{id}");
+    }
+}

@@ -1180,3 +1180,32 @@ fn render_errors_are_one_line() {
     );
     one_line_error(&render(&["prose", "--dialect", "xml"], "[]"), 2, "prose");
 }
+
+/// A call without a name says so, flat or in OpenAI's nesting, in a list of calls and in a
+/// transcript's assistant turn (not serde's "did not match any variant").
+#[test]
+fn render_names_what_a_malformed_call_lacks() {
+    let cases = [
+        (
+            "calls",
+            r#"[{"arguments": {}}]"#,
+            "inband: standard input is not a JSON array of tool calls: a tool call needs a `name` string (or `function.name`) at line 1 column 19\n",
+        ),
+        (
+            "calls",
+            r#"[{"function": {"arguments": "{}"}}]"#,
+            "inband: standard input is not a JSON array of tool calls: missing field `name` at line 1 column 33\n",
+        ),
+        (
+            "transcript",
+            r#"[{"role": "assistant", "tool_calls": [{"id": "x"}]}]"#,
+            "inband: standard input is not a JSON array of messages: a tool call needs a `name` string (or `function.name`) at line 1 column 52\n",
+        ),
+    ];
+    for (what, stdin, expected) in cases {
+        let output = render(&[what, "--dialect", "hermes"], stdin);
+        assert_eq!(output.status.code(), Some(1), "{stdin}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(String::from_utf8_lossy(&output.stderr), expected, "{stdin}");
+    }
+}

@@ -53,6 +53,15 @@ pub enum Reason {
     /// as the number and whose quoted JSON is not admitted; a number for a string-only
     /// parameter, which reads as a string.
     TypedDifferently,
+    /// A value's lists and objects nest deeper than the dialect's scanner reads (the
+    /// literal syntaxes of gemma and gemini: their bracket stack is bounded). Carries the
+    /// deepest nesting read; the error's `argument` is the first container beyond it.
+    TooDeep(usize),
+    /// Text holds a delimiter that the dialect's scanner acts on there: a stop token, a
+    /// special token it removes as stray (dialects.md rule 12), a section or call opener.
+    /// The scanner would not read the text back as written. Carries the delimiter as the
+    /// scanner read it (empty when it read the text differently without one).
+    DelimiterInText(String),
 }
 
 impl fmt::Display for RenderError {
@@ -85,6 +94,14 @@ impl fmt::Display for RenderError {
             Reason::TemplateToken(token) => write!(
                 f,
                 "the text holds the chat template token {token:?}, which would end the turn"
+            ),
+            Reason::TooDeep(limit) => write!(
+                f,
+                "lists and objects nest deeper than the {limit} levels the scanner reads"
+            ),
+            Reason::DelimiterInText(delimiter) => write!(
+                f,
+                "the text holds {delimiter:?}, which the scanner reads as structure there, not as text"
             ),
             Reason::TypedDifferently => f.write_str(
                 "the tool's schema types this parameter so that no raw text of the value reads back as it (rule 8)"

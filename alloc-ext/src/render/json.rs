@@ -171,14 +171,18 @@ pub(crate) fn check_name(name: &str) -> Result<(), RenderError> {
     Ok(())
 }
 
-/// Kimi's call id: the caller's when it is `functions.NAME:IDX` for this name (the
-/// scanner reads the name back from it), else `functions.NAME:INDEX`.
+/// Kimi's call id: the caller's when it is `functions.NAME:IDX` for this name with a
+/// decimal `IDX` (the form Kimi's template numbers calls in; the scanner reads the name
+/// back from it, and anything else after the colon could hold a token that breaks the
+/// call), else `functions.NAME:INDEX`.
 pub(crate) fn kimi_id(id: &str, name: &str, index: usize) -> String {
     let id = id.trim();
     let own = id
         .strip_prefix("functions.")
         .and_then(|rest| rest.rsplit_once(':'))
-        .is_some_and(|(n, idx)| n == name && !idx.is_empty());
+        .is_some_and(|(n, idx)| {
+            n == name && !idx.is_empty() && idx.bytes().all(|b| b.is_ascii_digit())
+        });
     if own {
         id.to_owned()
     } else {

@@ -12,6 +12,15 @@ use super::message::Call;
 /// Gemma's string quote token: no escape exists, so a string cannot hold it.
 pub(crate) const GEMMA_QUOTE: &str = "<|\"|>";
 
+/// How deep lists and objects nest in a value that the literal scanners read: their
+/// bracket stack holds 64 levels (core/lex/python.rs `Nest::MAX`); a 65th opener makes
+/// the call malformed.
+const MAX_DEPTH: usize = 64;
+
+/// Gemini's callee prefix, which counts against the scanner's [`inband::MAX_NAME`]-byte
+/// callee word (core/dialect/gemini.rs `Word`).
+const DEFAULT_API: &str = "default_api.";
+
 /// Which literal syntax.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Literal {
@@ -68,23 +77,33 @@ impl Literal {
 /// `<|tool_call>call:NAME{…}<tool_call|>`.
 fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
     check_name(&call.name)?;
-    if call.name.contains(['{', '}', '(', ')', ':', ',']) {
+    // The bytes core/dialect/gemma.rs `name_byte` ends a name at.
+    if call.name.contains(['{', '}', '[', ']', '(', ')', ',', '=']) {
         return Err(RenderError::new(Reason::InvalidName(
-            "without { } ( ) : , in Gemma",
+            "without { } [ ] ( ) , = in Gemma",
         )));
     }
     out.push_str("<|tool_call>call:");
     out.push_str(&call.name);
-    gemma_object(out, &call.arguments, "")?;
+    for key in call.arguments.keys() {
+        // The scanner reads a top-level key into a name-sized word; nested keys stream.
+        if key.len() > inband::MAX_NAME {
+            return Err(RenderError::new(Reason::InvalidKey("at most 128 bytes"))
+                .argument(pointer_step("", key)));
+        }
+    }
+    gemma_object(out, &call.arguments, "", true)?;
     out.push_str("<tool_call|>");
     Ok(())
 }
 
-/// A Gemma object, keys bare: `{key:VALUE,…}`.
+/// A Gemma object, keys bare: `{key:VALUE,…}`; `arguments`: the call's arguments, each
+/// checked against [`MAX_DEPTH`].
 pub(crate) fn gemma_object(
     out: &mut String,
     object: &Map<String, Value>,
     pointer: &str,
+    arguments: bool,
 ) -> Result<(), RenderError> {
     out.push('{');
     for (i, (key, value)) in object.iter().enumerate() {
@@ -121,6 +140,9 @@ pub(crate) fn gemma_object(
         }
         out.push_str(key);
         out.push(':');
+        if arguments {
+            check_depth(value, &here, 0)?;
+        }
         gemma_value(out, value, &here)?;
     }
     out.push('}');
@@ -154,7 +176,7 @@ pub(crate) fn gemma_value(
             }
             out.push(']');
         }
-        Value::Object(object) => gemma_object(out, object, pointer)?,
+        Value::Object(object) => gemma_object(out, object, pointer, false)?,
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&n.to_string()),
@@ -169,28 +191,63 @@ fn python_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
             "a Python identifier: [A-Za-z_][A-Za-z0-9_]*",
         )));
     }
-    out.push_str("default_api.");
+    if DEFAULT_API.len() + call.name.len() > inband::MAX_NAME {
+        return Err(RenderError::new(Reason::InvalidName(
+            "at most 116 bytes: the callee `default_api.NAME` holds at most 128",
+        )));
+    }
+    out.push_str(DEFAULT_API);
     out.push_str(&call.name);
     out.push('(');
     for (i, (key, value)) in call.arguments.iter().enumerate() {
-        if !is_identifier(key) {
+        let here = pointer_step("", key);
+        if !is_identifier(key) || key.len() > inband::MAX_NAME {
             return Err(RenderError::new(Reason::InvalidKey(
-                "a Python identifier: [A-Za-z_][A-Za-z0-9_]*",
+                "a Python identifier of at most 128 bytes: [A-Za-z_][A-Za-z0-9_]*",
             ))
-            .argument(pointer_step("", key)));
+            .argument(here));
         }
         if i > 0 {
             out.push_str(", ");
         }
         out.push_str(key);
         out.push('=');
+        check_depth(value, &here, 0)?;
         python_value(out, value);
     }
     out.push(')');
     Ok(())
 }
 
-/// A Python literal: every value can be written (strings with escapes).
+/// Refuses `value`, found under `depth` lists and objects at `pointer`, when its lists and
+/// objects would nest deeper than the literal scanners read ([`MAX_DEPTH`]); the pointer
+/// names the first container beyond the limit.
+fn check_depth(value: &Value, pointer: &str, depth: usize) -> Result<(), RenderError> {
+    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
+        Value::Array(items) => Box::new(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| (format!("{pointer}/{i}"), item)),
+        ),
+        Value::Object(object) => Box::new(
+            object
+                .iter()
+                .map(|(key, item)| (pointer_step(pointer, key), item)),
+        ),
+        _ => return Ok(()),
+    };
+    if depth >= MAX_DEPTH {
+        return Err(RenderError::new(Reason::TooDeep(MAX_DEPTH)).argument(pointer.to_owned()));
+    }
+    for (here, child) in children {
+        check_depth(child, &here, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// A Python literal: every value within [`MAX_DEPTH`] can be written (strings with
+/// escapes).
 fn python_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("None"),

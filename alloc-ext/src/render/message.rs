@@ -94,20 +94,17 @@ pub struct ToolResult {
     pub is_error: bool,
 }
 
+/// A call as JSON: flat (`name`, `arguments`) or OpenAI's (`function.name`,
+/// `function.arguments`). One struct rather than an untagged enum, so that a malformed call
+/// is reported by what is wrong with it, not as "no variant matched".
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum CallWire {
-    OpenAi {
-        #[serde(default)]
-        id: String,
-        function: CallFields,
-    },
-    Flat {
-        #[serde(default)]
-        id: String,
-        #[serde(flatten)]
-        fields: CallFields,
-    },
+struct CallWire {
+    #[serde(default)]
+    id: String,
+    function: Option<CallFields>,
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Value,
 }
 
 #[derive(Deserialize)]
@@ -121,28 +118,29 @@ impl TryFrom<CallWire> for Call {
     type Error = String;
 
     fn try_from(wire: CallWire) -> Result<Self, String> {
-        let (id, fields) = match wire {
-            CallWire::OpenAi { id, function } => (id, function),
-            CallWire::Flat { id, fields } => (id, fields),
+        let id = wire.id;
+        let (name, arguments) = match (wire.function, wire.name) {
+            (Some(function), _) => (function.name, function.arguments),
+            (None, Some(name)) => (name, wire.arguments),
+            (None, None) => {
+                return Err("a tool call needs a `name` string (or `function.name`)".to_owned())
+            }
         };
         // OpenAI carries arguments as a JSON string.
-        let arguments = match fields.arguments {
+        let arguments = match arguments {
             Value::Null => Value::Object(Map::new()),
             Value::String(text) if text.trim().is_empty() => Value::Object(Map::new()),
             Value::String(text) => serde_json::from_str(&text)
-                .map_err(|e| format!("call {:?}: arguments are not JSON: {e}", fields.name))?,
+                .map_err(|e| format!("call {name:?}: arguments are not JSON: {e}"))?,
             other => other,
         };
         match arguments {
             Value::Object(arguments) => Ok(Call {
                 id,
-                name: fields.name,
+                name,
                 arguments,
             }),
-            _ => Err(format!(
-                "call {:?}: arguments must be a JSON object",
-                fields.name
-            )),
+            _ => Err(format!("call {name:?}: arguments must be a JSON object")),
         }
     }
 }

@@ -282,9 +282,11 @@ impl<'t> Renderer<'t> {
     ///
     /// # Errors
     /// The text (after unwrapping) holds the reasoning closer, which would end the block
-    /// early ([`Reason::CloserInReasoning`]).
+    /// early ([`Reason::CloserInReasoning`]), or another delimiter that the dialect's
+    /// scanner acts on inside reasoning, so that it would not read the text back
+    /// ([`Reason::DelimiterInText`]: `<|im_end|>` in hermes, Kimi's section tokens, …).
     pub fn reasoning(&self, text: &str) -> Result<String, RenderError> {
-        self.style.reasoning.render(text)
+        self.style.reasoning.render(self.dialect, text)
     }
 
     /// A whole conversation in the model's chat template text (no generation prompt at

@@ -383,6 +383,9 @@ impl ParamCalls {
                 "without = and not beginning with /",
             )));
         }
+        if call.name.len() > self.max_word() {
+            return Err(RenderError::new(Reason::InvalidName(self.too_long())));
+        }
         let wrapped = wrapped || self.implied_section;
         let tool = tools.and_then(|tools| tools.get(&call.name));
         out.push_str(self.block.0);
@@ -417,6 +420,9 @@ impl ParamCalls {
             || self.quote.is_some_and(|q| key.contains(q))
             || (self.equals && (check_name(key).is_err() || !equals_name(key)))
             || (self.key_tag.is_some() && (key.contains('<') || key.len() > inband::MAX_NAME));
+        if key.len() > self.max_word() {
+            return Err(RenderError::new(Reason::InvalidKey(self.too_long())));
+        }
         if bad {
             return Err(RenderError::new(Reason::InvalidKey(if self.equals {
                 "a name: non-empty, without whitespace, control characters, = or < > \" ' \\, not beginning with /"
@@ -427,6 +433,30 @@ impl ParamCalls {
             })));
         }
         Ok(())
+    }
+
+    /// The longest name or key, in bytes, that the scanner reads in this dialect's tags: the
+    /// tag lexer keeps at most [`inband::MAX_TAG`] bytes after the tag's name, which are
+    /// ` name="WORD">` in the attribute form and `WORD>` in the equals form
+    /// (core/lex/tag.rs); a longer tag is released as text (`tag_too_long`).
+    fn max_word(&self) -> usize {
+        if self.quote.is_some() {
+            inband::MAX_TAG - " name=\"\">".len()
+        } else if self.equals {
+            inband::MAX_TAG - ">".len()
+        } else {
+            inband::MAX_NAME
+        }
+    }
+
+    fn too_long(&self) -> &'static str {
+        if self.quote.is_some() {
+            "at most 119 bytes: the tag ` name=\"…\">` after <invoke or <parameter holds at most 128"
+        } else if self.equals {
+            "at most 127 bytes: the tag `…>` after <function= or <parameter= holds at most 128"
+        } else {
+            "at most 128 bytes"
+        }
     }
 
     /// Refuses a value the scanner would end early: one holding a stop token; a

@@ -3,7 +3,11 @@
 //! ```` ```thinking ```` fence (seed-system §2.x e). Text that the scanner would end early
 //! is refused.
 
+use inband::{Dialect, Options, Span};
+
 use super::error::{Reason, RenderError};
+use crate::assemble::{assemble, AssembleOptions};
+use crate::events::{EventLog, OwnedEvent};
 
 /// A tag pair, and every closer the dialect's scanner ends reasoning at.
 #[derive(Debug)]
@@ -60,11 +64,19 @@ pub(crate) enum ReasoningForm {
 }
 
 impl ReasoningForm {
-    /// The block for `text`; `""` for empty text.
-    pub(crate) fn render(self, text: &str) -> Result<String, RenderError> {
+    /// The block for `text` in `dialect`; `""` for empty text.
+    pub(crate) fn render(self, dialect: Dialect, text: &str) -> Result<String, RenderError> {
         if text.is_empty() {
             return Ok(String::new());
         }
+        let (open, body, close) = self.parts(text)?;
+        let block = format!("{open}{body}{close}");
+        check_read_back(dialect, &block, open.len()..open.len() + body.len())?;
+        Ok(block)
+    }
+
+    /// The block's opener, body and closer, refusing a body that holds the closer.
+    fn parts(self, text: &str) -> Result<(&'static str, String, &'static str), RenderError> {
         let refuse = |closer| Err(RenderError::new(Reason::CloserInReasoning(closer)));
         match self {
             ReasoningForm::Delimited(tags, unwrap_envelopes) => {
@@ -76,28 +88,86 @@ impl ReasoningForm {
                 if let Some(closer) = tags.closers.iter().find(|c| text.contains(*c)) {
                     return refuse(closer);
                 }
-                Ok(format!("{}\n{text}\n{}", tags.open, tags.close))
+                Ok((tags.open, format!("\n{text}\n"), tags.close))
             }
             ReasoningForm::Harmony => {
                 if let Some(token) = HARMONY_TOKENS.iter().find(|t| text.contains(*t)) {
                     return refuse(token);
                 }
-                Ok(format!(
-                    "<|start|>assistant<|channel|>analysis<|message|>{text}<|end|>"
+                Ok((
+                    "<|start|>assistant<|channel|>analysis<|message|>",
+                    text.to_owned(),
+                    "<|end|>",
                 ))
             }
             ReasoningForm::Gemma => {
                 if text.contains("<channel|>") {
                     return refuse("<channel|>");
                 }
-                Ok(format!("<|channel>thought\n{text}<channel|>"))
+                Ok(("<|channel>thought\n", text.to_owned(), "<channel|>"))
             }
             ReasoningForm::Gemini => {
                 check_fenced(text)?;
-                Ok(format!("```thinking\n{text}\n```"))
+                Ok(("```thinking\n", text.to_owned(), "\n```"))
             }
         }
     }
+}
+
+/// Refuses a reasoning block whose body (the bytes `body` of `block`) the dialect's own
+/// scanner and assembler do not read back as that reasoning, trimmed: a delimiter the scanner acts on inside
+/// reasoning (a stop token, a special token removed as stray under dialects.md rule 12, a
+/// section or call opener) would end the block, vanish or start a call. The scanner is the
+/// judge, so no list of its delimiters is kept here.
+fn check_read_back(
+    dialect: Dialect,
+    block: &str,
+    body: std::ops::Range<usize>,
+) -> Result<(), RenderError> {
+    // The assembler decides what reads back: it gives the bytes of a draft call that came
+    // to nothing (`<tool_call>` mentioned in the reasoning) back to the reasoning.
+    let completion = assemble(
+        dialect,
+        Options::default(),
+        &AssembleOptions::seeded(0),
+        [block.as_bytes()],
+    );
+    let read = completion.reasoning.as_deref().unwrap_or_default();
+    if completion.content.is_empty()
+        && completion.tool_calls.is_empty()
+        && completion.incomplete_calls.is_empty()
+        && read.trim() == block[body.clone()].trim()
+    {
+        return Ok(());
+    }
+    // The delimiter to name: the first structure the scanner found in the body.
+    let log = EventLog::scan(dialect, Options::default(), [block.as_bytes()]);
+    let inside = |span: Span| {
+        (body.start as u64..body.end as u64).contains(&span.start)
+            || (span.start < body.start as u64 && span.end > body.start as u64)
+    };
+    let first = |markup: bool| {
+        log.events.iter().find_map(|event| {
+            let span = event.span();
+            let wanted = match event {
+                OwnedEvent::Reasoning { .. }
+                | OwnedEvent::ReasoningStart { .. }
+                | OwnedEvent::ReasoningEnd { .. }
+                | OwnedEvent::Diagnostic { .. } => false,
+                OwnedEvent::Markup { .. } => true,
+                _ => !markup,
+            };
+            (wanted && inside(span)).then_some(span)
+        })
+    };
+    let delimiter = first(true)
+        .or_else(|| first(false))
+        .and_then(|span| block.get(span.start as usize..span.end as usize))
+        .unwrap_or_default()
+        .trim();
+    Err(RenderError::new(Reason::DelimiterInText(
+        delimiter.to_owned(),
+    )))
 }
 
 /// ASCII whitespace as the seed's unwrapping trims it (tab, LF, VT, FF, CR, space).
