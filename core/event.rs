@@ -677,7 +677,9 @@ pub trait Sink {
 
     /// The current parameter's value is complete; `span` is its closer where it has one of
     /// its own (`</parameter>`), else empty, at the value's end. Not sent when the call ends
-    /// inside the value (truncated or invalid): then [`Sink::tool_end`] ends both.
+    /// inside the value (truncated or invalid): then [`Sink::tool_end`] ends both. A draft
+    /// call (inside reasoning) cut by a stop token inside a value gets it at the stop token,
+    /// since its `tool_end` waits for the reasoning to close: parameters never overlap.
     fn tool_param_end(&mut self, span: Span, call: u32) {
         let _ = (span, call);
     }

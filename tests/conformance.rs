@@ -862,3 +862,40 @@ fn skipped_values_count_against_the_limit() {
     );
     assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
 }
+
+/// A call drafted inside reasoning and cut by a stop token inside a value stays a draft
+/// until its reasoning decides (rule 7); its parameter ends at the stop token, so a later
+/// call's parameters never overlap it (a fuzz find, gemma's `call:f(a=<eos>`; the same in
+/// every family with parameters).
+#[test]
+fn a_draft_cut_inside_a_value_ends_its_parameter() {
+    let cases: &[(Dialect, &str)] = &[
+        (Dialect::Gemma, "<|tool_call>call:f(a=<eos><|tool_call>call:g(b="),
+        (Dialect::Gemma, "<|tool_call>call:f{a:1<eos><|tool_call>call:g{b:2"),
+        (
+            Dialect::Deepseek,
+            "<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">x<｜end▁of▁sentence｜><｜DSML｜function_calls><｜DSML｜invoke name=\"g\"><｜DSML｜parameter name=\"b\" string=\"true\">y",
+        ),
+        (
+            Dialect::Glm,
+            "<tool_call>f<arg_key>a</arg_key><arg_value>x<|user|><tool_call>g<arg_key>b</arg_key><arg_value>y",
+        ),
+        (
+            Dialect::Qwen3Coder,
+            "<tool_call>\n<function=f>\n<parameter=a>\nx<|im_end|><tool_call>\n<function=g>\n<parameter=b>\ny",
+        ),
+    ];
+    let mut options = Options::default();
+    options.starts_in_reasoning = true;
+    for (dialect, input) in cases {
+        let log = harness::check(*dialect, options, input.as_bytes());
+        let params: Vec<String> = harness::render(&log)
+            .into_iter()
+            .filter(|e| e.starts_with("P"))
+            .collect();
+        assert_eq!(params.len(), 3, "{dialect}: {params:?}");
+        assert!(params[0].starts_with("P0:a:"), "{dialect}: {params:?}");
+        assert_eq!(params[1], "P-0", "{dialect}");
+        assert!(params[2].starts_with("P1:b:"), "{dialect}: {params:?}");
+    }
+}

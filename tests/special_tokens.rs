@@ -2054,9 +2054,11 @@ fn deepseek_dsml_draft_cut_by_end_of_sentence() {
     let input = "<think>x<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v[EOS]more</think>answer";
     let log = dsml(input);
     assert_eq!(
-        log[log.len() - 8..],
+        log[log.len() - 9..],
         [
             "D:truncated_call",
+            // The draft's value ends at the stop token; the draft waits for its reasoning.
+            "P-0",
             "<Stop>",
             "D:stray_stop_token",
             r#"R"more""#,

@@ -6,7 +6,7 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::JsonValue;
 use crate::scan::{DelimiterScan, Stop};
 use crate::scanner::{Options, MAX_DRAFT_CALLS};
-use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span};
+use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 /// Where an anchored delimiter candidate stands.
 pub(crate) enum Anchored {
@@ -26,6 +26,8 @@ pub(crate) struct CallSlot {
     pub(crate) provisional: bool,
     /// [`Sink::tool_start`] was sent.
     pub(crate) started: bool,
+    /// A [`Sink::tool_param`] was sent and its [`Sink::tool_param_end`] not yet.
+    pub(crate) in_param: bool,
 }
 
 /// The state shared by every family: delimiters held back, reasoning, calls.
@@ -57,6 +59,7 @@ impl Frame {
                 index: 0,
                 provisional: false,
                 started: false,
+                in_param: false,
             },
             next_call: 0,
             draft_first: 0,
@@ -211,6 +214,7 @@ impl Frame {
             index,
             provisional,
             started: false,
+            in_param: false,
         };
         if index >= options.max_calls {
             Err(Diagnostic::TooManyCalls)
@@ -260,10 +264,25 @@ impl Frame {
         self.ensure_started(span, sink);
         sink.diagnostic(span, Diagnostic::TruncatedCall);
         if self.call.provisional {
+            // The draft ends later, after other calls' events: its value ends here.
+            self.param_end(Span::at(span.start), sink);
             let bit = self.draft_bit();
             self.truncated |= bit;
         } else {
             sink.tool_end(span, self.call.index, CallEnd::Incomplete);
+        }
+    }
+
+    /// A parameter of the current call begins: its key, as the model wrote it, at `span`.
+    pub(crate) fn param<S: Sink>(&mut self, span: Span, key: &[u8], kind: ValueKind, sink: &mut S) {
+        self.call.in_param = true;
+        sink.tool_param(span, self.call.index, key, kind);
+    }
+
+    /// The current call's open parameter (if any) ends at `span`.
+    pub(crate) fn param_end<S: Sink>(&mut self, span: Span, sink: &mut S) {
+        if core::mem::take(&mut self.call.in_param) {
+            sink.tool_param_end(span, self.call.index);
         }
     }
 

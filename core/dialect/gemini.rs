@@ -451,7 +451,7 @@ impl Block {
                     }
                     flush!(i);
                     let span = Span::new(self.word_start, self.word_start + self.word.len() as u64);
-                    sink.tool_param(span, frame.call.index, &self.word, ValueKind::Python);
+                    frame.param(span, &self.word, ValueKind::Python, sink);
                     self.value = PyValue::new();
                     self.stage = Stage::Value;
                 }
@@ -488,7 +488,7 @@ impl Block {
                     match done {
                         None => {}
                         Some(true) => {
-                            sink.tool_param_end(Span::at(at(i)), index);
+                            frame.param_end(Span::at(at(i)), sink);
                             self.stage = Stage::NextArg;
                         }
                         Some(false) => invalid!(i, Diagnostic::MalformedCall),

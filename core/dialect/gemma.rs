@@ -492,7 +492,7 @@ impl Gemma {
     /// The current parameter's value ended at offset `at`.
     fn param_end<S: Sink>(&mut self, at: u64, sink: &mut S) {
         if core::mem::take(&mut self.body.call().in_value) {
-            sink.tool_param_end(Span::at(at), self.frame.call.index);
+            self.frame.param_end(Span::at(at), sink);
         }
     }
 
@@ -711,7 +711,7 @@ impl Gemma {
                     flush!(i);
                     let call = self.body.call();
                     let span = Span::new(call.word_start, call.word_start + call.word.len() as u64);
-                    sink.tool_param(span, index, &call.word, ValueKind::Gemma);
+                    self.frame.param(span, &call.word, ValueKind::Gemma, sink);
                     call.in_value = true;
                     call.nest = Nest::new();
                     call.last_bare = false;

@@ -673,7 +673,6 @@ impl Glm {
     /// before it, for a healing key).
     fn value_opens<S: Sink>(&mut self, delimiter: &'static Delimiter, span: Span, sink: &mut S) {
         let start = span.start - self.buf.len() as u64;
-        let call = self.frame.call.index;
         if self.healing && self.closer {
             self.confirm_trial(sink);
         } else if self.healing {
@@ -686,7 +685,7 @@ impl Glm {
                 let blank_span = Span::new(self.blank_start, self.blank_start + blank.len() as u64);
                 sink.markup(blank_span, Markup::Envelope, &blank);
             }
-            sink.tool_param_end(Span::at(opener_start), call);
+            self.frame.param_end(Span::at(opener_start), sink);
             sink.diagnostic(Span::at(opener_start), Diagnostic::UnclosedValue);
             let opener_span = Span::new(opener_start, opener_start + opener.bytes.len() as u64);
             sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
@@ -715,7 +714,7 @@ impl Glm {
         } else if key.len() > MAX_NAME {
             self.broken(key_span, Diagnostic::KeyTooLong, sink);
         } else {
-            sink.tool_param(key_span, call, key, ValueKind::Untyped);
+            self.frame.param(key_span, key, ValueKind::Untyped, sink);
             self.phase = Phase::Value;
         }
     }
@@ -888,22 +887,21 @@ impl Glm {
             return;
         };
         let span = Span::new(start, start + candidate.bytes.len() as u64);
-        let call = self.frame.call.index;
         match candidate.role {
             Role::CallClose => {
-                sink.tool_param_end(Span::at(start), call);
+                self.frame.param_end(Span::at(start), sink);
                 sink.diagnostic(Span::at(start), Diagnostic::UnclosedValue);
                 sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
                 self.complete(span, sink);
             }
             Role::ParamClose => {
                 sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
-                sink.tool_param_end(span, call);
+                self.frame.param_end(span, sink);
                 self.phase = Phase::Body;
             }
             _ => {
                 sink.markup(span, Markup::Envelope, candidate.bytes);
-                sink.tool_param_end(span, call);
+                self.frame.param_end(span, sink);
                 sink.diagnostic(span, Diagnostic::WrongCloser);
                 self.phase = Phase::Body;
             }

@@ -802,15 +802,14 @@ impl MarkupCalls {
                 ValueKind::Untyped
             }
         };
-        let call = frame.call.index;
-        sink.tool_param(
+        frame.param(
             Span::new(key_start, key_start + key.len() as u64),
-            call,
             key,
             kind,
+            sink,
         );
         if self_closing {
-            sink.tool_param_end(Span::at(tail_span.end), call);
+            frame.param_end(Span::at(tail_span.end), sink);
             self.phase = Phase::Invoke;
         } else {
             self.phase = Phase::Value;
@@ -1072,8 +1071,7 @@ impl MarkupCalls {
             if begins_tag(candidate, chunk[pos]) {
                 self.held = None;
                 self.flush_newline(frame, start, sink);
-                let call = frame.call.index;
-                sink.tool_param_end(Span::at(start), call);
+                frame.param_end(Span::at(start), sink);
                 sink.diagnostic(Span::at(start), Diagnostic::UnclosedParameter);
                 self.begin_tag(candidate, start);
             } else {
@@ -1161,7 +1159,6 @@ impl MarkupCalls {
         };
         let bytes = self.candidate_bytes(candidate);
         let span = Span::new(start, start + bytes.len() as u64);
-        let call = frame.call.index;
         if core::ptr::eq(candidate, &KEY_CLOSER) {
             sink.diagnostic(span, Diagnostic::MismatchedCloser);
         }
@@ -1173,11 +1170,11 @@ impl MarkupCalls {
         match candidate.role {
             Role::ParamClose => {
                 sink.markup(span, Markup::Delimiter(candidate.role), &bytes);
-                sink.tool_param_end(span, call);
+                frame.param_end(span, sink);
                 self.phase = Phase::Invoke;
             }
             Role::CallClose => {
-                sink.tool_param_end(Span::at(start), call);
+                frame.param_end(Span::at(start), sink);
                 sink.diagnostic(Span::at(start), Diagnostic::UnclosedParameter);
                 sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
                 self.complete(frame, span, sink);
