@@ -161,8 +161,10 @@ fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
     match error.reason {
         Reason::CloserInValue(closer) => raw_text && text.contains(&compact_str(closer)),
         Reason::TemplateToken(token) => {
-            matches!(dialect, Dialect::Qwen3Coder | Dialect::Glm)
-                && text.contains(&compact_str(token))
+            matches!(
+                dialect,
+                Dialect::Qwen3Coder | Dialect::Glm | Dialect::Minimax
+            ) && text.contains(&compact_str(token))
         }
         Reason::QuoteTokenInString => dialect == Dialect::Gemma,
         _ => false,
@@ -1138,7 +1140,7 @@ fn invoke_tagsets_refuse_what_their_scanners_end_values_at() {
             .call(&minimax_stop)
             .unwrap_err()
             .reason,
-        Reason::CloserInValue("</parameter>")
+        Reason::TemplateToken("[e~[")
     );
     let rendered = Renderer::new(Dialect::Anthropic)
         .call(&minimax_stop)

@@ -316,6 +316,8 @@ pub(crate) static MINIMAX: ParamCalls = ParamCalls {
     wrapper: Some(("<minimax:tool_call>\n", "\n</minimax:tool_call>")),
     closers: MINIMAX_CLOSERS,
     key_closer: Some(MINIMAX_AFTER_PARAM),
+    // MiniMax's end-of-message token ends the turn wherever it appears (minimax.toml).
+    stops: &["[e~["],
     ..ANTHROPIC
 };
 
