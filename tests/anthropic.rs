@@ -258,12 +258,8 @@ fn cut_off_calls_are_incomplete() {
 /// The bundled transcript.
 #[test]
 fn transcript() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/transcripts/anthropic-search-and-write.txt"
-    );
-    let input = std::fs::read_to_string(path).unwrap();
-    let completion = completion(&input);
+    let input = include_str!("data/transcripts/anthropic-search-and-write.txt");
+    let completion = completion(input);
     assert_eq!(
         calls(&completion),
         [

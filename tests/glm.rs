@@ -1185,10 +1185,8 @@ proptest! {
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
         options.max_argument_bytes = max_argument_bytes;
-        let whole = EventLog::scan(Dialect::Glm, options, [&input[..]]);
-        harness::check_log(&whole, &input);
-        let chunks = harness::chunked(&input, &sizes);
-        prop_assert_eq!(EventLog::scan(Dialect::Glm, options, chunks), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Glm, options, &input, &sizes);
+        prop_assert_eq!(chunked, whole);
     }
 
     /// Bytes from the dialect's own alphabet, in any chunking: no panic, same events,
@@ -1198,9 +1196,8 @@ proptest! {
         input in prop::collection::vec(prop::sample::select(&b"<>/_ \nargkeyvlutoc|fhin"[..]), 0..300),
         size in 1usize..7,
     ) {
-        let whole = EventLog::scan(Dialect::Glm, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Glm, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Glm, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 

@@ -994,13 +994,10 @@ proptest! {
         sizes in prop::collection::vec(1usize..9, 1..8),
         starts_in_reasoning in any::<bool>(),
     ) {
-        use inband_alloc::events::EventLog;
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
-        let whole = EventLog::scan(Dialect::Harmony, options, [&input[..]]);
-        harness::check_log(&whole, &input);
-        let chunks = harness::chunked(&input, &sizes);
-        prop_assert_eq!(EventLog::scan(Dialect::Harmony, options, chunks), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Harmony, options, &input, &sizes);
+        prop_assert_eq!(chunked, whole);
     }
 
     #[test]
@@ -1008,10 +1005,8 @@ proptest! {
         input in prop::collection::vec(any::<u8>(), 0..256),
         size in 1usize..7,
     ) {
-        use inband_alloc::events::EventLog;
-        let whole = EventLog::scan(Dialect::Harmony, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Harmony, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Harmony, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 

@@ -290,3 +290,17 @@ pub fn chunked<'a>(input: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
     }
     chunks
 }
+
+/// The log of `input` fed whole (checked with [`check_log`]) and the log of it cut by
+/// [`chunked`] at `sizes`, for property tests to compare.
+pub fn whole_and_chunked(
+    dialect: Dialect,
+    options: Options,
+    input: &[u8],
+    sizes: &[usize],
+) -> (EventLog, EventLog) {
+    let whole = EventLog::scan(dialect, options, [input]);
+    check_log(&whole, input);
+    let chunked = EventLog::scan(dialect, options, chunked(input, sizes));
+    (whole, chunked)
+}

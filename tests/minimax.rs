@@ -160,11 +160,7 @@ fn exact_values_and_cut_off_calls() {
 /// The bundled transcript.
 #[test]
 fn transcript() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/transcripts/minimax-weather-in-two-cities.txt"
-    );
-    let input = std::fs::read_to_string(path).unwrap();
+    let input = include_str!("data/transcripts/minimax-weather-in-two-cities.txt");
     let mut options = Options::default();
     options.starts_in_reasoning = true;
     harness::check(DIALECT, options, input.as_bytes());

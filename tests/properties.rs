@@ -125,9 +125,8 @@ proptest! {
         size in 1usize..7,
         dialect in prop::sample::select(Dialect::ALL),
     ) {
-        let whole = EventLog::scan(dialect, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(dialect, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(dialect, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 

@@ -385,12 +385,8 @@ fn cut_off_calls_are_incomplete() {
 /// The bundled transcript: prose, two calls, a value holding the dialect's own tags.
 #[test]
 fn transcript() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/transcripts/qwen3-coder-edit-and-test.txt"
-    );
-    let input = std::fs::read_to_string(path).unwrap();
-    let completion = completion(&input);
+    let input = include_str!("data/transcripts/qwen3-coder-edit-and-test.txt");
+    let completion = completion(input);
     assert_eq!(
         calls(&completion),
         [

@@ -1205,10 +1205,8 @@ proptest! {
         let input = pieces.concat().into_bytes();
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
-        let whole = EventLog::scan(Dialect::Xml, options, [&input[..]]);
-        harness::check_log(&whole, &input);
-        let chunks = harness::chunked(&input, &sizes);
-        prop_assert_eq!(EventLog::scan(Dialect::Xml, options, chunks), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Xml, options, &input, &sizes);
+        prop_assert_eq!(chunked, whole);
     }
 
     /// Bytes from the markup's own alphabet, in any chunking: no panic, same events, tiling.
@@ -1217,9 +1215,8 @@ proptest! {
         input in prop::collection::vec(prop::sample::select(&b"<>/\"'= \nainvokeparmtsg_clDSML|"[..]), 0..200),
         size in 1usize..7,
     ) {
-        let whole = EventLog::scan(Dialect::Xml, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Xml, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Xml, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 
