@@ -3,85 +3,21 @@
 //! the `string` attribute, rule 4 inside values, the closer named after its parameter
 //! (corpus 059), and the repairs. Every input goes through the chunking harness.
 
-use inband::{Dialect, Options, Scanner};
-use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
-use inband_alloc::events::EventLog;
-use serde_json::{json, Value};
+use inband::{Dialect, Options};
+use inband_alloc::assemble::Completion;
+use serde_json::json;
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::{call, calls, codes};
 
 const DIALECT: Dialect = Dialect::Anthropic;
 
-fn scan_with(options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(DIALECT, options, input.as_bytes()))
-}
-
 fn scan(input: &str) -> Vec<String> {
-    scan_with(Options::default(), input)
+    harness::scan(DIALECT, Options::default(), input)
 }
 
-/// The events of each feed of `chunks`, the last one including `finish` (the whole input
-/// goes through the harness too).
-fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
-    harness::check(DIALECT, Options::default(), chunks.concat().as_bytes());
-    let mut scanner = Scanner::new(DIALECT, Options::default());
-    let mut feeds = Vec::new();
-    for (k, chunk) in chunks.iter().enumerate() {
-        let mut log = EventLog::new();
-        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
-        if k + 1 == chunks.len() {
-            scanner.finish(&mut log).unwrap();
-        }
-        feeds.push(render(&log));
-    }
-    feeds
-}
-
-fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
-    assemble(
-        DIALECT,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        chunks,
-    )
-}
-
-/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
-/// events pass the harness.
 fn completion(input: &str) -> Completion {
-    let bytes = input.as_bytes();
-    harness::check(DIALECT, Options::default(), bytes);
-    let whole = completion_of([bytes]);
-    for k in 0..=bytes.len() {
-        assert_eq!(
-            completion_of([&bytes[..k], &bytes[k..]]),
-            whole,
-            "split at {k}"
-        );
-    }
-    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
-    whole
-}
-
-/// Complete calls as `(name, arguments)`.
-fn calls(completion: &Completion) -> Vec<(String, Value)> {
-    completion
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
-}
-
-fn call(name: &str, arguments: Value) -> (String, Value) {
-    (name.to_owned(), arguments)
-}
-
-fn codes(completion: &Completion) -> Vec<&str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
+    harness::completion(DIALECT, Options::default(), input)
 }
 
 /// A call around a value of the parameter `k`.
@@ -210,12 +146,15 @@ fn closer_named_after_the_parameter() {
     );
     assert_eq!(codes(&completion), ["mismatched_closer"]);
     // Split inside the closer, it is held whole; then confirmed by the invoke closer.
-    let feeds = per_feed(&[
-        "<invoke name=\"w\"><parameter name=\"body\">x</bo",
-        "dy",
-        ">",
-        " </invoke>",
-    ]);
+    let feeds = harness::per_feed(
+        DIALECT,
+        &[
+            "<invoke name=\"w\"><parameter name=\"body\">x</bo",
+            "dy",
+            ">",
+            " </invoke>",
+        ],
+    );
     assert_eq!(feeds[0].last().unwrap(), "V0:Verbatim\"x\"");
     assert!(feeds[1].is_empty() && feeds[2].is_empty());
     assert_eq!(
@@ -287,9 +226,12 @@ fn value_bytes_are_exact() {
     );
     let huge = "é城堡🦀 </parameter> </k x\n".repeat(20_000);
     let input = wrap(&huge);
-    let whole = completion_of([input.as_bytes()]);
+    let whole = harness::assembled(DIALECT, Options::default(), [input.as_bytes()]);
     assert_eq!(calls(&whole), [call("f", json!({ "k": huge }))]);
-    assert_eq!(completion_of(input.as_bytes().chunks(5)), whole);
+    assert_eq!(
+        harness::assembled(DIALECT, Options::default(), input.as_bytes().chunks(5)),
+        whole
+    );
 }
 
 /// Rule 3: the end of the stream inside a call leaves it incomplete.
@@ -316,12 +258,8 @@ fn cut_off_calls_are_incomplete() {
 /// The bundled transcript.
 #[test]
 fn transcript() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/transcripts/anthropic-search-and-write.txt"
-    );
-    let input = std::fs::read_to_string(path).unwrap();
-    let completion = completion(&input);
+    let input = include_str!("data/transcripts/anthropic-search-and-write.txt");
+    let completion = completion(input);
     assert_eq!(
         calls(&completion),
         [

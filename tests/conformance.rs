@@ -19,7 +19,7 @@ fn hermes_completion(input: &[u8]) -> Completion {
 }
 
 fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
-    harness::render(&harness::check(dialect, options, input.as_bytes()))
+    harness::scan(dialect, options, input)
 }
 
 fn scan(input: &str) -> Vec<String> {

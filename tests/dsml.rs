@@ -4,31 +4,20 @@
 //! review from the outside.
 
 use inband::{Dialect, Options};
-use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::assemble::{AssembleOptions, Completion};
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::{codes, render};
 
 /// The completion of `input`, checked to be the same whole and byte by byte (its events
 /// pass the chunking harness).
 fn completion(dialect: Dialect, input: &str) -> Completion {
-    let bytes = input.as_bytes();
-    harness::check(dialect, Options::default(), bytes);
-    let run = |chunks: Vec<&[u8]>| {
-        assemble(
-            dialect,
-            Options::default(),
-            &AssembleOptions::seeded(1),
-            chunks,
-        )
-    };
-    let whole = run(vec![bytes]);
-    assert_eq!(run(bytes.chunks(1).collect()), whole, "byte by byte");
-    whole
-}
-
-fn codes(completion: &Completion) -> Vec<&'static str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
+    harness::completion_bytewise(
+        dialect,
+        Options::default(),
+        &AssembleOptions::seeded(1),
+        input,
+    )
 }
 
 /// Rules 4, 6 and 7. A draft call inside `<think>` whose invoke closer is missing: the

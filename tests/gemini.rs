@@ -9,9 +9,10 @@ use inband_alloc::stream::DeltaStream;
 use serde_json::{json, Value};
 
 use crate::harness;
+use crate::harness::codes;
 
 fn scan_with(options: Options, input: &str) -> Vec<String> {
-    harness::render(&harness::check(Dialect::Gemini, options, input.as_bytes()))
+    harness::scan(Dialect::Gemini, options, input)
 }
 
 fn scan(input: &str) -> Vec<String> {
@@ -21,15 +22,7 @@ fn scan(input: &str) -> Vec<String> {
 /// The completion of `input` with `options`, the same whole and one byte at a time, after
 /// the chunking harness has checked the events.
 fn complete_with(options: &AssembleOptions, input: &str) -> Completion {
-    harness::check(Dialect::Gemini, Options::default(), input.as_bytes());
-    let run = |chunks: Vec<&[u8]>| assemble(Dialect::Gemini, Options::default(), options, chunks);
-    let whole = run(vec![input.as_bytes()]);
-    assert_eq!(
-        run(input.as_bytes().chunks(1).collect()),
-        whole,
-        "byte by byte"
-    );
-    whole
+    harness::completion_bytewise(Dialect::Gemini, Options::default(), options, input)
 }
 
 fn complete(input: &str) -> Completion {
@@ -38,14 +31,7 @@ fn complete(input: &str) -> Completion {
 
 /// The complete calls of `input` as (name, arguments).
 fn calls(input: &str) -> Vec<(String, Value)> {
-    complete(input)
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
+    harness::calls(&complete(input))
 }
 
 fn one(name: &str, arguments: Value) -> Vec<(String, Value)> {
@@ -426,11 +412,6 @@ fn budget_of_a_later_call() {
         ["X0:Complete", "X1:Invalid"]
     );
     assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
-}
-
-/// The diagnostic codes of a completion, in order.
-fn codes(completion: &Completion) -> Vec<&'static str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
 }
 
 /// The first call's argument deltas joined, after checking that every chunk size from 1 to

@@ -3,14 +3,14 @@
 //! also goes through the chunking harness, so each behaviour holds for every split.
 
 use inband::{CallEnd, Dialect, Options};
-use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::assemble::{AssembleOptions, Completion};
 use inband_alloc::stream::DeltaStream;
 use serde_json::{json, Value};
 
 use crate::harness;
 
 fn scan_with(options: Options, input: &str) -> Vec<String> {
-    harness::render(&harness::check(Dialect::Gemma, options, input.as_bytes()))
+    harness::scan(Dialect::Gemma, options, input)
 }
 
 fn scan(input: &str) -> Vec<String> {
@@ -20,34 +20,17 @@ fn scan(input: &str) -> Vec<String> {
 /// The completion of `input`, the same whole and one byte at a time, after the chunking
 /// harness has checked the events.
 fn complete(input: &str) -> Completion {
-    harness::check(Dialect::Gemma, Options::default(), input.as_bytes());
-    let run = |chunks: Vec<&[u8]>| {
-        assemble(
-            Dialect::Gemma,
-            Options::default(),
-            &AssembleOptions::seeded(5),
-            chunks,
-        )
-    };
-    let whole = run(vec![input.as_bytes()]);
-    assert_eq!(
-        run(input.as_bytes().chunks(1).collect()),
-        whole,
-        "byte by byte"
-    );
-    whole
+    harness::completion_bytewise(
+        Dialect::Gemma,
+        Options::default(),
+        &AssembleOptions::seeded(5),
+        input,
+    )
 }
 
 /// The complete calls of `input` as (name, arguments).
 fn calls(input: &str) -> Vec<(String, Value)> {
-    complete(input)
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
+    harness::calls(&complete(input))
 }
 
 fn one(name: &str, arguments: Value) -> Vec<(String, Value)> {

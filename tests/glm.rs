@@ -10,80 +10,16 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::{call, calls, codes};
 
-fn scan_with(options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(Dialect::Glm, options, input.as_bytes()))
-}
+const DIALECT: Dialect = Dialect::Glm;
 
 fn scan(input: &str) -> Vec<String> {
-    scan_with(Options::default(), input)
-}
-
-/// The events of each feed of `chunks`, the last one including `finish` (the whole input
-/// goes through the harness too).
-fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
-    harness::check(Dialect::Glm, Options::default(), chunks.concat().as_bytes());
-    let mut scanner = Scanner::new(Dialect::Glm, Options::default());
-    let mut feeds = Vec::new();
-    for (k, chunk) in chunks.iter().enumerate() {
-        let mut log = EventLog::new();
-        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
-        if k + 1 == chunks.len() {
-            scanner.finish(&mut log).unwrap();
-        }
-        feeds.push(render(&log));
-    }
-    feeds
-}
-
-fn completion_of<'a>(options: Options, chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
-    assemble(Dialect::Glm, options, &AssembleOptions::seeded(1), chunks)
-}
-
-/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
-/// events pass the harness.
-fn completion_with(options: Options, input: &str) -> Completion {
-    let bytes = input.as_bytes();
-    harness::check(Dialect::Glm, options, bytes);
-    let whole = completion_of(options, [bytes]);
-    for k in 0..=bytes.len() {
-        assert_eq!(
-            completion_of(options, [&bytes[..k], &bytes[k..]]),
-            whole,
-            "split at {k}"
-        );
-    }
-    assert_eq!(
-        completion_of(options, bytes.chunks(1)),
-        whole,
-        "byte by byte"
-    );
-    whole
+    harness::scan(DIALECT, Options::default(), input)
 }
 
 fn completion(input: &str) -> Completion {
-    completion_with(Options::default(), input)
-}
-
-/// Complete calls as `(name, arguments)`.
-fn calls(completion: &Completion) -> Vec<(String, Value)> {
-    completion
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
-}
-
-fn call(name: &str, arguments: Value) -> (String, Value) {
-    (name.to_owned(), arguments)
-}
-
-fn codes(completion: &Completion) -> Vec<&str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
+    harness::completion(DIALECT, Options::default(), input)
 }
 
 /// Seed §2.1 (a), GLM-4.5/4.6: the name on the opener's line, one tag a line.
@@ -750,15 +686,18 @@ fn closers_inside_values() {
 #[test]
 fn look_ahead_across_chunks() {
     assert_eq!(
-        per_feed(&[
-            "<tool_call>read<arg_key>path</arg_key><arg_value>",
-            "src/",
-            "a.ts</arg_va",
-            "lue>",
-            " \n",
-            "<arg_key>count</arg_key><arg_value>2</arg_value>",
-            "</tool_call>",
-        ]),
+        harness::per_feed(
+            DIALECT,
+            &[
+                "<tool_call>read<arg_key>path</arg_key><arg_value>",
+                "src/",
+                "a.ts</arg_va",
+                "lue>",
+                " \n",
+                "<arg_key>count</arg_key><arg_value>2</arg_value>",
+                "</tool_call>",
+            ]
+        ),
         [
             vec![
                 "<CallOpen>",
@@ -785,11 +724,14 @@ fn look_ahead_across_chunks() {
         ]
     );
     assert_eq!(
-        per_feed(&[
-            "<tool_call>f<arg_key>k</arg_key><arg_value>a</arg_value>",
-            " ",
-            "b</arg_value></tool_call>",
-        ]),
+        harness::per_feed(
+            DIALECT,
+            &[
+                "<tool_call>f<arg_key>k</arg_key><arg_value>a</arg_value>",
+                " ",
+                "b</arg_value></tool_call>",
+            ]
+        ),
         [
             vec![
                 "<CallOpen>",
@@ -812,11 +754,14 @@ fn look_ahead_across_chunks() {
     );
     // Whitespace at a value's end waits for the next byte: the heal's framing, or value.
     assert_eq!(
-        per_feed(&[
-            "<tool_call>f<arg_key>k</arg_key><arg_value>a \n",
-            "b\n",
-            "<arg_key>j</arg_key><arg_value>c</arg_value></tool_call>",
-        ]),
+        harness::per_feed(
+            DIALECT,
+            &[
+                "<tool_call>f<arg_key>k</arg_key><arg_value>a \n",
+                "b\n",
+                "<arg_key>j</arg_key><arg_value>c</arg_value></tool_call>",
+            ]
+        ),
         [
             vec![
                 "<CallOpen>",
@@ -883,13 +828,13 @@ fn calls_inside_reasoning() {
     let mut options = Options::default();
     options.starts_in_reasoning = true;
     let unclosed = "plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
-    let open = completion_with(options, unclosed);
+    let open = harness::completion(DIALECT, options, unclosed);
     assert_eq!(calls(&open), [call("f", json!({"a": 1}))]);
     assert_eq!(open.reasoning.as_deref(), Some("plan"));
     // GLM-4.7 writes the opener although the template opened it; the call after the block.
     let after =
         "<think>plan</think><tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
-    let closed = completion_with(options, after);
+    let closed = harness::completion(DIALECT, options, after);
     assert_eq!(calls(&closed), [call("f", json!({"a": 1}))]);
     assert_eq!(closed.reasoning.as_deref(), Some("plan"));
     // A draft that lost its closer is ended by the reasoning closer, and demoted.
@@ -1003,7 +948,7 @@ fn huge_values_stream() {
     let value = format!("{piece}.").repeat(64);
     let input =
         format!("<tool_call>w<arg_key>c</arg_key><arg_value>{value}</arg_value></tool_call>");
-    let completion = completion_of(Options::default(), input.as_bytes().chunks(4096));
+    let completion = harness::assembled(DIALECT, Options::default(), input.as_bytes().chunks(4096));
     assert_eq!(calls(&completion), [call("w", json!({ "c": value }))]);
 }
 
@@ -1015,7 +960,7 @@ fn argument_limit() {
     options.max_argument_bytes = 4;
     let input = "<tool_call>f<arg_key>k</arg_key><arg_value>abcdefgh</arg_value></tool_call>after";
     assert_eq!(
-        scan_with(options, input),
+        harness::scan(DIALECT, options, input),
         [
             "<CallOpen>",
             "E\"f\"",
@@ -1033,7 +978,7 @@ fn argument_limit() {
     for value in ["ab</arg_value>x", "ab  \n", "a</arg_value> "] {
         let input =
             format!("<tool_call>f<arg_key>k</arg_key><arg_value>{value}</arg_value></tool_call>");
-        let completion = completion_with(options, &input);
+        let completion = harness::completion(DIALECT, options, &input);
         assert!(completion.tool_calls.is_empty(), "{value}");
         assert_eq!(codes(&completion), ["arguments_too_long"], "{value}");
         assert_eq!(completion.content, input, "{value}");
@@ -1042,7 +987,7 @@ fn argument_limit() {
     options.max_argument_bytes = 16;
     let fits = "<tool_call>f<arg_key>k</arg_key><arg_value>ab</arg_value><arg_key>j</arg_key><arg_value>cd</arg_value></tool_call>";
     assert_eq!(
-        calls(&completion_with(options, fits)),
+        calls(&harness::completion(DIALECT, options, fits)),
         [call("f", json!({"k": "ab", "j": "cd"}))]
     );
 }
@@ -1219,15 +1164,8 @@ proptest! {
             .map(|(k, a)| (k.clone(), match a { Arg::Text(t) => json!(t), Arg::Json(v) => v.clone() }))
             .collect();
         let bytes = rendered.as_bytes();
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= bytes.len() { break; }
-            let end = (at + size).min(bytes.len());
-            chunks.push(&bytes[at..end]);
-            at = end;
-        }
-        let completion = completion_of(Options::default(), chunks);
+        let chunks = harness::chunked(bytes, &sizes);
+        let completion = harness::assembled(DIALECT, Options::default(), chunks);
         prop_assert_eq!(calls(&completion), vec![call("tool", Value::Object(expected))]);
         prop_assert_eq!(completion.content, "");
         prop_assert!(completion.diagnostics.is_empty(), "{:?}", completion.diagnostics);
@@ -1247,17 +1185,8 @@ proptest! {
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
         options.max_argument_bytes = max_argument_bytes;
-        let whole = EventLog::scan(Dialect::Glm, options, [&input[..]]);
-        harness::check_log(&whole, &input);
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= input.len() { break; }
-            let end = (at + size).min(input.len());
-            chunks.push(&input[at..end]);
-            at = end;
-        }
-        prop_assert_eq!(EventLog::scan(Dialect::Glm, options, chunks), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Glm, options, &input, &sizes);
+        prop_assert_eq!(chunked, whole);
     }
 
     /// Bytes from the dialect's own alphabet, in any chunking: no panic, same events,
@@ -1267,9 +1196,8 @@ proptest! {
         input in prop::collection::vec(prop::sample::select(&b"<>/_ \nargkeyvlutoc|fhin"[..]), 0..300),
         size in 1usize..7,
     ) {
-        let whole = EventLog::scan(Dialect::Glm, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Glm, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Glm, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 

@@ -9,10 +9,10 @@ use inband_alloc::stream::{ChunkDelta, DeltaStream};
 use proptest::prelude::*;
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::codes;
 
 fn scan_with(options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(Dialect::Harmony, options, input.as_bytes()))
+    harness::scan(Dialect::Harmony, options, input)
 }
 
 fn scan(input: &str) -> Vec<String> {
@@ -37,10 +37,6 @@ fn completion(input: &str) -> Completion {
 
 fn arguments(call: &ToolCall) -> String {
     inband_alloc::simd_json::to_string(&call.arguments).unwrap()
-}
-
-fn codes(completion: &Completion) -> Vec<&'static str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
 }
 
 /// The OpenAI deltas of `input` fed in `size`-byte chunks, and the finish reason.
@@ -998,22 +994,10 @@ proptest! {
         sizes in prop::collection::vec(1usize..9, 1..8),
         starts_in_reasoning in any::<bool>(),
     ) {
-        use inband_alloc::events::EventLog;
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
-        let whole = EventLog::scan(Dialect::Harmony, options, [&input[..]]);
-        harness::check_log(&whole, &input);
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= input.len() {
-                break;
-            }
-            let end = (at + size).min(input.len());
-            chunks.push(&input[at..end]);
-            at = end;
-        }
-        prop_assert_eq!(EventLog::scan(Dialect::Harmony, options, chunks), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Harmony, options, &input, &sizes);
+        prop_assert_eq!(chunked, whole);
     }
 
     #[test]
@@ -1021,21 +1005,14 @@ proptest! {
         input in prop::collection::vec(any::<u8>(), 0..256),
         size in 1usize..7,
     ) {
-        use inband_alloc::events::EventLog;
-        let whole = EventLog::scan(Dialect::Harmony, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Harmony, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Harmony, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 
 /// The completion of `input` fed whole with `options`, with deterministic ids.
 fn completion_options(options: Options, input: &str) -> Completion {
-    assemble(
-        Dialect::Harmony,
-        options,
-        &AssembleOptions::seeded(1),
-        [input.as_bytes()],
-    )
+    harness::assembled(Dialect::Harmony, options, [input.as_bytes()])
 }
 
 fn in_reasoning() -> Options {

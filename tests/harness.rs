@@ -3,8 +3,10 @@
 //! a time, padded with prose so the memchr skip crosses its vector-width boundaries; and
 //! payload spans must tile the input exactly.
 
-use inband::{CallEnd, Dialect, Markup, Options, Piece, ValueKind};
+use inband::{CallEnd, Dialect, Markup, Options, Piece, Scanner, ValueKind};
+use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
 use inband_alloc::events::{EventLog, OwnedEvent};
+use serde_json::Value;
 
 /// Chunk sizes tried besides every two-way split.
 const SIZES: &[usize] = &[1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64];
@@ -181,4 +183,124 @@ pub fn ends(log: &EventLog) -> Vec<CallEnd> {
         .collect();
     ends.sort_by_key(|(call, _)| *call);
     ends.into_iter().map(|(_, end)| end).collect()
+}
+
+/// The [`render`]ed log of `input` in `dialect`, after [`check`] has fed it in every
+/// chunking.
+pub fn scan(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
+    render(&check(dialect, options, input.as_bytes()))
+}
+
+/// The [`render`]ed events of each feed of `chunks` with default options, the last one
+/// including `finish` (the whole input goes through [`check`] too): pins what each feed may
+/// emit at chosen chunk boundaries.
+pub fn per_feed(dialect: Dialect, chunks: &[&str]) -> Vec<Vec<String>> {
+    check(dialect, Options::default(), chunks.concat().as_bytes());
+    let mut scanner = Scanner::new(dialect, Options::default());
+    let mut feeds = Vec::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let mut log = EventLog::new();
+        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
+        if k + 1 == chunks.len() {
+            scanner.finish(&mut log).unwrap();
+        }
+        feeds.push(render(&log));
+    }
+    feeds
+}
+
+/// The completion of `chunks` fed in turn, ids seeded with 1.
+pub fn assembled<'a>(
+    dialect: Dialect,
+    options: Options,
+    chunks: impl IntoIterator<Item = &'a [u8]>,
+) -> Completion {
+    assemble(dialect, options, &AssembleOptions::seeded(1), chunks)
+}
+
+/// The completion of `input` (ids seeded with 1), checked to be the same whole, one byte
+/// at a time and at every two-way split; its events pass [`check`].
+pub fn completion(dialect: Dialect, options: Options, input: &str) -> Completion {
+    let whole = completion_bytewise(dialect, options, &AssembleOptions::seeded(1), input);
+    let bytes = input.as_bytes();
+    for k in 0..=bytes.len() {
+        assert_eq!(
+            assembled(dialect, options, [&bytes[..k], &bytes[k..]]),
+            whole,
+            "split at {k}"
+        );
+    }
+    whole
+}
+
+/// The completion of `input` with `assemble_options`, checked to be the same whole and one
+/// byte at a time; its events pass [`check`].
+pub fn completion_bytewise(
+    dialect: Dialect,
+    options: Options,
+    assemble_options: &AssembleOptions,
+    input: &str,
+) -> Completion {
+    let bytes = input.as_bytes();
+    check(dialect, options, bytes);
+    let whole = assemble(dialect, options, assemble_options, [bytes]);
+    assert_eq!(
+        assemble(dialect, options, assemble_options, bytes.chunks(1)),
+        whole,
+        "byte by byte"
+    );
+    whole
+}
+
+/// The complete calls of `completion` as `(name, arguments)`, the arguments as serde_json
+/// values.
+pub fn calls(completion: &Completion) -> Vec<(String, Value)> {
+    completion
+        .tool_calls
+        .iter()
+        .map(|call| {
+            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            (call.name.clone(), serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+/// An expected entry of [`calls`].
+pub fn call(name: &str, arguments: Value) -> (String, Value) {
+    (name.to_owned(), arguments)
+}
+
+/// The codes of `completion`'s diagnostics, in order.
+pub fn codes(completion: &Completion) -> Vec<&'static str> {
+    completion.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// `input` cut into chunks of the given sizes (bytes), cycling through them; no chunk is
+/// empty, and an empty input gives no chunk.
+pub fn chunked<'a>(input: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    for size in sizes.iter().cycle() {
+        if at >= input.len() {
+            break;
+        }
+        let end = (at + size).min(input.len());
+        chunks.push(&input[at..end]);
+        at = end;
+    }
+    chunks
+}
+
+/// The log of `input` fed whole (checked with [`check_log`]) and the log of it cut by
+/// [`chunked`] at `sizes`, for property tests to compare.
+pub fn whole_and_chunked(
+    dialect: Dialect,
+    options: Options,
+    input: &[u8],
+    sizes: &[usize],
+) -> (EventLog, EventLog) {
+    let whole = EventLog::scan(dialect, options, [input]);
+    check_log(&whole, input);
+    let chunked = EventLog::scan(dialect, options, chunked(input, sizes));
+    (whole, chunked)
 }

@@ -5,65 +5,19 @@
 
 use inband::{Dialect, Options};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::{call, calls, codes};
 
 const DIALECT: Dialect = Dialect::Minimax;
 
-fn scan_with(options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(DIALECT, options, input.as_bytes()))
-}
-
 fn scan(input: &str) -> Vec<String> {
-    scan_with(Options::default(), input)
+    harness::scan(DIALECT, Options::default(), input)
 }
 
-fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
-    assemble(
-        DIALECT,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        chunks,
-    )
-}
-
-/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
-/// events pass the harness.
 fn completion(input: &str) -> Completion {
-    let bytes = input.as_bytes();
-    harness::check(DIALECT, Options::default(), bytes);
-    let whole = completion_of([bytes]);
-    for k in 0..=bytes.len() {
-        assert_eq!(
-            completion_of([&bytes[..k], &bytes[k..]]),
-            whole,
-            "split at {k}"
-        );
-    }
-    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
-    whole
-}
-
-/// Complete calls as `(name, arguments)`.
-fn calls(completion: &Completion) -> Vec<(String, Value)> {
-    completion
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
-}
-
-fn call(name: &str, arguments: Value) -> (String, Value) {
-    (name.to_owned(), arguments)
-}
-
-fn codes(completion: &Completion) -> Vec<&str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
+    harness::completion(DIALECT, Options::default(), input)
 }
 
 /// Corpus 039: several invokes in one wrapper, same-named parameters, an empty invoke.
@@ -161,7 +115,7 @@ fn prefixless_wrapper_is_an_alias() {
 fn reasoning_and_stop_token() {
     let mut options = Options::default();
     options.starts_in_reasoning = true;
-    let log = scan_with(
+    let log = harness::scan(DIALECT,
         options,
         "Plan.\n</think>\n\n<minimax:tool_call>\n<invoke name=\"f\"></invoke>\n</minimax:tool_call>[e~[",
     );
@@ -206,11 +160,7 @@ fn exact_values_and_cut_off_calls() {
 /// The bundled transcript.
 #[test]
 fn transcript() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/transcripts/minimax-weather-in-two-cities.txt"
-    );
-    let input = std::fs::read_to_string(path).unwrap();
+    let input = include_str!("data/transcripts/minimax-weather-in-two-cities.txt");
     let mut options = Options::default();
     options.starts_in_reasoning = true;
     harness::check(DIALECT, options, input.as_bytes());

@@ -114,16 +114,7 @@ proptest! {
         options.max_calls = max_calls;
         let whole = EventLog::scan(dialect, options, [&input[..]]);
         harness::check_log(&whole, &input);
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= input.len() {
-                break;
-            }
-            let end = (at + size).min(input.len());
-            chunks.push(&input[at..end]);
-            at = end;
-        }
+        let chunks = harness::chunked(&input, &sizes);
         let chunked = EventLog::scan(dialect, options, chunks);
         prop_assert_eq!(chunked, whole);
     }
@@ -134,9 +125,8 @@ proptest! {
         size in 1usize..7,
         dialect in prop::sample::select(Dialect::ALL),
     ) {
-        let whole = EventLog::scan(dialect, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(dialect, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(dialect, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 
@@ -278,28 +268,13 @@ fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     }
 }
 
-/// `input` cut at the given sizes, cycling.
-fn chunked<'a>(input: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
-    let mut chunks = Vec::new();
-    let mut at = 0;
-    for size in sizes.iter().cycle() {
-        if at >= input.len() {
-            break;
-        }
-        let end = (at + size).min(input.len());
-        chunks.push(&input[at..end]);
-        at = end;
-    }
-    chunks
-}
-
 /// Scans `input` whole and in `sizes` chunks; checks the events and returns the one
 /// complete call's arguments.
 fn scan_back(dialect: Dialect, input: &str, sizes: &[usize]) -> serde_json::Value {
     use inband_alloc::assemble::{assemble, AssembleOptions};
     let whole = EventLog::scan(dialect, Options::default(), [input.as_bytes()]);
     harness::check_log(&whole, input.as_bytes());
-    let chunks = chunked(input.as_bytes(), sizes);
+    let chunks = harness::chunked(input.as_bytes(), sizes);
     assert_eq!(
         EventLog::scan(dialect, Options::default(), chunks.clone()),
         whole

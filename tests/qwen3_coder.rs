@@ -4,84 +4,21 @@
 //! rule 4 across chunk boundaries. Every input goes through the chunking harness.
 
 use inband::{Dialect, Options, Scanner};
-use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::assemble::Completion;
 use inband_alloc::events::EventLog;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::{call, calls, codes};
 
 const DIALECT: Dialect = Dialect::Qwen3Coder;
 
-fn scan_with(options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(DIALECT, options, input.as_bytes()))
-}
-
 fn scan(input: &str) -> Vec<String> {
-    scan_with(Options::default(), input)
+    harness::scan(DIALECT, Options::default(), input)
 }
 
-/// The events of each feed of `chunks`, the last one including `finish` (the whole input
-/// goes through the harness too).
-fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
-    harness::check(DIALECT, Options::default(), chunks.concat().as_bytes());
-    let mut scanner = Scanner::new(DIALECT, Options::default());
-    let mut feeds = Vec::new();
-    for (k, chunk) in chunks.iter().enumerate() {
-        let mut log = EventLog::new();
-        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
-        if k + 1 == chunks.len() {
-            scanner.finish(&mut log).unwrap();
-        }
-        feeds.push(render(&log));
-    }
-    feeds
-}
-
-fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
-    assemble(
-        DIALECT,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        chunks,
-    )
-}
-
-/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
-/// events pass the harness.
 fn completion(input: &str) -> Completion {
-    let bytes = input.as_bytes();
-    harness::check(DIALECT, Options::default(), bytes);
-    let whole = completion_of([bytes]);
-    for k in 0..=bytes.len() {
-        assert_eq!(
-            completion_of([&bytes[..k], &bytes[k..]]),
-            whole,
-            "split at {k}"
-        );
-    }
-    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
-    whole
-}
-
-/// Complete calls as `(name, arguments)`.
-fn calls(completion: &Completion) -> Vec<(String, Value)> {
-    completion
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
-}
-
-fn call(name: &str, arguments: Value) -> (String, Value) {
-    (name.to_owned(), arguments)
-}
-
-fn codes(completion: &Completion) -> Vec<&str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
+    harness::completion(DIALECT, Options::default(), input)
 }
 
 /// A call as the template writes it, around a value of the parameter `k`.
@@ -213,12 +150,15 @@ fn closers_inside_values() {
 /// the closer, never released early, and the look-ahead after it.
 #[test]
 fn splits_inside_the_value_closer() {
-    let feeds = per_feed(&[
-        "<tool_call>\n<function=f>\n<parameter=k>\nab\n",
-        "</para",
-        "meter>\n",
-        "</function>\n</tool_call>",
-    ]);
+    let feeds = harness::per_feed(
+        DIALECT,
+        &[
+            "<tool_call>\n<function=f>\n<parameter=k>\nab\n",
+            "</para",
+            "meter>\n",
+            "</function>\n</tool_call>",
+        ],
+    );
     assert_eq!(feeds[0][feeds[0].len() - 1], "V0:Verbatim\"ab\"");
     assert!(feeds[1].is_empty() && feeds[2].is_empty(), "{feeds:?}");
     assert_eq!(
@@ -226,11 +166,14 @@ fn splits_inside_the_value_closer() {
         ["E\"\\n\"", "<ParamClose>", "P-0", "E\"\\n\"", "<CallClose>"]
     );
     // Rejected: the held newline and closer are value text, in order.
-    let feeds = per_feed(&[
-        "<tool_call>\n<function=f>\n<parameter=k>\nab\n",
-        "</parameter>",
-        " x\n</parameter>\n</function>\n</tool_call>",
-    ]);
+    let feeds = harness::per_feed(
+        DIALECT,
+        &[
+            "<tool_call>\n<function=f>\n<parameter=k>\nab\n",
+            "</parameter>",
+            " x\n</parameter>\n</function>\n</tool_call>",
+        ],
+    );
     assert!(feeds[1].is_empty());
     assert_eq!(
         feeds[2][..3],
@@ -347,7 +290,11 @@ fn equals_tags_are_bounded() {
     assert!(too_long.tool_calls.is_empty());
     assert!(codes(&too_long).contains(&"tag_too_long"));
     assert!(too_long.content.contains(&"n".repeat(200)));
-    let spaced = completion_of(["<function=a b>\n</function>".as_bytes()]);
+    let spaced = harness::assembled(
+        DIALECT,
+        Options::default(),
+        ["<function=a b>\n</function>".as_bytes()],
+    );
     assert!(spaced.tool_calls.is_empty());
     assert_eq!(spaced.content, "<function=a b>\n</function>");
     let entity = completion("<function=a&amp;b>\n<parameter=k&lt;>\nv\n</parameter>\n</function>");
@@ -366,9 +313,12 @@ fn value_bytes_are_exact_and_huge_values_stream() {
     let huge = "é城堡🦀 </parameter> x\n".repeat(20_000);
     let input = wrap(&huge);
     let bytes = input.as_bytes();
-    let whole = completion_of([bytes]);
+    let whole = harness::assembled(DIALECT, Options::default(), [bytes]);
     assert_eq!(calls(&whole), [call("f", json!({ "k": huge }))]);
-    assert_eq!(completion_of(bytes.chunks(7)), whole);
+    assert_eq!(
+        harness::assembled(DIALECT, Options::default(), bytes.chunks(7)),
+        whole
+    );
     let mut scanner = Scanner::new(DIALECT, Options::default());
     let mut log = EventLog::new();
     let mut streamed = 0;
@@ -399,7 +349,8 @@ fn reasoning_and_drafts() {
     assert_eq!(draft.content, "No call.");
     let mut options = Options::default();
     options.starts_in_reasoning = true;
-    let log = scan_with(
+    let log = harness::scan(
+        DIALECT,
         options,
         "plan\n</think>\n\n<tool_call>\n<function=f>\n</function>\n</tool_call>",
     );
@@ -434,12 +385,8 @@ fn cut_off_calls_are_incomplete() {
 /// The bundled transcript: prose, two calls, a value holding the dialect's own tags.
 #[test]
 fn transcript() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/transcripts/qwen3-coder-edit-and-test.txt"
-    );
-    let input = std::fs::read_to_string(path).unwrap();
-    let completion = completion(&input);
+    let input = include_str!("data/transcripts/qwen3-coder-edit-and-test.txt");
+    let completion = completion(input);
     assert_eq!(
         calls(&completion),
         [

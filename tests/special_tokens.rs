@@ -10,7 +10,7 @@ use inband_alloc::stream::DeltaStream;
 use proptest::prelude::*;
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::codes;
 
 /// Kimi's tokens, abbreviated in test inputs as `[S]` `[/S]` `[C]` `[A]` `[/C]`.
 fn kimi_tokens(input: &str) -> String {
@@ -34,7 +34,7 @@ fn deepseek_tokens(input: &str) -> String {
 }
 
 fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(dialect, options, input.as_bytes()))
+    harness::scan(dialect, options, input)
 }
 
 fn kimi(input: &str) -> Vec<String> {
@@ -58,11 +58,7 @@ fn in_reasoning() -> Options {
 /// The completion of `input` (tokens already expanded), fed whole; byte by byte must agree,
 /// and the events pass the chunking harness.
 fn completion_with(dialect: Dialect, options: Options, input: &str) -> Completion {
-    harness::check(dialect, options, input.as_bytes());
-    let run = |chunks: Vec<&[u8]>| assemble(dialect, options, &AssembleOptions::seeded(1), chunks);
-    let whole = run(vec![input.as_bytes()]);
-    assert_eq!(run(input.as_bytes().chunks(1).collect()), whole, "{input}");
-    whole
+    harness::completion_bytewise(dialect, options, &AssembleOptions::seeded(1), input)
 }
 
 fn kimi_completion(input: &str) -> Completion {
@@ -139,10 +135,6 @@ fn calls(completion: &Completion) -> Vec<(String, String, String)> {
             (c.id.clone(), c.name.clone(), arguments)
         })
         .collect()
-}
-
-fn codes(completion: &Completion) -> Vec<&'static str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
 }
 
 /// Diagnostics that say the structure was broken where it was not.
@@ -2642,16 +2634,7 @@ proptest! {
         options.starts_in_reasoning = starts_in_reasoning;
         let whole = EventLog::scan(dialect, options, [&input[..]]);
         harness::check_log(&whole, &input);
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= input.len() {
-                break;
-            }
-            let end = (at + size).min(input.len());
-            chunks.push(&input[at..end]);
-            at = end;
-        }
+        let chunks = harness::chunked(&input, &sizes);
         prop_assert_eq!(EventLog::scan(dialect, options, chunks.clone()), whole);
         // The completion too, special tokens of broken calls removed alike.
         let assemble = |chunks: Vec<&[u8]>| {

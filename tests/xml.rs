@@ -5,84 +5,23 @@
 //! pinned at chosen splits.
 
 use inband::{CallEnd, Dialect, Options, Scanner};
-use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
+use inband_alloc::assemble::{AssembleOptions, Completion};
 use inband_alloc::events::EventLog;
 use inband_alloc::stream::DeltaStream;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use crate::harness;
-use crate::harness::render;
+use crate::harness::{call, calls, codes, render};
 
-fn scan_with(options: Options, input: &str) -> Vec<String> {
-    render(&harness::check(Dialect::Xml, options, input.as_bytes()))
-}
+const DIALECT: Dialect = Dialect::Xml;
 
 fn scan(input: &str) -> Vec<String> {
-    scan_with(Options::default(), input)
+    harness::scan(DIALECT, Options::default(), input)
 }
 
-/// The events of each feed of `chunks`, the last one including `finish` (the whole input
-/// goes through the harness too).
-fn per_feed(chunks: &[&str]) -> Vec<Vec<String>> {
-    harness::check(Dialect::Xml, Options::default(), chunks.concat().as_bytes());
-    let mut scanner = Scanner::new(Dialect::Xml, Options::default());
-    let mut feeds = Vec::new();
-    for (k, chunk) in chunks.iter().enumerate() {
-        let mut log = EventLog::new();
-        scanner.feed(chunk.as_bytes(), &mut log).unwrap();
-        if k + 1 == chunks.len() {
-            scanner.finish(&mut log).unwrap();
-        }
-        feeds.push(render(&log));
-    }
-    feeds
-}
-
-fn completion_of<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Completion {
-    assemble(
-        Dialect::Xml,
-        Options::default(),
-        &AssembleOptions::seeded(1),
-        chunks,
-    )
-}
-
-/// The completion of `input`, the same whole, at every two-way split and byte by byte; its
-/// events pass the harness.
 fn completion(input: &str) -> Completion {
-    let bytes = input.as_bytes();
-    harness::check(Dialect::Xml, Options::default(), bytes);
-    let whole = completion_of([bytes]);
-    for k in 0..=bytes.len() {
-        assert_eq!(
-            completion_of([&bytes[..k], &bytes[k..]]),
-            whole,
-            "split at {k}"
-        );
-    }
-    assert_eq!(completion_of(bytes.chunks(1)), whole, "byte by byte");
-    whole
-}
-
-/// Complete calls as `(name, arguments)`.
-fn calls(completion: &Completion) -> Vec<(String, Value)> {
-    completion
-        .tool_calls
-        .iter()
-        .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
-            (call.name.clone(), serde_json::from_str(&text).unwrap())
-        })
-        .collect()
-}
-
-fn call(name: &str, arguments: Value) -> (String, Value) {
-    (name.to_owned(), arguments)
-}
-
-fn codes(completion: &Completion) -> Vec<&str> {
-    completion.diagnostics.iter().map(|d| d.code).collect()
+    harness::completion(DIALECT, Options::default(), input)
 }
 
 #[test]
@@ -292,7 +231,7 @@ fn seed_streaming_deltas_per_feed() {
         "meter></invoke>\n</function_calls>",
     ];
     assert_eq!(
-        per_feed(&plain),
+        harness::per_feed(DIALECT, &plain),
         [
             vec![
                 "<SectionOpen>",
@@ -332,13 +271,17 @@ fn seed_streaming_deltas_per_feed() {
         "2</｜DSML｜para",
         "meter></｜DSML｜invoke>\n</｜DSML｜tool_calls>",
     ];
-    let feeds = per_feed(&dsml);
+    let feeds = harness::per_feed(DIALECT, &dsml);
     assert_eq!(feeds[1], ["V0:Verbatim\"src/\""]);
     assert_eq!(feeds[2], ["V0:Verbatim\"a.ts\""]);
     assert_eq!(feeds[4], ["V0:Verbatim\"2\""]);
     assert_eq!(feeds[5][3], "X0:Complete");
     for chunks in [&plain[..], &dsml[..]] {
-        let completion = completion_of(chunks.iter().map(|c| c.as_bytes()));
+        let completion = harness::assembled(
+            DIALECT,
+            Options::default(),
+            chunks.iter().map(|c| c.as_bytes()),
+        );
         assert_eq!(
             calls(&completion),
             [call("read", json!({"path": "src/a.ts", "count": 2}))]
@@ -431,7 +374,10 @@ fn seed_dsml_leak() {
     assert_eq!(calls(&whole), expected);
     assert_eq!(whole.content, "");
     let sevens: Vec<&[u8]> = leak.as_bytes().chunks(7).collect();
-    assert_eq!(completion_of(sevens), whole);
+    assert_eq!(
+        harness::assembled(DIALECT, Options::default(), sevens),
+        whole
+    );
     let around = format!("Before\n{leak}\nAfter");
     let around = completion(&around);
     assert_eq!(around.content, "Before\n\nAfter");
@@ -448,10 +394,14 @@ fn seed_dsml_leak() {
         "_calls>",
         "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"p\">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>",
     ];
-    let feeds = per_feed(&pieces);
+    let feeds = harness::per_feed(DIALECT, &pieces);
     assert_eq!(feeds[0], ["T\"run \""]);
     assert!(feeds[1].is_empty() && feeds[2].is_empty());
-    let completion = completion_of(pieces.iter().map(|p| p.as_bytes()));
+    let completion = harness::assembled(
+        DIALECT,
+        Options::default(),
+        pieces.iter().map(|p| p.as_bytes()),
+    );
     assert_eq!(calls(&completion), [call("f", json!({"p": "v"}))]);
     assert_eq!(completion.content, "run");
 }
@@ -658,7 +608,7 @@ fn look_ahead_split_across_chunks() {
         "</inv",
         "oke>",
     ];
-    let feeds = per_feed(&chunks);
+    let feeds = harness::per_feed(DIALECT, &chunks);
     assert_eq!(feeds[0].last().unwrap(), "V0:Verbatim\"a\"");
     assert!(feeds[1].is_empty() && feeds[2].is_empty() && feeds[3].is_empty());
     assert_eq!(
@@ -677,14 +627,14 @@ fn look_ahead_split_across_chunks() {
         "</inv",
         "alid></parameter></invoke>",
     ];
-    let feeds = per_feed(&rejected);
+    let feeds = harness::per_feed(DIALECT, &rejected);
     assert!(feeds[1].is_empty() && feeds[2].is_empty());
     assert_eq!(feeds[3][0], "V0:Verbatim\"</parameter> \\n</invalid>\"");
     let tag_byte = [
         "<invoke name=\"w\"><parameter name=\"c\">a</parameter><parameter",
         " name=\"d\">b</parameter></invoke>",
     ];
-    let feeds = per_feed(&tag_byte);
+    let feeds = harness::per_feed(DIALECT, &tag_byte);
     assert_eq!(feeds[0].last().unwrap(), "V0:Verbatim\"a\"");
     assert_eq!(feeds[1][..3], ["<ParamClose>", "P-0", "<ParamOpen>"]);
 }
@@ -858,7 +808,11 @@ fn reasoning() {
     let mut options = Options::default();
     options.starts_in_reasoning = true;
     assert_eq!(
-        scan_with(options, "<think>\nhm</think><invoke name=\"f\"></invoke>"),
+        harness::scan(
+            DIALECT,
+            options,
+            "<think>\nhm</think><invoke name=\"f\"></invoke>"
+        ),
         [
             "R+",
             "<ReasoningOpen>",
@@ -990,7 +944,8 @@ fn duplicate_parameters_first_wins() {
 fn limits_end_calls_as_invalid() {
     let mut options = Options::default();
     options.max_argument_bytes = 8;
-    let log = scan_with(
+    let log = harness::scan(
+        DIALECT,
         options,
         "<invoke name=\"f\"><parameter name=\"k\">0123456789</parameter></invoke>",
     );
@@ -1018,7 +973,8 @@ fn limits_end_calls_as_invalid() {
     }
     let mut options = Options::default();
     options.max_calls = 1;
-    let log = scan_with(
+    let log = harness::scan(
+        DIALECT,
         options,
         "<invoke name=\"a\"></invoke><invoke name=\"b\"></invoke>",
     );
@@ -1231,15 +1187,8 @@ proptest! {
             .map(|(k, a)| (k.clone(), match a { Arg::Text(t) => json!(t), Arg::Json(v) => v.clone() }))
             .collect();
         let bytes = rendered.as_bytes();
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= bytes.len() { break; }
-            let end = (at + size).min(bytes.len());
-            chunks.push(&bytes[at..end]);
-            at = end;
-        }
-        let completion = completion_of(chunks);
+        let chunks = harness::chunked(bytes, &sizes);
+        let completion = harness::assembled(DIALECT, Options::default(), chunks);
         prop_assert_eq!(calls(&completion), vec![call("tool", Value::Object(expected))]);
         prop_assert_eq!(completion.content, "");
         let whole = EventLog::scan(Dialect::Xml, Options::default(), [bytes]);
@@ -1256,17 +1205,8 @@ proptest! {
         let input = pieces.concat().into_bytes();
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
-        let whole = EventLog::scan(Dialect::Xml, options, [&input[..]]);
-        harness::check_log(&whole, &input);
-        let mut chunks = Vec::new();
-        let mut at = 0;
-        for size in sizes.iter().cycle() {
-            if at >= input.len() { break; }
-            let end = (at + size).min(input.len());
-            chunks.push(&input[at..end]);
-            at = end;
-        }
-        prop_assert_eq!(EventLog::scan(Dialect::Xml, options, chunks), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Xml, options, &input, &sizes);
+        prop_assert_eq!(chunked, whole);
     }
 
     /// Bytes from the markup's own alphabet, in any chunking: no panic, same events, tiling.
@@ -1275,9 +1215,8 @@ proptest! {
         input in prop::collection::vec(prop::sample::select(&b"<>/\"'= \nainvokeparmtsg_clDSML|"[..]), 0..200),
         size in 1usize..7,
     ) {
-        let whole = EventLog::scan(Dialect::Xml, Options::default(), [&input[..]]);
-        harness::check_log(&whole, &input);
-        prop_assert_eq!(EventLog::scan(Dialect::Xml, Options::default(), input.chunks(size)), whole);
+        let (whole, chunked) = harness::whole_and_chunked(Dialect::Xml, Options::default(), &input, &[size]);
+        prop_assert_eq!(chunked, whole);
     }
 }
 
