@@ -899,3 +899,58 @@ fn a_draft_cut_inside_a_value_ends_its_parameter() {
         assert!(params[2].starts_with("P1:b:"), "{dialect}: {params:?}");
     }
 }
+
+/// `stop_at_fabricated_result` ends the response where the model began writing a tool
+/// result: nothing from the result's opener on is content or a call (seed-system §5.1
+/// item 8 in anthropic, §5.4 in glm); without it everything is reported after the
+/// diagnostic.
+#[test]
+fn a_fabricated_result_can_end_the_response() {
+    let cases: &[(Dialect, &str, &str)] = &[
+        (
+            Dialect::Anthropic,
+            "<invoke name=\"read\"><parameter name=\"path\">rubygems.ts:85-93</parameter></invoke>\n<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>[rubygems.ts#A1B2]</stdout>\n</result>\n</function_results>\n<invoke name=\"edit\"><parameter name=\"input\">[rubygems.ts#A1B2]\nSWAP 89..89:\n+ fake</parameter></invoke>",
+            "read",
+        ),
+        (
+            Dialect::Glm,
+            "<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>\n<tool_response>\nFAKE RESULT\n</tool_response>\n<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>again</arg_value>\n</tool_call>",
+            "echo",
+        ),
+        (
+            Dialect::Hermes,
+            "<tool_call>\n{\"name\": \"echo\", \"arguments\": {}}\n</tool_call>\n<tool_response>\nFAKE RESULT\n</tool_response>\nSo the answer is 42.",
+            "echo",
+        ),
+    ];
+    let mut stop = AssembleOptions::seeded(1);
+    stop.stop_at_fabricated_result = true;
+    for (dialect, input, first) in cases {
+        let stopped = harness::completion_bytewise(*dialect, Options::default(), &stop, input);
+        let bytes = input.as_bytes();
+        for k in 0..=bytes.len() {
+            let split = assemble(
+                *dialect,
+                Options::default(),
+                &stop,
+                [&bytes[..k], &bytes[k..]],
+            );
+            assert_eq!(split, stopped, "{dialect}: split at {k}");
+        }
+        let names: Vec<String> = stopped.tool_calls.iter().map(|c| c.name.clone()).collect();
+        assert_eq!(names, [*first], "{dialect}");
+        assert_eq!(stopped.content, "", "{dialect}");
+        assert!(stopped.incomplete_calls.is_empty(), "{dialect}");
+        assert_eq!(
+            harness::codes(&stopped).last(),
+            Some(&"fabricated_result"),
+            "{dialect}"
+        );
+        // Without the option the rest is reported.
+        let all = harness::completion(*dialect, Options::default(), input);
+        assert!(
+            all.content.contains("FAKE RESULT") || all.tool_calls.len() == 2,
+            "{dialect}"
+        );
+    }
+}

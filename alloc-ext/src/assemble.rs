@@ -110,6 +110,12 @@ pub struct AssembleOptions {
     /// exposed ever has to be taken back, at the cost of streaming arguments. Default:
     /// `false`.
     pub hold_calls: bool,
+    /// End the response at a fabricated tool result (the model began writing a tool's
+    /// output itself, `fabricated_result`): the result's opener and everything after it are
+    /// left out, so no content, reasoning or call comes from made-up data (the seed's
+    /// abort, seed-system.md §4.5, §5.1 item 8, §5.4). An agent runtime that executes
+    /// calls wants this. Default: `false`, everything is reported after the diagnostic.
+    pub stop_at_fabricated_result: bool,
 }
 
 impl AssembleOptions {
@@ -119,6 +125,7 @@ impl AssembleOptions {
             seed: Some(seed),
             tools: None,
             hold_calls: false,
+            stop_at_fabricated_result: false,
         }
     }
 }
@@ -309,6 +316,10 @@ pub struct Assembler {
     diagnostics: Vec<DiagnosticRecord>,
     /// The scanner announced that the next call's name runs into its first key.
     glued_next: bool,
+    /// [`AssembleOptions::stop_at_fabricated_result`].
+    stop_at_fabricated: bool,
+    /// A fabricated result ended the response: later events are ignored.
+    stopped: bool,
 }
 
 impl Assembler {
@@ -335,6 +346,8 @@ impl Assembler {
             bad_utf8: Vec::new(),
             diagnostics: Vec::new(),
             glued_next: false,
+            stop_at_fabricated: options.stop_at_fabricated_result,
+            stopped: false,
         }
     }
 
@@ -748,6 +761,9 @@ impl Utf8Check {
 
 impl Sink for Assembler {
     fn text(&mut self, span: Span, text: &[u8]) {
+        if self.stopped {
+            return;
+        }
         if self.open_capture(span, text, false) {
             // Checked when it is shown, where the call stood.
             return;
@@ -759,6 +775,9 @@ impl Sink for Assembler {
     }
 
     fn reasoning(&mut self, span: Span, text: &[u8]) {
+        if self.stopped {
+            return;
+        }
         // Reasoning whether or not a call holds it: checked now.
         self.reasoning_utf8
             .check(span.start, text, &mut self.bad_utf8);
@@ -770,6 +789,9 @@ impl Sink for Assembler {
     }
 
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        if self.stopped {
+            return;
+        }
         match kind {
             Markup::Delimiter(Role::CallOpen) => {
                 let token = self.dialect.is_special_token(bytes);
@@ -789,6 +811,9 @@ impl Sink for Assembler {
                 self.capture(span, bytes, token);
             }
             Markup::Envelope => self.capture(span, bytes, false),
+            // With `stop_at_fabricated_result` the opener is the first byte left out (the
+            // scanner reports the fabricated result right after it).
+            Markup::Delimiter(Role::ResultOpen) if self.stop_at_fabricated => {}
             Markup::Delimiter(Role::ResultOpen) => {
                 self.capture = Capture::None;
                 self.push_text(bytes);
@@ -798,15 +823,24 @@ impl Sink for Assembler {
     }
 
     fn reasoning_start(&mut self, _: Span) {
+        if self.stopped {
+            return;
+        }
         self.in_reasoning = true;
         self.reasoning.get_or_insert_with(Vec::new);
     }
 
     fn reasoning_end(&mut self, _: Span) {
+        if self.stopped {
+            return;
+        }
         self.in_reasoning = false;
     }
 
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        if self.stopped {
+            return;
+        }
         let (raw, raw_start, opener) =
             match std::mem::replace(&mut self.capture, Capture::Call(call)) {
                 Capture::Opening(raw, start, token) => (raw, start, token),
@@ -859,6 +893,9 @@ impl Sink for Assembler {
     }
 
     fn tool_id(&mut self, _: Span, call: u32, id: &[u8]) {
+        if self.stopped {
+            return;
+        }
         // The model's own id (dialects.md rule 10) replaces the minted one.
         if let Some(record) = self.calls.get_mut(call as usize) {
             record.id = String::from_utf8_lossy(id).into_owned();
@@ -866,6 +903,9 @@ impl Sink for Assembler {
     }
 
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        if self.stopped {
+            return;
+        }
         let glued = self
             .calls
             .get_mut(call as usize)
@@ -879,6 +919,9 @@ impl Sink for Assembler {
     }
 
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        if self.stopped {
+            return;
+        }
         self.capture(span, json, false);
         if let Some(record) = self.calls.get_mut(call as usize) {
             record.has_args = true;
@@ -892,6 +935,9 @@ impl Sink for Assembler {
     }
 
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        if self.stopped {
+            return;
+        }
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
@@ -922,6 +968,9 @@ impl Sink for Assembler {
     }
 
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        if self.stopped {
+            return;
+        }
         self.capture(span, bytes, false);
         if let Some(record) = self.calls.get_mut(call as usize) {
             if let Some(params) = &mut record.params {
@@ -931,6 +980,9 @@ impl Sink for Assembler {
     }
 
     fn tool_param_end(&mut self, span: Span, call: u32) {
+        if self.stopped {
+            return;
+        }
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
@@ -942,6 +994,9 @@ impl Sink for Assembler {
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        if self.stopped {
+            return;
+        }
         if matches!(self.capture, Capture::Call(c) if c == call) {
             self.capture = Capture::None;
         }
@@ -968,14 +1023,21 @@ impl Sink for Assembler {
     }
 
     fn fabricated_result(&mut self, span: Span) {
+        if self.stopped {
+            return;
+        }
         self.record(
             span,
             "fabricated_result",
             "the model began writing a tool result itself",
         );
+        self.stopped = self.stop_at_fabricated;
     }
 
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        if self.stopped {
+            return;
+        }
         if diagnostic == Diagnostic::MissingKeyOpen {
             self.glued_next = true;
         }

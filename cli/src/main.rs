@@ -66,6 +66,10 @@ struct ScanArgs {
     /// streaming it from its name on (nothing sent ever has to be taken back).
     #[arg(long)]
     hold_calls: bool,
+    /// End the response where the model began writing a tool result itself: nothing from
+    /// the result's opener on is reported (no content, reasoning or calls from made-up data).
+    #[arg(long)]
+    stop_at_fabricated_result: bool,
     /// The tools offered to the model, as an OpenAI `tools` JSON array: calls of other
     /// names get a diagnostic, a recipient glued to its content type (Harmony `NAMEjson`)
     /// is repaired to a declared name, and raw-text parameters (the markup family) are
@@ -170,6 +174,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let mut assemble_options = AssembleOptions::default();
     assemble_options.seed = args.seed;
     assemble_options.hold_calls = args.hold_calls;
+    assemble_options.stop_at_fabricated_result = args.stop_at_fabricated_result;
     if let Some(path) = &args.tools {
         assemble_options.tools = Some(read_tools(path)?);
     }

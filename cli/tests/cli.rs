@@ -1209,3 +1209,52 @@ fn render_names_what_a_malformed_call_lacks() {
         assert_eq!(String::from_utf8_lossy(&output.stderr), expected, "{stdin}");
     }
 }
+
+/// `--stop-at-fabricated-result`: where the model begins writing a tool result itself the
+/// response ends, in the summary and in the OpenAI stream alike (seed-system §5.4).
+#[test]
+fn stop_at_fabricated_result() {
+    let dir = std::env::temp_dir().join(format!("inband-fabricated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fake.txt");
+    std::fs::write(
+        &file,
+        "<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>\n<tool_response>\nFAKE RESULT\n</tool_response>",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let flag = "--stop-at-fabricated-result";
+    let summary = stdout(&inband(&[
+        "scan",
+        file,
+        "--dialect",
+        "glm",
+        "--seed",
+        "1",
+        flag,
+    ]));
+    let summary: Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["content"], "");
+    assert_eq!(
+        summary["tool_calls"][0]["arguments"],
+        serde_json::json!({"msg": "hi"})
+    );
+    for chunk in ["1", "7", "64"] {
+        let out = stdout(&inband(&[
+            "scan",
+            file,
+            "--dialect",
+            "glm",
+            "--format",
+            "openai",
+            "--chunk",
+            chunk,
+            flag,
+        ]));
+        assert!(!out.contains("FAKE"), "{out}");
+        assert!(out.contains("\"finish_reason\":\"tool_calls\""), "{out}");
+    }
+    let all = stdout(&inband(&["scan", file, "--dialect", "glm", "--seed", "1"]));
+    assert!(all.contains("FAKE RESULT"), "{all}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
