@@ -1046,11 +1046,11 @@ fn untyped_values_are_json_when_they_parse() {
     );
 }
 
-/// The bundled transcript (`tests/data/transcripts/glm.txt`, GLM-4.6 style): reasoning,
+/// The bundled transcript (`tests/data/transcripts/glm-read-and-grep.txt`, GLM-4.6 style): reasoning,
 /// prose, two calls, one with the value closer inside a value.
 #[test]
 fn bundled_transcript() {
-    let input = include_str!("data/transcripts/glm.txt");
+    let input = include_str!("data/transcripts/glm-read-and-grep.txt");
     let completion = completion(input);
     assert_eq!(
         calls(&completion),

@@ -48,7 +48,7 @@ const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/anthropic-search-and-write.txt", "anthropic"),
     ("transcripts/minimax-weather-in-two-cities.txt", "minimax"),
     ("transcripts/qwen3-coder-edit-and-test.txt", "qwen3-coder"),
-    ("transcripts/glm.txt", "glm"),
+    ("transcripts/glm-read-and-grep.txt", "glm"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
