@@ -141,7 +141,8 @@ impl ToolSet {
     ///
     /// # Errors
     /// [`ToolsError`] when the text is not JSON, not an array, or a tool is malformed (no
-    /// string `function.name`, an empty name, a `type` other than `function`, a
+    /// string `function.name`, an empty name, a name with whitespace, control characters,
+    /// quotes, a backslash or `<`/`>` (dialects.md rule 9), a `type` other than `function`, a
     /// `description` that is not a string, `parameters` that is not an object, an example
     /// of none of the three shapes, a name declared twice); the error says which tool and
     /// what is wrong.
@@ -254,6 +255,15 @@ fn read_tool(item: &Value) -> Result<Tool, String> {
         .ok_or("`function.name` is not a string")?;
     if name.trim().is_empty() {
         return Err("`function.name` is empty".into());
+    }
+    // Dialects.md rule 9: a name with whitespace, quotes, a backslash or markup cannot be
+    // written in band (no scanner reads it back), so a prompt must not offer it.
+    if let Some(c) = name.chars().find(|&c| {
+        c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | '\'' | '\\')
+    }) {
+        return Err(format!(
+            "`function.name` {name:?} holds {c:?}, which no dialect can write in a call"
+        ));
     }
     let description = match function.get("description") {
         None | Some(Value::Null) => None,
@@ -687,6 +697,14 @@ mod tests {
         assert_eq!(
             error(r#"[{"function": {"name": " "}}]"#),
             "tool 0: `function.name` is empty"
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": "web search"}}]"#),
+            "tool 0: `function.name` \"web search\" holds ' ', which no dialect can write in a call"
+        );
+        assert_eq!(
+            error(r#"[{"function": {"name": "a<b"}}]"#),
+            "tool 0: `function.name` \"a<b\" holds '<', which no dialect can write in a call"
         );
         assert_eq!(
             error(r#"[{"type": "web_search", "function": {"name": "a"}}]"#),
