@@ -49,11 +49,10 @@ fn reasoning_closer_right_after_a_parameter_closer_ends_the_draft() {
             "{dialect}: a draft whose reasoning closed is reasoning (rule 7): {:?}",
             completion.incomplete_calls
         );
-        // The demoted draft is the invoke's own bytes; the section opener around it is
-        // structure, not part of the reasoning text (as for token-form sections).
+        // The demoted draft is its section and invoke as written (rule 2).
         let draft = match (dialect, input.contains("DSML")) {
-            (_, true) if dialect == Dialect::Deepseek => "<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>",
-            (_, true) => "<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>",
+            (_, true) if dialect == Dialect::Deepseek => "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>",
+            (_, true) => "<｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"true\">x</｜DSML｜parameter>",
             _ => "<invoke name=\"f\"><parameter name=\"a\">x</parameter>",
         };
         assert_eq!(

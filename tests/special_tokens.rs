@@ -512,7 +512,7 @@ fn kimi_extra_text_keeps_its_place() {
     let completion = kimi_completion("<think>x[S][C]functions.f:0[A]{\"a\":1}}[/C][/S]y</think>");
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some("x<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\":1}}<|tool_call_end|>y")
+        Some("x<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\":1}}<|tool_call_end|><|tool_calls_section_end|>y")
     );
     // The draft is a call when the reasoning never closes: the text alone is reasoning.
     let completion = kimi_completion("<think>x[S][C]functions.f:0[A]{\"a\":1}}[/C][/S]y");
@@ -630,7 +630,7 @@ fn kimi_call_in_closed_reasoning_is_demoted() {
     assert_eq!(completion.content, "c");
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some("a<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>b")
+        Some("a<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>b")
     );
     // The reasoning closes inside the section: the section ends with it.
     assert_eq!(
@@ -658,7 +658,9 @@ fn truncated_draft_in_reasoning_that_closes_is_reasoning() {
     assert_eq!(completion.content, "answer");
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some(r#"x<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":more"#)
+        Some(
+            r#"x<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":more"#
+        )
     );
     let completion =
         deepseek_completion(r#"<think>x[S][C]f[SEP]{"a":<｜end▁of▁sentence｜>more</think>answer"#);
@@ -667,7 +669,7 @@ fn truncated_draft_in_reasoning_that_closes_is_reasoning() {
     assert_eq!(completion.content, "answer");
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some(r#"x<｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":more"#)
+        Some(r#"x<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":more"#)
     );
     // The stream ends in the reasoning: the draft was a call, cut off.
     let input = r#"<think>x[S][C]functions.f:0[A]{"a":<|im_end|>more"#;
@@ -1557,7 +1559,7 @@ fn deepseek_reasoning_from_the_prompt() {
     assert!(completion.tool_calls.is_empty());
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some("a<｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜>")
+        Some("a<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>")
     );
 }
 
@@ -2012,7 +2014,7 @@ fn deepseek_dsml_inside_reasoning() {
     assert_eq!(
         completion.reasoning.as_deref(),
         Some(
-            "plan <｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">v</｜DSML｜parameter></｜DSML｜invoke>"
+            "plan <｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>"
         )
     );
 
@@ -2065,7 +2067,7 @@ fn deepseek_dsml_draft_cut_by_end_of_sentence() {
     assert_eq!(completion.content, "answer");
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some("x<｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">vmore")
+        Some("x<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">vmore")
     );
 }
 
@@ -2264,7 +2266,7 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
     assert_eq!(completion.content, "b");
     assert_eq!(
         completion.reasoning.as_deref(),
-        Some("a <｜DSML｜invoke name=\"f\"></｜DSML｜invoke>")
+        Some("a <｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"></｜DSML｜invoke>")
     );
 }
 
@@ -2353,9 +2355,16 @@ fn special_tokens_of_a_broken_call_are_not_given_back() {
         Some("xbad name:0{\"a\": \"<|tool_call_end|>\"}y")
     );
     assert_eq!(completion.content, "z");
+    // The section's opener is one of the removed tokens.
     assert_eq!(
         codes(&completion),
-        ["stray_token", "invalid_name", "stray_token", "stray_token"]
+        [
+            "stray_token",
+            "stray_token",
+            "invalid_name",
+            "stray_token",
+            "stray_token"
+        ]
     );
     // DSML markup is text the tokenizer splits: an invalid invoke keeps it.
     let completion = dsml_completion(

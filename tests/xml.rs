@@ -786,7 +786,7 @@ fn reasoning() {
     );
     assert_eq!(
         draft.reasoning.as_deref(),
-        Some("a <invoke name=\"f\"></invoke> b")
+        Some("a <tool_calls><invoke name=\"f\"></invoke></tool_calls> b")
     );
     assert!(draft.tool_calls.is_empty());
     // Unclosed reasoning: its call is a call.

@@ -288,9 +288,9 @@ impl CallRecord {
 #[derive(Debug)]
 enum Capture {
     None,
-    /// A call opener was seen at this offset; the call has not started yet. The flag says
-    /// it is a special token.
-    Opening(Vec<u8>, u64, bool),
+    /// A call opener (or a section opener before it) was seen at this offset; the call has
+    /// not started yet. The ranges of the bytes that are special tokens, with their spans.
+    Opening(Vec<u8>, u64, Vec<(Range<usize>, Span)>),
     Call(u32),
 }
 
@@ -380,7 +380,13 @@ impl Assembler {
     fn capture(&mut self, span: Span, bytes: &[u8], token: bool) {
         match &mut self.capture {
             Capture::None => {}
-            Capture::Opening(raw, _, _) => raw.extend_from_slice(bytes),
+            Capture::Opening(raw, _, tokens) => {
+                let start = raw.len();
+                raw.extend_from_slice(bytes);
+                if token {
+                    tokens.push((start..raw.len(), span));
+                }
+            }
             Capture::Call(call) => {
                 if let Some(record) = self.calls.get_mut(*call as usize) {
                     let start = record.raw.len();
@@ -582,6 +588,26 @@ impl Assembler {
             self.split_glued(span, name)
         } else {
             (self.declared_name(span, name), None)
+        }
+    }
+
+    /// A section closer: structure after real calls, but the last bytes of a draft still
+    /// waiting for its reasoning to decide (a demoted draft shows its section whole).
+    fn section_close(&mut self, span: Span, bytes: &[u8]) {
+        let capture = std::mem::replace(&mut self.capture, Capture::None);
+        if matches!(capture, Capture::Opening(..)) {
+            // A section without a call: nothing to show it with.
+            return;
+        }
+        let token = self.dialect.is_special_token(bytes);
+        if let Some(record) = self.calls.last_mut() {
+            if record.provisional && record.end.is_none() {
+                let start = record.raw.len();
+                record.raw.extend_from_slice(bytes);
+                if token {
+                    record.tokens.push((start..record.raw.len(), span));
+                }
+            }
         }
     }
 
@@ -793,14 +819,33 @@ impl Sink for Assembler {
             return;
         }
         match kind {
-            Markup::Delimiter(Role::CallOpen) => {
+            // Inside reasoning a call opener right after its section's opener (and the
+            // whitespace after it) joins it: a draft demoted to reasoning shows its section
+            // whole. In content a section's markup is structure only.
+            Markup::Delimiter(Role::CallOpen)
+                if self.in_reasoning && matches!(self.capture, Capture::Opening(..)) =>
+            {
                 let token = self.dialect.is_special_token(bytes);
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, token);
+                self.capture(span, bytes, token);
+            }
+            Markup::Delimiter(Role::SectionOpen | Role::MarkupOpen) if !self.in_reasoning => {
+                self.capture = Capture::None;
+            }
+            Markup::Delimiter(Role::CallOpen | Role::SectionOpen | Role::MarkupOpen) => {
+                let tokens = if self.dialect.is_special_token(bytes) {
+                    vec![(0..bytes.len(), span)]
+                } else {
+                    Vec::new()
+                };
+                self.capture = Capture::Opening(bytes.to_vec(), span.start, tokens);
+            }
+            Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
+                self.section_close(span, bytes);
             }
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, false);
+                self.capture = Capture::Opening(bytes.to_vec(), span.start, Vec::new());
             }
             // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
             // parameter's tags are the call's own markup, like its closer.
@@ -841,17 +886,11 @@ impl Sink for Assembler {
         if self.stopped {
             return;
         }
-        let (raw, raw_start, opener) =
+        let (raw, raw_start, tokens) =
             match std::mem::replace(&mut self.capture, Capture::Call(call)) {
-                Capture::Opening(raw, start, token) => (raw, start, token),
-                _ => (Vec::new(), span.start, false),
+                Capture::Opening(raw, start, tokens) => (raw, start, tokens),
+                _ => (Vec::new(), span.start, Vec::new()),
             };
-        let tokens = if opener {
-            let end = raw_start + raw.len() as u64;
-            vec![(0..raw.len(), Span::new(raw_start, end))]
-        } else {
-            Vec::new()
-        };
         let id = self.ids.mint();
         let glued = std::mem::take(&mut self.glued_next);
         let (name, glued_key) = match name {
