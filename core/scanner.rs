@@ -213,7 +213,10 @@ static KIMI: token_json::Modes = token_json::Modes {
     header: HeaderForm::CallId,
     fenced_keyword: None,
     // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
-    aliases: &["<|tool_call_section_begin|>".as_bytes()],
+    aliases: &[
+        "<|tool_call_section_begin|>".as_bytes(),
+        "<|tool_call_section_end|>".as_bytes(),
+    ],
     markup: None,
 };
 

@@ -306,6 +306,21 @@ fn kimi_singular_section_token() {
             "<SectionClose>",
         ]
     );
+    // Its closer too, in either section (a fresh-eyes find: the closer reached the text).
+    for input in [
+        "Hi<|tool_call_section_begin|>[C]functions.f:0[A]{}[/C]<|tool_call_section_end|>",
+        "Hi[S][C]functions.f:0[A]{}[/C]<|tool_call_section_end|>",
+    ] {
+        let log = kimi(input);
+        assert_eq!(
+            log[log.len() - 2..],
+            ["<SectionClose>", "D:delimiter_alias"],
+            "{input}"
+        );
+        let completion = kimi_completion(input);
+        assert_eq!(completion.content, "Hi");
+        assert_eq!(named_calls(&completion), [named("f", "{}")]);
+    }
 }
 
 /// model-formats §8, §24.4: a bare call opener without a section.

@@ -602,6 +602,7 @@ impl TokenJson {
             }
             Role::SectionClose => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.note_alias(delimiter, span, sink);
                 self.in_section = false;
                 self.phase = Phase::Text;
             }
