@@ -1255,3 +1255,25 @@ const MARKUP_PIECES: &[&str] = &[
     "<｜end▁of▁sentence｜>",
     "<function_results>",
 ];
+
+/// A parameter tag at the start of a line ends a value whose `</parameter>` is missing
+/// (parameters do not nest), as in anthropic and minimax; inside a line it is value text
+/// (a fresh-eyes find: the next parameter was swallowed).
+#[test]
+fn line_initial_parameter_ends_an_unclosed_value() {
+    let input = "<invoke name=\"shell\">\n<parameter name=\"cmd\">ls\n<parameter name=\"n\">2</parameter>\n</invoke>";
+    let healed = completion(input);
+    assert_eq!(
+        calls(&healed),
+        [call("shell", json!({"cmd": "ls", "n": 2}))]
+    );
+    assert_eq!(codes(&healed), ["unclosed_parameter"]);
+    let inline = "<invoke name=\"w\"><parameter name=\"text\">see <parameter name=\"n\"> here</parameter></invoke>";
+    assert_eq!(
+        harness::calls(&completion(inline)),
+        [harness::call(
+            "w",
+            json!({"text": "see <parameter name=\"n\"> here"})
+        )]
+    );
+}

@@ -294,7 +294,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     implied_section: false,
     closers: INVOKE_CLOSERS,
     key_closer: None,
-    line_openers: &[],
+    line_openers: &["\n<parameter"],
     stops: &[],
     key_tag: None,
 };
@@ -306,7 +306,6 @@ pub(crate) static ANTHROPIC: ParamCalls = ParamCalls {
     implied_section: true,
     closers: ANTHROPIC_CLOSERS,
     key_closer: Some(ANTHROPIC_AFTER_PARAM),
-    line_openers: &["\n<parameter"],
     ..XML
 };
 
