@@ -1135,7 +1135,9 @@ fn arg() -> impl Strategy<Value = Arg> {
     // no canonical value holds one.
     let text = prop::collection::vec(prop::sample::select(TEXT_PIECES), 0..8)
         .prop_map(|p| p.concat())
-        .prop_filter("no line-initial parameter tag", |t| !t.contains("\n<parameter"))
+        .prop_filter("no line-initial parameter tag", |t| {
+            !t.contains("\n<parameter")
+        })
         .prop_map(Arg::Text);
     let json = prop_oneof![
         any::<i32>().prop_map(|n| json!(n)),

@@ -1624,3 +1624,28 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         "<think>\nuse <tool_call> tags\n</think>"
     );
 }
+
+/// OpenAI's tool messages carry only the call's id: the result is named after the earlier
+/// call with that id, in the transcript and in re-encoded history (a fresh-eyes find:
+/// harmony wrote `functions. to=assistant`).
+#[test]
+fn results_are_named_after_their_calls() {
+    let messages: Vec<Message> = serde_json::from_str(
+        r#"[{"role": "user", "content": "read main"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function",
+             "function": {"name": "read", "arguments": "{\"path\": \"main.rs\"}"}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "fn main() {}"}]"#,
+    )
+    .unwrap();
+    let harmony = Renderer::new(Dialect::Harmony)
+        .transcript(&messages)
+        .unwrap();
+    assert!(
+        harmony.contains(
+            "<|start|>functions.read to=assistant<|channel|>commentary<|message|>fn main() {}<|end|>"
+        ),
+        "{harmony}"
+    );
+    let gemma = Renderer::new(Dialect::Gemma).transcript(&messages).unwrap();
+    assert!(gemma.contains("response:read{"), "{gemma}");
+}

@@ -328,7 +328,7 @@ impl<'t> Renderer<'t> {
                     i += 1;
                 }
                 Message::Tool(_) => {
-                    let run = tool_run(&messages[i..]);
+                    let run = tool_run(messages, i);
                     i += run.len();
                     out.push(Message::User {
                         content: self.results(&run)?,
@@ -360,13 +360,33 @@ impl<'t> Renderer<'t> {
     }
 }
 
-/// The tool results at the start of `messages`, in order.
-fn tool_run(messages: &[Message]) -> Vec<ToolResult> {
+/// The run of tool results from `messages[at]` on, in order, each named after its call.
+fn tool_run(messages: &[Message], at: usize) -> Vec<ToolResult> {
+    let earlier = messages.get(..at).unwrap_or_default();
     messages
+        .get(at..)
+        .unwrap_or_default()
         .iter()
         .map_while(|m| match m {
-            Message::Tool(result) => Some(result.clone()),
+            Message::Tool(result) => Some(named(result.clone(), earlier)),
             _ => None,
         })
         .collect()
+}
+
+/// `result` with its tool's name: OpenAI's tool messages carry only the call's id, and
+/// most dialects write the name, so it comes from the earlier call with that id.
+fn named(mut result: ToolResult, earlier: &[Message]) -> ToolResult {
+    if result.name.is_empty() && !result.tool_call_id.is_empty() {
+        let call = earlier.iter().rev().find_map(|m| match m {
+            Message::Assistant(turn) => {
+                turn.tool_calls.iter().find(|c| c.id == result.tool_call_id)
+            }
+            _ => None,
+        });
+        if let Some(call) = call {
+            result.name = call.name.clone();
+        }
+    }
+    result
 }

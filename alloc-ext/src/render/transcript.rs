@@ -65,7 +65,7 @@ fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
             Message::User { content } => turns.push(Turn::User(content)),
             Message::Assistant(turn) => turns.push(Turn::Assistant(turn)),
             Message::Tool(_) => {
-                let run = super::tool_run(&messages[i..]);
+                let run = super::tool_run(messages, i);
                 i += run.len();
                 turns.push(Turn::Results(run));
                 continue;
