@@ -579,7 +579,7 @@ impl Diagnostic {
             Diagnostic::WrongCloser => "a value was closed by the key's closer",
             Diagnostic::DuplicateTag => "a key tag was repeated; the repeat was ignored",
             Diagnostic::MissingKeyOpen => {
-                "the call name ran into its first key without the key's opener; the call is reported with the glued name and an empty first key"
+                "the call name ran into its first key without the key's opener; a declared tool name splits them, else the block is text"
             }
             Diagnostic::UnclosedCall => "a call was ended without its own closer",
         }
