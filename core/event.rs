@@ -392,8 +392,9 @@ pub enum Diagnostic {
     /// A parameter key was longer than [`MAX_NAME`](crate::MAX_NAME) bytes; the call is
     /// invalid.
     KeyTooLong,
-    /// A parameter closer came between parameters, where no value was open (a model closing
-    /// twice); it was consumed as markup (dialects.md rule 13).
+    /// A parameter closer came between parameters, or an invoke closer between the calls
+    /// of a section, where nothing it closes was open (a model closing twice); it was
+    /// consumed as markup (dialects.md rule 13).
     StrayCloser,
     /// A parameter value was closed by a tag named after the parameter (`</content>` for
     /// `<parameter name="content">`) instead of `</parameter>`; accepted where structure
@@ -558,7 +559,9 @@ impl Diagnostic {
                 "an invoke was ended by the next invoke or the section's closer"
             }
             Diagnostic::KeyTooLong => "a parameter key was too long",
-            Diagnostic::StrayCloser => "a parameter closer came where no value was open",
+            Diagnostic::StrayCloser => {
+                "a parameter or invoke closer came where nothing it closes was open; consumed"
+            }
             Diagnostic::MismatchedCloser => {
                 "a parameter value was closed by a tag named after the parameter"
             }

@@ -424,3 +424,20 @@ fn line_initial_parameter_after_a_rejected_closer() {
     );
     assert_eq!(codes(&completion), ["unclosed_parameter"]);
 }
+
+/// An invoke closer between the calls of a section closes nothing (a model closing twice):
+/// consumed with `stray_closer`, the section goes on (a fresh-eyes find: the rest became
+/// text with `unclosed_section`). The same in the invoke/parameter dialects.
+#[test]
+fn doubled_invoke_closer_in_a_section() {
+    let input = "<tool_call>\n<function=shell>\n<parameter=cmd>\nls\n</parameter>\n</function>\n</function>\n</tool_call>";
+    let doubled = completion(input);
+    assert_eq!(calls(&doubled), [call("shell", json!({"cmd": "ls"}))]);
+    assert_eq!(doubled.content, "");
+    assert_eq!(codes(&doubled), ["stray_closer"]);
+    let anthropic = "<function_calls>\n<invoke name=\"shell\">\n<parameter name=\"cmd\">ls</parameter>\n</invoke>\n</invoke>\n</function_calls>";
+    let doubled = harness::completion(Dialect::Anthropic, Options::default(), anthropic);
+    assert_eq!(calls(&doubled), [call("shell", json!({"cmd": "ls"}))]);
+    assert_eq!(doubled.content, "");
+    assert_eq!(codes(&doubled), ["stray_closer"]);
+}

@@ -559,6 +559,11 @@ impl MarkupCalls {
     ) {
         match delimiter.role {
             Role::CallOpen | Role::ParamOpen => self.begin_tag(delimiter, span.start),
+            Role::CallClose if !self.in_call => {
+                // Between the calls of a section: a model closing twice.
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayCloser);
+            }
             Role::CallClose => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 self.complete(frame, span, sink);
