@@ -98,6 +98,16 @@ impl Frame {
         false
     }
 
+    /// The text mode: `reasoning` inside a reasoning block, else `content`.
+    #[inline]
+    pub(crate) fn text_mode(&self, content: &'static Dfa, reasoning: &'static Dfa) -> &'static Dfa {
+        if self.reasoning {
+            reasoning
+        } else {
+            content
+        }
+    }
+
     /// Reports `bytes` as reasoning or content, whichever the stream is in.
     #[inline]
     pub(crate) fn release<S: Sink>(&self, span: Span, bytes: &[u8], sink: &mut S) {
@@ -363,21 +373,20 @@ impl Frame {
 
     /// At the end of the stream (offset `end`), reports held bytes as the call's markup.
     pub(crate) fn held_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        let held = self.delimiters.take();
-        if !held.is_empty() {
-            sink.markup(
-                Span::new(end - held.len() as u64, end),
-                Markup::Envelope,
-                &held,
-            );
-        }
+        held_markup(&self.delimiters.take(), end, sink);
     }
 
     /// At the end of the stream (offset `end`) in text: releases held bytes as text.
     pub(crate) fn finish_text<S: Sink>(&mut self, end: u64, sink: &mut S) {
         let held = self.delimiters.take();
+        self.release_held(&held, end, sink);
+    }
+
+    /// Releases `held`, held-back bytes that end at stream offset `end`, as reasoning or
+    /// content.
+    pub(crate) fn release_held<S: Sink>(&self, held: &[u8], end: u64, sink: &mut S) {
         if !held.is_empty() {
-            self.release(Span::new(end - held.len() as u64, end), &held, sink);
+            self.release(Span::new(end - held.len() as u64, end), held, sink);
         }
     }
 
@@ -397,4 +406,60 @@ impl Frame {
             self.reasoning = false;
         }
     }
+}
+
+/// Reports `held`, held-back bytes that end at stream offset `end`, as a call's markup.
+pub(crate) fn held_markup<S: Sink>(held: &[u8], end: u64, sink: &mut S) {
+    if !held.is_empty() {
+        sink.markup(
+            Span::new(end - held.len() as u64, end),
+            Markup::Envelope,
+            held,
+        );
+    }
+}
+
+/// Reports `chunk[from..to]` (chunk offsets; `chunk[0]` is at stream offset `base`) as a
+/// call's markup, unless the range is empty.
+#[inline]
+pub(crate) fn envelope<S: Sink>(chunk: &[u8], base: u64, from: usize, to: usize, sink: &mut S) {
+    if let Some(bytes) = chunk.get(from..to) {
+        if !bytes.is_empty() {
+            sink.markup(
+                Span::new(base + from as u64, base + to as u64),
+                Markup::Envelope,
+                bytes,
+            );
+        }
+    }
+}
+
+/// Reports the run of bytes from `chunk[from]` on that `accept` takes (whitespace before
+/// structure, as a rule) as a call's markup; returns the chunk offset after the run.
+#[inline]
+pub(crate) fn envelope_while<S: Sink>(
+    chunk: &[u8],
+    base: u64,
+    from: usize,
+    accept: impl Fn(u8) -> bool,
+    sink: &mut S,
+) -> usize {
+    let run = chunk
+        .get(from..)
+        .map_or(0, |rest| rest.iter().take_while(|&&b| accept(b)).count());
+    envelope(chunk, base, from, from + run, sink);
+    from + run
+}
+
+/// The part of `chunk` (first byte at stream offset `base`) before stream offset `limit`,
+/// where a call reaches `max_argument_bytes`; all of it without a limit. Cutting chunks
+/// there makes the limit fall on the same byte whatever the chunking.
+#[inline]
+pub(crate) fn before_limit(chunk: &[u8], base: u64, limit: Option<u64>) -> &[u8] {
+    let Some(limit) = limit else {
+        return chunk;
+    };
+    let end =
+        usize::try_from(limit.saturating_sub(base)).map_or(chunk.len(), |end| end.min(chunk.len()));
+    chunk.get(..end).unwrap_or(chunk)
 }

@@ -20,7 +20,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::Frame;
+use super::frame::{before_limit, envelope, Frame};
 use crate::automaton::{Delimiter, Dfa};
 use crate::lex::python::{PyValue, Step};
 use crate::scan::Stop;
@@ -187,16 +187,9 @@ impl Block {
         // Markup from `run` on is not reported yet.
         let mut run = pos;
         macro_rules! emit {
-            ($to:expr) => {{
-                let to = $to;
-                if run < to {
-                    sink.markup(
-                        Span::new(at(run), at(to)),
-                        Markup::Envelope,
-                        &chunk[run..to],
-                    );
-                }
-            }};
+            ($to:expr) => {
+                envelope(chunk, base, run, $to, sink)
+            };
         }
         macro_rules! flush {
             ($to:expr) => {{
@@ -745,11 +738,9 @@ impl Gemini {
         // Token-sized chunks are mostly plain text or plain string contents: hand them
         // over whole without entering the general machine.
         let span = Span::new(base, base + chunk.len() as u64);
-        let text_dfa = if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        };
+        let text_dfa = self
+            .frame
+            .text_mode(self.modes.content, self.modes.reasoning);
         match self.phase {
             Phase::Text if self.frame.plain_text(text_dfa, chunk) => {
                 if self.frame.reasoning {
@@ -786,18 +777,13 @@ impl Gemini {
                 Phase::Block => self.block.limit(options),
                 _ => None,
             };
-            let Some(limit) = limit else {
-                pos = self.step(chunk, pos, base, options, sink);
-                continue;
-            };
-            if limit <= base + pos as u64 {
+            if limit.is_some_and(|limit| limit <= base + pos as u64) {
                 self.block
                     .over_limit(&mut self.frame, base + pos as u64, sink);
                 self.phase = Phase::Text;
                 continue;
             }
-            let end = usize::try_from(limit - base).map_or(chunk.len(), |end| end.min(chunk.len()));
-            pos = self.step(&chunk[..end], pos, base, options, sink);
+            pos = self.step(before_limit(chunk, base, limit), pos, base, options, sink);
         }
     }
 

@@ -17,7 +17,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{Anchored, Frame};
+use super::frame::{before_limit, envelope_while, Anchored, Frame};
 use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
@@ -258,11 +258,8 @@ impl Gemma {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.frame
+            .text_mode(self.modes.content, self.modes.reasoning)
     }
 
     fn in_call(&self) -> bool {
@@ -321,16 +318,11 @@ impl Gemma {
                 true => self.body.limit(options),
                 false => None,
             };
-            let Some(limit) = limit else {
-                pos = self.step(chunk, pos, base, options, sink);
-                continue;
-            };
-            if limit <= base + pos as u64 {
+            if limit.is_some_and(|limit| limit <= base + pos as u64) {
                 self.over_limit(base + pos as u64, sink);
                 continue;
             }
-            let end = usize::try_from(limit - base).map_or(chunk.len(), |end| end.min(chunk.len()));
-            pos = self.step(&chunk[..end], pos, base, options, sink);
+            pos = self.step(before_limit(chunk, base, limit), pos, base, options, sink);
         }
     }
 
@@ -1016,15 +1008,7 @@ impl Gemma {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if self.frame.delimiters.state == START {
-            let ws = chunk[i..].iter().take_while(|&&b| is_json_ws(b)).count();
-            if ws > 0 {
-                sink.markup(
-                    Span::new(at(i), at(i + ws)),
-                    Markup::Envelope,
-                    &chunk[i..i + ws],
-                );
-                i += ws;
-            }
+            i = envelope_while(chunk, base, i, is_json_ws, sink);
             if i == chunk.len() {
                 return i;
             }

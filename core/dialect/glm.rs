@@ -27,7 +27,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{Anchored, Frame};
+use super::frame::{held_markup, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
@@ -156,11 +156,8 @@ impl Glm {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.frame
+            .text_mode(self.modes.content, self.modes.reasoning)
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.
@@ -994,10 +991,9 @@ impl Glm {
                     self.not_a_name(Diagnostic::TruncatedCall, sink);
                 }
                 if !nameless && self.start_call(options, sink) {
-                    self.held_markup(&held, end, sink);
-                } else if !held.is_empty() {
-                    let span = Span::new(end - held.len() as u64, end);
-                    self.frame.release(span, &held, sink);
+                    held_markup(&held, end, sink);
+                } else {
+                    self.frame.release_held(&held, end, sink);
                 }
             }
             Phase::Body => self.frame.held_as_markup(end, sink),
@@ -1017,7 +1013,7 @@ impl Glm {
                         let span = Span::new(start, start + self.buf.len() as u64);
                         sink.markup(span, Markup::Envelope, &self.buf);
                     }
-                    self.held_markup(&held, end, sink);
+                    held_markup(&held, end, sink);
                 }
             }
             Phase::Value => {
@@ -1030,10 +1026,9 @@ impl Glm {
                 let held = self.frame.delimiters.take();
                 self.confirm(sink);
                 if self.in_call {
-                    self.held_markup(&held, end, sink);
-                } else if !held.is_empty() {
-                    let span = Span::new(end - held.len() as u64, end);
-                    self.frame.release(span, &held, sink);
+                    held_markup(&held, end, sink);
+                } else {
+                    self.frame.release_held(&held, end, sink);
                 }
             }
         }
@@ -1046,22 +1041,13 @@ impl Glm {
         self.frame.finish_reasoning(at, sink);
     }
 
-    /// Bytes held at the end of the stream (offset `end`), as the call's markup.
-    fn held_markup<S: Sink>(&self, held: &[u8], end: u64, sink: &mut S) {
-        if !held.is_empty() {
-            let span = Span::new(end - held.len() as u64, end);
-            sink.markup(span, Markup::Envelope, held);
-        }
-    }
-
     /// Bytes held at the end of the stream (offset `end`), as value text of the open call.
     fn held_value<S: Sink>(&self, held: &[u8], end: u64, sink: &mut S) {
         if !held.is_empty() && self.in_call {
             let span = Span::new(end - held.len() as u64, end);
             sink.tool_value(span, self.frame.call.index, Piece::Verbatim, held);
-        } else if !held.is_empty() {
-            let span = Span::new(end - held.len() as u64, end);
-            self.frame.release(span, held, sink);
+        } else {
+            self.frame.release_held(held, end, sink);
         }
     }
 }

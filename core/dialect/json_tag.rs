@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{Anchored, Frame};
+use super::frame::{envelope, envelope_while, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::scanner::{Options, MAX_NAME};
@@ -123,11 +123,8 @@ impl JsonTag {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.frame
+            .text_mode(self.modes.content, self.modes.reasoning)
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.
@@ -273,16 +270,9 @@ impl JsonTag {
         let mut run = pos;
         // Reports the envelope markup up to `to`, when the body scan stops there.
         macro_rules! emit {
-            ($to:expr) => {{
-                let to = $to;
-                if run < to {
-                    sink.markup(
-                        Span::new(at(run), at(to)),
-                        Markup::Envelope,
-                        &chunk[run..to],
-                    );
-                }
-            }};
+            ($to:expr) => {
+                envelope(chunk, base, run, $to, sink)
+            };
         }
         macro_rules! flush {
             ($to:expr) => {{
@@ -574,18 +564,13 @@ impl JsonTag {
         if self.frame.delimiters.state == START {
             // A fenced body's closing fence is part of the tail.
             let fenced = self.call.fence != 0;
-            let ws = chunk[i..]
-                .iter()
-                .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
-                .count();
-            if ws > 0 {
-                sink.markup(
-                    Span::new(at(i), at(i + ws)),
-                    Markup::Envelope,
-                    &chunk[i..i + ws],
-                );
-                i += ws;
-            }
+            i = envelope_while(
+                chunk,
+                base,
+                i,
+                |b| is_json_ws(b) || (b == b'`' && fenced),
+                sink,
+            );
             if i == chunk.len() {
                 return i;
             }

@@ -35,7 +35,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{Anchored, Frame};
+use super::frame::{envelope_while, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
@@ -472,15 +472,7 @@ impl MarkupCalls {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if frame.delimiters.state == START {
-            let ws = chunk[i..].iter().take_while(|&&b| is_ws(b)).count();
-            if ws > 0 {
-                sink.markup(
-                    Span::new(at(i), at(i + ws)),
-                    Markup::Envelope,
-                    &chunk[i..i + ws],
-                );
-                i += ws;
-            }
+            i = envelope_while(chunk, base, i, is_ws, sink);
             if i == chunk.len() {
                 return Found::End;
             }
@@ -1334,9 +1326,7 @@ impl MarkupCalls {
             self.replay = false;
             let held = frame.delimiters.take();
             let at = start + pos as u64;
-            if !held.is_empty() {
-                frame.release(Span::new(at - held.len() as u64, at), &held, sink);
-            }
+            frame.release_held(&held, at, sink);
             frame.release(
                 Span::new(at, start + bytes.len() as u64),
                 &bytes[pos..],
@@ -1364,11 +1354,8 @@ impl MarkupMachine {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.frame
+            .text_mode(self.modes.content, self.modes.reasoning)
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.

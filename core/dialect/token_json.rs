@@ -42,7 +42,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{Anchored, Frame};
+use super::frame::{envelope, envelope_while, Anchored, Frame};
 use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
@@ -235,11 +235,8 @@ impl TokenJson {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.frame
+            .text_mode(self.modes.content, self.modes.reasoning)
     }
 
     /// Where a call returns when it ends.
@@ -546,18 +543,7 @@ impl TokenJson {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if self.frame.delimiters.state == START {
-            let ws = chunk[i..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
-            if ws > 0 {
-                sink.markup(
-                    Span::new(at(i), at(i + ws)),
-                    Markup::Envelope,
-                    &chunk[i..i + ws],
-                );
-                i += ws;
-            }
+            i = envelope_while(chunk, base, i, |b| b.is_ascii_whitespace(), sink);
             if i == chunk.len() {
                 return i;
             }
@@ -644,16 +630,7 @@ impl TokenJson {
                 if call.head.is_empty() {
                     if b.is_ascii_whitespace() {
                         // Leading whitespace is trimmed anyway: markup at once, never kept.
-                        let ws = chunk[i..]
-                            .iter()
-                            .take_while(|b| b.is_ascii_whitespace())
-                            .count();
-                        sink.markup(
-                            Span::new(at(i), at(i + ws)),
-                            Markup::Envelope,
-                            &chunk[i..i + ws],
-                        );
-                        i += ws;
+                        i = envelope_while(chunk, base, i, |b| b.is_ascii_whitespace(), sink);
                         continue;
                     }
                     call.head_start = at(i);
@@ -1114,13 +1091,7 @@ impl TokenJson {
         if over {
             self.break_call(Span::at(at(args)), Diagnostic::ArgumentsTooLong, sink);
         }
-        if end > args {
-            sink.markup(
-                Span::new(at(args), at(end)),
-                Markup::Envelope,
-                &chunk[args..end],
-            );
-        }
+        envelope(chunk, base, args, end, sink);
         match step {
             Step::More => {}
             Step::Done(_) => {
@@ -1302,18 +1273,7 @@ impl TokenJson {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if self.frame.delimiters.state == START {
-            let ws = chunk[i..]
-                .iter()
-                .take_while(|&&b| is_json_ws(b) || is_fence(b))
-                .count();
-            if ws > 0 {
-                sink.markup(
-                    Span::new(at(i), at(i + ws)),
-                    Markup::Envelope,
-                    &chunk[i..i + ws],
-                );
-                i += ws;
-            }
+            i = envelope_while(chunk, base, i, |b| is_json_ws(b) || is_fence(b), sink);
             if i == chunk.len() {
                 return i;
             }
