@@ -98,16 +98,6 @@ impl Frame {
         false
     }
 
-    /// The text mode: `reasoning` inside a reasoning block, else `content`.
-    #[inline]
-    pub(crate) fn text_mode(&self, content: &'static Dfa, reasoning: &'static Dfa) -> &'static Dfa {
-        if self.reasoning {
-            reasoning
-        } else {
-            content
-        }
-    }
-
     /// Reports `bytes` as reasoning or content, whichever the stream is in.
     #[inline]
     pub(crate) fn release<S: Sink>(&self, span: Span, bytes: &[u8], sink: &mut S) {
@@ -423,8 +413,8 @@ pub(crate) fn held_markup<S: Sink>(held: &[u8], end: u64, sink: &mut S) {
 /// call's markup, unless the range is empty.
 #[inline]
 pub(crate) fn envelope<S: Sink>(chunk: &[u8], base: u64, from: usize, to: usize, sink: &mut S) {
-    if let Some(bytes) = chunk.get(from..to) {
-        if !bytes.is_empty() {
+    if from < to {
+        if let Some(bytes) = chunk.get(from..to) {
             sink.markup(
                 Span::new(base + from as u64, base + to as u64),
                 Markup::Envelope,
@@ -449,17 +439,4 @@ pub(crate) fn envelope_while<S: Sink>(
         .map_or(0, |rest| rest.iter().take_while(|&&b| accept(b)).count());
     envelope(chunk, base, from, from + run, sink);
     from + run
-}
-
-/// The part of `chunk` (first byte at stream offset `base`) before stream offset `limit`,
-/// where a call reaches `max_argument_bytes`; all of it without a limit. Cutting chunks
-/// there makes the limit fall on the same byte whatever the chunking.
-#[inline]
-pub(crate) fn before_limit(chunk: &[u8], base: u64, limit: Option<u64>) -> &[u8] {
-    let Some(limit) = limit else {
-        return chunk;
-    };
-    let end =
-        usize::try_from(limit.saturating_sub(base)).map_or(chunk.len(), |end| end.min(chunk.len()));
-    chunk.get(..end).unwrap_or(chunk)
 }

@@ -20,7 +20,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{before_limit, envelope, Frame};
+use super::frame::{envelope, Frame};
 use crate::automaton::{Delimiter, Dfa};
 use crate::lex::python::{PyValue, Step};
 use crate::scan::Stop;
@@ -738,9 +738,11 @@ impl Gemini {
         // Token-sized chunks are mostly plain text or plain string contents: hand them
         // over whole without entering the general machine.
         let span = Span::new(base, base + chunk.len() as u64);
-        let text_dfa = self
-            .frame
-            .text_mode(self.modes.content, self.modes.reasoning);
+        let text_dfa = if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        };
         match self.phase {
             Phase::Text if self.frame.plain_text(text_dfa, chunk) => {
                 if self.frame.reasoning {
@@ -777,13 +779,18 @@ impl Gemini {
                 Phase::Block => self.block.limit(options),
                 _ => None,
             };
-            if limit.is_some_and(|limit| limit <= base + pos as u64) {
+            let Some(limit) = limit else {
+                pos = self.step(chunk, pos, base, options, sink);
+                continue;
+            };
+            if limit <= base + pos as u64 {
                 self.block
                     .over_limit(&mut self.frame, base + pos as u64, sink);
                 self.phase = Phase::Text;
                 continue;
             }
-            pos = self.step(before_limit(chunk, base, limit), pos, base, options, sink);
+            let end = usize::try_from(limit - base).map_or(chunk.len(), |end| end.min(chunk.len()));
+            pos = self.step(&chunk[..end], pos, base, options, sink);
         }
     }
 

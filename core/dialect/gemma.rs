@@ -17,7 +17,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{before_limit, envelope_while, Anchored, Frame};
+use super::frame::{envelope_while, Anchored, Frame};
 use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
@@ -258,8 +258,11 @@ impl Gemma {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        self.frame
-            .text_mode(self.modes.content, self.modes.reasoning)
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
     }
 
     fn in_call(&self) -> bool {
@@ -318,11 +321,16 @@ impl Gemma {
                 true => self.body.limit(options),
                 false => None,
             };
-            if limit.is_some_and(|limit| limit <= base + pos as u64) {
+            let Some(limit) = limit else {
+                pos = self.step(chunk, pos, base, options, sink);
+                continue;
+            };
+            if limit <= base + pos as u64 {
                 self.over_limit(base + pos as u64, sink);
                 continue;
             }
-            pos = self.step(before_limit(chunk, base, limit), pos, base, options, sink);
+            let end = usize::try_from(limit - base).map_or(chunk.len(), |end| end.min(chunk.len()));
+            pos = self.step(&chunk[..end], pos, base, options, sink);
         }
     }
 

@@ -156,8 +156,11 @@ impl Glm {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        self.frame
-            .text_mode(self.modes.content, self.modes.reasoning)
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.

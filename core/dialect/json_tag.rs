@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{envelope, envelope_while, Anchored, Frame};
+use super::frame::{envelope, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::scanner::{Options, MAX_NAME};
@@ -123,8 +123,11 @@ impl JsonTag {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        self.frame
-            .text_mode(self.modes.content, self.modes.reasoning)
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
     }
 
     /// Scans one chunk whose first byte is at stream offset `base`.
@@ -564,13 +567,18 @@ impl JsonTag {
         if self.frame.delimiters.state == START {
             // A fenced body's closing fence is part of the tail.
             let fenced = self.call.fence != 0;
-            i = envelope_while(
-                chunk,
-                base,
-                i,
-                |b| is_json_ws(b) || (b == b'`' && fenced),
-                sink,
-            );
+            let ws = chunk[i..]
+                .iter()
+                .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
+                .count();
+            if ws > 0 {
+                sink.markup(
+                    Span::new(at(i), at(i + ws)),
+                    Markup::Envelope,
+                    &chunk[i..i + ws],
+                );
+                i += ws;
+            }
             if i == chunk.len() {
                 return i;
             }

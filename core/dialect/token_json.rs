@@ -235,8 +235,11 @@ impl TokenJson {
     }
 
     fn text_dfa(&self) -> &'static Dfa {
-        self.frame
-            .text_mode(self.modes.content, self.modes.reasoning)
+        if self.frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
     }
 
     /// Where a call returns when it ends.
