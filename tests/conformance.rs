@@ -71,7 +71,7 @@ fn rendered_call_round_trips_byte_by_byte() {
         assert_eq!(completion.tool_calls.len(), 1);
         assert_eq!(completion.tool_calls[0].name, "read");
         assert_eq!(
-            inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
+            serde_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
             r#"{"path":"src/a.ts","count":2}"#
         );
         assert_eq!(completion.content, "");
@@ -141,7 +141,7 @@ fn double_encoded_arguments_stream_raw_and_assemble_unwrapped() {
     );
     let completion = hermes_completion(input.as_bytes());
     assert_eq!(
-        inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
+        serde_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
         r#"{"path":"a"}"#
     );
 }
@@ -160,7 +160,7 @@ fn arguments_that_are_not_an_object_are_skipped() {
     let completion =
         hermes_completion(&b"<tool_call>{\"name\": \"f\", \"arguments\": 42}</tool_call>"[..]);
     assert_eq!(
-        inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
+        serde_json::to_string(&completion.tool_calls[0].arguments).unwrap(),
         "{}"
     );
 }

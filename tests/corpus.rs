@@ -93,8 +93,7 @@ fn check_completion(case: &Case, how: &str, completion: &Completion) {
     );
     for (call, expected_call) in completion.tool_calls.iter().zip(calls) {
         let arguments: Value =
-            serde_json::from_str(&inband_alloc::simd_json::to_string(&call.arguments).unwrap())
-                .unwrap();
+            serde_json::from_str(&serde_json::to_string(&call.arguments).unwrap()).unwrap();
         assert!(
             same_json(&arguments, &expected_call["arguments"]),
             "{}: arguments of {} ({how}): {arguments} != {}",

@@ -36,7 +36,7 @@ fn completion(input: &str) -> Completion {
 }
 
 fn arguments(call: &ToolCall) -> String {
-    inband_alloc::simd_json::to_string(&call.arguments).unwrap()
+    serde_json::to_string(&call.arguments).unwrap()
 }
 
 /// The OpenAI deltas of `input` fed in `size`-byte chunks, and the finish reason.

@@ -286,7 +286,7 @@ fn scan_back(dialect: Dialect, input: &str, sizes: &[usize]) -> serde_json::Valu
         assemble(dialect, Options::default(), &options, [input.as_bytes()])
     );
     assert_eq!(completion.tool_calls.len(), 1, "{input:?}: {completion:?}");
-    let text = inband_alloc::simd_json::to_string(&completion.tool_calls[0].arguments).unwrap();
+    let text = serde_json::to_string(&completion.tool_calls[0].arguments).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 

@@ -131,7 +131,7 @@ fn calls(completion: &Completion) -> Vec<(String, String, String)> {
         .tool_calls
         .iter()
         .map(|c| {
-            let arguments = inband_alloc::simd_json::to_string(&c.arguments).unwrap();
+            let arguments = serde_json::to_string(&c.arguments).unwrap();
             (c.id.clone(), c.name.clone(), arguments)
         })
         .collect()

@@ -1048,8 +1048,7 @@ fn openai_deltas_concatenate_to_the_arguments() {
         for (call, text) in completion.tool_calls.iter().zip(&arguments) {
             let parsed: Value = serde_json::from_str(text).unwrap();
             let final_: Value =
-                serde_json::from_str(&inband_alloc::simd_json::to_string(&call.arguments).unwrap())
-                    .unwrap();
+                serde_json::from_str(&serde_json::to_string(&call.arguments).unwrap()).unwrap();
             assert_eq!(parsed, final_);
         }
         // The body streamed before the call closed.

@@ -80,8 +80,9 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use serde::Serialize;
-use simd_json::OwnedValue;
+use serde_json::Value;
 
+use crate::dedup::{Duplicates, FirstKeyWins};
 use crate::ids::IdMinter;
 use crate::params::{ParamIssue, Params, Schema};
 use crate::tools::{Tool, ToolSet};
@@ -137,8 +138,13 @@ pub struct ToolCall {
     pub id: String,
     /// The tool's name, trimmed.
     pub name: String,
-    /// The arguments, always a JSON object.
-    pub arguments: OwnedValue,
+    /// The arguments, always a JSON object ([`Value::Object`]), keys in the model's order,
+    /// each key once (the first value wins, see [Arguments](self#arguments)). Numbers
+    /// keep the model's text exactly (serde_json's `arbitrary_precision`):
+    /// `123456789012345678901234567890` and `1e999` are not rounded or rejected, and
+    /// `serde_json::to_string` writes them back as written; [`serde_json::Number::as_f64`]
+    /// and friends convert on request.
+    pub arguments: Value,
 }
 
 /// A call the end of the stream cut off: never executable (dialects.md rule 3).
@@ -248,6 +254,8 @@ pub(crate) struct CallRecord {
     /// Normalised argument text so far; after the call completes, the whole JSON text.
     pub(crate) arguments: Vec<u8>,
     normalizer: ArgumentsNormalizer,
+    /// Leaves repeated keys out of `arguments` as it grows.
+    dedup: FirstKeyWins,
     has_args: bool,
     /// The call's parameters (raw-text or literal), when its arguments come that way:
     /// `arguments` is then built from them (see [`crate::params`]).
@@ -462,11 +470,16 @@ impl Assembler {
     }
 
     /// The call's arguments as a JSON object, or `None` when they do not parse as one.
-    fn arguments(record: &mut CallRecord) -> Option<OwnedValue> {
+    fn arguments(record: &mut CallRecord) -> Option<Value> {
         let mut text = std::mem::take(&mut record.arguments);
-        record
-            .normalizer
-            .finish(&mut |bytes| text.extend_from_slice(bytes));
+        let CallRecord {
+            normalizer, dedup, ..
+        } = record;
+        // Keys were all complete when the arguments' JSON closed: nothing is left out here.
+        normalizer.finish(&mut |bytes| {
+            dedup.feed(bytes, &mut text);
+        });
+        dedup.finish(&mut text);
         if !record.has_args {
             text = b"{}".to_vec();
         }
@@ -477,9 +490,25 @@ impl Assembler {
             record.lossy = true;
             text = fixed.into_bytes();
         }
-        match simd_json::to_owned_value(&mut text) {
-            Ok(value @ OwnedValue::Object(_)) => Some(value),
+        match crate::json::parse(&text) {
+            Some(value @ Value::Object(_)) => Some(value),
             _ => None,
+        }
+    }
+
+    /// One diagnostic per repeated key left out of a call's arguments (see
+    /// [Arguments](self#arguments)).
+    fn duplicates(&mut self, span: Span, found: Duplicates) {
+        for _ in 0..found.parameters {
+            let issue = ParamIssue::Duplicate;
+            self.record(span, issue.code(), issue.message());
+        }
+        for _ in 0..found.nested {
+            self.record(
+                span,
+                "duplicate_key",
+                "a key appeared twice in an object of the arguments; the first value was kept",
+            );
         }
     }
 
@@ -495,7 +524,9 @@ impl Assembler {
             return;
         };
         if let Some(params) = &record.params {
-            params.close(&mut record.arguments);
+            let mut close = Vec::new();
+            params.close(&mut close);
+            record.dedup.feed(&close, &mut record.arguments);
         }
         let unsplit = record.unsplit;
         let parsed = if unsplit {
@@ -697,11 +728,18 @@ impl Assembler {
             .filter(|r| r.end == Some(CallEnd::Incomplete))
             .map(|r| {
                 let mut text = std::mem::take(&mut r.arguments);
-                r.normalizer
-                    .finish(&mut |bytes| text.extend_from_slice(bytes));
+                let CallRecord {
+                    normalizer, dedup, ..
+                } = r;
+                normalizer.finish(&mut |bytes| {
+                    dedup.feed(bytes, &mut text);
+                });
                 if let Some(params) = &mut r.params {
-                    params.cut(&mut text);
+                    let mut cut = Vec::new();
+                    params.cut(&mut cut);
+                    r.dedup.feed(&cut, &mut text);
                 }
+                r.dedup.finish(&mut text);
                 IncompleteCall {
                     id: r.id.clone(),
                     name: r
@@ -919,6 +957,7 @@ impl Sink for Assembler {
             inner_reasoning: false,
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
+            dedup: FirstKeyWins::default(),
             has_args: false,
             params: None,
             provisional,
@@ -967,9 +1006,12 @@ impl Sink for Assembler {
             let CallRecord {
                 normalizer,
                 arguments,
+                dedup,
                 ..
             } = record;
-            normalizer.feed(json, &mut |bytes| arguments.extend_from_slice(bytes));
+            let mut found = Duplicates::default();
+            normalizer.feed(json, &mut |bytes| found.add(dedup.feed(bytes, arguments)));
+            self.duplicates(span, found);
         }
     }
 
@@ -997,13 +1039,14 @@ impl Sink for Assembler {
             }
             _ => Schema::None,
         };
-        let issue = record.params.get_or_insert_with(Params::default).begin(
-            key,
-            kind,
-            schema,
-            &mut record.arguments,
-        );
+        let mut text = Vec::new();
+        let issue = record
+            .params
+            .get_or_insert_with(Params::default)
+            .begin(key, kind, schema, &mut text);
+        let found = record.dedup.feed(&text, &mut record.arguments);
         self.param_issue(span, issue);
+        self.duplicates(span, found);
     }
 
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
@@ -1013,7 +1056,10 @@ impl Sink for Assembler {
         self.capture(span, bytes, false);
         if let Some(record) = self.calls.get_mut(call as usize) {
             if let Some(params) = &mut record.params {
-                params.value(piece, bytes, &mut record.arguments);
+                let mut text = Vec::new();
+                params.value(piece, bytes, &mut text);
+                let found = record.dedup.feed(&text, &mut record.arguments);
+                self.duplicates(span, found);
             }
         }
     }
@@ -1025,11 +1071,14 @@ impl Sink for Assembler {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
+        let mut text = Vec::new();
         let issue = match &mut record.params {
-            Some(params) => params.end(&mut record.arguments),
+            Some(params) => params.end(&mut text),
             None => None,
         };
+        let found = record.dedup.feed(&text, &mut record.arguments);
         self.param_issue(span, issue);
+        self.duplicates(span, found);
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {

@@ -21,7 +21,7 @@
 //! let completion = assemble(Dialect::Hermes, Options::default(), &AssembleOptions::seeded(7), [text.as_bytes()]);
 //! assert_eq!(completion.content, "Let me look.");
 //! assert_eq!(completion.tool_calls[0].name, "read");
-//! assert_eq!(simd_json::to_string(&completion.tool_calls[0].arguments)?, r#"{"path":"a.rs"}"#);
+//! assert_eq!(serde_json::to_string(&completion.tool_calls[0].arguments)?, r#"{"path":"a.rs"}"#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -53,11 +53,13 @@
 #![warn(missing_debug_implementations)]
 
 pub mod assemble;
+mod dedup;
 pub mod demote;
 pub mod events;
 pub mod examples;
 pub mod ids;
 pub mod inventory;
+mod json;
 mod literal;
 mod params;
 pub mod prompt;
@@ -66,4 +68,6 @@ pub mod select;
 pub mod stream;
 pub mod tools;
 
-pub use simd_json;
+/// The JSON library of [`ToolCall::arguments`](assemble::ToolCall::arguments), with
+/// `arbitrary_precision` (numbers as written) and `preserve_order` (keys as written).
+pub use serde_json;

@@ -421,8 +421,6 @@ impl LiteralValue {
                 return out.extend_from_slice(json);
             }
             if let Some(number) = json_number(text) {
-                // An integer beyond 64 bits is written as a float, which loses digits.
-                self.repaired |= number.ends_with(".0") && !text.contains(&b'.');
                 return out.extend_from_slice(number.as_bytes());
             }
             self.repaired = true;
@@ -668,9 +666,17 @@ fn keyword(text: &[u8]) -> Option<&'static [u8]> {
     }
 }
 
-/// The JSON text of a Python (or JSON) number literal, if `text` is one.
+/// The JSON text of a Python (or JSON) number literal, if `text` is one: a JSON number
+/// exactly as written (`1E5`, `123456789012345678901234567890`, `1e999`: nothing is
+/// rounded, see [`ToolCall::arguments`](crate::assemble::ToolCall::arguments)), any other
+/// Python number in the decimal JSON form of the same value (`0x1F` → `31`, `1_000` →
+/// `1000`, `1.` → `1.0`, `007` → `7`; a hexadecimal, octal or binary integer only up to 128
+/// bits).
 fn json_number(text: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(text).ok()?;
+    if crate::json::is_number(text) {
+        return Some(text.to_owned());
+    }
     let (negative, digits) = match text.as_bytes().first()? {
         b'-' => (true, &text[1..]),
         b'+' => (false, &text[1..]),
@@ -686,7 +692,7 @@ fn json_number(text: &[u8]) -> Option<String> {
         if let Some(rest) = lower.strip_prefix(prefix) {
             let rest = rest.strip_prefix('_').unwrap_or(rest).replace('_', "");
             let value = u128::from_str_radix(&rest, radix).ok()?;
-            return integer(format!("{sign}{value}"));
+            return Some(format!("{sign}{value}"));
         }
     }
     let plain: String = digits.chars().filter(|&c| c != '_').collect();
@@ -721,24 +727,8 @@ fn json_number(text: &[u8]) -> Option<String> {
         }
         number.push('e');
         number.push_str(exponent);
-    } else if frac.is_none() {
-        return integer(number);
     }
-    // JSON parsers (simd-json among them) reject a float that overflows f64.
-    number.parse::<f64>().ok()?.is_finite().then_some(number)
-}
-
-/// A decimal integer as JSON parsers read it: beyond 64 bits (Python ints have no limit)
-/// only as a float, and not at all beyond f64.
-fn integer(digits: String) -> Option<String> {
-    if digits.parse::<i64>().is_ok() || digits.parse::<u64>().is_ok() {
-        return Some(digits);
-    }
-    digits
-        .parse::<f64>()
-        .ok()?
-        .is_finite()
-        .then(|| digits + ".0")
+    Some(number)
 }
 
 #[cfg(test)]
@@ -773,16 +763,27 @@ mod tests {
             (".5", Some("0.5")),
             ("+3", Some("3")),
             ("1e5", Some("1e5")),
-            ("1.5E-3", Some("1.5e-3")),
+            ("1.5E-3", Some("1.5E-3")),
+            ("1.5E+3", Some("1.5E+3")),
+            ("+1.5E-3", Some("1.5e-3")),
             ("007", Some("7")),
             ("18446744073709551615", Some("18446744073709551615")),
             ("-9223372036854775808", Some("-9223372036854775808")),
             (
                 "123456789012345678901234567890",
-                Some("123456789012345678901234567890.0"),
+                Some("123456789012345678901234567890"),
             ),
-            ("1e400", None),
-            (&"9".repeat(400), None),
+            (
+                "-0.100000000000000000000000000001",
+                Some("-0.100000000000000000000000000001"),
+            ),
+            (
+                "1_0000000000_0000000000_0000000000",
+                Some("1000000000000000000000000000000"),
+            ),
+            ("1e400", Some("1e400")),
+            (&"9".repeat(400), Some(&"9".repeat(400))),
+            ("0x1_0000_0000_0000_0000_0000_0000_0000_0000", None),
             ("1_", None),
             ("1.2.3", None),
             ("e5", None),

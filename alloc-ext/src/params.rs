@@ -5,7 +5,7 @@
 //! documented with [`crate::assemble`]; literal values are converted by [`crate::literal`].
 
 use inband::{ArgumentsNormalizer, Piece, ValueKind};
-use simd_json::OwnedValue;
+use serde_json::Value;
 
 use crate::literal::LiteralValue;
 use crate::tools::JsonTypes;
@@ -254,7 +254,7 @@ fn typed(raw: &[u8], types: JsonTypes, out: &mut Vec<u8>) -> Option<ParamIssue> 
         push_string(raw, out);
         return (!strings).then_some(ParamIssue::UntypedValue);
     };
-    let repaired_string = json.repaired && matches!(json.value, OwnedValue::String(_));
+    let repaired_string = json.repaired && matches!(json.value, Value::String(_));
     if types.admits(&json.value) && !(strings && repaired_string) {
         out.extend_from_slice(&json.text);
         return json.repaired.then_some(ParamIssue::Repaired);
@@ -269,8 +269,7 @@ fn strict_json(raw: &[u8]) -> Option<&[u8]> {
     if trimmed.is_empty() || std::str::from_utf8(trimmed).is_err() {
         return None;
     }
-    let mut copy = trimmed.to_vec();
-    simd_json::to_owned_value(&mut copy).ok()?;
+    crate::json::parse(trimmed)?;
     Some(trimmed)
 }
 
@@ -279,7 +278,7 @@ struct Repaired {
     /// Its JSON text, trimmed.
     text: Vec<u8>,
     /// Its value.
-    value: OwnedValue,
+    value: Value,
     /// Whether the text needed repair.
     repaired: bool,
 }
@@ -299,9 +298,9 @@ fn repaired_json(raw: &[u8]) -> Option<Repaired> {
         normalizer.feed(piece, &mut |bytes| text.extend_from_slice(bytes));
     }
     normalizer.finish(&mut |bytes| text.extend_from_slice(bytes));
-    let mut parse = String::from_utf8_lossy(&text).into_owned().into_bytes();
-    let value = match simd_json::to_owned_value(&mut parse) {
-        Ok(OwnedValue::Array(mut items)) if items.len() == 1 => items.pop()?,
+    let parse = String::from_utf8_lossy(&text);
+    let value = match crate::json::parse(parse.as_bytes()) {
+        Some(Value::Array(mut items)) if items.len() == 1 => items.pop()?,
         _ => return None,
     };
     let text = text.get(1..text.len() - 1)?.trim_ascii().to_vec();

@@ -8,7 +8,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
-use simd_json::{OwnedValue, StaticNode};
 
 /// One tool: a function the model may call.
 ///
@@ -332,7 +331,7 @@ fn read_example(item: &Value) -> Result<ToolExample, String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ToolsError {
-    /// The text is not JSON; simd-json's message.
+    /// The text is not JSON; serde_json's message.
     Json(String),
     /// The JSON is not an array.
     NotAnArray,
@@ -416,37 +415,19 @@ impl JsonTypes {
         })
     }
 
-    /// The narrowest type of a JSON value (as the assembler parses one): an integral number
-    /// is [`JsonTypes::INTEGER`], a fractional one the part of [`JsonTypes::NUMBER`] that
-    /// `INTEGER` leaves out.
-    pub fn of_value(value: &OwnedValue) -> JsonTypes {
-        match value {
-            OwnedValue::String(_) => Self::STRING,
-            OwnedValue::Array(_) => Self::ARRAY,
-            OwnedValue::Object(_) => Self::OBJECT,
-            OwnedValue::Static(node) => match node {
-                StaticNode::Null => Self::NULL,
-                StaticNode::Bool(_) => Self::BOOLEAN,
-                StaticNode::I64(_) | StaticNode::U64(_) => Self::INTEGER,
-                StaticNode::F64(f) if f.is_finite() && f.fract() == 0.0 => Self::INTEGER,
-                StaticNode::F64(_) => JsonTypes(4),
-            },
-        }
-    }
-
-    /// [`JsonTypes::of_value`] of a value of a schema (an `enum` or `const` entry).
-    fn of_schema_value(value: &Value) -> JsonTypes {
+    /// The narrowest type of a JSON value (as the assembler parses one, or a schema's
+    /// `enum`/`const` entry): an integral number is [`JsonTypes::INTEGER`] (`5`, `140.0`,
+    /// `1e3`, `123456789012345678901234567890`: decided on the number's text, exactly), a
+    /// fractional one the part of [`JsonTypes::NUMBER`] that `INTEGER` leaves out.
+    pub fn of_value(value: &Value) -> JsonTypes {
         match value {
             Value::String(_) => Self::STRING,
             Value::Array(_) => Self::ARRAY,
             Value::Object(_) => Self::OBJECT,
             Value::Null => Self::NULL,
             Value::Bool(_) => Self::BOOLEAN,
-            Value::Number(n) if n.is_i64() || n.is_u64() => Self::INTEGER,
-            Value::Number(n) => match n.as_f64() {
-                Some(f) if f.is_finite() && f.fract() == 0.0 => Self::INTEGER,
-                _ => JsonTypes(4),
-            },
+            Value::Number(n) if crate::json::is_integral(&n.to_string()) => Self::INTEGER,
+            Value::Number(_) => JsonTypes(4),
         }
     }
 
@@ -471,7 +452,7 @@ impl JsonTypes {
     }
 
     /// Whether `value`'s type is admitted.
-    pub fn admits(self, value: &OwnedValue) -> bool {
+    pub fn admits(self, value: &Value) -> bool {
         self.contains(Self::of_value(value))
     }
 
@@ -535,11 +516,11 @@ fn collect(schema: &Value, root: &Value, depth: u8) -> Option<JsonTypes> {
     } else if let Some(Value::Array(values)) = map.get("enum") {
         let of_values = values
             .iter()
-            .map(JsonTypes::of_schema_value)
+            .map(JsonTypes::of_value)
             .fold(JsonTypes::NONE, JsonTypes::union);
         narrow(&mut types, Some(of_values));
     } else if let Some(value) = map.get("const") {
-        narrow(&mut types, Some(JsonTypes::of_schema_value(value)));
+        narrow(&mut types, Some(JsonTypes::of_value(value)));
     }
     if let (Some(t), Some(true)) = (types, map.get("nullable").and_then(Value::as_bool)) {
         types = Some(t.union(JsonTypes::NULL));
@@ -649,10 +630,7 @@ mod tests {
 
     #[test]
     fn integral_numbers_are_integers() {
-        let value = |text: &str| {
-            let mut bytes = text.as_bytes().to_vec();
-            JsonTypes::of_value(&simd_json::to_owned_value(&mut bytes).unwrap())
-        };
+        let value = |text: &str| JsonTypes::of_value(&crate::json::parse(text.as_bytes()).unwrap());
         assert_eq!(value("140.0"), JsonTypes::INTEGER);
         assert_eq!(value("-3"), JsonTypes::INTEGER);
         assert_eq!(value("1e3"), JsonTypes::INTEGER);

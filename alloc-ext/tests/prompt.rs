@@ -231,9 +231,6 @@ fn the_catalog_keeps_the_order_of_wide_schemas() {
     let tool = format!("[{{\"name\":\"wide\",\"parameters\":{schema}}}]");
     let tools = parse(&serde_json::from_str::<Vec<Value>>(&tool).unwrap()).unwrap();
     assert!(catalog(&tools).contains(&schema), "{}", catalog(&tools));
-    let mut text = schema.clone().into_bytes();
-    let owned = simd_json::to_owned_value(&mut text).unwrap();
-    assert_ne!(simd_json::to_string(&owned).unwrap(), schema);
 }
 
 #[test]
@@ -439,10 +436,7 @@ fn every_guide_example_reads_back_as_the_calls_it_shows() {
                 assert!(completion.incomplete_calls.is_empty(), "{dialect:?}");
                 if size == block.len() {
                     for call in completion.tool_calls {
-                        let arguments: Value =
-                            serde_json::from_str(&simd_json::to_string(&call.arguments).unwrap())
-                                .unwrap();
-                        calls.push((call.name, arguments));
+                        calls.push((call.name, call.arguments));
                     }
                 }
             }

@@ -43,7 +43,7 @@ fn calls_of(completion: &Completion) -> Vec<(String, Value)> {
         .tool_calls
         .iter()
         .map(|call| {
-            let text = inband_alloc::simd_json::to_string(&call.arguments).unwrap();
+            let text = serde_json::to_string(&call.arguments).unwrap();
             (call.name.clone(), serde_json::from_str(&text).unwrap())
         })
         .collect()

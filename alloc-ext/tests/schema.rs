@@ -96,8 +96,7 @@ fn check(tools: Option<&ToolSet>, input: &str) -> Run {
     for (text, call) in whole.streamed.iter().zip(&whole.completion.tool_calls) {
         let streamed: Value = serde_json::from_str(text).unwrap();
         let final_: Value =
-            serde_json::from_str(&inband_alloc::simd_json::to_string(&call.arguments).unwrap())
-                .unwrap();
+            serde_json::from_str(&serde_json::to_string(&call.arguments).unwrap()).unwrap();
         assert_eq!(streamed, final_, "the fragments are the arguments' JSON");
     }
     whole

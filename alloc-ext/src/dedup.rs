@@ -1,0 +1,256 @@
+//! The first value of a repeated key wins, in every object of the arguments, as the
+//! arguments' JSON text streams.
+//!
+//! [`FirstKeyWins`] sits between whatever writes a call's argument text (the
+//! [`ArgumentsNormalizer`](inband::ArgumentsNormalizer)'s output, or the JSON built from
+//! parameters) and the text that is streamed and parsed. A key is held back while it is
+//! written (with the comma and whitespace before it); once its closing quote arrives, it is
+//! compared, decoded (`"p\u0061th"` is `"path"`), with the keys before it in the same
+//! object. A new key goes out; a repeated one is left out with its comma, its colon and its
+//! value, so the text that goes out never holds a duplicate and every JSON parser reads it
+//! the same (serde_json and Python keep the last value of a duplicate, Rust's lookups the
+//! first). Text that is not JSON passes through unchanged.
+
+use std::collections::HashSet;
+
+/// Where in an object the text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// After `{` or `,`: a key may come.
+    Key,
+    /// Inside or after a key, before its value ends.
+    Value,
+}
+
+#[derive(Debug)]
+enum Frame {
+    Array,
+    Object { keys: HashSet<Vec<u8>>, at: At },
+}
+
+/// Duplicates found by one [`FirstKeyWins::feed`]: at the top level (parameters of the
+/// call) and in nested objects.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Duplicates {
+    pub(crate) parameters: u32,
+    pub(crate) nested: u32,
+}
+
+impl Duplicates {
+    /// Adds `other`'s counts.
+    pub(crate) fn add(&mut self, other: Duplicates) {
+        self.parameters += other.parameters;
+        self.nested += other.nested;
+    }
+}
+
+/// A streaming filter of one call's argument text that leaves out every repeated key and
+/// its value (see [the module docs](self)). Memory: the keys of the open objects and the
+/// key being written.
+#[derive(Debug, Default)]
+pub(crate) struct FirstKeyWins {
+    stack: Vec<Frame>,
+    in_string: bool,
+    escaped: bool,
+    /// The string being written is a key (held in `held`).
+    in_key: bool,
+    /// Bytes held back: the comma, whitespace and key text of a member not yet decided.
+    held: Vec<u8>,
+    /// Where `held`'s key starts.
+    key_start: usize,
+    /// Leaving out a repeated member of the object at this stack depth.
+    skip: Option<usize>,
+}
+
+impl FirstKeyWins {
+    /// Filters the next `bytes` of argument text into `out`; returns the duplicates whose
+    /// key was completed by them.
+    pub(crate) fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Duplicates {
+        let mut found = Duplicates::default();
+        for &b in bytes {
+            self.byte(b, out, &mut found);
+        }
+        found
+    }
+
+    /// The text ended (a call cut off): the held bytes go out as they are.
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>) {
+        if self.skip.is_none() {
+            out.append(&mut self.held);
+        }
+        *self = FirstKeyWins::default();
+    }
+
+    fn byte(&mut self, b: u8, out: &mut Vec<u8>, found: &mut Duplicates) {
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.in_string = false;
+            }
+            if self.in_key {
+                self.held.push(b);
+                if !self.in_string {
+                    self.in_key = false;
+                    self.key_done(out, found);
+                }
+            } else if self.skip.is_none() {
+                out.push(b);
+            }
+            return;
+        }
+        let depth = self.stack.len();
+        let object_at = match self.stack.last() {
+            Some(Frame::Object { at, .. }) => Some(*at),
+            _ => None,
+        };
+        if self.skip == Some(depth) && matches!(b, b',' | b'}') {
+            // The left-out member ends here; what follows is the object's own.
+            self.skip = None;
+        }
+        match b {
+            b'"' => {
+                self.in_string = true;
+                if object_at == Some(At::Key) && self.skip.is_none() {
+                    self.in_key = true;
+                    self.key_start = self.held.len();
+                    self.held.push(b);
+                    self.set_at(At::Value);
+                    return;
+                }
+            }
+            b',' if object_at.is_some() => {
+                self.set_at(At::Key);
+                if self.skip.is_none() {
+                    self.held.push(b);
+                    return;
+                }
+            }
+            b'{' => self.stack.push(Frame::Object {
+                keys: HashSet::new(),
+                at: At::Key,
+            }),
+            b'[' => self.stack.push(Frame::Array),
+            b'}' | b']' => {
+                self.stack.pop();
+                if self.skip.is_none() {
+                    // Whitespace or a trailing comma held before the closer.
+                    out.append(&mut self.held);
+                }
+            }
+            _ if !self.held.is_empty() && self.skip.is_none() => {
+                // Whitespace between a comma and its key, or text that is not JSON.
+                self.held.push(b);
+                if !b.is_ascii_whitespace() {
+                    out.append(&mut self.held);
+                }
+                return;
+            }
+            _ => {}
+        }
+        if self.skip.is_none() {
+            out.push(b);
+        }
+    }
+
+    fn set_at(&mut self, new: At) {
+        if let Some(Frame::Object { at, .. }) = self.stack.last_mut() {
+            *at = new;
+        }
+    }
+
+    /// A key's closing quote arrived: let the member through or leave it out.
+    fn key_done(&mut self, out: &mut Vec<u8>, found: &mut Duplicates) {
+        let depth = self.stack.len();
+        let raw = &self.held[self.key_start..];
+        let key = serde_json::from_slice::<String>(raw)
+            .map(String::into_bytes)
+            .unwrap_or_else(|_| raw.to_vec());
+        let Some(Frame::Object { keys, .. }) = self.stack.last_mut() else {
+            out.append(&mut self.held);
+            return;
+        };
+        if keys.insert(key) {
+            out.append(&mut self.held);
+            return;
+        }
+        self.held.clear();
+        self.skip = Some(depth);
+        if depth == 1 {
+            found.parameters += 1;
+        } else {
+            found.nested += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Filters `text` in pieces of `n` bytes: the output and the duplicates found.
+    fn filter(text: &str, n: usize) -> (String, Duplicates) {
+        let mut filter = FirstKeyWins::default();
+        let mut out = Vec::new();
+        let mut all = Duplicates::default();
+        for piece in text.as_bytes().chunks(n) {
+            all.add(filter.feed(piece, &mut out));
+        }
+        filter.finish(&mut out);
+        (String::from_utf8(out).unwrap(), all)
+    }
+
+    fn dups(parameters: u32, nested: u32) -> Duplicates {
+        Duplicates { parameters, nested }
+    }
+
+    #[test]
+    fn first_value_wins_at_every_level() {
+        for (text, expected, found) in [
+            (
+                r#"{"path": "/tmp/safe", "path": "/"}"#,
+                r#"{"path": "/tmp/safe"}"#,
+                dups(1, 0),
+            ),
+            (
+                r#"{"a":1,"a":{"x":[1,{"a":2}]},"b":2}"#,
+                r#"{"a":1,"b":2}"#,
+                dups(1, 0),
+            ),
+            (
+                r#"{"o":{"k":1,"k":2,"j":"}"},"p\u0061th":3,"path":4}"#,
+                r#"{"o":{"k":1,"j":"}"},"p\u0061th":3}"#,
+                dups(1, 1),
+            ),
+            (
+                r#"{"l":[{"k":1,"k":2},{"k":3}]}"#,
+                r#"{"l":[{"k":1},{"k":3}]}"#,
+                dups(0, 1),
+            ),
+            (
+                r#"{"a":1 , "b":"a,\"a\":2"}"#,
+                r#"{"a":1 , "b":"a,\"a\":2"}"#,
+                dups(0, 0),
+            ),
+            (r#"["a","a",{"a":1}]"#, r#"["a","a",{"a":1}]"#, dups(0, 0)),
+            (r#"{"a":1,}"#, r#"{"a":1,}"#, dups(0, 0)),
+            ("not json, \"x\"", "not json, \"x\"", dups(0, 0)),
+        ] {
+            for n in 1..=text.len() {
+                assert_eq!(
+                    filter(text, n),
+                    (expected.to_owned(), found),
+                    "{text} / {n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn cut_off_text_keeps_what_was_held() {
+        assert_eq!(filter(r#"{"a":1, "b"#, 3).0, r#"{"a":1, "b"#);
+        assert_eq!(filter(r#"{"a":1,"a":[2"#, 3).0, r#"{"a":1"#);
+    }
+}

@@ -1,0 +1,148 @@
+//! Parsing argument JSON into [`serde_json::Value`], the one parser of this crate.
+//!
+//! Numbers keep the model's text (serde_json's `arbitrary_precision`), so nothing is
+//! rounded and `1e999` is a number, not an error (serde_json writes an exponent in one
+//! form: `1E5` is kept as `1e+5`, its digits unchanged). Nesting deeper than 127 levels is
+//! refused, so a hostile value cannot exhaust the stack.
+
+use serde_json::Value;
+
+/// The deepest nesting of arrays and objects a parsed value may have: serde_json's
+/// recursion limit (128 nested values: 127 levels of arrays and objects), which keeps parsing, serialising and dropping a value within any
+/// thread's stack. A call whose arguments nest deeper does not parse: it is text, with an
+/// `invalid_arguments` diagnostic.
+pub(crate) const MAX_DEPTH: usize = 127;
+
+/// `text` as one JSON value, or `None` when it is not strict JSON (surrounding whitespace
+/// allowed), is not UTF-8, or nests deeper than [`MAX_DEPTH`].
+pub(crate) fn parse(text: &[u8]) -> Option<Value> {
+    serde_json::from_slice(text).ok()
+}
+
+/// Whether `text` is exactly one JSON number (RFC 8259: `-?(0|[1-9][0-9]*)(\.[0-9]+)?
+/// ([eE][+-]?[0-9]+)?`).
+pub(crate) fn is_number(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(k) => (&unsigned[..k], Some(&unsigned[k + 1..])),
+        None => (unsigned, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (mantissa, None),
+    };
+    digits(int)
+        && (int == "0" || !int.starts_with('0'))
+        && frac.is_none_or(digits)
+        && exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)))
+}
+
+/// Whether a JSON number's text (as serde_json keeps it) has an integral value, exactly:
+/// `140.0`, `1e3` and `123456789012345678901234567890` are integral, `1.5` and `1e-3` are
+/// not (JSON Schema's `integer`). Decided on the digits, never through f64.
+pub(crate) fn is_integral(number: &str) -> bool {
+    let unsigned = number.strip_prefix('-').unwrap_or(number);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(k) => (&unsigned[..k], &unsigned[k + 1..]),
+        None => (unsigned, "0"),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        // The digits before the point are an integer; a negative exponent must not cut
+        // into its non-zero digits.
+        let int_zeros = int.len() - int.trim_end_matches('0').len();
+        return match exponent.strip_prefix('-') {
+            Some(neg) => int.bytes().all(|b| b == b'0') || fits(neg, int_zeros),
+            None => true,
+        };
+    }
+    // A fraction: only a positive exponent at least as long as its digits makes it whole.
+    match exponent.strip_prefix('-') {
+        Some(_) => false,
+        None => !fits_below(exponent.strip_prefix('+').unwrap_or(exponent), frac.len()),
+    }
+}
+
+/// Whether the decimal `digits` are at most `limit`.
+fn fits(digits: &str, limit: usize) -> bool {
+    let digits = digits.trim_start_matches('0');
+    digits.len() <= 20 && digits.parse::<u128>().is_ok_and(|n| n <= limit as u128)
+        || digits.is_empty()
+}
+
+/// Whether the decimal `digits` are below `limit`.
+fn fits_below(digits: &str, limit: usize) -> bool {
+    let digits = digits.trim_start_matches('0');
+    digits.is_empty() && limit > 0
+        || digits.len() <= 20 && digits.parse::<u128>().is_ok_and(|n| n < limit as u128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_keep_their_text() {
+        let value =
+            parse(br#"{"a": 123456789012345678901234567890, "b": 1e999, "c": 0.10}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&value).unwrap(),
+            r#"{"a":123456789012345678901234567890,"b":1e+999,"c":0.10}"#
+        );
+    }
+
+    /// serde_json's recursion limit.
+    const MAX_DEPTH: usize = 127;
+
+    #[test]
+    fn depth_is_limited() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(parse(nested(MAX_DEPTH).as_bytes()).is_some());
+        assert!(parse(nested(MAX_DEPTH + 1).as_bytes()).is_none());
+        assert!(parse(b"{} x").is_none());
+    }
+
+    #[test]
+    fn json_numbers() {
+        for (text, number) in [
+            ("0", true),
+            ("-0.5e+7", true),
+            ("1E5", true),
+            ("007", false),
+            ("+3", false),
+            ("1.", false),
+            (".5", false),
+            ("1e", false),
+            ("-", false),
+            ("1_0", false),
+        ] {
+            assert_eq!(is_number(text), number, "{text}");
+        }
+    }
+
+    #[test]
+    fn integral_numbers() {
+        for (number, integral) in [
+            ("5", true),
+            ("-3", true),
+            ("140.0", true),
+            ("1e3", true),
+            ("1.5e1", true),
+            ("1.25e1", false),
+            ("1.5", false),
+            ("1e-3", false),
+            ("100e-2", true),
+            ("100e-3", false),
+            ("0.0e-5", true),
+            ("123456789012345678901234567890", true),
+            ("1e999", true),
+            ("1.5e999", true),
+            ("1e-999", false),
+            ("0e-999", true),
+        ] {
+            assert_eq!(is_integral(number), integral, "{number}");
+        }
+    }
+}
