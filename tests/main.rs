@@ -2,6 +2,7 @@
 
 mod alloc;
 mod anthropic;
+mod arguments;
 mod conformance;
 mod corpus;
 mod dsml;

@@ -256,6 +256,10 @@ pub(crate) struct CallRecord {
     normalizer: ArgumentsNormalizer,
     /// Leaves repeated keys out of `arguments` as it grows.
     dedup: FirstKeyWins,
+    /// The repeated keys left out so far, reported when the call ends.
+    duplicates: Duplicates,
+    /// Stream offset of the end of the call's last event (its end, once it ended).
+    end_at: u64,
     has_args: bool,
     /// The call's parameters (raw-text or literal), when its arguments come that way:
     /// `arguments` is then built from them (see [`crate::params`]).
@@ -497,7 +501,8 @@ impl Assembler {
     }
 
     /// One diagnostic per repeated key left out of a call's arguments (see
-    /// [Arguments](self#arguments)).
+    /// [Arguments](self#arguments)); `span` is the whole call's, so that it does not
+    /// depend on the chunking.
     fn duplicates(&mut self, span: Span, found: Duplicates) {
         for _ in 0..found.parameters {
             let issue = ParamIssue::Duplicate;
@@ -541,6 +546,7 @@ impl Assembler {
         );
         let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default()).into_owned();
         let id = record.id.clone();
+        let (duplicates, call_span) = (record.duplicates, Span::new(record.raw_start, span.end));
         // A committed call is never text again; a broken one keeps its bytes to show them.
         let raw = std::mem::take(&mut record.raw);
         record.broken = parsed.is_none();
@@ -575,6 +581,7 @@ impl Assembler {
             }
             return;
         };
+        self.duplicates(call_span, duplicates);
         self.show_inner(call);
         if self
             .tools
@@ -722,6 +729,7 @@ impl Assembler {
             }
             text
         });
+        let mut cut_duplicates = Vec::new();
         let incomplete_calls = self
             .calls
             .iter_mut()
@@ -740,6 +748,7 @@ impl Assembler {
                     r.dedup.feed(&cut, &mut text);
                 }
                 r.dedup.finish(&mut text);
+                cut_duplicates.push((Span::new(r.raw_start, r.end_at), r.duplicates));
                 IncompleteCall {
                     id: r.id.clone(),
                     name: r
@@ -750,6 +759,9 @@ impl Assembler {
                 }
             })
             .collect();
+        for (span, duplicates) in cut_duplicates {
+            self.duplicates(span, duplicates);
+        }
         self.content_utf8.finish(&mut self.bad_utf8);
         self.reasoning_utf8.finish(&mut self.bad_utf8);
         for span in std::mem::take(&mut self.bad_utf8) {
@@ -958,6 +970,8 @@ impl Sink for Assembler {
             arguments: Vec::new(),
             normalizer: ArgumentsNormalizer::new(),
             dedup: FirstKeyWins::default(),
+            duplicates: Duplicates::default(),
+            end_at: span.end,
             has_args: false,
             params: None,
             provisional,
@@ -1007,11 +1021,12 @@ impl Sink for Assembler {
                 normalizer,
                 arguments,
                 dedup,
+                duplicates,
                 ..
             } = record;
-            let mut found = Duplicates::default();
-            normalizer.feed(json, &mut |bytes| found.add(dedup.feed(bytes, arguments)));
-            self.duplicates(span, found);
+            normalizer.feed(json, &mut |bytes| {
+                duplicates.add(dedup.feed(bytes, arguments))
+            });
         }
     }
 
@@ -1045,8 +1060,8 @@ impl Sink for Assembler {
             .get_or_insert_with(Params::default)
             .begin(key, kind, schema, &mut text);
         let found = record.dedup.feed(&text, &mut record.arguments);
+        record.duplicates.add(found);
         self.param_issue(span, issue);
-        self.duplicates(span, found);
     }
 
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
@@ -1059,7 +1074,7 @@ impl Sink for Assembler {
                 let mut text = Vec::new();
                 params.value(piece, bytes, &mut text);
                 let found = record.dedup.feed(&text, &mut record.arguments);
-                self.duplicates(span, found);
+                record.duplicates.add(found);
             }
         }
     }
@@ -1077,8 +1092,8 @@ impl Sink for Assembler {
             None => None,
         };
         let found = record.dedup.feed(&text, &mut record.arguments);
+        record.duplicates.add(found);
         self.param_issue(span, issue);
-        self.duplicates(span, found);
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
@@ -1092,6 +1107,7 @@ impl Sink for Assembler {
             return;
         };
         record.end = Some(end);
+        record.end_at = span.end;
         let provisional = record.provisional;
         match end {
             CallEnd::Complete => self.commit(span, call),

@@ -7,14 +7,11 @@
 
 use serde_json::Value;
 
-/// The deepest nesting of arrays and objects a parsed value may have: serde_json's
-/// recursion limit (128 nested values: 127 levels of arrays and objects), which keeps parsing, serialising and dropping a value within any
-/// thread's stack. A call whose arguments nest deeper does not parse: it is text, with an
-/// `invalid_arguments` diagnostic.
-pub(crate) const MAX_DEPTH: usize = 127;
-
 /// `text` as one JSON value, or `None` when it is not strict JSON (surrounding whitespace
-/// allowed), is not UTF-8, or nests deeper than [`MAX_DEPTH`].
+/// allowed), is not UTF-8, or nests arrays and objects deeper than 127 levels
+/// (serde_json's recursion limit, which keeps parsing, serialising and dropping a value
+/// within any thread's stack; a call whose arguments nest deeper is text, with an
+/// `invalid_arguments` diagnostic).
 pub(crate) fn parse(text: &[u8]) -> Option<Value> {
     serde_json::from_slice(text).ok()
 }
