@@ -19,7 +19,7 @@ fn streamed(dialect: Dialect, input: &str) -> (Vec<String>, Completion) {
         let mut scanner = Scanner::new(dialect, Options::default());
         let mut stream = DeltaStream::new(dialect, &AssembleOptions::seeded(1));
         let mut calls: Vec<String> = Vec::new();
-        let mut add = |calls: &mut Vec<String>, delta: inband_alloc::stream::ChunkDelta| {
+        let add = |calls: &mut Vec<String>, delta: inband_alloc::stream::ChunkDelta| {
             for call in delta.tool_calls {
                 let index = call.index as usize;
                 if calls.len() <= index {
@@ -241,5 +241,33 @@ fn literal_numbers_are_kept_as_written() {
         r#"{"big":123456789012345678901234567890,"u":1000000000000000000000,"x":31,"d":0.10000000000000000000001}"#,
         r#"{"big":123456789012345678901234567890,"u":1000000000000000000000,"x":31,"d":0.10000000000000000000001}"#,
         &[],
+    );
+}
+
+/// Raw-text values typed by the tools' schemas: an `integer` admits an integral number of
+/// any size (decided on its digits, not through f64), a `number` any number; both keep
+/// the model's text.
+#[test]
+fn schema_typed_numbers_are_kept_as_written() {
+    let tools = inband_alloc::tools::ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+            "properties": {"i": {"type": "integer"}, "j": {"type": "integer"},
+            "x": {"type": "number"}, "s": {"type": ["string", "integer"]}}}}}]"#,
+    )
+    .unwrap();
+    let mut options = AssembleOptions::seeded(1);
+    options.tools = Some(tools);
+    let input = "<invoke name=\"f\"><parameter name=\"i\">123456789012345678901234567890</parameter><parameter name=\"j\">1.5E999</parameter><parameter name=\"x\">1e-999</parameter><parameter name=\"s\">2.50</parameter></invoke>";
+    let completion =
+        harness::completion_bytewise(Dialect::Xml, Options::default(), &options, input);
+    assert_eq!(harness::codes(&completion), Vec::<&str>::new());
+    let call = &completion.tool_calls[0];
+    assert_eq!(
+        call.arguments_text(),
+        r#"{"i":123456789012345678901234567890,"j":1.5E999,"x":1e-999,"s":"2.50"}"#
+    );
+    assert_eq!(
+        serde_json::to_string(call).unwrap(),
+        r#"{"id":"call_rmjUd34YhLQsNcI4JR8qpsfW","name":"f","arguments":{"i":123456789012345678901234567890,"j":1.5E999,"x":1e-999,"s":"2.50"}}"#
     );
 }

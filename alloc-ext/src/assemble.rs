@@ -68,9 +68,34 @@
 //! repaired where needed), so `140.0` stays `140.0`.
 //!
 //! A `repaired_arguments` diagnostic comes once per call, at the end of the first value
-//! that needed a repair. When a key repeats within a call, the first value wins (it may
-//! already have been streamed) and later ones are left out with a `duplicate_parameter`
-//! diagnostic.
+//! that needed a repair.
+//!
+//! ## Arguments
+//!
+//! One rule for every dialect and every output: **when a key repeats in an object of the
+//! arguments, the first value wins**, at every nesting level, whether the arguments came
+//! as JSON (JSON-in-tags, special tokens, Harmony) or as parameters (raw-text or literal,
+//! including dict keys and JSON values of a parameter). Keys are compared as JSON reads
+//! them (`"path"` is `"path"`). The later key is left out of the argument text as it
+//! streams, with its comma and its value, so the streamed fragments, the parsed
+//! [`ToolCall::arguments`], [`IncompleteCall::arguments`] and the CLI all hold the first
+//! value and nothing else: every JSON parser, whether it keeps the first or the last of a
+//! duplicate, reads the same arguments. Each left-out key gets a diagnostic:
+//! `duplicate_parameter` for a parameter of the call (a top-level key), `duplicate_key`
+//! for a key of a nested object. A JSON call's diagnostics span the whole call (their
+//! spans do not depend on the chunking); a raw-text or literal parameter's spans its tag.
+//! While a key is being written it is held back (with the comma before it) until its
+//! closing quote: a key streams whole.
+//!
+//! Numbers are the model's text: the argument text streams them unchanged, and
+//! [`ToolCall::arguments`] is a [`serde_json::Value`] with `arbitrary_precision`, whose
+//! numbers keep every digit (`123456789012345678901234567890`, `0.1000000000000000000001`,
+//! `1e999`: nothing is rounded to f64 and nothing overflows). serde_json writes an
+//! exponent in one form (`1E5` as `1e+5`); [`serde_json::Number::as_f64`] and friends
+//! convert on request. A literal number that is not JSON (`0x1F`, `1_000`, `1.`) is
+//! written as the decimal JSON number of the same value, every digit kept. Arguments that
+//! nest arrays and objects deeper than 127 levels do not parse (serde_json's recursion
+//! limit): the call is text, with an `invalid_arguments` diagnostic.
 
 use inband::{
     ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Role, Scanner, Sink,
@@ -132,7 +157,11 @@ impl AssembleOptions {
 }
 
 /// A complete tool call, safe to execute.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+///
+/// Serialised (serde) as `{"id", "name", "arguments"}`; with serde_json, `arguments` is
+/// written compactly with each number as the model wrote it (`1E5`, `1e999`), see
+/// [`ToolCall::arguments_text`].
+#[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
     /// `call_` + 24 random alphanumerics (see [`IdMinter`]).
     pub id: String,
@@ -140,11 +169,37 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, always a JSON object ([`Value::Object`]), keys in the model's order,
     /// each key once (the first value wins, see [Arguments](self#arguments)). Numbers
-    /// keep the model's text exactly (serde_json's `arbitrary_precision`):
-    /// `123456789012345678901234567890` and `1e999` are not rounded or rejected, and
-    /// `serde_json::to_string` writes them back as written; [`serde_json::Number::as_f64`]
-    /// and friends convert on request.
+    /// keep every digit the model wrote (serde_json's `arbitrary_precision`):
+    /// `123456789012345678901234567890` and `1e999` are not rounded or rejected;
+    /// [`serde_json::Number::as_f64`] and friends convert on request. serde_json writes an
+    /// exponent as `e+N`; [`ToolCall::arguments_text`] keeps the model's own form.
     pub arguments: Value,
+    /// The JSON text `arguments` was parsed from.
+    arguments_text: String,
+}
+
+impl ToolCall {
+    /// The JSON text the arguments were parsed from, exactly: the concatenation of the
+    /// call's streamed `function.arguments` fragments ([`crate::stream`]), with the model's
+    /// whitespace and number text, repaired where needed, repeated keys left out.
+    pub fn arguments_text(&self) -> &str {
+        &self.arguments_text
+    }
+}
+
+impl Serialize for ToolCall {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let compact = crate::json::compact_as_written(&self.arguments, &self.arguments_text);
+        let mut call = serializer.serialize_struct("ToolCall", 3)?;
+        call.serialize_field("id", &self.id)?;
+        call.serialize_field("name", &self.name)?;
+        match serde_json::value::RawValue::from_string(compact) {
+            Ok(raw) => call.serialize_field("arguments", &raw)?,
+            Err(_) => call.serialize_field("arguments", &self.arguments)?,
+        }
+        call.end()
+    }
 }
 
 /// A call the end of the stream cut off: never executable (dialects.md rule 3).
@@ -173,7 +228,7 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `invalid_json_value`,
+    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `duplicate_key`, `invalid_json_value`,
     /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`).
     pub code: &'static str,
     /// One line for humans.
@@ -594,10 +649,13 @@ impl Assembler {
                 "the call names a tool that was not declared",
             );
         }
+        let arguments_text =
+            String::from_utf8_lossy(&self.calls[call as usize].arguments).into_owned();
         self.tool_calls.push(ToolCall {
             id,
             name,
             arguments,
+            arguments_text,
         });
     }
 

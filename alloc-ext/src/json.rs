@@ -5,7 +5,9 @@
 //! form: `1E5` is kept as `1e+5`, its digits unchanged). Nesting deeper than 127 levels is
 //! refused, so a hostile value cannot exhaust the stack.
 
-use serde_json::Value;
+use std::io;
+
+use serde_json::{Number, Value};
 
 /// `text` as one JSON value, or `None` when it is not strict JSON (surrounding whitespace
 /// allowed), is not UTF-8, or nests arrays and objects deeper than 127 levels
@@ -76,6 +78,74 @@ fn fits_below(digits: &str, limit: usize) -> bool {
         || digits.len() <= 20 && digits.parse::<u128>().is_ok_and(|n| n < limit as u128)
 }
 
+/// The compact JSON text of `value`, parsed from the JSON text `text`, with each number
+/// written as `text` writes it (`1E5`, `1e999`: serde_json alone would write `1e+5`,
+/// `1e+999`). Numbers are matched in order, which holds because objects keep their key
+/// order and never repeat a key; a number that does not match is written as serde_json
+/// writes it.
+pub(crate) fn compact_as_written(value: &Value, text: &str) -> String {
+    let mut out = Vec::new();
+    let formatter = AsWritten {
+        numbers: numbers(text).into_iter(),
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    // Writing a `Value` to a `Vec` cannot fail, and its text is UTF-8.
+    if serde::Serialize::serialize(value, &mut serializer).is_err() {
+        return value.to_string();
+    }
+    String::from_utf8(out).unwrap_or_else(|_| value.to_string())
+}
+
+/// The number tokens of the JSON text `text`, in order.
+fn numbers(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let (mut i, mut in_string, mut escaped) = (0, false, false);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == b'-' || b.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len()
+                && matches!(bytes[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+            {
+                i += 1;
+            }
+            found.push(&text[start..i]);
+            continue;
+        }
+        i += 1;
+    }
+    found
+}
+
+/// A compact formatter that writes numbers as the model wrote them.
+struct AsWritten<'a> {
+    numbers: std::vec::IntoIter<&'a str>,
+}
+
+impl serde_json::ser::Formatter for AsWritten<'_> {
+    fn write_number_str<W>(&mut self, writer: &mut W, value: &str) -> io::Result<()>
+    where
+        W: ?Sized + io::Write,
+    {
+        let written = self.numbers.next().filter(|number| {
+            number
+                .parse::<Number>()
+                .is_ok_and(|parsed| parsed.to_string() == value)
+        });
+        writer.write_all(written.unwrap_or(value).as_bytes())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +169,18 @@ mod tests {
         assert!(parse(nested(MAX_DEPTH).as_bytes()).is_some());
         assert!(parse(nested(MAX_DEPTH + 1).as_bytes()).is_none());
         assert!(parse(b"{} x").is_none());
+    }
+
+    #[test]
+    fn numbers_are_written_as_written() {
+        let text = r#"{"a": [1E5, -0.50], "s": "1e5 \" 2", "b": {"c": 1e999, "d": 7}}"#;
+        let value = parse(text.as_bytes()).unwrap();
+        assert_eq!(
+            compact_as_written(&value, text),
+            r#"{"a":[1E5,-0.50],"s":"1e5 \" 2","b":{"c":1e999,"d":7}}"#
+        );
+        // A number that does not match (text of another value) is serde_json's.
+        assert_eq!(compact_as_written(&value, "[2E5]"), value.to_string());
     }
 
     #[test]

@@ -1258,3 +1258,70 @@ fn stop_at_fabricated_result() {
     assert!(all.contains("FAKE RESULT"), "{all}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `inband ARGS` with `input` on standard input: its standard output.
+fn with_stdin(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inband"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    stdout(&child.wait_with_output().unwrap())
+}
+
+/// Issue 11: a repeated key keeps its first value and numbers keep the model's text in
+/// `summary` and `openai` output, at every chunk size; `events` are the scanner's, the
+/// model's text as written.
+#[test]
+fn arguments_agree_in_every_format() {
+    let input = r#"<tool_call>{"name": "rm", "arguments": {"path": "/tmp/safe", "path": "/", "n": 123456789012345678901234567890, "e": 1E5, "x": 1e999}}</tool_call>"#;
+    let summary = r#"{"content":"","reasoning":null,"tool_calls":[{"id":"call_rmjUd34YhLQsNcI4JR8qpsfW","name":"rm","arguments":{"path":"/tmp/safe","n":123456789012345678901234567890,"e":1E5,"x":1e999}}],"incomplete_calls":[],"diagnostics":[{"code":"duplicate_parameter","message":"a parameter appeared twice in a call; the first value was kept","span":[0,145]}]}"#;
+    let arguments =
+        r#"{"path": "/tmp/safe", "n": 123456789012345678901234567890, "e": 1E5, "x": 1e999}"#;
+    for chunk in ["1", "5", "1000"] {
+        let base = [
+            "scan",
+            "-",
+            "--dialect",
+            "qwen3",
+            "--seed",
+            "1",
+            "--chunk",
+            chunk,
+        ];
+        assert_eq!(
+            with_stdin(&base, input),
+            format!("{summary}\n"),
+            "--chunk {chunk}"
+        );
+        let openai = with_stdin(&[&base[..], &["--format", "openai"]].concat(), input);
+        let (deltas, reasons) = openai_deltas(&openai);
+        assert_eq!(reasons, ["tool_calls"]);
+        let streamed: String = deltas
+            .iter()
+            .flat_map(|delta| delta["tool_calls"].as_array().cloned().unwrap_or_default())
+            .map(|call| call["function"]["arguments"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(streamed, arguments, "--chunk {chunk}");
+    }
+    let events = with_stdin(&["scan", "--dialect", "qwen3", "--format", "events"], input);
+    let json: String = events
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|event| event["kind"] == "tool_args")
+        .map(|event| event["json"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        json,
+        r#"{"path": "/tmp/safe", "path": "/", "n": 123456789012345678901234567890, "e": 1E5, "x": 1e999}"#
+    );
+}
