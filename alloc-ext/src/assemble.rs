@@ -84,10 +84,17 @@ use simd_json::OwnedValue;
 
 use crate::ids::IdMinter;
 use crate::params::{ParamIssue, Params, Schema};
+use crate::stream::Exposed;
 use crate::tools::{Tool, ToolSet};
 
+mod bounds;
+
+use bounds::Calls;
+pub(crate) use bounds::Keep;
+pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
+
 /// How to assemble.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct AssembleOptions {
     /// Mint ids deterministically from this seed (tests, `inband scan --seed`). Default:
@@ -116,6 +123,27 @@ pub struct AssembleOptions {
     /// abort, seed-system.md §4.5, §5.1 item 8, §5.4). An agent runtime that executes
     /// calls wants this. Default: `false`, everything is reported after the diagnostic.
     pub stop_at_fabricated_result: bool,
+    /// Most bytes of the response (stream offsets) a whole [`Completion`] is assembled
+    /// from; past it, later events are left out, open calls become incomplete and a
+    /// `response_too_long` diagnostic says where (see [`DEFAULT_MAX_RESPONSE_BYTES`]).
+    /// Keeps the memory of [`assemble`], [`Assembler`] and a
+    /// [`DeltaStream`](crate::stream::DeltaStream) that keeps the whole completion
+    /// bounded; a stream that keeps only what it has not sent
+    /// ([`Retain::Unsent`](crate::stream::Retain::Unsent)) needs no such limit and
+    /// ignores it. Default: [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB).
+    pub max_response_bytes: u64,
+}
+
+impl Default for AssembleOptions {
+    fn default() -> Self {
+        AssembleOptions {
+            seed: None,
+            tools: None,
+            hold_calls: false,
+            stop_at_fabricated_result: false,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
 }
 
 impl AssembleOptions {
@@ -123,9 +151,7 @@ impl AssembleOptions {
     pub fn seeded(seed: u64) -> Self {
         AssembleOptions {
             seed: Some(seed),
-            tools: None,
-            hold_calls: false,
-            stop_at_fabricated_result: false,
+            ..AssembleOptions::default()
         }
     }
 }
@@ -265,6 +291,10 @@ pub(crate) struct CallRecord {
     glued_key: Option<Vec<u8>>,
     /// A glued name that no declared tool name begins: the call is text.
     pub(crate) unsplit: bool,
+    /// A reasoning [`Segment::Draft`] names this call and was not yet turned into text.
+    pub(crate) in_segment: bool,
+    /// [`DeltaStream`](crate::stream::DeltaStream) only: the call's exposure to clients.
+    pub(crate) exposed: Option<Exposed>,
 }
 
 impl CallRecord {
@@ -304,7 +334,7 @@ pub struct Assembler {
     pub(crate) content: Vec<u8>,
     pub(crate) reasoning: Option<Vec<Segment>>,
     in_reasoning: bool,
-    pub(crate) calls: Vec<CallRecord>,
+    pub(crate) calls: Calls,
     capture: Capture,
     pub(crate) tool_calls: Vec<ToolCall>,
     /// Content ranges that hold the bytes of a call released as text, in order.
@@ -320,6 +350,15 @@ pub struct Assembler {
     stop_at_fabricated: bool,
     /// A fabricated result ended the response: later events are ignored.
     stopped: bool,
+    /// What settled calls and sent text are kept for (see [`Keep`]).
+    pub(crate) keep: Keep,
+    /// [`AssembleOptions::max_response_bytes`], when it applies.
+    limit: Option<u64>,
+    /// Complete calls so far, kept in `tool_calls` or not.
+    pub(crate) complete_calls: usize,
+    /// Diagnostics left out past [`bounds::MAX_DIAGNOSTICS`] (with [`Keep::Unsent`]),
+    /// and the span they cover.
+    dropped_diagnostics: Option<(u64, [u64; 2])>,
 }
 
 impl Assembler {
@@ -337,7 +376,7 @@ impl Assembler {
             content: Vec::new(),
             reasoning: None,
             in_reasoning: false,
-            calls: Vec::new(),
+            calls: Calls::default(),
             capture: Capture::None,
             tool_calls: Vec::new(),
             released: Vec::new(),
@@ -348,10 +387,17 @@ impl Assembler {
             glued_next: false,
             stop_at_fabricated: options.stop_at_fabricated_result,
             stopped: false,
+            keep: Keep::Completion,
+            limit: Some(options.max_response_bytes),
+            complete_calls: 0,
+            dropped_diagnostics: None,
         }
     }
 
     fn record(&mut self, span: Span, code: &'static str, message: &'static str) {
+        if self.diagnostic_dropped(span) {
+            return;
+        }
         self.diagnostics.push(DiagnosticRecord {
             code,
             message,
@@ -556,11 +602,14 @@ impl Assembler {
                 "the call names a tool that was not declared",
             );
         }
-        self.tool_calls.push(ToolCall {
-            id,
-            name,
-            arguments,
-        });
+        self.complete_calls += 1;
+        if self.keep != Keep::Unsent {
+            self.tool_calls.push(ToolCall {
+                id,
+                name,
+                arguments,
+            });
+        }
     }
 
     /// The tool a call names. The scanner reports a name as the model wrote it; only the
@@ -664,15 +713,16 @@ impl Assembler {
             if let Some(record) = self.calls.get_mut(call as usize) {
                 record.raw = raw;
             }
-            self.reasoning
-                .get_or_insert_with(Vec::new)
-                .push(Segment::Draft(call));
+            self.push_draft(call);
             return;
         }
         self.content_utf8.check(raw_start, &raw, &mut self.bad_utf8);
         let start = self.content.len();
         self.content.extend_from_slice(&raw);
-        self.released.push((call, start..self.content.len()));
+        if self.keep != Keep::Completion {
+            // Only a stream looks at what was released, to not send it twice.
+            self.released.push((call, start..self.content.len()));
+        }
     }
 
     /// Ends assembly.
@@ -721,6 +771,8 @@ impl Assembler {
                 "the text was not valid UTF-8; replaced with U+FFFD",
             );
         }
+        let dropped = self.dropped_record();
+        self.diagnostics.extend(dropped);
         self.diagnostics.sort_by_key(|d| d.span[0]);
         let content = String::from_utf8_lossy(&self.content).trim().to_owned();
         let reasoning = reasoning.map(|r| String::from_utf8_lossy(&r).trim().to_owned());
@@ -787,7 +839,7 @@ impl Utf8Check {
 
 impl Sink for Assembler {
     fn text(&mut self, span: Span, text: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         if self.open_capture(span, text, false) {
@@ -801,7 +853,7 @@ impl Sink for Assembler {
     }
 
     fn reasoning(&mut self, span: Span, text: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         // Reasoning whether or not a call holds it: checked now.
@@ -815,7 +867,7 @@ impl Sink for Assembler {
     }
 
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         match kind {
@@ -867,23 +919,23 @@ impl Sink for Assembler {
         }
     }
 
-    fn reasoning_start(&mut self, _: Span) {
-        if self.stopped {
+    fn reasoning_start(&mut self, span: Span) {
+        if self.skip(span) {
             return;
         }
         self.in_reasoning = true;
         self.reasoning.get_or_insert_with(Vec::new);
     }
 
-    fn reasoning_end(&mut self, _: Span) {
-        if self.stopped {
+    fn reasoning_end(&mut self, span: Span) {
+        if self.skip(span) {
             return;
         }
         self.in_reasoning = false;
     }
 
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let (raw, raw_start, tokens) =
@@ -900,11 +952,6 @@ impl Sink for Assembler {
             }
             None => (None, None),
         };
-        if provisional {
-            self.reasoning
-                .get_or_insert_with(Vec::new)
-                .push(Segment::Draft(call));
-        }
         let record = CallRecord {
             id,
             unsplit: glued && name.is_some() && glued_key.is_none(),
@@ -925,14 +972,19 @@ impl Sink for Assembler {
             end: None,
             broken: false,
             lossy: false,
+            in_segment: false,
+            exposed: None,
         };
         // The scanner numbers calls consecutively from 0 and starts each once.
         debug_assert_eq!(call as usize, self.calls.len());
         self.calls.push(record);
+        if provisional {
+            self.push_draft(call);
+        }
     }
 
-    fn tool_id(&mut self, _: Span, call: u32, id: &[u8]) {
-        if self.stopped {
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        if self.skip(span) {
             return;
         }
         // The model's own id (dialects.md rule 10) replaces the minted one.
@@ -942,7 +994,7 @@ impl Sink for Assembler {
     }
 
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let glued = self
@@ -958,7 +1010,7 @@ impl Sink for Assembler {
     }
 
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         self.capture(span, json, false);
@@ -974,7 +1026,7 @@ impl Sink for Assembler {
     }
 
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let Some(record) = self.calls.get_mut(call as usize) else {
@@ -1007,7 +1059,7 @@ impl Sink for Assembler {
     }
 
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         self.capture(span, bytes, false);
@@ -1019,7 +1071,7 @@ impl Sink for Assembler {
     }
 
     fn tool_param_end(&mut self, span: Span, call: u32) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let Some(record) = self.calls.get_mut(call as usize) else {
@@ -1033,7 +1085,7 @@ impl Sink for Assembler {
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         if matches!(self.capture, Capture::Call(c) if c == call) {
@@ -1059,10 +1111,11 @@ impl Sink for Assembler {
             CallEnd::Incomplete => self.show_inner(call),
             CallEnd::Demoted => {}
         }
+        self.settled(call);
     }
 
     fn fabricated_result(&mut self, span: Span) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         self.record(
@@ -1074,7 +1127,7 @@ impl Sink for Assembler {
     }
 
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         if diagnostic == Diagnostic::MissingKeyOpen {
