@@ -1,6 +1,6 @@
 //! Heap bytes per input byte: peak and retained, for the assembler (a whole `Completion`)
-//! and the `DeltaStream` (a server's per-chunk deltas), on the bench inputs and on hostile
-//! ones. A counting global allocator measures them; `cargo bench --bench memory` prints a
+//! and the `DeltaStream` (a server's per-chunk deltas, keeping the whole completion or
+//! only what it has not sent, in bytes), on the bench inputs and on hostile ones. A counting global allocator measures them; `cargo bench --bench memory` prints a
 //! table (figures in BENCHMARKS.md). Counts are deterministic: no clock is read.
 
 #[path = "inputs.rs"]
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::{AssembleOptions, Assembler};
-use inband_alloc::stream::DeltaStream;
+use inband_alloc::stream::{DeltaStream, Retain};
 
 /// Counts live heap bytes and their peak (the bench is single-threaded).
 struct Counting;
@@ -85,10 +85,10 @@ fn assembler(dialect: Dialect, input: &[u8]) -> Heap {
 
 /// The delta stream fed in `CHUNK`-byte chunks, each delta taken and dropped (sent);
 /// retained is the stream's own state just before its `finish`.
-fn delta_stream(dialect: Dialect, input: &[u8]) -> Heap {
+fn delta_stream(dialect: Dialect, input: &[u8], retain: Retain) -> Heap {
     let (heap, stream) = measure(|| {
         let mut scanner = Scanner::new(dialect, Options::default());
-        let mut stream = DeltaStream::new(dialect, &AssembleOptions::seeded(1));
+        let mut stream = DeltaStream::retaining(dialect, &AssembleOptions::seeded(1), retain);
         for chunk in input.chunks(CHUNK) {
             scanner.feed(chunk, &mut stream).unwrap();
             drop(stream.take_delta());
@@ -103,23 +103,26 @@ fn delta_stream(dialect: Dialect, input: &[u8]) -> Heap {
 fn row(name: &str, dialect: Dialect, input: &[u8]) {
     let len = input.len() as f64;
     let a = assembler(dialect, input);
-    let d = delta_stream(dialect, input);
+    let d = delta_stream(dialect, input, Retain::Completion);
+    let u = delta_stream(dialect, input, Retain::Unsent);
     println!(
-        "| {name} | {} | {:.2} | {:.2} | {:.3} | {:.3} |",
+        "| {name} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} |",
         input.len(),
         a.peak as f64 / len,
         a.retained as f64 / len,
         d.peak as f64 / len,
         d.retained as f64 / len,
+        u.peak,
+        u.retained,
     );
 }
 
 fn main() {
     let hermes = Dialect::Hermes;
     println!(
-        "| input | bytes | assembler peak B/B | assembler retained B/B | delta stream peak B/B | delta stream retained B/B |"
+        "| input | bytes | assembler peak B/B | assembler retained B/B | stream peak B/B | stream retained B/B | unsent stream peak bytes | unsent stream retained bytes |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let input = inputs::prose(hermes, inputs::PROSE_LEN);
     row("prose_1MiB", hermes, &input.bytes);
     let input = inputs::big_call(hermes, inputs::CODE_LEN);
