@@ -668,10 +668,12 @@ impl Assembler {
     /// (dialects.md rule 9).
     fn split_glued(&mut self, span: Span, glued: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
         let split = self.tools.as_ref().and_then(|tools| {
+            // One lookup per cut point of the name (at most `MAX_NAME` bytes), not a pass
+            // over the tools: the cost does not grow with the tool list.
             let prefixes = || {
-                tools.iter().filter(|tool| {
-                    tool.name.len() < glued.len() && glued.starts_with(tool.name.as_bytes())
-                })
+                (1..glued.len())
+                    .filter_map(|cut| std::str::from_utf8(&glued[..cut]).ok())
+                    .filter_map(|prefix| tools.get(prefix))
             };
             let declares_rest = |tool: &&Tool| {
                 std::str::from_utf8(&glued[tool.name.len()..])
