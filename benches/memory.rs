@@ -9,7 +9,7 @@ mod inputs;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use inband::{Dialect, Options, Scanner};
+use inband::{Dialect, Scanner};
 use inband_alloc::assemble::{AssembleOptions, Assembler};
 use inband_alloc::stream::{DeltaStream, Retain};
 
@@ -64,14 +64,15 @@ fn measure<T>(run: impl FnOnce() -> T) -> (Heap, T) {
     (heap, out)
 }
 
-/// The server's chunk: 16 bytes, about four tokens.
+/// The server's chunk: 16 bytes, about four tokens. Scanner options: `inputs::options()`
+/// (no call limit, so every call of the hostile inputs is a call).
 const CHUNK: usize = 16;
 
 /// The assembler over the whole input fed in `CHUNK`-byte chunks; retained is the
 /// `Completion`.
 fn assembler(dialect: Dialect, input: &[u8]) -> Heap {
     let (heap, completion) = measure(|| {
-        let mut scanner = Scanner::new(dialect, Options::default());
+        let mut scanner = Scanner::new(dialect, inputs::options());
         let mut assembler = Assembler::new(dialect, &AssembleOptions::seeded(1));
         for chunk in input.chunks(CHUNK) {
             scanner.feed(chunk, &mut assembler).unwrap();
@@ -87,7 +88,7 @@ fn assembler(dialect: Dialect, input: &[u8]) -> Heap {
 /// retained is the stream's own state just before its `finish`.
 fn delta_stream(dialect: Dialect, input: &[u8], retain: Retain) -> Heap {
     let (heap, stream) = measure(|| {
-        let mut scanner = Scanner::new(dialect, Options::default());
+        let mut scanner = Scanner::new(dialect, inputs::options());
         let mut stream = DeltaStream::retaining(dialect, &AssembleOptions::seeded(1), retain);
         for chunk in input.chunks(CHUNK) {
             scanner.feed(chunk, &mut stream).unwrap();
