@@ -221,6 +221,10 @@ pub struct Completion {
 
 /// Scans `chunks` as one response and assembles it.
 ///
+/// Memory: the completion (content, reasoning, calls, diagnostics) and the open calls; a
+/// settled call keeps nothing but its place in the completion. A response longer than
+/// [`AssembleOptions::max_response_bytes`] is cut there (`response_too_long`).
+///
 /// # Panics
 /// Without a seed, if the operating system's random source fails (see
 /// [`IdMinter::random`]).
@@ -325,7 +329,7 @@ enum Capture {
 }
 
 /// A [`Sink`] that assembles a [`Completion`]; call [`Assembler::finish`] after the
-/// scanner's own `finish`.
+/// scanner's own `finish`. Its memory is bounded as [`assemble`]'s.
 #[derive(Debug)]
 pub struct Assembler {
     dialect: Dialect,

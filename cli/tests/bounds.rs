@@ -94,6 +94,8 @@ fn run_measured(command: &mut Command, stdin: Option<usize>) -> (usize, i64) {
     if stdin.is_some() {
         command.stdin(Stdio::piped());
     }
+    // Reaped by `wait4` below, which also gives its resource usage.
+    #[allow(clippy::zombie_processes)]
     let mut child = command.spawn().unwrap();
     let stdout = child.stdout.take().unwrap();
     let counter = std::thread::spawn(move || {
