@@ -229,6 +229,10 @@ impl Assembler {
             record.draft_text().to_vec()
         };
         segments[at] = Segment::Text(text);
+        if at + 1 == segments.len() {
+            // Later reasoning must not join the text a stream has already passed.
+            segments.push(Segment::Text(Vec::new()));
+        }
     }
 
     /// A stream has sent everything of the calls before `first_open` and of the released
