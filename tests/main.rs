@@ -15,6 +15,7 @@ mod minimax;
 mod properties;
 mod qwen3_coder;
 mod special_tokens;
+mod streams;
 mod tables;
 mod xml;
 

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 use crate::harness;
 
-const PIECES: &[&str] = &[
+pub(crate) const PIECES: &[&str] = &[
     "<tool_call>",
     "</tool_call>",
     "<think>",

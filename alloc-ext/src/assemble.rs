@@ -110,10 +110,17 @@ use serde_json::Value;
 use crate::dedup::{Duplicates, FirstKeyWins};
 use crate::ids::IdMinter;
 use crate::params::{ParamIssue, Params, Schema};
+use crate::stream::Exposed;
 use crate::tools::{Tool, ToolSet};
 
+mod bounds;
+
+use bounds::Calls;
+pub(crate) use bounds::Keep;
+pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
+
 /// How to assemble.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct AssembleOptions {
     /// Mint ids deterministically from this seed (tests, `inband scan --seed`). Default:
@@ -142,6 +149,27 @@ pub struct AssembleOptions {
     /// abort, seed-system.md §4.5, §5.1 item 8, §5.4). An agent runtime that executes
     /// calls wants this. Default: `false`, everything is reported after the diagnostic.
     pub stop_at_fabricated_result: bool,
+    /// Most bytes of the response (stream offsets) a whole [`Completion`] is assembled
+    /// from; past it, later events are left out, open calls become incomplete and a
+    /// `response_too_long` diagnostic says where (see [`DEFAULT_MAX_RESPONSE_BYTES`]).
+    /// Keeps the memory of [`assemble`], [`Assembler`] and a
+    /// [`DeltaStream`](crate::stream::DeltaStream) that keeps the whole completion
+    /// bounded; a stream that keeps only what it has not sent
+    /// ([`Retain::Unsent`](crate::stream::Retain::Unsent)) needs no such limit and
+    /// ignores it. Default: [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB).
+    pub max_response_bytes: u64,
+}
+
+impl Default for AssembleOptions {
+    fn default() -> Self {
+        AssembleOptions {
+            seed: None,
+            tools: None,
+            hold_calls: false,
+            stop_at_fabricated_result: false,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
 }
 
 impl AssembleOptions {
@@ -149,9 +177,7 @@ impl AssembleOptions {
     pub fn seeded(seed: u64) -> Self {
         AssembleOptions {
             seed: Some(seed),
-            tools: None,
-            hold_calls: false,
-            stop_at_fabricated_result: false,
+            ..AssembleOptions::default()
         }
     }
 }
@@ -256,6 +282,10 @@ pub struct Completion {
 
 /// Scans `chunks` as one response and assembles it.
 ///
+/// Memory: the completion (content, reasoning, calls, diagnostics) and the open calls; a
+/// settled call keeps nothing but its place in the completion. A response longer than
+/// [`AssembleOptions::max_response_bytes`] is cut there (`response_too_long`).
+///
 /// # Panics
 /// Without a seed, if the operating system's random source fails (see
 /// [`IdMinter::random`]).
@@ -332,6 +362,10 @@ pub(crate) struct CallRecord {
     glued_key: Option<Vec<u8>>,
     /// A glued name that no declared tool name begins: the call is text.
     pub(crate) unsplit: bool,
+    /// A reasoning [`Segment::Draft`] names this call and was not yet turned into text.
+    pub(crate) in_segment: bool,
+    /// [`DeltaStream`](crate::stream::DeltaStream) only: the call's exposure to clients.
+    pub(crate) exposed: Option<Exposed>,
 }
 
 impl CallRecord {
@@ -362,7 +396,7 @@ enum Capture {
 }
 
 /// A [`Sink`] that assembles a [`Completion`]; call [`Assembler::finish`] after the
-/// scanner's own `finish`.
+/// scanner's own `finish`. Its memory is bounded as [`assemble`]'s.
 #[derive(Debug)]
 pub struct Assembler {
     dialect: Dialect,
@@ -371,7 +405,7 @@ pub struct Assembler {
     pub(crate) content: Vec<u8>,
     pub(crate) reasoning: Option<Vec<Segment>>,
     in_reasoning: bool,
-    pub(crate) calls: Vec<CallRecord>,
+    pub(crate) calls: Calls,
     capture: Capture,
     pub(crate) tool_calls: Vec<ToolCall>,
     /// Content ranges that hold the bytes of a call released as text, in order.
@@ -387,6 +421,15 @@ pub struct Assembler {
     stop_at_fabricated: bool,
     /// A fabricated result ended the response: later events are ignored.
     stopped: bool,
+    /// What settled calls and sent text are kept for (see [`Keep`]).
+    pub(crate) keep: Keep,
+    /// [`AssembleOptions::max_response_bytes`], when it applies.
+    limit: Option<u64>,
+    /// Complete calls so far, kept in `tool_calls` or not.
+    pub(crate) complete_calls: usize,
+    /// Diagnostics left out past [`bounds::MAX_DIAGNOSTICS`] (with [`Keep::Unsent`]),
+    /// and the span they cover.
+    dropped_diagnostics: Option<(u64, [u64; 2])>,
 }
 
 impl Assembler {
@@ -404,7 +447,7 @@ impl Assembler {
             content: Vec::new(),
             reasoning: None,
             in_reasoning: false,
-            calls: Vec::new(),
+            calls: Calls::default(),
             capture: Capture::None,
             tool_calls: Vec::new(),
             released: Vec::new(),
@@ -415,10 +458,17 @@ impl Assembler {
             glued_next: false,
             stop_at_fabricated: options.stop_at_fabricated_result,
             stopped: false,
+            keep: Keep::Completion,
+            limit: Some(options.max_response_bytes),
+            complete_calls: 0,
+            dropped_diagnostics: None,
         }
     }
 
     fn record(&mut self, span: Span, code: &'static str, message: &'static str) {
+        if self.diagnostic_dropped(span) {
+            return;
+        }
         self.diagnostics.push(DiagnosticRecord {
             code,
             message,
@@ -649,14 +699,17 @@ impl Assembler {
                 "the call names a tool that was not declared",
             );
         }
-        let arguments_text =
-            String::from_utf8_lossy(&self.calls[call as usize].arguments).into_owned();
-        self.tool_calls.push(ToolCall {
-            id,
-            name,
-            arguments,
-            arguments_text,
-        });
+        self.complete_calls += 1;
+        if self.keep != Keep::Unsent {
+            let arguments_text =
+                String::from_utf8_lossy(&self.calls[call as usize].arguments).into_owned();
+            self.tool_calls.push(ToolCall {
+                id,
+                name,
+                arguments,
+                arguments_text,
+            });
+        }
     }
 
     /// The tool a call names. The scanner reports a name as the model wrote it; only the
@@ -715,10 +768,12 @@ impl Assembler {
     /// (dialects.md rule 9).
     fn split_glued(&mut self, span: Span, glued: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
         let split = self.tools.as_ref().and_then(|tools| {
+            // One lookup per cut point of the name (at most `MAX_NAME` bytes), not a pass
+            // over the tools: the cost does not grow with the tool list.
             let prefixes = || {
-                tools.iter().filter(|tool| {
-                    tool.name.len() < glued.len() && glued.starts_with(tool.name.as_bytes())
-                })
+                (1..glued.len())
+                    .filter_map(|cut| std::str::from_utf8(&glued[..cut]).ok())
+                    .filter_map(|prefix| tools.get(prefix))
             };
             let declares_rest = |tool: &&Tool| {
                 std::str::from_utf8(&glued[tool.name.len()..])
@@ -760,15 +815,16 @@ impl Assembler {
             if let Some(record) = self.calls.get_mut(call as usize) {
                 record.raw = raw;
             }
-            self.reasoning
-                .get_or_insert_with(Vec::new)
-                .push(Segment::Draft(call));
+            self.push_draft(call);
             return;
         }
         self.content_utf8.check(raw_start, &raw, &mut self.bad_utf8);
         let start = self.content.len();
         self.content.extend_from_slice(&raw);
-        self.released.push((call, start..self.content.len()));
+        if self.keep != Keep::Completion {
+            // Only a stream looks at what was released, to not send it twice.
+            self.released.push((call, start..self.content.len()));
+        }
     }
 
     /// Ends assembly.
@@ -829,6 +885,8 @@ impl Assembler {
                 "the text was not valid UTF-8; replaced with U+FFFD",
             );
         }
+        let dropped = self.dropped_record();
+        self.diagnostics.extend(dropped);
         self.diagnostics.sort_by_key(|d| d.span[0]);
         let content = String::from_utf8_lossy(&self.content).trim().to_owned();
         let reasoning = reasoning.map(|r| String::from_utf8_lossy(&r).trim().to_owned());
@@ -895,7 +953,7 @@ impl Utf8Check {
 
 impl Sink for Assembler {
     fn text(&mut self, span: Span, text: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         if self.open_capture(span, text, false) {
@@ -909,7 +967,7 @@ impl Sink for Assembler {
     }
 
     fn reasoning(&mut self, span: Span, text: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         // Reasoning whether or not a call holds it: checked now.
@@ -923,7 +981,7 @@ impl Sink for Assembler {
     }
 
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         match kind {
@@ -975,23 +1033,23 @@ impl Sink for Assembler {
         }
     }
 
-    fn reasoning_start(&mut self, _: Span) {
-        if self.stopped {
+    fn reasoning_start(&mut self, span: Span) {
+        if self.skip(span) {
             return;
         }
         self.in_reasoning = true;
         self.reasoning.get_or_insert_with(Vec::new);
     }
 
-    fn reasoning_end(&mut self, _: Span) {
-        if self.stopped {
+    fn reasoning_end(&mut self, span: Span) {
+        if self.skip(span) {
             return;
         }
         self.in_reasoning = false;
     }
 
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let (raw, raw_start, tokens) =
@@ -1008,11 +1066,6 @@ impl Sink for Assembler {
             }
             None => (None, None),
         };
-        if provisional {
-            self.reasoning
-                .get_or_insert_with(Vec::new)
-                .push(Segment::Draft(call));
-        }
         let record = CallRecord {
             id,
             unsplit: glued && name.is_some() && glued_key.is_none(),
@@ -1036,14 +1089,19 @@ impl Sink for Assembler {
             end: None,
             broken: false,
             lossy: false,
+            in_segment: false,
+            exposed: None,
         };
         // The scanner numbers calls consecutively from 0 and starts each once.
         debug_assert_eq!(call as usize, self.calls.len());
         self.calls.push(record);
+        if provisional {
+            self.push_draft(call);
+        }
     }
 
-    fn tool_id(&mut self, _: Span, call: u32, id: &[u8]) {
-        if self.stopped {
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        if self.skip(span) {
             return;
         }
         // The model's own id (dialects.md rule 10) replaces the minted one.
@@ -1053,7 +1111,7 @@ impl Sink for Assembler {
     }
 
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let glued = self
@@ -1069,7 +1127,7 @@ impl Sink for Assembler {
     }
 
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         self.capture(span, json, false);
@@ -1089,7 +1147,7 @@ impl Sink for Assembler {
     }
 
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let Some(record) = self.calls.get_mut(call as usize) else {
@@ -1123,7 +1181,7 @@ impl Sink for Assembler {
     }
 
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         self.capture(span, bytes, false);
@@ -1138,7 +1196,7 @@ impl Sink for Assembler {
     }
 
     fn tool_param_end(&mut self, span: Span, call: u32) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         let Some(record) = self.calls.get_mut(call as usize) else {
@@ -1155,7 +1213,7 @@ impl Sink for Assembler {
     }
 
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         if matches!(self.capture, Capture::Call(c) if c == call) {
@@ -1182,10 +1240,11 @@ impl Sink for Assembler {
             CallEnd::Incomplete => self.show_inner(call),
             CallEnd::Demoted => {}
         }
+        self.settled(call);
     }
 
     fn fabricated_result(&mut self, span: Span) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         self.record(
@@ -1197,7 +1256,7 @@ impl Sink for Assembler {
     }
 
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
-        if self.stopped {
+        if self.skip(span) {
             return;
         }
         if diagnostic == Diagnostic::MissingKeyOpen {

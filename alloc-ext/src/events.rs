@@ -198,6 +198,48 @@ impl EventLog {
         log
     }
 
+    /// The events no later fragment can join, removed from the log, for a caller that
+    /// writes events out as they come (memory then stays bounded): every event but the
+    /// last, then of the last one the leading pieces of `max_payload` bytes, when it is
+    /// text, reasoning, envelope markup, arguments or a value piece that long. Any event
+    /// longer than `max_payload` bytes comes out as pieces of at most `max_payload` bytes,
+    /// cut back to a UTF-8 code point boundary (a cut never splits a code point of valid
+    /// UTF-8), each with its own span. The pieces depend only on the bytes, so the events
+    /// taken are the same whatever the chunking; after the scanner's `finish`, call
+    /// [`EventLog::take_all`] for the rest.
+    ///
+    /// # Panics
+    /// If `max_payload` is 0.
+    pub fn take_settled(&mut self, max_payload: usize) -> Vec<OwnedEvent> {
+        assert!(max_payload > 0, "pieces of 0 bytes");
+        let last = self.events.pop();
+        let mut taken = Vec::new();
+        for event in self.events.drain(..) {
+            split_into(event, max_payload, &mut taken);
+        }
+        if let Some(mut last) = last {
+            while let Some(piece) = split_off(&mut last, max_payload) {
+                taken.push(piece);
+            }
+            self.events.push(last);
+        }
+        taken
+    }
+
+    /// Every event left, removed from the log, with long ones in pieces as
+    /// [`EventLog::take_settled`] cuts them.
+    ///
+    /// # Panics
+    /// If `max_payload` is 0.
+    pub fn take_all(&mut self, max_payload: usize) -> Vec<OwnedEvent> {
+        assert!(max_payload > 0, "pieces of 0 bytes");
+        let mut taken = Vec::new();
+        for event in self.events.drain(..) {
+            split_into(event, max_payload, &mut taken);
+        }
+        taken
+    }
+
     fn join(&mut self, event: OwnedEvent) {
         if let Some(last) = self.events.last_mut() {
             let joined = match (last, &event) {
@@ -350,5 +392,100 @@ impl Sink for EventLog {
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
         self.events
             .push(OwnedEvent::Diagnostic { span, diagnostic });
+    }
+}
+
+/// `event` in pieces of at most `max` payload bytes, appended to `out`.
+fn split_into(mut event: OwnedEvent, max: usize, out: &mut Vec<OwnedEvent>) {
+    while let Some(piece) = split_off(&mut event, max) {
+        out.push(piece);
+    }
+    out.push(event);
+}
+
+/// Cuts the first piece off a joinable event whose payload is longer than `max` bytes (and
+/// as long as its span): at most `max` bytes, ending before a UTF-8 continuation byte
+/// when one of the last three would start a code point.
+fn split_off(event: &mut OwnedEvent, max: usize) -> Option<OwnedEvent> {
+    let (span, bytes) = match event {
+        OwnedEvent::Text { span, text } | OwnedEvent::Reasoning { span, text } => (span, text),
+        OwnedEvent::Markup {
+            span,
+            kind: Markup::Envelope,
+            bytes,
+        }
+        | OwnedEvent::ToolValue { span, bytes, .. } => (span, bytes),
+        OwnedEvent::ToolArgs { span, json, .. } => (span, json),
+        _ => return None,
+    };
+    if bytes.len() <= max || span.end - span.start != bytes.len() as u64 {
+        return None;
+    }
+    let is_continuation = |b: u8| b & 0xC0 == 0x80;
+    let cut = (max.saturating_sub(3).max(1)..=max)
+        .rev()
+        .find(|&c| !is_continuation(bytes[c]))
+        .unwrap_or(max);
+    let rest = bytes.split_off(cut);
+    let head = std::mem::replace(bytes, rest);
+    let head_span = Span::new(span.start, span.start + cut as u64);
+    span.start = head_span.end;
+    let mut piece = event.clone_shape();
+    piece.set_payload(head_span, head);
+    Some(piece)
+}
+
+impl OwnedEvent {
+    /// The same event with an empty payload (only joinable kinds are asked).
+    fn clone_shape(&self) -> OwnedEvent {
+        let empty = Vec::new();
+        match self {
+            OwnedEvent::Text { span, .. } => OwnedEvent::Text {
+                span: *span,
+                text: empty,
+            },
+            OwnedEvent::Reasoning { span, .. } => OwnedEvent::Reasoning {
+                span: *span,
+                text: empty,
+            },
+            OwnedEvent::Markup { span, kind, .. } => OwnedEvent::Markup {
+                span: *span,
+                kind: *kind,
+                bytes: empty,
+            },
+            OwnedEvent::ToolArgs { span, call, .. } => OwnedEvent::ToolArgs {
+                span: *span,
+                call: *call,
+                json: empty,
+            },
+            OwnedEvent::ToolValue {
+                span, call, piece, ..
+            } => OwnedEvent::ToolValue {
+                span: *span,
+                call: *call,
+                piece: *piece,
+                bytes: empty,
+            },
+            other => other.clone(),
+        }
+    }
+
+    /// Sets the span and payload of a joinable event.
+    fn set_payload(&mut self, new_span: Span, payload: Vec<u8>) {
+        match self {
+            OwnedEvent::Text { span, text } | OwnedEvent::Reasoning { span, text } => {
+                *span = new_span;
+                *text = payload;
+            }
+            OwnedEvent::Markup { span, bytes, .. } | OwnedEvent::ToolValue { span, bytes, .. } => {
+                *span = new_span;
+                *bytes = payload;
+            }
+            OwnedEvent::ToolArgs { span, json, .. } => {
+                *span = new_span;
+                *json = payload;
+            }
+            _ => {}
+        }
     }
 }

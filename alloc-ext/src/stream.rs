@@ -10,11 +10,29 @@
 //! piece by piece; any other value goes out once complete; see [`crate::assemble`]); their
 //! concatenation is exactly the JSON the completion's arguments were parsed from. Text is
 //! cut at UTF-8 code point boundaries only.
+//!
+//! ## Memory
+//!
+//! A stream keeps what it must still send: the open calls (their arguments, to parse them
+//! when they complete; at most [`Options::max_argument_bytes`](inband::Options) each) and
+//! a partial UTF-8 code point. A settled call's record is dropped once it is sent,
+//! whatever [`Retain`] says. What else it keeps for [`DeltaStream::finish`]'s
+//! [`Completion`] is the [`Retain`] chosen:
+//!
+//! - [`Retain::Completion`] ([`DeltaStream::new`]): the whole completion, as
+//!   [`assemble`](crate::assemble::assemble) gives it, so memory grows with the response up
+//!   to [`AssembleOptions::max_response_bytes`] (64 MiB by default; past it the response is
+//!   cut, with a `response_too_long` diagnostic);
+//! - [`Retain::Unsent`] ([`DeltaStream::unsent`]), for a server with many open streams:
+//!   nothing a delta has carried; the final completion has no content, no reasoning and no
+//!   complete calls (clients have them), only the incomplete calls and the diagnostics (at
+//!   most 1024, then one `too_many_diagnostics`). Memory stays flat however long the
+//!   response, and no response limit applies.
 
 use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind};
 use serde::Serialize;
 
-use crate::assemble::{AssembleOptions, Assembler, Completion, Segment};
+use crate::assemble::{AssembleOptions, Assembler, Completion, Keep, Segment};
 
 /// One tool-call fragment of a delta.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -47,8 +65,20 @@ impl ChunkDelta {
     }
 }
 
+/// What the final completion of a [`DeltaStream`] keeps (see [Memory](self#memory)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Retain {
+    /// The whole completion, bounded by [`AssembleOptions::max_response_bytes`].
+    #[default]
+    Completion,
+    /// Only what no delta has carried: incomplete calls and diagnostics.
+    Unsent,
+}
+
+/// A call's exposure to clients.
 #[derive(Debug, Clone, Copy)]
-struct Exposed {
+pub(crate) struct Exposed {
     index: u32,
     /// Argument bytes already sent.
     sent: usize,
@@ -65,8 +95,6 @@ pub struct DeltaStream {
     hold_calls: bool,
     /// Reasoning segment being sent, and bytes of it already sent.
     reasoning_at: (usize, usize),
-    /// Per call (by scanner number): its exposure to the client.
-    exposed: Vec<Option<Exposed>>,
     /// Calls before this one are settled and fully sent.
     first_open: usize,
     next_index: u32,
@@ -80,13 +108,34 @@ impl DeltaStream {
     /// Without a seed, if the operating system's random source fails (see
     /// [`IdMinter::random`](crate::ids::IdMinter::random)).
     pub fn new(dialect: Dialect, options: &AssembleOptions) -> Self {
+        Self::retaining(dialect, options, Retain::Completion)
+    }
+
+    /// A stream whose final completion keeps only what no delta has carried
+    /// ([`Retain::Unsent`]): memory stays flat however long the response.
+    ///
+    /// # Panics
+    /// As [`DeltaStream::new`].
+    pub fn unsent(dialect: Dialect, options: &AssembleOptions) -> Self {
+        Self::retaining(dialect, options, Retain::Unsent)
+    }
+
+    /// A stream whose final completion keeps what `retain` says.
+    ///
+    /// # Panics
+    /// As [`DeltaStream::new`].
+    pub fn retaining(dialect: Dialect, options: &AssembleOptions, retain: Retain) -> Self {
+        let mut assembler = Assembler::new(dialect, options);
+        assembler.keep = match retain {
+            Retain::Completion => Keep::Settled,
+            Retain::Unsent => Keep::Unsent,
+        };
         DeltaStream {
-            assembler: Assembler::new(dialect, options),
+            assembler,
             content_sent: 0,
             released_at: 0,
             hold_calls: options.hold_calls,
             reasoning_at: (0, 0),
-            exposed: Vec::new(),
             first_open: 0,
             next_index: 0,
             finished: false,
@@ -98,15 +147,34 @@ impl DeltaStream {
     pub fn take_delta(&mut self) -> ChunkDelta {
         let mut delta = ChunkDelta::default();
         let final_ = self.finished;
-        let a = &self.assembler;
-        // A call already shown to the client that broke is not shown again as content.
-        while let Some((call, range)) = a.released.get(self.released_at) {
+        self.take_content(&mut delta, final_);
+        let shown = self.take_reasoning(&mut delta, final_);
+        self.take_calls(&mut delta, final_);
+        for at in shown {
+            self.assembler.draft_shown(at);
+        }
+        self.released_at = 0;
+        (self.content_sent, self.reasoning_at) =
+            self.assembler
+                .retire_sent(self.first_open, self.content_sent, self.reasoning_at);
+        delta
+    }
+
+    /// Whether call `call` was shown to the client.
+    fn exposed(&self, call: u32) -> bool {
+        self.assembler
+            .calls
+            .get(call as usize)
+            .is_some_and(|record| record.exposed.is_some())
+    }
+
+    /// New content; a call already shown to the client that broke is not shown again as
+    /// content.
+    fn take_content(&mut self, delta: &mut ChunkDelta, final_: bool) {
+        while let Some((call, range)) = self.assembler.released.get(self.released_at).cloned() {
             self.released_at += 1;
-            if self
-                .exposed
-                .get(*call as usize)
-                .is_some_and(Option::is_some)
-            {
+            if self.exposed(call) {
+                let a = &self.assembler;
                 let upto = range.start.max(self.content_sent);
                 self.content_sent += take_utf8(
                     &a.content[self.content_sent..upto],
@@ -116,56 +184,68 @@ impl DeltaStream {
                 self.content_sent = self.content_sent.max(range.end);
             }
         }
+        let a = &self.assembler;
         self.content_sent += take_utf8(&a.content[self.content_sent..], final_, &mut delta.content);
-        if let Some(segments) = &a.reasoning {
-            let (mut seg, mut off) = self.reasoning_at;
-            while let Some(segment) = segments.get(seg) {
-                match segment {
-                    Segment::Text(bytes) => {
-                        // A segment followed by another is closed: cut it whole.
-                        let closed = final_ || seg + 1 < segments.len();
-                        off += take_utf8(&bytes[off..], closed, &mut delta.reasoning_content);
-                        if off < bytes.len() || seg + 1 == segments.len() {
-                            break;
-                        }
-                    }
-                    Segment::Draft(call) => {
-                        let Some(record) = a.calls.get(*call as usize) else {
-                            break;
-                        };
-                        if record.end.is_none() {
-                            break;
-                        }
-                        // A call already shown to the client that broke is not shown
-                        // again as reasoning either.
-                        let exposed = self
-                            .exposed
-                            .get(*call as usize)
-                            .is_some_and(Option::is_some);
-                        if !(record.shows_as_text() && exposed) {
-                            delta
-                                .reasoning_content
-                                .push_str(&String::from_utf8_lossy(record.draft_text()));
-                        }
+    }
+
+    /// New reasoning; returns the draft segments whose text is now decided.
+    fn take_reasoning(&mut self, delta: &mut ChunkDelta, final_: bool) -> Vec<usize> {
+        let mut shown = Vec::new();
+        let a = &self.assembler;
+        let Some(segments) = &a.reasoning else {
+            return shown;
+        };
+        let (mut seg, mut off) = self.reasoning_at;
+        while let Some(segment) = segments.get(seg) {
+            match segment {
+                Segment::Text(bytes) => {
+                    // A segment followed by another is closed: cut it whole.
+                    let closed = final_ || seg + 1 < segments.len();
+                    off += take_utf8(&bytes[off..], closed, &mut delta.reasoning_content);
+                    if off < bytes.len() || seg + 1 == segments.len() {
+                        break;
                     }
                 }
-                seg += 1;
-                off = 0;
+                Segment::Draft(call) => {
+                    let Some(record) = a.calls.get(*call as usize) else {
+                        break;
+                    };
+                    if record.end.is_none() {
+                        break;
+                    }
+                    // A call already shown to the client that broke is not shown again as
+                    // reasoning either.
+                    if !(record.shows_as_text() && record.exposed.is_some()) {
+                        delta
+                            .reasoning_content
+                            .push_str(&String::from_utf8_lossy(record.draft_text()));
+                    }
+                    shown.push(seg);
+                }
             }
-            self.reasoning_at = (seg, off);
+            seg += 1;
+            off = 0;
         }
-        while self.first_open < a.calls.len() {
+        self.reasoning_at = (seg, off);
+        shown
+    }
+
+    /// New tool-call fragments: a call is exposed once its name is known and it is decided
+    /// to be one, then its arguments stream.
+    fn take_calls(&mut self, delta: &mut ChunkDelta, final_: bool) {
+        while self.first_open < self.assembler.calls.len() {
             let call = self.first_open;
-            let record = &a.calls[call];
-            if self.exposed.len() <= call {
-                self.exposed.resize(call + 1, None);
-            }
+            let Some(record) = self.assembler.calls.get_mut(call) else {
+                // Retired: settled and sent.
+                self.first_open += 1;
+                continue;
+            };
             let decided_call = match record.end {
                 Some(CallEnd::Complete) => !record.broken,
                 Some(_) => false,
                 None => !record.provisional && !record.unsplit && !self.hold_calls,
             };
-            if self.exposed[call].is_none() {
+            if record.exposed.is_none() {
                 let Some(name) = &record.name else {
                     if record.end.is_some() {
                         self.first_open += 1;
@@ -182,15 +262,15 @@ impl DeltaStream {
                 }
                 let index = self.next_index;
                 self.next_index += 1;
-                self.exposed[call] = Some(Exposed { index, sent: 0 });
                 delta.tool_calls.push(ToolCallDelta {
                     index,
                     id: Some(record.id.clone()),
                     name: Some(String::from_utf8_lossy(name).into_owned()),
                     arguments: String::new(),
                 });
+                record.exposed = Some(Exposed { index, sent: 0 });
             }
-            let Some(exposed) = self.exposed[call].as_mut() else {
+            let Some(exposed) = record.exposed.as_mut() else {
                 break;
             };
             let ended = record.end.is_some();
@@ -216,7 +296,6 @@ impl DeltaStream {
             }
             self.first_open += 1;
         }
-        delta
     }
 
     /// Ends the stream (after the scanner's `finish`): the last delta, the OpenAI
@@ -225,12 +304,9 @@ impl DeltaStream {
     pub fn finish(mut self) -> (ChunkDelta, &'static str, Completion) {
         self.finished = true;
         let delta = self.take_delta();
+        let complete = self.assembler.complete_calls;
         let completion = self.assembler.finish();
-        let reason = if completion.tool_calls.is_empty() {
-            "stop"
-        } else {
-            "tool_calls"
-        };
+        let reason = if complete == 0 { "stop" } else { "tool_calls" };
         (delta, reason, completion)
     }
 }

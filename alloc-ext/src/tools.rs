@@ -158,18 +158,23 @@ impl ToolSet {
     pub fn from_value(value: &Value) -> Result<Self, ToolsError> {
         let items = value.as_array().ok_or(ToolsError::NotAnArray)?;
         let mut tools: Vec<Tool> = Vec::with_capacity(items.len());
+        // One hash lookup per tool: loading is linear in the number of tools.
+        let mut by_name: HashMap<String, usize> = HashMap::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let tool = read_tool(item).map_err(|problem| ToolsError::Tool { index, problem })?;
-            if let Some(first) = tools.iter().position(|t| t.name == tool.name) {
+            if let Some(&first) = by_name.get(tool.name.as_str()) {
                 return Err(ToolsError::Duplicate {
                     index,
                     first,
                     name: tool.name,
                 });
             }
+            by_name.insert(tool.name.clone(), index);
             tools.push(tool);
         }
-        Ok(Self::from_tools(tools))
+        Ok(ToolSet {
+            inner: Arc::new(Inner { tools, by_name }),
+        })
     }
 
     /// The tool called `name`.

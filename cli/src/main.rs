@@ -157,6 +157,48 @@ fn read_tools(path: &std::path::Path) -> Result<ToolSet, Failure> {
     })
 }
 
+fn write_error(e: io::Error) -> Failure {
+    match e.kind() {
+        io::ErrorKind::BrokenPipe => Failure::ReaderGone,
+        _ => Failure::Message(format!("cannot write output: {e}")),
+    }
+}
+
+/// Feeds everything `input` holds to `output`, each read a chunk, or re-cut into `chunk`
+/// pieces; `name` names the input in an error.
+fn feed(
+    mut input: impl Read,
+    name: &str,
+    chunk: Option<usize>,
+    output: &mut dyn output::Output,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut buffer = vec![0u8; 64 << 10];
+    let mut pending = Vec::new();
+    loop {
+        let n = match input.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Message(format!("cannot read {name}: {e}"))),
+        };
+        let Some(size) = chunk else {
+            output.chunk(&buffer[..n], out).map_err(write_error)?;
+            continue;
+        };
+        pending.extend_from_slice(&buffer[..n]);
+        let whole = pending.len() - pending.len() % size;
+        for piece in pending[..whole].chunks(size) {
+            output.chunk(piece, out).map_err(write_error)?;
+        }
+        pending.drain(..whole);
+    }
+    if !pending.is_empty() {
+        output.chunk(&pending, out).map_err(write_error)?;
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     let args = match cli.command {
         Command::Scan(args) => args,
@@ -181,44 +223,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let mut output = output::new(args.format, args.dialect, options, &assemble_options);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let write_error = |e: io::Error| match e.kind() {
-        io::ErrorKind::BrokenPipe => Failure::ReaderGone,
-        _ => Failure::Message(format!("cannot write output: {e}")),
-    };
     let chunk = args.chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    // A file and standard input alike are decoded as they are read, in blocks of 64 KiB
+    // (or re-cut into `--chunk` pieces): memory does not grow with the input.
     if args.input.as_os_str() == "-" {
-        // Standard input is decoded as it arrives: each read is a chunk, or is re-cut
-        // into `--chunk` pieces.
-        let mut stdin = io::stdin().lock();
-        let mut buffer = vec![0u8; 64 << 10];
-        let mut pending = Vec::new();
-        loop {
-            let n = match stdin.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(Failure::Message(format!("cannot read standard input: {e}"))),
-            };
-            let Some(size) = chunk else {
-                output.chunk(&buffer[..n], &mut out).map_err(write_error)?;
-                continue;
-            };
-            pending.extend_from_slice(&buffer[..n]);
-            let whole = pending.len() - pending.len() % size;
-            for piece in pending[..whole].chunks(size) {
-                output.chunk(piece, &mut out).map_err(write_error)?;
-            }
-            pending.drain(..whole);
-        }
-        if !pending.is_empty() {
-            output.chunk(&pending, &mut out).map_err(write_error)?;
-        }
+        let stdin = io::stdin().lock();
+        feed(stdin, "standard input", chunk, &mut *output, &mut out)?;
     } else {
-        let input = std::fs::read(&args.input)
+        let file = std::fs::File::open(&args.input)
             .map_err(|e| Failure::Message(format!("cannot read {}: {e}", args.input.display())))?;
-        for piece in input.chunks(chunk.unwrap_or(input.len()).max(1)) {
-            output.chunk(piece, &mut out).map_err(write_error)?;
-        }
+        let name = args.input.display().to_string();
+        feed(file, &name, chunk, &mut *output, &mut out)?;
     }
     output
         .finish(&mut out)

@@ -41,7 +41,8 @@ pub fn new(
         }),
         Format::Openai => Box::new(Openai {
             scanner,
-            stream: DeltaStream::new(dialect, assemble_options),
+            // The final completion is not printed: keep only what was not sent.
+            stream: DeltaStream::unsent(dialect, assemble_options),
             first: true,
         }),
     }
@@ -49,25 +50,41 @@ pub fn new(
 
 const FRESH: &str = "a new scanner is not finished";
 
-/// `--format events`: one JSON object per line per event, adjacent fragments joined.
+/// Most payload bytes of one printed event: a longer run of text, reasoning, arguments or
+/// a value is printed as several events (the same whatever the chunking), so memory stays
+/// bounded however long the input.
+pub const EVENT_PIECE: usize = 64 << 10;
+
+/// `--format events`: one JSON object per line per event, adjacent fragments joined (up
+/// to [`EVENT_PIECE`] bytes), printed as soon as no later fragment can join them.
 struct Events {
     scanner: Scanner,
     log: EventLog,
 }
 
+fn write_events(events: Vec<OwnedEvent>, out: &mut dyn Write) -> io::Result<()> {
+    for event in &events {
+        serde_json::to_writer(&mut *out, &event_json(event))?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
 impl Output for Events {
-    fn chunk(&mut self, chunk: &[u8], _: &mut dyn Write) -> io::Result<()> {
+    fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()> {
         self.scanner.feed(chunk, &mut self.log).expect(FRESH);
-        Ok(())
+        let events = self.log.take_settled(EVENT_PIECE);
+        if events.is_empty() {
+            return Ok(());
+        }
+        write_events(events, out)?;
+        // A live pipe sees each event as soon as it is settled.
+        out.flush()
     }
 
     fn finish(mut self: Box<Self>, out: &mut dyn Write) -> io::Result<()> {
         self.scanner.finish(&mut self.log).expect(FRESH);
-        for event in &self.log.events {
-            serde_json::to_writer(&mut *out, &event_json(event))?;
-            out.write_all(b"\n")?;
-        }
-        Ok(())
+        write_events(self.log.take_all(EVENT_PIECE), out)
     }
 }
 

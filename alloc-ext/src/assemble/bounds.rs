@@ -1,0 +1,267 @@
+//! Bounded memory: the assembler's call records hold only the calls that something still
+//! needs (open calls, incomplete ones, which the completion lists, and settled ones a
+//! [`DeltaStream`](crate::stream::DeltaStream) has not sent yet); a settled call is
+//! retired (its record dropped) once its parsed form, its text or its deltas are out, so
+//! memory follows the open calls, not the number of calls seen. A whole completion is cut
+//! at [`AssembleOptions::max_response_bytes`](super::AssembleOptions); a stream that keeps
+//! only what it has not sent drops sent text and calls, and keeps at most
+//! [`MAX_DIAGNOSTICS`] diagnostics.
+
+use std::collections::BTreeMap;
+use std::ops::{Index, IndexMut};
+
+use inband::{CallEnd, Span};
+
+use super::{Assembler, CallRecord, DiagnosticRecord, Segment};
+
+/// The default [`AssembleOptions::max_response_bytes`](super::AssembleOptions): 64 MiB of
+/// response, far more than any model writes in one turn (a million tokens are about 4 MiB).
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 << 20;
+
+/// Most diagnostics a stream that keeps only what it has not sent holds; later ones are
+/// counted in one `too_many_diagnostics` diagnostic.
+pub(crate) const MAX_DIAGNOSTICS: usize = 1024;
+
+/// What the assembler keeps of settled calls and sent text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// A whole completion, no stream: a settled call is retired at once (its parsed form is
+    /// in `tool_calls`, its text in the content or reasoning).
+    Completion,
+    /// A stream that returns the whole completion too: settled calls are retired once sent.
+    Settled,
+    /// A stream that keeps only what it has not sent: sent text, reasoning and calls are
+    /// dropped, complete calls are only counted.
+    Unsent,
+}
+
+/// Call records by the scanner's call number (consecutive from 0), with retired numbers
+/// left out.
+#[derive(Debug, Default)]
+pub(crate) struct Calls {
+    records: BTreeMap<usize, CallRecord>,
+    /// Calls started so far: the next call's number.
+    started: usize,
+}
+
+impl Calls {
+    /// The record of call `call`, unless it was retired or never started.
+    pub(crate) fn get(&self, call: usize) -> Option<&CallRecord> {
+        self.records.get(&call)
+    }
+
+    /// The record of call `call`, unless it was retired or never started.
+    pub(crate) fn get_mut(&mut self, call: usize) -> Option<&mut CallRecord> {
+        self.records.get_mut(&call)
+    }
+
+    /// Calls started so far, retired ones included.
+    pub(crate) fn len(&self) -> usize {
+        self.started
+    }
+
+    /// The last call started, unless it was retired.
+    pub(crate) fn last_mut(&mut self) -> Option<&mut CallRecord> {
+        let last = self.started.checked_sub(1)?;
+        self.records.get_mut(&last)
+    }
+
+    /// Starts the next call.
+    pub(crate) fn push(&mut self, record: CallRecord) {
+        self.records.insert(self.started, record);
+        self.started += 1;
+    }
+
+    /// The records held, in call order.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut CallRecord> {
+        self.records.values_mut()
+    }
+
+    /// Drops the record of call `call`.
+    pub(crate) fn retire(&mut self, call: usize) {
+        self.records.remove(&call);
+    }
+
+    /// Drops the records of calls before `upto` that `keep` does not want.
+    pub(crate) fn retire_before(&mut self, upto: usize, keep: impl Fn(&CallRecord) -> bool) {
+        let done: Vec<usize> = self
+            .records
+            .range(..upto)
+            .filter(|(_, record)| !keep(record))
+            .map(|(&call, _)| call)
+            .collect();
+        for call in done {
+            self.records.remove(&call);
+        }
+    }
+}
+
+impl Index<usize> for Calls {
+    type Output = CallRecord;
+
+    /// # Panics
+    /// If the call was retired or never started (a bug of this crate).
+    fn index(&self, call: usize) -> &CallRecord {
+        &self.records[&call]
+    }
+}
+
+impl IndexMut<usize> for Calls {
+    /// # Panics
+    /// If the call was retired or never started (a bug of this crate).
+    fn index_mut(&mut self, call: usize) -> &mut CallRecord {
+        self.records.get_mut(&call).expect("a held call")
+    }
+}
+
+impl Assembler {
+    /// Whether the event at `span` is left out: after a fabricated result that ends the
+    /// response, or past [`AssembleOptions::max_response_bytes`](super::AssembleOptions)
+    /// (the first such event cuts the response there).
+    pub(super) fn skip(&mut self, span: Span) -> bool {
+        if self.stopped {
+            return true;
+        }
+        match self.limit {
+            Some(limit) if span.end > limit && self.keep != Keep::Unsent => {
+                self.cut(span, limit);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ends the response at `limit`: open calls are incomplete, later events left out.
+    fn cut(&mut self, span: Span, limit: u64) {
+        self.stopped = true;
+        self.limit = None;
+        self.record(
+            Span::new(span.start.min(limit), span.end),
+            "response_too_long",
+            "the response is longer than max_response_bytes; the rest was left out",
+        );
+        for record in self.calls.iter_mut() {
+            if record.end.is_none() {
+                record.end = Some(CallEnd::Incomplete);
+            }
+        }
+    }
+
+    /// Whether the diagnostic at `span` is left out (only past [`MAX_DIAGNOSTICS`] when
+    /// keeping only what was not sent); counts it.
+    pub(super) fn diagnostic_dropped(&mut self, span: Span) -> bool {
+        if self.keep != Keep::Unsent || self.diagnostics.len() < MAX_DIAGNOSTICS {
+            return false;
+        }
+        let (count, covered) = self
+            .dropped_diagnostics
+            .get_or_insert((0, [span.start, span.end]));
+        *count += 1;
+        covered[1] = covered[1].max(span.end);
+        true
+    }
+
+    /// The one diagnostic that stands for those left out, if any.
+    pub(super) fn dropped_record(&mut self) -> Option<DiagnosticRecord> {
+        self.dropped_diagnostics
+            .take()
+            .map(|(_, span)| DiagnosticRecord {
+                code: "too_many_diagnostics",
+                message: "more than 1024 diagnostics; the later ones were left out",
+                span,
+            })
+    }
+
+    /// Call `call` shows in the reasoning where it stands (a draft, or a broken call of a
+    /// Harmony `analysis` message).
+    pub(super) fn push_draft(&mut self, call: u32) {
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.in_segment = true;
+        }
+        self.reasoning
+            .get_or_insert_with(Vec::new)
+            .push(Segment::Draft(call));
+    }
+
+    /// Call `call` ended. Without a stream its record is no longer needed unless it is
+    /// incomplete: its draft segment becomes the text it shows, and the record is retired.
+    pub(super) fn settled(&mut self, call: u32) {
+        if self.keep != Keep::Completion {
+            return;
+        }
+        let Some(record) = self.calls.get(call as usize) else {
+            return;
+        };
+        if record.end == Some(CallEnd::Incomplete) {
+            return;
+        }
+        if record.in_segment {
+            let segments = self.reasoning.as_deref().unwrap_or_default();
+            if let Some(at) = segments
+                .iter()
+                .rposition(|s| matches!(s, Segment::Draft(c) if *c == call))
+            {
+                self.draft_shown(at);
+            }
+        }
+        if !self.calls.get(call as usize).is_some_and(|r| r.in_segment) {
+            self.calls.retire(call as usize);
+        }
+    }
+
+    /// The reasoning segment `at`, a draft whose call has ended, becomes the text the
+    /// completion shows for it ([`CallRecord::draft_text`]), or is dropped when keeping
+    /// only what was not sent.
+    pub(crate) fn draft_shown(&mut self, at: usize) {
+        let Some(segments) = self.reasoning.as_mut() else {
+            return;
+        };
+        let Some(Segment::Draft(call)) = segments.get(at) else {
+            return;
+        };
+        let Some(record) = self.calls.get_mut(*call as usize) else {
+            return;
+        };
+        record.in_segment = false;
+        let text = if self.keep == Keep::Unsent {
+            Vec::new()
+        } else {
+            record.draft_text().to_vec()
+        };
+        segments[at] = Segment::Text(text);
+        if at + 1 == segments.len() {
+            // Later reasoning must not join the text a stream has already passed.
+            segments.push(Segment::Text(Vec::new()));
+        }
+    }
+
+    /// A stream has sent everything of the calls before `first_open` and of the released
+    /// text: their records are retired, except incomplete ones and drafts whose reasoning
+    /// is not sent yet. With [`Keep::Unsent`] the sent content and reasoning go too:
+    /// `content_sent` bytes of content, the reasoning before segment `reasoning_at.0` and
+    /// `reasoning_at.1` bytes of that one; returns the new positions (from 0).
+    pub(crate) fn retire_sent(
+        &mut self,
+        first_open: usize,
+        content_sent: usize,
+        reasoning_at: (usize, usize),
+    ) -> (usize, (usize, usize)) {
+        self.released.clear();
+        self.calls.retire_before(first_open, |record| {
+            record.in_segment || record.end == Some(CallEnd::Incomplete)
+        });
+        if self.keep != Keep::Unsent {
+            return (content_sent, reasoning_at);
+        }
+        self.content.drain(..content_sent);
+        let Some(segments) = self.reasoning.as_mut() else {
+            return (0, (0, 0));
+        };
+        let (seg, off) = reasoning_at;
+        segments.drain(..seg.min(segments.len()));
+        if let Some(Segment::Text(text)) = segments.first_mut() {
+            text.drain(..off.min(text.len()));
+        }
+        (0, (0, 0))
+    }
+}
