@@ -27,6 +27,13 @@ pub const MAX_DRAFT_CALLS: u32 = 64;
 /// not count.
 pub const MAX_LOOKAHEAD: usize = 32;
 
+/// Deepest nesting of lists and objects (counted together) in one value of a literal
+/// dialect's call (`gemma`, `gemini`): the bracket stack of the Gemma and Python value
+/// lexers holds this many levels in fixed memory; one more opener makes the call malformed.
+/// A value's own outermost list or object is level 1; the call's argument list or braces
+/// do not count. Renderers refuse a deeper value (`inband_alloc::render`).
+pub const MAX_LITERAL_DEPTH: usize = 64;
+
 /// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

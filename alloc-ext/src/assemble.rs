@@ -86,6 +86,14 @@ use crate::ids::IdMinter;
 use crate::params::{ParamIssue, Params, Schema};
 use crate::tools::{Tool, ToolSet};
 
+/// Deepest nesting of lists and objects (counted together) in a call's arguments that the
+/// assembler parses, the arguments object itself being level 1: simd-json's
+/// [`DEFAULT_MAX_DEPTH`](simd_json::DEFAULT_MAX_DEPTH). Deeper arguments do not parse (the
+/// call is released as text with a diagnostic), so each argument's value nests at most one
+/// level less; the renderers refuse more (`render::Reason::TooDeep`). The core scanner
+/// itself counts JSON depth without a limit.
+pub const MAX_ARGUMENT_DEPTH: usize = simd_json::DEFAULT_MAX_DEPTH;
+
 /// How to assemble.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]

@@ -53,9 +53,13 @@ pub enum Reason {
     /// as the number and whose quoted JSON is not admitted; a number for a string-only
     /// parameter, which reads as a string.
     TypedDifferently,
-    /// A value's lists and objects nest deeper than the dialect's scanner reads (the
-    /// literal syntaxes of gemma and gemini: their bracket stack is bounded). Carries the
-    /// deepest nesting read; the error's `argument` is the first container beyond it.
+    /// A value's lists and objects nest deeper than the dialect's reading side parses:
+    /// [`inband::MAX_LITERAL_DEPTH`] levels in a value of gemma and gemini (their bracket
+    /// stack is bounded), [`MAX_ARGUMENT_DEPTH`](crate::assemble::MAX_ARGUMENT_DEPTH)` - 1`
+    /// in the other dialects (the assembler's JSON parser, the arguments object being one
+    /// level). Carries that limit; the error's `argument` is the first container beyond it.
+    /// Checked without recursion before anything is written, so any depth is refused
+    /// cleanly.
     TooDeep(usize),
     /// Text holds a delimiter that the dialect's scanner acts on there: a stop token, a
     /// special token it removes as stray (dialects.md rule 12), a section or call opener.
