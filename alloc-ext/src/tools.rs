@@ -145,8 +145,10 @@ impl ToolSet {
     /// quotes, a backslash or `<`/`>` (dialects.md rule 9), a `type` other than `function`, a
     /// `description` that is not a string, `parameters` that is not an object, an example
     /// of none of the three shapes, a name declared twice); the error says which tool and
-    /// what is wrong.
+    /// what is wrong. A UTF-8 byte order mark at the start (editors on Windows write one)
+    /// is skipped.
     pub fn from_json(json: &[u8]) -> Result<Self, ToolsError> {
+        let json = strip_bom(json);
         let value: Value =
             serde_json::from_slice(json).map_err(|e| ToolsError::Json(e.to_string()))?;
         Self::from_value(&value)
@@ -563,6 +565,13 @@ fn collect(schema: &Value, root: &Value, depth: u8) -> Option<JsonTypes> {
         narrow(&mut types, target);
     }
     types
+}
+
+/// `json` without a UTF-8 byte order mark (`EF BB BF`) at its start: JSON text may not
+/// begin with one (RFC 8259 §8.1), but a parser may ignore it, and files saved by some
+/// editors have it.
+pub fn strip_bom(json: &[u8]) -> &[u8] {
+    json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(json)
 }
 
 #[cfg(test)]
