@@ -86,6 +86,7 @@
 
 pub mod automaton;
 mod dialect;
+mod edges;
 pub mod event;
 mod lex;
 pub mod normalize;

@@ -5,6 +5,7 @@ mod anthropic;
 mod conformance;
 mod corpus;
 mod dsml;
+mod edges;
 mod gemini;
 mod gemma;
 mod glm;
