@@ -44,8 +44,9 @@ pub enum Reason {
     /// Reasoning text holds the dialect's reasoning closer (or a token that ends a
     /// message), so the scanner would end the reasoning early. Carries the closer.
     CloserInReasoning(&'static str),
-    /// Text holds a special token of the chat template (a turn or message delimiter), so
-    /// the model would read a turn boundary. Carries the token.
+    /// Text holds a token of the chat template (a turn or message delimiter the renderer
+    /// writes between messages: `<|im_start|>`, `]~b]`, `\n\nHuman:`, …), so the model
+    /// would read a turn boundary. Carries the token.
     TemplateToken(&'static str),
     /// A raw-text value that the tool's schema would have read as another value
     /// (dialects.md rule 8, the assembler's typing with the same tools), whichever way it
@@ -61,6 +62,10 @@ pub enum Reason {
     /// Checked without recursion before anything is written, so any depth is refused
     /// cleanly.
     TooDeep(usize),
+    /// A tool result's text holds the closer of its block (`</tool_response>`, `</stdout>`,
+    /// a fence line in gemini, …), so the model would read the rest as outside the result.
+    /// Carries the closer.
+    CloserInResult(&'static str),
     /// Text holds a delimiter that the dialect's scanner acts on there: a stop token, a
     /// special token it removes as stray (dialects.md rule 12), a section or call opener.
     /// The scanner would not read the text back as written. Carries the delimiter as the
@@ -98,6 +103,10 @@ impl fmt::Display for RenderError {
             Reason::TemplateToken(token) => write!(
                 f,
                 "the text holds the chat template token {token:?}, which would end the turn"
+            ),
+            Reason::CloserInResult(closer) => write!(
+                f,
+                "the tool result holds {closer:?}, which would end its block"
             ),
             Reason::TooDeep(limit) => write!(
                 f,
