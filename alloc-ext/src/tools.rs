@@ -7,8 +7,11 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use inband::Dialect;
 use serde_json::{Map, Value};
 use simd_json::{OwnedValue, StaticNode};
+
+use crate::render::Renderer;
 
 /// One tool: a function the model may call.
 ///
@@ -144,8 +147,11 @@ impl ToolSet {
     /// string `function.name`, an empty name, a name with whitespace, control characters,
     /// quotes, a backslash or `<`/`>` (dialects.md rule 9), a `type` other than `function`, a
     /// `description` that is not a string, `parameters` that is not an object, an example
-    /// of none of the three shapes, a name declared twice); the error says which tool and
-    /// what is wrong. A UTF-8 byte order mark at the start (editors on Windows write one)
+    /// of none of the three shapes, a name declared twice, a name no dialect can write in a
+    /// call: longer than [`inband::MAX_NAME`] bytes); the error says which tool and what is
+    /// wrong. A name that only some dialects can write (Gemini's callee is a Python
+    /// identifier, Gemma's name ends at `{ } [ ] ( ) , =`) is accepted here and refused by
+    /// [`tool_prompt`](crate::prompt::tool_prompt) for a dialect that cannot write it. A UTF-8 byte order mark at the start (editors on Windows write one)
     /// is skipped.
     pub fn from_json(json: &[u8]) -> Result<Self, ToolsError> {
         let json = strip_bom(json);
@@ -265,6 +271,19 @@ fn read_tool(item: &Value) -> Result<Tool, String> {
     }) {
         return Err(format!(
             "`function.name` {name:?} holds {c:?}, which no dialect can write in a call"
+        ));
+    }
+    // A name some dialect writes so that its scanner reads it back (over MAX_NAME bytes
+    // none does); a dialect that cannot is refused by the prompt for it (prompt::tool_prompt).
+    let carried = Dialect::ALL
+        .iter()
+        .any(|&dialect| Renderer::new(dialect).check_name(name).is_ok());
+    if !carried {
+        return Err(format!(
+            "`function.name` {name:?} ({} bytes) cannot be written in a call in any dialect: \
+             at most {} bytes",
+            name.len(),
+            inband::MAX_NAME
         ));
     }
     let description = match function.get("description") {

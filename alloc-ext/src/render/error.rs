@@ -135,6 +135,7 @@ impl RenderError {
         }
     }
 
+    /// The same error, at the `index`-th item, named `name`.
     pub(crate) fn at(mut self, index: usize, name: &str) -> Self {
         self.index = index;
         self.name = Some(name.to_owned());

@@ -235,6 +235,20 @@ impl<'t> Renderer<'t> {
         self.dialect
     }
 
+    /// Whether this dialect can write a call to a tool named `name` that its scanner reads
+    /// back as that name: the checks of [`Renderer::call`] for the name (dialects.md rule
+    /// 9; at most [`inband::MAX_NAME`] bytes, no whitespace, control characters, quotes,
+    /// backslash or `<` `>`; Gemini: a Python identifier of at most 116 bytes; Gemma:
+    /// without `{ } [ ] ( ) , =`; the markup dialects: a tag of at most
+    /// [`inband::MAX_TAG`] bytes).
+    ///
+    /// # Errors
+    /// [`Reason::InvalidName`] with the form the dialect allows; `index` 0, `name` the name.
+    pub fn check_name(&self, name: &str) -> Result<(), RenderError> {
+        self.call(&Call::new(name, serde_json::Map::new()))
+            .map(drop)
+    }
+
     /// One call, without the envelope of a turn (a section or wrapper): the block an
     /// example or a single-call prompt shows. Kimi numbers it 0.
     ///
