@@ -105,3 +105,19 @@ fn names_are_refused_where_no_reader_gets_them() {
         Reason::InvalidName("without { } [ ] ( ) , = in Gemma")
     );
 }
+
+/// The inventory for a model refuses a tool its dialect cannot write, as the prompt does.
+#[test]
+fn the_inventory_refuses_a_tool_its_dialect_cannot_write() {
+    use inband_alloc::inventory::tool_inventory;
+    use inband_alloc::tools::ToolSet;
+    let set = ToolSet::from_json(br#"[{"function": {"name": "get-weather"}}]"#).unwrap();
+    let error = tool_inventory(&set, "gemini-1.5-pro").unwrap_err();
+    assert_eq!(
+        (error.index, error.name.as_deref()),
+        (0, Some("get-weather"))
+    );
+    assert!(tool_inventory(&set, "gpt-5")
+        .unwrap()
+        .contains("# Tool: get-weather"));
+}
