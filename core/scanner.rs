@@ -478,7 +478,11 @@ impl core::error::Error for Error {}
 /// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
 /// them in the same memory), at most [`MAX_LOOKAHEAD`] bytes of whitespace after a
-/// candidate closer (two bits a byte), and a few counters); nothing is allocated. Work per
+/// candidate closer (two bits a byte), and a few counters, among them the stream's edges:
+/// where a stop token waits for what follows it and the watch for a reasoning closer before
+/// any opener, 14 bytes, see [`Diagnostic::StrayStopToken`](crate::Diagnostic::StrayStopToken)
+/// and [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning)); nothing is
+/// allocated. Work per
 /// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
 /// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
 /// looked at once more where the call stood (at most one delimiter's length, once per call
