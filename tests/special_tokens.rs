@@ -1617,6 +1617,8 @@ fn deepseek_stray_tokens() {
             "D:stray_token",
             r#"T"c""#,
             "<Stray>",
+            // `</think>` with no opener before it: the prompt opened the reasoning.
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"d""#,
             "<Stray>",
@@ -2241,6 +2243,7 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
             r#"E"\n""#,
             "D:unclosed_section",
             "<Stray>",
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"after""#,
         ]
@@ -2249,13 +2252,17 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
     assert_eq!(named_calls(&completion), [named("f", r#"{"k":"v"}"#)]);
     assert_eq!(completion.content, "after");
     assert_eq!(completion.reasoning, None);
-    assert_eq!(codes(&completion), ["unclosed_section", "stray_token"]);
+    assert_eq!(
+        codes(&completion),
+        ["unclosed_section", "unopened_reasoning", "stray_token"]
+    );
     // The same after a token section, for comparison.
     assert_eq!(
         deepseek("[S][C]f[SEP]{}[/C]</think>after")[8..],
         [
             "D:unclosed_section",
             "<Stray>",
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"after""#
         ]
@@ -2266,6 +2273,7 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
         [
             r#"T"<｜DSML｜tool_calls>""#,
             "<Stray>",
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"b""#
         ]
