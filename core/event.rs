@@ -331,7 +331,10 @@ pub enum Diagnostic {
     TruncatedCall,
     /// The stream ended inside a reasoning block; it was closed there.
     UnclosedReasoning,
-    /// A stop token appeared inside the text and was removed (dialects.md rule 12).
+    /// A stop token appeared inside the text and was removed (dialects.md rule 12). Not
+    /// reported for the stream's last stop token when only whitespace follows it: that is
+    /// the model's normal end of turn (still removed from the text, as markup). The
+    /// diagnostic is sent once something else follows, just before it.
     StrayStopToken,
     /// A call's arguments exceeded [`Options::max_argument_bytes`](crate::Options).
     ArgumentsTooLong,
@@ -435,6 +438,13 @@ pub enum Diagnostic {
     /// A GLM call was ended without its `</tool_call>`: by the next `<tool_call>`, or, for
     /// a draft, by the reasoning closer (accepted, dialects.md rule 13).
     UnclosedCall,
+    /// A reasoning closer (`</think>`, …) came in content with no reasoning opener before
+    /// it: the prompt probably opened the reasoning (Qwen3-Thinking, DeepSeek-R1 and
+    /// MiniMax-M2 templates end it with `<think>`), so the text before it is the model's
+    /// reasoning. It stays text (it was already sent as content): scan with
+    /// [`Options::starts_in_reasoning`](crate::Options::starts_in_reasoning). Only the
+    /// first such closer, and only before any reasoning opened; `span` is the closer.
+    UnopenedReasoning,
 }
 
 impl Diagnostic {
@@ -489,6 +499,7 @@ impl Diagnostic {
             Diagnostic::DuplicateTag => "duplicate_tag",
             Diagnostic::MissingKeyOpen => "missing_key_open",
             Diagnostic::UnclosedCall => "unclosed_call",
+            Diagnostic::UnopenedReasoning => "unopened_reasoning",
         }
     }
 
@@ -585,6 +596,9 @@ impl Diagnostic {
                 "the call name ran into its first key without the key's opener; a declared tool name splits them, else the block is text"
             }
             Diagnostic::UnclosedCall => "a call was ended without its own closer",
+            Diagnostic::UnopenedReasoning => {
+                "a reasoning closer came with no opener before it: the prompt may have opened the reasoning; scan with starts_in_reasoning (--starts-in-reasoning)"
+            }
         }
     }
 }

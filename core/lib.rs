@@ -86,6 +86,7 @@
 
 pub mod automaton;
 mod dialect;
+mod edges;
 pub mod event;
 mod lex;
 pub mod normalize;
@@ -101,4 +102,6 @@ struct ReadmeDoctests;
 pub use event::{CallEnd, Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 pub use lex::tag::MAX_TAG;
 pub use normalize::ArgumentsNormalizer;
-pub use scanner::{Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_LOOKAHEAD, MAX_NAME};
+pub use scanner::{
+    Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_LITERAL_DEPTH, MAX_LOOKAHEAD, MAX_NAME,
+};

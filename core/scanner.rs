@@ -3,6 +3,7 @@
 use core::fmt;
 
 use crate::automaton::Delimiter;
+use crate::automaton::Dfa;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::glm::{self, Glm};
@@ -10,6 +11,7 @@ use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, HeaderForm, TokenJson};
+use crate::edges::{Edges, Watch};
 use crate::{tables, Role, Sink, Span};
 
 /// Longest tool name kept, in bytes. A longer name makes the call invalid with
@@ -26,6 +28,13 @@ pub const MAX_DRAFT_CALLS: u32 = 64;
 /// `</parameter>`; Gemma's `<|"|>`, model-formats.md §12). After more, the candidate does
 /// not count.
 pub const MAX_LOOKAHEAD: usize = 32;
+
+/// Deepest nesting of lists and objects (counted together) in one value of a literal
+/// dialect's call (`gemma`, `gemini`): the bracket stack of the Gemma and Python value
+/// lexers holds this many levels in fixed memory; one more opener makes the call malformed.
+/// A value's own outermost list or object is level 1; the call's argument list or braces
+/// do not count. Renderers refuse a deeper value (`inband_alloc::render`).
+pub const MAX_LITERAL_DEPTH: usize = 64;
 
 /// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -394,6 +403,25 @@ impl Machine {
     }
 }
 
+/// The automaton of `dialect`'s reasoning mode, whose reasoning closers are watched for in
+/// content before any reasoning opened (crate::edges); `None` where a closer in content
+/// says nothing (harmony has channels, gemini's closer is a Markdown fence).
+fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
+    Some(match dialect {
+        Dialect::Hermes => &tables::hermes::REASONING,
+        Dialect::Qwen3 => &tables::qwen3::REASONING,
+        Dialect::Kimi => &tables::kimi::REASONING,
+        Dialect::Deepseek => &tables::deepseek::REASONING,
+        Dialect::Xml => &tables::xml::REASONING,
+        Dialect::Anthropic => &tables::anthropic::REASONING,
+        Dialect::Minimax => &tables::minimax::REASONING,
+        Dialect::Qwen3Coder => &tables::qwen3_coder::REASONING,
+        Dialect::Glm => &tables::glm::REASONING,
+        Dialect::Gemma => &tables::gemma::REASONING,
+        Dialect::Harmony | Dialect::Gemini => return None,
+    })
+}
+
 /// Scanner options. Construct with [`Options::default`] and set fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -445,12 +473,16 @@ impl core::error::Error for Error {}
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 376 bytes on x86_64; a test keeps it at most
+/// Memory is fixed (`size_of::<Scanner>()` is 384 bytes on x86_64; a test keeps it at most
 /// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
 /// them in the same memory), at most [`MAX_LOOKAHEAD`] bytes of whitespace after a
-/// candidate closer (two bits a byte), and a few counters); nothing is allocated. Work per
+/// candidate closer (two bits a byte), and a few counters, among them the stream's edges:
+/// where a stop token waits for what follows it and the watch for a reasoning closer before
+/// any opener, 14 bytes, see [`Diagnostic::StrayStopToken`](crate::Diagnostic::StrayStopToken)
+/// and [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning)); nothing is
+/// allocated. Work per
 /// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
 /// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
 /// looked at once more where the call stood (at most one delimiter's length, once per call
@@ -480,8 +512,8 @@ pub struct Scanner {
     options: Options,
     machine: Machine,
     offset: u64,
-    started: bool,
-    finished: bool,
+    /// Also holds whether the stream has started and finished (in its padding).
+    edges: Edges,
 }
 
 impl Scanner {
@@ -492,8 +524,7 @@ impl Scanner {
             options,
             machine: Machine::new(dialect, &options),
             offset: 0,
-            started: false,
-            finished: false,
+            edges: Edges::new(!options.starts_in_reasoning && reasoning_table(dialect).is_some()),
         }
     }
 
@@ -521,14 +552,21 @@ impl Scanner {
     /// scanned then. Never panics.
     #[inline]
     pub fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
-        if self.finished {
+        if self.edges.finished {
             return Err(Error::Finished);
         }
         if chunk.is_empty() {
             return Ok(());
         }
         self.begin(sink);
-        self.machine.run(chunk, self.offset, &self.options, sink);
+        let mut watch = Watch {
+            edges: &mut self.edges,
+            sink,
+            reasoning: reasoning_table(self.dialect),
+            finishing: false,
+        };
+        self.machine
+            .run(chunk, self.offset, &self.options, &mut watch);
         self.offset += chunk.len() as u64;
         Ok(())
     }
@@ -539,12 +577,19 @@ impl Scanner {
     /// # Errors
     /// [`Error::Finished`] when called twice without [`Scanner::reset`]. Never panics.
     pub fn finish<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
-        if self.finished {
+        if self.edges.finished {
             return Err(Error::Finished);
         }
         self.begin(sink);
-        self.machine.finish(self.offset, &self.options, sink);
-        self.finished = true;
+        let mut watch = Watch {
+            edges: &mut self.edges,
+            sink,
+            reasoning: reasoning_table(self.dialect),
+            finishing: true,
+        };
+        self.machine.finish(self.offset, &self.options, &mut watch);
+        // Whatever stop token still waits ended the turn (crate::edges).
+        self.edges.finished = true;
         Ok(())
     }
 
@@ -556,8 +601,8 @@ impl Scanner {
     }
 
     fn begin<S: Sink>(&mut self, sink: &mut S) {
-        if !self.started {
-            self.started = true;
+        if !self.edges.started {
+            self.edges.started = true;
             if self.options.starts_in_reasoning {
                 sink.reasoning_start(Span::at(0));
             }

@@ -308,7 +308,6 @@ fn complete_body_without_closer_is_complete() {
             "D:missing_closer",
             "X0:Complete",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     assert_eq!(
@@ -413,7 +412,11 @@ fn stray_tokens() {
     );
     assert_eq!(
         scan("a</tool_call></think>b"),
-        ["T\"a</tool_call></think>b\""]
+        [
+            "T\"a</tool_call></think>\"",
+            "D:unopened_reasoning",
+            "T\"b\""
+        ]
     );
 }
 
@@ -547,7 +550,6 @@ fn stop_token_inside_a_body_truncates_the_call() {
             "D:truncated_call",
             "X0:Incomplete",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     assert_eq!(
@@ -653,7 +655,9 @@ fn new_opener_or_reasoning_closer_inside_a_body_breaks_the_call() {
             "E\", \"",
             "D:malformed_call",
             "X0:Invalid",
-            "T\"</think>x\""
+            "T\"</think>\"",
+            "D:unopened_reasoning",
+            "T\"x\""
         ]
     );
 }

@@ -1005,7 +1005,6 @@ fn stop_tokens_and_fabricated_results() {
             "<CallClose>",
             "X0:Complete",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     let truncated = completion("<tool_call>f<arg_key>k</arg_key><arg_value>ab<|user|>next");

@@ -410,7 +410,6 @@ fn stray_tokens() {
             "D:stray_stop_token",
             "T\"e\"",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     assert_eq!(

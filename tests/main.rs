@@ -6,6 +6,7 @@ mod arguments;
 mod conformance;
 mod corpus;
 mod dsml;
+mod edges;
 mod gemini;
 mod gemma;
 mod glm;

@@ -512,7 +512,6 @@ fn kimi_extra_brace_before_the_closer() {
             "D:missing_closer",
             "X0:Complete",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -776,12 +775,18 @@ fn kimi_stray_tokens() {
             r#"T"e""#,
             "<Stray>",
             "D:stray_token",
-            r#"T"f</think>g""#,
+            r#"T"f</think>""#,
+            "D:unopened_reasoning",
+            r#"T"g""#,
         ]
     );
     let completion = kimi_completion("a[/C]b<|im_end|>");
     assert_eq!(completion.content, "ab");
-    assert_eq!(codes(&completion), ["stray_token", "stray_stop_token"]);
+    // The end of turn at the very end is the normal stop; before text it leaked.
+    assert_eq!(codes(&completion), ["stray_token"]);
+    let leaked = kimi_completion("a<|im_end|>b");
+    assert_eq!(leaked.content, "ab");
+    assert_eq!(codes(&leaked), ["stray_stop_token"]);
 }
 
 /// A stop token where a call expects structure: the stream ended inside the call.
@@ -797,7 +802,6 @@ fn kimi_stop_token_inside_a_call_truncates_it() {
             "D:truncated_call",
             "X0:Incomplete",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -814,7 +818,6 @@ fn kimi_stop_token_inside_a_call_truncates_it() {
             "D:truncated_call",
             "X0:Incomplete",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -826,7 +829,6 @@ fn kimi_stop_token_inside_a_call_truncates_it() {
             "D:missing_closer",
             "X0:Complete",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -1065,7 +1067,6 @@ fn kimi_broken_call_cut_off() {
             r#"E"{\"a\": 1""#,
             "X0:Invalid",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -1546,7 +1547,6 @@ fn deepseek_reasoning_from_the_prompt() {
             "X0:Complete",
             "<SectionClose>",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     let input = deepseek_tokens("<think>\nplan[S][C]f[SEP]{}[/C][/S]");
@@ -1617,12 +1617,13 @@ fn deepseek_stray_tokens() {
             "D:stray_token",
             r#"T"c""#,
             "<Stray>",
+            // `</think>` with no opener before it: the prompt opened the reasoning.
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"d""#,
             "<Stray>",
             "D:stray_token",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     // Between calls, a stray token is removed and the section goes on.
@@ -1656,7 +1657,6 @@ fn deepseek_end_of_sentence_inside_a_call() {
             "D:truncated_call",
             "X0:Incomplete",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -1672,7 +1672,6 @@ fn deepseek_end_of_sentence_inside_a_call() {
             "D:missing_closer",
             "X0:Complete",
             "<Stop>",
-            "D:stray_stop_token",
             "D:unclosed_section",
         ]
     );
@@ -2181,7 +2180,6 @@ fn deepseek_dsml_end_of_sentence() {
             "D:truncated_call",
             "X0:Incomplete",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     let input = "<:function_calls><:invoke name=\"f\"></:invoke></:function_calls>[EOS]";
@@ -2196,12 +2194,12 @@ fn deepseek_dsml_end_of_sentence() {
             "X0:Complete",
             "<SectionClose>",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
     let completion = dsml_completion(input);
     assert_eq!(named_calls(&completion), [named("f", "{}")]);
-    assert_eq!(codes(&completion), ["stray_stop_token"]);
+    // The end of the turn at the end of the stream is the normal stop.
+    assert_eq!(codes(&completion), Vec::<&str>::new());
 }
 
 /// Rule 4 for the block opener, and seed §2.7: a DSML opener that no structure follows,
@@ -2245,6 +2243,7 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
             r#"E"\n""#,
             "D:unclosed_section",
             "<Stray>",
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"after""#,
         ]
@@ -2253,13 +2252,17 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
     assert_eq!(named_calls(&completion), [named("f", r#"{"k":"v"}"#)]);
     assert_eq!(completion.content, "after");
     assert_eq!(completion.reasoning, None);
-    assert_eq!(codes(&completion), ["unclosed_section", "stray_token"]);
+    assert_eq!(
+        codes(&completion),
+        ["unclosed_section", "unopened_reasoning", "stray_token"]
+    );
     // The same after a token section, for comparison.
     assert_eq!(
         deepseek("[S][C]f[SEP]{}[/C]</think>after")[8..],
         [
             "D:unclosed_section",
             "<Stray>",
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"after""#
         ]
@@ -2270,6 +2273,7 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
         [
             r#"T"<｜DSML｜tool_calls>""#,
             "<Stray>",
+            "D:unopened_reasoning",
             "D:stray_token",
             r#"T"b""#
         ]

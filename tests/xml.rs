@@ -842,7 +842,9 @@ fn reasoning_closer_outside_reasoning_ends_a_section_as_text() {
             "<CallClose>",
             "X0:Complete",
             "D:unclosed_section",
-            "T\"</think>x\"",
+            "T\"</think>\"",
+            "D:unopened_reasoning",
+            "T\"x\"",
         ]
     );
     let dsml =
@@ -851,8 +853,11 @@ fn reasoning_closer_outside_reasoning_ends_a_section_as_text() {
     assert_eq!(dsml.content, "</think>x");
     assert_eq!(dsml.reasoning, None);
     let codes: Vec<_> = dsml.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, ["unclosed_section"]);
-    assert_eq!(scan("a</think>b"), ["T\"a</think>b\""]);
+    assert_eq!(codes, ["unclosed_section", "unopened_reasoning"]);
+    assert_eq!(
+        scan("a</think>b"),
+        ["T\"a</think>\"", "D:unopened_reasoning", "T\"b\""]
+    );
 }
 
 /// Rule 2 and 9: structure that breaks is released as text with a diagnostic.
@@ -1008,7 +1013,6 @@ fn stop_token_inside_a_dsml_value() {
             "D:truncated_call",
             "X0:Incomplete",
             "<Stop>",
-            "D:stray_stop_token",
         ]
     );
 }

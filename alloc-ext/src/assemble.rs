@@ -119,6 +119,15 @@ use bounds::Calls;
 pub(crate) use bounds::Keep;
 pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
 
+/// Deepest nesting of lists and objects (counted together) in a call's arguments that the
+/// assembler parses, the arguments object itself being level 1: serde_json's recursion
+/// limit, which keeps parsing, serialising and dropping a value within any thread's stack.
+/// Deeper arguments do not parse (the call is released as text with an
+/// `invalid_arguments` diagnostic), so each argument's value nests at most one level less;
+/// the renderers refuse more (`render::Reason::TooDeep`). The core scanner itself counts
+/// JSON depth without a limit.
+pub const MAX_ARGUMENT_DEPTH: usize = crate::json::MAX_DEPTH;
+
 /// How to assemble.
 #[derive(Debug, Clone)]
 #[non_exhaustive]

@@ -30,12 +30,19 @@ const MAX_DEPTH: usize = 8;
 /// [`tool_examples`].
 ///
 /// # Errors
-/// An example call the dialect cannot write, as [`tool_examples`] says.
+/// A tool whose name the dialect cannot write in a call, as
+/// [`tool_prompt`](crate::prompt::tool_prompt) says (`index` is the tool's position); an
+/// example call the dialect cannot write, as [`tool_examples`] says.
 pub fn tool_inventory(tools: &ToolSet, model_id: &str) -> Result<String, RenderError> {
     let dialect = select::for_model(model_id);
+    let renderer = crate::render::Renderer::new(dialect);
     let entries: Vec<String> = tools
         .iter()
-        .map(|tool| {
+        .enumerate()
+        .map(|(index, tool)| {
+            renderer
+                .check_name(&tool.name)
+                .map_err(|e| e.at(index, &tool.name))?;
             let mut entry = format!("# Tool: {}\n", tool.name);
             if let Some(description) = tool.description.as_deref().filter(|d| !d.is_empty()) {
                 entry.push_str(&demote_headings(description));

@@ -9,6 +9,10 @@ use std::io;
 
 use serde_json::{Number, Value};
 
+/// The deepest nesting of arrays and objects [`parse`] accepts: serde_json's recursion
+/// limit (128) less the level its own bookkeeping takes.
+pub(crate) const MAX_DEPTH: usize = 127;
+
 /// `text` as one JSON value, or `None` when it is not strict JSON (surrounding whitespace
 /// allowed), is not UTF-8, or nests arrays and objects deeper than 127 levels
 /// (serde_json's recursion limit, which keeps parsing, serialising and dropping a value
@@ -160,8 +164,6 @@ mod tests {
         );
     }
 
-    /// serde_json's recursion limit.
-    const MAX_DEPTH: usize = 127;
 
     #[test]
     fn depth_is_limited() {

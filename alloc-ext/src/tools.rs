@@ -7,7 +7,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use inband::Dialect;
 use serde_json::{Map, Value};
+
+use crate::render::Renderer;
 
 /// One tool: a function the model may call.
 ///
@@ -143,9 +146,14 @@ impl ToolSet {
     /// string `function.name`, an empty name, a name with whitespace, control characters,
     /// quotes, a backslash or `<`/`>` (dialects.md rule 9), a `type` other than `function`, a
     /// `description` that is not a string, `parameters` that is not an object, an example
-    /// of none of the three shapes, a name declared twice); the error says which tool and
-    /// what is wrong.
+    /// of none of the three shapes, a name declared twice, a name no dialect can write in a
+    /// call: longer than [`inband::MAX_NAME`] bytes); the error says which tool and what is
+    /// wrong. A name that only some dialects can write (Gemini's callee is a Python
+    /// identifier, Gemma's name ends at `{ } [ ] ( ) , =`) is accepted here and refused by
+    /// [`tool_prompt`](crate::prompt::tool_prompt) for a dialect that cannot write it. A UTF-8 byte order mark at the start (editors on Windows write one)
+    /// is skipped.
     pub fn from_json(json: &[u8]) -> Result<Self, ToolsError> {
+        let json = strip_bom(json);
         let value: Value =
             serde_json::from_slice(json).map_err(|e| ToolsError::Json(e.to_string()))?;
         Self::from_value(&value)
@@ -267,6 +275,19 @@ fn read_tool(item: &Value) -> Result<Tool, String> {
     }) {
         return Err(format!(
             "`function.name` {name:?} holds {c:?}, which no dialect can write in a call"
+        ));
+    }
+    // A name some dialect writes so that its scanner reads it back (over MAX_NAME bytes
+    // none does); a dialect that cannot is refused by the prompt for it (prompt::tool_prompt).
+    let carried = Dialect::ALL
+        .iter()
+        .any(|&dialect| Renderer::new(dialect).check_name(name).is_ok());
+    if !carried {
+        return Err(format!(
+            "`function.name` {name:?} ({} bytes) cannot be written in a call in any dialect: \
+             at most {} bytes",
+            name.len(),
+            inband::MAX_NAME
         ));
     }
     let description = match function.get("description") {
@@ -549,6 +570,13 @@ fn collect(schema: &Value, root: &Value, depth: u8) -> Option<JsonTypes> {
         narrow(&mut types, target);
     }
     types
+}
+
+/// `json` without a UTF-8 byte order mark (`EF BB BF`) at its start: JSON text may not
+/// begin with one (RFC 8259 §8.1), but a parser may ignore it, and files saved by some
+/// editors have it.
+pub fn strip_bom(json: &[u8]) -> &[u8] {
+    json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(json)
 }
 
 #[cfg(test)]

@@ -342,7 +342,7 @@ fn loading_and_prompting_100k_tools_is_linear() {
         large_load.allocations < 101 * small_load.allocations,
         "{small_load:?} → {large_load:?}"
     );
-    let (prompt, text) = measure(|| tool_prompt(&tools, Dialect::Qwen3));
+    let (prompt, text) = measure(|| tool_prompt(&tools, Dialect::Qwen3).unwrap());
     assert!(text.contains("\"name\":\"tool_99999\""));
     assert!(prompt.allocations < 40 * 100_000, "{prompt:?}");
     // A repeated name is still found, and named with its first position.

@@ -195,7 +195,7 @@ fn server_parser_names_select_their_dialects() {
 #[test]
 fn the_prompt_has_the_template_shape_exactly() {
     let tools = tools_file("shell");
-    let prompt = tool_prompt(&tools, Dialect::Hermes);
+    let prompt = tool_prompt(&tools, Dialect::Hermes).unwrap();
     let expected_head = "# Tools\n\n\
         You may call one or more of the functions below to help with the user's request.\n\
         Write each call as plain text in your reply, in exactly the syntax the format guide below gives, not as a native tool-call message.\n\n\
@@ -254,11 +254,11 @@ fn the_prompt_is_byte_stable() {
     for &dialect in Dialect::ALL {
         let first = {
             let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-            tool_prompt(&parse(&tools).unwrap(), dialect)
+            tool_prompt(&parse(&tools).unwrap(), dialect).unwrap()
         };
         for _ in 0..3 {
             let tools: Vec<Value> = serde_json::from_str(&text).unwrap();
-            let again = tool_prompt(&parse(&tools).unwrap(), dialect);
+            let again = tool_prompt(&parse(&tools).unwrap(), dialect).unwrap();
             assert_eq!(again.as_bytes(), first.as_bytes(), "{dialect}");
         }
         // The schema's keys come out in the file's order, not sorted.
@@ -270,7 +270,7 @@ fn the_prompt_is_byte_stable() {
 
 #[test]
 fn no_tools_no_prompt() {
-    assert_eq!(tool_prompt(&ToolSet::default(), Dialect::Glm), "");
+    assert_eq!(tool_prompt(&ToolSet::default(), Dialect::Glm).unwrap(), "");
 }
 
 #[test]
@@ -456,7 +456,7 @@ fn golden_prompts_per_dialect() {
         let tools = tools_file(tools);
         for &dialect in Dialect::ALL {
             let path = data(&format!("golden/prompt-{dialect}{suffix}.md"));
-            let prompt = tool_prompt(&tools, dialect);
+            let prompt = tool_prompt(&tools, dialect).unwrap();
             if bless {
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(&path, &prompt).unwrap();

@@ -37,5 +37,5 @@ pub fn render(args: &PromptArgs) -> Result<String, String> {
     let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let not_tools = |why: String| format!("{} is not an OpenAI tools array: {why}", path.display());
     let tools = ToolSet::from_json(&text).map_err(|e| not_tools(e.to_string()))?;
-    Ok(tool_prompt(&tools, dialect))
+    tool_prompt(&tools, dialect).map_err(|e| format!("cannot prompt for {dialect}: {e}"))
 }

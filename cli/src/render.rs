@@ -62,18 +62,19 @@ pub(crate) fn run(args: RenderArgs) -> Result<(), Failure> {
     io::stdin()
         .read_to_end(&mut input)
         .map_err(|e| Failure::Message(format!("cannot read standard input: {e}")))?;
+    let input = inband_alloc::tools::strip_bom(&input);
     let renderer = Renderer::new(args.dialect).with_tools(&tools);
     let rendered = match args.what {
         What::Calls => renderer.calls(&parse::<Vec<Call>>(
-            serde_json::from_slice(&input),
+            serde_json::from_slice(input),
             "tool calls",
         )?),
         What::Results => renderer.results(&parse::<Vec<ToolResult>>(
-            serde_json::from_slice(&input),
+            serde_json::from_slice(input),
             "tool results",
         )?),
         What::Transcript => renderer.transcript(&parse::<Vec<Message>>(
-            serde_json::from_slice(&input),
+            serde_json::from_slice(input),
             "messages",
         )?),
     }

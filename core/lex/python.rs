@@ -60,8 +60,9 @@ pub(crate) struct Nest {
 }
 
 impl Nest {
-    /// The deepest nesting a value may have (Python's own parser stops at 200).
-    pub(crate) const MAX: u32 = 64;
+    /// The deepest nesting a value may have, [`crate::MAX_LITERAL_DEPTH`] (Python's own
+    /// parser stops at 200); the two words of `bits` hold 64 levels.
+    pub(crate) const MAX: u32 = crate::MAX_LITERAL_DEPTH as u32;
 
     pub(crate) const fn new() -> Self {
         Nest {

@@ -16,7 +16,7 @@
 //! let tools = ToolSet::from_json(
 //!     br#"[{"type": "function", "function": {"name": "read", "parameters": {"type": "object"}}}]"#,
 //! )?;
-//! let prompt = tool_prompt(&tools, Dialect::Hermes);
+//! let prompt = tool_prompt(&tools, Dialect::Hermes)?;
 //! assert!(prompt.starts_with("# Tools\n\n"));
 //! assert!(prompt.contains(
 //!     "<tools>\n{\"type\":\"function\",\"function\":{\"name\":\"read\",\"description\":\"\",\"parameters\":{\"type\":\"object\"}}}\n</tools>"
@@ -26,6 +26,8 @@
 //! ```
 
 use inband::Dialect;
+
+use crate::render::{RenderError, Renderer};
 use serde_json::{json, Map, Value};
 
 use crate::tools::ToolSet;
@@ -109,11 +111,25 @@ pub fn catalog(tools: &ToolSet) -> String {
 ///
 /// with [`catalog`] and [`guide`]. No tools, no prompt: an empty list gives `""`.
 ///
+/// # Errors
+/// A tool whose name `dialect` cannot write in a call that its scanner reads back
+/// ([`Renderer::check_name`]: Gemini's callee is a Python identifier, Gemma's name ends at
+/// `{ } [ ] ( ) , =`, the markup dialects' tags hold a bounded name, …): offering it would
+/// invite calls no reader gets. The error's `index` is the tool's position, `name` its
+/// name, `reason` [`Reason::InvalidName`](crate::render::Reason::InvalidName) with the
+/// dialect's form. [`ToolSet::from_json`] already refused names no dialect can write.
+///
 /// # Panics
 /// Never.
-pub fn tool_prompt(tools: &ToolSet, dialect: Dialect) -> String {
+pub fn tool_prompt(tools: &ToolSet, dialect: Dialect) -> Result<String, RenderError> {
     if tools.is_empty() {
-        return String::new();
+        return Ok(String::new());
+    }
+    let renderer = Renderer::new(dialect);
+    for (index, tool) in tools.iter().enumerate() {
+        renderer
+            .check_name(&tool.name)
+            .map_err(|e| e.at(index, &tool.name))?;
     }
     let catalog = catalog(tools);
     let guide = guide(dialect);
@@ -124,5 +140,5 @@ pub fn tool_prompt(tools: &ToolSet, dialect: Dialect) -> String {
     prompt.push_str("\n</tools>\n\n");
     prompt.push_str(guide);
     prompt.push('\n');
-    prompt
+    Ok(prompt)
 }

@@ -44,8 +44,9 @@ pub enum Reason {
     /// Reasoning text holds the dialect's reasoning closer (or a token that ends a
     /// message), so the scanner would end the reasoning early. Carries the closer.
     CloserInReasoning(&'static str),
-    /// Text holds a special token of the chat template (a turn or message delimiter), so
-    /// the model would read a turn boundary. Carries the token.
+    /// Text holds a token of the chat template (a turn or message delimiter the renderer
+    /// writes between messages: `<|im_start|>`, `]~b]`, `\n\nHuman:`, …), so the model
+    /// would read a turn boundary. Carries the token.
     TemplateToken(&'static str),
     /// A raw-text value that the tool's schema would have read as another value
     /// (dialects.md rule 8, the assembler's typing with the same tools), whichever way it
@@ -53,10 +54,18 @@ pub enum Reason {
     /// as the number and whose quoted JSON is not admitted; a number for a string-only
     /// parameter, which reads as a string.
     TypedDifferently,
-    /// A value's lists and objects nest deeper than the dialect's scanner reads (the
-    /// literal syntaxes of gemma and gemini: their bracket stack is bounded). Carries the
-    /// deepest nesting read; the error's `argument` is the first container beyond it.
+    /// A value's lists and objects nest deeper than the dialect's reading side parses:
+    /// [`inband::MAX_LITERAL_DEPTH`] levels in a value of gemma and gemini (their bracket
+    /// stack is bounded), [`MAX_ARGUMENT_DEPTH`](crate::assemble::MAX_ARGUMENT_DEPTH)` - 1`
+    /// in the other dialects (the assembler's JSON parser, the arguments object being one
+    /// level). Carries that limit; the error's `argument` is the first container beyond it.
+    /// Checked without recursion before anything is written, so any depth is refused
+    /// cleanly.
     TooDeep(usize),
+    /// A tool result's text holds the closer of its block (`</tool_response>`, `</stdout>`,
+    /// a fence line in gemini, …), so the model would read the rest as outside the result.
+    /// Carries the closer.
+    CloserInResult(&'static str),
     /// Text holds a delimiter that the dialect's scanner acts on there: a stop token, a
     /// special token it removes as stray (dialects.md rule 12), a section or call opener.
     /// The scanner would not read the text back as written. Carries the delimiter as the
@@ -95,6 +104,10 @@ impl fmt::Display for RenderError {
                 f,
                 "the text holds the chat template token {token:?}, which would end the turn"
             ),
+            Reason::CloserInResult(closer) => write!(
+                f,
+                "the tool result holds {closer:?}, which would end its block"
+            ),
             Reason::TooDeep(limit) => write!(
                 f,
                 "lists and objects nest deeper than the {limit} levels the scanner reads"
@@ -122,6 +135,7 @@ impl RenderError {
         }
     }
 
+    /// The same error, at the `index`-th item, named `name`.
     pub(crate) fn at(mut self, index: usize, name: &str) -> Self {
         self.index = index;
         self.name = Some(name.to_owned());

@@ -1,8 +1,10 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: seed-system §2.2,
 //! §2.9), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
-//! calls only where the JSON value is complete, so no value needs checking.
+//! calls only where the JSON value is complete, so no value needs checking except for its
+//! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
 
+use super::depth::check_depth;
 use super::error::{Reason, RenderError};
 use super::message::Call;
 
@@ -114,6 +116,8 @@ impl JsonCalls {
         index: usize,
     ) -> Result<(), RenderError> {
         check_name(&call.name)?;
+        // Checked first: serialization recurses into the value.
+        check_depth(&call.arguments, crate::assemble::MAX_ARGUMENT_DEPTH - 1)?;
         let arguments = compact(&call.arguments);
         match &self.shape {
             Shape::Object { open, close } => {

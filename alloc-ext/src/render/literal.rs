@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use super::depth::check_depth;
 use super::error::{pointer_step, Reason, RenderError};
 use super::json::check_name;
 use super::message::Call;
@@ -13,9 +14,9 @@ use super::message::Call;
 pub(crate) const GEMMA_QUOTE: &str = "<|\"|>";
 
 /// How deep lists and objects nest in a value that the literal scanners read: their
-/// bracket stack holds 64 levels (core/lex/python.rs `Nest::MAX`); a 65th opener makes
-/// the call malformed.
-const MAX_DEPTH: usize = 64;
+/// bracket stack holds [`inband::MAX_LITERAL_DEPTH`] levels; one more opener makes the call
+/// malformed.
+const MAX_DEPTH: usize = inband::MAX_LITERAL_DEPTH;
 
 /// Gemini's callee prefix, which counts against the scanner's [`inband::MAX_NAME`]-byte
 /// callee word (core/dialect/gemini.rs `Word`).
@@ -83,6 +84,7 @@ fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
             "without { } [ ] ( ) , = in Gemma",
         )));
     }
+    check_depth(&call.arguments, MAX_DEPTH)?;
     out.push_str("<|tool_call>call:");
     out.push_str(&call.name);
     for key in call.arguments.keys() {
@@ -92,18 +94,16 @@ fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
                 .argument(pointer_step("", key)));
         }
     }
-    gemma_object(out, &call.arguments, "", true)?;
+    gemma_object(out, &call.arguments, "")?;
     out.push_str("<tool_call|>");
     Ok(())
 }
 
-/// A Gemma object, keys bare: `{key:VALUE,…}`; `arguments`: the call's arguments, each
-/// checked against [`MAX_DEPTH`].
+/// A Gemma object, keys bare: `{key:VALUE,…}`.
 pub(crate) fn gemma_object(
     out: &mut String,
     object: &Map<String, Value>,
     pointer: &str,
-    arguments: bool,
 ) -> Result<(), RenderError> {
     out.push('{');
     for (i, (key, value)) in object.iter().enumerate() {
@@ -140,9 +140,6 @@ pub(crate) fn gemma_object(
         }
         out.push_str(key);
         out.push(':');
-        if arguments {
-            check_depth(value, &here, 0)?;
-        }
         gemma_value(out, value, &here)?;
     }
     out.push('}');
@@ -176,7 +173,7 @@ pub(crate) fn gemma_value(
             }
             out.push(']');
         }
-        Value::Object(object) => gemma_object(out, object, pointer, false)?,
+        Value::Object(object) => gemma_object(out, object, pointer)?,
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&n.to_string()),
@@ -196,6 +193,7 @@ fn python_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
             "at most 116 bytes: the callee `default_api.NAME` holds at most 128",
         )));
     }
+    check_depth(&call.arguments, MAX_DEPTH)?;
     out.push_str(DEFAULT_API);
     out.push_str(&call.name);
     out.push('(');
@@ -212,37 +210,9 @@ fn python_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
         }
         out.push_str(key);
         out.push('=');
-        check_depth(value, &here, 0)?;
         python_value(out, value);
     }
     out.push(')');
-    Ok(())
-}
-
-/// Refuses `value`, found under `depth` lists and objects at `pointer`, when its lists and
-/// objects would nest deeper than the literal scanners read ([`MAX_DEPTH`]); the pointer
-/// names the first container beyond the limit.
-fn check_depth(value: &Value, pointer: &str, depth: usize) -> Result<(), RenderError> {
-    let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
-        Value::Array(items) => Box::new(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| (format!("{pointer}/{i}"), item)),
-        ),
-        Value::Object(object) => Box::new(
-            object
-                .iter()
-                .map(|(key, item)| (pointer_step(pointer, key), item)),
-        ),
-        _ => return Ok(()),
-    };
-    if depth >= MAX_DEPTH {
-        return Err(RenderError::new(Reason::TooDeep(MAX_DEPTH)).argument(pointer.to_owned()));
-    }
-    for (here, child) in children {
-        check_depth(child, &here, depth + 1)?;
-    }
     Ok(())
 }
 

@@ -45,6 +45,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod depth;
 mod error;
 mod json;
 mod literal;
@@ -52,6 +53,7 @@ mod message;
 mod params;
 mod reasoning;
 mod results;
+mod text;
 mod transcript;
 
 pub use error::{Reason, RenderError};
@@ -233,6 +235,20 @@ impl<'t> Renderer<'t> {
         self.dialect
     }
 
+    /// Whether this dialect can write a call to a tool named `name` that its scanner reads
+    /// back as that name: the checks of [`Renderer::call`] for the name (dialects.md rule
+    /// 9; at most [`inband::MAX_NAME`] bytes, no whitespace, control characters, quotes,
+    /// backslash or `<` `>`; Gemini: a Python identifier of at most 116 bytes; Gemma:
+    /// without `{ } [ ] ( ) , =`; the markup dialects: a tag of at most
+    /// [`inband::MAX_TAG`] bytes).
+    ///
+    /// # Errors
+    /// [`Reason::InvalidName`] with the form the dialect allows; `index` 0, `name` the name.
+    pub fn check_name(&self, name: &str) -> Result<(), RenderError> {
+        self.call(&Call::new(name, serde_json::Map::new()))
+            .map(drop)
+    }
+
     /// One call, without the envelope of a turn (a section or wrapper): the block an
     /// example or a single-call prompt shows. Kimi numbers it 0.
     ///
@@ -270,9 +286,27 @@ impl<'t> Renderer<'t> {
     /// dialects carry the text alone.
     ///
     /// # Errors
-    /// Gemma only: a result's text, read as JSON, holds a string with `<|"|>`.
+    /// A result's text that would leave its block ([`Reason::CloserInResult`]: the block's
+    /// closer; [`Reason::TemplateToken`] or [`Reason::DelimiterInText`]: a token of the
+    /// chat template or a special token of the dialect, see the module `text` rules);
+    /// Gemma: a result's text, read as JSON, holds a string with `<|"|>`. `index` is the
+    /// result's position in the run, `name` its tool's name.
     pub fn results(&self, results: &[ToolResult]) -> Result<String, RenderError> {
+        for (i, result) in results.iter().enumerate() {
+            self.check_result(result)
+                .map_err(|e| e.at(i, &result.name))?;
+        }
         self.style.results.render(results)
+    }
+
+    /// Refuses a result's text that would leave its block (see [`Renderer::results`]).
+    pub(crate) fn check_result(&self, result: &ToolResult) -> Result<(), RenderError> {
+        text::check_message(self.dialect, self.style.template, &result.content)?;
+        self.style.results.check(&result.content)?;
+        if let transcript::TemplateForm::Minimax = self.style.template {
+            text::check_result(&["</response>"], &result.content)?;
+        }
+        Ok(())
     }
 
     /// A reasoning block, `""` for empty text. The dialects that render with envelope
@@ -293,8 +327,12 @@ impl<'t> Renderer<'t> {
     /// the end).
     ///
     /// # Errors
-    /// The first call, result or reasoning block that cannot be written; `index` is the
-    /// call's position in its turn, the result's in its run, `0` for reasoning.
+    /// A message whose text would leave its block or turn (the chat template's tokens, a
+    /// special token of the dialect, a result's block closer, assistant content that the
+    /// dialect's scanner would not read back as that content: `index` is the message's
+    /// position in the transcript); then the first call, result or reasoning block that
+    /// cannot be written (`index` is the call's position in its turn, the result's in its
+    /// run, `0` for reasoning).
     pub fn transcript(&self, messages: &[Message]) -> Result<String, RenderError> {
         transcript::render(self, messages)
     }

@@ -15,6 +15,7 @@
 use inband::{Piece, ValueKind};
 use serde_json::{Map, Value};
 
+use super::depth::check_depth;
 use super::error::{pointer_step, Reason, RenderError};
 use super::json::{check_name, compact};
 use super::message::Call;
@@ -374,6 +375,7 @@ impl ParamCalls {
         wrapped: bool,
     ) -> Result<(), RenderError> {
         check_name(&call.name)?;
+        check_depth(&call.arguments, crate::assemble::MAX_ARGUMENT_DEPTH - 1)?;
         if self.quote.is_some_and(|q| call.name.contains(q)) {
             return Err(RenderError::new(Reason::InvalidName(
                 "without the quote of the name attribute",
@@ -702,6 +704,9 @@ fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
     params.value(Piece::Verbatim, text.as_bytes(), &mut out);
     params.end(&mut out);
     params.close(&mut out);
-    serde_json::from_slice::<Map<String, Value>>(&out)
-        .is_ok_and(|read| read.get("v") == Some(value))
+    // The value's depth was checked (MAX_ARGUMENT_DEPTH), within serde_json's recursion
+    // limit, which is the assembler's own.
+    let mut reader = serde_json::Deserializer::from_slice(&out);
+    serde::Deserialize::deserialize(&mut reader)
+        .is_ok_and(|read: Map<String, Value>| read.get("v") == Some(value))
 }

@@ -226,7 +226,7 @@ fn matching_close(s: &str, open: &str, close: &str) -> Option<usize> {
 /// fence (seed-system §2.10.1 as the core reads it): a top-level line of up to three
 /// spaces and three or more backticks followed by nothing, by prose or by `tool_code`;
 /// or a nested code block left open, which would take the closing fence for its own.
-fn check_fenced(text: &str) -> Result<(), RenderError> {
+pub(crate) fn check_fenced(text: &str) -> Result<(), RenderError> {
     let refuse = |closer| Err(RenderError::new(Reason::CloserInReasoning(closer)));
     let mut nested: Option<(u8, usize)> = None;
     for line in text.split('\n') {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::error::RenderError;
+use super::error::{Reason, RenderError};
 use super::json::{kimi_id, recipient};
 use super::literal::gemma_value;
 use super::message::ToolResult;
@@ -33,6 +33,29 @@ pub(crate) enum ResultForm {
 }
 
 impl ResultForm {
+    /// Refuses `text` when it holds the closer of this form's block.
+    pub(crate) fn check(self, text: &str) -> Result<(), RenderError> {
+        let closers: &[&'static str] = match self {
+            ResultForm::ToolResponse => &["</tool_response>"],
+            ResultForm::Kimi => &["<|im_end|>"],
+            ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
+            ResultForm::Harmony => &["<|end|>", "<|start|>"],
+            ResultForm::Gemma => &["<tool_response|>"],
+            ResultForm::Gemini => {
+                return super::reasoning::check_fenced(text)
+                    .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
+            }
+            ResultForm::FunctionResults => &[
+                "</stdout>",
+                "</stderr>",
+                "</result>",
+                "</error>",
+                "</function_results>",
+            ],
+        };
+        super::text::check_result(closers, text)
+    }
+
     /// The run, in order.
     pub(crate) fn render(self, results: &[ToolResult]) -> Result<String, RenderError> {
         let mut out = String::new();

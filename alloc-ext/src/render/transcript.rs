@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::error::RenderError;
 use super::json::kimi_id;
 use super::message::{Assistant, Call, Message, ToolResult};
+use super::text::{check_content, check_message};
 use super::Renderer;
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, model-formats §2–§3).
@@ -46,6 +47,56 @@ pub(crate) enum TemplateForm {
     Glm,
 }
 
+impl TemplateForm {
+    /// The strings this template writes between and around messages, which no message's
+    /// text may hold (render/text.rs rule 1). The dialects whose vocabulary has special
+    /// tokens also refuse any text spelled as one (rule 2), so their lists hold only the
+    /// tokens of other shapes.
+    pub(crate) fn tokens(self) -> &'static [&'static str] {
+        match self {
+            TemplateForm::ChatMl(_) => &["<|im_start|>", "<|im_end|>", "<|endoftext|>"],
+            TemplateForm::Legacy => &["\n\nHuman:", "\n\nAssistant:"],
+            TemplateForm::Minimax => &["]~!b[", "]~b]", "[e~["],
+            TemplateForm::Kimi | TemplateForm::Deepseek | TemplateForm::Harmony => &[],
+            TemplateForm::Gemma => &[
+                "<bos>",
+                "<eos>",
+                "<|turn>",
+                "<turn|>",
+                "<|tool_response>",
+                "<tool_response|>",
+            ],
+            TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
+            TemplateForm::Glm => &["[gMASK]", "<sop>"],
+        }
+    }
+}
+
+/// Refuses the first message whose text would leave its block (render/text.rs); the
+/// error's `index` is the message's position in the transcript.
+fn check_messages(renderer: &Renderer<'_>, messages: &[Message]) -> Result<(), RenderError> {
+    let dialect = renderer.dialect;
+    let template = renderer.style.template;
+    for (i, message) in messages.iter().enumerate() {
+        let checked = match message {
+            Message::System { content }
+            | Message::Developer { content }
+            | Message::User { content } => check_message(dialect, template, content),
+            Message::Assistant(turn) => check_message(dialect, template, &turn.content)
+                .and_then(|()| check_message(dialect, template, &turn.reasoning))
+                .and_then(|()| check_content(dialect, &turn.content)),
+            Message::Tool(result) => renderer
+                .check_result(result)
+                .map_err(|e| e.at(i, &result.name)),
+        };
+        checked.map_err(|mut e| {
+            e.index = i;
+            e
+        })?;
+    }
+    Ok(())
+}
+
 /// One turn of the conversation, with tool-result runs gathered.
 enum Turn<'m> {
     System(&'m str),
@@ -81,6 +132,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
     if messages.is_empty() {
         return Ok(String::new());
     }
+    check_messages(renderer, messages)?;
     let turns = turns(messages);
     let mut out = String::new();
     match renderer.style.template {

@@ -1,0 +1,179 @@
+//! The stream's edges (core/edges.rs): the model's end-of-turn token at the very end is the
+//! normal stop, not a leak; a reasoning closer with no opener before it says the prompt
+//! opened the reasoning. Every case at every chunking (harness::check).
+
+use inband::automaton::Dfa;
+use inband::{tables, Dialect, Options, Role};
+
+use crate::harness::{self, codes, completion};
+
+/// The content mode's automaton of `dialect`.
+fn content(dialect: Dialect) -> &'static Dfa {
+    match dialect {
+        Dialect::Hermes => &tables::hermes::CONTENT,
+        Dialect::Qwen3 => &tables::qwen3::CONTENT,
+        Dialect::Kimi => &tables::kimi::CONTENT,
+        Dialect::Deepseek => &tables::deepseek::CONTENT,
+        Dialect::Harmony => &tables::harmony::CONTENT,
+        Dialect::Xml => &tables::xml::CONTENT,
+        Dialect::Anthropic => &tables::anthropic::CONTENT,
+        Dialect::Minimax => &tables::minimax::CONTENT,
+        Dialect::Qwen3Coder => &tables::qwen3_coder::CONTENT,
+        Dialect::Gemma => &tables::gemma::CONTENT,
+        Dialect::Gemini => &tables::gemini::CONTENT,
+        Dialect::Glm => &tables::glm::CONTENT,
+        other => panic!("no table for {other}"),
+    }
+}
+
+/// Every dialect's stop tokens (`<|im_end|>`, `<｜end▁of▁sentence｜>`, `[e~[`, `<turn|>`,
+/// `<|return|>`, …), from its own table.
+fn stop_tokens(dialect: Dialect) -> Vec<&'static str> {
+    content(dialect)
+        .delimiters
+        .iter()
+        .filter(|d| d.role == Role::Stop)
+        .map(|d| std::str::from_utf8(d.bytes).unwrap())
+        .collect()
+}
+
+/// At the end of the stream, alone or before whitespace, a stop token is removed with no
+/// diagnostic; before anything else it leaked, and its diagnostic comes just before what
+/// follows it.
+#[test]
+fn the_end_of_turn_token_at_the_end_is_the_normal_stop() {
+    let mut seen = 0;
+    for &dialect in Dialect::ALL {
+        for stop in stop_tokens(dialect) {
+            seen += 1;
+            for tail in ["", "\n", " \r\n\t"] {
+                let input = format!("The answer is 4.{stop}{tail}");
+                let done = completion(dialect, Options::default(), &input);
+                assert_eq!(done.content, "The answer is 4.", "{dialect} {input:?}");
+                assert!(
+                    !codes(&done).contains(&"stray_stop_token"),
+                    "{dialect} {input:?}"
+                );
+            }
+            let input = format!("The answer is 4.{stop}\nMore.");
+            let leaked = completion(dialect, Options::default(), &input);
+            assert!(
+                codes(&leaked).contains(&"stray_stop_token"),
+                "{dialect} {input:?}"
+            );
+            assert!(!leaked.content.contains(stop), "{dialect} {input:?}");
+        }
+    }
+    assert!(seen >= 20, "{seen} stop tokens");
+    let options = Options::default();
+    assert_eq!(
+        harness::scan(Dialect::Qwen3, options, "4.<|im_end|>\n"),
+        ["T\"4.\"", "<Stop>", "T\"\\n\""]
+    );
+    assert_eq!(
+        harness::scan(Dialect::Qwen3, options, "4.<|im_end|>\nMore"),
+        [
+            "T\"4.\"",
+            "<Stop>",
+            "T\"\\n\"",
+            "D:stray_stop_token",
+            "T\"More\""
+        ]
+    );
+    // Two stop tokens: the first leaked, the last one ended the turn.
+    assert_eq!(
+        harness::scan(Dialect::Qwen3, options, "4.<|im_end|><|endoftext|>"),
+        ["T\"4.\"", "<Stop>", "D:stray_stop_token", "<Stop>"]
+    );
+    // After a call, and split anywhere (the harness feeds every chunking).
+    let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call><|im_end|>";
+    let done = completion(Dialect::Qwen3, options, call);
+    assert_eq!(done.tool_calls.len(), 1);
+    assert_eq!(codes(&done), Vec::<&str>::new());
+    let deepseek = "Done.<｜end▁of▁sentence｜>";
+    assert_eq!(
+        codes(&completion(Dialect::Deepseek, options, deepseek)),
+        Vec::<&str>::new()
+    );
+    // Reasoning cut off by the end of the turn is still unclosed reasoning.
+    let cut = completion(Dialect::Qwen3, options, "<think>hm<|im_end|>");
+    assert_eq!(codes(&cut), ["unclosed_reasoning"]);
+}
+
+/// The reasoning closers watched for: each dialect's own, from its reasoning mode's table.
+fn closers(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::Xml => &["</thinking>", "</think>"],
+        Dialect::Anthropic => &["</thinking>", "</think>"],
+        Dialect::Gemma => &["<channel|>"],
+        Dialect::Harmony | Dialect::Gemini => &[],
+        _ => &["</think>"],
+    }
+}
+
+/// A response that starts inside reasoning, scanned without `starts_in_reasoning`: its
+/// text stays content (it was already sent), and the first closer gets an
+/// `unopened_reasoning` diagnostic naming the option; with the option, the same text is
+/// reasoning and content with no diagnostic.
+#[test]
+fn a_reasoning_closer_without_an_opener_names_the_option() {
+    for &dialect in Dialect::ALL {
+        for closer in closers(dialect) {
+            let input = format!("Let me think.{closer}\n\nIt is 4. {closer} again");
+            let silent = completion(dialect, Options::default(), &input);
+            assert_eq!(silent.reasoning, None, "{dialect}");
+            if matches!(dialect, Dialect::Deepseek | Dialect::Gemma) {
+                // Their closer in content is a stray token, removed.
+                assert_eq!(silent.content, input.replace(closer, ""), "{dialect}");
+                assert_eq!(
+                    codes(&silent),
+                    ["unopened_reasoning", "stray_token", "stray_token"]
+                );
+            } else {
+                assert_eq!(silent.content, input, "{dialect}");
+                assert_eq!(codes(&silent), ["unopened_reasoning"], "{dialect} {closer}");
+            }
+            let at = input.find(closer).unwrap() as u64;
+            assert_eq!(
+                silent.diagnostics[0].span,
+                [at, at + closer.len() as u64],
+                "{dialect}"
+            );
+            assert!(silent.diagnostics[0]
+                .message
+                .contains("starts_in_reasoning"));
+            let mut options = Options::default();
+            options.starts_in_reasoning = true;
+            let read = completion(dialect, options, &input);
+            assert_eq!(
+                read.reasoning.as_deref(),
+                Some("Let me think."),
+                "{dialect}"
+            );
+            assert!(!codes(&read).contains(&"unopened_reasoning"), "{dialect}");
+        }
+    }
+    let options = Options::default();
+    let opened = completion(Dialect::Qwen3, options, "<think>a</think>b</think>c");
+    assert_eq!(codes(&opened), Vec::<&str>::new());
+    assert_eq!(
+        harness::scan(Dialect::Qwen3, options, "plan</think>answer"),
+        ["T\"plan</think>\"", "D:unopened_reasoning", "T\"answer\""]
+    );
+    // Inside a call's JSON a closer is argument text, never watched.
+    let call = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"</think>\"}}</tool_call>";
+    assert_eq!(
+        codes(&completion(Dialect::Qwen3, options, call)),
+        Vec::<&str>::new()
+    );
+    // The closer split by a markup event is not a closer.
+    assert_eq!(
+        codes(&completion(Dialect::Qwen3, options, "</thi<|im_end|>nk>")),
+        ["stray_stop_token"]
+    );
+    // Harmony and Gemini: no closer to watch.
+    for dialect in [Dialect::Harmony, Dialect::Gemini] {
+        let text = completion(dialect, options, "plan</think>answer");
+        assert!(!codes(&text).contains(&"unopened_reasoning"), "{dialect}");
+    }
+}
