@@ -24,9 +24,11 @@
 //!   to [`AssembleOptions::max_response_bytes`] (64 MiB by default; past it the response is
 //!   cut, with a `response_too_long` diagnostic);
 //! - [`Retain::Unsent`] ([`DeltaStream::unsent`]), for a server with many open streams:
-//!   nothing a delta has carried; the final completion has no content, no reasoning and no
-//!   complete calls (clients have them), only the incomplete calls and the diagnostics (at
-//!   most 1024, then one `too_many_diagnostics`). Memory stays flat however long the
+//!   nothing a delta has carried; the final completion has no content (`""`), no
+//!   reasoning (`None`, or `Some("")` when the response had a reasoning block) and no
+//!   complete calls (clients have them; the `finish_reason` still counts them), only the
+//!   incomplete calls and the diagnostics (at most 1024, then one `too_many_diagnostics`
+//!   whose span runs from the first left out to the last). Memory stays flat however long the
 //!   response, and no response limit applies.
 
 use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind};

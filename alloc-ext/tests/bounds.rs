@@ -8,6 +8,7 @@ use std::cell::Cell;
 use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::{assemble, AssembleOptions, Assembler};
 use inband_alloc::events::{EventLog, OwnedEvent};
+use inband_alloc::inventory::tool_inventory;
 use inband_alloc::prompt::tool_prompt;
 use inband_alloc::stream::DeltaStream;
 use inband_alloc::tools::{ToolSet, ToolsError};
@@ -345,6 +346,10 @@ fn loading_and_prompting_100k_tools_is_linear() {
     let (prompt, text) = measure(|| tool_prompt(&tools, Dialect::Qwen3).unwrap());
     assert!(text.contains("\"name\":\"tool_99999\""));
     assert!(prompt.allocations < 40 * 100_000, "{prompt:?}");
+    let (inventory, text) = measure(|| tool_inventory(&tools, "Qwen/Qwen3-8B").unwrap());
+    assert!(text.contains("# Tool: tool_99999\n"));
+    assert!(inventory.allocations < 100 * 100_000, "{inventory:?}");
+    eprintln!("100k tools: load {large_load:?}, prompt {prompt:?}, inventory {inventory:?}");
     // A repeated name is still found, and named with its first position.
     let repeated = format!("{},{{\"name\":\"tool_5\"}}]", &large[..large.len() - 1]);
     match ToolSet::from_json(repeated.as_bytes()) {
