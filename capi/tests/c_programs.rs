@@ -336,3 +336,67 @@ fn the_header_compiles_without_warnings_in_c_and_cpp() {
         );
     }
 }
+
+#[test]
+fn the_server_loop_example_streams_openai_chunks_through_the_shared_library() {
+    require("gcc", "install gcc (apt-get install gcc)");
+    let dir = work_dir("example");
+    let exe = dir.join("server_loop");
+    let lib = lib_dir();
+    run(
+        Command::new("gcc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I"])
+            .arg(root().join("capi/include"))
+            .arg(root().join("capi/examples/server_loop.c"))
+            .arg("-L")
+            .arg(&lib)
+            .arg(format!("-Wl,-rpath,{}", lib.display()))
+            .args(["-linband_capi", "-o"])
+            .arg(&exe),
+        "building capi/examples/server_loop.c against libinband_capi.so",
+    );
+    let output = run(&mut Command::new(&exe), "server_loop");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let events: Vec<&str> = stdout
+        .split("\n\n")
+        .filter(|e| !e.is_empty())
+        .map(|e| e.strip_prefix("data: ").expect("server-sent events"))
+        .collect();
+    assert_eq!(events.last(), Some(&"[DONE]"));
+    let (mut content, mut reasoning, mut arguments, mut names, mut reasons) = (
+        String::new(),
+        String::new(),
+        String::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for event in &events[..events.len() - 1] {
+        let chunk: serde_json::Value = serde_json::from_str(event).expect(event);
+        let choice = &chunk["choices"][0];
+        let delta = &choice["delta"];
+        content += delta["content"].as_str().unwrap_or("");
+        reasoning += delta["reasoning_content"].as_str().unwrap_or("");
+        for call in delta["tool_calls"].as_array().into_iter().flatten() {
+            assert_eq!(call["index"], 0);
+            if let Some(name) = call["function"]["name"].as_str() {
+                names.push(name.to_owned());
+            }
+            arguments += call["function"]["arguments"].as_str().unwrap();
+        }
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            reasons.push(reason.to_owned());
+        }
+    }
+    assert_eq!(reasoning.trim(), "The user wants the weather in Paris.");
+    assert_eq!(content.trim(), "Let me check.");
+    assert_eq!(names, ["get_weather"]);
+    assert_eq!(arguments, r#"{"city": "Paris", "unit": "°C"}"#);
+    assert_eq!(reasons, ["tool_calls"]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "model Qwen/Qwen3-8B speaks qwen3\ncompletion: {\"content\":\"Let me check.\""
+        ),
+        "{stderr}"
+    );
+}
