@@ -460,7 +460,7 @@ pub unsafe extern "C" fn inband_scanner_init(
                 ),
             ));
         }
-        if (mem as usize) % inband_scanner_align() != 0 {
+        if !mem.cast::<inband_scanner_t>().is_aligned() {
             return Err(Failure::new(
                 INBAND_ERROR_ARGUMENT,
                 format!("mem is not aligned to {} bytes", inband_scanner_align()),
@@ -556,7 +556,7 @@ unsafe fn check(state: *mut inband_scanner_t) -> Result<(), Failure> {
     if state.is_null() {
         return Err(Failure::null("scanner"));
     }
-    if (state as usize) % inband_scanner_align() != 0 {
+    if !state.is_aligned() {
         return Err(Failure::new(
             INBAND_ERROR_STATE,
             "the scanner pointer is not aligned: not a scanner".to_owned(),
