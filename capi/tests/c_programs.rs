@@ -16,18 +16,19 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The profile directory holding `libinband_capi.a` and `.so` (this test's grandparent).
+/// The directory holding `libinband_capi.a` and `.so`: `target/PROFILE/deps`, beside this
+/// test, where cargo writes every crate type of the library when it builds it for the
+/// tests (`cargo build` copies them up to `target/PROFILE` as well).
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test's path");
     let dir = exe
         .parent()
-        .and_then(Path::parent)
         .expect("target/PROFILE/deps/TEST")
         .to_path_buf();
     for lib in ["libinband_capi.a", "libinband_capi.so"] {
         assert!(
             dir.join(lib).exists(),
-            "{} is missing: cargo builds it with the inband-capi crate",
+            "{} is missing: cargo builds it with the inband-capi crate (crate-type)",
             dir.join(lib).display()
         );
     }
