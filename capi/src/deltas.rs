@@ -186,7 +186,7 @@ fn finished() -> Failure {
 /// buffer is owned by the handle and valid until the next call on it.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
-/// 0; `INBAND_ERROR_STATE` for a freed handle; `INBAND_ERROR_FINISHED` after
+/// 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
 /// `inband_deltas_finish()`. Nothing is fed then.
 ///
 /// # Safety
@@ -228,7 +228,7 @@ pub unsafe extern "C" fn inband_deltas_feed(
 /// buffers stay valid until then.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `deltas` or `out` is NULL, `INBAND_ERROR_STATE` for a
-/// freed handle, `INBAND_ERROR_FINISHED` when called twice.
+/// memory that is not a live delta stream, `INBAND_ERROR_FINISHED` when called twice.
 ///
 /// # Safety
 /// As `inband_deltas_feed()`; `out` is NULL or writable.

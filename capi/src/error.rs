@@ -25,9 +25,12 @@ pub const INBAND_ERROR_TOOLS: inband_status_t = 4;
 /// Another unusable argument: a string that is not UTF-8, caller memory too small or not
 /// aligned, a scanner in caller memory passed to `inband_scanner_free()`.
 pub const INBAND_ERROR_ARGUMENT: inband_status_t = 5;
-/// The handle is not in a state for this call: the memory is not an initialized scanner
-/// (never initialized, freed or overwritten; checked by a marker, so best effort), or the
-/// scanner was called again from inside one of its own callbacks.
+/// The handle is not in a state for this call: the memory holds no initialized scanner or
+/// live delta stream, or the scanner was called again from inside one of its own callbacks.
+/// The first is checked by a marker in the handle, so it is best effort: it catches memory
+/// that was never initialized and, until the memory is reused, a handle used after its
+/// free; but using a freed pointer is undefined behaviour in C already. Free through the
+/// one variable that `…_free()` sets to NULL, and use no copies of it afterwards.
 pub const INBAND_ERROR_STATE: inband_status_t = 6;
 /// An internal error of the library (a Rust panic, caught at the boundary). The handle
 /// should be freed; please report it with the input that caused it.

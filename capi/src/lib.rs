@@ -37,10 +37,12 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_debug_implementations)]
 
+mod callbacks;
 mod deltas;
 mod error;
 mod scanner;
 
+pub use callbacks::*;
 pub use deltas::*;
 pub use error::*;
 pub use scanner::*;
