@@ -1,4 +1,4 @@
-//! The C ABI from C and C++: `tests/c/driver.c`, compiled by the system's gcc as C99 and
+//! The C ABI from C and C++: `tests/c/driver.c` with `misuse.c`, compiled by the system's gcc as C99 and
 //! by g++ as C++11 (plain, with AddressSanitizer + UndefinedBehaviorSanitizer, and with a
 //! counting `malloc`), runs every corpus case through both levels, whole and one byte at a
 //! time, and its output must equal what the Rust API gives for the same feeding; its misuse
@@ -104,7 +104,9 @@ fn compile(language: Language, build: Build, dir: &Path) -> PathBuf {
     if language == Language::Cpp {
         command.args(["-x", "c++"]);
     }
-    command.arg(root().join("capi/tests/c/driver.c"));
+    for source in ["driver.c", "misuse.c"] {
+        command.arg(root().join("capi/tests/c").join(source));
+    }
     if language == Language::Cpp {
         command.args(["-x", "none"]);
     }
