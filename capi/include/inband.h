@@ -534,8 +534,8 @@ inband_status_t inband_deltas_new(inband_dialect_t dialect,
  * buffer is owned by the handle and valid until the next call on it.
  *
  * Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
- * 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
- * `inband_deltas_finish()`. Nothing is fed then.
+ * 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream;
+ * `INBAND_ERROR_FINISHED` after `inband_deltas_finish()`. Nothing is fed then.
  *
  * # Safety
  * `deltas` is NULL or a live handle of `inband_deltas_new()` not in use by another thread;

@@ -186,8 +186,8 @@ fn finished() -> Failure {
 /// buffer is owned by the handle and valid until the next call on it.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
-/// 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
-/// `inband_deltas_finish()`. Nothing is fed then.
+/// 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream;
+/// `INBAND_ERROR_FINISHED` after `inband_deltas_finish()`. Nothing is fed then.
 ///
 /// # Safety
 /// `deltas` is NULL or a live handle of `inband_deltas_new()` not in use by another thread;

@@ -1,5 +1,5 @@
-//! The C ABI from C and C++: `tests/c/driver.c` with `misuse.c`, compiled by the system's gcc as C99 and
-//! by g++ as C++11 (plain, with AddressSanitizer + UndefinedBehaviorSanitizer, and with a
+//! The C ABI from C and C++: `tests/c/driver.c` with `misuse.c`, compiled by the system's
+//! gcc as C99 and by g++ as C++11 (plain, with AddressSanitizer + UndefinedBehaviorSanitizer, and with a
 //! counting `malloc`), runs every corpus case through both levels, whole and one byte at a
 //! time, and its output must equal what the Rust API gives for the same feeding; its misuse
 //! checks must get their error codes; valgrind memcheck must find nothing. A missing

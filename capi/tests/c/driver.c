@@ -1,7 +1,7 @@
 /*
  * The test driver of the C ABI (with misuse.c), compiled by capi/tests/c_programs.rs as
- * C99 (gcc) and as C++11 (g++), plain, with AddressSanitizer + UndefinedBehaviorSanitizer, and under
- * valgrind. Modes:
+ * C99 (gcc) and as C++11 (g++), plain, with AddressSanitizer + UndefinedBehaviorSanitizer,
+ * and under valgrind. Modes:
  *
  *   driver corpus MANIFEST OUTDIR   each manifest line "name<TAB>dialect<TAB>input<TAB>tools
  *                                   or -<TAB>starts_in_reasoning 0|1": writes the events of
