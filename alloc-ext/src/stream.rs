@@ -33,6 +33,7 @@
 
 use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind};
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, Keep, Segment};
 
@@ -64,6 +65,51 @@ impl ChunkDelta {
     /// True when the chunk added nothing a client can see.
     pub fn is_empty(&self) -> bool {
         self.content.is_empty() && self.reasoning_content.is_empty() && self.tool_calls.is_empty()
+    }
+
+    /// The delta as OpenAI's `chat.completion.chunk` `choices[0].delta` object, without
+    /// `role`: `content` and `reasoning_content` when not empty, and `tool_calls` when
+    /// any, each `{"index", "id", "type": "function", "function": {"name", "arguments"}}`
+    /// with `id`, `type` and `name` on a call's first fragment only. An empty delta is `{}`.
+    pub fn to_openai(&self) -> Map<String, Value> {
+        let mut d = Map::new();
+        if !self.content.is_empty() {
+            d.insert("content".into(), self.content.clone().into());
+        }
+        if !self.reasoning_content.is_empty() {
+            d.insert(
+                "reasoning_content".into(),
+                self.reasoning_content.clone().into(),
+            );
+        }
+        if !self.tool_calls.is_empty() {
+            let calls = self
+                .tool_calls
+                .iter()
+                .map(ToolCallDelta::to_openai)
+                .collect();
+            d.insert("tool_calls".into(), Value::Array(calls));
+        }
+        d
+    }
+}
+
+impl ToolCallDelta {
+    /// The fragment as one OpenAI `tool_calls[]` entry (see [`ChunkDelta::to_openai`]).
+    pub fn to_openai(&self) -> Value {
+        let mut call = Map::new();
+        call.insert("index".into(), self.index.into());
+        if let Some(id) = &self.id {
+            call.insert("id".into(), id.clone().into());
+            call.insert("type".into(), "function".into());
+        }
+        let mut function = Map::new();
+        if let Some(name) = &self.name {
+            function.insert("name".into(), name.clone().into());
+        }
+        function.insert("arguments".into(), self.arguments.clone().into());
+        call.insert("function".into(), Value::Object(function));
+        Value::Object(call)
     }
 }
 

@@ -207,37 +207,7 @@ fn write_chunk(
     if std::mem::take(first) {
         d.insert("role".into(), "assistant".into());
     }
-    if !delta.content.is_empty() {
-        d.insert("content".into(), delta.content.clone().into());
-    }
-    if !delta.reasoning_content.is_empty() {
-        d.insert(
-            "reasoning_content".into(),
-            delta.reasoning_content.clone().into(),
-        );
-    }
-    if !delta.tool_calls.is_empty() {
-        let calls: Vec<Value> = delta
-            .tool_calls
-            .iter()
-            .map(|c| {
-                let mut call = Map::new();
-                call.insert("index".into(), c.index.into());
-                let mut function = Map::new();
-                if let Some(id) = &c.id {
-                    call.insert("id".into(), id.clone().into());
-                    call.insert("type".into(), "function".into());
-                }
-                if let Some(name) = &c.name {
-                    function.insert("name".into(), name.clone().into());
-                }
-                function.insert("arguments".into(), c.arguments.clone().into());
-                call.insert("function".into(), Value::Object(function));
-                Value::Object(call)
-            })
-            .collect();
-        d.insert("tool_calls".into(), calls.into());
-    }
+    d.extend(delta.to_openai());
     let chunk = json!({
         "id": "chatcmpl-inband",
         "object": "chat.completion.chunk",

@@ -1,0 +1,439 @@
+//! Level 1: the allocation-free scanner and its memory.
+
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::mem::{align_of, size_of};
+use std::ptr::{addr_of, addr_of_mut};
+
+use inband::{Options, Scanner, Span};
+
+use crate::callbacks::{inband_callbacks_t, Callbacks};
+use crate::error::*;
+use crate::{dialect_of, inband_dialect_t, put};
+
+/// A byte range of the stream: offsets in bytes from the first byte fed (after the last
+/// `inband_scanner_reset()`), `start` inclusive, `end` exclusive.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct inband_span_t {
+    /// Offset of the first byte, in bytes from stream start.
+    pub start: u64,
+    /// Offset one past the last byte, in bytes from stream start.
+    pub end: u64,
+}
+
+impl From<Span> for inband_span_t {
+    fn from(span: Span) -> Self {
+        inband_span_t {
+            start: span.start,
+            end: span.end,
+        }
+    }
+}
+
+/// Scanner options. All zero (`inband_options_t options = {0};`, or a NULL pointer where
+/// options are taken) means the defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct inband_options_t {
+    /// The stream starts inside reasoning: the prompt already opened it (Qwen3-Thinking,
+    /// DeepSeek-R1 and MiniMax-M2 templates end the prompt with `<think>\n`). Default: false.
+    pub starts_in_reasoning: bool,
+    /// Most argument bytes one call may have; more end the call as invalid with an
+    /// `arguments_too_long` diagnostic. 0 means the default, 64 MiB.
+    pub max_argument_bytes: u64,
+    /// Most call openers one response may hold; later calls are invalid with a
+    /// `too_many_calls` diagnostic. 0 means the default, 1024.
+    pub max_calls: u32,
+}
+
+/// The Rust options of C options (NULL: the defaults).
+///
+/// # Safety
+/// `options` is NULL or points to a readable `inband_options_t`.
+pub(crate) unsafe fn options_of(options: *const inband_options_t) -> Options {
+    let mut rust = Options::default();
+    // SAFETY: NULL or readable, by the caller's contract.
+    if let Some(c) = unsafe { options.as_ref() } {
+        rust.starts_in_reasoning = c.starts_in_reasoning;
+        if c.max_argument_bytes != 0 {
+            rust.max_argument_bytes = c.max_argument_bytes;
+        }
+        if c.max_calls != 0 {
+            rust.max_calls = c.max_calls;
+        }
+    }
+    rust
+}
+
+/// Marks memory that holds an initialized scanner ("inbandSC").
+const LIVE: u64 = 0x696e_6261_6e64_5343;
+
+/// A streaming scanner for one dialect (opaque). It lives in caller memory
+/// (`inband_scanner_init()`) or in memory of the library's (`inband_scanner_new()`); it
+/// owns nothing else, allocates nothing and has a fixed size.
+#[derive(Debug)]
+pub struct inband_scanner_t {
+    /// [`LIVE`] while initialized.
+    magic: u64,
+    /// Allocated by `inband_scanner_new` (then `inband_scanner_free` may release it).
+    owned: bool,
+    /// Inside `feed` or `finish`: a callback must not re-enter.
+    busy: Cell<bool>,
+    scanner: Scanner,
+}
+
+/// Bytes of memory a scanner needs (`inband_scanner_init()`); a constant of the library
+/// build, a few hundred bytes.
+#[no_mangle]
+pub extern "C" fn inband_scanner_size() -> usize {
+    size_of::<inband_scanner_t>()
+}
+
+/// The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`).
+#[no_mangle]
+pub extern "C" fn inband_scanner_align() -> usize {
+    align_of::<inband_scanner_t>()
+}
+
+fn new_state(
+    dialect: inband_dialect_t,
+    options: Options,
+    owned: bool,
+) -> Result<inband_scanner_t, Failure> {
+    Ok(inband_scanner_t {
+        magic: LIVE,
+        owned,
+        busy: Cell::new(false),
+        scanner: Scanner::new(dialect_of(dialect)?, options),
+    })
+}
+
+/// Initializes a scanner for `dialect` at the start of a stream in caller memory `mem` of
+/// `size` bytes, which must be at least `inband_scanner_size()` bytes aligned to
+/// `inband_scanner_align()` (`malloc` memory, `alignas(16)` storage or a `max_align_t`
+/// array do). `options` may be NULL for the defaults. Writes `(inband_scanner_t *)mem` to
+/// `*out` unless `out` is NULL. Allocates nothing.
+///
+/// The scanner owns no other resource: there is nothing to tear down, and the memory may be
+/// reused or released once no call on the scanner is running (do not pass it to
+/// `inband_scanner_free()`). Initializing memory that already holds a scanner starts it
+/// afresh.
+///
+/// Errors: `INBAND_ERROR_NULL` if `mem` is NULL, `INBAND_ERROR_ARGUMENT` if it is too small
+/// or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id.
+///
+/// # Safety
+/// `mem` is NULL or valid for writing `size` bytes; `options` is NULL or readable; `out` is
+/// NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_init(
+    mem: *mut c_void,
+    size: usize,
+    dialect: inband_dialect_t,
+    options: *const inband_options_t,
+    out: *mut *mut inband_scanner_t,
+) -> inband_status_t {
+    guard(|| {
+        if mem.is_null() {
+            return Err(Failure::null("mem"));
+        }
+        if size < inband_scanner_size() {
+            return Err(Failure::new(
+                INBAND_ERROR_ARGUMENT,
+                format!(
+                    "mem holds {size} bytes; a scanner needs {}",
+                    inband_scanner_size()
+                ),
+            ));
+        }
+        if !mem.cast::<inband_scanner_t>().is_aligned() {
+            return Err(Failure::new(
+                INBAND_ERROR_ARGUMENT,
+                format!("mem is not aligned to {} bytes", inband_scanner_align()),
+            ));
+        }
+        // SAFETY: NULL or readable by this function's contract.
+        let state = new_state(dialect, unsafe { options_of(options) }, false)?;
+        let scanner = mem.cast::<inband_scanner_t>();
+        // SAFETY: checked above: not NULL, large enough, aligned; writable by contract. The
+        // old contents need no drop: a scanner owns no resource.
+        unsafe { scanner.write(state) };
+        if !out.is_null() {
+            // SAFETY: not NULL, writable by contract.
+            unsafe { out.write(scanner) };
+        }
+        Ok(())
+    })
+}
+
+/// Allocates a scanner for `dialect` at the start of a stream and writes it to `*out`;
+/// `options` may be NULL for the defaults. Release it with `inband_scanner_free()`.
+///
+/// Errors: `INBAND_ERROR_NULL` if `out` is NULL, `INBAND_ERROR_DIALECT` for an unknown
+/// dialect id; `*out` is then left as it was.
+///
+/// # Safety
+/// `options` is NULL or readable; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_new(
+    dialect: inband_dialect_t,
+    options: *const inband_options_t,
+    out: *mut *mut inband_scanner_t,
+) -> inband_status_t {
+    guard(|| {
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        // SAFETY: NULL or readable by this function's contract.
+        let state = new_state(dialect, unsafe { options_of(options) }, true)?;
+        // SAFETY: forwarded from this function's contract.
+        unsafe { put(out, Box::into_raw(Box::new(state)), "out") }
+    })
+}
+
+/// Releases a scanner made by `inband_scanner_new()` and sets `*scanner` to NULL, so that a
+/// second free of the same variable is an error, not a double free.
+///
+/// Errors: `INBAND_ERROR_NULL` if `scanner` or `*scanner` is NULL (already freed),
+/// `INBAND_ERROR_STATE` if it is not a live scanner or a callback of it is running,
+/// `INBAND_ERROR_ARGUMENT` for a scanner in caller memory (`inband_scanner_init()`: release
+/// that memory yourself); nothing is released then.
+///
+/// # Safety
+/// `scanner` is NULL or points to a readable and writable pointer, which is NULL or was
+/// written by `inband_scanner_new()` or `inband_scanner_init()`.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_free(
+    scanner: *mut *mut inband_scanner_t,
+) -> inband_status_t {
+    guard(|| {
+        if scanner.is_null() {
+            return Err(Failure::null("scanner"));
+        }
+        // SAFETY: not NULL; readable by contract.
+        let state = unsafe { scanner.read() };
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(state) }?;
+        // SAFETY: `check` passed: a live scanner, readable.
+        if !unsafe { addr_of!((*state).owned).read() } {
+            return Err(Failure::new(
+                INBAND_ERROR_ARGUMENT,
+                "the scanner lives in caller memory (inband_scanner_init); release that memory instead"
+                    .to_owned(),
+            ));
+        }
+        // SAFETY: live and made by `Box::into_raw` in `inband_scanner_new` (`owned`), not
+        // borrowed by a running call (`check`); the marker is cleared before the release.
+        unsafe {
+            addr_of_mut!((*state).magic).write(0);
+            drop(Box::from_raw(state));
+            scanner.write(std::ptr::null_mut());
+        }
+        Ok(())
+    })
+}
+
+/// Checks that `state` is a live scanner that no call is using.
+///
+/// # Safety
+/// `state` is NULL or points to at least `inband_scanner_size()` readable bytes aligned as
+/// a scanner.
+unsafe fn check(state: *mut inband_scanner_t) -> Result<(), Failure> {
+    if state.is_null() {
+        return Err(Failure::null("scanner"));
+    }
+    if !state.is_aligned() {
+        return Err(Failure::new(
+            INBAND_ERROR_STATE,
+            "the scanner pointer is not aligned: not a scanner".to_owned(),
+        ));
+    }
+    // SAFETY: readable by contract; a u64 has no invalid bit pattern.
+    if unsafe { addr_of!((*state).magic).read() } != LIVE {
+        return Err(Failure::new(
+            INBAND_ERROR_STATE,
+            "not an initialized scanner (never initialized, freed or overwritten)".to_owned(),
+        ));
+    }
+    // SAFETY: live, so `busy` was initialized; only this field is borrowed, shared, while a
+    // running call holds the `scanner` field alone.
+    if unsafe { &*addr_of!((*state).busy) }.get() {
+        return Err(Failure::new(
+            INBAND_ERROR_STATE,
+            "the scanner was called from inside one of its own callbacks".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs `body` on the scanner of a checked, live `state`, marked busy meanwhile.
+///
+/// # Safety
+/// `state` passed [`check`] and is valid for reads and writes during the call.
+unsafe fn with_scanner<R>(state: *mut inband_scanner_t, body: impl FnOnce(&mut Scanner) -> R) -> R {
+    struct Busy<'a>(&'a Cell<bool>);
+    impl Drop for Busy<'_> {
+        fn drop(&mut self) {
+            self.0.set(false);
+        }
+    }
+    // SAFETY: live by contract; `busy` and `scanner` are disjoint fields, so the shared
+    // borrow of one and the exclusive borrow of the other do not alias, and re-entry from a
+    // callback only reads `magic` and `busy`.
+    let (busy, scanner) = unsafe {
+        (
+            &*addr_of!((*state).busy),
+            &mut *addr_of_mut!((*state).scanner),
+        )
+    };
+    busy.set(true);
+    let _busy = Busy(busy);
+    body(scanner)
+}
+
+/// The callback table at `callbacks`, checked.
+///
+/// # Safety
+/// `callbacks` is NULL or readable for the lifetime `'a`.
+unsafe fn table<'a>(
+    callbacks: *const inband_callbacks_t,
+) -> Result<&'a inband_callbacks_t, Failure> {
+    // SAFETY: NULL or readable by contract.
+    unsafe { callbacks.as_ref() }.ok_or_else(|| Failure::null("callbacks"))
+}
+
+fn finished(_: inband::Error) -> Failure {
+    Failure::new(
+        INBAND_ERROR_FINISHED,
+        "the scanner was finished; call inband_scanner_reset() before feeding it again".to_owned(),
+    )
+}
+
+/// Feeds the next `len` bytes of the stream at `buf`; the events of everything now
+/// decidable go to `callbacks` (with `user`) before it returns. A chunk may be split
+/// anywhere, even inside a delimiter or a UTF-8 code point; `len` 0 does nothing (and `buf`
+/// may then be NULL). Bytes a later chunk may still change are held inside the scanner, so
+/// `buf` may be reused or freed as soon as the call returns. Allocates nothing.
+///
+/// Errors: `INBAND_ERROR_NULL` if `scanner` or `callbacks` is NULL, or `buf` is NULL with
+/// `len` > 0; `INBAND_ERROR_STATE` for memory that holds no scanner or a call from one of its
+/// callbacks; `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
+/// `inband_scanner_reset()`. Nothing is scanned then.
+///
+/// # Safety
+/// `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is
+/// not freed; `buf` is NULL or readable for `len` bytes; `callbacks` is NULL or readable,
+/// with each member NULL or a function of its documented signature.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_feed(
+    scanner: *mut inband_scanner_t,
+    buf: *const u8,
+    len: usize,
+    callbacks: *const inband_callbacks_t,
+    user: *mut c_void,
+) -> inband_status_t {
+    guard(|| {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(scanner) }?;
+        // SAFETY: forwarded from this function's contract.
+        let chunk = unsafe { bytes(buf, len, "buf") }?;
+        // SAFETY: forwarded from this function's contract.
+        let table = unsafe { table(callbacks) }?;
+        let mut sink = Callbacks { table, user };
+        // SAFETY: checked above.
+        unsafe { with_scanner(scanner, |s| s.feed(chunk, &mut sink)) }.map_err(finished)
+    })
+}
+
+/// The `len` bytes at `buf` as a slice (empty for `len` 0, whatever `buf`).
+///
+/// # Safety
+/// `buf` is NULL or readable for `len` bytes during `'a`.
+pub(crate) unsafe fn bytes<'a>(
+    buf: *const u8,
+    len: usize,
+    what: &str,
+) -> Result<&'a [u8], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if buf.is_null() {
+        return Err(Failure::new(
+            INBAND_ERROR_NULL,
+            format!("{what} is NULL with a length of {len}"),
+        ));
+    }
+    // SAFETY: not NULL, readable for `len` bytes by contract.
+    Ok(unsafe { std::slice::from_raw_parts(buf, len) })
+}
+
+/// Ends the stream: releases held-back bytes, ends an open call as incomplete and closes
+/// an open reasoning block, reporting to `callbacks` (with `user`). Every call started has
+/// had its `tool_end` after this. Allocates nothing.
+///
+/// Errors: as `inband_scanner_feed()`; `INBAND_ERROR_FINISHED` when called twice without
+/// `inband_scanner_reset()`.
+///
+/// # Safety
+/// As `inband_scanner_feed()`.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_finish(
+    scanner: *mut inband_scanner_t,
+    callbacks: *const inband_callbacks_t,
+    user: *mut c_void,
+) -> inband_status_t {
+    guard(|| {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(scanner) }?;
+        // SAFETY: forwarded from this function's contract.
+        let table = unsafe { table(callbacks) }?;
+        let mut sink = Callbacks { table, user };
+        // SAFETY: checked above.
+        unsafe { with_scanner(scanner, |s| s.finish(&mut sink)) }.map_err(finished)
+    })
+}
+
+/// Returns the scanner to the start of a new stream, with its dialect and options; offsets
+/// start from 0 again. The old stream is abandoned without events (call
+/// `inband_scanner_finish()` first to close it properly). Allocates nothing.
+///
+/// Errors: `INBAND_ERROR_NULL` if `scanner` is NULL, `INBAND_ERROR_STATE` for memory that
+/// holds no scanner or a call from one of its callbacks.
+///
+/// # Safety
+/// `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is
+/// not freed.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_reset(scanner: *mut inband_scanner_t) -> inband_status_t {
+    guard(|| {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(scanner) }?;
+        // SAFETY: checked above.
+        unsafe { with_scanner(scanner, Scanner::reset) };
+        Ok(())
+    })
+}
+
+/// Writes the number of bytes fed since the start of the stream (the offset of the next
+/// byte) to `*out`.
+///
+/// Errors: `INBAND_ERROR_NULL` if `scanner` or `out` is NULL, `INBAND_ERROR_STATE` as in
+/// `inband_scanner_reset()`.
+///
+/// # Safety
+/// As `inband_scanner_reset()`; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_offset(
+    scanner: *mut inband_scanner_t,
+    out: *mut u64,
+) -> inband_status_t {
+    guard(|| {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(scanner) }?;
+        // SAFETY: checked above.
+        let offset = unsafe { with_scanner(scanner, |s| s.offset()) };
+        // SAFETY: forwarded from this function's contract.
+        unsafe { put(out, offset, "out") }
+    })
+}

@@ -1,0 +1,209 @@
+/*
+ * The misuse checks of the C ABI's test driver (`driver misuse`): NULL pointers, unknown
+ * dialects, wrong order, re-entry from a callback, double free, bad tools JSON; each must
+ * get its error code. Compiled as C99 and as C++11 (which adds a RAII check).
+ */
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __cplusplus
+#include <memory>
+#include <string>
+#endif
+
+struct reentry {
+    inband_scanner_t *scanner;
+    inband_status_t feed, reset, finish, free_;
+};
+
+static void reenter(void *user, inband_span_t span, const uint8_t *text, size_t len) {
+    struct reentry *r = (struct reentry *)user;
+    inband_callbacks_t none;
+    inband_scanner_t *copy = r->scanner;
+    (void)span;
+    memset(&none, 0, sizeof none);
+    r->feed = inband_scanner_feed(r->scanner, text, len, &none, NULL);
+    r->reset = inband_scanner_reset(r->scanner);
+    r->finish = inband_scanner_finish(r->scanner, &none, NULL);
+    r->free_ = inband_scanner_free(&copy);
+}
+
+static void misuse_dialects(void) {
+    inband_dialect_t d = 99;
+    EXPECT_STATUS(inband_dialect_from_name(NULL, &d), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_dialect_from_name("qwen3", NULL), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_dialect_from_name("qwen4", &d), INBAND_ERROR_DIALECT);
+    CHECK(strstr(inband_last_error(), "qwen4") != NULL, "the message names the dialect");
+    CHECK(d == 99, "a failed lookup leaves *out");
+    EXPECT_STATUS(inband_dialect_from_name("\xff", &d), INBAND_ERROR_ARGUMENT);
+    EXPECT_STATUS(inband_dialect_from_name("qwen3-coder", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_QWEN3_CODER, "qwen3-coder is %u", d);
+    CHECK(strcmp(inband_dialect_name(d), "qwen3-coder") == 0, "name of qwen3-coder");
+    CHECK(inband_dialect_name(12) == NULL, "no dialect 12");
+    EXPECT_STATUS(inband_dialect_for_parser("glm45", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_GLM, "glm45 parser");
+    EXPECT_STATUS(inband_dialect_for_parser("kimi_k2", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_KIMI, "kimi_k2 parser");
+    EXPECT_STATUS(inband_dialect_for_parser("nope", &d), INBAND_ERROR_DIALECT);
+    EXPECT_STATUS(inband_dialect_for_model("openai/gpt-oss-120b", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_HARMONY, "gpt-oss model");
+    EXPECT_STATUS(inband_dialect_for_model("some/unknown-model", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_XML, "the fallback");
+    EXPECT_STATUS(inband_dialect_for_model(NULL, &d), INBAND_ERROR_NULL);
+    CHECK(strcmp(inband_status_name(INBAND_ERROR_TOOLS), "INBAND_ERROR_TOOLS") == 0, "name");
+}
+
+static void misuse_scanner(void) {
+    inband_callbacks_t none;
+    inband_scanner_t *s = NULL, *owned = NULL;
+    unsigned char *zeroed = (unsigned char *)calloc(1, inband_scanner_size() + 16);
+    void *mem = malloc(inband_scanner_size());
+    uint64_t offset = 7;
+    struct reentry r;
+    memset(&none, 0, sizeof none);
+
+    EXPECT_STATUS(inband_scanner_new(99, NULL, &owned), INBAND_ERROR_DIALECT);
+    CHECK(owned == NULL, "no scanner for a bad dialect");
+    EXPECT_STATUS(inband_scanner_new(INBAND_DIALECT_HERMES, NULL, NULL), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_init(NULL, 4096, INBAND_DIALECT_HERMES, NULL, &s),
+                  INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_init(mem, inband_scanner_size() - 1, INBAND_DIALECT_HERMES,
+                                      NULL, &s),
+                  INBAND_ERROR_ARGUMENT);
+    EXPECT_STATUS(inband_scanner_init(zeroed + 1, inband_scanner_size(), INBAND_DIALECT_HERMES,
+                                      NULL, &s),
+                  INBAND_ERROR_ARGUMENT);
+    /* Memory that never held a scanner. */
+    EXPECT_STATUS(inband_scanner_feed((inband_scanner_t *)zeroed, (const uint8_t *)"x", 1,
+                                      &none, NULL),
+                  INBAND_ERROR_STATE);
+    EXPECT_STATUS(inband_scanner_feed(NULL, (const uint8_t *)"x", 1, &none, NULL),
+                  INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_init(mem, inband_scanner_size(), INBAND_DIALECT_HERMES, NULL,
+                                      NULL),
+                  INBAND_OK);
+    s = (inband_scanner_t *)mem;
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"x", 1, NULL, NULL),
+                  INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_feed(s, NULL, 3, &none, NULL), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_feed(s, NULL, 0, &none, NULL), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"ab", 2, &none, NULL), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
+    CHECK(offset == 2, "offset %llu", (unsigned long long)offset);
+    EXPECT_STATUS(inband_scanner_offset(s, NULL), INBAND_ERROR_NULL);
+    /* Wrong order: feed or finish after finish, until reset. */
+    EXPECT_STATUS(inband_scanner_finish(s, &none, NULL), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"x", 1, &none, NULL),
+                  INBAND_ERROR_FINISHED);
+    EXPECT_STATUS(inband_scanner_finish(s, &none, NULL), INBAND_ERROR_FINISHED);
+    EXPECT_STATUS(inband_scanner_reset(s), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
+    CHECK(offset == 0, "reset starts from 0");
+    /* Caller memory is not the library's to free. */
+    EXPECT_STATUS(inband_scanner_free(&s), INBAND_ERROR_ARGUMENT);
+    CHECK(s == (inband_scanner_t *)mem, "a refused free leaves the pointer");
+    EXPECT_STATUS(inband_scanner_reset(NULL), INBAND_ERROR_NULL);
+
+    /* Re-entry from a callback. */
+    EXPECT_STATUS(inband_scanner_new(INBAND_DIALECT_QWEN3, NULL, &owned), INBAND_OK);
+    memset(&r, 0, sizeof r);
+    r.scanner = owned;
+    none.text = reenter;
+    EXPECT_STATUS(inband_scanner_feed(owned, (const uint8_t *)"hello", 5, &none, &r), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_finish(owned, &none, &r), INBAND_OK);
+    EXPECT_STATUS(r.feed, INBAND_ERROR_STATE);
+    EXPECT_STATUS(r.reset, INBAND_ERROR_STATE);
+    EXPECT_STATUS(r.finish, INBAND_ERROR_STATE);
+    EXPECT_STATUS(r.free_, INBAND_ERROR_STATE);
+    /* Double free is caught: the first free clears the variable. */
+    EXPECT_STATUS(inband_scanner_free(&owned), INBAND_OK);
+    CHECK(owned == NULL, "free clears the pointer");
+    EXPECT_STATUS(inband_scanner_free(&owned), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_free(NULL), INBAND_ERROR_NULL);
+    free(mem);
+    free(zeroed);
+}
+
+static void misuse_deltas(void) {
+    inband_deltas_t *d = NULL;
+    inband_delta_options_t options;
+    inband_finish_t fin;
+    const char *json = NULL;
+    memset(&options, 0, sizeof options);
+    memset(&fin, 0, sizeof fin);
+
+    EXPECT_STATUS(inband_deltas_new(99, NULL, &d), INBAND_ERROR_DIALECT);
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, NULL, NULL), INBAND_ERROR_NULL);
+    options.tools = "[{";
+    options.tools_len = 2;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_TOOLS);
+    CHECK(d == NULL, "no handle for bad tools");
+    options.tools = "{}";
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_TOOLS);
+    options.tools = NULL;
+    options.tools_len = 3;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_NULL);
+    options.tools = "[{\"type\": \"function\", \"function\": {\"name\": \"read\"}}]";
+    options.tools_len = strlen(options.tools);
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"hi", 2, NULL, NULL),
+                  INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_feed(d, NULL, 2, &json, NULL), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_feed(NULL, (const uint8_t *)"hi", 2, &json, NULL),
+                  INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"hi", 2, &json, NULL), INBAND_OK);
+    CHECK(json && strcmp(json, "{\"content\":\"hi\"}") == 0, "delta %s", json ? json : "NULL");
+    EXPECT_STATUS(inband_deltas_finish(d, NULL), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.finish_reason, "stop") == 0, "finish reason %s", fin.finish_reason);
+    CHECK(strcmp(fin.delta, "{}") == 0, "last delta %s", fin.delta);
+    EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"x", 1, &json, NULL),
+                  INBAND_ERROR_FINISHED);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_ERROR_FINISHED);
+    CHECK(strstr(fin.completion, "\"content\":\"hi\"") != NULL, "completion %s",
+          fin.completion);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_free(NULL), INBAND_ERROR_NULL);
+}
+
+#ifdef __cplusplus
+/* The C++ way to own handles: unique_ptr with the library's free. */
+struct deltas_free {
+    void operator()(inband_deltas_t *d) const { inband_deltas_free(&d); }
+};
+
+static void cpp_raii(void) {
+    inband_deltas_t *raw = nullptr;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_QWEN3, nullptr, &raw), INBAND_OK);
+    std::unique_ptr<inband_deltas_t, deltas_free> d(raw);
+    std::string text = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+    std::string out;
+    for (char ch : text) {
+        const char *json = nullptr;
+        EXPECT_STATUS(inband_deltas_feed(d.get(), reinterpret_cast<const uint8_t *>(&ch), 1,
+                                         &json, nullptr),
+                      INBAND_OK);
+        if (json && std::string(json) != "{}") {
+            out += json;
+        }
+    }
+    inband_finish_t fin = inband_finish_t();
+    EXPECT_STATUS(inband_deltas_finish(d.get(), &fin), INBAND_OK);
+    CHECK(std::string(fin.finish_reason) == "tool_calls", "C++: a call");
+    CHECK(out.find("\"name\":\"f\"") != std::string::npos, "C++: deltas %s", out.c_str());
+}
+#endif
+
+int misuse(void) {
+    misuse_dialects();
+    misuse_scanner();
+    misuse_deltas();
+#ifdef __cplusplus
+    cpp_raii();
+#endif
+    printf("misuse: done\n");
+    return 0;
+}
