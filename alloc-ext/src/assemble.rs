@@ -219,7 +219,9 @@ pub struct IncompleteCall {
     /// among other types, as an unterminated string of its exact text (`{"a":"x`,
     /// `{"a":"12`: its type needs the whole value), a literal value converted as far as it
     /// went (`{"a":[1,2`, `{"a":true`; a bare word that is no keyword or number so far,
-    /// and a call written as a value, as an unterminated string: `{"a":"Tru`).
+    /// and a call written as a value, as an unterminated string: `{"a":"Tru`). A repeated
+    /// key is left out here too (see [Arguments](self#arguments)); a key still being
+    /// written when the stream ended is kept as far as it was written.
     pub arguments: String,
 }
 
