@@ -85,7 +85,9 @@
 //! for a key of a nested object. A JSON call's diagnostics span the whole call (their
 //! spans do not depend on the chunking); a raw-text or literal parameter's spans its tag.
 //! While a key is being written it is held back (with the comma before it) until its
-//! closing quote: a key streams whole.
+//! closing quote: a key streams whole. A left-out value must still be one JSON value:
+//! `{"a": 1, "a": 2 3}` is not JSON, and leaving its second member out does not make it
+//! JSON (the call is text, with `invalid_arguments`).
 //!
 //! Numbers are the model's text: the argument text streams them unchanged, and
 //! [`ToolCall::arguments`] is a [`serde_json::Value`] with `arbitrary_precision`, whose
@@ -550,6 +552,10 @@ impl Assembler {
         if let Cow::Owned(fixed) = String::from_utf8_lossy(&text) {
             record.lossy = true;
             text = fixed.into_bytes();
+        }
+        if record.dedup.invalid() {
+            // A left-out value was not JSON: the arguments as written are not JSON either.
+            return None;
         }
         match crate::json::parse(&text) {
             Some(value @ Value::Object(_)) => Some(value),
