@@ -55,7 +55,7 @@ const REPLACEMENT_ESCAPE: &[u8] = b"\\ufffd";
 ///    arguments) becomes its escape: `\n` `\r` `\t` `\b` `\f`, else `\u00xx` (lowercase hex).
 ///    Control bytes outside strings (whitespace between tokens) pass unchanged.
 /// 7. **Lone surrogate escapes** (half an emoji: `"\ud83d"` cut short, or a pair written in the
-///    wrong order, `"\ude00\ud83d"`): simd-json, like most JSON parsers, rejects a string with
+///    wrong order, `"\ude00\ud83d"`): serde_json, like most JSON parsers, rejects a string with
 ///    an unpaired UTF-16 surrogate, and the whole call would be lost for one bad character. So
 ///    inside a string (double-quoted, single-quoted, or an inner string of double-encoded
 ///    arguments), a `\uXXXX` escape of a surrogate that is not half of a valid pair (a high
@@ -63,6 +63,9 @@ const REPLACEMENT_ESCAPE: &[u8] = b"\\ufffd";
 ///    `\ufffd` (U+FFFD REPLACEMENT CHARACTER). Valid pairs pass unchanged byte for byte (the
 ///    case of their hex digits too); a high surrogate escape is held back until the next 6
 ///    bytes decide.
+///
+/// A repeated key passes unchanged: the normaliser keeps no keys. `inband-alloc`'s
+/// assembler and delta stream leave it out after this pass (the first value wins).
 ///
 /// The state is a fixed-size `Copy` value (no allocation, no references); no method panics on
 /// any input. Start a new call's arguments with [`ArgumentsNormalizer::new`].

@@ -164,6 +164,17 @@ fn literal_parameters_and_dict_keys_repeat_like_json_keys() {
     );
 }
 
+/// Leaving a repeated member out does not repair arguments that are not JSON: its value
+/// must be one JSON value, else the call is text, as it would be without the filter.
+#[test]
+fn a_left_out_value_that_is_not_json_breaks_the_call() {
+    let input = r#"<tool_call>{"name": "rm", "arguments": {"path": "/tmp/safe", "path": "/" "x"}}</tool_call>"#;
+    let completion = harness::completion(Dialect::Qwen3, Options::default(), input);
+    assert!(completion.tool_calls.is_empty(), "{completion:?}");
+    assert_eq!(completion.content, input);
+    assert_eq!(harness::codes(&completion), ["invalid_arguments"]);
+}
+
 /// A call cut off by the end of the stream keeps the first value too.
 #[test]
 fn a_cut_off_call_leaves_repeated_keys_out() {

@@ -244,9 +244,9 @@ fn without_quote_tokens(value: serde_json::Value) -> serde_json::Value {
     }
 }
 
-/// JSON values equal as numbers by value (`1` and `1.0`; floats to a few ulps, since
-/// simd-json's float parsing is not always correctly rounded, subnormals included, whose
-/// ulp is fixed), objects by key set.
+/// JSON values equal as numbers by value (`1` and `1.0`: the assembler keeps a number's
+/// text, which the generator's value may write differently; floats to a few ulps, the
+/// f64 reading of either text), objects by key set.
 fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value;
     match (a, b) {

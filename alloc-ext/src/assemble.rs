@@ -85,7 +85,9 @@
 //! for a key of a nested object. A JSON call's diagnostics span the whole call (their
 //! spans do not depend on the chunking); a raw-text or literal parameter's spans its tag.
 //! While a key is being written it is held back (with the comma before it) until its
-//! closing quote: a key streams whole.
+//! closing quote: a key streams whole. A left-out value must still be one JSON value:
+//! `{"a": 1, "a": 2 3}` is not JSON, and leaving its second member out does not make it
+//! JSON (the call is text, with `invalid_arguments`).
 //!
 //! Numbers are the model's text: the argument text streams them unchanged, and
 //! [`ToolCall::arguments`] is a [`serde_json::Value`] with `arbitrary_precision`, whose
@@ -254,7 +256,9 @@ pub struct IncompleteCall {
     /// among other types, as an unterminated string of its exact text (`{"a":"x`,
     /// `{"a":"12`: its type needs the whole value), a literal value converted as far as it
     /// went (`{"a":[1,2`, `{"a":true`; a bare word that is no keyword or number so far,
-    /// and a call written as a value, as an unterminated string: `{"a":"Tru`).
+    /// and a call written as a value, as an unterminated string: `{"a":"Tru`). A repeated
+    /// key is left out here too (see [Arguments](self#arguments)); a key still being
+    /// written when the stream ended is kept as far as it was written.
     pub arguments: String,
 }
 
@@ -607,6 +611,10 @@ impl Assembler {
         if let Cow::Owned(fixed) = String::from_utf8_lossy(&text) {
             record.lossy = true;
             text = fixed.into_bytes();
+        }
+        if record.dedup.invalid() {
+            // A left-out value was not JSON: the arguments as written are not JSON either.
+            return None;
         }
         match crate::json::parse(&text) {
             Some(value @ Value::Object(_)) => Some(value),

@@ -9,7 +9,9 @@
 //! object. A new key goes out; a repeated one is left out with its comma, its colon and its
 //! value, so the text that goes out never holds a duplicate and every JSON parser reads it
 //! the same (serde_json and Python keep the last value of a duplicate, Rust's lookups the
-//! first). Text that is not JSON passes through unchanged.
+//! first). A left-out member must be `: value` with one JSON value, else
+//! [`FirstKeyWins::invalid`] says so and the arguments do not parse. Text that is not JSON
+//! passes through unchanged.
 
 use std::collections::HashSet;
 
@@ -60,6 +62,12 @@ pub(crate) struct FirstKeyWins {
     key_start: usize,
     /// Leaving out a repeated member of the object at this stack depth.
     skip: Option<usize>,
+    /// The text of the member being left out after its key (`: value`), checked when it
+    /// ends.
+    skipped: Vec<u8>,
+    /// A left-out member was not `: value` with one JSON value: the arguments are not
+    /// JSON, whatever is left.
+    invalid: bool,
 }
 
 impl FirstKeyWins {
@@ -78,7 +86,15 @@ impl FirstKeyWins {
         if self.skip.is_none() {
             out.append(&mut self.held);
         }
+        let invalid = self.invalid;
         *self = FirstKeyWins::default();
+        self.invalid = invalid;
+    }
+
+    /// Whether a left-out member's value was not one JSON value: leaving it out must not
+    /// turn text that is not JSON into JSON, so such arguments do not parse.
+    pub(crate) fn invalid(&self) -> bool {
+        self.invalid
     }
 
     fn byte(&mut self, b: u8, out: &mut Vec<u8>, found: &mut Duplicates) {
@@ -98,6 +114,8 @@ impl FirstKeyWins {
                 }
             } else if self.skip.is_none() {
                 out.push(b);
+            } else {
+                self.skipped.push(b);
             }
             return;
         }
@@ -109,6 +127,7 @@ impl FirstKeyWins {
         if self.skip == Some(depth) && matches!(b, b',' | b'}') {
             // The left-out member ends here; what follows is the object's own.
             self.skip = None;
+            self.check_skipped();
         }
         match b {
             b'"' => {
@@ -152,7 +171,18 @@ impl FirstKeyWins {
         }
         if self.skip.is_none() {
             out.push(b);
+        } else {
+            self.skipped.push(b);
         }
+    }
+
+    /// A left-out member ended: it must have been `: value`.
+    fn check_skipped(&mut self) {
+        let skipped = std::mem::take(&mut self.skipped);
+        let value = skipped.trim_ascii_start().strip_prefix(b":");
+        let one_value = value
+            .is_some_and(|value| serde_json::from_slice::<serde::de::IgnoredAny>(value).is_ok());
+        self.invalid |= !one_value;
     }
 
     fn set_at(&mut self, new: At) {
@@ -245,6 +275,23 @@ mod tests {
                     "{text} / {n}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_left_out_value_must_be_json() {
+        for (text, invalid) in [
+            (r#"{"a":1,"a" : [2, {"b": "}"}] }"#, false),
+            (r#"{"a":1,"a":2 3}"#, true),
+            (r#"{"a":1,"a" 2}"#, true),
+            (r#"{"a":1,"a":}"#, true),
+            (r#"{"a":1,"a":{"x":1,"x":2}}"#, false),
+        ] {
+            let mut filter = FirstKeyWins::default();
+            let mut out = Vec::new();
+            filter.feed(text.as_bytes(), &mut out);
+            filter.finish(&mut out);
+            assert_eq!(filter.invalid(), invalid, "{text}");
         }
     }
 

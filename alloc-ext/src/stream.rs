@@ -8,8 +8,12 @@
 //! built from them as values arrive (a value typed as a string, by the markup or by a
 //! string-only schema, streams as `"` and its escaped text as it comes, a literal value
 //! piece by piece; any other value goes out once complete; see [`crate::assemble`]); their
-//! concatenation is exactly the JSON the completion's arguments were parsed from. Text is
-//! cut at UTF-8 code point boundaries only.
+//! concatenation is exactly the JSON the completion's arguments were parsed from
+//! ([`ToolCall::arguments_text`](crate::assemble::ToolCall::arguments_text)). A repeated
+//! key, at any level, is left out with its value as the text streams (a key goes out once
+//! its closing quote has arrived), so the fragments never hold one (see
+//! [Arguments](crate::assemble#arguments)). Text is cut at UTF-8 code point boundaries
+//! only.
 //!
 //! ## Memory
 //!

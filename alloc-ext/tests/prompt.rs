@@ -213,10 +213,8 @@ fn the_prompt_has_the_template_shape_exactly() {
     );
 }
 
-/// The catalog keeps a schema's key order however many keys it has, which is why it is
-/// built from serde_json values (`preserve_order`): simd-json's `OwnedValue`, the
-/// assembler's schema type, keeps insertion order only in small objects (its map switches
-/// from a vector to a hash map past 32 entries).
+/// The catalog keeps a schema's key order however many keys it has: it is built from
+/// serde_json values with `preserve_order` (a hash map would reorder a wide object).
 #[test]
 fn the_catalog_keeps_the_order_of_wide_schemas() {
     let keys: Vec<String> = (0..40).rev().map(|i| format!("k{i:02}")).collect();

@@ -81,11 +81,14 @@ struct ScanArgs {
 /// Output formats.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
-    /// One JSON object per line per event, adjacent fragments joined.
+    /// One JSON object per line per event, adjacent fragments joined (the scanner's
+    /// events: argument text as the model wrote it).
     Events,
-    /// One JSON object: content, reasoning, tool_calls, incomplete_calls, diagnostics.
+    /// One JSON object: content, reasoning, tool_calls, incomplete_calls, diagnostics
+    /// (a repeated key keeps its first value; numbers as written).
     Summary,
-    /// One `chat.completion.chunk` JSON object per chunk that produced output.
+    /// One `chat.completion.chunk` JSON object per chunk that produced output (a
+    /// repeated key keeps its first value; numbers as written).
     Openai,
 }
 

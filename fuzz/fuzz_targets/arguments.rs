@@ -243,12 +243,19 @@ fuzz_target!(|input: Input<'_>| -> Corpus {
     );
 
     // Complete calls were exposed in stream order (a broken call in between was exposed
-    // too, but is not among them).
+    // too, but is not among them; a model's own ids, Kimi's, may repeat, so a call is
+    // matched by its id and its text).
     let mut unmatched = exposed.iter();
     for call in &completion.tool_calls {
         let (_, fragments) = unmatched
-            .find(|(id, _)| *id == call.id)
-            .unwrap_or_else(|| panic!("call {} was never exposed", call.id));
+            .find(|(id, fragments)| *id == call.id && fragments == call.arguments_text())
+            .unwrap_or_else(|| {
+                panic!(
+                    "call {} was never exposed with its text {:?}: {exposed:?}",
+                    call.id,
+                    call.arguments_text()
+                )
+            });
         let parsed: Value = serde_json::from_str(fragments)
             .unwrap_or_else(|e| panic!("fragments {fragments:?} do not parse: {e}"));
         assert_eq!(
