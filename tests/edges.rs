@@ -196,8 +196,17 @@ fn every_watched_reasoning_closer_begins_with_a_bracket() {
     ];
     let mut closers = 0;
     for dfa in tables {
-        for delimiter in dfa.delimiters.iter().filter(|d| d.role == Role::ReasoningClose) {
-            assert_eq!(delimiter.bytes.first(), Some(&b'<'), "{:?}", delimiter.bytes);
+        for delimiter in dfa
+            .delimiters
+            .iter()
+            .filter(|d| d.role == Role::ReasoningClose)
+        {
+            assert_eq!(
+                delimiter.bytes.first(),
+                Some(&b'<'),
+                "{:?}",
+                delimiter.bytes
+            );
             closers += 1;
         }
     }
