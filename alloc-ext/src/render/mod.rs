@@ -302,7 +302,7 @@ impl<'t> Renderer<'t> {
     /// Refuses a result's text that would leave its block (see [`Renderer::results`]).
     pub(crate) fn check_result(&self, result: &ToolResult) -> Result<(), RenderError> {
         text::check_message(self.dialect, self.style.template, &result.content)?;
-        self.style.results.check(&result.content)?;
+        self.style.results.check(result)?;
         if let transcript::TemplateForm::Minimax = self.style.template {
             text::check_result(&["</response>"], &result.content)?;
         }
