@@ -428,7 +428,10 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
 pub struct Options {
     /// The stream starts inside reasoning: the prompt already opened it (Qwen3-Thinking,
     /// DeepSeek-R1 templates; model-formats.md §24.1). An explicit opener at the start is
-    /// then optional markup. Default: `false`.
+    /// then optional markup. Default: `false`; then a reasoning closer in content before
+    /// any opener stays text and gets
+    /// [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning), the sign
+    /// that this option was needed.
     pub starts_in_reasoning: bool,
     /// Most argument bytes one call may have; more end the call as invalid with
     /// [`Diagnostic::ArgumentsTooLong`](crate::Diagnostic::ArgumentsTooLong).

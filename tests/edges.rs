@@ -177,3 +177,38 @@ fn a_reasoning_closer_without_an_opener_names_the_option() {
         assert!(!codes(&text).contains(&"unopened_reasoning"), "{dialect}");
     }
 }
+
+/// The watch's fast path skips text without `<` (core/edges.rs): every reasoning closer of
+/// every watched dialect begins with `<`.
+#[test]
+fn every_watched_reasoning_closer_begins_with_a_bracket() {
+    let tables: [&Dfa; 10] = [
+        &tables::hermes::REASONING,
+        &tables::qwen3::REASONING,
+        &tables::kimi::REASONING,
+        &tables::deepseek::REASONING,
+        &tables::xml::REASONING,
+        &tables::anthropic::REASONING,
+        &tables::minimax::REASONING,
+        &tables::qwen3_coder::REASONING,
+        &tables::glm::REASONING,
+        &tables::gemma::REASONING,
+    ];
+    let mut closers = 0;
+    for dfa in tables {
+        for delimiter in dfa
+            .delimiters
+            .iter()
+            .filter(|d| d.role == Role::ReasoningClose)
+        {
+            assert_eq!(
+                delimiter.bytes.first(),
+                Some(&b'<'),
+                "{:?}",
+                delimiter.bytes
+            );
+            closers += 1;
+        }
+    }
+    assert!(closers >= 10, "{closers}");
+}

@@ -288,7 +288,9 @@ impl<'t> Renderer<'t> {
     /// # Errors
     /// A result's text that would leave its block ([`Reason::CloserInResult`]: the block's
     /// closer; [`Reason::TemplateToken`] or [`Reason::DelimiterInText`]: a token of the
-    /// chat template or a special token of the dialect, see the module `text` rules);
+    /// chat template or a special token of the dialect, see the module `text` rules;
+    /// [`Reason::InvalidName`]: a tool name that is not a name, in the dialects whose block
+    /// writes it: kimi, harmony, gemma, anthropic, minimax);
     /// Gemma: a result's text, read as JSON, holds a string with `<|"|>`. `index` is the
     /// result's position in the run, `name` its tool's name.
     pub fn results(&self, results: &[ToolResult]) -> Result<String, RenderError> {
@@ -302,7 +304,7 @@ impl<'t> Renderer<'t> {
     /// Refuses a result's text that would leave its block (see [`Renderer::results`]).
     pub(crate) fn check_result(&self, result: &ToolResult) -> Result<(), RenderError> {
         text::check_message(self.dialect, self.style.template, &result.content)?;
-        self.style.results.check(&result.content)?;
+        self.style.results.check(result)?;
         if let transcript::TemplateForm::Minimax = self.style.template {
             text::check_result(&["</response>"], &result.content)?;
         }

@@ -33,8 +33,25 @@ pub(crate) enum ResultForm {
 }
 
 impl ResultForm {
+    /// Refuses a result this form cannot write inside its block: a tool name that is not
+    /// a name (rule 9: it is written raw where the form names the tool, and `<` `>` in it
+    /// could write a token), a text that holds the block's closer.
+    pub(crate) fn check(self, result: &ToolResult) -> Result<(), RenderError> {
+        let named = matches!(
+            self,
+            ResultForm::Kimi
+                | ResultForm::Harmony
+                | ResultForm::Gemma
+                | ResultForm::FunctionResults
+        );
+        if named && !result.name.is_empty() {
+            super::json::check_name(&result.name)?;
+        }
+        self.check_text(&result.content)
+    }
+
     /// Refuses `text` when it holds the closer of this form's block.
-    pub(crate) fn check(self, text: &str) -> Result<(), RenderError> {
+    fn check_text(self, text: &str) -> Result<(), RenderError> {
         let closers: &[&'static str] = match self {
             ResultForm::ToolResponse => &["</tool_response>"],
             ResultForm::Kimi => &["<|im_end|>"],
