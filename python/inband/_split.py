@@ -56,9 +56,10 @@ class ReasoningSplitter:
         return self._take(self._scanner.feed(text), final=False)
 
     def finish(self) -> str:
-        """Ends the response: the rest of an unclosed block's reasoning."""
-        if self.ended is not None:
+        """Ends the response: the rest of an unclosed block's reasoning (once)."""
+        if self.ended is not None or self._finished:
             return ""
+        self._finished = True
         return self._take(self._scanner.finish(), final=True)
 
     def _take(self, events: list[Event], final: bool) -> str:
