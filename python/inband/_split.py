@@ -44,6 +44,7 @@ class ReasoningSplitter:
         self._open_at: int | None = None
         self._sent = 0
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._finished = False
         self.ended: int | None = None
         self.rest = ""
 

@@ -13,7 +13,7 @@ held. One detector object serves one request; it is not thread-safe.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 from sglang.srt.function_call.base_format_detector import BaseFormatDetector
 from sglang.srt.function_call.core_types import StreamingParseResult, ToolCallItem
