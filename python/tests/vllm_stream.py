@@ -85,7 +85,8 @@ def run(
     stream's shape: a call's id and name once, on its first fragment; indexes in order."""
     p = parser(tool, reasoning)
     req = p.adjust_request(request(case))
-    assert req.skip_special_tokens is False
+    if (tool or reasoning or "").startswith("inband"):
+        assert req.skip_special_tokens is False
     prompt_ids = tokenizer().encode("<｜User｜>go<｜Assistant｜>", add_special_tokens=False)
     content, reasoning_text = "", ""
     calls: list[dict[str, str]] = []

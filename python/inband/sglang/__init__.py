@@ -84,12 +84,14 @@ class InbandDetector(BaseFormatDetector):  # type: ignore[misc]
                 self.streamed_args_for_tool.append("")
                 items.append(ToolCallItem(tool_index=c.index, name=c.name, parameters=""))
             if c.arguments:
-                self.streamed_args_for_tool[c.index] += c.arguments
-                try:
-                    args = json.loads(self.streamed_args_for_tool[c.index])
-                    self.prev_tool_call_arr[c.index]["arguments"] = args
-                except json.JSONDecodeError:
-                    pass
+                streamed = self.streamed_args_for_tool[c.index] + c.arguments
+                self.streamed_args_for_tool[c.index] = streamed
+                # Parsed only when it can be whole: a JSON object ends with "}".
+                if streamed.rstrip().endswith("}"):
+                    try:
+                        self.prev_tool_call_arr[c.index]["arguments"] = json.loads(streamed)
+                    except json.JSONDecodeError:
+                        pass
                 items.append(ToolCallItem(tool_index=c.index, name=None, parameters=c.arguments))
         return StreamingParseResult(normal_text=delta.content, calls=items)
 
