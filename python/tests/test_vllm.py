@@ -148,3 +148,16 @@ def test_non_streaming_parse(case: dict[str, Any]) -> None:
     assert [c.name for c in calls or []] == [c["name"] for c in want["tool_calls"]]
     for c, w in zip(calls or [], want["tool_calls"]):
         assert same_json(json.loads(c.arguments), w["arguments"])
+
+
+def test_general_plugin_entry_point_and_plugin_path() -> None:
+    from vllm.plugins import DEFAULT_PLUGINS_GROUP, load_plugins_by_group
+
+    plugins = load_plugins_by_group(DEFAULT_PLUGINS_GROUP)
+    assert "inband" in plugins
+    ToolParserManager.tool_parsers.pop("inband_glm", None)
+    plugins["inband"]()
+    assert ToolParserManager.get_tool_parser("inband_glm").dialect == "glm"
+    # --tool-parser-plugin inband.vllm imports the module by name.
+    ToolParserManager.import_tool_parser("inband.vllm")
+    assert "inband_hermes" in ToolParserManager.list_registered()
