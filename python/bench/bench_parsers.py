@@ -67,7 +67,9 @@ def best(run: Callable[[], None]) -> float:
 
 def bench_vllm(n: int) -> None:
     import inband.vllm  # noqa: F401
-    from vllm_stream import parser, request, token_deltas
+    from vllm_stream import parser, request, token_deltas, tokenizer
+
+    prompt = tokenizer().encode("<｜User｜>go<｜Assistant｜>", add_special_tokens=False)
 
     own = {"hermes": "hermes", "qwen3-coder": "qwen3_coder"}
     for dialect, make in CASES:
@@ -76,14 +78,19 @@ def bench_vllm(n: int) -> None:
         case = {"tools": TOOLS, "expected": {"tool_calls": []}}
         for label, name in (("inband", "inband_" + dialect.replace("-", "_")), ("vllm", own[dialect])):
 
-            def run(name: str = name) -> None:
+            named: list[str] = []
+
+            def run(name: str = name, named: list[str] = named) -> None:
+                named.clear()
                 p = parser(name, None)
                 req = p.adjust_request(request(case))
                 last = len(steps) - 1
                 for i, (t, ids) in enumerate(steps):
-                    p.parse_delta(t, ids, req, None, finished=i == last)
+                    m = p.parse_delta(t, ids, req, prompt, finished=i == last)
+                    if m is not None:
+                        named += [c.function.name for c in m.tool_calls if c.function and c.function.name]
 
-            report("vllm", dialect, label, best(run), len(steps), len(text))
+            report("vllm", dialect, label, best(run), len(steps), len(text), len(named))
 
 
 def bench_sglang(n: int) -> None:
@@ -99,18 +106,23 @@ def bench_sglang(n: int) -> None:
         chunks = token_chunks(text)
         for label, name in (("inband", "inband_" + dialect.replace("-", "_")), ("sglang", own[dialect])):
 
-            def run(name: str = name) -> None:
+            named: list[str] = []
+
+            def run(name: str = name, named: list[str] = named) -> None:
+                named.clear()
                 fc = FunctionCallParser(tools=tools, tool_call_parser=name)
                 for c in chunks:
-                    fc.parse_stream_chunk(c)
-                fc.parse_stream_end()
+                    named += [i.name for i in fc.parse_stream_chunk(c)[1] if i.name]
+                named += [i.name for i in fc.parse_stream_end()[1] if i.name]
 
-            report("sglang", dialect, label, best(run), len(chunks), len(text))
+            report("sglang", dialect, label, best(run), len(chunks), len(text), len(named))
 
 
-def report(server: str, dialect: str, label: str, secs: float, tokens: int, size: int) -> None:
+def report(
+    server: str, dialect: str, label: str, secs: float, tokens: int, size: int, calls: int
+) -> None:
     print(
-        f"{server:6} {dialect:12} {label:7} {tokens:6} tokens {size:7} bytes "
+        f"{server:6} {dialect:12} {label:7} {tokens:6} tokens {size:7} bytes {calls:3} calls "
         f"{secs * 1e6 / tokens:8.2f} us/token {secs * 1e3:9.2f} ms/response"
     )
 
