@@ -66,8 +66,9 @@ def best(run: Callable[[], None]) -> float:
 
 
 def bench_vllm(n: int) -> None:
-    import inband.vllm  # noqa: F401
     from vllm_stream import parser, request, token_deltas, tokenizer
+
+    import inband.vllm  # noqa: F401
 
     prompt = tokenizer().encode("<｜User｜>go<｜Assistant｜>", add_special_tokens=False)
 
@@ -76,11 +77,15 @@ def bench_vllm(n: int) -> None:
         text = make(n)
         steps = token_deltas(text)
         case = {"tools": TOOLS, "expected": {"tool_calls": []}}
-        for label, name in (("inband", "inband_" + dialect.replace("-", "_")), ("vllm", own[dialect])):
-
+        for label, name in (
+            ("inband", "inband_" + dialect.replace("-", "_")),
+            ("vllm", own[dialect]),
+        ):
             named: list[str] = []
 
-            def run(name: str = name, named: list[str] = named) -> None:
+            def run(
+                name: str = name, named: list[str] = named, steps: Any = steps, case: Any = case
+            ) -> None:
                 named.clear()
                 p = parser(name, None)
                 req = p.adjust_request(request(case))
@@ -88,27 +93,32 @@ def bench_vllm(n: int) -> None:
                 for i, (t, ids) in enumerate(steps):
                     m = p.parse_delta(t, ids, req, prompt, finished=i == last)
                     if m is not None:
-                        named += [c.function.name for c in m.tool_calls if c.function and c.function.name]
+                        named += [
+                            c.function.name for c in m.tool_calls if c.function and c.function.name
+                        ]
 
             report("vllm", dialect, label, best(run), len(steps), len(text), len(named))
 
 
 def bench_sglang(n: int) -> None:
-    import inband.sglang  # noqa: F401
     from sglang.srt.entrypoints.openai.protocol import Function, Tool
     from sglang.srt.function_call.function_call_parser import FunctionCallParser
     from test_sglang import token_chunks
+
+    import inband.sglang  # noqa: F401
 
     tools = [Tool(type="function", function=Function(**t["function"])) for t in TOOLS]
     own = {"hermes": "hermes", "qwen3-coder": "qwen3_coder"}
     for dialect, make in CASES:
         text = make(n)
         chunks = token_chunks(text)
-        for label, name in (("inband", "inband_" + dialect.replace("-", "_")), ("sglang", own[dialect])):
-
+        for label, name in (
+            ("inband", "inband_" + dialect.replace("-", "_")),
+            ("sglang", own[dialect]),
+        ):
             named: list[str] = []
 
-            def run(name: str = name, named: list[str] = named) -> None:
+            def run(name: str = name, named: list[str] = named, chunks: Any = chunks) -> None:
                 named.clear()
                 fc = FunctionCallParser(tools=tools, tool_call_parser=name)
                 for c in chunks:
