@@ -313,3 +313,24 @@ def test_one_object_used_by_two_threads_raises() -> None:
     assert fed >= 1
     assert all("borrow" in str(e) for e in errors)
     assert len(s.finish().completion.content) == fed * len(big)
+
+
+def test_gil_is_released_while_scanning_a_large_input() -> None:
+    # While another thread scans 48 MiB (about 0.5 s), this thread keeps running Python
+    # code (about 900 000 loop turns here). With the GIL held through the scan it would
+    # run only in the switch-interval slices before and after (5 ms each, ~10 000 turns).
+    big = ("plain text, " * (1 << 22)).encode() + b"<tool_call>"
+    s = inband.Scanner("hermes")
+    done = threading.Event()
+    ticks = 0
+
+    def scan() -> None:
+        s.feed(big)
+        done.set()
+
+    t = threading.Thread(target=scan)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+    t.join()
+    assert ticks > 100_000
