@@ -1,0 +1,275 @@
+"""vLLM plugin: inband as vLLM's tool-call and reasoning parsers.
+
+Importing this module (``--tool-parser-plugin inband.vllm``, or the ``vllm.general_plugins``
+entry point ``inband``, which vLLM loads at start) registers, for every dialect D (``-``
+written ``_``):
+
+- tool parsers ``inband_D`` and ``inband`` (the dialect from the served model's id, read
+  from the tokenizer's ``name_or_path``) with ``ToolParserManager``;
+- reasoning parsers ``inband_D`` and ``inband`` with ``ReasoningParserManager``, for the
+  dialects whose reasoning delimiters are fixed token text (not harmony, not gemini).
+
+Both use vLLM's delta-only path (``engine_based_streaming = True``): each decode step's
+``delta_text`` is fed once, never the whole text again, and ``finish_streaming`` flushes
+what was held at the end. ``adjust_request`` keeps special tokens in the detokenized text.
+One parser object serves one request (vLLM makes one per request); it is not thread-safe.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from vllm.entrypoints.generate.base.protocol import (
+    DeltaFunctionCall,
+    DeltaMessage,
+    DeltaToolCall,
+    ExtractedToolCallInformation,
+    FunctionCall,
+    ToolCall,
+)
+from vllm.reasoning import ReasoningParser, ReasoningParserManager
+from vllm.tool_parsers import ToolParser, ToolParserManager
+
+from . import Delta, DeltaStream, assemble, dialect_for_model, dialects
+from ._split import REASONING_DELIMITERS, ReasoningSplitter, find_last
+
+__all__ = ["InbandReasoningParser", "InbandToolParser", "register"]
+
+
+def _model_dialect(tokenizer: Any) -> str:
+    return dialect_for_model(str(getattr(tokenizer, "name_or_path", "") or ""))
+
+
+def _keep_special_tokens(request: Any) -> Any:
+    # The delimiters of kimi, deepseek and harmony are special tokens: they must stay in the
+    # text, unspaced, or the calls are lost.
+    if hasattr(request, "skip_special_tokens"):
+        request.skip_special_tokens = False
+    if hasattr(request, "spaces_between_special_tokens"):
+        request.spaces_between_special_tokens = False
+    return request
+
+
+def _tools(request: Any) -> list[Any] | None:
+    tools = getattr(request, "tools", None)
+    return list(tools) if tools else None
+
+
+class InbandToolParser(ToolParser):  # type: ignore[misc]
+    """Tool calls of one dialect (``dialect``; ``None``: from the model id) through inband.
+
+    Streaming feeds only ``delta_text``; the returned ``DeltaMessage`` carries content, the
+    reasoning inband saw (a response's ``<think>`` block when no reasoning parser took it)
+    and tool-call fragments: a call's ``index``, ``id``, ``type`` and name on its first
+    fragment, then argument fragments that concatenate to its arguments' JSON.
+    ``prev_tool_call_arr`` / ``streamed_args_for_tool`` hold each call's name and the
+    argument text sent so far, which is always all of it, so vLLM's end-of-stream
+    completion of arguments adds nothing.
+    """
+
+    dialect: str | None = None
+    engine_based_streaming = True
+    # Calls are read in the dialect's own format, also under tool_choice=required / named:
+    # vLLM's JSON-forcing for those would make the model write no call inband can read.
+    supports_required_and_named = False
+
+    def __init__(self, tokenizer: Any, tools: list[Any] | None = None) -> None:
+        super().__init__(tokenizer, tools)
+        self.inband_dialect = self.dialect or _model_dialect(tokenizer)
+        self._stream: DeltaStream | None = None
+
+    def adjust_request(self, request: Any) -> Any:
+        return _keep_special_tokens(super().adjust_request(request))
+
+    def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
+        completion = assemble(model_output, self.inband_dialect, _tools(request) or self.tools)
+        calls = [
+            ToolCall(
+                id=c.id,
+                type="function",
+                function=FunctionCall(
+                    name=c.name, arguments=json.dumps(c.arguments, ensure_ascii=False)
+                ),
+            )
+            for c in completion.tool_calls
+        ]
+        return ExtractedToolCallInformation(
+            tools_called=bool(calls), tool_calls=calls, content=completion.content or None
+        )
+
+    def extract_tool_calls_streaming(
+        self,
+        previous_text: str,
+        current_text: str,
+        delta_text: str,
+        previous_token_ids: Sequence[int],
+        current_token_ids: Sequence[int],
+        delta_token_ids: Sequence[int],
+        request: Any,
+    ) -> DeltaMessage | None:
+        if self._stream is None:
+            self._stream = DeltaStream(self.inband_dialect, tools=_tools(request) or self.tools)
+        return self._message(self._stream.feed(delta_text))
+
+    def finish_streaming(self) -> DeltaMessage | None:
+        """Ends the response: what inband held back (a partial delimiter that was text, the
+        last fragment of an unclosed call)."""
+        if self._stream is None:
+            return None
+        stream, self._stream = self._stream, None
+        return self._message(stream.finish().delta)
+
+    def _message(self, delta: Delta) -> DeltaMessage | None:
+        if not delta:
+            return None
+        calls = []
+        for c in delta.tool_calls:
+            if c.id is not None:
+                self.current_tool_id = c.index
+                self.prev_tool_call_arr.append({"name": c.name, "arguments": ""})
+                self.streamed_args_for_tool.append("")
+            self.prev_tool_call_arr[c.index]["arguments"] += c.arguments
+            self.streamed_args_for_tool[c.index] += c.arguments
+            self.current_tool_name_sent = True
+            calls.append(
+                DeltaToolCall(
+                    index=c.index,
+                    id=c.id,
+                    type="function" if c.id is not None else None,
+                    function=DeltaFunctionCall(name=c.name, arguments=c.arguments),
+                )
+            )
+        return DeltaMessage(
+            content=delta.content or None,
+            reasoning=delta.reasoning_content or None,
+            tool_calls=calls,
+        )
+
+
+class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
+    """The reasoning block of one dialect (``dialect``; ``None``: from the model id).
+
+    Streaming feeds only ``delta_text`` until the block's closer; then
+    ``has_engine_confirmed_reasoning_end`` is true and ``finish_streaming`` hands the raw
+    text after the closer to the tool phase. ``is_reasoning_end`` / ``extract_content_ids``
+    answer from the tokenizer's ids of the dialect's reasoning closer (and opener): the
+    reasoning ended when the last closer comes after the last opener. A prompt that ends
+    inside an open block (``<think>\\n`` templates) makes the output start in reasoning.
+    """
+
+    dialect: str | None = None
+    engine_based_streaming = True
+
+    def __init__(self, tokenizer: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(tokenizer, *args, **kwargs)
+        self.inband_dialect = self.dialect or _model_dialect(tokenizer)
+        openers, closers = REASONING_DELIMITERS.get(self.inband_dialect, ((), ()))
+        encode = tokenizer.encode
+        self._opener_ids = [encode(o, add_special_tokens=False) for o in openers]
+        self._closer_ids = [encode(c, add_special_tokens=False) for c in closers]
+        self._starts_in_reasoning = False
+        self._splitter: ReasoningSplitter | None = None
+        self._handed_on = False
+
+    @property
+    def reasoning_start_str(self) -> str | None:
+        openers = REASONING_DELIMITERS.get(self.inband_dialect, ((), ()))[0]
+        return openers[0] if openers else None
+
+    @property
+    def reasoning_end_str(self) -> str | None:
+        closers = REASONING_DELIMITERS.get(self.inband_dialect, ((), ()))[1]
+        return closers[0] if closers else None
+
+    def _last(self, ids: Sequence[int], needles: list[list[int]]) -> int:
+        ids = list(ids)
+        return max((find_last(ids, n) for n in needles), default=-1)
+
+    def is_reasoning_end(self, input_ids: Sequence[int]) -> bool:
+        closer = self._last(input_ids, self._closer_ids)
+        return closer >= 0 and closer > self._last(input_ids, self._opener_ids)
+
+    def is_reasoning_end_streaming(self, input_ids: Sequence[int], delta_ids: Any) -> bool:
+        return self.is_reasoning_end(input_ids)
+
+    def extract_content_ids(self, input_ids: list[int]) -> list[int]:
+        closer = self._last(input_ids, self._closer_ids)
+        return list(input_ids[closer:]) if closer >= 0 else []
+
+    def adjust_initial_state_from_prompt(self, prompt_token_ids: Sequence[int]) -> None:
+        opener = self._last(prompt_token_ids, self._opener_ids)
+        self._starts_in_reasoning = opener >= 0 and opener > self._last(
+            prompt_token_ids, self._closer_ids
+        )
+
+    def adjust_request(self, request: Any) -> Any:
+        return _keep_special_tokens(request)
+
+    def _split(self) -> ReasoningSplitter:
+        if self._splitter is None:
+            self._splitter = ReasoningSplitter(
+                self.inband_dialect, starts_in_reasoning=self._starts_in_reasoning
+            )
+        return self._splitter
+
+    def extract_reasoning(self, model_output: str, request: Any) -> tuple[str | None, str | None]:
+        splitter = ReasoningSplitter(
+            self.inband_dialect, starts_in_reasoning=self._starts_in_reasoning
+        )
+        reasoning = splitter.feed(model_output) + splitter.finish()
+        opened = splitter.ended != 0
+        return (reasoning if opened else None), (splitter.rest or None)
+
+    def extract_reasoning_streaming(
+        self,
+        previous_text: str,
+        current_text: str,
+        delta_text: str,
+        previous_token_ids: Sequence[int],
+        current_token_ids: Sequence[int],
+        delta_token_ids: Sequence[int],
+    ) -> DeltaMessage | None:
+        reasoning = self._split().feed(delta_text)
+        return DeltaMessage(reasoning=reasoning) if reasoning else None
+
+    def has_engine_confirmed_reasoning_end(self) -> bool:
+        return self._splitter is not None and self._splitter.ended is not None
+
+    def finish_streaming(self) -> DeltaMessage | None:
+        """After the closer: the text after it (once), for the tool phase. At the end of a
+        response still in reasoning: the rest of the reasoning, or the whitespace-only
+        response as content."""
+        splitter = self._split()
+        if splitter.ended is None:
+            reasoning = splitter.finish()
+            if splitter.ended is None:
+                return DeltaMessage(reasoning=reasoning) if reasoning else None
+        if self._handed_on:
+            return None
+        self._handed_on = True
+        return DeltaMessage(content=splitter.rest) if splitter.rest else None
+
+
+def _parser_name(dialect: str) -> str:
+    return "inband_" + dialect.replace("-", "_")
+
+
+def register() -> None:
+    """Registers every inband parser with vLLM (idempotent); the entry point vLLM calls."""
+    for dialect in dialects():
+        name = _parser_name(dialect)
+        cls_name = name.title().replace("_", "")
+        tool = type(cls_name + "ToolParser", (InbandToolParser,), {"dialect": dialect})
+        ToolParserManager.register_module(name=name, module=tool)
+        if dialect in REASONING_DELIMITERS:
+            reasoning = type(
+                cls_name + "ReasoningParser", (InbandReasoningParser,), {"dialect": dialect}
+            )
+            ReasoningParserManager.register_module(name=name, module=reasoning)
+    ToolParserManager.register_module(name="inband", module=InbandToolParser)
+    ReasoningParserManager.register_module(name="inband", module=InbandReasoningParser)
+
+
+register()

@@ -1,0 +1,124 @@
+//! `inband._native`: the Python binding of inband's scanner (`inband`) and of the layer on
+//! top of it (`inband-alloc`). The Python package `inband` wraps these functions and classes
+//! in typed, documented objects; this module keeps to plain values (str, bytes, int, dict,
+//! list) so that the Python side owns the API's shapes.
+//!
+//! Every error is a `ValueError` carrying the Rust message; nothing in a model's output is
+//! ever an error. Inputs of [`GIL_RELEASE_BYTES`] or more are scanned with the GIL released.
+
+use inband::Dialect;
+use inband_alloc::select;
+use inband_alloc::tools::ToolSet;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+mod encode;
+mod scan;
+mod stream;
+
+/// Inputs at least this long (bytes) are scanned with the GIL released: below it, releasing
+/// and taking the GIL back costs more than the scan.
+pub(crate) const GIL_RELEASE_BYTES: usize = 4096;
+
+/// The dialect `name` stands for: an inband name (`qwen3-coder`, also written
+/// `qwen3_coder`) or an inference server's `--tool-call-parser` name (`hermes`,
+/// `deepseek_v31`, …; see `inband_alloc::select::for_parser`).
+///
+/// # Errors
+/// `ValueError` naming the known dialects when `name` is neither.
+pub(crate) fn dialect(name: &str) -> PyResult<Dialect> {
+    let trimmed = name.trim();
+    let dashed = trimmed.to_ascii_lowercase().replace('_', "-");
+    Dialect::from_name(&dashed)
+        .or_else(|| select::for_parser(trimmed))
+        .ok_or_else(|| {
+            let known: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+            PyValueError::new_err(format!(
+                "unknown dialect {name:?}: expected one of {} or a server's tool-call parser name",
+                known.join(", ")
+            ))
+        })
+}
+
+/// The tools of an OpenAI `tools` JSON array (text), or none.
+///
+/// # Errors
+/// `ValueError` with the reason when the text is not such an array.
+pub(crate) fn tools(json: Option<&str>) -> PyResult<Option<ToolSet>> {
+    json.map(|text| {
+        ToolSet::from_json(text.as_bytes())
+            .map_err(|e| PyValueError::new_err(format!("tools are not an OpenAI tools array: {e}")))
+    })
+    .transpose()
+}
+
+/// The bytes of a `str` (UTF-8) or of a bytes-like chunk.
+///
+/// # Errors
+/// `TypeError` for anything else.
+pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(text) = chunk.downcast::<PyString>() {
+        return Ok(text.to_cow()?.as_bytes().to_vec());
+    }
+    if let Ok(bytes) = chunk.downcast::<PyBytes>() {
+        return Ok(bytes.as_bytes().to_vec());
+    }
+    chunk.extract::<Vec<u8>>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "a chunk is str or bytes, not {}",
+            chunk
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })
+}
+
+/// The dialect for a model id (`Qwen/Qwen3-Coder-480B-A35B-Instruct` → `qwen3-coder`);
+/// ids no rule knows get `xml`.
+#[pyfunction]
+fn dialect_for_model(model_id: &str) -> &'static str {
+    select::for_model(model_id).name()
+}
+
+/// The dialect for an inference server's tool-call parser name (`qwen3_coder` →
+/// `qwen3-coder`), or `None`.
+#[pyfunction]
+fn dialect_for_parser(parser: &str) -> Option<&'static str> {
+    select::for_parser(parser).map(Dialect::name)
+}
+
+/// The inband name of a dialect given by any accepted name.
+#[pyfunction]
+fn dialect_name(name: &str) -> PyResult<&'static str> {
+    dialect(name).map(Dialect::name)
+}
+
+/// Every dialect's inband name.
+#[pyfunction]
+fn dialects() -> Vec<&'static str> {
+    Dialect::ALL.iter().map(|d| d.name()).collect()
+}
+
+/// Whether the dialect's delimiters are special tokens of the model's vocabulary.
+#[pyfunction]
+fn uses_special_tokens(name: &str) -> PyResult<bool> {
+    dialect(name).map(Dialect::special_tokens)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dialect_for_model, m)?)?;
+    m.add_function(wrap_pyfunction!(dialect_for_parser, m)?)?;
+    m.add_function(wrap_pyfunction!(dialect_name, m)?)?;
+    m.add_function(wrap_pyfunction!(dialects, m)?)?;
+    m.add_function(wrap_pyfunction!(uses_special_tokens, m)?)?;
+    m.add_class::<scan::Scanner>()?;
+    m.add_class::<stream::DeltaStream>()?;
+    m.add_function(wrap_pyfunction!(stream::assemble, m)?)?;
+    encode::add(m)?;
+    m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
+    Ok(())
+}

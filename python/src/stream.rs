@@ -1,0 +1,139 @@
+//! `DeltaStream`: OpenAI-shaped deltas per fed chunk and the completion at the end;
+//! `assemble`: a whole response at once.
+
+use inband::{Dialect, Options};
+use inband_alloc::assemble::AssembleOptions;
+use inband_alloc::stream::ChunkDelta;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+/// One response streamed as OpenAI deltas. `feed` returns
+/// `(content, reasoning_content, [(index, id, name, arguments), …])`; `finish` returns
+/// `(delta, finish_reason, completion)`, the completion in the `summary` shape.
+#[pyclass(module = "inband._native")]
+pub struct DeltaStream {
+    scanner: inband::Scanner,
+    stream: Option<inband_alloc::stream::DeltaStream>,
+}
+
+type DeltaTuple<'py> = (String, String, Bound<'py, PyList>);
+
+fn finished() -> PyErr {
+    PyValueError::new_err("the stream was finished; start a new DeltaStream for the next response")
+}
+
+fn options(
+    tools_json: Option<&str>,
+    seed: Option<u64>,
+    hold_calls: bool,
+    stop_at_fabricated_result: bool,
+) -> PyResult<AssembleOptions> {
+    let mut options = AssembleOptions::default();
+    options.tools = crate::tools(tools_json)?;
+    options.seed = seed;
+    options.hold_calls = hold_calls;
+    options.stop_at_fabricated_result = stop_at_fabricated_result;
+    Ok(options)
+}
+
+#[pymethods]
+impl DeltaStream {
+    #[new]
+    #[pyo3(signature = (dialect, *, starts_in_reasoning = false, tools_json = None, seed = None,
+                        hold_calls = false, stop_at_fabricated_result = false))]
+    fn new(
+        dialect: &str,
+        starts_in_reasoning: bool,
+        tools_json: Option<&str>,
+        seed: Option<u64>,
+        hold_calls: bool,
+        stop_at_fabricated_result: bool,
+    ) -> PyResult<Self> {
+        let dialect: Dialect = crate::dialect(dialect)?;
+        let mut scan_options = Options::default();
+        scan_options.starts_in_reasoning = starts_in_reasoning;
+        let options = options(tools_json, seed, hold_calls, stop_at_fabricated_result)?;
+        Ok(DeltaStream {
+            scanner: inband::Scanner::new(dialect, scan_options),
+            stream: Some(inband_alloc::stream::DeltaStream::new(dialect, &options)),
+        })
+    }
+
+    /// Scans the next chunk (str or bytes); returns what became visible.
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyAny>,
+    ) -> PyResult<DeltaTuple<'py>> {
+        let bytes = crate::chunk_bytes(chunk)?;
+        let stream = self.stream.as_mut().ok_or_else(finished)?;
+        let scanner = &mut self.scanner;
+        let delta = if bytes.len() >= crate::GIL_RELEASE_BYTES {
+            py.detach(|| scanner.feed(&bytes, stream).map(|()| stream.take_delta()))
+        } else {
+            scanner.feed(&bytes, stream).map(|()| stream.take_delta())
+        }
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        delta_tuple(py, delta)
+    }
+
+    /// Ends the response: the last delta, the `finish_reason` (`tool_calls` or `stop`) and
+    /// the completion as a dict.
+    fn finish<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(DeltaTuple<'py>, &'static str, Bound<'py, PyAny>)> {
+        let mut stream = self.stream.take().ok_or_else(finished)?;
+        self.scanner
+            .finish(&mut stream)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (delta, reason, completion) = stream.finish();
+        Ok((
+            delta_tuple(py, delta)?,
+            reason,
+            pythonize::pythonize(py, &completion)?,
+        ))
+    }
+
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(PyTypeError::new_err(
+            "a DeltaStream holds a response in progress and cannot be pickled",
+        ))
+    }
+}
+
+fn delta_tuple(py: Python<'_>, delta: ChunkDelta) -> PyResult<DeltaTuple<'_>> {
+    let calls = PyList::empty(py);
+    for call in delta.tool_calls {
+        calls.append((call.index, call.id, call.name, call.arguments))?;
+    }
+    Ok((delta.content, delta.reasoning_content, calls))
+}
+
+/// The completion of a whole response (str or bytes), as a dict in the `summary` shape.
+#[pyfunction]
+#[pyo3(signature = (text, dialect, *, starts_in_reasoning = false, tools_json = None,
+                    seed = None, stop_at_fabricated_result = false))]
+pub fn assemble<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    dialect: &str,
+    starts_in_reasoning: bool,
+    tools_json: Option<&str>,
+    seed: Option<u64>,
+    stop_at_fabricated_result: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = crate::chunk_bytes(text)?;
+    let dialect: Dialect = crate::dialect(dialect)?;
+    let mut scan_options = Options::default();
+    scan_options.starts_in_reasoning = starts_in_reasoning;
+    let options = options(tools_json, seed, false, stop_at_fabricated_result)?;
+    let run = || inband_alloc::assemble::assemble(dialect, scan_options, &options, [&bytes[..]]);
+    let completion = if bytes.len() >= crate::GIL_RELEASE_BYTES {
+        py.detach(run)
+    } else {
+        run()
+    };
+    pythonize::pythonize(py, &completion).map_err(Into::into)
+}
