@@ -375,6 +375,8 @@ pub(crate) struct CallRecord {
     pub(crate) in_segment: bool,
     /// [`DeltaStream`](crate::stream::DeltaStream) only: the call's exposure to clients.
     pub(crate) exposed: Option<Exposed>,
+    /// An incomplete call whose argument text was ended (`Assembler::close_incomplete`).
+    closed: bool,
 }
 
 impl CallRecord {
@@ -852,39 +854,20 @@ impl Assembler {
             }
             text
         });
-        let mut cut_duplicates = Vec::new();
+        self.close_incomplete();
         let incomplete_calls = self
             .calls
             .iter_mut()
             .filter(|r| r.end == Some(CallEnd::Incomplete))
-            .map(|r| {
-                let mut text = std::mem::take(&mut r.arguments);
-                let CallRecord {
-                    normalizer, dedup, ..
-                } = r;
-                normalizer.finish(&mut |bytes| {
-                    dedup.feed(bytes, &mut text);
-                });
-                if let Some(params) = &mut r.params {
-                    let mut cut = Vec::new();
-                    params.cut(&mut cut);
-                    r.dedup.feed(&cut, &mut text);
-                }
-                r.dedup.finish(&mut text);
-                cut_duplicates.push((Span::new(r.raw_start, r.end_at), r.duplicates));
-                IncompleteCall {
-                    id: r.id.clone(),
-                    name: r
-                        .name
-                        .as_deref()
-                        .map(|n| String::from_utf8_lossy(n).into_owned()),
-                    arguments: String::from_utf8_lossy(&text).into_owned(),
-                }
+            .map(|r| IncompleteCall {
+                id: r.id.clone(),
+                name: r
+                    .name
+                    .as_deref()
+                    .map(|n| String::from_utf8_lossy(n).into_owned()),
+                arguments: String::from_utf8_lossy(&std::mem::take(&mut r.arguments)).into_owned(),
             })
             .collect();
-        for (span, duplicates) in cut_duplicates {
-            self.duplicates(span, duplicates);
-        }
         self.content_utf8.finish(&mut self.bad_utf8);
         self.reasoning_utf8.finish(&mut self.bad_utf8);
         for span in std::mem::take(&mut self.bad_utf8) {
@@ -1100,6 +1083,7 @@ impl Sink for Assembler {
             lossy: false,
             in_segment: false,
             exposed: None,
+            closed: false,
         };
         // The scanner numbers calls consecutively from 0 and starts each once.
         debug_assert_eq!(call as usize, self.calls.len());

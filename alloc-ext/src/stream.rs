@@ -305,6 +305,9 @@ impl DeltaStream {
     /// completion.
     pub fn finish(mut self) -> (ChunkDelta, &'static str, Completion) {
         self.finished = true;
+        // An incomplete call's last argument bytes (held while they might have been a
+        // repeated key, an escape or a closer) go out, as `incomplete_calls` has them.
+        self.assembler.close_incomplete();
         let delta = self.take_delta();
         let complete = self.assembler.complete_calls;
         let completion = self.assembler.finish();

@@ -1,11 +1,39 @@
 //! Calls cut off by the end of the stream whose arguments come as parameters: the
 //! incomplete call's argument text ends with the value being written, as far as it was
 //! written (raw-text values in xml and glm, untyped, typed by a schema or marked by DSML;
-//! literal values in gemma and gemini), the same at every chunking.
+//! literal values in gemma and gemini), the same at every chunking, and the same as the
+//! call's concatenated `function.arguments` fragments of a delta stream.
 
-use inband::{Dialect, Options};
+use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::{assemble, AssembleOptions};
+use inband_alloc::stream::{DeltaStream, Retain};
 use inband_alloc::tools::ToolSet;
+
+/// The concatenated argument fragments of the one call a stream fed `chunks` sent, and
+/// its completion's incomplete call's argument text.
+fn streamed(
+    dialect: Dialect,
+    options: &AssembleOptions,
+    retain: Retain,
+    chunks: &[&[u8]],
+) -> (String, String) {
+    let mut scanner = Scanner::new(dialect, Options::default());
+    let mut stream = DeltaStream::retaining(dialect, options, retain);
+    let mut sent = String::new();
+    for chunk in chunks {
+        scanner.feed(chunk, &mut stream).unwrap();
+        for call in stream.take_delta().tool_calls {
+            sent.push_str(&call.arguments);
+        }
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (last, _, completion) = stream.finish();
+    for call in last.tool_calls {
+        sent.push_str(&call.arguments);
+    }
+    assert_eq!(completion.incomplete_calls.len(), 1, "{completion:?}");
+    (sent, completion.incomplete_calls[0].arguments.clone())
+}
 
 /// The one incomplete call's argument text for `input`, checked to be the same fed whole,
 /// in chunks of every size, and split in two at every byte.
@@ -20,6 +48,16 @@ fn cut(dialect: Dialect, tools: Option<&str>, input: &str) -> String {
         completion.incomplete_calls[0].arguments.clone()
     };
     let whole = arguments(vec![bytes]);
+    for size in 1..=bytes.len() {
+        let chunks: Vec<&[u8]> = bytes.chunks(size).collect();
+        for retain in [Retain::Completion, Retain::Unsent] {
+            assert_eq!(
+                streamed(dialect, &options, retain, &chunks),
+                (whole.clone(), whole.clone()),
+                "{dialect} {retain:?} stream in chunks of {size}: {input:?}"
+            );
+        }
+    }
     for size in 1..bytes.len() {
         assert_eq!(
             arguments(bytes.chunks(size).collect()),
@@ -147,4 +185,35 @@ fn gemini_literals_as_far_as_they_went() {
     assert_eq!(gemini("a=(1, 2"), r#"{"a":[1,2"#);
     assert_eq!(gemini("a=[1, "), r#"{"a":[1,"#);
     assert_eq!(gemini("a={'k': 1.5"), r#"{"a":{"k":1.5"#);
+}
+
+/// JSON arguments cut off inside a key, an escape or a repeated member: the key filter's
+/// and the normaliser's held bytes end the text, streamed and assembled alike.
+#[test]
+fn json_arguments_cut_inside_a_key_or_an_escape() {
+    let qwen3 = |args: &str| {
+        cut(
+            Dialect::Qwen3,
+            None,
+            &format!("<tool_call>{{\"name\": \"rm\", \"arguments\": {args}"),
+        )
+    };
+    assert_eq!(
+        qwen3(r#"{"path": "/tmp/safe", "pa"#),
+        r#"{"path": "/tmp/safe", "pa"#
+    );
+    assert_eq!(qwen3(r#"{"path": "C:\"#), r#"{"path": "C:\\"#);
+    // A repeated key is left out even when the stream ends in its value.
+    assert_eq!(
+        qwen3(r#"{"path": "/tmp/safe", "path": "/"#),
+        r#"{"path": "/tmp/safe""#
+    );
+    assert_eq!(
+        cut(
+            Dialect::Kimi,
+            None,
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.rm:0<|tool_call_argument_begin|>{\"a\": {\"k\": 1, \"k"
+        ),
+        r#"{"a": {"k": 1, "k"#
+    );
 }
