@@ -102,6 +102,7 @@ use inband::{
     Span, ValueKind,
 };
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -264,7 +265,7 @@ pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
     /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `duplicate_key`, `invalid_json_value`,
-    /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`).
+    /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`, `duplicate_call_id`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -441,6 +442,9 @@ pub struct Assembler {
     /// Diagnostics left out past [`bounds::MAX_DIAGNOSTICS`] (with [`Keep::Unsent`]),
     /// and the span they cover.
     dropped_diagnostics: Option<(u64, [u64; 2])>,
+    /// The model's own call ids so far (Kimi's `functions.NAME:IDX`): at most
+    /// `Options::max_calls` of them.
+    model_ids: HashSet<String>,
 }
 
 impl Assembler {
@@ -467,6 +471,7 @@ impl Assembler {
             bad_utf8: Vec::new(),
             diagnostics: Vec::new(),
             glued_next: false,
+            model_ids: HashSet::new(),
             stop_at_fabricated: options.stop_at_fabricated_result,
             stopped: false,
             keep: Keep::Completion,
@@ -1097,9 +1102,21 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
-        // The model's own id (dialects.md rule 10) replaces the minted one.
+        // The model's own id (dialects.md rule 10) replaces the minted one, unless an
+        // earlier call of the response has it: results are matched to calls by id, so a
+        // repeated id would give one call's result to both.
+        let id = String::from_utf8_lossy(id).into_owned();
+        if self.model_ids.contains(&id) {
+            self.record(
+                span,
+                "duplicate_call_id",
+                "the call repeats an earlier call's id; it keeps a new id",
+            );
+            return;
+        }
         if let Some(record) = self.calls.get_mut(call as usize) {
-            record.id = String::from_utf8_lossy(id).into_owned();
+            record.id = id.clone();
+            self.model_ids.insert(id);
         }
     }
 
