@@ -426,7 +426,7 @@ pub struct Assembler {
     reasoning_utf8: Utf8Check,
     /// Where the content and reasoning hold bytes that are not UTF-8.
     bad_utf8: Vec<Span>,
-    diagnostics: Vec<DiagnosticRecord>,
+    pub(crate) diagnostics: Vec<DiagnosticRecord>,
     /// The scanner announced that the next call's name runs into its first key.
     glued_next: bool,
     /// [`AssembleOptions::stop_at_fabricated_result`].

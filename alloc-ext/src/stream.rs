@@ -34,7 +34,7 @@
 use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind};
 use serde::Serialize;
 
-use crate::assemble::{AssembleOptions, Assembler, Completion, Keep, Segment};
+use crate::assemble::{AssembleOptions, Assembler, Completion, DiagnosticRecord, Keep, Segment};
 
 /// One tool-call fragment of a delta.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -298,6 +298,13 @@ impl DeltaStream {
             }
             self.first_open += 1;
         }
+    }
+
+    /// The diagnostics recorded since the last call (the scanner's and the assembler's,
+    /// in the order recorded, not sorted by span), taken out of what the final
+    /// completion returns: a caller that takes them as they come keeps none in memory.
+    pub fn take_diagnostics(&mut self) -> Vec<DiagnosticRecord> {
+        std::mem::take(&mut self.assembler.diagnostics)
     }
 
     /// Ends the stream (after the scanner's `finish`): the last delta, the OpenAI
