@@ -1,6 +1,7 @@
-//! The caller's calls are read with the decoder's argument rules: a repeated key in a call's
-//! arguments (nested, escaped, in OpenAI's string form, in a transcript) is refused rather
-//! than read as serde_json's last value, and numbers keep their text.
+//! The caller's input is read with the decoder's argument rules: a repeated key in a call's
+//! arguments (nested, escaped, in OpenAI's string form, in a transcript) or in a tools
+//! array is refused rather than read as serde_json's last value, and numbers keep their
+//! text.
 
 use inband::Dialect;
 use inband_alloc::render::{Call, Message, Renderer};
@@ -88,4 +89,31 @@ fn a_gemma_result_that_repeats_a_key_is_its_text() {
         ),
         (0, Some("f"), None, Reason::QuoteTokenInString)
     );
+}
+
+/// A tools array that repeats a key (a tool's name, a parameter) is refused: the
+/// application and the prompt could otherwise mean different tools.
+#[test]
+fn a_tools_array_that_repeats_a_key_is_refused() {
+    use inband_alloc::tools::ToolSet;
+    let error = |json: &str| ToolSet::from_json(json.as_bytes()).unwrap_err().to_string();
+    assert_eq!(
+        error(r#"[{"type": "function", "function": {"name": "safe_read", "name": "rm"}}]"#),
+        "not JSON: the key \"name\" appears twice in an object (JSON readers disagree on \
+         which value counts) at line 1 column 69"
+    );
+    assert_eq!(
+        error(
+            r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+            "properties": {"path": {"type": "string"}, "p\u0061th": {"type": "integer"}}}}}]"#
+        ),
+        "not JSON: the key \"path\" appears twice in an object (JSON readers disagree on \
+         which value counts) at line 2 column 88"
+    );
+    let tools = ToolSet::from_json(
+        br#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+        "properties": {"n": {"type": "integer", "maximum": 123456789012345678901234567890}}}}}]"#,
+    )
+    .unwrap();
+    assert_eq!(tools.len(), 1);
 }
