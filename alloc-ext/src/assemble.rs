@@ -1247,7 +1247,12 @@ impl Sink for Assembler {
                     self.release(call, raw);
                 }
             }
-            CallEnd::Incomplete => self.show_inner(call),
+            CallEnd::Incomplete => {
+                self.show_inner(call);
+                // Its argument text is final now (a stop token may cut a call off before
+                // the stream ends): a stream sends the rest with the call's last delta.
+                self.close_incomplete();
+            }
             CallEnd::Demoted => {}
         }
         self.settled(call);

@@ -9,28 +9,30 @@ use inband_alloc::assemble::{assemble, AssembleOptions};
 use inband_alloc::stream::{DeltaStream, Retain};
 use inband_alloc::tools::ToolSet;
 
-/// The concatenated argument fragments of the one call a stream fed `chunks` sent, and
-/// its completion's incomplete call's argument text.
+/// The concatenated argument fragments of the one call a stream fed `chunks` sent (`None`
+/// when it was cut off before it was sent), and its completion's incomplete call's
+/// argument text.
 fn streamed(
     dialect: Dialect,
     options: &AssembleOptions,
     retain: Retain,
     chunks: &[&[u8]],
-) -> (String, String) {
+) -> (Option<String>, String) {
     let mut scanner = Scanner::new(dialect, Options::default());
     let mut stream = DeltaStream::retaining(dialect, options, retain);
-    let mut sent = String::new();
+    let mut sent: Option<String> = None;
+    let mut add = |calls: Vec<inband_alloc::stream::ToolCallDelta>| {
+        for call in calls {
+            sent.get_or_insert_default().push_str(&call.arguments);
+        }
+    };
     for chunk in chunks {
         scanner.feed(chunk, &mut stream).unwrap();
-        for call in stream.take_delta().tool_calls {
-            sent.push_str(&call.arguments);
-        }
+        add(stream.take_delta().tool_calls);
     }
     scanner.finish(&mut stream).unwrap();
     let (last, _, completion) = stream.finish();
-    for call in last.tool_calls {
-        sent.push_str(&call.arguments);
-    }
+    add(last.tool_calls);
     assert_eq!(completion.incomplete_calls.len(), 1, "{completion:?}");
     (sent, completion.incomplete_calls[0].arguments.clone())
 }
@@ -51,9 +53,10 @@ fn cut(dialect: Dialect, tools: Option<&str>, input: &str) -> String {
     for size in 1..=bytes.len() {
         let chunks: Vec<&[u8]> = bytes.chunks(size).collect();
         for retain in [Retain::Completion, Retain::Unsent] {
+            let (sent, incomplete) = streamed(dialect, &options, retain, &chunks);
             assert_eq!(
-                streamed(dialect, &options, retain, &chunks),
-                (whole.clone(), whole.clone()),
+                (sent.as_ref().unwrap_or(&whole), &incomplete),
+                (&whole, &whole),
                 "{dialect} {retain:?} stream in chunks of {size}: {input:?}"
             );
         }
@@ -215,5 +218,20 @@ fn json_arguments_cut_inside_a_key_or_an_escape() {
             "<|tool_calls_section_begin|><|tool_call_begin|>functions.rm:0<|tool_call_argument_begin|>{\"a\": {\"k\": 1, \"k"
         ),
         r#"{"a": {"k": 1, "k"#
+    );
+}
+
+/// A call cut off by a stop token before the stream ends (qwen3-coder's `<|im_end|>` in a
+/// value) has its argument text ended there: the stream sends the held value with the
+/// call's last delta, as `incomplete_calls` has it (found by the `arguments` fuzz target).
+#[test]
+fn a_call_cut_off_by_a_stop_token_sends_its_held_value() {
+    assert_eq!(
+        cut(
+            Dialect::Qwen3Coder,
+            Some(TOOLS),
+            "<tool_call>\n<function=t>\n<parameter=s>\nab\n</parameter>\n<parameter=n>\n1e999<|im_end|>more"
+        ),
+        "{\"s\":\"ab\",\"n\":1e999"
     );
 }

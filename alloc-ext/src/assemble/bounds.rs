@@ -146,6 +146,7 @@ impl Assembler {
                 record.end = Some(CallEnd::Incomplete);
             }
         }
+        self.close_incomplete();
     }
 
     /// Whether the diagnostic at `span` is left out (only past [`MAX_DIAGNOSTICS`] when
