@@ -104,6 +104,7 @@ use inband::{
     Span, ValueKind,
 };
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -268,7 +269,7 @@ pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
     /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `duplicate_key`, `invalid_json_value`,
-    /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`).
+    /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`, `duplicate_call_id`).
     pub code: &'static str,
     /// One line for humans.
     pub message: &'static str,
@@ -379,6 +380,8 @@ pub(crate) struct CallRecord {
     pub(crate) in_segment: bool,
     /// [`DeltaStream`](crate::stream::DeltaStream) only: the call's exposure to clients.
     pub(crate) exposed: Option<Exposed>,
+    /// An incomplete call whose argument text was ended (`Assembler::close_incomplete`).
+    closed: bool,
 }
 
 impl CallRecord {
@@ -427,7 +430,7 @@ pub struct Assembler {
     reasoning_utf8: Utf8Check,
     /// Where the content and reasoning hold bytes that are not UTF-8.
     bad_utf8: Vec<Span>,
-    diagnostics: Vec<DiagnosticRecord>,
+    pub(crate) diagnostics: Vec<DiagnosticRecord>,
     /// The scanner announced that the next call's name runs into its first key.
     glued_next: bool,
     /// [`AssembleOptions::stop_at_fabricated_result`].
@@ -443,6 +446,9 @@ pub struct Assembler {
     /// Diagnostics left out past [`bounds::MAX_DIAGNOSTICS`] (with [`Keep::Unsent`]),
     /// and the span they cover.
     dropped_diagnostics: Option<(u64, [u64; 2])>,
+    /// The model's own call ids so far (Kimi's `functions.NAME:IDX`): at most
+    /// `Options::max_calls` of them.
+    model_ids: HashSet<String>,
 }
 
 impl Assembler {
@@ -469,6 +475,7 @@ impl Assembler {
             bad_utf8: Vec::new(),
             diagnostics: Vec::new(),
             glued_next: false,
+            model_ids: HashSet::new(),
             stop_at_fabricated: options.stop_at_fabricated_result,
             stopped: false,
             keep: Keep::Completion,
@@ -860,39 +867,20 @@ impl Assembler {
             }
             text
         });
-        let mut cut_duplicates = Vec::new();
+        self.close_incomplete();
         let incomplete_calls = self
             .calls
             .iter_mut()
             .filter(|r| r.end == Some(CallEnd::Incomplete))
-            .map(|r| {
-                let mut text = std::mem::take(&mut r.arguments);
-                let CallRecord {
-                    normalizer, dedup, ..
-                } = r;
-                normalizer.finish(&mut |bytes| {
-                    dedup.feed(bytes, &mut text);
-                });
-                if let Some(params) = &mut r.params {
-                    let mut cut = Vec::new();
-                    params.cut(&mut cut);
-                    r.dedup.feed(&cut, &mut text);
-                }
-                r.dedup.finish(&mut text);
-                cut_duplicates.push((Span::new(r.raw_start, r.end_at), r.duplicates));
-                IncompleteCall {
-                    id: r.id.clone(),
-                    name: r
-                        .name
-                        .as_deref()
-                        .map(|n| String::from_utf8_lossy(n).into_owned()),
-                    arguments: String::from_utf8_lossy(&text).into_owned(),
-                }
+            .map(|r| IncompleteCall {
+                id: r.id.clone(),
+                name: r
+                    .name
+                    .as_deref()
+                    .map(|n| String::from_utf8_lossy(n).into_owned()),
+                arguments: String::from_utf8_lossy(&std::mem::take(&mut r.arguments)).into_owned(),
             })
             .collect();
-        for (span, duplicates) in cut_duplicates {
-            self.duplicates(span, duplicates);
-        }
         self.content_utf8.finish(&mut self.bad_utf8);
         self.reasoning_utf8.finish(&mut self.bad_utf8);
         for span in std::mem::take(&mut self.bad_utf8) {
@@ -1108,6 +1096,7 @@ impl Sink for Assembler {
             lossy: false,
             in_segment: false,
             exposed: None,
+            closed: false,
         };
         // The scanner numbers calls consecutively from 0 and starts each once.
         debug_assert_eq!(call as usize, self.calls.len());
@@ -1121,9 +1110,21 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
-        // The model's own id (dialects.md rule 10) replaces the minted one.
+        // The model's own id (dialects.md rule 10) replaces the minted one, unless an
+        // earlier call of the response has it: results are matched to calls by id, so a
+        // repeated id would give one call's result to both.
+        let id = String::from_utf8_lossy(id).into_owned();
+        if self.model_ids.contains(&id) {
+            self.record(
+                span,
+                "duplicate_call_id",
+                "the call repeats an earlier call's id; it keeps a new id",
+            );
+            return;
+        }
         if let Some(record) = self.calls.get_mut(call as usize) {
-            record.id = String::from_utf8_lossy(id).into_owned();
+            record.id = id.clone();
+            self.model_ids.insert(id);
         }
     }
 
@@ -1254,7 +1255,12 @@ impl Sink for Assembler {
                     self.release(call, raw);
                 }
             }
-            CallEnd::Incomplete => self.show_inner(call),
+            CallEnd::Incomplete => {
+                self.show_inner(call);
+                // Its argument text is final now (a stop token may cut a call off before
+                // the stream ends): a stream sends the rest with the call's last delta.
+                self.close_incomplete();
+            }
             CallEnd::Demoted => {}
         }
         self.settled(call);

@@ -39,7 +39,7 @@ use inband::{CallEnd, Diagnostic, Dialect, Markup, Piece, Sink, Span, ValueKind}
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::assemble::{AssembleOptions, Assembler, Completion, Keep, Segment};
+use crate::assemble::{AssembleOptions, Assembler, Completion, DiagnosticRecord, Keep, Segment};
 
 /// One tool-call fragment of a delta.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -350,11 +350,21 @@ impl DeltaStream {
         }
     }
 
+    /// The diagnostics recorded since the last call (the scanner's and the assembler's,
+    /// in the order recorded, not sorted by span), taken out of what the final
+    /// completion returns: a caller that takes them as they come keeps none in memory.
+    pub fn take_diagnostics(&mut self) -> Vec<DiagnosticRecord> {
+        std::mem::take(&mut self.assembler.diagnostics)
+    }
+
     /// Ends the stream (after the scanner's `finish`): the last delta, the OpenAI
     /// `finish_reason` (`tool_calls` when any call is complete, else `stop`) and the whole
     /// completion.
     pub fn finish(mut self) -> (ChunkDelta, &'static str, Completion) {
         self.finished = true;
+        // An incomplete call's last argument bytes (held while they might have been a
+        // repeated key, an escape or a closer) go out, as `incomplete_calls` has them.
+        self.assembler.close_incomplete();
         let delta = self.take_delta();
         let complete = self.assembler.complete_calls;
         let completion = self.assembler.finish();

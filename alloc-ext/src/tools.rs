@@ -10,6 +10,7 @@ use std::sync::Arc;
 use inband::Dialect;
 use serde_json::{Map, Value};
 
+use crate::render::unique::Unique;
 use crate::render::Renderer;
 
 /// One tool: a function the model may call.
@@ -142,7 +143,8 @@ impl ToolSet {
     /// [`ToolExample`]). Schemas keep their key order.
     ///
     /// # Errors
-    /// [`ToolsError`] when the text is not JSON, not an array, or a tool is malformed (no
+    /// [`ToolsError`] when the text is not JSON (or an object in it repeats a key), not an
+    /// array, or a tool is malformed (no
     /// string `function.name`, an empty name, a name with whitespace, control characters,
     /// quotes, a backslash or `<`/`>` (dialects.md rule 9), a `type` other than `function`, a
     /// `description` that is not a string, `parameters` that is not an object, an example
@@ -154,8 +156,12 @@ impl ToolSet {
     /// is skipped.
     pub fn from_json(json: &[u8]) -> Result<Self, ToolsError> {
         let json = strip_bom(json);
-        let value: Value =
-            serde_json::from_slice(json).map_err(|e| ToolsError::Json(e.to_string()))?;
+        // A repeated key (`{"name": "safe_read", "name": "rm"}`, or a parameter declared
+        // twice) is refused: JSON readers disagree on which value counts, so the
+        // application and the prompt could mean different tools.
+        let value = serde_json::from_slice::<Unique>(json)
+            .map_err(|e| ToolsError::Json(e.to_string()))?
+            .0;
         Self::from_value(&value)
     }
 

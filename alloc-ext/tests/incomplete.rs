@@ -1,11 +1,41 @@
 //! Calls cut off by the end of the stream whose arguments come as parameters: the
 //! incomplete call's argument text ends with the value being written, as far as it was
 //! written (raw-text values in xml and glm, untyped, typed by a schema or marked by DSML;
-//! literal values in gemma and gemini), the same at every chunking.
+//! literal values in gemma and gemini), the same at every chunking, and the same as the
+//! call's concatenated `function.arguments` fragments of a delta stream.
 
-use inband::{Dialect, Options};
+use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::{assemble, AssembleOptions};
+use inband_alloc::stream::{DeltaStream, Retain};
 use inband_alloc::tools::ToolSet;
+
+/// The concatenated argument fragments of the one call a stream fed `chunks` sent (`None`
+/// when it was cut off before it was sent), and its completion's incomplete call's
+/// argument text.
+fn streamed(
+    dialect: Dialect,
+    options: &AssembleOptions,
+    retain: Retain,
+    chunks: &[&[u8]],
+) -> (Option<String>, String) {
+    let mut scanner = Scanner::new(dialect, Options::default());
+    let mut stream = DeltaStream::retaining(dialect, options, retain);
+    let mut sent: Option<String> = None;
+    let mut add = |calls: Vec<inband_alloc::stream::ToolCallDelta>| {
+        for call in calls {
+            sent.get_or_insert_default().push_str(&call.arguments);
+        }
+    };
+    for chunk in chunks {
+        scanner.feed(chunk, &mut stream).unwrap();
+        add(stream.take_delta().tool_calls);
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (last, _, completion) = stream.finish();
+    add(last.tool_calls);
+    assert_eq!(completion.incomplete_calls.len(), 1, "{completion:?}");
+    (sent, completion.incomplete_calls[0].arguments.clone())
+}
 
 /// The one incomplete call's argument text for `input`, checked to be the same fed whole,
 /// in chunks of every size, and split in two at every byte.
@@ -20,6 +50,17 @@ fn cut(dialect: Dialect, tools: Option<&str>, input: &str) -> String {
         completion.incomplete_calls[0].arguments.clone()
     };
     let whole = arguments(vec![bytes]);
+    for size in 1..=bytes.len() {
+        let chunks: Vec<&[u8]> = bytes.chunks(size).collect();
+        for retain in [Retain::Completion, Retain::Unsent] {
+            let (sent, incomplete) = streamed(dialect, &options, retain, &chunks);
+            assert_eq!(
+                (sent.as_ref().unwrap_or(&whole), &incomplete),
+                (&whole, &whole),
+                "{dialect} {retain:?} stream in chunks of {size}: {input:?}"
+            );
+        }
+    }
     for size in 1..bytes.len() {
         assert_eq!(
             arguments(bytes.chunks(size).collect()),
@@ -147,4 +188,50 @@ fn gemini_literals_as_far_as_they_went() {
     assert_eq!(gemini("a=(1, 2"), r#"{"a":[1,2"#);
     assert_eq!(gemini("a=[1, "), r#"{"a":[1,"#);
     assert_eq!(gemini("a={'k': 1.5"), r#"{"a":{"k":1.5"#);
+}
+
+/// JSON arguments cut off inside a key, an escape or a repeated member: the key filter's
+/// and the normaliser's held bytes end the text, streamed and assembled alike.
+#[test]
+fn json_arguments_cut_inside_a_key_or_an_escape() {
+    let qwen3 = |args: &str| {
+        cut(
+            Dialect::Qwen3,
+            None,
+            &format!("<tool_call>{{\"name\": \"rm\", \"arguments\": {args}"),
+        )
+    };
+    assert_eq!(
+        qwen3(r#"{"path": "/tmp/safe", "pa"#),
+        r#"{"path": "/tmp/safe", "pa"#
+    );
+    assert_eq!(qwen3(r#"{"path": "C:\"#), r#"{"path": "C:\\"#);
+    // A repeated key is left out even when the stream ends in its value.
+    assert_eq!(
+        qwen3(r#"{"path": "/tmp/safe", "path": "/"#),
+        r#"{"path": "/tmp/safe""#
+    );
+    assert_eq!(
+        cut(
+            Dialect::Kimi,
+            None,
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.rm:0<|tool_call_argument_begin|>{\"a\": {\"k\": 1, \"k"
+        ),
+        r#"{"a": {"k": 1, "k"#
+    );
+}
+
+/// A call cut off by a stop token before the stream ends (qwen3-coder's `<|im_end|>` in a
+/// value) has its argument text ended there: the stream sends the held value with the
+/// call's last delta, as `incomplete_calls` has it (found by the `arguments` fuzz target).
+#[test]
+fn a_call_cut_off_by_a_stop_token_sends_its_held_value() {
+    assert_eq!(
+        cut(
+            Dialect::Qwen3Coder,
+            Some(TOOLS),
+            "<tool_call>\n<function=t>\n<parameter=s>\nab\n</parameter>\n<parameter=n>\n1e999<|im_end|>more"
+        ),
+        "{\"s\":\"ab\",\"n\":1e999"
+    );
 }

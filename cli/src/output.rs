@@ -2,8 +2,10 @@
 
 use std::io::{self, Write};
 
-use inband::{Dialect, Markup, Options, Scanner};
-use inband_alloc::assemble::{AssembleOptions, Assembler};
+use inband::{
+    CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind,
+};
+use inband_alloc::assemble::{AssembleOptions, Assembler, DiagnosticRecord};
 use inband_alloc::events::{EventLog, OwnedEvent};
 use inband_alloc::stream::{ChunkDelta, DeltaStream};
 use serde_json::{json, Map, Value};
@@ -34,6 +36,8 @@ pub fn new(
         Format::Events => Box::new(Events {
             scanner,
             log: EventLog::new(),
+            stream: DeltaStream::unsent(dialect, assemble_options),
+            repeated: Vec::new(),
         }),
         Format::Summary => Box::new(Summary {
             scanner,
@@ -57,14 +61,136 @@ pub const EVENT_PIECE: usize = 64 << 10;
 
 /// `--format events`: one JSON object per line per event, adjacent fragments joined (up
 /// to [`EVENT_PIECE`] bytes), printed as soon as no later fragment can join them.
+///
+/// The events are the scanner's, the model's text as written, so a repeated key is in
+/// them; a stream assembling the same events (memory flat: it keeps only what it has not
+/// sent) finds the repeats, and their `duplicate_parameter` / `duplicate_key` (and
+/// `duplicate_call_id`) diagnostics are printed just before the `tool_end` of their call
+/// (a call cut off by the end of the stream: at the end), whatever the chunking.
 struct Events {
     scanner: Scanner,
     log: EventLog,
+    stream: DeltaStream,
+    /// Repeat diagnostics not printed yet.
+    repeated: Vec<DiagnosticRecord>,
 }
 
-fn write_events(events: Vec<OwnedEvent>, out: &mut dyn Write) -> io::Result<()> {
-    for event in &events {
-        serde_json::to_writer(&mut *out, &event_json(event))?;
+/// The assembler's diagnostics that the scanner's events do not carry and that say the
+/// arguments (or the call id) are not as written.
+const REPEAT_CODES: [&str; 3] = ["duplicate_parameter", "duplicate_key", "duplicate_call_id"];
+
+/// Feeds the event log and the assembling stream the same events.
+struct Tee<'a> {
+    log: &'a mut EventLog,
+    stream: &'a mut DeltaStream,
+}
+
+impl Sink for Tee<'_> {
+    fn text(&mut self, span: Span, text: &[u8]) {
+        self.log.text(span, text);
+        self.stream.text(span, text);
+    }
+    fn reasoning(&mut self, span: Span, text: &[u8]) {
+        self.log.reasoning(span, text);
+        self.stream.reasoning(span, text);
+    }
+    fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        self.log.markup(span, kind, bytes);
+        self.stream.markup(span, kind, bytes);
+    }
+    fn reasoning_start(&mut self, span: Span) {
+        self.log.reasoning_start(span);
+        self.stream.reasoning_start(span);
+    }
+    fn reasoning_end(&mut self, span: Span) {
+        self.log.reasoning_end(span);
+        self.stream.reasoning_end(span);
+    }
+    fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        self.log.tool_start(span, call, name, provisional);
+        self.stream.tool_start(span, call, name, provisional);
+    }
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        self.log.tool_id(span, call, id);
+        self.stream.tool_id(span, call, id);
+    }
+    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        self.log.tool_name(span, call, name);
+        self.stream.tool_name(span, call, name);
+    }
+    fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        self.log.tool_args(span, call, json);
+        self.stream.tool_args(span, call, json);
+    }
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.log.tool_param(span, call, key, kind);
+        self.stream.tool_param(span, call, key, kind);
+    }
+    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.log.tool_value(span, call, piece, bytes);
+        self.stream.tool_value(span, call, piece, bytes);
+    }
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.log.tool_param_end(span, call);
+        self.stream.tool_param_end(span, call);
+    }
+    fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        self.log.tool_end(span, call, end);
+        self.stream.tool_end(span, call, end);
+    }
+    fn fabricated_result(&mut self, span: Span) {
+        self.log.fabricated_result(span);
+        self.stream.fabricated_result(span);
+    }
+    fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        self.log.diagnostic(span, diagnostic);
+        self.stream.diagnostic(span, diagnostic);
+    }
+}
+
+impl Events {
+    fn tee(&mut self) -> (&mut Scanner, Tee<'_>) {
+        let tee = Tee {
+            log: &mut self.log,
+            stream: &mut self.stream,
+        };
+        (&mut self.scanner, tee)
+    }
+
+    /// Keeps the repeat diagnostics the stream recorded since the last call.
+    fn collect(&mut self, recorded: Vec<DiagnosticRecord>) {
+        self.repeated.extend(
+            recorded
+                .into_iter()
+                .filter(|d| REPEAT_CODES.contains(&d.code)),
+        );
+    }
+
+    /// Prints `events`, each call's repeat diagnostics (those that start before its
+    /// `tool_end` ends) just before its `tool_end`.
+    fn write(&mut self, events: Vec<OwnedEvent>, out: &mut dyn Write) -> io::Result<()> {
+        for event in &events {
+            if let OwnedEvent::ToolEnd { span, .. } = event {
+                let (before, after) = std::mem::take(&mut self.repeated)
+                    .into_iter()
+                    .partition(|d| d.span[0] < span.end);
+                self.repeated = after;
+                write_records(before, out)?;
+            }
+            serde_json::to_writer(&mut *out, &event_json(event))?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}
+
+/// Prints assembler diagnostics as `diagnostic` events, in span order.
+fn write_records(mut records: Vec<DiagnosticRecord>, out: &mut dyn Write) -> io::Result<()> {
+    records.sort_by_key(|d| d.span);
+    for d in records {
+        let event =
+            json!({ "kind": "diagnostic", "span": d.span, "code": d.code, "message": d.message });
+        serde_json::to_writer(&mut *out, &event)?;
         out.write_all(b"\n")?;
     }
     Ok(())
@@ -72,19 +198,42 @@ fn write_events(events: Vec<OwnedEvent>, out: &mut dyn Write) -> io::Result<()> 
 
 impl Output for Events {
     fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()> {
-        self.scanner.feed(chunk, &mut self.log).expect(FRESH);
+        let (scanner, mut tee) = self.tee();
+        scanner.feed(chunk, &mut tee).expect(FRESH);
+        // Retires what the stream would have sent: its memory stays flat.
+        self.stream.take_delta();
+        let recorded = self.stream.take_diagnostics();
+        self.collect(recorded);
         let events = self.log.take_settled(EVENT_PIECE);
         if events.is_empty() {
             return Ok(());
         }
-        write_events(events, out)?;
+        self.write(events, out)?;
         // A live pipe sees each event as soon as it is settled.
         out.flush()
     }
 
     fn finish(mut self: Box<Self>, out: &mut dyn Write) -> io::Result<()> {
-        self.scanner.finish(&mut self.log).expect(FRESH);
-        write_events(self.log.take_all(EVENT_PIECE), out)
+        let (scanner, mut tee) = self.tee();
+        scanner.finish(&mut tee).expect(FRESH);
+        let recorded = self.stream.take_diagnostics();
+        self.collect(recorded);
+        let events = self.log.take_all(EVENT_PIECE);
+        self.write(events, out)?;
+        // The repeats in calls cut off by the end of the stream.
+        let Events {
+            stream,
+            mut repeated,
+            ..
+        } = *self;
+        let (_, _, completion) = stream.finish();
+        repeated.extend(
+            completion
+                .diagnostics
+                .into_iter()
+                .filter(|d| REPEAT_CODES.contains(&d.code)),
+        );
+        write_records(repeated, out)
     }
 }
 

@@ -4,7 +4,8 @@
 //! every complete call, the concatenation of its `function.arguments` fragments must
 //! parse as JSON with no repeated key in any object, and equal the call's parsed
 //! [`ToolCall::arguments`](inband_alloc::assemble::ToolCall::arguments) and its
-//! `arguments_text`; the stream's calls and argument diagnostics must equal those of
+//! `arguments_text`; an exposed call that was cut off has sent exactly its
+//! `incomplete_calls` text; the stream's calls and argument diagnostics must equal those of
 //! [`assemble`] of the whole input. See `fuzz/README.md`.
 
 #![no_main]
@@ -271,6 +272,15 @@ fuzz_target!(|input: Input<'_>| -> Corpus {
             fragments,
             "arguments_text is the fragments"
         );
+    }
+    // A call cut off after it was exposed: its fragments are its incomplete text.
+    for call in &completion.incomplete_calls {
+        if let Some((_, fragments)) = exposed.iter().find(|(id, _)| *id == call.id) {
+            assert_eq!(
+                *fragments, call.arguments,
+                "an incomplete call's fragments are its incomplete_calls text"
+            );
+        }
     }
     Corpus::Keep
 });

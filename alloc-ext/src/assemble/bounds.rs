@@ -13,6 +13,7 @@ use std::ops::{Index, IndexMut};
 use inband::{CallEnd, Span};
 
 use super::{Assembler, CallRecord, DiagnosticRecord, Segment};
+use crate::dedup::Duplicates;
 
 /// The default [`AssembleOptions::max_response_bytes`](super::AssembleOptions): 64 MiB of
 /// response, far more than any model writes in one turn (a million tokens are about 4 MiB).
@@ -145,6 +146,7 @@ impl Assembler {
                 record.end = Some(CallEnd::Incomplete);
             }
         }
+        self.close_incomplete();
     }
 
     /// Whether the diagnostic at `span` is left out (only past [`MAX_DIAGNOSTICS`] when
@@ -263,5 +265,42 @@ impl Assembler {
             text.drain(..off.min(text.len()));
         }
         (0, (0, 0))
+    }
+}
+
+impl Assembler {
+    /// Ends the argument text of every incomplete call, once: what the normaliser, the
+    /// parameters and the repeated-key filter still held when the call was cut off (an
+    /// escape, a raw-text value, a key being written) is appended to it. A
+    /// [`DeltaStream`](crate::stream::DeltaStream) sends that text in its last delta and
+    /// the completion's `incomplete_calls` carry the same, so the two agree.
+    pub(crate) fn close_incomplete(&mut self) {
+        let mut cut_duplicates = Vec::new();
+        for r in self
+            .calls
+            .iter_mut()
+            .filter(|r| r.end == Some(CallEnd::Incomplete) && !r.closed)
+        {
+            r.closed = true;
+            let mut found = Duplicates::default();
+            let CallRecord {
+                normalizer,
+                dedup,
+                arguments,
+                ..
+            } = r;
+            normalizer.finish(&mut |bytes| found.add(dedup.feed(bytes, arguments)));
+            if let Some(params) = &mut r.params {
+                let mut cut = Vec::new();
+                params.cut(&mut cut);
+                found.add(r.dedup.feed(&cut, &mut r.arguments));
+            }
+            r.dedup.finish(&mut r.arguments);
+            r.duplicates.add(found);
+            cut_duplicates.push((Span::new(r.raw_start, r.end_at), r.duplicates));
+        }
+        for (span, duplicates) in cut_duplicates {
+            self.duplicates(span, duplicates);
+        }
     }
 }

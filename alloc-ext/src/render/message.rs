@@ -6,6 +6,8 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use super::unique::Unique;
+
 /// One message of a conversation, tagged by `role` in JSON:
 /// `{"role": "user", "content": "Find pi"}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +54,11 @@ pub struct Assistant {
 }
 
 /// A tool call to render.
+///
+/// Deserializing it (flat, or OpenAI's with `function.arguments` as an object or a JSON
+/// string) fails on arguments in which an object repeats a key, at any level, naming the
+/// key: serde_json would keep the last value and the decoder keeps the first, so either
+/// choice could write a call its caller did not mean. Numbers keep their text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "CallWire")]
 pub struct Call {
@@ -104,14 +111,14 @@ struct CallWire {
     function: Option<CallFields>,
     name: Option<String>,
     #[serde(default)]
-    arguments: Value,
+    arguments: Option<Unique>,
 }
 
 #[derive(Deserialize)]
 struct CallFields {
     name: String,
     #[serde(default)]
-    arguments: Value,
+    arguments: Option<Unique>,
 }
 
 impl TryFrom<CallWire> for Call {
@@ -126,13 +133,17 @@ impl TryFrom<CallWire> for Call {
                 return Err("a tool call needs a `name` string (or `function.name`)".to_owned())
             }
         };
-        // OpenAI carries arguments as a JSON string.
-        let arguments = match arguments {
-            Value::Null => Value::Object(Map::new()),
-            Value::String(text) if text.trim().is_empty() => Value::Object(Map::new()),
-            Value::String(text) => serde_json::from_str(&text)
-                .map_err(|e| format!("call {name:?}: arguments are not JSON: {e}"))?,
-            other => other,
+        // OpenAI carries arguments as a JSON string. Either way a repeated key is refused
+        // (render/unique.rs).
+        let arguments = match arguments.map(|u| u.0) {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(Value::String(text)) if text.trim().is_empty() => Value::Object(Map::new()),
+            Some(Value::String(text)) => {
+                serde_json::from_str::<Unique>(&text)
+                    .map_err(|e| format!("call {name:?}: arguments are not JSON: {e}"))?
+                    .0
+            }
+            Some(other) => other,
         };
         match arguments {
             Value::Object(arguments) => Ok(Call {

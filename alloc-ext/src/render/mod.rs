@@ -55,6 +55,7 @@ mod reasoning;
 mod results;
 mod text;
 mod transcript;
+pub(crate) mod unique;
 
 pub use error::{Reason, RenderError};
 pub use message::{Assistant, Call, Message, ToolResult};

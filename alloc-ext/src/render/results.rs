@@ -7,6 +7,7 @@ use super::error::{Reason, RenderError};
 use super::json::{kimi_id, recipient};
 use super::literal::gemma_value;
 use super::message::ToolResult;
+use super::unique::Unique;
 
 /// How a dialect writes a run of tool results.
 #[derive(Debug, Clone, Copy)]
@@ -148,16 +149,22 @@ impl ResultForm {
                 out.push_str("<|end|>");
             }
             ResultForm::Gemma => {
-                // A JSON result is written as the value it is, other text as a string.
-                let value = serde_json::from_str::<Value>(text)
-                    .unwrap_or_else(|_| Value::String(text.clone()));
+                // A JSON result is written as the value it is, other text as a string. A
+                // JSON object that repeats a key is written as its text too: as a value it
+                // would keep one of the two, which the tool may not have meant.
+                let value = serde_json::from_str::<Unique>(text)
+                    .map_or_else(|_| Value::String(text.clone()), |u| u.0);
                 let key = if result.is_error { "error" } else { "output" };
                 out.push_str("<|tool_response>response:");
                 out.push_str(&result.name);
                 out.push('{');
                 out.push_str(key);
                 out.push(':');
-                gemma_value(out, &value, "")?;
+                // The result is not an argument: the error names no argument.
+                gemma_value(out, &value, "").map_err(|mut e| {
+                    e.argument = None;
+                    e
+                })?;
                 out.push_str("}<tool_response|>");
             }
             ResultForm::Gemini => {

@@ -14,8 +14,11 @@
 //! 3. in a tool result, the closer of its block (`</tool_response>`, `</stdout>`, a fence
 //!    line in gemini, …);
 //! 4. in an assistant turn's content, anything the dialect's own scanner and assembler do
-//!    not read back as that same content (a call opener, a stop token, a reasoning block):
-//!    the read-back judges, no list is kept.
+//!    not read back as that same content (a call opener, a stop token, a reasoning block),
+//!    or read as the model writing a tool result itself (`<tool_response>`,
+//!    `<function_results>`, a ```` ```tool_outputs ```` fence: a result no tool returned,
+//!    and text an agent that stops at fabricated results would cut): the read-back
+//!    judges, no list is kept.
 
 use inband::{Dialect, Options};
 
@@ -63,7 +66,8 @@ fn special_token(dialect: Dialect, text: &str) -> Option<&str> {
 }
 
 /// Refuses assistant content that `dialect`'s scanner and assembler would not read back
-/// as exactly that content (rule 4), naming the first delimiter they found in it.
+/// as exactly that content, or in which they find a fabricated tool result (rule 4),
+/// naming the first delimiter they found in it.
 pub(crate) fn check_content(dialect: Dialect, text: &str) -> Result<(), RenderError> {
     if text.is_empty() {
         return Ok(());
@@ -78,6 +82,10 @@ pub(crate) fn check_content(dialect: Dialect, text: &str) -> Result<(), RenderEr
         && completion.reasoning.is_none()
         && completion.tool_calls.is_empty()
         && completion.incomplete_calls.is_empty()
+        && !completion
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "fabricated_result")
     {
         return Ok(());
     }
