@@ -164,7 +164,6 @@ mod tests {
         );
     }
 
-
     #[test]
     fn depth_is_limited() {
         let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));

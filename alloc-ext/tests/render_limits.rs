@@ -88,8 +88,7 @@ fn refuses_values_deeper_than_read() {
         for step in [text.len(), 1, 7] {
             let completion = scan(dialect, &text, step);
             assert_eq!(completion.tool_calls.len(), 1, "{dialect} at {step}");
-            let arguments =
-                serde_json::to_string(&completion.tool_calls[0].arguments).unwrap();
+            let arguments = serde_json::to_string(&completion.tool_calls[0].arguments).unwrap();
             assert_eq!(
                 arguments,
                 serde_json::to_string(&fits.arguments).unwrap(),

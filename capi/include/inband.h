@@ -431,8 +431,9 @@ typedef struct inband_callbacks_t {
 #define INBAND_ERROR_TOOLS 4
 
 /**
- * Another unusable argument: a string that is not UTF-8, caller memory too small or not
- * aligned, a scanner in caller memory passed to `inband_scanner_free()`.
+ * Another unusable argument: a string that is not UTF-8, a length over `PTRDIFF_MAX`,
+ * caller memory too small or not aligned, a scanner in caller memory passed to
+ * `inband_scanner_free()`.
  */
 #define INBAND_ERROR_ARGUMENT 5
 
@@ -509,7 +510,8 @@ const char *inband_dialect_name(inband_dialect_t dialect);
  * `options` may be NULL for the defaults.
  *
  * Errors: `INBAND_ERROR_NULL` if `out` is NULL, or `options->tools` is NULL with a
- * non-zero `tools_len`; `INBAND_ERROR_DIALECT` for an unknown dialect id;
+ * non-zero `tools_len`; `INBAND_ERROR_ARGUMENT` if `tools_len` exceeds `PTRDIFF_MAX`;
+ * `INBAND_ERROR_DIALECT` for an unknown dialect id;
  * `INBAND_ERROR_TOOLS` if `options->tools` is not an OpenAI `tools` array (the message
  * says where); `INBAND_ERROR_PANIC` if the operating system's random source fails
  * (without a seed). `*out` is then left as it was.
@@ -534,8 +536,9 @@ inband_status_t inband_deltas_new(inband_dialect_t dialect,
  * buffer is owned by the handle and valid until the next call on it.
  *
  * Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
- * 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream;
- * `INBAND_ERROR_FINISHED` after `inband_deltas_finish()`. Nothing is fed then.
+ * 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE` for
+ * memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
+ * `inband_deltas_finish()`. Nothing is fed then.
  *
  * # Safety
  * `deltas` is NULL or a live handle of `inband_deltas_new()` not in use by another thread;
@@ -662,8 +665,9 @@ inband_status_t inband_scanner_free(struct inband_scanner_t **scanner);
  * `buf` may be reused or freed as soon as the call returns. Allocates nothing.
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` or `callbacks` is NULL, or `buf` is NULL with
- * `len` > 0; `INBAND_ERROR_STATE` for memory that holds no scanner or a call from one of its
- * callbacks; `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
+ * `len` > 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE`
+ * for memory that holds no scanner or a call from one of its callbacks;
+ * `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
  * `inband_scanner_reset()`. Nothing is scanned then.
  *
  * # Safety

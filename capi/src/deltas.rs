@@ -88,7 +88,8 @@ pub struct inband_deltas_t {
 /// `options` may be NULL for the defaults.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `out` is NULL, or `options->tools` is NULL with a
-/// non-zero `tools_len`; `INBAND_ERROR_DIALECT` for an unknown dialect id;
+/// non-zero `tools_len`; `INBAND_ERROR_ARGUMENT` if `tools_len` exceeds `PTRDIFF_MAX`;
+/// `INBAND_ERROR_DIALECT` for an unknown dialect id;
 /// `INBAND_ERROR_TOOLS` if `options->tools` is not an OpenAI `tools` array (the message
 /// says where); `INBAND_ERROR_PANIC` if the operating system's random source fails
 /// (without a seed). `*out` is then left as it was.
@@ -186,8 +187,9 @@ fn finished() -> Failure {
 /// buffer is owned by the handle and valid until the next call on it.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
-/// 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream;
-/// `INBAND_ERROR_FINISHED` after `inband_deltas_finish()`. Nothing is fed then.
+/// 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE` for
+/// memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
+/// `inband_deltas_finish()`. Nothing is fed then.
 ///
 /// # Safety
 /// `deltas` is NULL or a live handle of `inband_deltas_new()` not in use by another thread;

@@ -317,8 +317,9 @@ fn finished(_: inband::Error) -> Failure {
 /// `buf` may be reused or freed as soon as the call returns. Allocates nothing.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `scanner` or `callbacks` is NULL, or `buf` is NULL with
-/// `len` > 0; `INBAND_ERROR_STATE` for memory that holds no scanner or a call from one of its
-/// callbacks; `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
+/// `len` > 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE`
+/// for memory that holds no scanner or a call from one of its callbacks;
+/// `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
 /// `inband_scanner_reset()`. Nothing is scanned then.
 ///
 /// # Safety
@@ -362,6 +363,14 @@ pub(crate) unsafe fn bytes<'a>(
         return Err(Failure::new(
             INBAND_ERROR_NULL,
             format!("{what} is NULL with a length of {len}"),
+        ));
+    }
+    // No object is larger than PTRDIFF_MAX bytes (and a slice of more is undefined
+    // behaviour): such a length is a negative number cast or SIZE_MAX, never a buffer.
+    if len > isize::MAX as usize {
+        return Err(Failure::new(
+            INBAND_ERROR_ARGUMENT,
+            format!("{what} has a length of {len} bytes, more than PTRDIFF_MAX: not a buffer"),
         ));
     }
     // SAFETY: not NULL, readable for `len` bytes by contract.

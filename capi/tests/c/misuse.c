@@ -5,6 +5,8 @@
  */
 #include "check.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +91,13 @@ static void misuse_scanner(void) {
                   INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_scanner_feed(s, NULL, 3, &none, NULL), INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_scanner_feed(s, NULL, 0, &none, NULL), INBAND_OK);
+    /* A length no buffer has (a negative number cast, SIZE_MAX) is refused, not read. */
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"x", SIZE_MAX, &none, NULL),
+                  INBAND_ERROR_ARGUMENT);
+    CHECK(strstr(inband_last_error(), "PTRDIFF_MAX") != NULL, "the message says why");
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"x", (size_t)PTRDIFF_MAX + 1, &none,
+                                      NULL),
+                  INBAND_ERROR_ARGUMENT);
     EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"ab", 2, &none, NULL), INBAND_OK);
     EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
     CHECK(offset == 2, "offset %llu", (unsigned long long)offset);
@@ -145,6 +154,10 @@ static void misuse_deltas(void) {
     options.tools = NULL;
     options.tools_len = 3;
     EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_NULL);
+    options.tools = "[]";
+    options.tools_len = SIZE_MAX;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_ARGUMENT);
+    CHECK(d == NULL, "no handle for a tools length over PTRDIFF_MAX");
     options.tools = "[{\"type\": \"function\", \"function\": {\"name\": \"read\"}}]";
     options.tools_len = strlen(options.tools);
     EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
@@ -153,6 +166,8 @@ static void misuse_deltas(void) {
     EXPECT_STATUS(inband_deltas_feed(d, NULL, 2, &json, NULL), INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_deltas_feed(NULL, (const uint8_t *)"hi", 2, &json, NULL),
                   INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"hi", SIZE_MAX, &json, NULL),
+                  INBAND_ERROR_ARGUMENT);
     EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"hi", 2, &json, NULL), INBAND_OK);
     CHECK(json && strcmp(json, "{\"content\":\"hi\"}") == 0, "delta %s", json ? json : "NULL");
     EXPECT_STATUS(inband_deltas_finish(d, NULL), INBAND_ERROR_NULL);
