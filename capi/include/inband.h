@@ -25,7 +25,8 @@
  * with them; byte buffers (const uint8_t * + size_t, in bytes) hold any bytes and may be
  * split anywhere. Spans are byte offsets from the start of the stream. Pointers the library
  * returns stay owned by it, valid as each function says. A handle may move between threads
- * but must not be used by two at once.
+ * but must not be used by two at once (a scanner a call is running on answers any other
+ * call with INBAND_ERROR_STATE).
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */
@@ -439,7 +440,8 @@ typedef struct inband_callbacks_t {
 
 /**
  * The handle is not in a state for this call: the memory holds no initialized scanner or
- * live delta stream, or the scanner was called again from inside one of its own callbacks.
+ * live delta stream, or a call is running on the scanner (it was called again from inside
+ * one of its own callbacks, or from a second thread during a call of the first).
  * The first is checked by a marker in the handle, so it is best effort: it catches memory
  * that was never initialized and, until the memory is reused, a handle used after its
  * free; but using a freed pointer is undefined behaviour in C already. Free through the
@@ -613,10 +615,13 @@ size_t inband_scanner_align(void);
  * The scanner owns no other resource: there is nothing to tear down, and the memory may be
  * reused or released once no call on the scanner is running (do not pass it to
  * `inband_scanner_free()`). Initializing memory that already holds a scanner starts it
- * afresh.
+ * afresh, except from a callback of a scanner in that memory (`INBAND_ERROR_STATE`); no
+ * other thread may be running a call on a scanner there.
  *
  * Errors: `INBAND_ERROR_NULL` if `mem` is NULL, `INBAND_ERROR_ARGUMENT` if it is too small
- * or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id.
+ * or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id, `INBAND_ERROR_STATE`
+ * from a callback of a scanner in `mem` (the feed it interrupts goes on unharmed); the
+ * memory is unchanged then.
  *
  * # Safety
  * `mem` is NULL or valid for writing `size` bytes; `options` is NULL or readable; `out` is
@@ -647,7 +652,7 @@ inband_status_t inband_scanner_new(inband_dialect_t dialect,
  * second free of the same variable is an error, not a double free.
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` or `*scanner` is NULL (already freed),
- * `INBAND_ERROR_STATE` if it is not a live scanner or a callback of it is running,
+ * `INBAND_ERROR_STATE` if it is not a live scanner or a call is running on it,
  * `INBAND_ERROR_ARGUMENT` for a scanner in caller memory (`inband_scanner_init()`: release
  * that memory yourself); nothing is released then.
  *
@@ -666,9 +671,9 @@ inband_status_t inband_scanner_free(struct inband_scanner_t **scanner);
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` or `callbacks` is NULL, or `buf` is NULL with
  * `len` > 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE`
- * for memory that holds no scanner or a call from one of its callbacks;
- * `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
- * `inband_scanner_reset()`. Nothing is scanned then.
+ * for memory that holds no scanner, or a scanner a call is running on (a call from one of
+ * its callbacks or from another thread meanwhile); `INBAND_ERROR_FINISHED` after
+ * `inband_scanner_finish()` without `inband_scanner_reset()`. Nothing is scanned then.
  *
  * # Safety
  * `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is
@@ -702,7 +707,8 @@ inband_status_t inband_scanner_finish(struct inband_scanner_t *scanner,
  * `inband_scanner_finish()` first to close it properly). Allocates nothing.
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` is NULL, `INBAND_ERROR_STATE` for memory that
- * holds no scanner or a call from one of its callbacks.
+ * holds no scanner, or a scanner a call is running on (from one of its callbacks or from
+ * another thread).
  *
  * # Safety
  * `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is

@@ -26,7 +26,8 @@
 //! are bytes from the start of the stream.
 //!
 //! Thread safety: a scanner or delta stream may move between threads but must not be used
-//! by two threads at once. Different handles are independent. The last error is
+//! by two threads at once (a scanner a call is running on answers a second thread's call
+//! with `INBAND_ERROR_STATE`). Different handles are independent. The last error is
 //! per-thread.
 //!
 //! The header `capi/include/inband.h` is generated from this crate by cbindgen; its docs

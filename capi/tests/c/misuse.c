@@ -5,6 +5,7 @@
  */
 #include "check.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +31,115 @@ static void reenter(void *user, inband_span_t span, const uint8_t *text, size_t 
     r->reset = inband_scanner_reset(r->scanner);
     r->finish = inband_scanner_finish(r->scanner, &none, NULL);
     r->free_ = inband_scanner_free(&copy);
+}
+
+/* Re-initializing the scanner's memory from its own callback is refused; the feed goes on. */
+struct reinit {
+    void *mem;
+    inband_status_t init;
+    size_t text;
+};
+
+static void reinit_text(void *user, inband_span_t span, const uint8_t *text, size_t len) {
+    struct reinit *r = (struct reinit *)user;
+    (void)span;
+    (void)text;
+    r->init = inband_scanner_init(r->mem, inband_scanner_size(), INBAND_DIALECT_GLM, NULL, NULL);
+    r->text += len;
+}
+
+/* A second thread calls the scanner while the first is inside one of its callbacks. */
+struct two_threads {
+    inband_scanner_t *scanner;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int phase; /* 1: the first thread is in its callback; 2: the second thread is done */
+    inband_status_t feed, reset, free_;
+};
+
+static void *second_thread(void *arg) {
+    struct two_threads *t = (struct two_threads *)arg;
+    inband_callbacks_t none;
+    inband_scanner_t *copy;
+    memset(&none, 0, sizeof none);
+    pthread_mutex_lock(&t->lock);
+    while (t->phase != 1) {
+        pthread_cond_wait(&t->cond, &t->lock);
+    }
+    pthread_mutex_unlock(&t->lock);
+    copy = t->scanner;
+    t->feed = inband_scanner_feed(t->scanner, (const uint8_t *)"x", 1, &none, NULL);
+    t->reset = inband_scanner_reset(t->scanner);
+    t->free_ = inband_scanner_free(&copy);
+    pthread_mutex_lock(&t->lock);
+    t->phase = 2;
+    pthread_cond_signal(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+static void wait_for_second(void *user, inband_span_t span, const uint8_t *text, size_t len) {
+    struct two_threads *t = (struct two_threads *)user;
+    (void)span;
+    (void)text;
+    (void)len;
+    pthread_mutex_lock(&t->lock);
+    if (t->phase == 0) {
+        t->phase = 1;
+        pthread_cond_signal(&t->cond);
+        while (t->phase != 2) {
+            pthread_cond_wait(&t->cond, &t->lock);
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+static void misuse_in_use(void) {
+    inband_callbacks_t cb;
+    struct reinit r;
+    struct two_threads t;
+    pthread_t thread;
+    inband_scanner_t *s = NULL;
+    uint64_t offset = 0;
+    memset(&cb, 0, sizeof cb);
+    memset(&r, 0, sizeof r);
+    r.mem = malloc(inband_scanner_size());
+    r.init = -1;
+    EXPECT_STATUS(inband_scanner_init(r.mem, inband_scanner_size(), INBAND_DIALECT_HERMES, NULL,
+                                      &s),
+                  INBAND_OK);
+    cb.text = reinit_text;
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"hello <tool", 11, &cb, &r), INBAND_OK);
+    EXPECT_STATUS(r.init, INBAND_ERROR_STATE);
+    CHECK(strstr(inband_last_error(), "in use") != NULL, "the message says why");
+    EXPECT_STATUS(inband_scanner_finish(s, &cb, &r), INBAND_OK);
+    CHECK(r.text == 11, "the hermes scanner went on: %zu text bytes", r.text);
+    /* Not in a call: re-initializing starts afresh. */
+    EXPECT_STATUS(inband_scanner_init(r.mem, inband_scanner_size(), INBAND_DIALECT_HERMES, NULL,
+                                      NULL),
+                  INBAND_OK);
+    EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
+    CHECK(offset == 0, "a fresh scanner at %llu", (unsigned long long)offset);
+    free(r.mem);
+
+    memset(&t, 0, sizeof t);
+    EXPECT_STATUS(inband_scanner_new(INBAND_DIALECT_QWEN3, NULL, &t.scanner), INBAND_OK);
+    pthread_mutex_init(&t.lock, NULL);
+    pthread_cond_init(&t.cond, NULL);
+    CHECK(pthread_create(&thread, NULL, second_thread, &t) == 0, "pthread_create");
+    memset(&cb, 0, sizeof cb);
+    cb.text = wait_for_second;
+    EXPECT_STATUS(inband_scanner_feed(t.scanner, (const uint8_t *)"hi", 2, &cb, &t), INBAND_OK);
+    pthread_join(thread, NULL);
+    EXPECT_STATUS(t.feed, INBAND_ERROR_STATE);
+    EXPECT_STATUS(t.reset, INBAND_ERROR_STATE);
+    EXPECT_STATUS(t.free_, INBAND_ERROR_STATE);
+    /* Once the first thread's call returned, the second may use it. */
+    EXPECT_STATUS(inband_scanner_offset(t.scanner, &offset), INBAND_OK);
+    CHECK(offset == 2, "offset %llu", (unsigned long long)offset);
+    EXPECT_STATUS(inband_scanner_free(&t.scanner), INBAND_OK);
+    pthread_cond_destroy(&t.cond);
+    pthread_mutex_destroy(&t.lock);
 }
 
 static void misuse_dialects(void) {
@@ -215,6 +325,7 @@ static void cpp_raii(void) {
 int misuse(void) {
     misuse_dialects();
     misuse_scanner();
+    misuse_in_use();
     misuse_deltas();
 #ifdef __cplusplus
     cpp_raii();
