@@ -91,7 +91,7 @@ typedef struct inband_options_t {
 /**
  * Options of a delta stream. All zero (`inband_delta_options_t options = {0};`, or a NULL
  * pointer) means the defaults: scanner defaults, no tools, random call ids, calls sent as
- * soon as their name is known.
+ * soon as their name is known, the whole completion kept up to 64 MiB of response.
  */
 typedef struct inband_delta_options_t {
   /**
@@ -130,6 +130,23 @@ typedef struct inband_delta_options_t {
    * there on is content or a call.
    */
   bool stop_at_fabricated_result;
+  /**
+   * Most bytes of the response (stream offsets) the handle keeps for the completion of
+   * `inband_deltas_finish()`; 0 means the default, 64 MiB. Past it nothing more is sent
+   * or kept (no content, reasoning or call; an open call becomes incomplete) and the
+   * completion has a `response_too_long` diagnostic saying where. Ignored with
+   * `unsent_only`.
+   */
+  uint64_t max_response_bytes;
+  /**
+   * Keep only what no delta has carried yet, for a server with many open streams: memory
+   * stays flat however long the response, and no response limit applies. The completion
+   * then has no content (`""`), no reasoning (`null`, or `""` when the response had a
+   * reasoning block) and no complete calls (the deltas carried them; `finish_reason`
+   * still counts them): only the incomplete calls and the diagnostics (at most 1024, then
+   * one `too_many_diagnostics`).
+   */
+  bool unsent_only;
 } inband_delta_options_t;
 
 /**
@@ -156,7 +173,8 @@ typedef struct inband_finish_t {
    * `{"content", "reasoning": str|null, "tool_calls": [{"id", "name", "arguments":
    * object}], "incomplete_calls": [{"id", "name", "arguments": str}], "diagnostics":
    * [{"code", "message", "span": [start, end]}]}`; content and reasoning trimmed at both
-   * ends. Owned by the handle until `inband_deltas_free()`.
+   * ends; cut at `max_response_bytes`, or only what no delta carried with `unsent_only`
+   * (see `inband_delta_options_t`). Owned by the handle until `inband_deltas_free()`.
    */
   const char *completion;
   /**
@@ -533,7 +551,8 @@ inband_status_t inband_deltas_new(inband_dialect_t dialect,
  * `tool_calls` when any (`[{"index", "id", "type": "function", "function": {"name",
  * "arguments"}}]`, `id`, `type` and `name` on a call's first fragment only; the
  * concatenated `arguments` of a call are exactly its JSON arguments). `{}` when the chunk
- * added nothing a client sees (text may wait for the rest of a delimiter or code point).
+ * added nothing a client sees (text may wait for the rest of a delimiter or code point),
+ * and from `max_response_bytes` of response on (64 MiB by default; not with `unsent_only`).
  * `*json_len` (unless `json_len` is NULL) gets its length in bytes, without the NUL. The
  * buffer is owned by the handle and valid until the next call on it.
  *

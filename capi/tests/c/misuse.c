@@ -294,6 +294,59 @@ static void misuse_deltas(void) {
     EXPECT_STATUS(inband_deltas_free(NULL), INBAND_ERROR_NULL);
 }
 
+/* Feeds `text` one byte at a time; `joined` gets the deltas' JSON other than `{}`, joined. */
+static void feed_bytewise(inband_deltas_t *d, const char *text, char *joined, size_t cap) {
+    size_t i, used = 0;
+    joined[0] = 0;
+    for (i = 0; text[i]; i++) {
+        const char *json = NULL;
+        size_t len = 0;
+        EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)text + i, 1, &json, &len),
+                      INBAND_OK);
+        if (json && strcmp(json, "{}") != 0 && used + len < cap) {
+            memcpy(joined + used, json, len + 1);
+            used += len;
+        }
+    }
+}
+
+/* The completion's memory: cut at max_response_bytes, or only the unsent part kept. */
+static void deltas_memory(void) {
+    inband_deltas_t *d = NULL;
+    inband_delta_options_t options;
+    inband_finish_t fin;
+    char joined[4096];
+    const char *text = "0123456789abcdefghij<tool_call>{\"name\": \"f\", \"arguments\": {}}"
+                       "</tool_call>";
+    memset(&options, 0, sizeof options);
+    options.has_seed = true;
+    options.max_response_bytes = 16;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion,
+                 "{\"content\":\"0123456789abcdef\",\"reasoning\":null,\"tool_calls\":[],"
+                 "\"incomplete_calls\":[],\"diagnostics\":[{\"code\":\"response_too_long\","
+                 "\"message\":\"the response is longer than max_response_bytes; the rest was "
+                 "left out\",\"span\":[16,17]}]}") == 0,
+          "cut completion %s", fin.completion);
+    CHECK(strcmp(fin.finish_reason, "stop") == 0, "cut: %s", fin.finish_reason);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+
+    options.max_response_bytes = 0;
+    options.unsent_only = true;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    CHECK(strstr(joined, "{\"content\":\"j\"}{\"tool_calls\":[{\"index\":0,\"id\":\"call_") != NULL,
+          "unsent-only deltas %s", joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion, "{\"content\":\"\",\"reasoning\":null,\"tool_calls\":[],"
+                                 "\"incomplete_calls\":[],\"diagnostics\":[]}") == 0,
+          "unsent-only completion %s", fin.completion);
+    CHECK(strcmp(fin.finish_reason, "tool_calls") == 0, "unsent: %s", fin.finish_reason);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+}
+
 #ifdef __cplusplus
 /* The C++ way to own handles: unique_ptr with the library's free. */
 struct deltas_free {
@@ -327,6 +380,7 @@ int misuse(void) {
     misuse_scanner();
     misuse_in_use();
     misuse_deltas();
+    deltas_memory();
 #ifdef __cplusplus
     cpp_raii();
 #endif
