@@ -202,9 +202,18 @@ fn finished() -> Failure {
 /// without `role`, NUL-terminated, with `content` and `reasoning_content` when not empty and
 /// `tool_calls` when any (`[{"index", "id", "type": "function", "function": {"name",
 /// "arguments"}}]`, `id`, `type` and `name` on a call's first fragment only; the
-/// concatenated `arguments` of a call are exactly its JSON arguments). `{}` when the chunk
-/// added nothing a client sees (text may wait for the rest of a delimiter or code point),
-/// and from `max_response_bytes` of response on (64 MiB by default; not with `unsent_only`).
+/// concatenated `arguments` of a complete call are exactly the JSON text of its arguments
+/// in the completion). `{}` when the chunk added nothing a client sees (text may wait for
+/// the rest of a delimiter or code point), and from `max_response_bytes` of response on (64
+/// MiB by default; not with `unsent_only`).
+///
+/// A call is sent from the moment its name is known, so one that breaks later (it ends
+/// `INBAND_CALL_INVALID`, as `{"a": ]` does) has had fragments sent that nothing takes
+/// back: its remaining bytes come as `content`, while the completion has none of it as a
+/// call, its whole text as content and a diagnostic. A call the stream ends inside
+/// (incomplete) has been sent too; the completion lists it in `incomplete_calls` and the
+/// finish reason does not count it. With `hold_calls` only complete calls are sent, so
+/// nothing sent ever disagrees with the completion.
 /// `*json_len` (unless `json_len` is NULL) gets its length in bytes, without the NUL. The
 /// buffer is owned by the handle and valid until the next call on it.
 ///

@@ -347,6 +347,41 @@ static void deltas_memory(void) {
     EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
 }
 
+/* A call that breaks after it was sent: what the deltas said stands, the rest is content;
+ * with hold_calls nothing of it is sent as a call. */
+static void deltas_broken_call(void) {
+    inband_deltas_t *d = NULL;
+    inband_delta_options_t options;
+    inband_finish_t fin;
+    char joined[4096];
+    const char *text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": ]}}</tool_call>";
+    const char *completion =
+        "{\"content\":\"<tool_call>{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": {\\\"a\\\": ]}}"
+        "</tool_call>\",\"reasoning\":null,\"tool_calls\":[],\"incomplete_calls\":[],"
+        "\"diagnostics\":[{\"code\":\"missing_closer\",\"message\":\"the call's JSON was "
+        "complete but its closing delimiter never came\",\"span\":[46,46]},{\"code\":"
+        "\"invalid_arguments\",\"message\":\"the call's arguments are not a JSON object; kept "
+        "as text\",\"span\":[46,46]}]}";
+    memset(&options, 0, sizeof options);
+    options.has_seed = true;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    CHECK(strstr(joined, "\"function\":{\"arguments\":\"]\"}}]}{\"content\":\"}\"}") != NULL,
+          "streamed: %s", joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion, completion) == 0, "completion %s", fin.completion);
+    CHECK(strcmp(fin.finish_reason, "stop") == 0, "reason %s", fin.finish_reason);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+
+    options.hold_calls = true;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    CHECK(strstr(joined, "tool_calls") == NULL, "held: %s", joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion, completion) == 0, "held completion %s", fin.completion);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+}
+
 #ifdef __cplusplus
 /* The C++ way to own handles: unique_ptr with the library's free. */
 struct deltas_free {
@@ -381,6 +416,7 @@ int misuse(void) {
     misuse_in_use();
     misuse_deltas();
     deltas_memory();
+    deltas_broken_call();
 #ifdef __cplusplus
     cpp_raii();
 #endif
