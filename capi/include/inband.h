@@ -39,6 +39,21 @@
 #include <stdint.h>
 
 /**
+ * Bytes of memory that hold a scanner of this library version, known when compiling: for
+ * a scanner in static or stack memory, e.g. `union { unsigned char bytes[INBAND_SCANNER_SIZE];
+ * uint64_t align; } mem;` (C99), or `alignas(INBAND_SCANNER_ALIGN) unsigned char
+ * mem[INBAND_SCANNER_SIZE];` (C11, C++11). At least `inband_scanner_size()`; a build that
+ * would need more fails to compile.
+ */
+#define INBAND_SCANNER_SIZE 400
+
+/**
+ * The alignment in bytes that memory of `INBAND_SCANNER_SIZE` bytes needs, known when
+ * compiling: at least `inband_scanner_align()`, that of `uint64_t`.
+ */
+#define INBAND_SCANNER_ALIGN 8
+
+/**
  * A stream of OpenAI deltas for one model response (opaque): a scanner and the delta
  * builder, with the buffers it returns. Made by `inband_deltas_new()`, released by
  * `inband_deltas_free()`.
@@ -624,12 +639,13 @@ const char *inband_status_name(inband_status_t status);
 
 /**
  * Bytes of memory a scanner needs (`inband_scanner_init()`); a constant of the library
- * build, a few hundred bytes.
+ * build, a few hundred bytes, at most `INBAND_SCANNER_SIZE`.
  */
 size_t inband_scanner_size(void);
 
 /**
- * The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`).
+ * The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`), at
+ * most `INBAND_SCANNER_ALIGN`.
  */
 size_t inband_scanner_align(void);
 

@@ -85,14 +85,29 @@ pub struct inband_scanner_t {
     scanner: Scanner,
 }
 
+/// Bytes of memory that hold a scanner of this library version, known when compiling: for
+/// a scanner in static or stack memory, e.g. `union { unsigned char bytes[INBAND_SCANNER_SIZE];
+/// uint64_t align; } mem;` (C99), or `alignas(INBAND_SCANNER_ALIGN) unsigned char
+/// mem[INBAND_SCANNER_SIZE];` (C11, C++11). At least `inband_scanner_size()`; a build that
+/// would need more fails to compile.
+pub const INBAND_SCANNER_SIZE: usize = 400;
+
+/// The alignment in bytes that memory of `INBAND_SCANNER_SIZE` bytes needs, known when
+/// compiling: at least `inband_scanner_align()`, that of `uint64_t`.
+pub const INBAND_SCANNER_ALIGN: usize = 8;
+
+const _: () = assert!(size_of::<inband_scanner_t>() <= INBAND_SCANNER_SIZE);
+const _: () = assert!(align_of::<inband_scanner_t>() <= INBAND_SCANNER_ALIGN);
+
 /// Bytes of memory a scanner needs (`inband_scanner_init()`); a constant of the library
-/// build, a few hundred bytes.
+/// build, a few hundred bytes, at most `INBAND_SCANNER_SIZE`.
 #[no_mangle]
 pub extern "C" fn inband_scanner_size() -> usize {
     size_of::<inband_scanner_t>()
 }
 
-/// The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`).
+/// The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`), at
+/// most `INBAND_SCANNER_ALIGN`.
 #[no_mangle]
 pub extern "C" fn inband_scanner_align() -> usize {
     align_of::<inband_scanner_t>()

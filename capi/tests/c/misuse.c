@@ -94,6 +94,27 @@ static void wait_for_second(void *user, inband_span_t span, const uint8_t *text,
     pthread_mutex_unlock(&t->lock);
 }
 
+/* A scanner in stack memory, sized and aligned by the header's compile-time constants. */
+static void stack_scanner(void) {
+    union {
+        unsigned char bytes[INBAND_SCANNER_SIZE];
+        uint64_t align;
+    } mem;
+    inband_scanner_t *s = NULL;
+    inband_callbacks_t none;
+    uint64_t offset = 0;
+    memset(&none, 0, sizeof none);
+    CHECK(inband_scanner_size() <= INBAND_SCANNER_SIZE, "size %zu", inband_scanner_size());
+    CHECK(inband_scanner_align() <= INBAND_SCANNER_ALIGN, "align %zu", inband_scanner_align());
+    CHECK(INBAND_SCANNER_ALIGN == sizeof(uint64_t), "the union's alignment");
+    EXPECT_STATUS(inband_scanner_init(&mem, sizeof mem, INBAND_DIALECT_KIMI, NULL, &s), INBAND_OK);
+    CHECK(s == (inband_scanner_t *)&mem, "the scanner is the memory");
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"abc", 3, &none, NULL), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
+    CHECK(offset == 3, "offset %llu", (unsigned long long)offset);
+    EXPECT_STATUS(inband_scanner_finish(s, &none, NULL), INBAND_OK);
+}
+
 static void misuse_in_use(void) {
     inband_callbacks_t cb;
     struct reinit r;
@@ -414,6 +435,7 @@ int misuse(void) {
     misuse_dialects();
     misuse_scanner();
     misuse_in_use();
+    stack_scanner();
     misuse_deltas();
     deltas_memory();
     deltas_broken_call();
