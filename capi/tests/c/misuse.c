@@ -1,7 +1,9 @@
 /*
  * The misuse checks of the C ABI's test driver (`driver misuse`): NULL pointers, unknown
- * dialects, wrong order, re-entry from a callback, double free, bad tools JSON; each must
- * get its error code. Compiled as C99 and as C++11 (which adds a RAII check).
+ * dialects, wrong order, re-entry from a callback, a second thread during a call, lengths
+ * over PTRDIFF_MAX, double free, bad tools JSON; each must get its error code. Then the
+ * delta handle's memory options, a call that breaks after it was sent, and a scanner on
+ * the stack. Compiled as C99 and as C++11 (which adds a RAII check).
  */
 #include "check.h"
 
@@ -170,6 +172,9 @@ static void misuse_dialects(void) {
     EXPECT_STATUS(inband_dialect_from_name("qwen4", &d), INBAND_ERROR_DIALECT);
     CHECK(strstr(inband_last_error(), "qwen4") != NULL, "the message names the dialect");
     CHECK(d == 99, "a failed lookup leaves *out");
+    EXPECT_STATUS(inband_dialect_from_name("Hermes", &d), INBAND_ERROR_DIALECT);
+    EXPECT_STATUS(inband_dialect_for_parser(" Hermes ", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_HERMES, "a parser name in any case");
     EXPECT_STATUS(inband_dialect_from_name("\xff", &d), INBAND_ERROR_ARGUMENT);
     EXPECT_STATUS(inband_dialect_from_name("qwen3-coder", &d), INBAND_OK);
     CHECK(d == INBAND_DIALECT_QWEN3_CODER, "qwen3-coder is %u", d);
