@@ -151,6 +151,8 @@ fn main() {
             seed: 1,
             hold_calls: false,
             stop_at_fabricated_result: false,
+            max_response_bytes: 0,
+            unsent_only: false,
         };
         let mut deltas = std::ptr::null_mut();
         let mut total = 0;

@@ -25,7 +25,8 @@
  * with them; byte buffers (const uint8_t * + size_t, in bytes) hold any bytes and may be
  * split anywhere. Spans are byte offsets from the start of the stream. Pointers the library
  * returns stay owned by it, valid as each function says. A handle may move between threads
- * but must not be used by two at once.
+ * but must not be used by two at once (a scanner a call is running on answers any other
+ * call with INBAND_ERROR_STATE).
  *
  * SPDX-License-Identifier: MIT OR Apache-2.0
  */
@@ -36,6 +37,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/**
+ * Bytes of memory that hold a scanner of this library version, known when compiling: for
+ * a scanner in static or stack memory, e.g. `union { unsigned char bytes[INBAND_SCANNER_SIZE];
+ * uint64_t align; } mem;` (C99), or `alignas(INBAND_SCANNER_ALIGN) unsigned char
+ * mem[INBAND_SCANNER_SIZE];` (C11, C++11). At least `inband_scanner_size()`; a build that
+ * would need more fails to compile.
+ */
+#define INBAND_SCANNER_SIZE 400
+
+/**
+ * The alignment in bytes that memory of `INBAND_SCANNER_SIZE` bytes needs, known when
+ * compiling: at least `inband_scanner_align()`, that of `uint64_t`.
+ */
+#define INBAND_SCANNER_ALIGN 8
 
 /**
  * A stream of OpenAI deltas for one model response (opaque): a scanner and the delta
@@ -90,7 +106,7 @@ typedef struct inband_options_t {
 /**
  * Options of a delta stream. All zero (`inband_delta_options_t options = {0};`, or a NULL
  * pointer) means the defaults: scanner defaults, no tools, random call ids, calls sent as
- * soon as their name is known.
+ * soon as their name is known, the whole completion kept up to 64 MiB of response.
  */
 typedef struct inband_delta_options_t {
   /**
@@ -129,6 +145,23 @@ typedef struct inband_delta_options_t {
    * there on is content or a call.
    */
   bool stop_at_fabricated_result;
+  /**
+   * Most bytes of the response (stream offsets) the handle keeps for the completion of
+   * `inband_deltas_finish()`; 0 means the default, 64 MiB. Past it nothing more is sent
+   * or kept (no content, reasoning or call; an open call becomes incomplete) and the
+   * completion has a `response_too_long` diagnostic saying where. Ignored with
+   * `unsent_only`.
+   */
+  uint64_t max_response_bytes;
+  /**
+   * Keep only what no delta has carried yet, for a server with many open streams: memory
+   * stays flat however long the response, and no response limit applies. The completion
+   * then has no content (`""`), no reasoning (`null`, or `""` when the response had a
+   * reasoning block) and no complete calls (the deltas carried them; `finish_reason`
+   * still counts them): only the incomplete calls and the diagnostics (at most 1024, then
+   * one `too_many_diagnostics`).
+   */
+  bool unsent_only;
 } inband_delta_options_t;
 
 /**
@@ -155,7 +188,8 @@ typedef struct inband_finish_t {
    * `{"content", "reasoning": str|null, "tool_calls": [{"id", "name", "arguments":
    * object}], "incomplete_calls": [{"id", "name", "arguments": str}], "diagnostics":
    * [{"code", "message", "span": [start, end]}]}`; content and reasoning trimmed at both
-   * ends. Owned by the handle until `inband_deltas_free()`.
+   * ends; cut at `max_response_bytes`, or only what no delta carried with `unsent_only`
+   * (see `inband_delta_options_t`). Owned by the handle until `inband_deltas_free()`.
    */
   const char *completion;
   /**
@@ -431,14 +465,16 @@ typedef struct inband_callbacks_t {
 #define INBAND_ERROR_TOOLS 4
 
 /**
- * Another unusable argument: a string that is not UTF-8, caller memory too small or not
- * aligned, a scanner in caller memory passed to `inband_scanner_free()`.
+ * Another unusable argument: a string that is not UTF-8, a length over `PTRDIFF_MAX`,
+ * caller memory too small or not aligned, a scanner in caller memory passed to
+ * `inband_scanner_free()`.
  */
 #define INBAND_ERROR_ARGUMENT 5
 
 /**
  * The handle is not in a state for this call: the memory holds no initialized scanner or
- * live delta stream, or the scanner was called again from inside one of its own callbacks.
+ * live delta stream, or a call is running on the scanner (it was called again from inside
+ * one of its own callbacks, or from a second thread during a call of the first).
  * The first is checked by a marker in the handle, so it is best effort: it catches memory
  * that was never initialized and, until the memory is reused, a handle used after its
  * free; but using a freed pointer is undefined behaviour in C already. Free through the
@@ -457,8 +493,10 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Finds the dialect called `name` (`hermes`, `qwen3`, `qwen3-coder`, … as in the README's
- * dialect table) and writes its id to `*out`.
+ * Finds the dialect called exactly `name` (lowercase, no surrounding space: `hermes`,
+ * `qwen3`, `qwen3-coder`, … as in the README's dialect table and `inband_dialect_name()`)
+ * and writes its id to `*out`. For names as inference servers spell them, in any case, use
+ * `inband_dialect_for_parser()`.
  *
  * Errors: `INBAND_ERROR_NULL` if `name` or `out` is NULL, `INBAND_ERROR_ARGUMENT` if `name`
  * is not UTF-8, `INBAND_ERROR_DIALECT` if no dialect has that name (`*out` is then left
@@ -509,7 +547,8 @@ const char *inband_dialect_name(inband_dialect_t dialect);
  * `options` may be NULL for the defaults.
  *
  * Errors: `INBAND_ERROR_NULL` if `out` is NULL, or `options->tools` is NULL with a
- * non-zero `tools_len`; `INBAND_ERROR_DIALECT` for an unknown dialect id;
+ * non-zero `tools_len`; `INBAND_ERROR_ARGUMENT` if `tools_len` exceeds `PTRDIFF_MAX`;
+ * `INBAND_ERROR_DIALECT` for an unknown dialect id;
  * `INBAND_ERROR_TOOLS` if `options->tools` is not an OpenAI `tools` array (the message
  * says where); `INBAND_ERROR_PANIC` if the operating system's random source fails
  * (without a seed). `*out` is then left as it was.
@@ -528,14 +567,25 @@ inband_status_t inband_deltas_new(inband_dialect_t dialect,
  * without `role`, NUL-terminated, with `content` and `reasoning_content` when not empty and
  * `tool_calls` when any (`[{"index", "id", "type": "function", "function": {"name",
  * "arguments"}}]`, `id`, `type` and `name` on a call's first fragment only; the
- * concatenated `arguments` of a call are exactly its JSON arguments). `{}` when the chunk
- * added nothing a client sees (text may wait for the rest of a delimiter or code point).
+ * concatenated `arguments` of a complete call are exactly the JSON text of its arguments
+ * in the completion). `{}` when the chunk added nothing a client sees (text may wait for
+ * the rest of a delimiter or code point), and from `max_response_bytes` of response on (64
+ * MiB by default; not with `unsent_only`).
+ *
+ * A call is sent from the moment its name is known, so one that breaks later (it ends
+ * `INBAND_CALL_INVALID`, as `{"a": ]` does) has had fragments sent that nothing takes
+ * back: its remaining bytes come as `content`, while the completion has none of it as a
+ * call, its whole text as content and a diagnostic. A call the stream ends inside
+ * (incomplete) has been sent too; the completion lists it in `incomplete_calls` and the
+ * finish reason does not count it. With `hold_calls` only complete calls are sent, so
+ * nothing sent ever disagrees with the completion.
  * `*json_len` (unless `json_len` is NULL) gets its length in bytes, without the NUL. The
  * buffer is owned by the handle and valid until the next call on it.
  *
  * Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
- * 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream;
- * `INBAND_ERROR_FINISHED` after `inband_deltas_finish()`. Nothing is fed then.
+ * 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE` for
+ * memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
+ * `inband_deltas_finish()`. Nothing is fed then.
  *
  * # Safety
  * `deltas` is NULL or a live handle of `inband_deltas_new()` not in use by another thread;
@@ -591,12 +641,13 @@ const char *inband_status_name(inband_status_t status);
 
 /**
  * Bytes of memory a scanner needs (`inband_scanner_init()`); a constant of the library
- * build, a few hundred bytes.
+ * build, a few hundred bytes, at most `INBAND_SCANNER_SIZE`.
  */
 size_t inband_scanner_size(void);
 
 /**
- * The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`).
+ * The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`), at
+ * most `INBAND_SCANNER_ALIGN`.
  */
 size_t inband_scanner_align(void);
 
@@ -610,10 +661,13 @@ size_t inband_scanner_align(void);
  * The scanner owns no other resource: there is nothing to tear down, and the memory may be
  * reused or released once no call on the scanner is running (do not pass it to
  * `inband_scanner_free()`). Initializing memory that already holds a scanner starts it
- * afresh.
+ * afresh, except from a callback of a scanner in that memory (`INBAND_ERROR_STATE`); no
+ * other thread may be running a call on a scanner there.
  *
  * Errors: `INBAND_ERROR_NULL` if `mem` is NULL, `INBAND_ERROR_ARGUMENT` if it is too small
- * or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id.
+ * or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id, `INBAND_ERROR_STATE`
+ * from a callback of a scanner in `mem` (the feed it interrupts goes on unharmed); the
+ * memory is unchanged then.
  *
  * # Safety
  * `mem` is NULL or valid for writing `size` bytes; `options` is NULL or readable; `out` is
@@ -644,7 +698,7 @@ inband_status_t inband_scanner_new(inband_dialect_t dialect,
  * second free of the same variable is an error, not a double free.
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` or `*scanner` is NULL (already freed),
- * `INBAND_ERROR_STATE` if it is not a live scanner or a callback of it is running,
+ * `INBAND_ERROR_STATE` if it is not a live scanner or a call is running on it,
  * `INBAND_ERROR_ARGUMENT` for a scanner in caller memory (`inband_scanner_init()`: release
  * that memory yourself); nothing is released then.
  *
@@ -662,9 +716,10 @@ inband_status_t inband_scanner_free(struct inband_scanner_t **scanner);
  * `buf` may be reused or freed as soon as the call returns. Allocates nothing.
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` or `callbacks` is NULL, or `buf` is NULL with
- * `len` > 0; `INBAND_ERROR_STATE` for memory that holds no scanner or a call from one of its
- * callbacks; `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
- * `inband_scanner_reset()`. Nothing is scanned then.
+ * `len` > 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE`
+ * for memory that holds no scanner, or a scanner a call is running on (a call from one of
+ * its callbacks or from another thread meanwhile); `INBAND_ERROR_FINISHED` after
+ * `inband_scanner_finish()` without `inband_scanner_reset()`. Nothing is scanned then.
  *
  * # Safety
  * `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is
@@ -698,7 +753,8 @@ inband_status_t inband_scanner_finish(struct inband_scanner_t *scanner,
  * `inband_scanner_finish()` first to close it properly). Allocates nothing.
  *
  * Errors: `INBAND_ERROR_NULL` if `scanner` is NULL, `INBAND_ERROR_STATE` for memory that
- * holds no scanner or a call from one of its callbacks.
+ * holds no scanner, or a scanner a call is running on (from one of its callbacks or from
+ * another thread).
  *
  * # Safety
  * `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is

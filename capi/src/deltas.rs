@@ -5,7 +5,7 @@ use std::ptr::addr_of;
 
 use inband::Scanner;
 use inband_alloc::assemble::AssembleOptions;
-use inband_alloc::stream::DeltaStream;
+use inband_alloc::stream::{DeltaStream, Retain};
 use inband_alloc::tools::ToolSet;
 use serde_json::Value;
 
@@ -15,7 +15,7 @@ use crate::{dialect_of, inband_dialect_t, put};
 
 /// Options of a delta stream. All zero (`inband_delta_options_t options = {0};`, or a NULL
 /// pointer) means the defaults: scanner defaults, no tools, random call ids, calls sent as
-/// soon as their name is known.
+/// soon as their name is known, the whole completion kept up to 64 MiB of response.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct inband_delta_options_t {
@@ -41,6 +41,19 @@ pub struct inband_delta_options_t {
     /// End the response where the model begins writing a tool result itself: nothing from
     /// there on is content or a call.
     pub stop_at_fabricated_result: bool,
+    /// Most bytes of the response (stream offsets) the handle keeps for the completion of
+    /// `inband_deltas_finish()`; 0 means the default, 64 MiB. Past it nothing more is sent
+    /// or kept (no content, reasoning or call; an open call becomes incomplete) and the
+    /// completion has a `response_too_long` diagnostic saying where. Ignored with
+    /// `unsent_only`.
+    pub max_response_bytes: u64,
+    /// Keep only what no delta has carried yet, for a server with many open streams: memory
+    /// stays flat however long the response, and no response limit applies. The completion
+    /// then has no content (`""`), no reasoning (`null`, or `""` when the response had a
+    /// reasoning block) and no complete calls (the deltas carried them; `finish_reason`
+    /// still counts them): only the incomplete calls and the diagnostics (at most 1024, then
+    /// one `too_many_diagnostics`).
+    pub unsent_only: bool,
 }
 
 /// What `inband_deltas_finish()` gives: the last delta, the finish reason and the whole
@@ -60,7 +73,8 @@ pub struct inband_finish_t {
     /// `{"content", "reasoning": str|null, "tool_calls": [{"id", "name", "arguments":
     /// object}], "incomplete_calls": [{"id", "name", "arguments": str}], "diagnostics":
     /// [{"code", "message", "span": [start, end]}]}`; content and reasoning trimmed at both
-    /// ends. Owned by the handle until `inband_deltas_free()`.
+    /// ends; cut at `max_response_bytes`, or only what no delta carried with `unsent_only`
+    /// (see `inband_delta_options_t`). Owned by the handle until `inband_deltas_free()`.
     pub completion: *const c_char,
     /// Length of `completion` in bytes.
     pub completion_len: usize,
@@ -88,7 +102,8 @@ pub struct inband_deltas_t {
 /// `options` may be NULL for the defaults.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `out` is NULL, or `options->tools` is NULL with a
-/// non-zero `tools_len`; `INBAND_ERROR_DIALECT` for an unknown dialect id;
+/// non-zero `tools_len`; `INBAND_ERROR_ARGUMENT` if `tools_len` exceeds `PTRDIFF_MAX`;
+/// `INBAND_ERROR_DIALECT` for an unknown dialect id;
 /// `INBAND_ERROR_TOOLS` if `options->tools` is not an OpenAI `tools` array (the message
 /// says where); `INBAND_ERROR_PANIC` if the operating system's random source fails
 /// (without a seed). `*out` is then left as it was.
@@ -112,12 +127,19 @@ pub unsafe extern "C" fn inband_deltas_new(
         let mut assemble = AssembleOptions::seeded(0);
         assemble.seed = None;
         let mut scanner_options = inband::Options::default();
+        let mut retain = Retain::Completion;
         if let Some(c) = c {
             // SAFETY: a field of a readable struct.
             scanner_options = unsafe { options_of(addr_of!(c.scanner)) };
             assemble.seed = c.has_seed.then_some(c.seed);
             assemble.hold_calls = c.hold_calls;
             assemble.stop_at_fabricated_result = c.stop_at_fabricated_result;
+            if c.max_response_bytes != 0 {
+                assemble.max_response_bytes = c.max_response_bytes;
+            }
+            if c.unsent_only {
+                retain = Retain::Unsent;
+            }
             if !c.tools.is_null() || c.tools_len != 0 {
                 // SAFETY: readable for `tools_len` bytes by contract; copied by the parse.
                 let json = unsafe { bytes(c.tools.cast(), c.tools_len, "options->tools") }?;
@@ -133,7 +155,7 @@ pub unsafe extern "C" fn inband_deltas_new(
         let handle = inband_deltas_t {
             magic: LIVE,
             scanner: Scanner::new(dialect, scanner_options),
-            stream: Some(DeltaStream::new(dialect, &assemble)),
+            stream: Some(DeltaStream::retaining(dialect, &assemble, retain)),
             delta: Vec::new(),
             completion: Vec::new(),
         };
@@ -180,14 +202,25 @@ fn finished() -> Failure {
 /// without `role`, NUL-terminated, with `content` and `reasoning_content` when not empty and
 /// `tool_calls` when any (`[{"index", "id", "type": "function", "function": {"name",
 /// "arguments"}}]`, `id`, `type` and `name` on a call's first fragment only; the
-/// concatenated `arguments` of a call are exactly its JSON arguments). `{}` when the chunk
-/// added nothing a client sees (text may wait for the rest of a delimiter or code point).
+/// concatenated `arguments` of a complete call are exactly the JSON text of its arguments
+/// in the completion). `{}` when the chunk added nothing a client sees (text may wait for
+/// the rest of a delimiter or code point), and from `max_response_bytes` of response on (64
+/// MiB by default; not with `unsent_only`).
+///
+/// A call is sent from the moment its name is known, so one that breaks later (it ends
+/// `INBAND_CALL_INVALID`, as `{"a": ]` does) has had fragments sent that nothing takes
+/// back: its remaining bytes come as `content`, while the completion has none of it as a
+/// call, its whole text as content and a diagnostic. A call the stream ends inside
+/// (incomplete) has been sent too; the completion lists it in `incomplete_calls` and the
+/// finish reason does not count it. With `hold_calls` only complete calls are sent, so
+/// nothing sent ever disagrees with the completion.
 /// `*json_len` (unless `json_len` is NULL) gets its length in bytes, without the NUL. The
 /// buffer is owned by the handle and valid until the next call on it.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `deltas` or `json` is NULL, or `buf` is NULL with `len` >
-/// 0; `INBAND_ERROR_STATE` for memory that is not a live delta stream;
-/// `INBAND_ERROR_FINISHED` after `inband_deltas_finish()`. Nothing is fed then.
+/// 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE` for
+/// memory that is not a live delta stream; `INBAND_ERROR_FINISHED` after
+/// `inband_deltas_finish()`. Nothing is fed then.
 ///
 /// # Safety
 /// `deltas` is NULL or a live handle of `inband_deltas_new()` not in use by another thread;

@@ -22,11 +22,13 @@ pub const INBAND_ERROR_FINISHED: inband_status_t = 3;
 /// The tools were not an OpenAI `tools` JSON array (malformed JSON, a tool without a name,
 /// a name no dialect can write, a duplicate name).
 pub const INBAND_ERROR_TOOLS: inband_status_t = 4;
-/// Another unusable argument: a string that is not UTF-8, caller memory too small or not
-/// aligned, a scanner in caller memory passed to `inband_scanner_free()`.
+/// Another unusable argument: a string that is not UTF-8, a length over `PTRDIFF_MAX`,
+/// caller memory too small or not aligned, a scanner in caller memory passed to
+/// `inband_scanner_free()`.
 pub const INBAND_ERROR_ARGUMENT: inband_status_t = 5;
 /// The handle is not in a state for this call: the memory holds no initialized scanner or
-/// live delta stream, or the scanner was called again from inside one of its own callbacks.
+/// live delta stream, or a call is running on the scanner (it was called again from inside
+/// one of its own callbacks, or from a second thread during a call of the first).
 /// The first is checked by a marker in the handle, so it is best effort: it catches memory
 /// that was never initialized and, until the memory is reused, a handle used after its
 /// free; but using a freed pointer is undefined behaviour in C already. Free through the

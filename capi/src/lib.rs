@@ -26,7 +26,8 @@
 //! are bytes from the start of the stream.
 //!
 //! Thread safety: a scanner or delta stream may move between threads but must not be used
-//! by two threads at once. Different handles are independent. The last error is
+//! by two threads at once (a scanner a call is running on answers a second thread's call
+//! with `INBAND_ERROR_STATE`). Different handles are independent. The last error is
 //! per-thread.
 //!
 //! The header `capi/include/inband.h` is generated from this crate by cbindgen; its docs
@@ -142,8 +143,10 @@ pub(crate) unsafe fn put<T>(out: *mut T, value: T, what: &str) -> Result<(), Fai
     Ok(())
 }
 
-/// Finds the dialect called `name` (`hermes`, `qwen3`, `qwen3-coder`, … as in the README's
-/// dialect table) and writes its id to `*out`.
+/// Finds the dialect called exactly `name` (lowercase, no surrounding space: `hermes`,
+/// `qwen3`, `qwen3-coder`, … as in the README's dialect table and `inband_dialect_name()`)
+/// and writes its id to `*out`. For names as inference servers spell them, in any case, use
+/// `inband_dialect_for_parser()`.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `name` or `out` is NULL, `INBAND_ERROR_ARGUMENT` if `name`
 /// is not UTF-8, `INBAND_ERROR_DIALECT` if no dialect has that name (`*out` is then left

@@ -4,6 +4,7 @@ use std::cell::Cell;
 use std::ffi::c_void;
 use std::mem::{align_of, size_of};
 use std::ptr::{addr_of, addr_of_mut};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use inband::{Options, Scanner, Span};
 
@@ -78,19 +79,35 @@ pub struct inband_scanner_t {
     magic: u64,
     /// Allocated by `inband_scanner_new` (then `inband_scanner_free` may release it).
     owned: bool,
-    /// Inside `feed` or `finish`: a callback must not re-enter.
-    busy: Cell<bool>,
+    /// 1 while a call runs on the scanner (a callback re-entering or a second thread gets
+    /// `INBAND_ERROR_STATE`), else 0. A byte, not a bool: any value of memory is valid.
+    busy: AtomicU8,
     scanner: Scanner,
 }
 
+/// Bytes of memory that hold a scanner of this library version, known when compiling: for
+/// a scanner in static or stack memory, e.g. `union { unsigned char bytes[INBAND_SCANNER_SIZE];
+/// uint64_t align; } mem;` (C99), or `alignas(INBAND_SCANNER_ALIGN) unsigned char
+/// mem[INBAND_SCANNER_SIZE];` (C11, C++11). At least `inband_scanner_size()`; a build that
+/// would need more fails to compile.
+pub const INBAND_SCANNER_SIZE: usize = 400;
+
+/// The alignment in bytes that memory of `INBAND_SCANNER_SIZE` bytes needs, known when
+/// compiling: at least `inband_scanner_align()`, that of `uint64_t`.
+pub const INBAND_SCANNER_ALIGN: usize = 8;
+
+const _: () = assert!(size_of::<inband_scanner_t>() <= INBAND_SCANNER_SIZE);
+const _: () = assert!(align_of::<inband_scanner_t>() <= INBAND_SCANNER_ALIGN);
+
 /// Bytes of memory a scanner needs (`inband_scanner_init()`); a constant of the library
-/// build, a few hundred bytes.
+/// build, a few hundred bytes, at most `INBAND_SCANNER_SIZE`.
 #[no_mangle]
 pub extern "C" fn inband_scanner_size() -> usize {
     size_of::<inband_scanner_t>()
 }
 
-/// The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`).
+/// The alignment, in bytes, that memory for a scanner needs (`inband_scanner_init()`), at
+/// most `INBAND_SCANNER_ALIGN`.
 #[no_mangle]
 pub extern "C" fn inband_scanner_align() -> usize {
     align_of::<inband_scanner_t>()
@@ -104,7 +121,7 @@ fn new_state(
     Ok(inband_scanner_t {
         magic: LIVE,
         owned,
-        busy: Cell::new(false),
+        busy: AtomicU8::new(0),
         scanner: Scanner::new(dialect_of(dialect)?, options),
     })
 }
@@ -118,10 +135,13 @@ fn new_state(
 /// The scanner owns no other resource: there is nothing to tear down, and the memory may be
 /// reused or released once no call on the scanner is running (do not pass it to
 /// `inband_scanner_free()`). Initializing memory that already holds a scanner starts it
-/// afresh.
+/// afresh, except from a callback of a scanner in that memory (`INBAND_ERROR_STATE`); no
+/// other thread may be running a call on a scanner there.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `mem` is NULL, `INBAND_ERROR_ARGUMENT` if it is too small
-/// or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id.
+/// or misaligned, `INBAND_ERROR_DIALECT` for an unknown dialect id, `INBAND_ERROR_STATE`
+/// from a callback of a scanner in `mem` (the feed it interrupts goes on unharmed); the
+/// memory is unchanged then.
 ///
 /// # Safety
 /// `mem` is NULL or valid for writing `size` bytes; `options` is NULL or readable; `out` is
@@ -156,15 +176,70 @@ pub unsafe extern "C" fn inband_scanner_init(
         // SAFETY: NULL or readable by this function's contract.
         let state = new_state(dialect, unsafe { options_of(options) }, false)?;
         let scanner = mem.cast::<inband_scanner_t>();
-        // SAFETY: checked above: not NULL, large enough, aligned; writable by contract. The
-        // old contents need no drop: a scanner owns no resource.
-        unsafe { scanner.write(state) };
+        // SAFETY: checked above: not NULL, large enough, aligned; writable by contract.
+        unsafe { reinit(scanner, state) }?;
         if !out.is_null() {
             // SAFETY: not NULL, writable by contract.
             unsafe { out.write(scanner) };
         }
         Ok(())
     })
+}
+
+/// A scanner a call is running on, in a chain through the calls running on this thread
+/// (a callback of one scanner may feed another); the nodes live on the stack of
+/// [`with_scanner`].
+struct Running {
+    state: *const inband_scanner_t,
+    outer: *const Running,
+}
+
+thread_local! {
+    /// The innermost call running on a scanner on this thread, or NULL.
+    static RUNNING: Cell<*const Running> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Writes `state` to `scanner`'s memory, unless a call on this thread is running on a
+/// scanner there (re-initialization from one of its callbacks): that is refused, not
+/// overwritten under the call. The memory is not read (it may be fresh `malloc` memory);
+/// the old contents need no drop: a scanner owns no resource.
+///
+/// # Safety
+/// `scanner` is not NULL, aligned and valid for writes of a scanner, and no call on another
+/// thread is running on a scanner there.
+unsafe fn reinit(scanner: *mut inband_scanner_t, state: inband_scanner_t) -> Result<(), Failure> {
+    let start = scanner as usize;
+    let end = start + size_of::<inband_scanner_t>();
+    let mut node = RUNNING.with(|r| r.get());
+    while !node.is_null() {
+        // SAFETY: a node of the chain lives on the stack of a `with_scanner` still running
+        // on this thread (it unlinks itself before it returns).
+        let running = unsafe { &*node };
+        let other = running.state as usize;
+        if other < end && start < other + size_of::<inband_scanner_t>() {
+            return Err(in_use());
+        }
+        node = running.outer;
+    }
+    // SAFETY: writable by contract; no call runs on a scanner there.
+    unsafe { scanner.write(state) };
+    Ok(())
+}
+
+/// Marks a scanner busy, or fails if a call already runs on it.
+fn claim(busy: &AtomicU8) -> Result<(), Failure> {
+    busy.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+        .map(|_| ())
+        .map_err(|_| in_use())
+}
+
+fn in_use() -> Failure {
+    Failure::new(
+        INBAND_ERROR_STATE,
+        "the scanner is in use: called from inside one of its own callbacks, or from another \
+         thread during a call"
+            .to_owned(),
+    )
 }
 
 /// Allocates a scanner for `dialect` at the start of a stream and writes it to `*out`;
@@ -196,7 +271,7 @@ pub unsafe extern "C" fn inband_scanner_new(
 /// second free of the same variable is an error, not a double free.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `scanner` or `*scanner` is NULL (already freed),
-/// `INBAND_ERROR_STATE` if it is not a live scanner or a callback of it is running,
+/// `INBAND_ERROR_STATE` if it is not a live scanner or a call is running on it,
 /// `INBAND_ERROR_ARGUMENT` for a scanner in caller memory (`inband_scanner_init()`: release
 /// that memory yourself); nothing is released then.
 ///
@@ -223,8 +298,10 @@ pub unsafe extern "C" fn inband_scanner_free(
                     .to_owned(),
             ));
         }
-        // SAFETY: live and made by `Box::into_raw` in `inband_scanner_new` (`owned`), not
-        // borrowed by a running call (`check`); the marker is cleared before the release.
+        // SAFETY: live (`check`), so `busy` is an initialized byte.
+        claim(unsafe { &*addr_of!((*state).busy) })?;
+        // SAFETY: live and made by `Box::into_raw` in `inband_scanner_new` (`owned`), claimed
+        // (no call runs on it); the marker is cleared before the release.
         unsafe {
             addr_of_mut!((*state).magic).write(0);
             drop(Box::from_raw(state));
@@ -258,38 +335,43 @@ unsafe fn check(state: *mut inband_scanner_t) -> Result<(), Failure> {
     }
     // SAFETY: live, so `busy` was initialized; only this field is borrowed, shared, while a
     // running call holds the `scanner` field alone.
-    if unsafe { &*addr_of!((*state).busy) }.get() {
-        return Err(Failure::new(
-            INBAND_ERROR_STATE,
-            "the scanner was called from inside one of its own callbacks".to_owned(),
-        ));
+    if unsafe { &*addr_of!((*state).busy) }.load(Ordering::Acquire) != 0 {
+        return Err(in_use());
     }
     Ok(())
 }
 
-/// Runs `body` on the scanner of a checked, live `state`, marked busy meanwhile.
+/// Runs `body` on the scanner of a checked, live `state`, marked busy meanwhile; fails if a
+/// call already runs on it (a callback re-entering, another thread).
 ///
 /// # Safety
 /// `state` passed [`check`] and is valid for reads and writes during the call.
-unsafe fn with_scanner<R>(state: *mut inband_scanner_t, body: impl FnOnce(&mut Scanner) -> R) -> R {
-    struct Busy<'a>(&'a Cell<bool>);
+unsafe fn with_scanner<R>(
+    state: *mut inband_scanner_t,
+    body: impl FnOnce(&mut Scanner) -> R,
+) -> Result<R, Failure> {
+    struct Busy<'a>(&'a AtomicU8, *const Running);
     impl Drop for Busy<'_> {
         fn drop(&mut self) {
-            self.0.set(false);
+            RUNNING.with(|r| r.set(self.1));
+            self.0.store(0, Ordering::Release);
         }
     }
     // SAFETY: live by contract; `busy` and `scanner` are disjoint fields, so the shared
     // borrow of one and the exclusive borrow of the other do not alias, and re-entry from a
-    // callback only reads `magic` and `busy`.
-    let (busy, scanner) = unsafe {
-        (
-            &*addr_of!((*state).busy),
-            &mut *addr_of_mut!((*state).scanner),
-        )
+    // callback or another thread only reads `magic` and `busy` (atomically) until it has
+    // claimed `busy`, which it cannot while this call holds it.
+    let busy = unsafe { &*addr_of!((*state).busy) };
+    claim(busy)?;
+    let node = Running {
+        state,
+        outer: RUNNING.with(|r| r.get()),
     };
-    busy.set(true);
-    let _busy = Busy(busy);
-    body(scanner)
+    RUNNING.with(|r| r.set(&node));
+    let _busy = Busy(busy, node.outer);
+    // SAFETY: claimed above: this call alone uses the `scanner` field until `_busy` drops.
+    let scanner = unsafe { &mut *addr_of_mut!((*state).scanner) };
+    Ok(body(scanner))
 }
 
 /// The callback table at `callbacks`, checked.
@@ -317,9 +399,10 @@ fn finished(_: inband::Error) -> Failure {
 /// `buf` may be reused or freed as soon as the call returns. Allocates nothing.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `scanner` or `callbacks` is NULL, or `buf` is NULL with
-/// `len` > 0; `INBAND_ERROR_STATE` for memory that holds no scanner or a call from one of its
-/// callbacks; `INBAND_ERROR_FINISHED` after `inband_scanner_finish()` without
-/// `inband_scanner_reset()`. Nothing is scanned then.
+/// `len` > 0; `INBAND_ERROR_ARGUMENT` if `len` exceeds `PTRDIFF_MAX`; `INBAND_ERROR_STATE`
+/// for memory that holds no scanner, or a scanner a call is running on (a call from one of
+/// its callbacks or from another thread meanwhile); `INBAND_ERROR_FINISHED` after
+/// `inband_scanner_finish()` without `inband_scanner_reset()`. Nothing is scanned then.
 ///
 /// # Safety
 /// `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is
@@ -342,7 +425,7 @@ pub unsafe extern "C" fn inband_scanner_feed(
         let table = unsafe { table(callbacks) }?;
         let mut sink = Callbacks { table, user };
         // SAFETY: checked above.
-        unsafe { with_scanner(scanner, |s| s.feed(chunk, &mut sink)) }.map_err(finished)
+        unsafe { with_scanner(scanner, |s| s.feed(chunk, &mut sink)) }?.map_err(finished)
     })
 }
 
@@ -362,6 +445,14 @@ pub(crate) unsafe fn bytes<'a>(
         return Err(Failure::new(
             INBAND_ERROR_NULL,
             format!("{what} is NULL with a length of {len}"),
+        ));
+    }
+    // No object is larger than PTRDIFF_MAX bytes (and a slice of more is undefined
+    // behaviour): such a length is a negative number cast or SIZE_MAX, never a buffer.
+    if len > isize::MAX as usize {
+        return Err(Failure::new(
+            INBAND_ERROR_ARGUMENT,
+            format!("{what} has a length of {len} bytes, more than PTRDIFF_MAX: not a buffer"),
         ));
     }
     // SAFETY: not NULL, readable for `len` bytes by contract.
@@ -390,7 +481,7 @@ pub unsafe extern "C" fn inband_scanner_finish(
         let table = unsafe { table(callbacks) }?;
         let mut sink = Callbacks { table, user };
         // SAFETY: checked above.
-        unsafe { with_scanner(scanner, |s| s.finish(&mut sink)) }.map_err(finished)
+        unsafe { with_scanner(scanner, |s| s.finish(&mut sink)) }?.map_err(finished)
     })
 }
 
@@ -399,7 +490,8 @@ pub unsafe extern "C" fn inband_scanner_finish(
 /// `inband_scanner_finish()` first to close it properly). Allocates nothing.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `scanner` is NULL, `INBAND_ERROR_STATE` for memory that
-/// holds no scanner or a call from one of its callbacks.
+/// holds no scanner, or a scanner a call is running on (from one of its callbacks or from
+/// another thread).
 ///
 /// # Safety
 /// `scanner` is NULL or came from `inband_scanner_new()` / `inband_scanner_init()` and is
@@ -410,7 +502,7 @@ pub unsafe extern "C" fn inband_scanner_reset(scanner: *mut inband_scanner_t) ->
         // SAFETY: forwarded from this function's contract.
         unsafe { check(scanner) }?;
         // SAFETY: checked above.
-        unsafe { with_scanner(scanner, Scanner::reset) };
+        unsafe { with_scanner(scanner, Scanner::reset) }?;
         Ok(())
     })
 }
@@ -432,7 +524,7 @@ pub unsafe extern "C" fn inband_scanner_offset(
         // SAFETY: forwarded from this function's contract.
         unsafe { check(scanner) }?;
         // SAFETY: checked above.
-        let offset = unsafe { with_scanner(scanner, |s| s.offset()) };
+        let offset = unsafe { with_scanner(scanner, |s| s.offset()) }?;
         // SAFETY: forwarded from this function's contract.
         unsafe { put(out, offset, "out") }
     })

@@ -1,10 +1,15 @@
 /*
  * The misuse checks of the C ABI's test driver (`driver misuse`): NULL pointers, unknown
- * dialects, wrong order, re-entry from a callback, double free, bad tools JSON; each must
- * get its error code. Compiled as C99 and as C++11 (which adds a RAII check).
+ * dialects, wrong order, re-entry from a callback, a second thread during a call, lengths
+ * over PTRDIFF_MAX, double free, bad tools JSON; each must get its error code. Then the
+ * delta handle's memory options, a call that breaks after it was sent, and a scanner on
+ * the stack. Compiled as C99 and as C++11 (which adds a RAII check).
  */
 #include "check.h"
 
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +35,136 @@ static void reenter(void *user, inband_span_t span, const uint8_t *text, size_t 
     r->free_ = inband_scanner_free(&copy);
 }
 
+/* Re-initializing the scanner's memory from its own callback is refused; the feed goes on. */
+struct reinit {
+    void *mem;
+    inband_status_t init;
+    size_t text;
+};
+
+static void reinit_text(void *user, inband_span_t span, const uint8_t *text, size_t len) {
+    struct reinit *r = (struct reinit *)user;
+    (void)span;
+    (void)text;
+    r->init = inband_scanner_init(r->mem, inband_scanner_size(), INBAND_DIALECT_GLM, NULL, NULL);
+    r->text += len;
+}
+
+/* A second thread calls the scanner while the first is inside one of its callbacks. */
+struct two_threads {
+    inband_scanner_t *scanner;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int phase; /* 1: the first thread is in its callback; 2: the second thread is done */
+    inband_status_t feed, reset, free_;
+};
+
+static void *second_thread(void *arg) {
+    struct two_threads *t = (struct two_threads *)arg;
+    inband_callbacks_t none;
+    inband_scanner_t *copy;
+    memset(&none, 0, sizeof none);
+    pthread_mutex_lock(&t->lock);
+    while (t->phase != 1) {
+        pthread_cond_wait(&t->cond, &t->lock);
+    }
+    pthread_mutex_unlock(&t->lock);
+    copy = t->scanner;
+    t->feed = inband_scanner_feed(t->scanner, (const uint8_t *)"x", 1, &none, NULL);
+    t->reset = inband_scanner_reset(t->scanner);
+    t->free_ = inband_scanner_free(&copy);
+    pthread_mutex_lock(&t->lock);
+    t->phase = 2;
+    pthread_cond_signal(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+static void wait_for_second(void *user, inband_span_t span, const uint8_t *text, size_t len) {
+    struct two_threads *t = (struct two_threads *)user;
+    (void)span;
+    (void)text;
+    (void)len;
+    pthread_mutex_lock(&t->lock);
+    if (t->phase == 0) {
+        t->phase = 1;
+        pthread_cond_signal(&t->cond);
+        while (t->phase != 2) {
+            pthread_cond_wait(&t->cond, &t->lock);
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* A scanner in stack memory, sized and aligned by the header's compile-time constants. */
+static void stack_scanner(void) {
+    union {
+        unsigned char bytes[INBAND_SCANNER_SIZE];
+        uint64_t align;
+    } mem;
+    inband_scanner_t *s = NULL;
+    inband_callbacks_t none;
+    uint64_t offset = 0;
+    memset(&none, 0, sizeof none);
+    CHECK(inband_scanner_size() <= INBAND_SCANNER_SIZE, "size %zu", inband_scanner_size());
+    CHECK(inband_scanner_align() <= INBAND_SCANNER_ALIGN, "align %zu", inband_scanner_align());
+    CHECK(INBAND_SCANNER_ALIGN == sizeof(uint64_t), "the union's alignment");
+    EXPECT_STATUS(inband_scanner_init(&mem, sizeof mem, INBAND_DIALECT_KIMI, NULL, &s), INBAND_OK);
+    CHECK(s == (inband_scanner_t *)&mem, "the scanner is the memory");
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"abc", 3, &none, NULL), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
+    CHECK(offset == 3, "offset %llu", (unsigned long long)offset);
+    EXPECT_STATUS(inband_scanner_finish(s, &none, NULL), INBAND_OK);
+}
+
+static void misuse_in_use(void) {
+    inband_callbacks_t cb;
+    struct reinit r;
+    struct two_threads t;
+    pthread_t thread;
+    inband_scanner_t *s = NULL;
+    uint64_t offset = 0;
+    memset(&cb, 0, sizeof cb);
+    memset(&r, 0, sizeof r);
+    r.mem = malloc(inband_scanner_size());
+    r.init = -1;
+    EXPECT_STATUS(inband_scanner_init(r.mem, inband_scanner_size(), INBAND_DIALECT_HERMES, NULL,
+                                      &s),
+                  INBAND_OK);
+    cb.text = reinit_text;
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"hello <tool", 11, &cb, &r), INBAND_OK);
+    EXPECT_STATUS(r.init, INBAND_ERROR_STATE);
+    CHECK(strstr(inband_last_error(), "in use") != NULL, "the message says why");
+    EXPECT_STATUS(inband_scanner_finish(s, &cb, &r), INBAND_OK);
+    CHECK(r.text == 11, "the hermes scanner went on: %zu text bytes", r.text);
+    /* Not in a call: re-initializing starts afresh. */
+    EXPECT_STATUS(inband_scanner_init(r.mem, inband_scanner_size(), INBAND_DIALECT_HERMES, NULL,
+                                      NULL),
+                  INBAND_OK);
+    EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
+    CHECK(offset == 0, "a fresh scanner at %llu", (unsigned long long)offset);
+    free(r.mem);
+
+    memset(&t, 0, sizeof t);
+    EXPECT_STATUS(inband_scanner_new(INBAND_DIALECT_QWEN3, NULL, &t.scanner), INBAND_OK);
+    pthread_mutex_init(&t.lock, NULL);
+    pthread_cond_init(&t.cond, NULL);
+    CHECK(pthread_create(&thread, NULL, second_thread, &t) == 0, "pthread_create");
+    memset(&cb, 0, sizeof cb);
+    cb.text = wait_for_second;
+    EXPECT_STATUS(inband_scanner_feed(t.scanner, (const uint8_t *)"hi", 2, &cb, &t), INBAND_OK);
+    pthread_join(thread, NULL);
+    EXPECT_STATUS(t.feed, INBAND_ERROR_STATE);
+    EXPECT_STATUS(t.reset, INBAND_ERROR_STATE);
+    EXPECT_STATUS(t.free_, INBAND_ERROR_STATE);
+    /* Once the first thread's call returned, the second may use it. */
+    EXPECT_STATUS(inband_scanner_offset(t.scanner, &offset), INBAND_OK);
+    CHECK(offset == 2, "offset %llu", (unsigned long long)offset);
+    EXPECT_STATUS(inband_scanner_free(&t.scanner), INBAND_OK);
+    pthread_cond_destroy(&t.cond);
+    pthread_mutex_destroy(&t.lock);
+}
+
 static void misuse_dialects(void) {
     inband_dialect_t d = 99;
     EXPECT_STATUS(inband_dialect_from_name(NULL, &d), INBAND_ERROR_NULL);
@@ -37,6 +172,9 @@ static void misuse_dialects(void) {
     EXPECT_STATUS(inband_dialect_from_name("qwen4", &d), INBAND_ERROR_DIALECT);
     CHECK(strstr(inband_last_error(), "qwen4") != NULL, "the message names the dialect");
     CHECK(d == 99, "a failed lookup leaves *out");
+    EXPECT_STATUS(inband_dialect_from_name("Hermes", &d), INBAND_ERROR_DIALECT);
+    EXPECT_STATUS(inband_dialect_for_parser(" Hermes ", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_HERMES, "a parser name in any case");
     EXPECT_STATUS(inband_dialect_from_name("\xff", &d), INBAND_ERROR_ARGUMENT);
     EXPECT_STATUS(inband_dialect_from_name("qwen3-coder", &d), INBAND_OK);
     CHECK(d == INBAND_DIALECT_QWEN3_CODER, "qwen3-coder is %u", d);
@@ -89,6 +227,13 @@ static void misuse_scanner(void) {
                   INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_scanner_feed(s, NULL, 3, &none, NULL), INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_scanner_feed(s, NULL, 0, &none, NULL), INBAND_OK);
+    /* A length no buffer has (a negative number cast, SIZE_MAX) is refused, not read. */
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"x", SIZE_MAX, &none, NULL),
+                  INBAND_ERROR_ARGUMENT);
+    CHECK(strstr(inband_last_error(), "PTRDIFF_MAX") != NULL, "the message says why");
+    EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"x", (size_t)PTRDIFF_MAX + 1, &none,
+                                      NULL),
+                  INBAND_ERROR_ARGUMENT);
     EXPECT_STATUS(inband_scanner_feed(s, (const uint8_t *)"ab", 2, &none, NULL), INBAND_OK);
     EXPECT_STATUS(inband_scanner_offset(s, &offset), INBAND_OK);
     CHECK(offset == 2, "offset %llu", (unsigned long long)offset);
@@ -145,6 +290,10 @@ static void misuse_deltas(void) {
     options.tools = NULL;
     options.tools_len = 3;
     EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_NULL);
+    options.tools = "[]";
+    options.tools_len = SIZE_MAX;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_ERROR_ARGUMENT);
+    CHECK(d == NULL, "no handle for a tools length over PTRDIFF_MAX");
     options.tools = "[{\"type\": \"function\", \"function\": {\"name\": \"read\"}}]";
     options.tools_len = strlen(options.tools);
     EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
@@ -153,6 +302,8 @@ static void misuse_deltas(void) {
     EXPECT_STATUS(inband_deltas_feed(d, NULL, 2, &json, NULL), INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_deltas_feed(NULL, (const uint8_t *)"hi", 2, &json, NULL),
                   INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"hi", SIZE_MAX, &json, NULL),
+                  INBAND_ERROR_ARGUMENT);
     EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)"hi", 2, &json, NULL), INBAND_OK);
     CHECK(json && strcmp(json, "{\"content\":\"hi\"}") == 0, "delta %s", json ? json : "NULL");
     EXPECT_STATUS(inband_deltas_finish(d, NULL), INBAND_ERROR_NULL);
@@ -167,6 +318,94 @@ static void misuse_deltas(void) {
     EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
     EXPECT_STATUS(inband_deltas_free(&d), INBAND_ERROR_NULL);
     EXPECT_STATUS(inband_deltas_free(NULL), INBAND_ERROR_NULL);
+}
+
+/* Feeds `text` one byte at a time; `joined` gets the deltas' JSON other than `{}`, joined. */
+static void feed_bytewise(inband_deltas_t *d, const char *text, char *joined, size_t cap) {
+    size_t i, used = 0;
+    joined[0] = 0;
+    for (i = 0; text[i]; i++) {
+        const char *json = NULL;
+        size_t len = 0;
+        EXPECT_STATUS(inband_deltas_feed(d, (const uint8_t *)text + i, 1, &json, &len),
+                      INBAND_OK);
+        if (json && strcmp(json, "{}") != 0 && used + len < cap) {
+            memcpy(joined + used, json, len + 1);
+            used += len;
+        }
+    }
+}
+
+/* The completion's memory: cut at max_response_bytes, or only the unsent part kept. */
+static void deltas_memory(void) {
+    inband_deltas_t *d = NULL;
+    inband_delta_options_t options;
+    inband_finish_t fin;
+    char joined[4096];
+    const char *text = "0123456789abcdefghij<tool_call>{\"name\": \"f\", \"arguments\": {}}"
+                       "</tool_call>";
+    memset(&options, 0, sizeof options);
+    options.has_seed = true;
+    options.max_response_bytes = 16;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion,
+                 "{\"content\":\"0123456789abcdef\",\"reasoning\":null,\"tool_calls\":[],"
+                 "\"incomplete_calls\":[],\"diagnostics\":[{\"code\":\"response_too_long\","
+                 "\"message\":\"the response is longer than max_response_bytes; the rest was "
+                 "left out\",\"span\":[16,17]}]}") == 0,
+          "cut completion %s", fin.completion);
+    CHECK(strcmp(fin.finish_reason, "stop") == 0, "cut: %s", fin.finish_reason);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+
+    options.max_response_bytes = 0;
+    options.unsent_only = true;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    CHECK(strstr(joined, "{\"content\":\"j\"}{\"tool_calls\":[{\"index\":0,\"id\":\"call_") != NULL,
+          "unsent-only deltas %s", joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion, "{\"content\":\"\",\"reasoning\":null,\"tool_calls\":[],"
+                                 "\"incomplete_calls\":[],\"diagnostics\":[]}") == 0,
+          "unsent-only completion %s", fin.completion);
+    CHECK(strcmp(fin.finish_reason, "tool_calls") == 0, "unsent: %s", fin.finish_reason);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+}
+
+/* A call that breaks after it was sent: what the deltas said stands, the rest is content;
+ * with hold_calls nothing of it is sent as a call. */
+static void deltas_broken_call(void) {
+    inband_deltas_t *d = NULL;
+    inband_delta_options_t options;
+    inband_finish_t fin;
+    char joined[4096];
+    const char *text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": ]}}</tool_call>";
+    const char *completion =
+        "{\"content\":\"<tool_call>{\\\"name\\\": \\\"f\\\", \\\"arguments\\\": {\\\"a\\\": ]}}"
+        "</tool_call>\",\"reasoning\":null,\"tool_calls\":[],\"incomplete_calls\":[],"
+        "\"diagnostics\":[{\"code\":\"missing_closer\",\"message\":\"the call's JSON was "
+        "complete but its closing delimiter never came\",\"span\":[46,46]},{\"code\":"
+        "\"invalid_arguments\",\"message\":\"the call's arguments are not a JSON object; kept "
+        "as text\",\"span\":[46,46]}]}";
+    memset(&options, 0, sizeof options);
+    options.has_seed = true;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    CHECK(strstr(joined, "\"function\":{\"arguments\":\"]\"}}]}{\"content\":\"}\"}") != NULL,
+          "streamed: %s", joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion, completion) == 0, "completion %s", fin.completion);
+    CHECK(strcmp(fin.finish_reason, "stop") == 0, "reason %s", fin.finish_reason);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
+
+    options.hold_calls = true;
+    EXPECT_STATUS(inband_deltas_new(INBAND_DIALECT_HERMES, &options, &d), INBAND_OK);
+    feed_bytewise(d, text, joined, sizeof joined);
+    CHECK(strstr(joined, "tool_calls") == NULL, "held: %s", joined);
+    EXPECT_STATUS(inband_deltas_finish(d, &fin), INBAND_OK);
+    CHECK(strcmp(fin.completion, completion) == 0, "held completion %s", fin.completion);
+    EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
 }
 
 #ifdef __cplusplus
@@ -200,7 +439,11 @@ static void cpp_raii(void) {
 int misuse(void) {
     misuse_dialects();
     misuse_scanner();
+    misuse_in_use();
+    stack_scanner();
     misuse_deltas();
+    deltas_memory();
+    deltas_broken_call();
 #ifdef __cplusplus
     cpp_raii();
 #endif
