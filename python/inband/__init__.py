@@ -147,7 +147,7 @@ class Scanner:
     @property
     def completion(self) -> Completion:
         """The assembled response; ``ValueError`` before ``finish``."""
-        return Completion.from_dict(self._native.completion())
+        return Completion.from_json(self._native.completion())
 
     def __reduce__(self) -> Any:
         raise TypeError("a Scanner holds a response in progress and cannot be pickled")
@@ -192,7 +192,7 @@ class DeltaStream:
     def finish(self) -> StreamEnd:
         """Ends the response; ``ValueError`` when called twice."""
         delta, reason, completion = self._native.finish()
-        return StreamEnd(_delta(delta), reason, Completion.from_dict(completion))
+        return StreamEnd(_delta(delta), reason, Completion.from_json(completion))
 
     def __reduce__(self) -> Any:
         raise TypeError("a DeltaStream holds a response in progress and cannot be pickled")
@@ -208,7 +208,7 @@ def assemble(
     stop_at_fabricated_result: bool = False,
 ) -> Completion:
     """The completion of a whole response (the GIL is released for long inputs)."""
-    return Completion.from_dict(
+    return Completion.from_json(
         _native.assemble(
             text,
             dialect,

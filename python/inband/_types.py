@@ -3,8 +3,38 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, NamedTuple
+
+
+def _number(text: str) -> float | Decimal:
+    """A JSON number with a fraction or exponent: a ``float`` when the float's shortest
+    form has exactly the written value (``0.1``, ``2.5e3``), else a ``decimal.Decimal`` of
+    the written digits (``1e999``, ``0.1000000000000000000001``), so nothing is rounded.
+    Integers are Python ``int``s, exact at any size."""
+    value = float(text)
+    if math.isfinite(value) and Decimal(repr(value)) == Decimal(text):
+        return value
+    return Decimal(text)
+
+
+def loads(text: str) -> Any:
+    """JSON text as Python values, numbers without rounding (see ``_number``)."""
+    return json.loads(text, parse_float=_number)
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of values ``loads`` returns (``Decimal`` written as a number)."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        items = (f"{json.dumps(k, ensure_ascii=False)}:{dumps(v)}" for k, v in value.items())
+        return "{" + ",".join(items) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(dumps(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -92,7 +122,9 @@ class Delta:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A complete call; ``arguments`` is the parsed JSON object."""
+    """A complete call; ``arguments`` is the parsed JSON object: integers as ``int``,
+    other numbers as ``float`` where that is exact, else ``decimal.Decimal`` (never
+    rounded; see ``inband._types.loads``)."""
 
     id: str
     name: str
@@ -100,8 +132,8 @@ class ToolCall:
 
     @property
     def arguments_json(self) -> str:
-        """The arguments as compact JSON text (non-ASCII kept)."""
-        return json.dumps(self.arguments, ensure_ascii=False, separators=(",", ":"))
+        """The arguments as compact JSON text (non-ASCII kept, every number exact)."""
+        return dumps(self.arguments)
 
 
 @dataclass(frozen=True)
@@ -132,6 +164,11 @@ class Completion:
     tool_calls: list[ToolCall]
     incomplete_calls: list[IncompleteCall]
     diagnostics: list[Diagnostic]
+
+    @classmethod
+    def from_json(cls, text: str) -> Completion:
+        """From the ``summary`` JSON text of the native module (or ``inband scan``)."""
+        return cls.from_dict(loads(text))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Completion:

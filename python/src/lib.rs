@@ -122,3 +122,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     Ok(())
 }
+
+/// A completion as JSON text in the `summary` shape, not as Python objects: the arguments'
+/// numbers go to Python exactly as the model wrote them (serde_json's `arbitrary_precision`
+/// has no Python form), and `inband._types.loads` reads them without rounding.
+pub(crate) fn completion_json(completion: &inband_alloc::assemble::Completion) -> PyResult<String> {
+    serde_json::to_string(completion)
+        .map_err(|e| PyValueError::new_err(format!("cannot write the completion: {e}")))
+}

@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 pub struct Scanner {
     scanner: inband::Scanner,
     sinks: Tee,
-    completion: Option<Py<PyAny>>,
+    completion: Option<String>,
 }
 
 /// The event log and the assembler, fed the same events.
@@ -68,16 +68,15 @@ impl Scanner {
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if let Some(assembler) = self.sinks.assembler.take() {
             let completion = assembler.finish();
-            self.completion = Some(pythonize::pythonize(py, &completion)?.unbind());
+            self.completion = Some(crate::completion_json(&completion)?);
         }
         self.drain(py)
     }
 
-    /// The assembled completion as a dict (the `summary` shape), after `finish`.
-    fn completion(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+    /// The assembled completion as JSON text (the `summary` shape), after `finish`.
+    fn completion(&self) -> PyResult<String> {
         self.completion
-            .as_ref()
-            .map(|c| c.clone_ref(py))
+            .clone()
             .ok_or_else(|| PyValueError::new_err("the scanner is not finished: call finish()"))
     }
 

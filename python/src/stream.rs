@@ -83,7 +83,7 @@ impl DeltaStream {
     fn finish<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> PyResult<(DeltaTuple<'py>, &'static str, Bound<'py, PyAny>)> {
+    ) -> PyResult<(DeltaTuple<'py>, &'static str, String)> {
         let mut stream = self.stream.take().ok_or_else(finished)?;
         self.scanner
             .finish(&mut stream)
@@ -92,7 +92,7 @@ impl DeltaStream {
         Ok((
             delta_tuple(py, delta)?,
             reason,
-            pythonize::pythonize(py, &completion)?,
+            crate::completion_json(&completion)?,
         ))
     }
 
@@ -111,7 +111,7 @@ fn delta_tuple(py: Python<'_>, delta: ChunkDelta) -> PyResult<DeltaTuple<'_>> {
     Ok((delta.content, delta.reasoning_content, calls))
 }
 
-/// The completion of a whole response (str or bytes), as a dict in the `summary` shape.
+/// The completion of a whole response (str or bytes), as JSON text in the `summary` shape.
 #[pyfunction]
 #[pyo3(signature = (text, dialect, *, starts_in_reasoning = false, tools_json = None,
                     seed = None, stop_at_fabricated_result = false))]
@@ -123,7 +123,7 @@ pub fn assemble<'py>(
     tools_json: Option<&str>,
     seed: Option<u64>,
     stop_at_fabricated_result: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<String> {
     let bytes = crate::chunk_bytes(text)?;
     let dialect: Dialect = crate::dialect(dialect)?;
     let mut scan_options = Options::default();
@@ -135,5 +135,5 @@ pub fn assemble<'py>(
     } else {
         run()
     };
-    pythonize::pythonize(py, &completion).map_err(Into::into)
+    crate::completion_json(&completion)
 }

@@ -334,3 +334,37 @@ def test_gil_is_released_while_scanning_a_large_input() -> None:
         ticks += 1
     t.join()
     assert ticks > 100_000
+
+
+def test_numbers_reach_python_exactly_and_a_repeated_key_keeps_its_first_value() -> None:
+    from decimal import Decimal
+
+    text = (
+        '<tool_call>{"name": "rm", "arguments": {"path": "/tmp/safe", "n": '
+        '123456789012345678901234567890, "x": 1e999, "y": 0.1000000000000000000001, '
+        '"z": 0.5, "path": "/"}}</tool_call>'
+    )
+    completion = inband.assemble(text, "hermes", seed=1)
+    call = completion.tool_calls[0]
+    assert call.arguments == {
+        "path": "/tmp/safe",
+        "n": 123456789012345678901234567890,
+        "x": Decimal("1e999"),
+        "y": Decimal("0.1000000000000000000001"),
+        "z": 0.5,
+    }
+    assert type(call.arguments["z"]) is float
+    assert call.arguments_json == (
+        '{"path":"/tmp/safe","n":123456789012345678901234567890,"x":1E+999,'
+        '"y":0.1000000000000000000001,"z":0.5}'
+    )
+    assert [d.code for d in completion.diagnostics] == ["duplicate_parameter"]
+    stream = inband.DeltaStream("hermes", seed=1)
+    pieces = [stream.feed(text[i : i + 3]) for i in range(0, len(text), 3)]
+    end = stream.finish()
+    streamed = "".join(c.arguments for d in [*pieces, end.delta] for c in d.tool_calls)
+    assert streamed == (
+        '{"path": "/tmp/safe", "n": 123456789012345678901234567890, "x": 1e999, '
+        '"y": 0.1000000000000000000001, "z": 0.5}'
+    )
+    assert end.completion.tool_calls[0].arguments == call.arguments
