@@ -76,6 +76,22 @@ pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     })
 }
 
+/// A serializable value (a completion) as Python data, through its JSON text and Python's
+/// `json.loads`: serde's private tokens (`RawValue` arguments, `arbitrary_precision`
+/// numbers) are JSON to serde_json's serializer but opaque structs to a generic one, so
+/// the JSON text is the one faithful form. Numbers come back as Python reads JSON: integers
+/// exact at any size, others as `float`.
+///
+/// # Errors
+/// `ValueError` if the value cannot be serialized (never for a completion).
+pub(crate) fn to_python<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
 /// The dialect for a model id (`Qwen/Qwen3-Coder-480B-A35B-Instruct` → `qwen3-coder`);
 /// ids no rule knows get `xml`.
 #[pyfunction]

@@ -92,7 +92,7 @@ impl DeltaStream {
         Ok((
             delta_tuple(py, delta)?,
             reason,
-            pythonize::pythonize(py, &completion)?,
+            crate::to_python(py, &completion)?,
         ))
     }
 
@@ -135,5 +135,5 @@ pub fn assemble<'py>(
     } else {
         run()
     };
-    pythonize::pythonize(py, &completion).map_err(Into::into)
+    crate::to_python(py, &completion).map_err(Into::into)
 }
