@@ -135,5 +135,5 @@ pub fn assemble<'py>(
     } else {
         run()
     };
-    crate::to_python(py, &completion).map_err(Into::into)
+    crate::to_python(py, &completion)
 }
