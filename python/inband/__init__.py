@@ -63,18 +63,28 @@ __all__ = [
 GIL_RELEASE_BYTES: int = _native.GIL_RELEASE_BYTES
 """Chunks at least this long (bytes) are scanned with the GIL released."""
 
-Tools = Union[str, Iterable[Mapping[str, Any]], None]
+Tools = Union[str, bytes, Iterable[Mapping[str, Any]], None]
 """An OpenAI ``tools`` array: a list of ``{"type": "function", "function": {...}}`` dicts
-(or objects with ``model_dump()``), or its JSON text."""
+(or objects with ``model_dump()``), or its JSON text (``str``, or UTF-8 ``bytes``). One
+tool alone (a dict) or any other type is a ``TypeError``."""
 
 Chunk = Union[str, bytes]
 
 
 def _tools_json(tools: Tools) -> str | None:
+    """The JSON text of ``tools``; ``TypeError`` for what is no tools array nor its text."""
     if tools is None:
         return None
     if isinstance(tools, str):
         return tools
+    if isinstance(tools, (bytes, bytearray)):
+        return bytes(tools).decode("utf-8")
+    if isinstance(tools, Mapping) or callable(getattr(tools, "model_dump", None)):
+        raise TypeError("tools is a list of tools, not one tool: pass [tool]")
+    if not isinstance(tools, Iterable):
+        raise TypeError(
+            f"tools is a list of OpenAI tools or its JSON text, not {type(tools).__name__}"
+        )
     return json.dumps([_plain(t) for t in tools], ensure_ascii=False)
 
 

@@ -11,7 +11,7 @@ use inband_alloc::select;
 use inband_alloc::tools::ToolSet;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
 mod encode;
 mod scan;
@@ -53,10 +53,11 @@ pub(crate) fn tools(json: Option<&str>) -> PyResult<Option<ToolSet>> {
     .transpose()
 }
 
-/// The bytes of a `str` (UTF-8) or of a bytes-like chunk.
+/// The bytes of a chunk: a `str` (as UTF-8), `bytes`, `bytearray` or `memoryview`.
 ///
 /// # Errors
-/// `TypeError` for anything else.
+/// `TypeError` for anything else (a list of ints is no chunk), `UnicodeEncodeError` for a
+/// `str` holding a lone surrogate.
 pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(text) = chunk.downcast::<PyString>() {
         return Ok(text.to_cow()?.as_bytes().to_vec());
@@ -64,16 +65,24 @@ pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(bytes) = chunk.downcast::<PyBytes>() {
         return Ok(bytes.as_bytes().to_vec());
     }
-    chunk.extract::<Vec<u8>>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "a chunk is str or bytes, not {}",
-            chunk
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })
+    if let Ok(bytes) = chunk.downcast::<PyByteArray>() {
+        return Ok(bytes.to_vec());
+    }
+    if let Ok(view) = chunk.downcast::<PyMemoryView>() {
+        return Ok(view
+            .call_method0("tobytes")?
+            .downcast::<PyBytes>()?
+            .as_bytes()
+            .to_vec());
+    }
+    let name = chunk
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "a chunk is str or bytes, not {name}"
+    )))
 }
 
 /// A serializable value (a completion) as Python data, through its JSON text and Python's

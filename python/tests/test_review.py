@@ -42,7 +42,8 @@ def test_completion_arguments_are_a_plain_dict() -> None:
 
 
 def test_big_and_exact_numbers_keep_their_value() -> None:
-    text = '<tool_call>{"name": "f", "arguments": {"big": 123456789012345678901234567890, "x": 0.1}}</tool_call>'
+    args = '{"big": 123456789012345678901234567890, "x": 0.1}'
+    text = '<tool_call>{"name": "f", "arguments": ' + args + "}</tool_call>"
     (call,) = inband.assemble(text, "hermes").tool_calls
     assert call.arguments == {"big": 123456789012345678901234567890, "x": 0.1}
 
@@ -74,3 +75,34 @@ def test_bytes_split_inside_a_code_point_stream_the_same() -> None:
         args = "".join(c.arguments for c in fragments)
         assert json.loads(args) == {"city": "Zürich 東京", "n": 3}, i
         assert end.completion.tool_calls[0].arguments == {"city": "Zürich 東京", "n": 3}
+
+
+def test_tools_of_the_wrong_shape_are_type_errors() -> None:
+    # One tool alone got "tool 0: not a JSON object" (its keys were read as tools); an int
+    # got "'int' object is not iterable"; JSON bytes were read as a list of ints.
+    with pytest.raises(TypeError, match=r"a list of tools, not one tool: pass \[tool\]"):
+        inband.assemble(CALL, "hermes", TOOLS[0])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not int"):
+        inband.DeltaStream("hermes", tools=5)  # type: ignore[arg-type]
+    completion = inband.assemble(CALL, "hermes", json.dumps(TOOLS).encode())
+    assert completion.diagnostics == []
+    assert completion.tool_calls[0].arguments == {"city": "Zürich 東京", "n": 3}
+    with pytest.raises(ValueError, match="tools are not an OpenAI tools array: not a JSON array"):
+        inband.Scanner("hermes", tools='{"a": 1}')
+
+
+def test_chunks_are_text_or_bytes_like_only() -> None:
+    # A list of ints was read as bytes: [60, 116] gave the content "<t".
+    with pytest.raises(TypeError, match="a chunk is str or bytes, not list"):
+        inband.assemble([60, 116], "hermes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a chunk is str or bytes, not int"):
+        inband.DeltaStream("hermes").feed(7)  # type: ignore[arg-type]
+    data = CALL.encode()
+    for chunk in [bytearray(data), memoryview(data)]:
+        completion = inband.assemble(chunk, "hermes", TOOLS)  # type: ignore[arg-type]
+        assert completion.tool_calls[0].arguments == {"city": "Zürich 東京", "n": 3}
+    s = inband.DeltaStream("hermes")
+    with pytest.raises(UnicodeEncodeError):
+        s.feed("a\ud800")
+    # The refused chunk lost nothing: the stream goes on.
+    assert s.feed("b").content == "b"
