@@ -173,7 +173,9 @@ class DeltaStream:
     argument fragments concatenate to the JSON text its completed arguments were parsed
     from. ``seed`` makes call ids deterministic; ``hold_calls`` holds each call until it
     is complete; ``stop_at_fabricated_result`` ends the response where the model begins
-    writing a tool result itself.
+    writing a tool result itself. Memory stays bounded: the first chunk that takes the response past
+    ``max_response_bytes`` (``None``: 64 MiB) and every chunk after it are left out,
+    neither streamed nor kept, with a ``response_too_long`` diagnostic.
     """
 
     def __init__(
@@ -185,6 +187,7 @@ class DeltaStream:
         seed: int | None = None,
         hold_calls: bool = False,
         stop_at_fabricated_result: bool = False,
+        max_response_bytes: int | None = None,
     ) -> None:
         self._native = _native.DeltaStream(
             dialect,
@@ -193,6 +196,7 @@ class DeltaStream:
             seed=seed,
             hold_calls=hold_calls,
             stop_at_fabricated_result=stop_at_fabricated_result,
+            max_response_bytes=max_response_bytes,
         )
 
     def feed(self, chunk: Chunk) -> Delta:
@@ -216,8 +220,11 @@ def assemble(
     starts_in_reasoning: bool = False,
     seed: int | None = None,
     stop_at_fabricated_result: bool = False,
+    max_response_bytes: int | None = None,
 ) -> Completion:
-    """The completion of a whole response (the GIL is released for long inputs)."""
+    """The completion of a whole response (the GIL is released for long inputs); a text
+    longer than ``max_response_bytes`` (``None``: 64 MiB) is left out whole, with a
+    ``response_too_long`` diagnostic."""
     return Completion.from_dict(
         _native.assemble(
             text,
@@ -226,6 +233,7 @@ def assemble(
             tools_json=_tools_json(tools),
             seed=seed,
             stop_at_fabricated_result=stop_at_fabricated_result,
+            max_response_bytes=max_response_bytes,
         )
     )
 

@@ -106,3 +106,25 @@ def test_chunks_are_text_or_bytes_like_only() -> None:
         s.feed("a\ud800")
     # The refused chunk lost nothing: the stream goes on.
     assert s.feed("b").content == "b"
+
+
+def test_a_response_past_max_response_bytes_is_cut_with_a_diagnostic() -> None:
+    # The 64 MiB bound was undocumented and could not be set from Python: 200 MiB fed gave
+    # 64 MiB of content and a diagnostic nobody was told about.
+    s = inband.DeltaStream("hermes", max_response_bytes=10)
+    assert s.feed("01234").content == "01234"
+    # The chunk that crosses the limit is left out whole, and so is everything after it.
+    assert s.feed("56789abc").content == ""
+    assert s.feed("more").content == ""
+    end = s.finish()
+    assert end.delta.content == ""
+    assert end.completion.content == "01234"
+    assert [(d.code, d.span) for d in end.completion.diagnostics] == [
+        ("response_too_long", (5, 13))  # the span: the chunk that crossed it
+    ]
+    c = inband.assemble("0123456789abc", "hermes", max_response_bytes=10)
+    assert c.content == ""
+    assert [(d.code, d.span) for d in c.diagnostics] == [("response_too_long", (0, 13))]
+    assert inband.assemble("0123456789", "hermes", max_response_bytes=10).diagnostics == []
+    with pytest.raises(OverflowError):
+        inband.assemble("x", "hermes", max_response_bytes=-1)
