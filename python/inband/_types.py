@@ -92,11 +92,14 @@ class Delta:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A complete call; ``arguments`` is the parsed JSON object."""
+    """A complete call; ``arguments`` is the parsed JSON object; ``arguments_text`` the
+    JSON text it was parsed from, exactly as streamed (the concatenation of the call's
+    ``ToolCallDelta.arguments``: the model's spacing and number text kept)."""
 
     id: str
     name: str
     arguments: dict[str, Any]
+    arguments_text: str = ""
 
     @property
     def arguments_json(self) -> str:
@@ -139,7 +142,10 @@ class Completion:
         return cls(
             content=d["content"],
             reasoning=d["reasoning"],
-            tool_calls=[ToolCall(c["id"], c["name"], c["arguments"]) for c in d["tool_calls"]],
+            tool_calls=[
+                ToolCall(c["id"], c["name"], c["arguments"], c.get("arguments_text", ""))
+                for c in d["tool_calls"]
+            ],
             incomplete_calls=[
                 IncompleteCall(c["id"], c["name"], c["arguments"]) for c in d["incomplete_calls"]
             ],

@@ -17,7 +17,6 @@ One parser object serves one request (vLLM makes one per request); it is not thr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -89,9 +88,8 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
             ToolCall(
                 id=c.id,
                 type="function",
-                function=FunctionCall(
-                    name=c.name, arguments=json.dumps(c.arguments, ensure_ascii=False)
-                ),
+                # The text streaming sends, so both paths give the same arguments.
+                function=FunctionCall(name=c.name, arguments=c.arguments_text),
             )
             for c in completion.tool_calls
         ]

@@ -101,6 +101,26 @@ pub(crate) fn to_python<'py, T: serde::Serialize>(
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// A completion as Python data ([`to_python`]'s summary shape), each complete call also
+/// given `arguments_text`: the JSON text its arguments were parsed from, exactly, which is
+/// the concatenation of its streamed argument fragments.
+///
+/// # Errors
+/// As [`to_python`].
+pub(crate) fn completion<'py>(
+    py: Python<'py>,
+    completion: &inband_alloc::assemble::Completion,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = to_python(py, completion)?;
+    let calls = value.get_item("tool_calls")?;
+    for (i, call) in completion.tool_calls.iter().enumerate() {
+        calls
+            .get_item(i)?
+            .set_item("arguments_text", call.arguments_text())?;
+    }
+    Ok(value)
+}
+
 /// The dialect for a model id (`Qwen/Qwen3-Coder-480B-A35B-Instruct` → `qwen3-coder`);
 /// ids no rule knows get `xml`.
 #[pyfunction]

@@ -68,7 +68,7 @@ impl Scanner {
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if let Some(assembler) = self.sinks.assembler.take() {
             let completion = assembler.finish();
-            self.completion = Some(crate::to_python(py, &completion)?.unbind());
+            self.completion = Some(crate::completion(py, &completion)?.unbind());
         }
         self.drain(py)
     }

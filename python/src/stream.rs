@@ -106,7 +106,7 @@ impl DeltaStream {
         Ok((
             delta_tuple(py, delta)?,
             reason,
-            crate::to_python(py, &completion)?,
+            crate::completion(py, &completion)?,
         ))
     }
 
@@ -157,5 +157,5 @@ pub fn assemble<'py>(
     } else {
         run()
     };
-    crate::to_python(py, &completion)
+    crate::completion(py, &completion)
 }

@@ -128,3 +128,18 @@ def test_a_response_past_max_response_bytes_is_cut_with_a_diagnostic() -> None:
     assert inband.assemble("0123456789", "hermes", max_response_bytes=10).diagnostics == []
     with pytest.raises(OverflowError):
         inband.assemble("x", "hermes", max_response_bytes=-1)
+
+
+def test_arguments_text_is_the_streamed_text() -> None:
+    # Non-streaming servers re-serialized the parsed dict: 1.0e3 became 1000.0 and the
+    # spacing changed, so the two paths gave different arguments.
+    text = '<tool_call>{"name": "f", "arguments": {"x": 1.0e3, "s": "é"}}</tool_call>'
+    s = inband.DeltaStream("hermes")
+    streamed = "".join(c.arguments for c in s.feed(text).tool_calls)
+    end = s.finish()
+    streamed += "".join(c.arguments for c in end.delta.tool_calls)
+    assert streamed == '{"x": 1.0e3, "s": "é"}'
+    (call,) = end.completion.tool_calls
+    assert call.arguments_text == streamed
+    assert call.arguments == {"x": 1000.0, "s": "é"}
+    assert inband.assemble(text, "hermes").tool_calls[0].arguments_text == streamed

@@ -57,7 +57,7 @@ class InbandDetector(BaseFormatDetector):  # type: ignore[misc]
             ToolCallItem(
                 tool_index=i,
                 name=t.name,
-                parameters=json.dumps(t.arguments, ensure_ascii=False),
+                parameters=t.arguments_text,
             )
             for i, t in enumerate(c.tool_calls)
         ]
