@@ -14,13 +14,15 @@ targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=(base vllm sglang)
 
 suite() {
-    local venv="$1" file="$2" rc=0
-    echo "== pytest $file in venv $venv"
+    local venv="$1" rc=0
+    shift
+    local files=("$@")
+    echo "== pytest ${files[*]} in venv $venv"
     # From a neutral folder, so that the installed wheel is imported, not python/inband.
     (cd "$venvs" && "$venvs/$venv/bin/python" -m pytest -q -p no:cacheprovider \
-        "$python_dir/tests/$file") || rc=$?
+        "${files[@]/#/$python_dir/tests/}") || rc=$?
     if [[ $rc -eq 5 ]]; then
-        echo "!! $file ran no test" >&2
+        echo "!! ${files[*]} ran no test" >&2
         return 1
     fi
     return "$rc"
@@ -34,7 +36,7 @@ for t in "${targets[@]}"; do
             (cd "$python_dir" && "$venvs/base/bin/mypy")
             cargo fmt --manifest-path "$python_dir/Cargo.toml" -- --check
             cargo clippy --manifest-path "$python_dir/Cargo.toml" --all-targets -- -D warnings
-            suite base test_package.py
+            suite base test_package.py test_review.py
             ;;
         vllm) suite vllm test_vllm.py ;;
         sglang) suite sglang test_sglang.py ;;

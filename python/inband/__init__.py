@@ -63,18 +63,28 @@ __all__ = [
 GIL_RELEASE_BYTES: int = _native.GIL_RELEASE_BYTES
 """Chunks at least this long (bytes) are scanned with the GIL released."""
 
-Tools = Union[str, Iterable[Mapping[str, Any]], None]
+Tools = Union[str, bytes, Iterable[Mapping[str, Any]], None]
 """An OpenAI ``tools`` array: a list of ``{"type": "function", "function": {...}}`` dicts
-(or objects with ``model_dump()``), or its JSON text."""
+(or objects with ``model_dump()``), or its JSON text (``str``, or UTF-8 ``bytes``). One
+tool alone (a dict) or any other type is a ``TypeError``."""
 
 Chunk = Union[str, bytes]
 
 
 def _tools_json(tools: Tools) -> str | None:
+    """The JSON text of ``tools``; ``TypeError`` for what is no tools array nor its text."""
     if tools is None:
         return None
     if isinstance(tools, str):
         return tools
+    if isinstance(tools, (bytes, bytearray)):
+        return bytes(tools).decode("utf-8")
+    if isinstance(tools, Mapping) or callable(getattr(tools, "model_dump", None)):
+        raise TypeError("tools is a list of tools, not one tool: pass [tool]")
+    if not isinstance(tools, Iterable):
+        raise TypeError(
+            f"tools is a list of OpenAI tools or its JSON text, not {type(tools).__name__}"
+        )
     return json.dumps([_plain(t) for t in tools], ensure_ascii=False)
 
 
@@ -147,7 +157,7 @@ class Scanner:
     @property
     def completion(self) -> Completion:
         """The assembled response; ``ValueError`` before ``finish``."""
-        return Completion.from_json(self._native.completion())
+        return Completion.from_dict(self._native.completion())
 
     def __reduce__(self) -> Any:
         raise TypeError("a Scanner holds a response in progress and cannot be pickled")
@@ -163,7 +173,9 @@ class DeltaStream:
     argument fragments concatenate to the JSON text its completed arguments were parsed
     from. ``seed`` makes call ids deterministic; ``hold_calls`` holds each call until it
     is complete; ``stop_at_fabricated_result`` ends the response where the model begins
-    writing a tool result itself.
+    writing a tool result itself. Memory stays bounded: the first chunk that takes the response past
+    ``max_response_bytes`` (``None``: 64 MiB) and every chunk after it are left out,
+    neither streamed nor kept, with a ``response_too_long`` diagnostic.
     """
 
     def __init__(
@@ -175,6 +187,7 @@ class DeltaStream:
         seed: int | None = None,
         hold_calls: bool = False,
         stop_at_fabricated_result: bool = False,
+        max_response_bytes: int | None = None,
     ) -> None:
         self._native = _native.DeltaStream(
             dialect,
@@ -183,6 +196,7 @@ class DeltaStream:
             seed=seed,
             hold_calls=hold_calls,
             stop_at_fabricated_result=stop_at_fabricated_result,
+            max_response_bytes=max_response_bytes,
         )
 
     def feed(self, chunk: Chunk) -> Delta:
@@ -192,7 +206,7 @@ class DeltaStream:
     def finish(self) -> StreamEnd:
         """Ends the response; ``ValueError`` when called twice."""
         delta, reason, completion = self._native.finish()
-        return StreamEnd(_delta(delta), reason, Completion.from_json(completion))
+        return StreamEnd(_delta(delta), reason, Completion.from_dict(completion))
 
     def __reduce__(self) -> Any:
         raise TypeError("a DeltaStream holds a response in progress and cannot be pickled")
@@ -206,9 +220,12 @@ def assemble(
     starts_in_reasoning: bool = False,
     seed: int | None = None,
     stop_at_fabricated_result: bool = False,
+    max_response_bytes: int | None = None,
 ) -> Completion:
-    """The completion of a whole response (the GIL is released for long inputs)."""
-    return Completion.from_json(
+    """The completion of a whole response (the GIL is released for long inputs); a text
+    longer than ``max_response_bytes`` (``None``: 64 MiB) is left out whole, with a
+    ``response_too_long`` diagnostic."""
+    return Completion.from_dict(
         _native.assemble(
             text,
             dialect,
@@ -216,6 +233,7 @@ def assemble(
             tools_json=_tools_json(tools),
             seed=seed,
             stop_at_fabricated_result=stop_at_fabricated_result,
+            max_response_bytes=max_response_bytes,
         )
     )
 

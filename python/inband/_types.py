@@ -122,13 +122,16 @@ class Delta:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A complete call; ``arguments`` is the parsed JSON object: integers as ``int``,
-    other numbers as ``float`` where that is exact, else ``decimal.Decimal`` (never
-    rounded; see ``inband._types.loads``)."""
+    """A complete call; ``arguments`` is the parsed JSON object (integers as ``int``, other
+    numbers as ``float`` where that is exact, else ``decimal.Decimal``: never rounded);
+    ``arguments_text`` the
+    JSON text it was parsed from, exactly as streamed (the concatenation of the call's
+    ``ToolCallDelta.arguments``: the model's spacing and number text kept)."""
 
     id: str
     name: str
     arguments: dict[str, Any]
+    arguments_text: str = ""
 
     @property
     def arguments_json(self) -> str:
@@ -166,17 +169,15 @@ class Completion:
     diagnostics: list[Diagnostic]
 
     @classmethod
-    def from_json(cls, text: str) -> Completion:
-        """From the ``summary`` JSON text of the native module (or ``inband scan``)."""
-        return cls.from_dict(loads(text))
-
-    @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Completion:
         """From the ``summary`` dict of the native module (or ``inband scan``)."""
         return cls(
             content=d["content"],
             reasoning=d["reasoning"],
-            tool_calls=[ToolCall(c["id"], c["name"], c["arguments"]) for c in d["tool_calls"]],
+            tool_calls=[
+                ToolCall(c["id"], c["name"], c["arguments"], c.get("arguments_text", ""))
+                for c in d["tool_calls"]
+            ],
             incomplete_calls=[
                 IncompleteCall(c["id"], c["name"], c["arguments"]) for c in d["incomplete_calls"]
             ],

@@ -88,7 +88,8 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
             ToolCall(
                 id=c.id,
                 type="function",
-                function=FunctionCall(name=c.name, arguments=c.arguments_json),
+                # The text streaming sends, so both paths give the same arguments.
+                function=FunctionCall(name=c.name, arguments=c.arguments_text),
             )
             for c in completion.tool_calls
         ]

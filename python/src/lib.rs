@@ -11,7 +11,7 @@ use inband_alloc::select;
 use inband_alloc::tools::ToolSet;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
 mod encode;
 mod scan;
@@ -53,10 +53,11 @@ pub(crate) fn tools(json: Option<&str>) -> PyResult<Option<ToolSet>> {
     .transpose()
 }
 
-/// The bytes of a `str` (UTF-8) or of a bytes-like chunk.
+/// The bytes of a chunk: a `str` (as UTF-8), `bytes`, `bytearray` or `memoryview`.
 ///
 /// # Errors
-/// `TypeError` for anything else.
+/// `TypeError` for anything else (a list of ints is no chunk), `UnicodeEncodeError` for a
+/// `str` holding a lone surrogate.
 pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(text) = chunk.downcast::<PyString>() {
         return Ok(text.to_cow()?.as_bytes().to_vec());
@@ -64,16 +65,62 @@ pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(bytes) = chunk.downcast::<PyBytes>() {
         return Ok(bytes.as_bytes().to_vec());
     }
-    chunk.extract::<Vec<u8>>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "a chunk is str or bytes, not {}",
-            chunk
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })
+    if let Ok(bytes) = chunk.downcast::<PyByteArray>() {
+        return Ok(bytes.to_vec());
+    }
+    if let Ok(view) = chunk.downcast::<PyMemoryView>() {
+        return Ok(view
+            .call_method0("tobytes")?
+            .downcast::<PyBytes>()?
+            .as_bytes()
+            .to_vec());
+    }
+    let name = chunk
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "a chunk is str or bytes, not {name}"
+    )))
+}
+
+/// A serializable value (a completion) as Python data, through its JSON text and Python's
+/// `json.loads`: serde's private tokens (`RawValue` arguments, `arbitrary_precision`
+/// numbers) are JSON to serde_json's serializer but opaque structs to a generic one, so
+/// the JSON text is the one faithful form. Numbers come back as Python reads JSON: integers
+/// exact at any size, others as `float`.
+///
+/// # Errors
+/// `ValueError` if the value cannot be serialized (never for a completion).
+pub(crate) fn to_python<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // `inband._types.loads` reads numbers without rounding (int, float where exact, else
+    // Decimal), as the arbitrary-precision numbers of the Rust side are.
+    py.import("inband._types")?.call_method1("loads", (text,))
+}
+
+/// A completion as Python data ([`to_python`]'s summary shape), each complete call also
+/// given `arguments_text`: the JSON text its arguments were parsed from, exactly, which is
+/// the concatenation of its streamed argument fragments.
+///
+/// # Errors
+/// As [`to_python`].
+pub(crate) fn completion<'py>(
+    py: Python<'py>,
+    completion: &inband_alloc::assemble::Completion,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = to_python(py, completion)?;
+    let calls = value.get_item("tool_calls")?;
+    for (i, call) in completion.tool_calls.iter().enumerate() {
+        calls
+            .get_item(i)?
+            .set_item("arguments_text", call.arguments_text())?;
+    }
+    Ok(value)
 }
 
 /// The dialect for a model id (`Qwen/Qwen3-Coder-480B-A35B-Instruct` → `qwen3-coder`);
@@ -121,12 +168,4 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     encode::add(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;
     Ok(())
-}
-
-/// A completion as JSON text in the `summary` shape, not as Python objects: the arguments'
-/// numbers go to Python exactly as the model wrote them (serde_json's `arbitrary_precision`
-/// has no Python form), and `inband._types.loads` reads them without rounding.
-pub(crate) fn completion_json(completion: &inband_alloc::assemble::Completion) -> PyResult<String> {
-    serde_json::to_string(completion)
-        .map_err(|e| PyValueError::new_err(format!("cannot write the completion: {e}")))
 }

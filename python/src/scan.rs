@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 pub struct Scanner {
     scanner: inband::Scanner,
     sinks: Tee,
-    completion: Option<String>,
+    completion: Option<Py<PyAny>>,
 }
 
 /// The event log and the assembler, fed the same events.
@@ -68,15 +68,16 @@ impl Scanner {
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if let Some(assembler) = self.sinks.assembler.take() {
             let completion = assembler.finish();
-            self.completion = Some(crate::completion_json(&completion)?);
+            self.completion = Some(crate::completion(py, &completion)?.unbind());
         }
         self.drain(py)
     }
 
-    /// The assembled completion as JSON text (the `summary` shape), after `finish`.
-    fn completion(&self) -> PyResult<String> {
+    /// The assembled completion as a dict (the `summary` shape), after `finish`.
+    fn completion(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.completion
-            .clone()
+            .as_ref()
+            .map(|c| c.clone_ref(py))
             .ok_or_else(|| PyValueError::new_err("the scanner is not finished: call finish()"))
     }
 

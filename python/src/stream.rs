@@ -8,7 +8,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-/// One response streamed as OpenAI deltas. `feed` returns
+/// One response streamed as OpenAI deltas; the chunk that takes the response past
+/// `max_response_bytes` (64 MiB by default) and all after it are left out, with a
+/// `response_too_long` diagnostic. `feed` returns
 /// `(content, reasoning_content, [(index, id, name, arguments), …])`; `finish` returns
 /// `(delta, finish_reason, completion)`, the completion in the `summary` shape.
 #[pyclass(module = "inband._native")]
@@ -28,8 +30,12 @@ fn options(
     seed: Option<u64>,
     hold_calls: bool,
     stop_at_fabricated_result: bool,
+    max_response_bytes: Option<u64>,
 ) -> PyResult<AssembleOptions> {
     let mut options = AssembleOptions::default();
+    if let Some(limit) = max_response_bytes {
+        options.max_response_bytes = limit;
+    }
     options.tools = crate::tools(tools_json)?;
     options.seed = seed;
     options.hold_calls = hold_calls;
@@ -41,7 +47,8 @@ fn options(
 impl DeltaStream {
     #[new]
     #[pyo3(signature = (dialect, *, starts_in_reasoning = false, tools_json = None, seed = None,
-                        hold_calls = false, stop_at_fabricated_result = false))]
+                        hold_calls = false, stop_at_fabricated_result = false,
+                        max_response_bytes = None))]
     fn new(
         dialect: &str,
         starts_in_reasoning: bool,
@@ -49,11 +56,18 @@ impl DeltaStream {
         seed: Option<u64>,
         hold_calls: bool,
         stop_at_fabricated_result: bool,
+        max_response_bytes: Option<u64>,
     ) -> PyResult<Self> {
         let dialect: Dialect = crate::dialect(dialect)?;
         let mut scan_options = Options::default();
         scan_options.starts_in_reasoning = starts_in_reasoning;
-        let options = options(tools_json, seed, hold_calls, stop_at_fabricated_result)?;
+        let options = options(
+            tools_json,
+            seed,
+            hold_calls,
+            stop_at_fabricated_result,
+            max_response_bytes,
+        )?;
         Ok(DeltaStream {
             scanner: inband::Scanner::new(dialect, scan_options),
             stream: Some(inband_alloc::stream::DeltaStream::new(dialect, &options)),
@@ -83,7 +97,7 @@ impl DeltaStream {
     fn finish<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> PyResult<(DeltaTuple<'py>, &'static str, String)> {
+    ) -> PyResult<(DeltaTuple<'py>, &'static str, Bound<'py, PyAny>)> {
         let mut stream = self.stream.take().ok_or_else(finished)?;
         self.scanner
             .finish(&mut stream)
@@ -92,7 +106,7 @@ impl DeltaStream {
         Ok((
             delta_tuple(py, delta)?,
             reason,
-            crate::completion_json(&completion)?,
+            crate::completion(py, &completion)?,
         ))
     }
 
@@ -111,10 +125,11 @@ fn delta_tuple(py: Python<'_>, delta: ChunkDelta) -> PyResult<DeltaTuple<'_>> {
     Ok((delta.content, delta.reasoning_content, calls))
 }
 
-/// The completion of a whole response (str or bytes), as JSON text in the `summary` shape.
+/// The completion of a whole response (str or bytes), as a dict in the `summary` shape.
 #[pyfunction]
 #[pyo3(signature = (text, dialect, *, starts_in_reasoning = false, tools_json = None,
-                    seed = None, stop_at_fabricated_result = false))]
+                    seed = None, stop_at_fabricated_result = false, max_response_bytes = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one each
 pub fn assemble<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
@@ -123,17 +138,24 @@ pub fn assemble<'py>(
     tools_json: Option<&str>,
     seed: Option<u64>,
     stop_at_fabricated_result: bool,
-) -> PyResult<String> {
+    max_response_bytes: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
     let bytes = crate::chunk_bytes(text)?;
     let dialect: Dialect = crate::dialect(dialect)?;
     let mut scan_options = Options::default();
     scan_options.starts_in_reasoning = starts_in_reasoning;
-    let options = options(tools_json, seed, false, stop_at_fabricated_result)?;
+    let options = options(
+        tools_json,
+        seed,
+        false,
+        stop_at_fabricated_result,
+        max_response_bytes,
+    )?;
     let run = || inband_alloc::assemble::assemble(dialect, scan_options, &options, [&bytes[..]]);
     let completion = if bytes.len() >= crate::GIL_RELEASE_BYTES {
         py.detach(run)
     } else {
         run()
     };
-    crate::completion_json(&completion)
+    crate::completion(py, &completion)
 }

@@ -150,3 +150,17 @@ def test_registered_and_launcher_imports() -> None:
     from inband.sglang import launch_server
 
     assert callable(launch_server.main)
+
+
+def test_detect_and_parse_arguments_are_the_streamed_text() -> None:
+    # detect_and_parse gave json.dumps of the parsed dict: '{"x": 1000.0}' for 1.0e3.
+    from inband.sglang import register
+
+    register()
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    detector = FunctionCallParser.ToolCallParserEnum["inband_hermes"]()
+    text = 'Hi <tool_call>{"name": "f", "arguments": {"x": 1.0e3, "s": "é"}}</tool_call>'
+    result = detector.detect_and_parse(text, [])
+    assert result.normal_text == "Hi"
+    assert [(c.name, c.parameters) for c in result.calls] == [("f", '{"x": 1.0e3, "s": "é"}')]

@@ -161,3 +161,17 @@ def test_general_plugin_entry_point_and_plugin_path() -> None:
     # --tool-parser-plugin inband.vllm imports the module by name.
     ToolParserManager.import_tool_parser("inband.vllm")
     assert "inband_hermes" in ToolParserManager.list_registered()
+
+
+def test_non_streaming_arguments_are_the_streamed_text() -> None:
+    # extract_tool_calls gave json.dumps of the parsed dict: '{"x": 1000.0}' for 1.0e3.
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+
+    p = ToolParserManager.get_tool_parser("inband_hermes")(tokenizer())
+    request = ChatCompletionRequest(model="m", messages=[{"role": "user", "content": "x"}])
+    text = 'Hi <tool_call>{"name": "f", "arguments": {"x": 1.0e3, "s": "é"}}</tool_call>'
+    info = p.extract_tool_calls(text, request)
+    assert info.tools_called and info.content == "Hi"
+    assert [(c.function.name, c.function.arguments) for c in info.tool_calls] == [
+        ("f", '{"x": 1.0e3, "s": "é"}')
+    ]

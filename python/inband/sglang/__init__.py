@@ -23,6 +23,7 @@ from sglang.srt.parser.reasoning_parser import StreamingParseResult as Reasoning
 
 from .. import Delta, DeltaStream, assemble, dialects
 from .._split import REASONING_DELIMITERS, ReasoningSplitter
+from .._types import loads
 
 __all__ = ["InbandDetector", "InbandReasoningDetector", "register"]
 
@@ -57,7 +58,7 @@ class InbandDetector(BaseFormatDetector):  # type: ignore[misc]
             ToolCallItem(
                 tool_index=i,
                 name=t.name,
-                parameters=t.arguments_json,
+                parameters=t.arguments_text,
             )
             for i, t in enumerate(c.tool_calls)
         ]
@@ -89,7 +90,7 @@ class InbandDetector(BaseFormatDetector):  # type: ignore[misc]
                 # Parsed only when it can be whole: a JSON object ends with "}".
                 if streamed.rstrip().endswith("}"):
                     try:
-                        self.prev_tool_call_arr[c.index]["arguments"] = json.loads(streamed)
+                        self.prev_tool_call_arr[c.index]["arguments"] = loads(streamed)
                     except json.JSONDecodeError:
                         pass
                 items.append(ToolCallItem(tool_index=c.index, name=None, parameters=c.arguments))
