@@ -9,8 +9,9 @@
 //!   whitespace follows: then it is sent, just before that event (a text event is split
 //!   there, so the order does not depend on the chunking). When the stream ends first, the
 //!   stop token was the end of the turn and the diagnostic is dropped; the token itself is
-//!   still markup, never text. A later stop token sends the waiting one's diagnostic: only
-//!   the last stop token of the stream can be the end of the turn.
+//!   still markup, never text. Stop tokens with only whitespace between them are one run
+//!   with one diagnostic spanning it (`<|im_end|><|endoftext|>` at the end is the end of
+//!   the turn): only the last run of the stream can be the end of the turn.
 //! - Until the first reasoning block opens, the content text is watched with the
 //!   dialect's reasoning-mode automaton: the first reasoning closer found in it (`</think>`,
 //!   `</thinking>`, Gemma's `<channel|>`) gets a [`Diagnostic::UnopenedReasoning`] naming
@@ -204,7 +205,12 @@ impl<S: Sink> Sink for Watch<'_, S> {
     }
 
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
-        if !blank(bytes) {
+        // A stop token right after a waiting one (whitespace between) joins its run: the
+        // run may still be the end of the turn (`<|im_end|><|endoftext|>`).
+        let stop = matches!(kind, Markup::Delimiter(Role::Stop));
+        if stop && self.edges.stop_start != NONE {
+            self.edges.closer = START;
+        } else if !blank(bytes) {
             self.event();
         }
         self.edges.closer = START;
@@ -275,8 +281,17 @@ impl<S: Sink> Sink for Watch<'_, S> {
 
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
         if diagnostic == Diagnostic::StrayStopToken {
-            // Only the last stop token of the stream may be the end of the turn.
-            self.flush();
+            // Only the last run of stop tokens (whitespace between them) may be the end of
+            // the turn: a stop token extends the waiting run, whose one diagnostic spans it.
+            // A run longer than a `u8` span sends its diagnostic and starts a new one.
+            if self.edges.stop_start != NONE {
+                let run = span.end.saturating_sub(self.edges.stop_start);
+                if let Ok(len) = u8::try_from(run) {
+                    self.edges.stop_len = len;
+                    return;
+                }
+                self.flush();
+            }
             self.edges.stop_start = span.start;
             self.edges.stop_len = u8::try_from(span.len()).unwrap_or(u8::MAX);
             return;

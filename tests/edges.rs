@@ -80,10 +80,29 @@ fn the_end_of_turn_token_at_the_end_is_the_normal_stop() {
             "T\"More\""
         ]
     );
-    // Two stop tokens: the first leaked, the last one ended the turn.
+    // Stop tokens with only whitespace between them are one run: at the end, the end of
+    // the turn; before text, one leak whose diagnostic spans the run.
     assert_eq!(
-        harness::scan(Dialect::Qwen3, options, "4.<|im_end|><|endoftext|>"),
-        ["T\"4.\"", "<Stop>", "D:stray_stop_token", "<Stop>"]
+        harness::scan(Dialect::Qwen3, options, "4.<|im_end|>\n<|endoftext|>\n"),
+        ["T\"4.\"", "<Stop>", "T\"\\n\"", "<Stop>", "T\"\\n\""]
+    );
+    assert_eq!(
+        harness::scan(Dialect::Qwen3, options, "4.<|im_end|><|endoftext|>More"),
+        [
+            "T\"4.\"",
+            "<Stop>",
+            "<Stop>",
+            "D:stray_stop_token",
+            "T\"More\""
+        ]
+    );
+    let run = completion(Dialect::Qwen3, options, "4.<|im_end|> <|endoftext|>More");
+    assert_eq!(
+        run.diagnostics
+            .iter()
+            .map(|d| (d.code, d.span))
+            .collect::<Vec<_>>(),
+        [("stray_stop_token", [2, 26])]
     );
     // After a call, and split anywhere (the harness feeds every chunking).
     let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call><|im_end|>";
