@@ -16,18 +16,18 @@
 //!
 //! ## Typing (dialects.md rule 8)
 //!
-//! Values are typed by their [`ValueKind`] and, for a raw-text value the markup does not
-//! type ([`ValueKind::Untyped`]: GLM, the XML family, qwen3-coder), by the JSON Schema of
+//! Values are typed by their [`ValueKind`](inband::ValueKind) and, for a raw-text value the markup does not
+//! type ([`ValueKind::Untyped`](inband::ValueKind::Untyped): GLM, the XML family, qwen3-coder), by the JSON Schema of
 //! the parameter in [`AssembleOptions::tools`] (the same rule in every dialect):
 //!
-//! - [`ValueKind::Text`] (DSML `string="true"`, which overrides the schema): the exact
+//! - [`ValueKind::Text`](inband::ValueKind::Text) (DSML `string="true"`, which overrides the schema): the exact
 //!   text, as a JSON string;
-//! - [`ValueKind::Json`] (DSML `string="false"`, which overrides the schema): the value's
+//! - [`ValueKind::Json`](inband::ValueKind::Json) (DSML `string="false"`, which overrides the schema): the value's
 //!   own JSON text, trimmed, after the bounded repair of [`ArgumentsNormalizer`] (Python
 //!   `True`/`False`/`None`, single-quoted strings, trailing commas, invalid escapes; a
 //!   `repaired_arguments` diagnostic says so); if even that does not parse, the exact text
 //!   as a string, with an `invalid_json_value` diagnostic;
-//! - [`ValueKind::Untyped`], typed by the parameter's schema. The schema is the entry of the
+//! - [`ValueKind::Untyped`](inband::ValueKind::Untyped), typed by the parameter's schema. The schema is the entry of the
 //!   tool's `parameters.properties` (else an object `additionalProperties`); the types it
 //!   admits are read from `type` (a name or a list), `enum`/`const` (the types of their
 //!   values, without `type`), `nullable`, `anyOf`/`oneOf` (union), `allOf`
@@ -55,7 +55,7 @@
 //!     that arrives after the arguments): the value's JSON text, trimmed, when the whole
 //!     value is strict JSON (`7`, `[1, 2]`, `"x"`, `null`), else the exact text as a
 //!     string (`5 apples`, `True`: Python literals are not converted without a schema);
-//! - [`ValueKind::Gemma`], [`ValueKind::Python`] (types from the syntax, no schema): the
+//! - [`ValueKind::Gemma`](inband::ValueKind::Gemma), [`ValueKind::Python`](inband::ValueKind::Python) (types from the syntax, no schema): the
 //!   literal translated to JSON piece by piece, without re-lexing: strings with their
 //!   escapes decoded (Python's adjacent strings joined), `True`/`False`/`None` as
 //!   `true`/`false`/`null`, Python numbers (`1_000`, `0x1F`, `1.`, `.5`, `+3`) as JSON
@@ -100,14 +100,12 @@
 //! limit): the call is text, with an `invalid_arguments` diagnostic.
 
 use inband::{
-    ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Role, Scanner, Sink,
-    Span, ValueKind,
+    ArgumentsNormalizer, CallEnd, Diagnostic, Dialect, Options, Role, Scanner, Sink, Span,
 };
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ops::Range;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::dedup::{Duplicates, FirstKeyWins};
@@ -117,10 +115,15 @@ use crate::stream::Exposed;
 use crate::tools::{Tool, ToolSet};
 
 mod bounds;
+mod output;
+mod sink;
+mod utf8;
 
 use bounds::Calls;
 pub(crate) use bounds::Keep;
 pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
+pub use output::{AssembleOptions, Completion, DiagnosticRecord, IncompleteCall, ToolCall};
+use utf8::Utf8Check;
 
 /// Deepest nesting of lists and objects (counted together) in a call's arguments that the
 /// assembler parses, the arguments object itself being level 1: serde_json's recursion
@@ -130,169 +133,6 @@ pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
 /// the renderers refuse more (`render::Reason::TooDeep`). The core scanner itself counts
 /// JSON depth without a limit.
 pub const MAX_ARGUMENT_DEPTH: usize = crate::json::MAX_DEPTH;
-
-/// How to assemble.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct AssembleOptions {
-    /// Mint ids deterministically from this seed (tests, `inband scan --seed`). Default:
-    /// `None`, random ids.
-    pub seed: Option<u64>,
-    /// The declared tools, with their parameter schemas when known
-    /// ([`ToolSet::from_json`] reads an OpenAI `tools` array, [`ToolSet::from_names`] takes
-    /// bare names). A call to another name is kept, with an `unknown_tool` diagnostic
-    /// (dialects.md rule 9). A name that is not declared but is a declared name plus `json`
-    /// is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues its content
-    /// type to the recipient: `to=functions.shelljson`, model-formats.md §10). A GLM name
-    /// that ran into its first key (`<tool_call>run_shellcommand</arg_key>`, corpus 018) is
-    /// split at the longest declared name it begins with (`split_glued_name`); without one
-    /// the call is text. Raw-text
-    /// parameters are typed from the schemas (see [the module docs](self)). Default:
-    /// `None`, no check and no schema.
-    pub tools: Option<ToolSet>,
-    /// [`DeltaStream`](crate::stream::DeltaStream) only: expose a call to clients once it
-    /// is complete and its arguments parse, instead of as soon as its name is known. Nothing
-    /// exposed ever has to be taken back, at the cost of streaming arguments. Default:
-    /// `false`.
-    pub hold_calls: bool,
-    /// End the response at a fabricated tool result (the model began writing a tool's
-    /// output itself, `fabricated_result`): the result's opener and everything after it are
-    /// left out, so no content, reasoning or call comes from made-up data (the seed's
-    /// abort, seed-system.md §4.5, §5.1 item 8, §5.4). An agent runtime that executes
-    /// calls wants this. Default: `false`, everything is reported after the diagnostic.
-    pub stop_at_fabricated_result: bool,
-    /// Most bytes of the response (stream offsets) a whole [`Completion`] is assembled
-    /// from; past it, later events are left out, open calls become incomplete and a
-    /// `response_too_long` diagnostic says where (see [`DEFAULT_MAX_RESPONSE_BYTES`]).
-    /// Keeps the memory of [`assemble`], [`Assembler`] and a
-    /// [`DeltaStream`](crate::stream::DeltaStream) that keeps the whole completion
-    /// bounded; a stream that keeps only what it has not sent
-    /// ([`Retain::Unsent`](crate::stream::Retain::Unsent)) needs no such limit and
-    /// ignores it. Default: [`DEFAULT_MAX_RESPONSE_BYTES`] (64 MiB).
-    pub max_response_bytes: u64,
-}
-
-impl Default for AssembleOptions {
-    fn default() -> Self {
-        AssembleOptions {
-            seed: None,
-            tools: None,
-            hold_calls: false,
-            stop_at_fabricated_result: false,
-            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
-        }
-    }
-}
-
-impl AssembleOptions {
-    /// Options with deterministic ids from `seed`.
-    pub fn seeded(seed: u64) -> Self {
-        AssembleOptions {
-            seed: Some(seed),
-            ..AssembleOptions::default()
-        }
-    }
-}
-
-/// A complete tool call, safe to execute.
-///
-/// Serialised (serde) as `{"id", "name", "arguments"}`; with serde_json, `arguments` is
-/// written compactly with each number as the model wrote it (`1E5`, `1e999`), see
-/// [`ToolCall::arguments_text`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
-    /// `call_` + 24 random alphanumerics (see [`IdMinter`]).
-    pub id: String,
-    /// The tool's name, trimmed.
-    pub name: String,
-    /// The arguments, always a JSON object ([`Value::Object`]), keys in the model's order,
-    /// each key once (the first value wins, see [Arguments](self#arguments)). Numbers
-    /// keep every digit the model wrote (serde_json's `arbitrary_precision`):
-    /// `123456789012345678901234567890` and `1e999` are not rounded or rejected;
-    /// [`serde_json::Number::as_f64`] and friends convert on request. serde_json writes an
-    /// exponent as `e+N`; [`ToolCall::arguments_text`] keeps the model's own form.
-    pub arguments: Value,
-    /// The JSON text `arguments` was parsed from.
-    arguments_text: String,
-}
-
-impl ToolCall {
-    /// The JSON text the arguments were parsed from, exactly: the concatenation of the
-    /// call's streamed `function.arguments` fragments ([`crate::stream`]), with the model's
-    /// whitespace and number text, repaired where needed, repeated keys left out.
-    pub fn arguments_text(&self) -> &str {
-        &self.arguments_text
-    }
-}
-
-impl Serialize for ToolCall {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let compact = crate::json::compact_as_written(&self.arguments, &self.arguments_text);
-        let mut call = serializer.serialize_struct("ToolCall", 3)?;
-        call.serialize_field("id", &self.id)?;
-        call.serialize_field("name", &self.name)?;
-        match serde_json::value::RawValue::from_string(compact) {
-            Ok(raw) => call.serialize_field("arguments", &raw)?,
-            Err(_) => call.serialize_field("arguments", &self.arguments)?,
-        }
-        call.end()
-    }
-}
-
-/// A call the end of the stream cut off: never executable (dialects.md rule 3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct IncompleteCall {
-    /// The id the call was given when it started.
-    pub id: String,
-    /// Its name, if the model wrote it.
-    pub name: Option<String>,
-    /// The argument text written so far, not valid JSON in general (nothing is added to
-    /// close it): arguments written as JSON are the model's text through the normaliser;
-    /// arguments written as parameters are the JSON text built from them (see
-    /// [Parameters](self#parameters)), then the value being written when the stream
-    /// ended, as far as it was written: a string as an unterminated JSON string
-    /// (`{"a":"x`), a value marked as JSON or typed by a schema that admits no string as
-    /// its text so far (`{"n":[1, 2`), an untyped value, or one whose schema admits strings
-    /// among other types, as an unterminated string of its exact text (`{"a":"x`,
-    /// `{"a":"12`: its type needs the whole value), a literal value converted as far as it
-    /// went (`{"a":[1,2`, `{"a":true`; a bare word that is no keyword or number so far,
-    /// and a call written as a value, as an unterminated string: `{"a":"Tru`). A repeated
-    /// key is left out here too (see [Arguments](self#arguments)); a key still being
-    /// written when the stream ended is kept as far as it was written.
-    pub arguments: String,
-}
-
-/// One diagnostic, for output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DiagnosticRecord {
-    /// A stable snake_case code ([`Diagnostic::code`] or one of this crate's:
-    /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `duplicate_key`, `invalid_json_value`,
-    /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`, `duplicate_call_id`).
-    pub code: &'static str,
-    /// One line for humans.
-    pub message: &'static str,
-    /// The bytes concerned: `[start, end)` offsets from stream start.
-    pub span: [u64; 2],
-}
-
-/// A whole model response, decoded.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Completion {
-    /// Visible content as written, structure removed (invalid structure is kept as text),
-    /// without the whitespace at either end that templates put around blocks.
-    pub content: String,
-    /// Reasoning text, trimmed likewise, or `None` when the response had no reasoning
-    /// block.
-    pub reasoning: Option<String>,
-    /// Complete calls in stream order.
-    pub tool_calls: Vec<ToolCall>,
-    /// Calls cut off by the end of the stream.
-    pub incomplete_calls: Vec<IncompleteCall>,
-    /// Everything worth reporting, in stream order.
-    pub diagnostics: Vec<DiagnosticRecord>,
-}
 
 /// Scans `chunks` as one response and assembles it.
 ///
@@ -902,389 +742,5 @@ impl Assembler {
             incomplete_calls,
             diagnostics: self.diagnostics,
         }
-    }
-}
-
-/// Finds the bytes of one text stream (content or reasoning), fed in pieces, that are not
-/// UTF-8, and where they are in the input. A code point split between pieces is fine.
-#[derive(Debug, Default)]
-struct Utf8Check {
-    /// The start of a code point the last piece ended in, and its stream offset.
-    carry: Vec<u8>,
-    carry_start: u64,
-}
-
-impl Utf8Check {
-    fn check(&mut self, start: u64, bytes: &[u8], found: &mut Vec<Span>) {
-        if self.carry.is_empty() && std::str::from_utf8(bytes).is_ok() {
-            return;
-        }
-        let carried = self.carry.len();
-        let carry_start = self.carry_start;
-        let mut data = std::mem::take(&mut self.carry);
-        data.extend_from_slice(bytes);
-        let at = |i: usize| {
-            if i < carried {
-                carry_start + i as u64
-            } else {
-                start + (i - carried) as u64
-            }
-        };
-        let mut from = 0;
-        while let Err(e) = std::str::from_utf8(&data[from..]) {
-            let bad = from + e.valid_up_to();
-            match e.error_len() {
-                Some(n) => {
-                    found.push(Span::new(at(bad), at(bad + n - 1) + 1));
-                    from = bad + n;
-                }
-                None => {
-                    self.carry = data[bad..].to_vec();
-                    self.carry_start = at(bad);
-                    return;
-                }
-            }
-        }
-    }
-
-    fn finish(&mut self, found: &mut Vec<Span>) {
-        if !self.carry.is_empty() {
-            let end = self.carry_start + self.carry.len() as u64;
-            found.push(Span::new(self.carry_start, end));
-            self.carry.clear();
-        }
-    }
-}
-
-impl Sink for Assembler {
-    fn text(&mut self, span: Span, text: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        if self.open_capture(span, text, false) {
-            // Checked when it is shown, where the call stood.
-            return;
-        }
-        self.capture = Capture::None;
-        self.content_utf8
-            .check(span.start, text, &mut self.bad_utf8);
-        self.content.extend_from_slice(text);
-    }
-
-    fn reasoning(&mut self, span: Span, text: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        // Reasoning whether or not a call holds it: checked now.
-        self.reasoning_utf8
-            .check(span.start, text, &mut self.bad_utf8);
-        if self.open_capture(span, text, true) {
-            return;
-        }
-        self.capture = Capture::None;
-        self.push_reasoning(text);
-    }
-
-    fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        match kind {
-            // Inside reasoning a call opener right after its section's opener (and the
-            // whitespace after it) joins it: a draft demoted to reasoning shows its section
-            // whole. In content a section's markup is structure only.
-            Markup::Delimiter(Role::CallOpen)
-                if self.in_reasoning && matches!(self.capture, Capture::Opening(..)) =>
-            {
-                let token = self.dialect.is_special_token(bytes);
-                self.capture(span, bytes, token);
-            }
-            Markup::Delimiter(Role::SectionOpen | Role::MarkupOpen) if !self.in_reasoning => {
-                self.capture = Capture::None;
-            }
-            Markup::Delimiter(Role::CallOpen | Role::SectionOpen | Role::MarkupOpen) => {
-                let tokens = if self.dialect.is_special_token(bytes) {
-                    vec![(0..bytes.len(), span)]
-                } else {
-                    Vec::new()
-                };
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, tokens);
-            }
-            Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
-                self.section_close(span, bytes);
-            }
-            // Structure between calls that share a block (Gemini statements, Qwen2.5's
-            // back-to-back objects) opens the next call's bytes.
-            Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, Vec::new());
-            }
-            // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
-            // parameter's tags are the call's own markup, like its closer.
-            Markup::Delimiter(
-                Role::CallClose | Role::ArgsOpen | Role::ParamOpen | Role::ParamClose,
-            ) => {
-                let token = self.dialect.is_special_token(bytes);
-                self.capture(span, bytes, token);
-            }
-            Markup::Envelope => self.capture(span, bytes, false),
-            // With `stop_at_fabricated_result` the opener is the first byte left out (the
-            // scanner reports the fabricated result right after it).
-            Markup::Delimiter(Role::ResultOpen) if self.stop_at_fabricated => {}
-            Markup::Delimiter(Role::ResultOpen) => {
-                self.capture = Capture::None;
-                self.push_text(bytes);
-            }
-            _ => self.capture = Capture::None,
-        }
-    }
-
-    fn reasoning_start(&mut self, span: Span) {
-        if self.skip(span) {
-            return;
-        }
-        self.in_reasoning = true;
-        self.reasoning.get_or_insert_with(Vec::new);
-    }
-
-    fn reasoning_end(&mut self, span: Span) {
-        if self.skip(span) {
-            return;
-        }
-        self.in_reasoning = false;
-    }
-
-    fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        if self.skip(span) {
-            return;
-        }
-        let (raw, raw_start, tokens) =
-            match std::mem::replace(&mut self.capture, Capture::Call(call)) {
-                Capture::Opening(raw, start, tokens) => (raw, start, tokens),
-                _ => (Vec::new(), span.start, Vec::new()),
-            };
-        let id = self.ids.mint();
-        let glued = std::mem::take(&mut self.glued_next);
-        let (name, glued_key) = match name {
-            Some(name) => {
-                let (name, key) = self.call_name(span, glued, name);
-                (Some(name), key)
-            }
-            None => (None, None),
-        };
-        let record = CallRecord {
-            id,
-            unsplit: glued && name.is_some() && glued_key.is_none(),
-            glued: glued && name.is_none(),
-            glued_key,
-            name,
-            raw,
-            raw_start,
-            tokens,
-            inner: Vec::new(),
-            inner_start: 0,
-            inner_reasoning: false,
-            arguments: Vec::new(),
-            normalizer: ArgumentsNormalizer::new(),
-            dedup: FirstKeyWins::default(),
-            duplicates: Duplicates::default(),
-            end_at: span.end,
-            has_args: false,
-            params: None,
-            provisional,
-            end: None,
-            broken: false,
-            lossy: false,
-            in_segment: false,
-            exposed: None,
-            closed: false,
-        };
-        // The scanner numbers calls consecutively from 0 and starts each once.
-        debug_assert_eq!(call as usize, self.calls.len());
-        self.calls.push(record);
-        if provisional {
-            self.push_draft(call);
-        }
-    }
-
-    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        // The model's own id (dialects.md rule 10) replaces the minted one, unless an
-        // earlier call of the response has it: results are matched to calls by id, so a
-        // repeated id would give one call's result to both.
-        let id = String::from_utf8_lossy(id).into_owned();
-        if self.model_ids.contains(&id) {
-            self.record(
-                span,
-                "duplicate_call_id",
-                "the call repeats an earlier call's id; it keeps a new id",
-            );
-            return;
-        }
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            record.id = id.clone();
-            self.model_ids.insert(id);
-        }
-    }
-
-    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        let glued = self
-            .calls
-            .get_mut(call as usize)
-            .is_some_and(|record| std::mem::take(&mut record.glued));
-        let (name, key) = self.call_name(span, glued, name);
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            record.unsplit = glued && key.is_none();
-            record.glued_key = key;
-            record.name = Some(name);
-        }
-    }
-
-    fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        self.capture(span, json, false);
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            record.has_args = true;
-            let CallRecord {
-                normalizer,
-                arguments,
-                dedup,
-                duplicates,
-                ..
-            } = record;
-            normalizer.feed(json, &mut |bytes| {
-                duplicates.add(dedup.feed(bytes, arguments))
-            });
-        }
-    }
-
-    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
-        if self.skip(span) {
-            return;
-        }
-        let Some(record) = self.calls.get_mut(call as usize) else {
-            return;
-        };
-        record.has_args = true;
-        let glued_key = record.glued_key.take().filter(|_| key.is_empty());
-        let key = glued_key.as_deref().unwrap_or(key);
-        let schema = match (&self.tools, kind, &record.name) {
-            (Some(tools), ValueKind::Untyped, Some(name)) => {
-                let tool = std::str::from_utf8(name).ok().and_then(|n| tools.get(n));
-                let key = std::str::from_utf8(key).ok();
-                match tool
-                    .zip(key)
-                    .and_then(|(tool, key)| tool.parameter_types(key))
-                {
-                    Some(types) => Schema::Types(types),
-                    None => Schema::None,
-                }
-            }
-            _ => Schema::None,
-        };
-        let mut text = Vec::new();
-        let issue = record
-            .params
-            .get_or_insert_with(Params::default)
-            .begin(key, kind, schema, &mut text);
-        let found = record.dedup.feed(&text, &mut record.arguments);
-        record.duplicates.add(found);
-        self.param_issue(span, issue);
-    }
-
-    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
-        if self.skip(span) {
-            return;
-        }
-        self.capture(span, bytes, false);
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            if let Some(params) = &mut record.params {
-                let mut text = Vec::new();
-                params.value(piece, bytes, &mut text);
-                let found = record.dedup.feed(&text, &mut record.arguments);
-                record.duplicates.add(found);
-            }
-        }
-    }
-
-    fn tool_param_end(&mut self, span: Span, call: u32) {
-        if self.skip(span) {
-            return;
-        }
-        let Some(record) = self.calls.get_mut(call as usize) else {
-            return;
-        };
-        let mut text = Vec::new();
-        let issue = match &mut record.params {
-            Some(params) => params.end(&mut text),
-            None => None,
-        };
-        let found = record.dedup.feed(&text, &mut record.arguments);
-        record.duplicates.add(found);
-        self.param_issue(span, issue);
-    }
-
-    fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
-        if self.skip(span) {
-            return;
-        }
-        if matches!(self.capture, Capture::Call(c) if c == call) {
-            self.capture = Capture::None;
-        }
-        let Some(record) = self.calls.get_mut(call as usize) else {
-            return;
-        };
-        record.end = Some(end);
-        record.end_at = span.end;
-        let provisional = record.provisional;
-        match end {
-            CallEnd::Complete => self.commit(span, call),
-            CallEnd::Invalid => {
-                let raw = std::mem::take(&mut record.raw);
-                let raw = self.strip_tokens(call, raw);
-                if provisional {
-                    // Shown with its draft segment.
-                    self.calls[call as usize].raw = raw;
-                } else {
-                    self.release(call, raw);
-                }
-            }
-            CallEnd::Incomplete => {
-                self.show_inner(call);
-                // Its argument text is final now (a stop token may cut a call off before
-                // the stream ends): a stream sends the rest with the call's last delta.
-                self.close_incomplete();
-            }
-            CallEnd::Demoted => {}
-        }
-        self.settled(call);
-    }
-
-    fn fabricated_result(&mut self, span: Span) {
-        if self.skip(span) {
-            return;
-        }
-        self.record(
-            span,
-            "fabricated_result",
-            "the model began writing a tool result itself",
-        );
-        self.stopped = self.stop_at_fabricated;
-    }
-
-    fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
-        if self.skip(span) {
-            return;
-        }
-        if diagnostic == Diagnostic::MissingKeyOpen {
-            self.glued_next = true;
-        }
-        self.record(span, diagnostic.code(), diagnostic.message());
     }
 }

@@ -1,0 +1,339 @@
+//! The [`Sink`] side of the [`Assembler`]: each scanner event into the completion being
+//! built.
+
+use inband::{CallEnd, Diagnostic, Markup, Piece, Sink, Span, ValueKind};
+
+use super::*;
+
+impl Sink for Assembler {
+    fn text(&mut self, span: Span, text: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        if self.open_capture(span, text, false) {
+            // Checked when it is shown, where the call stood.
+            return;
+        }
+        self.capture = Capture::None;
+        self.content_utf8
+            .check(span.start, text, &mut self.bad_utf8);
+        self.content.extend_from_slice(text);
+    }
+
+    fn reasoning(&mut self, span: Span, text: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        // Reasoning whether or not a call holds it: checked now.
+        self.reasoning_utf8
+            .check(span.start, text, &mut self.bad_utf8);
+        if self.open_capture(span, text, true) {
+            return;
+        }
+        self.capture = Capture::None;
+        self.push_reasoning(text);
+    }
+
+    fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        match kind {
+            // Inside reasoning a call opener right after its section's opener (and the
+            // whitespace after it) joins it: a draft demoted to reasoning shows its section
+            // whole. In content a section's markup is structure only.
+            Markup::Delimiter(Role::CallOpen)
+                if self.in_reasoning && matches!(self.capture, Capture::Opening(..)) =>
+            {
+                let token = self.dialect.is_special_token(bytes);
+                self.capture(span, bytes, token);
+            }
+            Markup::Delimiter(Role::SectionOpen | Role::MarkupOpen) if !self.in_reasoning => {
+                self.capture = Capture::None;
+            }
+            Markup::Delimiter(Role::CallOpen | Role::SectionOpen | Role::MarkupOpen) => {
+                let tokens = if self.dialect.is_special_token(bytes) {
+                    vec![(0..bytes.len(), span)]
+                } else {
+                    Vec::new()
+                };
+                self.capture = Capture::Opening(bytes.to_vec(), span.start, tokens);
+            }
+            Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
+                self.section_close(span, bytes);
+            }
+            // Structure between calls that share a block (Gemini statements, Qwen2.5's
+            // back-to-back objects) opens the next call's bytes.
+            Markup::Envelope if matches!(self.capture, Capture::None) => {
+                self.capture = Capture::Opening(bytes.to_vec(), span.start, Vec::new());
+            }
+            // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
+            // parameter's tags are the call's own markup, like its closer.
+            Markup::Delimiter(
+                Role::CallClose | Role::ArgsOpen | Role::ParamOpen | Role::ParamClose,
+            ) => {
+                let token = self.dialect.is_special_token(bytes);
+                self.capture(span, bytes, token);
+            }
+            Markup::Envelope => self.capture(span, bytes, false),
+            // With `stop_at_fabricated_result` the opener is the first byte left out (the
+            // scanner reports the fabricated result right after it).
+            Markup::Delimiter(Role::ResultOpen) if self.stop_at_fabricated => {}
+            Markup::Delimiter(Role::ResultOpen) => {
+                self.capture = Capture::None;
+                self.push_text(bytes);
+            }
+            _ => self.capture = Capture::None,
+        }
+    }
+
+    fn reasoning_start(&mut self, span: Span) {
+        if self.skip(span) {
+            return;
+        }
+        self.in_reasoning = true;
+        self.reasoning.get_or_insert_with(Vec::new);
+    }
+
+    fn reasoning_end(&mut self, span: Span) {
+        if self.skip(span) {
+            return;
+        }
+        self.in_reasoning = false;
+    }
+
+    fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        if self.skip(span) {
+            return;
+        }
+        let (raw, raw_start, tokens) =
+            match std::mem::replace(&mut self.capture, Capture::Call(call)) {
+                Capture::Opening(raw, start, tokens) => (raw, start, tokens),
+                _ => (Vec::new(), span.start, Vec::new()),
+            };
+        let id = self.ids.mint();
+        let glued = std::mem::take(&mut self.glued_next);
+        let (name, glued_key) = match name {
+            Some(name) => {
+                let (name, key) = self.call_name(span, glued, name);
+                (Some(name), key)
+            }
+            None => (None, None),
+        };
+        let record = CallRecord {
+            id,
+            unsplit: glued && name.is_some() && glued_key.is_none(),
+            glued: glued && name.is_none(),
+            glued_key,
+            name,
+            raw,
+            raw_start,
+            tokens,
+            inner: Vec::new(),
+            inner_start: 0,
+            inner_reasoning: false,
+            arguments: Vec::new(),
+            normalizer: ArgumentsNormalizer::new(),
+            dedup: FirstKeyWins::default(),
+            duplicates: Duplicates::default(),
+            end_at: span.end,
+            has_args: false,
+            params: None,
+            provisional,
+            end: None,
+            broken: false,
+            lossy: false,
+            in_segment: false,
+            exposed: None,
+            closed: false,
+        };
+        // The scanner numbers calls consecutively from 0 and starts each once.
+        debug_assert_eq!(call as usize, self.calls.len());
+        self.calls.push(record);
+        if provisional {
+            self.push_draft(call);
+        }
+    }
+
+    fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        // The model's own id (dialects.md rule 10) replaces the minted one, unless an
+        // earlier call of the response has it: results are matched to calls by id, so a
+        // repeated id would give one call's result to both.
+        let id = String::from_utf8_lossy(id).into_owned();
+        if self.model_ids.contains(&id) {
+            self.record(
+                span,
+                "duplicate_call_id",
+                "the call repeats an earlier call's id; it keeps a new id",
+            );
+            return;
+        }
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.id = id.clone();
+            self.model_ids.insert(id);
+        }
+    }
+
+    fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        let glued = self
+            .calls
+            .get_mut(call as usize)
+            .is_some_and(|record| std::mem::take(&mut record.glued));
+        let (name, key) = self.call_name(span, glued, name);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.unsplit = glued && key.is_none();
+            record.glued_key = key;
+            record.name = Some(name);
+        }
+    }
+
+    fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        self.capture(span, json, false);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.has_args = true;
+            let CallRecord {
+                normalizer,
+                arguments,
+                dedup,
+                duplicates,
+                ..
+            } = record;
+            normalizer.feed(json, &mut |bytes| {
+                duplicates.add(dedup.feed(bytes, arguments))
+            });
+        }
+    }
+
+    fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        if self.skip(span) {
+            return;
+        }
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        record.has_args = true;
+        let glued_key = record.glued_key.take().filter(|_| key.is_empty());
+        let key = glued_key.as_deref().unwrap_or(key);
+        let schema = match (&self.tools, kind, &record.name) {
+            (Some(tools), ValueKind::Untyped, Some(name)) => {
+                let tool = std::str::from_utf8(name).ok().and_then(|n| tools.get(n));
+                let key = std::str::from_utf8(key).ok();
+                match tool
+                    .zip(key)
+                    .and_then(|(tool, key)| tool.parameter_types(key))
+                {
+                    Some(types) => Schema::Types(types),
+                    None => Schema::None,
+                }
+            }
+            _ => Schema::None,
+        };
+        let mut text = Vec::new();
+        let issue = record
+            .params
+            .get_or_insert_with(Params::default)
+            .begin(key, kind, schema, &mut text);
+        let found = record.dedup.feed(&text, &mut record.arguments);
+        record.duplicates.add(found);
+        self.param_issue(span, issue);
+    }
+
+    fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        if self.skip(span) {
+            return;
+        }
+        self.capture(span, bytes, false);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            if let Some(params) = &mut record.params {
+                let mut text = Vec::new();
+                params.value(piece, bytes, &mut text);
+                let found = record.dedup.feed(&text, &mut record.arguments);
+                record.duplicates.add(found);
+            }
+        }
+    }
+
+    fn tool_param_end(&mut self, span: Span, call: u32) {
+        if self.skip(span) {
+            return;
+        }
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        let mut text = Vec::new();
+        let issue = match &mut record.params {
+            Some(params) => params.end(&mut text),
+            None => None,
+        };
+        let found = record.dedup.feed(&text, &mut record.arguments);
+        record.duplicates.add(found);
+        self.param_issue(span, issue);
+    }
+
+    fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        if self.skip(span) {
+            return;
+        }
+        if matches!(self.capture, Capture::Call(c) if c == call) {
+            self.capture = Capture::None;
+        }
+        let Some(record) = self.calls.get_mut(call as usize) else {
+            return;
+        };
+        record.end = Some(end);
+        record.end_at = span.end;
+        let provisional = record.provisional;
+        match end {
+            CallEnd::Complete => self.commit(span, call),
+            CallEnd::Invalid => {
+                let raw = std::mem::take(&mut record.raw);
+                let raw = self.strip_tokens(call, raw);
+                if provisional {
+                    // Shown with its draft segment.
+                    self.calls[call as usize].raw = raw;
+                } else {
+                    self.release(call, raw);
+                }
+            }
+            CallEnd::Incomplete => {
+                self.show_inner(call);
+                // Its argument text is final now (a stop token may cut a call off before
+                // the stream ends): a stream sends the rest with the call's last delta.
+                self.close_incomplete();
+            }
+            CallEnd::Demoted => {}
+        }
+        self.settled(call);
+    }
+
+    fn fabricated_result(&mut self, span: Span) {
+        if self.skip(span) {
+            return;
+        }
+        self.record(
+            span,
+            "fabricated_result",
+            "the model began writing a tool result itself",
+        );
+        self.stopped = self.stop_at_fabricated;
+    }
+
+    fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        if self.skip(span) {
+            return;
+        }
+        if diagnostic == Diagnostic::MissingKeyOpen {
+            self.glued_next = true;
+        }
+        self.record(span, diagnostic.code(), diagnostic.message());
+    }
+}
