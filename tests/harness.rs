@@ -14,42 +14,89 @@ const SIZES: &[usize] = &[1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64];
 /// Prose around a case, long enough to cross 16- and 32-byte vector boundaries.
 const PAD: &str = "Some prose before the structure, with a < and a > and é. ";
 
-/// Scans `input` in every chunking and returns the log of the whole feed, after checking
-/// that every chunking gives it and that it accounts for every byte.
-pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
+/// A chunking whose log differs from the whole feed's (or whose log breaks an invariant of
+/// [`check_log`]), as [`verify`] reports it.
+#[derive(Debug)]
+pub struct Mismatch {
+    /// How the input was fed: `whole`, `split at K`, `N-byte chunks`, `padded, …`.
+    pub chunking: String,
+    /// The log every chunking must give (the whole feed's; for the padded feeds, the padded
+    /// whole feed's).
+    pub expected: EventLog,
+    /// The log this chunking gave.
+    pub actual: EventLog,
+    /// Why it failed: `log differs`, or the invariant [`check_log`] found broken.
+    pub reason: String,
+}
+
+/// Scans `input` in every chunking and returns the log of the whole feed, or the first
+/// chunking that gives another log or a log that does not account for every byte.
+pub fn verify(dialect: Dialect, options: Options, input: &[u8]) -> Result<EventLog, Mismatch> {
     let whole = EventLog::scan(dialect, options, [input]);
-    check_log(&whole, input);
+    invariants("whole", &whole, input)?;
+    let compare = |chunking: String, expected: &EventLog, actual: EventLog| {
+        if actual == *expected {
+            return Ok(());
+        }
+        Err(Mismatch {
+            chunking,
+            expected: expected.clone(),
+            actual,
+            reason: "log differs".into(),
+        })
+    };
     for k in 0..=input.len() {
         let split = EventLog::scan(dialect, options, [&input[..k], &input[k..]]);
-        assert_eq!(
-            split,
-            whole,
-            "split at {k} differs for {:?}",
-            String::from_utf8_lossy(input)
-        );
+        compare(format!("split at {k}"), &whole, split)?;
     }
     for &size in SIZES {
         let chunked = EventLog::scan(dialect, options, input.chunks(size));
-        assert_eq!(
-            chunked,
-            whole,
-            "{size}-byte chunks differ for {:?}",
-            String::from_utf8_lossy(input)
-        );
+        compare(format!("{size}-byte chunks"), &whole, chunked)?;
     }
     let mut padded = PAD.as_bytes().to_vec();
     padded.extend_from_slice(input);
     padded.extend_from_slice(PAD.as_bytes());
     let padded_whole = EventLog::scan(dialect, options, [&padded[..]]);
-    check_log(&padded_whole, &padded);
+    invariants("padded, whole", &padded_whole, &padded)?;
     for &size in SIZES {
-        assert_eq!(
-            EventLog::scan(dialect, options, padded.chunks(size)),
-            padded_whole,
-            "padded, {size}-byte chunks"
-        );
+        let chunked = EventLog::scan(dialect, options, padded.chunks(size));
+        compare(format!("padded, {size}-byte chunks"), &padded_whole, chunked)?;
     }
-    whole
+    Ok(whole)
+}
+
+/// [`check_log`] as a result: the panic message of a broken invariant becomes the reason.
+fn invariants(chunking: &str, log: &EventLog, input: &[u8]) -> Result<(), Mismatch> {
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_log(log, input)));
+    checked.map_err(|panic| Mismatch {
+        chunking: chunking.into(),
+        expected: log.clone(),
+        actual: log.clone(),
+        reason: panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| "check_log panicked".into()),
+    })
+}
+
+/// Scans `input` in every chunking and returns the log of the whole feed, after checking
+/// that every chunking gives it and that it accounts for every byte.
+///
+/// # Panics
+///
+/// When [`verify`] finds a mismatch, with the chunking and both logs.
+pub fn check(dialect: Dialect, options: Options, input: &[u8]) -> EventLog {
+    verify(dialect, options, input).unwrap_or_else(|m| {
+        panic!(
+            "{}: {} for {:?}\nexpected {:?}\nactual   {:?}",
+            m.chunking,
+            m.reason,
+            String::from_utf8_lossy(input),
+            m.expected,
+            m.actual
+        )
+    })
 }
 
 /// The payload events tile `input` in order, every call starts once and ends once, and

@@ -3,6 +3,7 @@
 mod alloc;
 mod anthropic;
 mod arguments;
+mod cases;
 mod conformance;
 mod corpus;
 mod dsml;

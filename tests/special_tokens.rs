@@ -157,62 +157,6 @@ fn assert_no_false_alarms(completion: &Completion) {
 // ---------------------------------------------------------------------------------------
 // Kimi
 
-#[test]
-fn kimi_section_with_two_calls() {
-    assert_eq!(
-        kimi(
-            r#"Reading both.[S][C]functions.read:0[A]{"path": "a"}[/C][C]functions.read:1[A]{"path": "b"}[/C][/S]"#
-        ),
-        [
-            r#"T"Reading both.""#,
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:read",
-            "I0:functions.read:0",
-            r#"E"functions.read:0""#,
-            "<ArgsOpen>",
-            r#"A0"{\"path\": \"a\"}""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<CallOpen>",
-            "S1:read",
-            "I1:functions.read:1",
-            r#"E"functions.read:1""#,
-            "<ArgsOpen>",
-            r#"A1"{\"path\": \"b\"}""#,
-            "<CallClose>",
-            "X1:Complete",
-            "<SectionClose>",
-        ]
-    );
-}
-
-/// Whitespace around the header, the arguments and between calls is markup; a closer
-/// inside a JSON string is argument text (rule 4, seed B8).
-#[test]
-fn kimi_whitespace_and_a_closer_inside_a_string() {
-    assert_eq!(
-        kimi("[S]\n[C] functions.f:0 [A] {\"a\": \"[/C] }\"} \n[/C]\n[/S]"),
-        [
-            "<SectionOpen>",
-            r#"E"\n""#,
-            "<CallOpen>",
-            r#"E" ""#,
-            "S0:f",
-            "I0:functions.f:0",
-            r#"E"functions.f:0 ""#,
-            "<ArgsOpen>",
-            r#"E" ""#,
-            r#"A0"{\"a\": \"<|tool_call_end|> }\"}""#,
-            r#"E" \n""#,
-            "<CallClose>",
-            "X0:Complete",
-            r#"E"\n""#,
-            "<SectionClose>",
-        ]
-    );
-}
-
 /// Rule 10: the model's `functions.NAME:IDX` is the id; the name is what is before the
 /// last `:`, without `functions.`, and may hold `-` and `.` (model-formats §8).
 #[test]
@@ -321,27 +265,6 @@ fn kimi_singular_section_token() {
         assert_eq!(completion.content, "Hi");
         assert_eq!(named_calls(&completion), [named("f", "{}")]);
     }
-}
-
-/// model-formats §8, §24.4: a bare call opener without a section.
-#[test]
-fn kimi_bare_call() {
-    assert_eq!(
-        kimi("Sure: [C]functions.f:0[A]{\"x\": 1}[/C] done"),
-        [
-            r#"T"Sure: ""#,
-            "<CallOpen>",
-            "D:missing_section",
-            "S0:f",
-            "I0:functions.f:0",
-            r#"E"functions.f:0""#,
-            "<ArgsOpen>",
-            r#"A0"{\"x\": 1}""#,
-            "<CallClose>",
-            "X0:Complete",
-            r#"T" done""#,
-        ]
-    );
 }
 
 /// Seed B9: a header missing its argument opener ends at the next call's opener, its own
@@ -455,26 +378,6 @@ fn kimi_unclosed_section() {
     assert_eq!(completion.content, "");
 }
 
-/// Rule 3: the section closed without the call's own closer; its JSON was complete.
-#[test]
-fn kimi_section_closer_completes_a_call_without_its_closer() {
-    assert_eq!(
-        kimi("[S][C]functions.f:0[A]{}[/S]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            "I0:functions.f:0",
-            r#"E"functions.f:0""#,
-            "<ArgsOpen>",
-            r#"A0"{}""#,
-            "D:missing_closer",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
-}
-
 /// Rule 3: the call's structure closes at its closer; rule 2: bytes between its complete
 /// JSON and its closer (an extra `}`) are text, with one diagnostic, and the call goes on
 /// to its closer (no false missing closer, stray tokens or unclosed section).
@@ -532,30 +435,6 @@ fn kimi_extra_text_keeps_its_place() {
     let completion = kimi_completion("<think>x[S][C]functions.f:0[A]{\"a\":1}}[/C][/S]y");
     assert_eq!(named_calls(&completion), [named("f", r#"{"a":1}"#)]);
     assert_eq!(completion.reasoning.as_deref(), Some("x}y"));
-}
-
-/// Text inside a section (the model forgot the section closer) ends the section; a later
-/// section closer is then a stray token.
-#[test]
-fn kimi_text_after_calls_ends_the_section() {
-    assert_eq!(
-        kimi("[S][C]functions.f:0[A]{}[/C]Done.[/S]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            "I0:functions.f:0",
-            r#"E"functions.f:0""#,
-            "<ArgsOpen>",
-            r#"A0"{}""#,
-            "<CallClose>",
-            "X0:Complete",
-            "D:unclosed_section",
-            r#"T"Done.""#,
-            "<Stray>",
-            "D:stray_token",
-        ]
-    );
 }
 
 /// Seed §2.3 (c): empty arguments are `{}`.
@@ -706,31 +585,6 @@ fn truncated_draft_in_reasoning_that_closes_is_reasoning() {
     assert_eq!(completion.incomplete_calls.len(), 1);
     assert_eq!(completion.incomplete_calls[0].arguments, r#"{"a":"#);
     assert_eq!(completion.reasoning.as_deref(), Some("xmore"));
-}
-
-/// Rule 7 and corpus 007: a section inside reasoning that never closes holds calls.
-#[test]
-fn kimi_call_in_unclosed_reasoning_is_a_call() {
-    assert_eq!(
-        kimi("<think>plan[S][C]functions.f:0[A]{}[/C][/S]"),
-        [
-            "<ReasoningOpen>",
-            "R+",
-            r#"R"plan""#,
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0?:f",
-            "I0:functions.f:0",
-            r#"E"functions.f:0""#,
-            "<ArgsOpen>",
-            r#"A0"{}""#,
-            "<CallClose>",
-            "<SectionClose>",
-            "X0:Complete",
-            "D:unclosed_reasoning",
-            "R-",
-        ]
-    );
 }
 
 /// Rule 5: `<|im_system|>` (how results come back) is a fabricated result in content only.
@@ -1135,34 +989,6 @@ fn kimi_non_ascii_arguments() {
 // ---------------------------------------------------------------------------------------
 // DeepSeek
 
-#[test]
-fn deepseek_v31_section() {
-    assert_eq!(
-        deepseek(
-            "Checking.[S][C]get_weather[SEP]{\"city\": \"上海\"}[/C][C]get_time[SEP]{}[/C][/S]"
-        ),
-        [
-            r#"T"Checking.""#,
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:get_weather",
-            r#"E"get_weather""#,
-            "<ArgsOpen>",
-            r#"A0"{\"city\": \"上海\"}""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<CallOpen>",
-            "S1:get_time",
-            r#"E"get_time""#,
-            "<ArgsOpen>",
-            r#"A1"{}""#,
-            "<CallClose>",
-            "X1:Complete",
-            "<SectionClose>",
-        ]
-    );
-}
-
 /// Seed §2.7 (g), verified example: the V3 / R1 form, two calls with a newline between;
 /// the second name line ends in CRLF.
 #[test]
@@ -1204,67 +1030,6 @@ fn deepseek_v3_fenced_form() {
         completion.diagnostics
     );
     assert!(completion.tool_calls[0].id.starts_with("call_"));
-}
-
-/// model-formats §7.1: whitespace between the closing fence and the call closer, and the
-/// fence right after the name with no line break.
-#[test]
-fn deepseek_v3_fence_spacing() {
-    assert_eq!(
-        deepseek("[S][C]function[SEP]f```json\n{}\n```  \n[/C][/S]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            r#"E"function""#,
-            "<ArgsOpen>",
-            r#"E"f```json\n""#,
-            r#"A0"{}""#,
-            r#"E"\n```  \n""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
-    // A blank line before the name; the fence omitted.
-    assert_eq!(
-        deepseek("[S][C]function[SEP]\n f \n{\"a\": 1}\n[/C][/S]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            r#"E"function""#,
-            "<ArgsOpen>",
-            r#"E"\n f \n""#,
-            r#"A0"{\"a\": 1}""#,
-            r#"E"\n""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
-}
-
-/// Rule 13: a fence around V3.1's raw JSON is accepted with a diagnostic.
-#[test]
-fn deepseek_fence_in_the_v31_form() {
-    assert_eq!(
-        deepseek("[S][C]f[SEP]```json\n{}\n```[/C][/S]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            r#"E"f""#,
-            "<ArgsOpen>",
-            "D:code_fence",
-            r#"E"```json\n""#,
-            r#"A0"{}""#,
-            r#"E"\n```""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
 }
 
 /// Seed §2.7 (c): empty arguments are `{}`, in the fenced form as in V3.1's: the closing
@@ -1507,23 +1272,6 @@ fn deepseek_v3_invalid_name_does_not_turn_argument_strings_into_calls() {
     );
 }
 
-#[test]
-fn deepseek_bare_call() {
-    assert_eq!(
-        deepseek("[C]f[SEP]{}[/C]"),
-        [
-            "<CallOpen>",
-            "D:missing_section",
-            "S0:f",
-            r#"E"f""#,
-            "<ArgsOpen>",
-            r#"A0"{}""#,
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-}
-
 /// model-formats §7.1: R1 templates open `<think>` in the prompt; R1-0528 writes it itself.
 #[test]
 fn deepseek_reasoning_from_the_prompt() {
@@ -1639,42 +1387,6 @@ fn deepseek_stray_tokens() {
         ]
     );
     assert_eq!(log[log.len() - 2..], ["X1:Complete", "<SectionClose>"]);
-}
-
-/// The end-of-sentence token inside a call ends it: incomplete inside the JSON, complete
-/// without its closer after it (rule 3).
-#[test]
-fn deepseek_end_of_sentence_inside_a_call() {
-    assert_eq!(
-        deepseek("[S][C]f[SEP]{\"s\": [1[EOS]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            r#"E"f""#,
-            "<ArgsOpen>",
-            r#"A0"{\"s\": [1""#,
-            "D:truncated_call",
-            "X0:Incomplete",
-            "<Stop>",
-            "D:unclosed_section",
-        ]
-    );
-    assert_eq!(
-        deepseek("[S][C]f[SEP]{\"s\": 1}[EOS]"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:f",
-            r#"E"f""#,
-            "<ArgsOpen>",
-            r#"A0"{\"s\": 1}""#,
-            "D:missing_closer",
-            "X0:Complete",
-            "<Stop>",
-            "D:unclosed_section",
-        ]
-    );
 }
 
 #[test]
@@ -2200,20 +1912,6 @@ fn deepseek_dsml_end_of_sentence() {
     assert_eq!(named_calls(&completion), [named("f", "{}")]);
     // The end of the turn at the end of the stream is the normal stop.
     assert_eq!(codes(&completion), Vec::<&str>::new());
-}
-
-/// Rule 4 for the block opener, and seed §2.7: a DSML opener that no structure follows,
-/// and an invoke outside a DSML block, are text.
-#[test]
-fn deepseek_dsml_without_structure_is_text() {
-    assert_eq!(
-        dsml("see <:function_calls> in the docs"),
-        [r#"T"see <｜DSML｜function_calls> in the docs""#]
-    );
-    assert_eq!(
-        dsml("<:invoke name=\"f\"></:invoke>"),
-        [r#"T"<｜DSML｜invoke name=\"f\"></｜DSML｜invoke>""#]
-    );
 }
 
 /// Rule 12 and seed §2.7 (g): `</think>` outside reasoning is a stray DeepSeek token,

@@ -1,0 +1,267 @@
+//! Tests as data: every `tests/cases/*.md` file is a list of cases, each an input and the
+//! exact event log it must give, run through the chunking checks of [`harness::verify`]
+//! (whole, every two-way split, fixed chunk sizes, one byte at a time, padded with prose).
+//!
+//! # The case-file format
+//!
+//! Markdown, in the manner of llhttp's `test/*.md`:
+//!
+//! ````text
+//! # Title (one; prose below it is free)
+//! <!-- dialect: kimi -->          file defaults, before the first `##` heading
+//! <!-- tokens: kimi -->
+//!
+//! ## A heading names a case       any `##`…`######` heading with an input block
+//! <!-- options: starts_in_reasoning, max_calls=2 -->   this case's own settings
+//!
+//! ```input
+//! the bytes fed, as written; the line break before the closing fence is not part of them
+//! ```
+//!
+//! ```log
+//! T"one rendered event a line"
+//! ```
+//! ````
+//!
+//! - `input-escaped` instead of `input`: line breaks in the block are dropped and `\\`
+//!   `\n` `\r` `\t` `\xNN` (one byte) `\u{…}` are decoded, for inputs with trailing
+//!   whitespace, control bytes or a final line break.
+//! - A fence may be longer than three backticks, for inputs that hold a fence.
+//! - `dialect:` names one or more dialects (their `Dialect::name`); each must give the log.
+//! - `tokens:` (`none`, `kimi`, `deepseek`, `dsml`) expands abbreviations such as `[S]`
+//!   before feeding (see `format::Tokens`).
+//! - `options:` sets [`inband::Options`] fields over the default: `starts_in_reasoning`,
+//!   `max_calls=N`, `max_argument_bytes=N`.
+//! - The log notation is [`harness::render`]'s.
+//!
+//! A heading without an input block is a section. Any other block, comment or a second
+//! input or log in one case is a malformed file: a test failure naming the line.
+//!
+//! `INBAND_BLESS=1 cargo test --test integration cases::` rewrites every log block with the
+//! current output (and adds missing ones): for filling in new cases, which are then read.
+
+mod format;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use inband_alloc::events::EventLog;
+use similar::TextDiff;
+
+use crate::harness;
+use format::Case;
+
+/// Runs one case file; panics with every failing case's report.
+fn run_file(name: &str) {
+    let path = dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
+    let cases = format::parse(&text)
+        .unwrap_or_else(|e| panic!("{}:{}: malformed case file: {}", shown(&path), e.line, e.message));
+    assert!(!cases.is_empty(), "{}: no case in the file", shown(&path));
+    let bless = std::env::var_os("INBAND_BLESS").is_some_and(|v| v == "1");
+    let mut failures = String::new();
+    let mut blessed = Vec::new();
+    for case in &cases {
+        match run_case(case) {
+            Ok(actual) if bless => blessed.push((case, actual)),
+            Ok(actual) if case.log.as_ref() == Some(&actual) => {}
+            Ok(actual) => {
+                let expected = case.log.as_deref().unwrap_or_default();
+                let _ = write!(
+                    failures,
+                    "{}:{}: `{}`: every chunking gives this log, not the expected one\n{}\n",
+                    shown(&path),
+                    case.line,
+                    case.heading,
+                    diff(expected, &actual)
+                );
+                if case.log.is_none() {
+                    failures.push_str("  (no log block: write one, or bless with INBAND_BLESS=1)\n");
+                }
+            }
+            Err(report) => {
+                let _ = write!(
+                    failures,
+                    "{}:{}: `{}`: {report}\n",
+                    shown(&path),
+                    case.line,
+                    case.heading
+                );
+            }
+        }
+    }
+    if bless {
+        write_blessed(&path, &text, blessed);
+    }
+    assert!(failures.is_empty(), "case failures:\n{failures}");
+}
+
+/// The rendered log of `case` in its first dialect, after every dialect has given it in
+/// every chunking; otherwise the report of what differs.
+fn run_case(case: &Case) -> Result<Vec<String>, String> {
+    let mut first: Option<(inband::Dialect, Vec<String>)> = None;
+    for &dialect in &case.dialects {
+        let log = harness::verify(dialect, case.options, &case.input).map_err(|m| {
+            let mut report = format!("[{}] {}: {}", dialect.name(), m.chunking, m.reason);
+            let (expected, actual) = (harness::render(&m.expected), harness::render(&m.actual));
+            if expected == actual {
+                report.push_str(&spans(&m.expected, &m.actual));
+            } else {
+                report.push('\n');
+                report.push_str(&diff(&expected, &actual));
+            }
+            report
+        })?;
+        let rendered = harness::render(&log);
+        match &first {
+            None => first = Some((dialect, rendered)),
+            Some((d, log)) if *log != rendered => {
+                return Err(format!(
+                    "[{}] gives another log than [{}]\n{}",
+                    dialect.name(),
+                    d.name(),
+                    diff(log, &rendered)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(first.map(|(_, log)| log).unwrap_or_default())
+}
+
+/// A unified diff of two rendered logs (`-` expected, `+` actual).
+fn diff(expected: &[String], actual: &[String]) -> String {
+    let expected = expected.join("\n") + "\n";
+    let actual = actual.join("\n") + "\n";
+    TextDiff::from_lines(&expected, &actual)
+        .unified_diff()
+        .header("expected", "actual")
+        .to_string()
+}
+
+/// The first event whose span or other unrendered field differs, when the renderings agree.
+fn spans(expected: &EventLog, actual: &EventLog) -> String {
+    let at = expected
+        .events
+        .iter()
+        .zip(&actual.events)
+        .position(|(e, a)| e != a);
+    match at {
+        Some(k) => format!(
+            " (the same rendering; event {k} differs)\n  expected {:?}\n  actual   {:?}",
+            expected.events[k], actual.events[k]
+        ),
+        None => format!(
+            " (the same rendering; {} events expected, {})",
+            expected.events.len(),
+            actual.events.len()
+        ),
+    }
+}
+
+/// Rewrites the log blocks of `text` with the blessed logs, last block first so the line
+/// ranges of earlier ones stay valid.
+fn write_blessed(path: &Path, text: &str, mut blessed: Vec<(&Case, Vec<String>)>) {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    blessed.sort_by_key(|(case, _)| std::cmp::Reverse(case.log_lines.start));
+    for (case, log) in blessed {
+        let range = case.log_lines.clone();
+        if case.log.is_some() {
+            lines.splice(range, log);
+        } else {
+            let block = ["".to_owned(), "```log".to_owned()]
+                .into_iter()
+                .chain(log)
+                .chain(["```".to_owned()]);
+            lines.splice(range, block);
+        }
+    }
+    std::fs::write(path, lines.join("\n") + "\n")
+        .unwrap_or_else(|e| panic!("{}: cannot write: {e}", path.display()));
+}
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases")
+}
+
+/// `path` relative to the repository, as a failure names it.
+fn shown(path: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    path.strip_prefix(root).unwrap_or(path).display().to_string()
+}
+
+/// One test per case file (so files run in parallel), and a test that none is left out.
+macro_rules! case_files {
+    ($($test:ident => $file:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                run_file($file);
+            }
+        )*
+        /// Every `*.md` file but the README has its test above.
+        #[test]
+        fn every_case_file_is_run() {
+            let mut found: Vec<String> = std::fs::read_dir(dir())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|n| n.ends_with(".md") && n != "README.md")
+                .collect();
+            found.sort();
+            let mut listed = vec![$($file),*];
+            listed.sort_unstable();
+            assert_eq!(found, listed, "a case file without a test in tests/cases.rs");
+        }
+    };
+}
+
+case_files! {
+    special_tokens => "special_tokens.md",
+}
+
+/// A malformed file is a clear error naming the line, not a panic inside the reader.
+#[test]
+fn malformed_files_name_the_line() {
+    let cases = [
+        ("# t\n## c\n```input\nx\n", 3, "never closed"),
+        ("# t\n## c\n```json\nx\n```\n", 3, "unknown block `json`"),
+        ("# t\n<!-- dialect: nope -->\n", 2, "unknown dialect `nope`"),
+        ("# t\n## c\n```input\nx\n```\n", 2, "no `dialect:`"),
+        ("# t\n<!-- dialect: xml -->\n## c\n```log\nT\"x\"\n```\n", 4, "before the input"),
+        ("# t\n<!-- dialect: xml -->\n## c\n```input\nx\n```\n```log\nT\"x\"\n\n```\n", 9, "blank line"),
+        ("# t\n## c\n<!-- options: max_calls=two -->\n", 3, "bad value `two`"),
+        ("# t\n## s\n<!-- tokens: kimi -->\n## c\n", 2, "without an input block"),
+        ("# t\n## c\n```input-escaped\n\\q\n```\n", 3, "bad escape `\\q`"),
+        ("# t\n<!-- note -->\n", 2, "not `<!-- key: value -->`"),
+    ];
+    for (text, line, message) in cases {
+        let error = format::parse(text).expect_err(text);
+        assert_eq!(error.line, line, "{text:?}: {error:?}");
+        assert!(error.message.contains(message), "{text:?}: {error:?}");
+    }
+}
+
+/// The reader's decoding: escapes, fences longer than three, several dialects, options and
+/// tokens, and where a missing log block goes.
+#[test]
+fn the_reader_decodes_inputs_and_settings() {
+    let text = "# t\n<!-- dialect: hermes qwen3 -->\n<!-- tokens: kimi -->\n\n\
+        ## a\n<!-- options: starts_in_reasoning, max_calls=2 -->\n````input\n```x\n[S]\n````\n\n\
+        ## b\n<!-- tokens: none -->\n<!-- dialect: xml -->\n```input-escaped\na\\x20\\n\nb\\u{e9}\\\\\n```\n\
+        ```log\nT\"x\"\n```\n";
+    let cases = format::parse(text).unwrap();
+    assert_eq!(cases.len(), 2);
+    let (a, b) = (&cases[0], &cases[1]);
+    assert_eq!((a.heading.as_str(), a.line), ("a", 5));
+    assert_eq!(a.dialects, [inband::Dialect::Hermes, inband::Dialect::Qwen3]);
+    assert!(a.options.starts_in_reasoning);
+    assert_eq!(a.options.max_calls, 2);
+    assert_eq!(a.input, "```x\n<|tool_calls_section_begin|>".as_bytes());
+    assert_eq!((a.log.as_ref(), a.log_lines.clone()), (None, 10..10));
+    assert_eq!(b.dialects, [inband::Dialect::Xml]);
+    assert_eq!(b.options, inband::Options::default());
+    assert_eq!(b.input, "a \nbé\\".as_bytes());
+    assert_eq!(b.log.as_deref(), Some(&["T\"x\"".to_owned()][..]));
+    assert_eq!(b.log_lines, 19..20);
+}

@@ -1,0 +1,381 @@
+//! The case-file reader: Markdown in, [`Case`]s out, every malformation a [`CaseError`]
+//! naming the file and line (the format is described in `tests/cases.rs` and
+//! `tests/cases/README.md`).
+
+use inband::{Dialect, Options};
+
+/// Abbreviations of special tokens an input may use (`tokens:` directive), expanded before
+/// the input is fed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tokens {
+    /// The input is as written.
+    None,
+    /// Kimi's: `[S]` `[/S]` `[C]` `[A]` `[/C]`.
+    Kimi,
+    /// DeepSeek's: `[S]` `[/S]` `[C]` `[SEP]` `[/C]` `[EOS]`.
+    Deepseek,
+    /// DeepSeek's, and DSML tags: `<:` is `<｜DSML｜`, `</:` is `</｜DSML｜`.
+    Dsml,
+}
+
+const KIMI: &[(&str, &str)] = &[
+    ("[S]", "<|tool_calls_section_begin|>"),
+    ("[/S]", "<|tool_calls_section_end|>"),
+    ("[C]", "<|tool_call_begin|>"),
+    ("[A]", "<|tool_call_argument_begin|>"),
+    ("[/C]", "<|tool_call_end|>"),
+];
+
+const DEEPSEEK: &[(&str, &str)] = &[
+    ("[S]", "<｜tool▁calls▁begin｜>"),
+    ("[/S]", "<｜tool▁calls▁end｜>"),
+    ("[C]", "<｜tool▁call▁begin｜>"),
+    ("[SEP]", "<｜tool▁sep｜>"),
+    ("[/C]", "<｜tool▁call▁end｜>"),
+    ("[EOS]", "<｜end▁of▁sentence｜>"),
+];
+
+/// `</:` first: `<:` is a suffix of it.
+const DSML: &[(&str, &str)] = &[("</:", "</｜DSML｜"), ("<:", "<｜DSML｜")];
+
+impl Tokens {
+    fn parse(value: &str) -> Option<Tokens> {
+        Some(match value {
+            "none" => Tokens::None,
+            "kimi" => Tokens::Kimi,
+            "deepseek" => Tokens::Deepseek,
+            "dsml" => Tokens::Dsml,
+            _ => return None,
+        })
+    }
+
+    /// `text` with this set's abbreviations replaced by the tokens.
+    pub fn expand(self, text: &str) -> String {
+        let tables: &[&[(&str, &str)]] = match self {
+            Tokens::None => &[],
+            Tokens::Kimi => &[KIMI],
+            Tokens::Deepseek => &[DEEPSEEK],
+            Tokens::Dsml => &[DSML, DEEPSEEK],
+        };
+        let mut text = text.to_owned();
+        for table in tables {
+            for (short, token) in *table {
+                text = text.replace(short, token);
+            }
+        }
+        text
+    }
+}
+
+/// One case: a heading, its settings, an input and the log it must give.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The heading's text, without the `#`s.
+    pub heading: String,
+    /// 1-based line of the heading.
+    pub line: usize,
+    /// Each dialect must give the same log (`dialect: hermes qwen3`).
+    pub dialects: Vec<Dialect>,
+    pub options: Options,
+    /// The bytes fed: the input block, escapes decoded and tokens expanded.
+    pub input: Vec<u8>,
+    /// The expected log, one [`crate::harness::render`]ed event a line; `None` when the case
+    /// has no log block yet (only allowed when blessing).
+    pub log: Option<Vec<String>>,
+    /// Where the log block's lines are (0-based, exclusive end) in the file, or where one
+    /// is to be inserted (an empty range after the input block).
+    pub log_lines: std::ops::Range<usize>,
+}
+
+/// A malformed case file: the line (1-based) and what is wrong there.
+#[derive(Debug)]
+pub struct CaseError {
+    pub line: usize,
+    pub message: String,
+}
+
+fn error<T>(line: usize, message: impl Into<String>) -> Result<T, CaseError> {
+    Err(CaseError {
+        line,
+        message: message.into(),
+    })
+}
+
+/// The settings directives give: file defaults, overridden per case.
+#[derive(Debug, Clone, Default)]
+struct Settings {
+    dialects: Option<Vec<Dialect>>,
+    tokens: Option<Tokens>,
+    options: Option<Options>,
+}
+
+impl Settings {
+    fn over(&self, defaults: &Settings) -> Settings {
+        Settings {
+            dialects: self.dialects.clone().or_else(|| defaults.dialects.clone()),
+            tokens: self.tokens.or(defaults.tokens),
+            options: self.options.or(defaults.options),
+        }
+    }
+
+    /// Applies `<!-- key: value -->`.
+    fn apply(&mut self, line: usize, key: &str, value: &str) -> Result<(), CaseError> {
+        match key {
+            "dialect" => {
+                let mut dialects = Vec::new();
+                for name in value.split_whitespace() {
+                    match Dialect::from_name(name) {
+                        Some(d) => dialects.push(d),
+                        None => return error(line, format!("unknown dialect `{name}`")),
+                    }
+                }
+                if dialects.is_empty() {
+                    return error(line, "`dialect:` names no dialect");
+                }
+                self.dialects = Some(dialects);
+            }
+            "tokens" => match Tokens::parse(value) {
+                Some(tokens) => self.tokens = Some(tokens),
+                None => return error(line, format!("unknown tokens `{value}`")),
+            },
+            "options" => self.options = Some(parse_options(line, value)?),
+            _ => return error(line, format!("unknown directive `{key}`")),
+        }
+        Ok(())
+    }
+}
+
+/// `starts_in_reasoning, max_calls=2, max_argument_bytes=8` over [`Options::default`].
+fn parse_options(line: usize, value: &str) -> Result<Options, CaseError> {
+    let mut options = Options::default();
+    for item in value.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (key, val) = item.split_once('=').unwrap_or((item, "true"));
+        let bad = || format!("bad value `{val}` for option `{key}`");
+        match key.trim() {
+            "starts_in_reasoning" => {
+                options.starts_in_reasoning = val.trim().parse().map_err(|_| CaseError {
+                    line,
+                    message: bad(),
+                })?
+            }
+            "max_calls" => {
+                options.max_calls = val.trim().parse().map_err(|_| CaseError {
+                    line,
+                    message: bad(),
+                })?
+            }
+            "max_argument_bytes" => {
+                options.max_argument_bytes = val.trim().parse().map_err(|_| CaseError {
+                    line,
+                    message: bad(),
+                })?
+            }
+            other => return error(line, format!("unknown option `{other}`")),
+        }
+    }
+    Ok(options)
+}
+
+/// Decodes an `input-escaped` block: line breaks dropped, `\\` `\n` `\r` `\t` `\xNN` (one
+/// byte) and `\u{…}` (a code point, UTF-8).
+fn unescape(line: usize, text: &str) -> Result<Vec<u8>, CaseError> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut chars = text.chars().filter(|&c| c != '\n');
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        match chars.next() {
+            Some('\\') => out.push(b'\\'),
+            Some('n') => out.push(b'\n'),
+            Some('r') => out.push(b'\r'),
+            Some('t') => out.push(b'\t'),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                match u8::from_str_radix(&hex, 16) {
+                    Ok(byte) if hex.len() == 2 => out.push(byte),
+                    _ => return error(line, format!("bad escape `\\x{hex}`")),
+                }
+            }
+            Some('u') => {
+                let code: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let scalar = code
+                    .strip_prefix('{')
+                    .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                    .and_then(char::from_u32);
+                match scalar {
+                    Some(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                    None => return error(line, format!("bad escape `\\u{code}}}`")),
+                }
+            }
+            other => return error(line, format!("bad escape `\\{}`", other.unwrap_or(' '))),
+        }
+    }
+    Ok(out)
+}
+
+/// A fenced block: its info string, its lines (0-based, exclusive end) and text.
+struct Block {
+    info: String,
+    open: usize,
+    body: std::ops::Range<usize>,
+}
+
+/// The case being read: its heading, settings and blocks so far.
+struct Open {
+    heading: String,
+    line: usize,
+    settings: Settings,
+    input: Option<(Vec<u8>, usize)>,
+    log: Option<(Vec<String>, std::ops::Range<usize>)>,
+}
+
+/// Reads a case file.
+pub fn parse(text: &str) -> Result<Vec<Case>, CaseError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut defaults = Settings::default();
+    let mut open: Option<Open> = None;
+    let mut cases = Vec::new();
+    let mut seen_heading = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if let Some(block) = fence(&lines, i)? {
+            i = block.body.end + 1;
+            let Some(case) = open.as_mut() else {
+                return error(block.open + 1, "a fenced block outside a case (no `##` heading)");
+            };
+            read_block(case, &block, &lines[block.body.clone()])?;
+            continue;
+        }
+        if line.starts_with('#') {
+            let level = line.chars().take_while(|&c| c == '#').count();
+            if level == 1 {
+                if seen_heading {
+                    return error(i + 1, "a second `#` title");
+                }
+            } else {
+                if let Some(case) = open.take() {
+                    cases.extend(close(case, &defaults)?);
+                }
+                open = Some(Open {
+                    heading: line[level..].trim().to_owned(),
+                    line: i + 1,
+                    settings: Settings::default(),
+                    input: None,
+                    log: None,
+                });
+            }
+            seen_heading = true;
+        } else if let Some(rest) = line.trim().strip_prefix("<!--") {
+            let Some((key, value)) = rest
+                .strip_suffix("-->")
+                .and_then(|d| d.split_once(':'))
+                .map(|(k, v)| (k.trim(), v.trim()))
+            else {
+                return error(i + 1, "a comment that is not `<!-- key: value -->`");
+            };
+            match open.as_mut() {
+                Some(case) => case.settings.apply(i + 1, key, value)?,
+                None => defaults.apply(i + 1, key, value)?,
+            }
+        }
+        i += 1;
+    }
+    if let Some(case) = open.take() {
+        cases.extend(close(case, &defaults)?);
+    }
+    Ok(cases)
+}
+
+/// The fenced block opening at line `i`, if one does.
+fn fence(lines: &[&str], i: usize) -> Result<Option<Block>, CaseError> {
+    let ticks = lines[i].chars().take_while(|&c| c == '`').count();
+    if ticks < 3 {
+        return Ok(None);
+    }
+    let info = lines[i][ticks..].trim().to_owned();
+    let end = (i + 1..lines.len()).find(|&j| {
+        let line = lines[j].trim_end();
+        line.len() >= ticks && line.chars().all(|c| c == '`')
+    });
+    match end {
+        Some(end) => Ok(Some(Block {
+            info,
+            open: i,
+            body: i + 1..end,
+        })),
+        None => error(i + 1, "a fenced block that is never closed"),
+    }
+}
+
+fn read_block(case: &mut Open, block: &Block, body: &[&str]) -> Result<(), CaseError> {
+    let line = block.open + 1;
+    let text = body.join("\n");
+    match block.info.as_str() {
+        "input" | "input-escaped" => {
+            if case.input.is_some() {
+                return error(line, "a second input block in one case");
+            }
+            let bytes = if block.info == "input" {
+                text.into_bytes()
+            } else {
+                unescape(line, &text)?
+            };
+            case.input = Some((bytes, block.body.end + 1));
+        }
+        "log" => {
+            if case.input.is_none() {
+                return error(line, "a log block before the input block");
+            }
+            if case.log.is_some() {
+                return error(line, "a second log block in one case");
+            }
+            let events: Vec<String> = body.iter().map(|&e| e.to_owned()).collect();
+            if let Some(k) = events.iter().position(|e| e.trim().is_empty()) {
+                return error(line + 1 + k, "a blank line in a log block");
+            }
+            case.log = Some((events, block.body.clone()));
+        }
+        other => return error(line, format!("unknown block `{other}` (input, input-escaped, log)")),
+    }
+    Ok(())
+}
+
+/// The case `open` was, once its heading ends; a heading without an input is a section.
+fn close(open: Open, defaults: &Settings) -> Result<Option<Case>, CaseError> {
+    let Some((input, after_input)) = open.input else {
+        if open.settings.dialects.is_some()
+            || open.settings.tokens.is_some()
+            || open.settings.options.is_some()
+        {
+            return error(open.line, "directives under a heading without an input block");
+        }
+        return Ok(None);
+    };
+    let settings = open.settings.over(defaults);
+    let Some(dialects) = settings.dialects else {
+        return error(open.line, "no `dialect:` for this case or the file");
+    };
+    let tokens = settings.tokens.unwrap_or(Tokens::None);
+    let input = match String::from_utf8(input) {
+        Ok(text) => tokens.expand(&text).into_bytes(),
+        Err(e) if tokens == Tokens::None => e.into_bytes(),
+        Err(_) => return error(open.line, "`tokens:` on an input that is not UTF-8"),
+    };
+    let (log, log_lines) = match open.log {
+        Some((log, lines)) => (Some(log), lines),
+        None => (None, after_input..after_input),
+    };
+    Ok(Some(Case {
+        heading: open.heading,
+        line: open.line,
+        dialects,
+        options: settings.options.unwrap_or_default(),
+        input,
+        log,
+        log_lines,
+    }))
+}
