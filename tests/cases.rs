@@ -217,7 +217,12 @@ macro_rules! case_files {
 }
 
 case_files! {
+    conformance => "conformance.md",
+    gemini => "gemini.md",
+    gemma => "gemma.md",
+    harmony => "harmony.md",
     special_tokens => "special_tokens.md",
+    xml => "xml.md",
 }
 
 /// A malformed file is a clear error naming the line, not a panic inside the reader.

@@ -349,29 +349,6 @@ fn calls_inside_reasoning() {
     assert_eq!(kept.reasoning.as_deref(), Some("now"));
 }
 
-/// The optional opener of a stream that starts in reasoning.
-#[test]
-fn starting_in_reasoning() {
-    let mut options = Options::default();
-    options.starts_in_reasoning = true;
-    assert_eq!(
-        scan_with(options, "```thinking\nplan\n```\nx"),
-        [
-            "R+",
-            "<ReasoningOpen>",
-            "E\"\\n\"",
-            "R\"plan\\n\"",
-            "<ReasoningClose>",
-            "R-",
-            "T\"\\nx\""
-        ]
-    );
-    assert_eq!(
-        scan_with(options, "plan\n```\nx"),
-        ["R+", "R\"plan\\n\"", "<ReasoningClose>", "R-", "T\"\\nx\""]
-    );
-}
-
 /// Limits: the argument budget ends the call on the same byte whatever the chunking.
 #[test]
 fn limits() {

@@ -126,33 +126,6 @@ fn prose_around_a_call() {
     assert!(completion.diagnostics.is_empty());
 }
 
-/// seed §5.3 (gemma 1) and rule 6: reasoning is recognised by default.
-#[test]
-fn reasoning() {
-    assert_eq!(
-        scan("<|channel>thought\nlet me reason\n<channel|>The answer is 4."),
-        [
-            "<ReasoningOpen>",
-            "R+",
-            "R\"let me reason\\n\"",
-            "<ReasoningClose>",
-            "R-",
-            "T\"The answer is 4.\"",
-        ]
-    );
-    // The template's empty block, when the prompt did not already hold it.
-    assert_eq!(
-        scan("<|channel>thought\n<channel|>Hi"),
-        ["<ReasoningOpen>", "R+", "<ReasoningClose>", "R-", "T\"Hi\""]
-    );
-    let mut options = Options::default();
-    options.starts_in_reasoning = true;
-    assert_eq!(
-        scan_with(options, "plan<channel|>x"),
-        ["R+", "R\"plan\"", "<ReasoningClose>", "R-", "T\"x\""]
-    );
-}
-
 /// Rule 7: a call inside reasoning that closes is a draft; inside reasoning that never
 /// closes, a call.
 #[test]

@@ -132,25 +132,6 @@ fn a_final_answer_ends_with_return() {
     assert!(completion.diagnostics.is_empty());
 }
 
-/// model-formats §10: the recipient may sit in the role part, with a bare `json`.
-#[test]
-fn recipient_in_the_role_part() {
-    assert_eq!(
-        scan("<|start|>assistant to=functions.read<|channel|>commentary json<|message|>{\"path\":\"a.rs\"}<|call|>"),
-        [
-            "<MessageStart>",
-            "E\"assistant to=functions.read\"",
-            "<Channel>",
-            "E\"commentary json\"",
-            "<MessageBody>",
-            "S0:read",
-            "A0\"{\\\"path\\\":\\\"a.rs\\\"}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-}
-
 /// `<|constrain|>json`, a bare `json`, or no content type: the same call.
 #[test]
 fn content_type_with_or_without_constrain() {
@@ -785,79 +766,6 @@ fn after_the_arguments() {
             &completion("<|channel|>commentary to=functions.f<|message|><|call|>").tool_calls[0]
         ),
         "{}"
-    );
-}
-
-/// Rule 13: a message that is not ended before the next header is closed there.
-#[test]
-fn message_not_ended_before_the_next_header() {
-    assert_eq!(
-        scan("<|channel|>analysis<|message|>one<|channel|>final<|message|>two"),
-        [
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R+",
-            "R\"one\"",
-            "<Channel>",
-            "D:unclosed_message",
-            "R-",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"two\"",
-        ]
-    );
-}
-
-#[test]
-fn header_without_body() {
-    assert_eq!(
-        scan("<|start|>assistant<|start|>assistant<|channel|>final<|end|>after"),
-        [
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<MessageStart>",
-            "D:unclosed_header",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageEnd>",
-            "D:unclosed_header",
-            "T\"after\"",
-        ]
-    );
-    assert_eq!(
-        scan("<|channel|>commentary to=functions.f <|const"),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.f <|const\"",
-            "D:unclosed_header"
-        ]
-    );
-}
-
-/// The prompt ended inside an analysis message (`starts_in_reasoning`).
-#[test]
-fn stream_starting_in_reasoning() {
-    let mut options = Options::default();
-    options.starts_in_reasoning = true;
-    assert_eq!(
-        scan_with(
-            options,
-            "plan<|end|><|start|>assistant<|channel|>final<|message|>ok"
-        ),
-        [
-            "R+",
-            "R\"plan\"",
-            "<MessageEnd>",
-            "R-",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"ok\"",
-        ]
     );
 }
 

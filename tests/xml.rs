@@ -996,27 +996,6 @@ fn limits_end_calls_as_invalid() {
     );
 }
 
-/// DeepSeek's end of sentence leaking into a DSML value: the stream ended there.
-#[test]
-fn stop_token_inside_a_dsml_value() {
-    assert_eq!(
-        scan("<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\">v<｜end▁of▁sentence｜>"),
-        [
-            "<MarkupOpen>",
-            "<CallOpen>",
-            "E\" name=\\\"f\\\">\"",
-            "S0:f",
-            "<ParamOpen>",
-            "E\" name=\\\"k\\\">\"",
-            "P0:k:untyped",
-            "V0:Verbatim\"v\"",
-            "D:truncated_call",
-            "X0:Incomplete",
-            "<Stop>",
-        ]
-    );
-}
-
 /// OpenAI deltas: text values stream, typed values go out once whole, and the fragments of
 /// every chunking concatenate to exactly the arguments' JSON text.
 #[test]
