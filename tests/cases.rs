@@ -56,8 +56,14 @@ fn run_file(name: &str) {
     let path = dir().join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
-    let cases = format::parse(&text)
-        .unwrap_or_else(|e| panic!("{}:{}: malformed case file: {}", shown(&path), e.line, e.message));
+    let cases = format::parse(&text).unwrap_or_else(|e| {
+        panic!(
+            "{}:{}: malformed case file: {}",
+            shown(&path),
+            e.line,
+            e.message
+        )
+    });
     assert!(!cases.is_empty(), "{}: no case in the file", shown(&path));
     let bless = std::env::var_os("INBAND_BLESS").is_some_and(|v| v == "1");
     let mut failures = String::new();
@@ -77,13 +83,14 @@ fn run_file(name: &str) {
                     diff(expected, &actual)
                 );
                 if case.log.is_none() {
-                    failures.push_str("  (no log block: write one, or bless with INBAND_BLESS=1)\n");
+                    failures
+                        .push_str("  (no log block: write one, or bless with INBAND_BLESS=1)\n");
                 }
             }
             Err(report) => {
-                let _ = write!(
+                let _ = writeln!(
                     failures,
-                    "{}:{}: `{}`: {report}\n",
+                    "{}:{}: `{}`: {report}",
                     shown(&path),
                     case.line,
                     case.heading
@@ -188,7 +195,10 @@ fn dir() -> PathBuf {
 /// `path` relative to the repository, as a failure names it.
 fn shown(path: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    path.strip_prefix(root).unwrap_or(path).display().to_string()
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// One test per case file (so files run in parallel), and a test that none is left out.
@@ -233,11 +243,31 @@ fn malformed_files_name_the_line() {
         ("# t\n## c\n```json\nx\n```\n", 3, "unknown block `json`"),
         ("# t\n<!-- dialect: nope -->\n", 2, "unknown dialect `nope`"),
         ("# t\n## c\n```input\nx\n```\n", 2, "no `dialect:`"),
-        ("# t\n<!-- dialect: xml -->\n## c\n```log\nT\"x\"\n```\n", 4, "before the input"),
-        ("# t\n<!-- dialect: xml -->\n## c\n```input\nx\n```\n```log\nT\"x\"\n\n```\n", 9, "blank line"),
-        ("# t\n## c\n<!-- options: max_calls=two -->\n", 3, "bad value `two`"),
-        ("# t\n## s\n<!-- tokens: kimi -->\n## c\n", 2, "without an input block"),
-        ("# t\n## c\n```input-escaped\n\\q\n```\n", 3, "bad escape `\\q`"),
+        (
+            "# t\n<!-- dialect: xml -->\n## c\n```log\nT\"x\"\n```\n",
+            4,
+            "before the input",
+        ),
+        (
+            "# t\n<!-- dialect: xml -->\n## c\n```input\nx\n```\n```log\nT\"x\"\n\n```\n",
+            9,
+            "blank line",
+        ),
+        (
+            "# t\n## c\n<!-- options: max_calls=two -->\n",
+            3,
+            "bad value `two`",
+        ),
+        (
+            "# t\n## s\n<!-- tokens: kimi -->\n## c\n",
+            2,
+            "without an input block",
+        ),
+        (
+            "# t\n## c\n```input-escaped\n\\q\n```\n",
+            3,
+            "bad escape `\\q`",
+        ),
         ("# t\n<!-- note -->\n", 2, "not `<!-- key: value -->`"),
     ];
     for (text, line, message) in cases {
@@ -259,7 +289,10 @@ fn the_reader_decodes_inputs_and_settings() {
     assert_eq!(cases.len(), 2);
     let (a, b) = (&cases[0], &cases[1]);
     assert_eq!((a.heading.as_str(), a.line), ("a", 5));
-    assert_eq!(a.dialects, [inband::Dialect::Hermes, inband::Dialect::Qwen3]);
+    assert_eq!(
+        a.dialects,
+        [inband::Dialect::Hermes, inband::Dialect::Qwen3]
+    );
     assert!(a.options.starts_in_reasoning);
     assert_eq!(a.options.max_calls, 2);
     assert_eq!(a.input, "```x\n<|tool_calls_section_begin|>".as_bytes());

@@ -60,7 +60,11 @@ pub fn verify(dialect: Dialect, options: Options, input: &[u8]) -> Result<EventL
     invariants("padded, whole", &padded_whole, &padded)?;
     for &size in SIZES {
         let chunked = EventLog::scan(dialect, options, padded.chunks(size));
-        compare(format!("padded, {size}-byte chunks"), &padded_whole, chunked)?;
+        compare(
+            format!("padded, {size}-byte chunks"),
+            &padded_whole,
+            chunked,
+        )?;
     }
     Ok(whole)
 }

@@ -150,27 +150,15 @@ fn parse_options(line: usize, value: &str) -> Result<Options, CaseError> {
     let mut options = Options::default();
     for item in value.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         let (key, val) = item.split_once('=').unwrap_or((item, "true"));
-        let bad = || format!("bad value `{val}` for option `{key}`");
-        match key.trim() {
-            "starts_in_reasoning" => {
-                options.starts_in_reasoning = val.trim().parse().map_err(|_| CaseError {
-                    line,
-                    message: bad(),
-                })?
-            }
-            "max_calls" => {
-                options.max_calls = val.trim().parse().map_err(|_| CaseError {
-                    line,
-                    message: bad(),
-                })?
-            }
-            "max_argument_bytes" => {
-                options.max_argument_bytes = val.trim().parse().map_err(|_| CaseError {
-                    line,
-                    message: bad(),
-                })?
-            }
+        let (key, val) = (key.trim(), val.trim());
+        let parsed = match key {
+            "starts_in_reasoning" => val.parse().map(|v| options.starts_in_reasoning = v).ok(),
+            "max_calls" => val.parse().map(|v| options.max_calls = v).ok(),
+            "max_argument_bytes" => val.parse().map(|v| options.max_argument_bytes = v).ok(),
             other => return error(line, format!("unknown option `{other}`")),
+        };
+        if parsed.is_none() {
+            return error(line, format!("bad value `{val}` for option `{key}`"));
         }
     }
     Ok(options)
@@ -245,7 +233,10 @@ pub fn parse(text: &str) -> Result<Vec<Case>, CaseError> {
         if let Some(block) = fence(&lines, i)? {
             i = block.body.end + 1;
             let Some(case) = open.as_mut() else {
-                return error(block.open + 1, "a fenced block outside a case (no `##` heading)");
+                return error(
+                    block.open + 1,
+                    "a fenced block outside a case (no `##` heading)",
+                );
             };
             read_block(case, &block, &lines[block.body.clone()])?;
             continue;
@@ -339,7 +330,12 @@ fn read_block(case: &mut Open, block: &Block, body: &[&str]) -> Result<(), CaseE
             }
             case.log = Some((events, block.body.clone()));
         }
-        other => return error(line, format!("unknown block `{other}` (input, input-escaped, log)")),
+        other => {
+            return error(
+                line,
+                format!("unknown block `{other}` (input, input-escaped, log)"),
+            )
+        }
     }
     Ok(())
 }
@@ -351,7 +347,10 @@ fn close(open: Open, defaults: &Settings) -> Result<Option<Case>, CaseError> {
             || open.settings.tokens.is_some()
             || open.settings.options.is_some()
         {
-            return error(open.line, "directives under a heading without an input block");
+            return error(
+                open.line,
+                "directives under a heading without an input block",
+            );
         }
         return Ok(None);
     };
