@@ -25,58 +25,6 @@ fn wrap(value: &str) -> String {
     format!("<function_calls>\n<invoke name=\"f\">\n<parameter name=\"k\">{value}</parameter>\n</invoke>\n</function_calls>")
 }
 
-/// Seed §2.4 a/b: the canonical form, with `string="false"` marking a JSON value.
-#[test]
-fn canonical_calls() {
-    let input = "Reading.\n<function_calls>\n<invoke name=\"read\">\n<parameter name=\"path\">src/a.rs</parameter>\n<parameter name=\"n\" string=\"false\">2</parameter>\n</invoke>\n<invoke name=\"noop\">\n</invoke>\n</function_calls>";
-    assert_eq!(
-        scan(input),
-        [
-            "T\"Reading.\\n\"",
-            "<SectionOpen>",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"read\\\">\"",
-            "S0:read",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\" name=\\\"path\\\">\"",
-            "P0:path:untyped",
-            "V0:Verbatim\"src/a.rs\"",
-            "<ParamClose>",
-            "P-0",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\" name=\\\"n\\\" string=\\\"false\\\">\"",
-            "P0:n:json",
-            "V0:Verbatim\"2\"",
-            "<ParamClose>",
-            "P-0",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"noop\\\">\"",
-            "S1:noop",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X1:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-        ]
-    );
-    let completion = completion(input);
-    assert_eq!(
-        calls(&completion),
-        [
-            call("read", json!({"path": "src/a.rs", "n": 2})),
-            call("noop", json!({}))
-        ]
-    );
-    assert!(completion.diagnostics.is_empty());
-}
-
 /// Rule 4: a closer inside a value counts only when structure follows it; a `</` that
 /// begins no closer is value text, whatever follows.
 #[test]
@@ -161,32 +109,6 @@ fn closer_named_after_the_parameter() {
         feeds[3][..4],
         ["D:mismatched_closer", "<ParamClose>", "P-0", "E\" \""]
     );
-}
-
-/// Corpus 059's other rule: parameters do not nest, so a line-initial `<parameter` ends a
-/// value whose closer is missing.
-#[test]
-fn line_initial_parameter_ends_an_open_value() {
-    let input = "<invoke name=\"w\">\n<parameter name=\"a\">x\n<parameter name=\"b\">y</parameter>\n</invoke>";
-    let completion = completion(input);
-    assert_eq!(calls(&completion), [call("w", json!({"a": "x", "b": "y"}))]);
-    assert_eq!(
-        codes(&completion),
-        ["missing_section", "unclosed_parameter"]
-    );
-}
-
-/// Rule 13: a bare invoke is a call whose wrapper is missing; its orphan wrapper closer is
-/// consumed; a self-closing parameter and a stray closer after it.
-#[test]
-fn repairs() {
-    let bare = completion("Text.\n<invoke name=\"a\"></invoke>\n</function_calls>\nMore.");
-    assert_eq!(calls(&bare), [call("a", json!({}))]);
-    assert_eq!(bare.content, "Text.\n\nMore.");
-    assert_eq!(codes(&bare), ["missing_section"]);
-    let stray = completion("<function_calls><invoke name=\"a\"><parameter name=\"k\"/></parameter></invoke></function_calls>");
-    assert_eq!(calls(&stray), [call("a", json!({"k": ""}))]);
-    assert_eq!(codes(&stray), ["stray_closer"]);
 }
 
 /// Rules 6, 7 and 5: `<thinking>` reasoning with a drafted call; a result block after the
@@ -276,23 +198,6 @@ fn transcript() {
     );
     assert_eq!(completion.content, "Searching and saving.");
     assert!(completion.diagnostics.is_empty());
-}
-
-/// A parameter named like a structural closer (`invoke`): its own closer `</invoke>` is a
-/// parameter closer first (corpus 059), so a second `</invoke>` still closes the call and a
-/// parameter opener may follow it.
-#[test]
-fn parameter_named_after_a_structural_closer() {
-    let own = completion(
-        "<function_calls><invoke name=\"f\"><parameter name=\"invoke\">x</invoke></invoke></function_calls>",
-    );
-    assert_eq!(calls(&own), [call("f", json!({"invoke": "x"}))]);
-    assert_eq!(codes(&own), ["mismatched_closer"]);
-    let next = completion(
-        "<function_calls><invoke name=\"f\"><parameter name=\"invoke\">x</invoke><parameter name=\"b\">y</parameter></invoke></function_calls>",
-    );
-    assert_eq!(calls(&next), [call("f", json!({"invoke": "x", "b": "y"}))]);
-    assert_eq!(codes(&next), ["mismatched_closer"]);
 }
 
 /// A line-initial `<parameter` after a rejected candidate closer and its whitespace still

@@ -46,6 +46,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use inband_alloc::events::EventLog;
+use serde_json::Value;
 use similar::TextDiff;
 
 use crate::harness;
@@ -69,9 +70,21 @@ fn run_file(name: &str) {
     let mut failures = String::new();
     let mut blessed = Vec::new();
     for case in &cases {
-        match run_case(case) {
-            Ok(actual) if bless => blessed.push((case, actual)),
-            Ok(actual) if case.log.as_ref() == Some(&actual) => {}
+        let outcome = run_case(case).and_then(|log| check_completion(case).map(|()| log));
+        // A case with only a completion block pins no log.
+        let wants_log = case.log.is_some() || case.completion.is_none();
+        match outcome {
+            Err(report) => {
+                let _ = writeln!(
+                    failures,
+                    "{}:{}: `{}`: {report}",
+                    shown(&path),
+                    case.line,
+                    case.heading
+                );
+            }
+            Ok(actual) if bless && wants_log => blessed.push((case, actual)),
+            Ok(actual) if !wants_log || case.log.as_ref() == Some(&actual) => {}
             Ok(actual) => {
                 let expected = case.log.as_deref().unwrap_or_default();
                 let _ = write!(
@@ -86,15 +99,6 @@ fn run_file(name: &str) {
                     failures
                         .push_str("  (no log block: write one, or bless with INBAND_BLESS=1)\n");
                 }
-            }
-            Err(report) => {
-                let _ = writeln!(
-                    failures,
-                    "{}:{}: `{}`: {report}",
-                    shown(&path),
-                    case.line,
-                    case.heading
-                );
             }
         }
     }
@@ -135,6 +139,99 @@ fn run_case(case: &Case) -> Result<Vec<String>, String> {
         }
     }
     Ok(first.map(|(_, log)| log).unwrap_or_default())
+}
+
+/// The case's completion block against the completion of its input in each dialect
+/// (`harness::completion`: the same whole, at every two-way split and byte by byte).
+fn check_completion(case: &Case) -> Result<(), String> {
+    let Some(expected) = &case.completion else {
+        return Ok(());
+    };
+    let Ok(input) = std::str::from_utf8(&case.input) else {
+        return Err("a completion block needs a UTF-8 input".into());
+    };
+    for &dialect in &case.dialects {
+        let name = dialect.name();
+        let completion =
+            std::panic::catch_unwind(|| harness::completion(dialect, case.options, input))
+                .map_err(|panic| format!("[{name}] completion: {}", panic_message(&*panic)))?;
+        let mut wrong = Vec::new();
+        if let Some(content) = &expected.content {
+            if completion.content != *content {
+                wrong.push(format!(
+                    "content {:?}, expected {content:?}",
+                    completion.content
+                ));
+            }
+        }
+        if let Some(reasoning) = &expected.reasoning {
+            if completion.reasoning != *reasoning {
+                wrong.push(format!(
+                    "reasoning {:?}, expected {reasoning:?}",
+                    completion.reasoning
+                ));
+            }
+        }
+        if let Some(calls) = &expected.calls {
+            let actual = &completion.tool_calls;
+            let same = actual.len() == calls.len()
+                && actual.iter().zip(calls).all(|(call, want)| {
+                    let text = serde_json::to_string(&call.arguments).unwrap();
+                    call.name == want.name
+                        && if want.exact {
+                            text == want.arguments
+                        } else {
+                            serde_json::from_str::<Value>(&text).ok()
+                                == serde_json::from_str::<Value>(&want.arguments).ok()
+                        }
+                });
+            if !same {
+                let shown: Vec<String> = actual
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} {}",
+                            c.name,
+                            serde_json::to_string(&c.arguments).unwrap()
+                        )
+                    })
+                    .collect();
+                let want: Vec<String> = calls
+                    .iter()
+                    .map(|c| format!("{} {}", c.name, c.arguments))
+                    .collect();
+                wrong.push(format!("calls {shown:?}, expected {want:?}"));
+            }
+        }
+        if let Some(codes) = &expected.codes {
+            let actual = harness::codes(&completion);
+            if actual != *codes {
+                wrong.push(format!("codes {actual:?}, expected {codes:?}"));
+            }
+        }
+        if let Some(incomplete) = expected.incomplete {
+            if completion.incomplete_calls.len() != incomplete {
+                wrong.push(format!(
+                    "{} incomplete calls, expected {incomplete}: {:?}",
+                    completion.incomplete_calls.len(),
+                    completion.incomplete_calls
+                ));
+            }
+        }
+        if !wrong.is_empty() {
+            return Err(format!("[{name}] completion: {}", wrong.join("; ")));
+        }
+    }
+    Ok(())
+}
+
+/// What a panic said, for a report.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 /// A unified diff of two rendered logs (`-` expected, `+` actual).
@@ -227,10 +324,14 @@ macro_rules! case_files {
 }
 
 case_files! {
+    anthropic => "anthropic.md",
     conformance => "conformance.md",
     gemini => "gemini.md",
     gemma => "gemma.md",
+    glm => "glm.md",
     harmony => "harmony.md",
+    minimax => "minimax.md",
+    qwen3_coder => "qwen3_coder.md",
     special_tokens => "special_tokens.md",
     xml => "xml.md",
 }

@@ -42,38 +42,6 @@ fn block(body: &str) -> String {
     format!("```tool_code\n{body}\n```")
 }
 
-/// seed §5.2 item 1, as exact events: `print(…)` is a wrapper, not a call.
-#[test]
-fn print_wrapper() {
-    let input = block("print(default_api.read(path='a.ts', count=2))");
-    assert_eq!(
-        scan(&input),
-        [
-            "<CallOpen>",
-            "E\"\\nprint(default_api.read\"",
-            "S0:read",
-            "E\"(path=\"",
-            "P0:path:python",
-            "V0:StringOpen\"'\"",
-            "V0:Escaped\"a.ts\"",
-            "V0:StringClose\"'\"",
-            "P-0",
-            "E\", count=\"",
-            "P0:count:python",
-            "V0:Bare\"2\"",
-            "P-0",
-            "E\")\"",
-            "X0:Complete",
-            "E\")\\n\"",
-            "<CallClose>",
-        ]
-    );
-    assert_eq!(
-        calls(&input),
-        one("read", json!({"path": "a.ts", "count": 2}))
-    );
-}
-
 /// seed §5.2 items 2–4: the callee is the last dotted segment; assignments are markup;
 /// every literal type; brackets inside strings are data.
 #[test]
@@ -160,46 +128,6 @@ fn parallel_calls_and_prose() {
     assert!(completion.diagnostics.is_empty());
 }
 
-/// seed §5.2 items 8 and 11: byte by byte; Python escapes round-trip.
-#[test]
-fn escapes_round_trip() {
-    assert_eq!(
-        calls(&block("default_api.read(path=\"a.ts\", count=7)")),
-        one("read", json!({"path": "a.ts", "count": 7}))
-    );
-    assert_eq!(
-        calls(&block(
-            "default_api.write(content=\"a \\\"b\\\"\\n\\tc\\\\d\")"
-        )),
-        one("write", json!({"content": "a \"b\"\n\tc\\d"}))
-    );
-    assert_eq!(
-        calls(&block(
-            "f(a='\\x41\\101\\u00e9', b=\"\\d\", c=b'\\x01', d='''x\n\"y\"''', e=\"a\" 'b')"
-        )),
-        one(
-            "f",
-            json!({"a": "AAé", "b": "\\d", "c": "\u{1}", "d": "x\n\"y\"", "e": "ab"})
-        )
-    );
-}
-
-/// Seed B8: a fence, a `)` or a quote inside a string is data; the block closes at the
-/// fence after the call.
-#[test]
-fn fence_inside_a_string() {
-    let input =
-        block("default_api.write(path=\"r.md\", content=\"```js\\nx\\n```\", note='''\n```\n''')");
-    assert_eq!(
-        calls(&input),
-        one(
-            "write",
-            json!({"path": "r.md", "content": "```js\nx\n```", "note": "\n```\n"})
-        )
-    );
-    assert_eq!(complete(&format!("{input}\nafter")).content, "after");
-}
-
 /// Seed B20: a positional argument makes a call not a tool call; a statement that is not a
 /// call makes the rest of the block text; neither is silent.
 #[test]
@@ -240,15 +168,6 @@ fn unknown_tools_are_reported() {
     let completion = complete_with(&options, &block("default_api.delete_all(confirm=True)"));
     assert_eq!(completion.tool_calls[0].name, "delete_all");
     assert_eq!(completion.diagnostics[0].code, "unknown_tool");
-}
-
-/// seed §2.10 (c): a call written as a value is its text.
-#[test]
-fn call_as_a_value() {
-    assert_eq!(
-        calls(&block("default_api.a(x=b(y=1), z=[c('d)')])")),
-        one("a", json!({"x": "b(y=1)", "z": ["c('d)')"]}))
-    );
 }
 
 /// Rule 3: a call cut off is incomplete; a block whose calls completed lacks only its fence.
@@ -415,44 +334,6 @@ fn streamed(input: &str) -> String {
         assert_eq!(run(size), whole, "{size}-byte chunks of {input:?}");
     }
     whole
-}
-
-/// Found by review: an octal escape of one or two digits right before the closing quote
-/// (`'\0'`, `"\12"`) is decoded, as Python does, not kept as text; so is one before an
-/// adjacent string.
-#[test]
-fn octal_escape_before_the_closing_quote() {
-    let input =
-        block(r#"f(a='\0', b="\7", c='''\12''', d="x\101", e="\1" "2", g=b"\377", h="\\0")"#);
-    assert_eq!(
-        calls(&input),
-        one(
-            "f",
-            json!({"a": "\u{0}", "b": "\u{7}", "c": "\n", "d": "xA", "e": "\u{1}2", "g": "\u{ff}", "h": "\\0"})
-        )
-    );
-    assert!(complete(&input).diagnostics.is_empty());
-}
-
-/// Found by review: f-strings. `{{` and `}}` are braces; a replacement field is not a
-/// literal, so its text is kept with a diagnostic; a `\N{…}` escape is not a field.
-#[test]
-fn f_strings() {
-    let input = block(r#"f(a=f"x{{y}}z", b=rf'\d{{', c=F"""}}""" f'{{')"#);
-    assert_eq!(
-        calls(&input),
-        one("f", json!({"a": "x{y}z", "b": "\\d{", "c": "}{"}))
-    );
-    assert!(complete(&input).diagnostics.is_empty());
-    let input = block(r#"f(a=f"{v!r:>{w}}.", b=f'\N{BULLET}{{', c=f"{")"#);
-    assert_eq!(
-        calls(&input),
-        one(
-            "f",
-            json!({"a": "{v!r:>{w}}.", "b": "\\N{BULLET}{", "c": "{"})
-        )
-    );
-    assert_eq!(codes(&complete(&input)), ["repaired_arguments"]);
 }
 
 /// Found by review: `\N{NAME}` escapes need Unicode's name table, which is not carried:

@@ -37,55 +37,6 @@ fn one(name: &str, arguments: Value) -> Vec<(String, Value)> {
     vec![(name.to_owned(), arguments)]
 }
 
-/// seed §5.2 item 12, as exact events.
-#[test]
-fn one_call_with_a_string_and_a_number() {
-    let input = "<|tool_call>call:read{path:<|\"|>a.ts<|\"|>,count:2}<tool_call|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<CallOpen>",
-            "E\"call:read\"",
-            "S0:read",
-            "E\"{path:\"",
-            "P0:path:gemma",
-            "V0:StringOpen\"<|\\\"|>\"",
-            "V0:Raw\"a.ts\"",
-            "V0:StringClose\"<|\\\"|>\"",
-            "P-0",
-            "E\",count:\"",
-            "P0:count:gemma",
-            "V0:Bare\"2\"",
-            "P-0",
-            "E\"}\"",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-    assert_eq!(
-        calls(input),
-        one("read", json!({"path": "a.ts", "count": 2}))
-    );
-}
-
-/// seed §5.2 item 13: ASCII quotes inside a `<|"|>` string are text.
-#[test]
-fn ascii_quotes_inside_a_string() {
-    assert_eq!(
-        calls("<|tool_call>call:f{loc:<|\"|>San Francisco, CA \"downtown\"<|\"|>}<tool_call|>"),
-        one("f", json!({"loc": "San Francisco, CA \"downtown\""}))
-    );
-}
-
-/// seed §5.2 item 14: the closer inside a string is string text, fed byte by byte.
-#[test]
-fn closer_inside_a_string() {
-    assert_eq!(
-        calls("<|tool_call>call:read{path:<|\"|>literal <tool_call|> marker, ok<|\"|>,count:2}<tool_call|>"),
-        one("read", json!({"path": "literal <tool_call|> marker, ok", "count": 2}))
-    );
-}
-
 /// seed §5.2 item 15: every value type.
 #[test]
 fn value_types() {
@@ -224,15 +175,6 @@ fn parenthesized_call() {
     );
     let log = scan(input);
     assert!(log.contains(&"D:parenthesized_call".to_owned()), "{log:?}");
-}
-
-/// Corpus 050: names may hold `-`; braces inside strings are text.
-#[test]
-fn names_and_braces() {
-    assert_eq!(
-        calls("<|tool_call>call: render-chart {t:<|\"|>{x}<|\"|>}<tool_call|>"),
-        one("render-chart", json!({"t": "{x}"}))
-    );
 }
 
 /// Bare words that are not numbers or keywords are kept as strings (seed §2.11 (c)),

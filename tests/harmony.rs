@@ -103,35 +103,6 @@ fn a_full_turn_reasoning_preamble_and_call() {
     assert!(completion.diagnostics.is_empty());
 }
 
-#[test]
-fn a_final_answer_ends_with_return() {
-    let input = "<|channel|>analysis<|message|>2+2.<|end|><|start|>assistant<|channel|>final<|message|>It is 4.<|return|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R+",
-            "R\"2+2.\"",
-            "<MessageEnd>",
-            "R-",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"It is 4.\"",
-            "<MessageEnd>",
-        ]
-    );
-    let completion = completion(input);
-    assert_eq!(completion.content, "It is 4.");
-    assert_eq!(completion.reasoning.as_deref(), Some("2+2."));
-    assert!(completion.tool_calls.is_empty());
-    assert!(completion.diagnostics.is_empty());
-}
-
 /// `<|constrain|>json`, a bare `json`, or no content type: the same call.
 #[test]
 fn content_type_with_or_without_constrain() {
@@ -369,72 +340,6 @@ fn fabricated_tool_result() {
             "D:unclosed_header"
         ]
     );
-}
-
-/// Rule 12: tokens where they cannot belong are removed with a diagnostic.
-#[test]
-fn stray_tokens() {
-    assert_eq!(
-        scan("a<|end|>b<|message|>c<|constrain|>d<|return|>e<|call|>"),
-        [
-            "T\"a\"",
-            "<Stray>",
-            "D:stray_token",
-            "T\"b\"",
-            "<Stray>",
-            "D:stray_token",
-            "T\"c\"",
-            "<Stray>",
-            "D:stray_token",
-            "T\"d\"",
-            "<Stop>",
-            "D:stray_stop_token",
-            "T\"e\"",
-            "<Stop>",
-        ]
-    );
-    assert_eq!(
-        scan("<|channel|>final<|message|>x<|message|>y<|constrain|>z<|end|><|end|>"),
-        [
-            "<Channel>",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"x\"",
-            "<Stray>",
-            "D:stray_token",
-            "T\"y\"",
-            "<Stray>",
-            "D:stray_token",
-            "T\"z\"",
-            "<MessageEnd>",
-            "<Stray>",
-            "D:stray_token",
-        ]
-    );
-    let completion = completion("a<|end|>b<|return|>");
-    assert_eq!(completion.content, "ab");
-}
-
-/// A stream that begins as plain text (a server that forced the channel, or a model that
-/// skipped it): content, then messages as usual.
-#[test]
-fn stream_starting_with_plain_text() {
-    let input = "Hello.<|start|>assistant<|channel|>final<|message|>Bye.<|return|>";
-    assert_eq!(
-        scan(input),
-        [
-            "T\"Hello.\"",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"Bye.\"",
-            "<MessageEnd>",
-        ]
-    );
-    assert_eq!(completion(input).content, "Hello.Bye.");
-    assert_eq!(scan("just text, é"), ["T\"just text, é\""]);
 }
 
 /// model-formats §10: gpt-oss calls built-in tools on `analysis`. A recipient makes a call

@@ -20,48 +20,6 @@ fn completion(input: &str) -> Completion {
     harness::completion(DIALECT, Options::default(), input)
 }
 
-/// Corpus 039: several invokes in one wrapper, same-named parameters, an empty invoke.
-#[test]
-fn parallel_invokes() {
-    let input = "<minimax:tool_call>\n<invoke name=\"get\">\n<parameter name=\"city\">Lyon</parameter>\n</invoke>\n<invoke name=\"list\">\n</invoke>\n</minimax:tool_call>";
-    assert_eq!(
-        scan(input),
-        [
-            "<SectionOpen>",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"get\\\">\"",
-            "S0:get",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\" name=\\\"city\\\">\"",
-            "P0:city:untyped",
-            "V0:Verbatim\"Lyon\"",
-            "<ParamClose>",
-            "P-0",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"list\\\">\"",
-            "S1:list",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X1:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-        ]
-    );
-    assert_eq!(
-        calls(&completion(input)),
-        [
-            call("get", json!({"city": "Lyon"})),
-            call("list", json!({}))
-        ]
-    );
-}
-
 /// Corpus 040 and rule 4: the wrapper closer (either spelling) inside a value is text.
 #[test]
 fn wrapper_closer_inside_a_value() {
@@ -76,37 +34,6 @@ fn wrapper_closer_inside_a_value() {
             [call("w", json!({ "k": value }))]
         );
     }
-}
-
-/// Rule 13: the wrapper without its `minimax:` prefix is accepted with a diagnostic, for
-/// each of its delimiters; a bare invoke is a call whose wrapper is missing.
-#[test]
-fn prefixless_wrapper_is_an_alias() {
-    let input = "<tool_call>\n<invoke name=\"a\"></invoke>\n</tool_call>";
-    assert_eq!(
-        scan(input),
-        [
-            "<SectionOpen>",
-            "D:delimiter_alias",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"a\\\">\"",
-            "S0:a",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-            "D:delimiter_alias",
-        ]
-    );
-    let mixed = completion("<minimax:tool_call><invoke name=\"a\"></invoke></tool_call>");
-    assert_eq!(calls(&mixed), [call("a", json!({}))]);
-    assert_eq!(codes(&mixed), ["delimiter_alias"]);
-    let bare = completion("<invoke name=\"a\"><parameter name=\"k\">1</parameter></invoke>");
-    assert_eq!(calls(&bare), [call("a", json!({"k": 1}))]);
-    assert_eq!(codes(&bare), ["missing_section"]);
-    // Not followed by structure, the wrapper spelling is text.
-    assert_eq!(scan("use <tool_call> here"), ["T\"use <tool_call> here\""]);
 }
 
 /// Rules 6 and 7 and model-formats §24.1: the template opens `<think>`; a call drafted in
@@ -125,22 +52,6 @@ fn reasoning_and_stop_token() {
     let draft = completion("<think>maybe <minimax:tool_call><invoke name=\"f\"></invoke></minimax:tool_call></think>No.");
     assert!(draft.tool_calls.is_empty());
     assert_eq!(draft.content, "No.");
-}
-
-/// The closer named after its parameter, and a line-initial `<parameter`, end a value as in
-/// `anthropic` (the same tagset machine).
-#[test]
-fn repairs_as_in_anthropic() {
-    let input = "<minimax:tool_call>\n<invoke name=\"w\">\n<parameter name=\"a\">x</a>\n<parameter name=\"b\">y\n<parameter name=\"c\">z</parameter>\n</invoke>\n</minimax:tool_call>";
-    let completion = completion(input);
-    assert_eq!(
-        calls(&completion),
-        [call("w", json!({"a": "x", "b": "y", "c": "z"}))]
-    );
-    assert_eq!(
-        codes(&completion),
-        ["mismatched_closer", "unclosed_parameter"]
-    );
 }
 
 /// Values are exact, non-ASCII split anywhere; a cut-off call is incomplete.

@@ -26,53 +26,6 @@ fn wrap(value: &str) -> String {
     format!("<tool_call>\n<function=f>\n<parameter=k>\n{value}\n</parameter>\n</function>\n</tool_call>")
 }
 
-/// The template's form: one framing newline on each side of a value is markup.
-#[test]
-fn canonical_call() {
-    let input = "Reading.\n<tool_call>\n<function=read>\n<parameter=path>\nsrc/a.rs\n</parameter>\n<parameter=lines>\n[1, 40]\n</parameter>\n</function>\n</tool_call>";
-    assert_eq!(
-        scan(input),
-        [
-            "T\"Reading.\\n\"",
-            "<SectionOpen>",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\"read>\"",
-            "S0:read",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\"path>\"",
-            "P0:path:untyped",
-            "E\"\\n\"",
-            "V0:Verbatim\"src/a.rs\"",
-            "E\"\\n\"",
-            "<ParamClose>",
-            "P-0",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\"lines>\"",
-            "P0:lines:untyped",
-            "E\"\\n\"",
-            "V0:Verbatim\"[1, 40]\"",
-            "E\"\\n\"",
-            "<ParamClose>",
-            "P-0",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-        ]
-    );
-    let completion = completion(input);
-    assert_eq!(
-        calls(&completion),
-        [call("read", json!({"path": "src/a.rs", "lines": [1, 40]}))]
-    );
-    assert_eq!(completion.content, "Reading.");
-    assert!(completion.diagnostics.is_empty());
-}
-
 /// Exactly one leading and one trailing newline are framing; more are value text, and a
 /// value written without them is whole.
 #[test]
@@ -231,53 +184,6 @@ fn missing_parameter_closer() {
     );
 }
 
-/// Corpus 027 and rule 12: a bare `<function=` is a call whose `<tool_call>` the model left
-/// out; the orphan closer after it is consumed; prose after it is content.
-#[test]
-fn missing_tool_call_opener() {
-    let input = "I'll list them.\n\n<function=glob>\n<parameter=pattern>\n*.md\n</parameter>\n</function>\n</tool_call>";
-    assert_eq!(
-        scan(input),
-        [
-            "T\"I'll list them.\\n\\n\"",
-            "<CallOpen>",
-            "E\"glob>\"",
-            "D:missing_section",
-            "S0:glob",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\"pattern>\"",
-            "P0:pattern:untyped",
-            "E\"\\n\"",
-            "V0:Verbatim\"*.md\"",
-            "E\"\\n\"",
-            "<ParamClose>",
-            "P-0",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-        ]
-    );
-    let prose = completion("<function=a>\n</function>\nDone.\n<function=b>\n</function>");
-    assert_eq!(calls(&prose), [call("a", json!({})), call("b", json!({}))]);
-    assert_eq!(prose.content, "Done.");
-    assert_eq!(codes(&prose), ["missing_section", "missing_section"]);
-}
-
-/// Closers out of place: a doubled `</parameter>` is value text (rule 4: a closer cannot
-/// follow a closer); the section closer ends an invoke whose closer is missing.
-#[test]
-fn doubled_and_missing_closers() {
-    let twice = completion("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</parameter>\n</function>\n</tool_call>");
-    assert_eq!(calls(&twice), [call("f", json!({"a": "1\n</parameter>"}))]);
-    let no_function_closer =
-        completion("<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>");
-    assert_eq!(calls(&no_function_closer), [call("f", json!({"a": "x"}))]);
-    assert_eq!(codes(&no_function_closer), ["unclosed_invoke"]);
-}
-
 /// The equals form is bounded and never decoded: an over-long name is text with a
 /// diagnostic; a name is the bytes up to `>`, checked by rule 9.
 #[test]
@@ -409,20 +315,6 @@ fn transcript() {
         "I'll document the parser first, then run its tests."
     );
     assert!(completion.diagnostics.is_empty());
-}
-
-/// A line-initial `</function>` that no structure follows is value text, and a line-initial
-/// `<parameter=` after it (past whitespace) still ends the value whose `</parameter>` is
-/// missing: the newline before it is not lost to the rejected candidate's look-ahead.
-#[test]
-fn line_initial_parameter_after_a_rejected_closer() {
-    let input = "<tool_call>\n<function=f>\n<parameter=a>\nx\n</function> \n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>";
-    let completion = completion(input);
-    assert_eq!(
-        calls(&completion),
-        [call("f", json!({"a": "x\n</function> ", "b": "y"}))]
-    );
-    assert_eq!(codes(&completion), ["unclosed_parameter"]);
 }
 
 /// An invoke closer between the calls of a section closes nothing (a model closing twice):

@@ -24,89 +24,6 @@ fn completion(input: &str) -> Completion {
     harness::completion(DIALECT, Options::default(), input)
 }
 
-#[test]
-fn wrapper_with_text_and_json_parameters() {
-    let input = "<tool_calls>\n<invoke name=\"read\"><parameter name=\"path\" string=\"true\">src/a.ts</parameter><parameter name=\"count\" string=\"false\">2</parameter></invoke>\n</tool_calls>";
-    assert_eq!(
-        scan(input),
-        [
-            "<SectionOpen>",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"read\\\">\"",
-            "S0:read",
-            "<ParamOpen>",
-            "E\" name=\\\"path\\\" string=\\\"true\\\">\"",
-            "P0:path:text",
-            "V0:Verbatim\"src/a.ts\"",
-            "<ParamClose>",
-            "P-0",
-            "<ParamOpen>",
-            "E\" name=\\\"count\\\" string=\\\"false\\\">\"",
-            "P0:count:json",
-            "V0:Verbatim\"2\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-        ]
-    );
-    let completion = completion(input);
-    assert_eq!(
-        calls(&completion),
-        [call("read", json!({"path": "src/a.ts", "count": 2}))]
-    );
-    assert_eq!(completion.content, "");
-    assert!(completion.diagnostics.is_empty());
-}
-
-/// Seed §2.5 b: bare invokes, joined by newlines, with prose around them.
-#[test]
-fn bare_invokes_between_prose() {
-    let input = "Reading both.\n<invoke name=\"read\"><parameter name=\"path\">a.rs</parameter></invoke>\n<invoke name=\"read\"><parameter name=\"path\">b.rs</parameter></invoke>\nDone.";
-    assert_eq!(
-        scan(input),
-        [
-            "T\"Reading both.\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"read\\\">\"",
-            "S0:read",
-            "<ParamOpen>",
-            "E\" name=\\\"path\\\">\"",
-            "P0:path:untyped",
-            "V0:Verbatim\"a.rs\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-            "T\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"read\\\">\"",
-            "S1:read",
-            "<ParamOpen>",
-            "E\" name=\\\"path\\\">\"",
-            "P1:path:untyped",
-            "V1:Verbatim\"b.rs\"",
-            "<ParamClose>",
-            "P-1",
-            "<CallClose>",
-            "X1:Complete",
-            "T\"\\nDone.\"",
-        ]
-    );
-    let completion = completion(input);
-    assert_eq!(
-        calls(&completion),
-        [
-            call("read", json!({"path": "a.rs"})),
-            call("read", json!({"path": "b.rs"}))
-        ]
-    );
-    assert_eq!(completion.content, "Reading both.\n\n\nDone.");
-}
-
 /// Corpus 012 (a `deepseek` case, read here with the xml dialect's DSML tagset): empty
 /// invokes give `{}`, `string="false"` makes `-7` a number, every two-way split gives the
 /// same three calls.
@@ -188,34 +105,6 @@ fn dsml_reads_the_same_as_in_deepseek() {
         ));
         assert_eq!(scan(&input), deepseek, "{input}");
     }
-}
-
-/// Seed §5.12 item 6: the ASCII-pipe spelling.
-#[test]
-fn dsml_with_ascii_pipes() {
-    let input = "<|DSML|tool_calls><|DSML|invoke name=\"bash\"><|DSML|parameter name=\"cmd\" string=\"true\">ls -la</|DSML|parameter></|DSML|invoke></|DSML|tool_calls>";
-    assert_eq!(
-        scan(input),
-        [
-            "<MarkupOpen>",
-            "<CallOpen>",
-            "E\" name=\\\"bash\\\">\"",
-            "S0:bash",
-            "<ParamOpen>",
-            "E\" name=\\\"cmd\\\" string=\\\"true\\\">\"",
-            "P0:cmd:text",
-            "V0:Verbatim\"ls -la\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
-    assert_eq!(
-        calls(&completion(input)),
-        [call("bash", json!({"cmd": "ls -la"}))]
-    );
 }
 
 /// Seed §5.1 item 3, xml and DSML: values stream as they arrive; a partial closer is held
@@ -315,23 +204,6 @@ fn seed_invoke_bytes_are_the_call_block() {
             .copied()
             .collect();
         assert_eq!(String::from_utf8(bytes).unwrap(), block);
-    }
-}
-
-/// Seed §5.1 item 2: the canonical rendering round-trips, fed one byte at a time.
-#[test]
-fn rendered_call_round_trips_byte_by_byte() {
-    for rendered in [
-        "<invoke name=\"read\"><parameter name=\"path\">src/a.ts</parameter><parameter name=\"count\">2</parameter></invoke>",
-        "<tool_calls>\n<invoke name=\"read\">\n<parameter name=\"path\" string=\"true\">src/a.ts</parameter>\n<parameter name=\"count\" string=\"false\">2</parameter>\n</invoke>\n</tool_calls>",
-    ] {
-        let completion = completion(rendered);
-        assert_eq!(
-            calls(&completion),
-            [call("read", json!({"path": "src/a.ts", "count": 2}))]
-        );
-        assert_eq!(completion.content, "");
-        assert!(completion.diagnostics.is_empty());
     }
 }
 
@@ -435,44 +307,6 @@ fn value_typing() {
     let odd = completion(odd);
     assert_eq!(calls(&odd), [call("f", json!({"k": 1}))]);
     assert_eq!(codes(&odd), ["invalid_string_attribute"]);
-}
-
-/// Seed B15 fixed: a quoted attribute may hold `>` and the other quote; single quotes and
-/// unquoted values work; entities are never decoded (rule 11).
-#[test]
-fn quoted_attributes() {
-    assert_eq!(
-        scan("<invoke name='read' note=\"a>b 'c'\"><parameter name=path note='x>\"y\"'>a&amp;b</parameter></invoke>"),
-        [
-            "<CallOpen>",
-            "E\" name='read' note=\\\"a>b 'c'\\\">\"",
-            "S0:read",
-            "<ParamOpen>",
-            "E\" name=path note='x>\\\"y\\\"'>\"",
-            "P0:path:untyped",
-            "V0:Verbatim\"a&amp;b\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-    // A name is checked after quoting: `>` cannot be in it (rule 9), and the tag is text.
-    assert_eq!(
-        scan("<invoke name=\"a>b\"></invoke>"),
-        [
-            "T\"<invoke name=\\\"a>b\\\">\"",
-            "D:invalid_name",
-            "T\"</invoke>\""
-        ]
-    );
-    // Attributes spread over lines, a namespace prefix, upper case.
-    assert_eq!(
-        calls(&completion(
-            "<invoke\n  NAME=\"read\"\n><parameter antml:name = \"path\"\n>a</parameter></invoke>"
-        )),
-        [call("read", json!({"path": "a"}))]
-    );
 }
 
 /// Seed B15/B16: an over-long tag is text with a diagnostic, nothing lost; a self-closing
@@ -653,54 +487,6 @@ fn value_bytes_are_exact() {
         calls(&completion(&input)),
         [call("f", json!({ "k": value }))]
     );
-}
-
-/// Rule 13: closers a model left out, where the rest is unambiguous.
-#[test]
-fn missing_closers() {
-    // The invoke's closer ends the value.
-    assert_eq!(
-        scan("<invoke name=\"w\"><parameter name=\"c\">a</invoke>\n<invoke name=\"x\"></invoke>"),
-        [
-            "<CallOpen>",
-            "E\" name=\\\"w\\\">\"",
-            "S0:w",
-            "<ParamOpen>",
-            "E\" name=\\\"c\\\">\"",
-            "P0:c:untyped",
-            "V0:Verbatim\"a\"",
-            "P-0",
-            "D:unclosed_parameter",
-            "<CallClose>",
-            "X0:Complete",
-            "T\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"x\\\">\"",
-            "S1:x",
-            "<CallClose>",
-            "X1:Complete",
-        ]
-    );
-    // The next invoke, or the section closer, ends an invoke.
-    let next = completion("<tool_calls><invoke name=\"a\"><parameter name=\"k\">v</parameter><invoke name=\"b\"></invoke></tool_calls>");
-    assert_eq!(
-        calls(&next),
-        [call("a", json!({"k": "v"})), call("b", json!({}))]
-    );
-    assert_eq!(codes(&next), ["unclosed_invoke"]);
-    let section = completion(
-        "<tool_calls><invoke name=\"a\"><parameter name=\"k\">v</parameter></tool_calls>",
-    );
-    assert_eq!(calls(&section), [call("a", json!({"k": "v"}))]);
-    assert_eq!(codes(&section), ["unclosed_invoke"]);
-    // A section whose closer never came: its calls stand.
-    let open = completion("<tool_calls>\n<invoke name=\"a\"></invoke>\n");
-    assert_eq!(calls(&open), [call("a", json!({}))]);
-    assert_eq!(codes(&open), ["unclosed_section"]);
-    // Text after the calls ends the section; a late wrapper closer is then plain text.
-    let prose = completion("<tool_calls>\n<invoke name=\"a\"></invoke>\nDone.\n</tool_calls>");
-    assert_eq!(calls(&prose), [call("a", json!({}))]);
-    assert_eq!(prose.content, "Done.\n</tool_calls>");
 }
 
 /// Rule 3: the end of the stream inside a call leaves it incomplete, never complete, and
@@ -934,14 +720,6 @@ fn broken_structure_is_text() {
         scan("<function_calls><invoker>"),
         ["T\"<function_calls><invoker>\""]
     );
-}
-
-/// Duplicate keys: the first value wins (it may already have streamed), with a diagnostic.
-#[test]
-fn duplicate_parameters_first_wins() {
-    let completion = completion("<invoke name=\"f\"><parameter name=\"k\">x</parameter>\n<parameter name=\"k\">y</parameter></invoke>");
-    assert_eq!(calls(&completion), [call("f", json!({"k": "x"}))]);
-    assert_eq!(codes(&completion), ["duplicate_parameter"]);
 }
 
 /// Limits end calls as invalid on the same byte whatever the chunking.

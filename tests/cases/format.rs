@@ -82,9 +82,97 @@ pub struct Case {
     /// The expected log, one [`crate::harness::render`]ed event a line; `None` when the case
     /// has no log block yet (only allowed when blessing).
     pub log: Option<Vec<String>>,
+    /// What the completion of the input must have, when the case has a completion block.
+    pub completion: Option<Expected>,
     /// Where the log block's lines are (0-based, exclusive end) in the file, or where one
     /// is to be inserted (an empty range after the input block).
     pub log_lines: std::ops::Range<usize>,
+}
+
+/// A completion block: only what it lists is checked.
+#[derive(Debug, Clone, Default)]
+pub struct Expected {
+    /// `content: "…"` (a JSON string).
+    pub content: Option<String>,
+    /// `reasoning: "…"` or `reasoning: none`.
+    pub reasoning: Option<Option<String>>,
+    /// The complete calls, in order: `call: NAME JSON` lines, or `calls: none`.
+    pub calls: Option<Vec<ExpectedCall>>,
+    /// `codes: a b c` (the diagnostics' codes in order) or `codes: none`.
+    pub codes: Option<Vec<String>>,
+    /// `incomplete: N`, how many calls were cut off or broken.
+    pub incomplete: Option<usize>,
+}
+
+/// One complete call of a completion block.
+#[derive(Debug, Clone)]
+pub struct ExpectedCall {
+    pub name: String,
+    /// The arguments as JSON text.
+    pub arguments: String,
+    /// `call-text:` compares the compact serialization byte for byte (key order and number
+    /// spelling too); `call:` compares JSON values.
+    pub exact: bool,
+}
+
+/// Reads a completion block's `key: value` lines; `first` is the block's first line.
+fn parse_expected(first: usize, body: &[&str]) -> Result<Expected, CaseError> {
+    let mut expected = Expected::default();
+    for (k, text) in body.iter().enumerate() {
+        let line = first + k;
+        let Some((key, value)) = text.split_once(':') else {
+            return error(line, "a completion line that is not `key: value`");
+        };
+        let value = value.trim();
+        let string = |what: &str| {
+            serde_json::from_str::<String>(value).map_err(|e| CaseError {
+                line,
+                message: format!("{what} is not a JSON string: {e}"),
+            })
+        };
+        let twice = || error(line, format!("`{key}` twice in one completion block"));
+        match key {
+            "content" if expected.content.is_some() => return twice(),
+            "content" => expected.content = Some(string("content")?),
+            "reasoning" if expected.reasoning.is_some() => return twice(),
+            "reasoning" if value == "none" => expected.reasoning = Some(None),
+            "reasoning" => expected.reasoning = Some(Some(string("reasoning")?)),
+            "calls" if value == "none" && expected.calls.is_none() => {
+                expected.calls = Some(Vec::new())
+            }
+            "call" | "call-text" => {
+                let Some((name, arguments)) = value.split_once(' ') else {
+                    return error(line, "`call:` wants a name and JSON arguments");
+                };
+                if let Err(e) = serde_json::from_str::<serde_json::Value>(arguments) {
+                    return error(line, format!("the arguments are not JSON: {e}"));
+                }
+                let calls = expected.calls.get_or_insert_with(Vec::new);
+                calls.push(ExpectedCall {
+                    name: name.to_owned(),
+                    arguments: arguments.trim().to_owned(),
+                    exact: key == "call-text",
+                });
+            }
+            "codes" if expected.codes.is_some() => return twice(),
+            "codes" if value == "none" => expected.codes = Some(Vec::new()),
+            "codes" => expected.codes = Some(value.split_whitespace().map(str::to_owned).collect()),
+            "incomplete" => match value.parse() {
+                Ok(n) if expected.incomplete.is_none() => expected.incomplete = Some(n),
+                Ok(_) => return twice(),
+                Err(_) => {
+                    return error(line, format!("`incomplete:` wants a count, not `{value}`"))
+                }
+            },
+            _ => {
+                return error(
+                    line,
+                    format!("unknown completion key `{key}` (or `calls: none` after `call:`)"),
+                )
+            }
+        }
+    }
+    Ok(expected)
 }
 
 /// A malformed case file: the line (1-based) and what is wrong there.
@@ -218,6 +306,7 @@ struct Open {
     settings: Settings,
     input: Option<(Vec<u8>, usize)>,
     log: Option<(Vec<String>, std::ops::Range<usize>)>,
+    completion: Option<Expected>,
 }
 
 /// Reads a case file.
@@ -257,6 +346,7 @@ pub fn parse(text: &str) -> Result<Vec<Case>, CaseError> {
                     settings: Settings::default(),
                     input: None,
                     log: None,
+                    completion: None,
                 });
             }
             seen_heading = true;
@@ -330,10 +420,19 @@ fn read_block(case: &mut Open, block: &Block, body: &[&str]) -> Result<(), CaseE
             }
             case.log = Some((events, block.body.clone()));
         }
+        "completion" => {
+            if case.input.is_none() {
+                return error(line, "a completion block before the input block");
+            }
+            if case.completion.is_some() {
+                return error(line, "a second completion block in one case");
+            }
+            case.completion = Some(parse_expected(line + 1, body)?);
+        }
         other => {
             return error(
                 line,
-                format!("unknown block `{other}` (input, input-escaped, log)"),
+                format!("unknown block `{other}` (input, input-escaped, log, completion)"),
             )
         }
     }
@@ -375,6 +474,7 @@ fn close(open: Open, defaults: &Settings) -> Result<Option<Case>, CaseError> {
         options: settings.options.unwrap_or_default(),
         input,
         log,
+        completion: open.completion,
         log_lines,
     }))
 }
