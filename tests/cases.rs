@@ -154,7 +154,9 @@ fn check_completion(case: &Case) -> Result<(), String> {
         let name = dialect.name();
         let completion =
             std::panic::catch_unwind(|| harness::completion(dialect, case.options, input))
-                .map_err(|panic| format!("[{name}] completion: {}", panic_message(&*panic)))?;
+                .map_err(|panic| {
+                    format!("[{name}] completion: {}", harness::panic_message(&*panic))
+                })?;
         let mut wrong = Vec::new();
         if let Some(content) = &expected.content {
             if completion.content != *content {
@@ -223,15 +225,6 @@ fn check_completion(case: &Case) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// What a panic said, for a report.
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 /// A unified diff of two rendered logs (`-` expected, `+` actual).

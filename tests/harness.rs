@@ -76,12 +76,17 @@ fn invariants(chunking: &str, log: &EventLog, input: &[u8]) -> Result<(), Mismat
         chunking: chunking.into(),
         expected: log.clone(),
         actual: log.clone(),
-        reason: panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_else(|| "check_log panicked".into()),
+        reason: panic_message(&*panic),
     })
+}
+
+/// What a panic said, for a report.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 /// Scans `input` in every chunking and returns the log of the whole feed, after checking
