@@ -56,6 +56,21 @@ fn deltas(input: &str, size: usize, tools: Option<&[&str]>) -> (Vec<ChunkDelta>,
     (out, reason)
 }
 
+/// The content, reasoning and argument text of `deltas`, each joined in order.
+fn joined(deltas: &[ChunkDelta]) -> (String, String, String) {
+    let content = deltas.iter().map(|d| d.content.as_str()).collect();
+    let reasoning = deltas
+        .iter()
+        .map(|d| d.reasoning_content.as_str())
+        .collect();
+    let args = deltas
+        .iter()
+        .flat_map(|d| &d.tool_calls)
+        .map(|c| c.arguments.as_str())
+        .collect();
+    (content, reasoning, args)
+}
+
 /// A gpt-oss turn as the model writes it after a prompt ending in `<|start|>assistant`:
 /// reasoning, a visible preamble, then the call.
 const TURN: &str = "<|channel|>analysis<|message|>Need the weather.<|end|>\
@@ -484,16 +499,7 @@ fn non_ascii_bodies_split_inside_code_points() {
     assert!(whole.diagnostics.is_empty());
     for size in [1, 2, 3] {
         let (deltas, reason) = deltas(input, size, None);
-        let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
-        let reasoning: String = deltas
-            .iter()
-            .map(|d| d.reasoning_content.as_str())
-            .collect();
-        let args: String = deltas
-            .iter()
-            .flat_map(|d| &d.tool_calls)
-            .map(|c| c.arguments.as_str())
-            .collect();
+        let (content, reasoning, args) = joined(&deltas);
         assert_eq!(content, "Até já 🦀", "{size}");
         assert_eq!(reasoning, "Café — 城堡 🦀", "{size}");
         assert_eq!(args, "{\"text\":\"São Jorge — 城堡 🦀\"}", "{size}");
@@ -742,11 +748,7 @@ fn recipients_are_checked() {
 fn openai_deltas_of_a_turn() {
     for size in [1, 4, 16, TURN.len()] {
         let (deltas, reason) = deltas(TURN, size, None);
-        let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
-        let reasoning: String = deltas
-            .iter()
-            .map(|d| d.reasoning_content.as_str())
-            .collect();
+        let (content, reasoning, _) = joined(&deltas);
         let calls: Vec<_> = deltas.iter().flat_map(|d| &d.tool_calls).collect();
         assert_eq!(content, "Checking the forecast.", "{size}");
         assert_eq!(reasoning, "Need the weather.", "{size}");
@@ -1049,16 +1051,7 @@ fn analysis_bodies_that_are_not_calls_are_reasoning() {
     // back whole, its arguments are reasoning.
     for size in [1, 4, broken.len()] {
         let (deltas, reason) = deltas(broken, size, None);
-        let content: String = deltas.iter().map(|d| d.content.as_str()).collect();
-        let reasoning: String = deltas
-            .iter()
-            .map(|d| d.reasoning_content.as_str())
-            .collect();
-        let args: String = deltas
-            .iter()
-            .flat_map(|d| &d.tool_calls)
-            .map(|c| c.arguments.as_str())
-            .collect();
+        let (content, reasoning, args) = joined(&deltas);
         assert_eq!(content, "", "{size}");
         assert_eq!(format!("{args}{reasoning}"), "{\"a\": 1 <b>x</b>", "{size}");
         assert_eq!(reason, "stop");
