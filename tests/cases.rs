@@ -32,13 +32,24 @@
 //!   before feeding (see `format::Tokens`).
 //! - `options:` sets [`inband::Options`] fields over the default: `starts_in_reasoning`,
 //!   `max_calls=N`, `max_argument_bytes=N`.
-//! - The log notation is [`harness::render`]'s.
+//! - The log notation is [`harness::render`]'s. A log block with a `...` line is a
+//!   pattern: `...` stands for any run of events (none included), so `...` then two events
+//!   pins how the log ends, and `...`, an event, `...` that it holds that event. A case has
+//!   at most one exact log block and any number of patterns.
+//! - A ` ```completion ` block checks the completion of the input (`harness::completion`:
+//!   the same whole, at every split and byte by byte), only in what it lists, one
+//!   `key: value` a line: `content: "…"` and `reasoning: "…"` (JSON strings; `reasoning:
+//!   none`), `call: NAME {…}` a complete call, in order (arguments compared as JSON
+//!   values; `call-text:` compares their compact text, key order included), `calls: none`,
+//!   `codes: a b` the diagnostics' codes in order (`codes: none`), `incomplete: N`.
 //!
-//! A heading without an input block is a section. Any other block, comment or a second
+//! A case needs an input and at least one log or completion block; a heading without an
+//! input block is a section. Any other block, comment or a second
 //! input or log in one case is a malformed file: a test failure naming the line.
 //!
-//! `INBAND_BLESS=1 cargo test --test integration cases::` rewrites every log block with the
-//! current output (and adds missing ones): for filling in new cases, which are then read.
+//! `INBAND_BLESS=1 cargo test --test integration cases::` rewrites every exact log block
+//! with the current output and adds one to a case that has no block at all (patterns and
+//! completion blocks are left as written): for filling in new cases, which are then read.
 
 mod format;
 
@@ -70,9 +81,12 @@ fn run_file(name: &str) {
     let mut failures = String::new();
     let mut blessed = Vec::new();
     for case in &cases {
-        let outcome = run_case(case).and_then(|log| check_completion(case).map(|()| log));
-        // A case with only a completion block pins no log.
-        let wants_log = case.log.is_some() || case.completion.is_none();
+        let outcome = run_case(case)
+            .and_then(|log| check_patterns(case, &log).map(|()| log))
+            .and_then(|log| check_completion(case).map(|()| log));
+        // A case with only log patterns or a completion block pins no whole log.
+        let wants_log =
+            case.log.is_some() || (case.completion.is_none() && case.patterns.is_empty());
         match outcome {
             Err(report) => {
                 let _ = writeln!(
@@ -139,6 +153,19 @@ fn run_case(case: &Case) -> Result<Vec<String>, String> {
         }
     }
     Ok(first.map(|(_, log)| log).unwrap_or_default())
+}
+
+/// The case's log patterns (`...` blocks) against its log.
+fn check_patterns(case: &Case, log: &[String]) -> Result<(), String> {
+    for pattern in &case.patterns {
+        if !format::matches(pattern, log) {
+            return Err(format!(
+                "the log does not match a pattern (`...` is any run of events)\n{}",
+                diff(pattern, log)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The case's completion block against the completion of its input in each dialect
@@ -368,6 +395,34 @@ fn malformed_files_name_the_line() {
         let error = format::parse(text).expect_err(text);
         assert_eq!(error.line, line, "{text:?}: {error:?}");
         assert!(error.message.contains(message), "{text:?}: {error:?}");
+    }
+}
+
+/// `...` in a log block: any run of events, none included, anywhere.
+#[test]
+fn patterns_match_any_run() {
+    let log: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+    let pattern = |p: &str| p.split(' ').map(String::from).collect::<Vec<_>>();
+    for yes in [
+        "a ...",
+        "... d",
+        "... b c ...",
+        "a ... d",
+        "... a b c d",
+        "a ... b ... d",
+        "...",
+    ] {
+        assert!(format::matches(&pattern(yes), &log), "{yes}");
+    }
+    for no in [
+        "b ...",
+        "... c",
+        "... c b ...",
+        "a b c d e ...",
+        "a b c",
+        "... x ...",
+    ] {
+        assert!(!format::matches(&pattern(no), &log), "{no}");
     }
 }
 

@@ -162,21 +162,6 @@ fn json_and_python_quotes() {
     assert_eq!(codes, ["quoted_string"]);
 }
 
-/// Corpus 053: `call:NAME(k=v, …)` is the brace form with another shell.
-#[test]
-fn parenthesized_call() {
-    let input = "<|tool_call>call:read_file(path=<|\"|>notes/todo.md<|\"|>, max_lines=50, a=<|\"|>x)<|\"|>)<tool_call|>";
-    assert_eq!(
-        calls(input),
-        one(
-            "read_file",
-            json!({"path": "notes/todo.md", "max_lines": 50, "a": "x)"})
-        )
-    );
-    let log = scan(input);
-    assert!(log.contains(&"D:parenthesized_call".to_owned()), "{log:?}");
-}
-
 /// Bare words that are not numbers or keywords are kept as strings (seed §2.11 (c)),
 /// with a `repaired_arguments` diagnostic.
 #[test]

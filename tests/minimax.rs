@@ -12,10 +12,6 @@ use crate::harness::{call, calls, codes};
 
 const DIALECT: Dialect = Dialect::Minimax;
 
-fn scan(input: &str) -> Vec<String> {
-    harness::scan(DIALECT, Options::default(), input)
-}
-
 fn completion(input: &str) -> Completion {
     harness::completion(DIALECT, Options::default(), input)
 }
@@ -113,27 +109,4 @@ fn line_initial_parameter_after_a_rejected_closer() {
         );
         assert_eq!(codes(&completion), ["unclosed_parameter"]);
     }
-}
-
-/// `[e~[`, MiniMax's end-of-message special token, ends the turn even inside a value: the
-/// call is cut off (never executable, rule 3) and the token is removed (rule 12), as
-/// qwen3-coder's `<|im_end|>` and glm's turn tokens.
-#[test]
-fn end_of_message_inside_a_value_cuts_the_call() {
-    let input = "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x[e~[";
-    let log = scan(input);
-    assert_eq!(
-        log[log.len() - 4..],
-        [
-            "V0:Verbatim\"x\"",
-            "D:truncated_call",
-            "X0:Incomplete",
-            "<Stop>",
-        ],
-        "{log:?}"
-    );
-    let completion = completion(input);
-    assert!(completion.tool_calls.is_empty());
-    assert_eq!(completion.incomplete_calls.len(), 1);
-    assert_eq!(completion.content, "");
 }

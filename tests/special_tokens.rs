@@ -231,42 +231,6 @@ fn unicode_whitespace_in_names() {
     assert_eq!(named_calls(&completion), [named("read", "{}")]);
 }
 
-/// Rule 13, model-formats §8: the singular section token is accepted, with a diagnostic.
-#[test]
-fn kimi_singular_section_token() {
-    assert_eq!(
-        kimi("<|tool_call_section_begin|>[C]functions.f:0[A]{}[/C][/S]"),
-        [
-            "<SectionOpen>",
-            "D:delimiter_alias",
-            "<CallOpen>",
-            "S0:f",
-            "I0:functions.f:0",
-            r#"E"functions.f:0""#,
-            "<ArgsOpen>",
-            r#"A0"{}""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
-    // Its closer too, in either section (a fresh-eyes find: the closer reached the text).
-    for input in [
-        "Hi<|tool_call_section_begin|>[C]functions.f:0[A]{}[/C]<|tool_call_section_end|>",
-        "Hi[S][C]functions.f:0[A]{}[/C]<|tool_call_section_end|>",
-    ] {
-        let log = kimi(input);
-        assert_eq!(
-            log[log.len() - 2..],
-            ["<SectionClose>", "D:delimiter_alias"],
-            "{input}"
-        );
-        let completion = kimi_completion(input);
-        assert_eq!(completion.content, "Hi");
-        assert_eq!(named_calls(&completion), [named("f", "{}")]);
-    }
-}
-
 /// Seed B9: a header missing its argument opener ends at the next call's opener, its own
 /// closer or the section closer; the call is invalid and the next call still parses.
 #[test]
@@ -1242,28 +1206,6 @@ fn deepseek_extra_brace_before_the_closer() {
     assert_eq!(codes(&completion), ["trailing_text"]);
 }
 
-/// Seed B9 in DeepSeek's spelling: a header never swallows the next call.
-#[test]
-fn deepseek_missing_separator_does_not_swallow_the_next_call() {
-    let log = deepseek("[S][C]f{\"a\": 1}[/C][C]g[SEP]{}[/C][/S]");
-    assert_eq!(
-        log[..7],
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "S0:",
-            r#"E"f{\"a\": 1}""#,
-            "<CallClose>",
-            "D:missing_args_open",
-            "X0:Invalid",
-        ]
-    );
-    assert_eq!(
-        log[log.len() - 3..],
-        ["<CallClose>", "X1:Complete", "<SectionClose>"]
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // DeepSeek V3.2 / V4: the DSML envelope (markup, read by the embedded markup machine)
 
@@ -1477,37 +1419,6 @@ fn deepseek_dsml_inside_reasoning() {
     assert_eq!(
         log[log.len() - 3..],
         ["X0:Complete", "D:unclosed_reasoning", "R-"]
-    );
-}
-
-/// Rule 7 in the DSML form: the end of sentence inside an invoke drafted in reasoning
-/// leaves it a draft, reasoning when the block closes; DSML tags are not special tokens,
-/// so the demoted draft keeps them.
-#[test]
-fn deepseek_dsml_draft_cut_by_end_of_sentence() {
-    let input = "<think>x<:function_calls><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">v[EOS]more</think>answer";
-    let log = dsml(input);
-    assert_eq!(
-        log[log.len() - 9..],
-        [
-            "D:truncated_call",
-            // The draft's value ends at the stop token; the draft waits for its reasoning.
-            "P-0",
-            "<Stop>",
-            "D:stray_stop_token",
-            r#"R"more""#,
-            "<ReasoningClose>",
-            "X0:Demoted",
-            "R-",
-            r#"T"answer""#,
-        ]
-    );
-    let completion = dsml_completion(input);
-    assert!(completion.incomplete_calls.is_empty());
-    assert_eq!(completion.content, "answer");
-    assert_eq!(
-        completion.reasoning.as_deref(),
-        Some("x<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"k\" string=\"true\">vmore")
     );
 }
 
@@ -1858,21 +1769,6 @@ fn reasoning_blocks_for_both_dialects() {
             "{dialect}"
         );
     }
-}
-
-#[test]
-fn limits_end_calls_as_invalid() {
-    let mut options = Options::default();
-    options.max_calls = 1;
-    options.max_argument_bytes = 8;
-    let input = kimi_tokens("[S][C]functions.f:0[A]{}[/C][C]functions.g:1[A]{}[/C][/S]");
-    let log = scan_with(Dialect::Kimi, options, &input);
-    assert!(log.contains(&"D:too_many_calls".to_owned()), "{log:?}");
-    assert!(log.contains(&"X1:Invalid".to_owned()), "{log:?}");
-    let input = deepseek_tokens("[S][C]f[SEP]{\"a\": \"123456789\"}[/C][/S]");
-    let log = scan_with(Dialect::Deepseek, options, &input);
-    assert!(log.contains(&"D:arguments_too_long".to_owned()), "{log:?}");
-    assert!(log.contains(&"X0:Invalid".to_owned()), "{log:?}");
 }
 
 #[test]

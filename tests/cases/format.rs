@@ -67,6 +67,31 @@ impl Tokens {
     }
 }
 
+/// A log line that matches any run of events, none included.
+pub const ANY: &str = "...";
+
+/// Whether `log` matches `pattern`: its lines in order, each [`ANY`] standing for any run
+/// of events (leftmost matching is enough: `...` is the only wildcard).
+pub fn matches(pattern: &[String], log: &[String]) -> bool {
+    let mut parts = pattern.split(|line| line == ANY);
+    let first = parts.next().unwrap_or_default();
+    if !log.starts_with(first) {
+        return false;
+    }
+    let mut rest = &log[first.len()..];
+    let parts: Vec<&[String]> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match (0..=rest.len().saturating_sub(part.len())).find(|&k| rest[k..].starts_with(part)) {
+            Some(k) => rest = &rest[k + part.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
 /// One case: a heading, its settings, an input and the log it must give.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -82,6 +107,9 @@ pub struct Case {
     /// The expected log, one [`crate::harness::render`]ed event a line; `None` when the case
     /// has no log block yet (only allowed when blessing).
     pub log: Option<Vec<String>>,
+    /// Log blocks with [`ANY`] lines: each must match the log, `...` standing for any run
+    /// of events (none included).
+    pub patterns: Vec<Vec<String>>,
     /// What the completion of the input must have, when the case has a completion block.
     pub completion: Option<Expected>,
     /// Where the log block's lines are (0-based, exclusive end) in the file, or where one
@@ -306,6 +334,7 @@ struct Open {
     settings: Settings,
     input: Option<(Vec<u8>, usize)>,
     log: Option<(Vec<String>, std::ops::Range<usize>)>,
+    patterns: Vec<Vec<String>>,
     completion: Option<Expected>,
 }
 
@@ -346,6 +375,7 @@ pub fn parse(text: &str) -> Result<Vec<Case>, CaseError> {
                     settings: Settings::default(),
                     input: None,
                     log: None,
+                    patterns: Vec::new(),
                     completion: None,
                 });
             }
@@ -411,14 +441,17 @@ fn read_block(case: &mut Open, block: &Block, body: &[&str]) -> Result<(), CaseE
             if case.input.is_none() {
                 return error(line, "a log block before the input block");
             }
-            if case.log.is_some() {
-                return error(line, "a second log block in one case");
-            }
             let events: Vec<String> = body.iter().map(|&e| e.to_owned()).collect();
             if let Some(k) = events.iter().position(|e| e.trim().is_empty()) {
                 return error(line + 1 + k, "a blank line in a log block");
             }
-            case.log = Some((events, block.body.clone()));
+            if events.iter().any(|e| e == ANY) {
+                case.patterns.push(events);
+            } else if case.log.is_some() {
+                return error(line, "a second exact log block in one case");
+            } else {
+                case.log = Some((events, block.body.clone()));
+            }
         }
         "completion" => {
             if case.input.is_none() {
@@ -474,6 +507,7 @@ fn close(open: Open, defaults: &Settings) -> Result<Option<Case>, CaseError> {
         options: settings.options.unwrap_or_default(),
         input,
         log,
+        patterns: open.patterns,
         completion: open.completion,
         log_lines,
     }))
