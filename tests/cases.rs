@@ -41,7 +41,8 @@
 //!   `key: value` a line: `content: "…"` and `reasoning: "…"` (JSON strings; `reasoning:
 //!   none`), `call: NAME {…}` a complete call, in order (arguments compared as JSON
 //!   values; `call-text:` compares their compact text, key order included), `calls: none`,
-//!   `codes: a b` the diagnostics' codes in order (`codes: none`), `incomplete: N`.
+//!   `codes: a b` the diagnostics' codes in order (`codes: none`), `has-code: c` a code among
+//!   them, `ids: a b` the complete calls' ids in order, `incomplete: N`.
 //!
 //! A case needs an input and at least one log or completion block; a heading without an
 //! input block is a section. Any other block, comment or a second
@@ -236,6 +237,22 @@ fn check_completion(case: &Case) -> Result<(), String> {
             let actual = harness::codes(&completion);
             if actual != *codes {
                 wrong.push(format!("codes {actual:?}, expected {codes:?}"));
+            }
+        }
+        if let Some(ids) = &expected.ids {
+            let actual: Vec<&str> = completion
+                .tool_calls
+                .iter()
+                .map(|c| c.id.as_str())
+                .collect();
+            if actual != *ids {
+                wrong.push(format!("ids {actual:?}, expected {ids:?}"));
+            }
+        }
+        let codes = harness::codes(&completion);
+        for code in &expected.has_codes {
+            if !codes.contains(&code.as_str()) {
+                wrong.push(format!("codes {codes:?} without {code:?}"));
             }
         }
         if let Some(incomplete) = expected.incomplete {

@@ -130,6 +130,10 @@ pub struct Expected {
     pub codes: Option<Vec<String>>,
     /// `incomplete: N`, how many calls were cut off or broken.
     pub incomplete: Option<usize>,
+    /// `ids: a b`, the complete calls' ids in order.
+    pub ids: Option<Vec<String>>,
+    /// `has-code: c` lines: codes that must be among the diagnostics'.
+    pub has_codes: Vec<String>,
 }
 
 /// One complete call of a completion block.
@@ -185,6 +189,9 @@ fn parse_expected(first: usize, body: &[&str]) -> Result<Expected, CaseError> {
             "codes" if expected.codes.is_some() => return twice(),
             "codes" if value == "none" => expected.codes = Some(Vec::new()),
             "codes" => expected.codes = Some(value.split_whitespace().map(str::to_owned).collect()),
+            "ids" if expected.ids.is_some() => return twice(),
+            "ids" => expected.ids = Some(value.split_whitespace().map(str::to_owned).collect()),
+            "has-code" => expected.has_codes.push(value.to_owned()),
             "incomplete" => match value.parse() {
                 Ok(n) if expected.incomplete.is_none() => expected.incomplete = Some(n),
                 Ok(_) => return twice(),
