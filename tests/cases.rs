@@ -415,6 +415,39 @@ fn malformed_files_name_the_line() {
     }
 }
 
+/// Every key of a completion block, read as written.
+#[test]
+fn the_reader_decodes_completion_blocks() {
+    let text = "# t\n<!-- dialect: xml -->\n## c\n```input\nx\n```\n```completion\n\
+        content: \"a\\nb\"\nreasoning: none\ncall: f {\"k\": 1}\ncall-text: g {}\n\
+        codes: x y\nhas-code: x\nhas-code: y\nids: i1 i2\nincomplete: 2\n```\n";
+    let cases = format::parse(text).unwrap();
+    let expected = cases[0].completion.as_ref().unwrap();
+    assert_eq!(expected.content.as_deref(), Some("a\nb"));
+    assert_eq!(expected.reasoning, Some(None));
+    let calls = expected.calls.as_ref().unwrap();
+    let calls: Vec<_> = calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str(), c.exact))
+        .collect();
+    assert_eq!(calls, [("f", "{\"k\": 1}", false), ("g", "{}", true)]);
+    assert_eq!(
+        expected.codes.as_deref(),
+        Some(&["x".to_owned(), "y".to_owned()][..])
+    );
+    assert_eq!(expected.has_codes, ["x", "y"]);
+    assert_eq!(
+        expected.ids.as_deref(),
+        Some(&["i1".to_owned(), "i2".to_owned()][..])
+    );
+    assert_eq!(expected.incomplete, Some(2));
+    let bad =
+        "# t\n<!-- dialect: xml -->\n## c\n```input\nx\n```\n```completion\ncontent: x\n```\n";
+    let error = format::parse(bad).unwrap_err();
+    assert_eq!(error.line, 8);
+    assert!(error.message.contains("not a JSON string"), "{error:?}");
+}
+
 /// `...` in a log block: any run of events, none included, anywhere.
 #[test]
 fn patterns_match_any_run() {
