@@ -261,7 +261,7 @@ fn check_citations(
     docs: &dyn Fn(&str) -> Option<Targets>,
 ) -> Vec<String> {
     let mut problems = Vec::new();
-    let mut cited: Vec<(&str, &str)> = Vec::new();
+    let mut cited: Vec<(usize, &str, &str)> = Vec::new();
     for (at, _) in text.match_indices("docs/") {
         let rest = &text[at + "docs/".len()..];
         let name = take_while(rest, |c| {
@@ -269,7 +269,7 @@ fn check_citations(
         });
         let name = name.trim_end_matches('.');
         if name.ends_with(".md") {
-            cited.push((name, &rest[name.len()..]));
+            cited.push((at, name, &rest[name.len()..]));
         }
     }
     if in_docs {
@@ -279,26 +279,28 @@ fn check_citations(
                 c.is_alphanumeric() || c == '_' || c == '-' || c == '.'
             });
             if name.ends_with(".md") && !name.contains('/') {
-                cited.push((name, &rest[name.len()..]));
+                cited.push((at, name, &rest[name.len()..]));
             }
         }
     }
-    for (name, after) in cited {
+    cited.sort_by_key(|&(at, _, _)| at);
+    for (at, name, after) in cited {
+        let line = text[..at].matches('\n').count() + 1;
         let Some(t) = docs(name) else {
             if !PENDING_DOCS.contains(&name) && !FOREIGN.contains(&name) {
-                problems.push(format!("docs/{name} does not exist"));
+                problems.push(format!("{line}: docs/{name} does not exist"));
             }
             continue;
         };
         if let Some(anchor) = after.strip_prefix('#') {
             let anchor = take_while(anchor, |c| c.is_alphanumeric() || c == '-' || c == '_');
             if !t.anchors.contains(anchor) {
-                problems.push(format!("docs/{name}: no heading #{anchor}"));
+                problems.push(format!("{line}: docs/{name}: no heading #{anchor}"));
             }
             continue;
         }
         for r in references(name, after) {
-            problems.extend(check_ref(name, &t, &r));
+            problems.extend(check_ref(name, &t, &r).map(|p| format!("{line}: {p}")));
         }
     }
     problems
@@ -337,7 +339,7 @@ fn every_docs_citation_resolves() {
         }
         let in_docs = path.starts_with("docs/");
         for p in check_citations(&text, in_docs, &docs) {
-            problems.push(format!("{path}: {p}"));
+            problems.push(format!("{path}:{p}"));
         }
     }
     assert!(
@@ -458,11 +460,11 @@ fn unresolved_and_old_citations_are_found() {
     assert_eq!(
         check_citations(text, false, &docs),
         [
-            "docs/dialects.md: no Rule(2)",
-            "docs/dialects.md: no Section(\"kimi\")",
-            "docs/seed.md: no Id(\"B9\")",
-            "docs/nope.md does not exist",
-            "docs/dialects.md: no heading #x",
+            "1: docs/dialects.md: no Rule(2)",
+            "2: docs/dialects.md: no Section(\"kimi\")",
+            "2: docs/seed.md: no Id(\"B9\")",
+            "2: docs/nope.md does not exist",
+            "3: docs/dialects.md: no heading #x",
         ]
     );
     let old = concat!(
