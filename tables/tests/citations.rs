@@ -40,13 +40,14 @@ const EXTENSIONS: &[&str] = &[
 
 /// The old citation forms of check (b), spelled in pieces so that this file does not
 /// match itself.
+/// Compared case-insensitively.
 const OLD_FORMS: &[&str] = &[
     concat!("model", "-formats"),
     concat!("seed", "-system"),
     concat!("seed", " §"),
-    concat!("Seed", " §"),
-    concat!("STYLE", " practice"),
-    concat!("STYLE", ".md"),
+    concat!("; formats", " §"),
+    concat!("style", " practice"),
+    concat!("style", ".md"),
 ];
 
 fn root() -> PathBuf {
@@ -310,7 +311,8 @@ fn check_citations(
 fn old_citations(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (no, line) in text.lines().enumerate() {
-        let mut old = OLD_FORMS.iter().any(|form| line.contains(form))
+        let lower = line.to_lowercase();
+        let mut old = OLD_FORMS.iter().any(|form| lower.contains(form))
             || line.match_indices("seed B").any(|(at, _)| {
                 line[at + "seed B".len()..].starts_with(|c: char| c.is_ascii_digit())
             });
@@ -470,10 +472,15 @@ fn unresolved_and_old_citations_are_found() {
     let old = concat!(
         "// see dialects",
         ".md rule 4\n// ok: docs/dialects.md rule 4\n// seed",
-        " B8\n"
+        " B8\n/// Model",
+        "-formats §6: GLM\n"
     );
     assert_eq!(
         old_citations(old),
-        ["1: // see dialects.md rule 4", "3: // seed B8"]
+        [
+            "1: // see dialects.md rule 4",
+            "3: // seed B8",
+            "4: /// Model-formats §6: GLM"
+        ]
     );
 }
