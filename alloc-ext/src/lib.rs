@@ -64,6 +64,7 @@ mod literal;
 mod params;
 pub mod prompt;
 pub mod render;
+pub mod runtime;
 pub mod select;
 pub mod stream;
 pub mod tools;
