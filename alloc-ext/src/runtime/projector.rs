@@ -34,7 +34,7 @@
 //!   they are in [`ProjectedMessage::incomplete_calls`], not in `tool_calls`, and do not
 //!   make the turn end with `tool_calls` (the seed executed them, §6.3 B1).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use inband::{Dialect, Options, Scanner};
 
@@ -177,6 +177,9 @@ struct NativeState {
 #[derive(Debug)]
 struct OutCall {
     call: MessageCall,
+    /// The in-band stream's id of the call (the model's own for Kimi), to find it in the
+    /// completion.
+    source_id: String,
 }
 
 /// The projector; see [the module docs](self).
@@ -268,7 +271,7 @@ impl Projector {
     /// turned every such reason into `stop`, §6.3 B13); else `stop`.
     pub fn finish(mut self) -> Projected {
         let mut delta = ChunkDelta::default();
-        let mut complete: HashMap<String, String> = HashMap::new();
+        let mut complete: HashMap<String, VecDeque<String>> = HashMap::new();
         let mut incomplete = Vec::new();
         if let Some(mut inband) = self.inband.take() {
             // The scanner is not finished after misuse only; this is its first finish.
@@ -278,7 +281,8 @@ impl Projector {
             self.apply_inband(last, &mut delta);
             self.note_diagnostics(completion.diagnostics);
             for call in completion.tool_calls {
-                complete.insert(call.id.clone(), call.arguments_text().to_owned());
+                let arguments = call.arguments_text().to_owned();
+                complete.entry(call.id).or_default().push_back(arguments);
             }
             incomplete = completion.incomplete_calls;
         }
@@ -288,10 +292,14 @@ impl Projector {
             self.apply_healed(events, &mut delta);
         }
         let mut tool_calls = Vec::new();
-        for OutCall { mut call } in self.calls.drain(..) {
+        for OutCall {
+            mut call,
+            source_id,
+        } in self.calls.drain(..)
+        {
             if call.channel == Channel::Inband {
-                match complete.get(&call.id) {
-                    Some(arguments) => call.arguments = arguments.clone(),
+                match complete.get_mut(&source_id).and_then(VecDeque::pop_front) {
+                    Some(arguments) => call.arguments = arguments,
                     None => continue,
                 }
             }
@@ -404,7 +412,7 @@ impl Projector {
     }
 
     /// Shows a new call; returns its output index.
-    fn show(&mut self, call: MessageCall, delta: &mut ChunkDelta) -> usize {
+    fn show(&mut self, call: MessageCall, source_id: String, delta: &mut ChunkDelta) -> usize {
         let index = self.calls.len();
         self.lock.get_or_insert(call.channel);
         delta.tool_calls.push(ToolCallDelta {
@@ -413,7 +421,7 @@ impl Projector {
             name: Some(call.name.clone()),
             arguments: call.arguments.clone(),
         });
-        self.calls.push(OutCall { call });
+        self.calls.push(OutCall { call, source_id });
         index
     }
 
@@ -435,13 +443,15 @@ impl Projector {
             Some(Some(index)) => self.fragment(index, &call.arguments, delta),
             Some(None) => {}
             None if self.allowed(Channel::Inband) => {
+                // A fresh id: a model-written one (Kimi `functions.read:0`) repeats every
+                // turn (seed §6.3 B10).
                 let shown = MessageCall {
-                    id: call.id.unwrap_or_default(),
+                    id: self.ids.mint(),
                     name: call.name.unwrap_or_default(),
                     arguments: call.arguments,
                     channel: Channel::Inband,
                 };
-                let index = self.show(shown, delta);
+                let index = self.show(shown, call.id.unwrap_or_default(), delta);
                 self.inband_calls.insert(call.index, Some(index));
             }
             None => {
@@ -491,7 +501,7 @@ impl Projector {
             arguments: state.arguments.clone(),
             channel: Channel::Native,
         };
-        let index = self.show(shown, delta);
+        let index = self.show(shown, String::new(), delta);
         if let Some(state) = self.native.get_mut(&call.index) {
             state.shown = Some(index);
         }
