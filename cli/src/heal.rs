@@ -80,6 +80,7 @@ pub fn run(args: HealArgs) -> Result<(), Failure> {
         projector: None,
         template: Value::Null,
         sse: false,
+        role_sent: false,
         finished: false,
         out: stdout.lock(),
     };
@@ -103,6 +104,7 @@ struct Heal<'a, W: Write> {
     template: Value,
     /// The input is server-sent events: so is the output.
     sse: bool,
+    role_sent: bool,
     finished: bool,
     out: W,
 }
@@ -161,10 +163,13 @@ impl<W: Write> Heal<'_, W> {
             return Ok(false);
         }
         let delta = ProviderDelta::from_chunk(&chunk);
+        // The role goes out once, on the first chunk that has one (providers repeat it).
         let role = chunk
             .pointer("/choices/0/delta/role")
             .and_then(Value::as_str)
+            .filter(|_| !self.role_sent)
             .map(str::to_owned);
+        self.role_sent |= role.is_some();
         self.template = chunk;
         let mut projector = self.projector.take().unwrap_or_else(|| self.build());
         let step = projector.push(&delta);
