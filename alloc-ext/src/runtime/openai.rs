@@ -74,12 +74,12 @@ pub fn chunk_like(
 ) -> Value {
     let mut out = Map::new();
     for key in ["id", "object", "created", "model", "system_fingerprint"] {
-        if let Some(v) = template.get(key) {
-            out.insert(key.into(), v.clone());
+        match template.get(key) {
+            Some(v) => drop(out.insert(key.into(), v.clone())),
+            None if key == "object" => drop(out.insert(key.into(), "chat.completion.chunk".into())),
+            None => {}
         }
     }
-    out.entry("object")
-        .or_insert_with(|| "chat.completion.chunk".into());
     let mut d = Map::new();
     if let Some(role) = role {
         d.insert("role".into(), role.into());
