@@ -51,12 +51,22 @@ fn positives_trip_on_tool_arguments_after_the_parse() {
         let found = detect(text, Surface::ToolArg, Some(0)).unwrap_or_else(|| panic!("{text:?}"));
         assert!(!found.signals.is_empty());
         for signal in &found.signals {
-            assert!(signal.classes.len() >= 2 && signal.classes[0] == Class::M, "{text:?}: {signal:?}");
+            assert!(
+                signal.classes.len() >= 2 && signal.classes[0] == Class::M,
+                "{text:?}: {signal:?}"
+            );
         }
     }
-    let classes = |text: &str| detect(text, Surface::ToolArg, Some(0)).unwrap().signals[0].classes.clone();
+    let classes = |text: &str| {
+        detect(text, Surface::ToolArg, Some(0)).unwrap().signals[0]
+            .classes
+            .clone()
+    };
     assert_eq!(classes(EDIT_DSL[0]), [Class::M, Class::S, Class::T]);
-    assert_eq!(classes(EDIT_DSL[1]), [Class::M, Class::C, Class::S, Class::T]);
+    assert_eq!(
+        classes(EDIT_DSL[1]),
+        [Class::M, Class::C, Class::S, Class::T]
+    );
     assert_eq!(classes(EDIT_DSL[2]), [Class::M, Class::G, Class::T]);
 }
 
@@ -66,7 +76,10 @@ fn tool_arguments_need_a_parse_end() {
     assert_eq!(detect(HEADER, Surface::ToolArg, None), None);
     let text = detect(HEADER, Surface::AssistantText, None).unwrap();
     assert_eq!(text.signals[0].classes, [Class::M, Class::C, Class::S]);
-    assert_eq!(detect(HEADER, Surface::ToolArg, Some(HEADER.chars().count())), None);
+    assert_eq!(
+        detect(HEADER, Surface::ToolArg, Some(HEADER.chars().count())),
+        None
+    );
     let analysis = HEADER.find("analysis").unwrap();
     let found = detect(HEADER, Surface::ToolArg, Some(analysis)).unwrap();
     assert!(found.signals.iter().all(|s| s.classes.contains(&Class::T)));
@@ -77,7 +90,10 @@ fn control_tokens_trip_alone_outside_fences() {
     let found = detect("done<|end|>", Surface::AssistantThinking, None).unwrap();
     assert_eq!(found.signals[0].classes, [Class::H]);
     assert_eq!((found.signals[0].start, found.signals[0].end), (4, 11));
-    assert_eq!(detect("```\n<|end|>\n```", Surface::AssistantText, None), None);
+    assert_eq!(
+        detect("```\n<|end|>\n```", Surface::AssistantText, None),
+        None
+    );
 }
 
 #[test]
@@ -93,7 +109,11 @@ fn cascades_and_fake_results() {
 #[test]
 fn dsl_edits_and_evals_are_recovered() {
     // §5.10 items 20–23, 27–28.
-    for (tool, text) in EDIT_DSL.iter().map(|t| ("edit", t)).chain(EVAL.iter().map(|t| ("eval", t))) {
+    for (tool, text) in EDIT_DSL
+        .iter()
+        .map(|t| ("edit", t))
+        .chain(EVAL.iter().map(|t| ("eval", t)))
+    {
         let found = detect(text, Surface::ToolArg, Some(0)).unwrap();
         let recovered = recover(tool, text, &found).unwrap_or_else(|| panic!("{text:?}"));
         assert!(recovered.input.ends_with(ABORT_SENTINEL));
@@ -115,7 +135,12 @@ fn other_tools_are_detected_not_recovered() {
     // §5.10 items 24–26, 29.
     let patch = "*** Begin Patch\n*** Update File: a.ts\n@@\n-old\n+new\n*** End Patch\n analysis to=functions.edit code 大发官网";
     let read = "{\"path\":\"src/foo.ts\",\"sel\":\"raw\"} \tchangedFiles to=functions.read code  天天中彩票";
-    for (tool, text) in [("edit", patch), ("edit", EDIT_JSON[0]), ("edit", EDIT_JSON[1]), ("read", read)] {
+    for (tool, text) in [
+        ("edit", patch),
+        ("edit", EDIT_JSON[0]),
+        ("edit", EDIT_JSON[1]),
+        ("read", read),
+    ] {
         let found = detect(text, Surface::ToolArg, Some(0)).unwrap_or_else(|| panic!("{text:?}"));
         assert_eq!(recover(tool, text, &found), None, "{text:?}");
     }
@@ -134,16 +159,26 @@ fn removed_text_starts_at_the_first_signal() {
     let removed = extract_removed(EDIT_JSON[0], &found);
     assert_eq!(removed, "to=functions.edit code 天天中彩票");
     let prose = "Some prose. analysis to=functions.edit code 大发官网";
-    let (index, found) = detect_in_message(&[Block::Text("fine".into()), Block::Text(prose.into())], None).unwrap();
+    let (index, found) = detect_in_message(
+        &[Block::Text("fine".into()), Block::Text(prose.into())],
+        None,
+    )
+    .unwrap();
     assert_eq!(index, 1);
-    assert_eq!(extract_removed(prose, &found), "to=functions.edit code 大发官网");
+    assert_eq!(
+        extract_removed(prose, &found),
+        "to=functions.edit code 大发官网"
+    );
 }
 
 #[test]
 fn messages_are_checked_block_by_block() {
     let blocks = [
         Block::Thinking("plain".into()),
-        Block::ToolCall { name: "edit".into(), arguments: json!({"input": EDIT_DSL[1]}) },
+        Block::ToolCall {
+            name: "edit".into(),
+            arguments: json!({"input": EDIT_DSL[1]}),
+        },
     ];
     assert_eq!(detect_in_message(&blocks, None), None);
     let (index, found) = detect_in_message(&blocks, Some(0)).unwrap();
@@ -166,13 +201,23 @@ fn the_audit_record() {
     let record = audit(&found, &recovered.removed, context);
     assert_eq!(record.removed_len, recovered.removed.chars().count());
     // Python: hashlib.new("sha512_256", removed.encode()).hexdigest()[:8]
-    assert_eq!(recovered.removed, "analysis to=functions.edit code 大发官网\n");
+    assert_eq!(
+        recovered.removed,
+        "analysis to=functions.edit code 大发官网\n"
+    );
     assert_eq!(record.removed_sha8, "85ff1d05");
     assert_eq!(record.raw, None);
     assert_eq!(record.signals, signal_label(&found.signals));
     assert_eq!(record.signals, "M+C+S+T");
     assert_eq!(record.preview, "analysis to=functions.···· ···· 大发官网\n");
-    let debug = audit(&found, &recovered.removed, AuditContext { debug: true, ..context });
+    let debug = audit(
+        &found,
+        &recovered.removed,
+        AuditContext {
+            debug: true,
+            ..context
+        },
+    );
     assert_eq!(debug.raw.as_deref(), Some(recovered.removed.as_str()));
     assert_eq!(redact("abc 】"), "··· 】");
     assert_eq!(signal_label(&[]), "none");

@@ -66,7 +66,10 @@ fn streamed_pieces_come_out_as_they_settle() {
     healer.feed("king>hidden</think", &mut events);
     assert_eq!(
         events,
-        [HealEvent::ReasoningStart, HealEvent::Reasoning("hidden".into())]
+        [
+            HealEvent::ReasoningStart,
+            HealEvent::Reasoning("hidden".into())
+        ]
     );
     events.clear();
     healer.feed("ing> answer", &mut events);
@@ -79,7 +82,12 @@ fn streamed_pieces_come_out_as_they_settle() {
 #[test]
 fn every_idiom_is_lifted() {
     // §5.12 items 22–24, 32–33.
-    healed("Sure.```thinking\nweigh options\n```Done.", "Sure.Done.", "weigh options\n", 1);
+    healed(
+        "Sure.```thinking\nweigh options\n```Done.",
+        "Sure.Done.",
+        "weigh options\n",
+        1,
+    );
     healed(
         "<|channel|>analysis<|message|>planning the edit<|end|>Final answer.",
         "Final answer.",
@@ -88,14 +96,24 @@ fn every_idiom_is_lifted() {
     );
     healed("<scratchpad>jot</scratchpad>visible", "visible", "jot", 1);
     healed("<thinking>a</thinking>b", "b", "a", 1);
-    healed("<|channel>thought\nplan<channel|>answer", "answer", "plan", 1);
+    healed(
+        "<|channel>thought\nplan<channel|>answer",
+        "answer",
+        "plan",
+        1,
+    );
     healed(
         "<|start|>assistant<|channel|>analysis<|message|>x<|end|>y",
         "y",
         "x",
         1,
     );
-    healed("before `code` <think>secret</think> after", "before `code`  after", "secret", 1);
+    healed(
+        "before `code` <think>secret</think> after",
+        "before `code`  after",
+        "secret",
+        1,
+    );
     healed("a```thinking\nx\n```b", "ab", "x\n", 1);
 }
 
@@ -103,10 +121,15 @@ fn every_idiom_is_lifted() {
 fn every_dialects_rendered_reasoning_is_lifted() {
     // §5.12 items 11–21: "prefix " + the dialect's reasoning + " suffix".
     for &dialect in Dialect::ALL {
-        let rendered = Renderer::new(dialect).reasoning("REASONING_SENTINEL").unwrap();
+        let rendered = Renderer::new(dialect)
+            .reasoning("REASONING_SENTINEL")
+            .unwrap();
         let input = format!("prefix {rendered} suffix");
         let (visible, reasoning, starts, ends) = every_chunking(&input);
-        assert!(reasoning.contains("REASONING_SENTINEL"), "{dialect:?}: {rendered:?}");
+        assert!(
+            reasoning.contains("REASONING_SENTINEL"),
+            "{dialect:?}: {rendered:?}"
+        );
         assert_eq!(visible, "prefix  suffix", "{dialect:?}: {rendered:?}");
         assert_eq!((starts, ends), (1, 1), "{dialect:?}");
     }
@@ -121,7 +144,12 @@ fn fenced_reasoning_nests_code_blocks() {
         "Plan:\n```rs\nfn main() {}\n```\nThen decide.\n",
         1,
     );
-    healed("```thinking\n~~~\n```\n~~~\n```rest", "rest", "~~~\n```\n~~~\n", 1);
+    healed(
+        "```thinking\n~~~\n```\n~~~\n```rest",
+        "rest",
+        "~~~\n```\n~~~\n",
+        1,
+    );
     // A closing fence line with nothing after it: its newline is visible.
     healed("```thinking\nx\n```\nnext", "\nnext", "x\n", 1);
 }
@@ -139,7 +167,12 @@ fn code_is_never_healed() {
         ));
     }
     // After the block, healing resumes.
-    healed("```md\n<think>\n```\n<think>x</think>y", "```md\n<think>\n```\ny", "x", 1);
+    healed(
+        "```md\n<think>\n```\n<think>x</think>y",
+        "```md\n<think>\n```\ny",
+        "x",
+        1,
+    );
     // Four spaces make an indented code line, not a fence: the run is an inline span.
     unchanged("    ```x <think>y</think>``` z");
 }

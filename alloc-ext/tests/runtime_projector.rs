@@ -46,7 +46,10 @@ fn project(options: &ProjectorOptions, chunks: &[ProviderDelta], abort: bool) ->
 
 /// (content, reasoning, calls as (name, arguments), finish_reason) of `text` as content,
 /// asserted the same at every chunking.
-fn every_chunking(options: &ProjectorOptions, text: &str) -> (String, Option<String>, Vec<(String, String)>, String) {
+fn every_chunking(
+    options: &ProjectorOptions,
+    text: &str,
+) -> (String, Option<String>, Vec<(String, String)>, String) {
     let summary = |p: Projected| {
         (
             p.message.content,
@@ -61,10 +64,18 @@ fn every_chunking(options: &ProjectorOptions, text: &str) -> (String, Option<Str
     };
     let whole = summary(project(options, &[content(text)], false).0);
     let chars: Vec<ProviderDelta> = text.chars().map(|c| content(&c.to_string())).collect();
-    assert_eq!(summary(project(options, &chars, false).0), whole, "char-fed {text:?}");
+    assert_eq!(
+        summary(project(options, &chars, false).0),
+        whole,
+        "char-fed {text:?}"
+    );
     for (cut, _) in text.char_indices().skip(1) {
         let two = [content(&text[..cut]), content(&text[cut..])];
-        assert_eq!(summary(project(options, &two, false).0), whole, "cut {cut} of {text:?}");
+        assert_eq!(
+            summary(project(options, &two, false).0),
+            whole,
+            "cut {cut} of {text:?}"
+        );
     }
     whole
 }
@@ -77,7 +88,9 @@ fn glm() -> ProjectorOptions {
 fn a_fabricated_result_ends_the_turn_abort_or_drain() {
     // §5.4: both modes give one call `echo {msg:"hi"}` and no FAKE RESULT.
     let chunks = [
-        content("<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>\n"),
+        content(
+            "<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>\n",
+        ),
         content("<tool_response>\nFAKE RESULT\n</tool_response>"),
         ProviderDelta {
             finish_reason: Some("stop".into()),
@@ -90,7 +103,12 @@ fn a_fabricated_result_ends_the_turn_abort_or_drain() {
     assert!(fabricated_too);
     assert_eq!(aborted.message, drained.message);
     assert!(aborted.fabricated && drained.fabricated);
-    let calls: Vec<_> = aborted.message.tool_calls.iter().map(|c| (c.name.as_str(), c.arguments.as_str())).collect();
+    let calls: Vec<_> = aborted
+        .message
+        .tool_calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str()))
+        .collect();
     assert_eq!(calls, [("echo", r#"{"msg":"hi"}"#)]);
     assert_eq!(aborted.message.content, "\n");
     assert_eq!(aborted.finish_reason, "tool_calls");
@@ -99,7 +117,12 @@ fn a_fabricated_result_ends_the_turn_abort_or_drain() {
     let text = "<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>\n<tool_response>\nFAKE RESULT\n</tool_response>";
     assert_eq!(
         every_chunking(&glm(), text),
-        ("\n".into(), None, vec![("echo".into(), r#"{"msg":"hi"}"#.into())], "tool_calls".into())
+        (
+            "\n".into(),
+            None,
+            vec![("echo".into(), r#"{"msg":"hi"}"#.into())],
+            "tool_calls".into()
+        )
     );
 }
 
@@ -113,7 +136,10 @@ fn the_fabrication_check_skips_argument_values() {
         (
             "".into(),
             None,
-            vec![("write".into(), r#"{"content":"doc mentions <function_results> here"}"#.into())],
+            vec![(
+                "write".into(),
+                r#"{"content":"doc mentions <function_results> here"}"#.into()
+            )],
             "tool_calls".into()
         )
     );
@@ -123,13 +149,23 @@ fn the_fabrication_check_skips_argument_values() {
 fn truncated_calls_are_never_executable() {
     // §6.3 B1: glm, hermes and harmony calls the stream cut off.
     let cases = [
-        (Dialect::Glm, "hi <tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.t"),
-        (Dialect::Hermes, r#"hi <tool_call>{"name":"read","arguments":{"path":"a"#),
+        (
+            Dialect::Glm,
+            "hi <tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.t",
+        ),
+        (
+            Dialect::Hermes,
+            r#"hi <tool_call>{"name":"read","arguments":{"path":"a"#,
+        ),
     ];
     for (dialect, text) in cases {
         let options = ProjectorOptions::inband(dialect, AssembleOptions::seeded(1));
         let (content, _, calls, reason) = every_chunking(&options, text);
-        assert_eq!((content.as_str(), calls.len(), reason.as_str()), ("hi ", 0, "stop"), "{dialect:?}");
+        assert_eq!(
+            (content.as_str(), calls.len(), reason.as_str()),
+            ("hi ", 0, "stop"),
+            "{dialect:?}"
+        );
         let (projected, _) = project(&options, &[content_of(text)], false);
         assert_eq!(projected.message.incomplete_calls.len(), 1, "{dialect:?}");
     }
@@ -151,7 +187,8 @@ fn stop_reasons_are_kept() {
     assert_eq!(reason(&[content("hello"), finish("length")]), "length");
     assert_eq!(reason(&[content("hello"), finish("stop")]), "stop");
     assert_eq!(reason(&[content("hello")]), "stop");
-    let call = content("<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>");
+    let call =
+        content("<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>");
     assert_eq!(reason(&[call.clone(), finish("stop")]), "tool_calls");
     assert_eq!(reason(&[call.clone(), finish("length")]), "length");
     assert_eq!(reason(&[call, finish("content_filter")]), "content_filter");
@@ -187,8 +224,18 @@ fn native_calls_pass_through_as_they_stream() {
     assert_eq!(done.message.tool_calls.len(), 1);
     let call = &done.message.tool_calls[0];
     assert_eq!(
-        (call.id.as_str(), call.name.as_str(), call.arguments.as_str(), call.channel),
-        ("tool_todo_streaming", "todo", r#"{"ops":[{"op":"view"}]}"#, Channel::Native)
+        (
+            call.id.as_str(),
+            call.name.as_str(),
+            call.arguments.as_str(),
+            call.channel
+        ),
+        (
+            "tool_todo_streaming",
+            "todo",
+            r#"{"ops":[{"op":"view"}]}"#,
+            Channel::Native
+        )
     );
     assert_eq!(done.finish_reason, "tool_calls");
 }
@@ -208,7 +255,10 @@ fn native_reasoning_and_a_native_call() {
         },
     ];
     let (done, _) = project(&gemini(), &chunks, false);
-    assert_eq!(done.message.reasoning_content.as_deref(), Some("Checking the todo list."));
+    assert_eq!(
+        done.message.reasoning_content.as_deref(),
+        Some("Checking the todo list.")
+    );
     assert_eq!(done.message.tool_calls.len(), 1);
     assert_eq!(done.message.tool_calls[0].id, "tool_todo_abc");
     assert_eq!(done.finish_reason, "tool_calls");
@@ -217,9 +267,17 @@ fn native_reasoning_and_a_native_call() {
 #[test]
 fn ghost_calls_are_ignored() {
     // §5.5 item 3: a nameless call, then the real one.
-    let chunks = [native(0, "", "", "{}"), native(1, "tool_todo_real", "todo", "{}")];
+    let chunks = [
+        native(0, "", "", "{}"),
+        native(1, "tool_todo_real", "todo", "{}"),
+    ];
     let (done, _) = project(&gemini(), &chunks, false);
-    let ids: Vec<_> = done.message.tool_calls.iter().map(|c| c.id.as_str()).collect();
+    let ids: Vec<_> = done
+        .message
+        .tool_calls
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
     assert_eq!(ids, ["tool_todo_real"]);
 }
 
@@ -256,27 +314,55 @@ fn native_and_inband_reasoning_merge() {
         content("<think>in-band</think>answer"),
     ];
     let (done, _) = project(&glm(), &chunks, false);
-    assert_eq!(done.message.reasoning_content.as_deref(), Some("native in-band"));
+    assert_eq!(
+        done.message.reasoning_content.as_deref(),
+        Some("native in-band")
+    );
     assert_eq!(done.message.content, "answer");
 }
 
 #[test]
 fn leak_patterns_from_provider_and_model() {
     // §5.12 item 1.
-    assert_eq!(leak_pattern("openrouter", "moonshotai/kimi-k2"), LeakPattern::Kimi);
-    assert_eq!(leak_pattern("ollama-cloud", "deepseek-v4-pro"), LeakPattern::Dsml);
-    assert_eq!(leak_pattern("nanogpt", "deepseek/deepseek-v4-pro"), LeakPattern::Dsml);
-    assert_eq!(leak_pattern("opencode-zen", "minimax-m3"), LeakPattern::Thinking);
-    assert_eq!(leak_pattern("openrouter", "google/gemini-3.5-flash"), LeakPattern::Thinking);
-    assert_eq!(leak_pattern("ollama-cloud", "gpt-oss:120b"), LeakPattern::Thinking);
-    assert_eq!(leak_pattern("openai", "deepseek-v4-pro"), LeakPattern::Thinking);
+    assert_eq!(
+        leak_pattern("openrouter", "moonshotai/kimi-k2"),
+        LeakPattern::Kimi
+    );
+    assert_eq!(
+        leak_pattern("ollama-cloud", "deepseek-v4-pro"),
+        LeakPattern::Dsml
+    );
+    assert_eq!(
+        leak_pattern("nanogpt", "deepseek/deepseek-v4-pro"),
+        LeakPattern::Dsml
+    );
+    assert_eq!(
+        leak_pattern("opencode-zen", "minimax-m3"),
+        LeakPattern::Thinking
+    );
+    assert_eq!(
+        leak_pattern("openrouter", "google/gemini-3.5-flash"),
+        LeakPattern::Thinking
+    );
+    assert_eq!(
+        leak_pattern("ollama-cloud", "gpt-oss:120b"),
+        LeakPattern::Thinking
+    );
+    assert_eq!(
+        leak_pattern("openai", "deepseek-v4-pro"),
+        LeakPattern::Thinking
+    );
     assert_eq!(leak_pattern("moonshot", "anything"), LeakPattern::Kimi);
 }
 
 const DSML_LEAK: &str = "<｜DSML｜tool_calls><｜DSML｜invoke name=\"bash\"><｜DSML｜parameter name=\"i\" string=\"true\">check the package</｜DSML｜parameter><｜DSML｜parameter name=\"command\" string=\"true\">docker exec web sh -c \"rpm -qa | grep -i 'openssl' 2>/dev/null\"</｜DSML｜parameter><｜DSML｜parameter name=\"timeout\" string=\"false\">15</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>";
 
 fn dsml() -> ProjectorOptions {
-    ProjectorOptions::healing("ollama-cloud", "deepseek-v4-pro", AssembleOptions::seeded(1))
+    ProjectorOptions::healing(
+        "ollama-cloud",
+        "deepseek-v4-pro",
+        AssembleOptions::seeded(1),
+    )
 }
 
 #[test]
@@ -285,7 +371,12 @@ fn dsml_leaks_become_calls() {
     let args = r#"{"i":"check the package","command":"docker exec web sh -c \"rpm -qa | grep -i 'openssl' 2>/dev/null\"","timeout":15}"#;
     assert_eq!(
         every_chunking(&dsml(), DSML_LEAK),
-        ("".into(), None, vec![("bash".into(), args.into())], "tool_calls".into())
+        (
+            "".into(),
+            None,
+            vec![("bash".into(), args.into())],
+            "tool_calls".into()
+        )
     );
     let chunks: Vec<ProviderDelta> = DSML_LEAK
         .chars()
@@ -314,14 +405,23 @@ fn a_cut_dsml_leak_is_neither_text_nor_call() {
         chars[..chars.len() - 30].iter().collect()
     };
     let (content, _, calls, reason) = every_chunking(&dsml(), &cut);
-    assert_eq!((content.as_str(), calls.len(), reason.as_str()), ("", 0, "stop"));
+    assert_eq!(
+        (content.as_str(), calls.len(), reason.as_str()),
+        ("", 0, "stop")
+    );
 }
 
 #[test]
 fn prose_passes_through_at_once() {
     // §5.12 items 7–8.
     let mut projector = Projector::new(dsml());
-    assert_eq!(projector.push(&content("if a < b:\n    return a")).delta.content, "if a < b:\n    return a");
+    assert_eq!(
+        projector
+            .push(&content("if a < b:\n    return a"))
+            .delta
+            .content,
+        "if a < b:\n    return a"
+    );
     let mut projector = Projector::new(dsml());
     assert_eq!(projector.push(&content("run ")).delta.content, "run ");
     assert_eq!(projector.push(&content("<｜DSML｜tool")).delta.content, "");

@@ -128,9 +128,7 @@ impl<W: Write> Heal<'_, W> {
                     data.trim()
                 }
                 // Blank lines end events; comments and other fields carry no chunk.
-                None if text.is_empty() || text.starts_with(':') || is_sse_field(text) => {
-                    continue
-                }
+                None if text.is_empty() || text.starts_with(':') || is_sse_field(text) => continue,
                 None => text,
             };
             if payload == "[DONE]" {
@@ -145,7 +143,9 @@ impl<W: Write> Heal<'_, W> {
         }
         self.finish()?;
         if self.sse {
-            self.out.write_all(b"data: [DONE]\n\n").map_err(write_error)?;
+            self.out
+                .write_all(b"data: [DONE]\n\n")
+                .map_err(write_error)?;
         }
         self.out.flush().map_err(write_error)
     }
@@ -181,7 +181,9 @@ impl<W: Write> Heal<'_, W> {
         if step.fabricated && self.args.abort_on_fabrication {
             self.finish()?;
             if self.sse {
-                self.out.write_all(b"data: [DONE]\n\n").map_err(write_error)?;
+                self.out
+                    .write_all(b"data: [DONE]\n\n")
+                    .map_err(write_error)?;
             }
             self.out.flush().map_err(write_error)?;
             return Ok(true);
@@ -239,9 +241,7 @@ impl<W: Write> Heal<'_, W> {
         } else {
             writeln!(self.out, "{text}")
         };
-        written
-            .and_then(|()| self.out.flush())
-            .map_err(write_error)
+        written.and_then(|()| self.out.flush()).map_err(write_error)
     }
 }
 

@@ -39,7 +39,10 @@ fn accumulate(output: &str) -> Healed {
             healed.usage += 1;
             continue;
         };
-        assert_eq!(healed.finish_reason, None, "a chunk after the finish: {line}");
+        assert_eq!(
+            healed.finish_reason, None,
+            "a chunk after the finish: {line}"
+        );
         let delta = &choice["delta"];
         healed.content += delta["content"].as_str().unwrap_or("");
         healed.reasoning += delta["reasoning_content"].as_str().unwrap_or("");
@@ -65,7 +68,11 @@ fn heal(name: &str, args: &[&str]) -> Healed {
         .args(args)
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let whole = accumulate(&String::from_utf8(output.stdout).unwrap());
     assert_eq!(piped(name, args), whole, "{name} piped line by line");
     whole
@@ -86,7 +93,11 @@ fn piped(name: &str, args: &[&str]) -> Healed {
     let text = std::fs::read_to_string(stream(name)).unwrap();
     for line in text.split_inclusive('\n') {
         // A closed pipe means the command ended the turn early (abort on fabrication).
-        if stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush()).is_err() {
+        if stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
             break;
         }
     }
@@ -108,7 +119,12 @@ fn kimi_leaked_section_becomes_a_call() {
     let healed = heal("openrouter-kimi-k2-leaked-call.sse", OR);
     assert_eq!(healed.content, "I'll read it. ");
     assert_eq!(healed.calls.len(), 1);
-    call("call_", "read", r#"{"path": "src/index.ts"}"#, &healed.calls[0]);
+    call(
+        "call_",
+        "read",
+        r#"{"path": "src/index.ts"}"#,
+        &healed.calls[0],
+    );
     assert_eq!(healed.finish_reason.as_deref(), Some("tool_calls"));
     assert_eq!((healed.done, healed.usage), (1, 1));
 }
@@ -131,14 +147,22 @@ fn kimi_two_calls_get_distinct_ids() {
 #[test]
 fn kimi_arguments_split_over_many_chunks() {
     let healed = heal("openrouter-kimi-k2-split-arguments.sse", OR);
-    call("call_", "read", r#"{"path": "src/main.rs", "limit": 40}"#, &healed.calls[0]);
+    call(
+        "call_",
+        "read",
+        r#"{"path": "src/main.rs", "limit": 40}"#,
+        &healed.calls[0],
+    );
 }
 
 #[test]
 fn prose_and_unknown_tokens_are_unchanged() {
     let healed = heal("openrouter-kimi-k2-prose.sse", OR);
     assert_eq!(healed.content, "Plain prose, before <|hello|> after.");
-    assert_eq!((healed.calls.len(), healed.finish_reason.as_deref()), (0, Some("stop")));
+    assert_eq!(
+        (healed.calls.len(), healed.finish_reason.as_deref()),
+        (0, Some("stop"))
+    );
     let literal = heal("ollama-qwen-literal-token.sse", &["--provider", "ollama"]);
     assert_eq!(literal.content, "Inline `<｜literal｜>` token in prose.");
 }
@@ -154,24 +178,50 @@ fn content_filter_is_kept_even_with_healed_calls() {
 fn structured_calls_win_in_their_chunk() {
     let healed = heal("openrouter-kimi-k2-structured-wins.sse", OR);
     assert_eq!(healed.calls.len(), 1);
-    call("functions.read:0", "read", r#"{"path": "structured.ts"}"#, &healed.calls[0]);
+    call(
+        "functions.read:0",
+        "read",
+        r#"{"path": "structured.ts"}"#,
+        &healed.calls[0],
+    );
     let both = heal("openrouter-kimi-k2-structured-then-healed.sse", OR);
-    call("functions.read:0", "read", r#"{"path": "a.ts"}"#, &both.calls[0]);
+    call(
+        "functions.read:0",
+        "read",
+        r#"{"path": "a.ts"}"#,
+        &both.calls[0],
+    );
     call("call_", "read", r#"{"path": "b.ts"}"#, &both.calls[1]);
 }
 
 #[test]
 fn leaked_reasoning_beside_structured_calls() {
     let healed = heal("openrouter-kimi-k2-think-and-structured.sse", OR);
-    assert_eq!((healed.reasoning.as_str(), healed.content.as_str()), ("plan", ""));
-    call("functions.read:0", "read", r#"{"path": "a.ts"}"#, &healed.calls[0]);
+    assert_eq!(
+        (healed.reasoning.as_str(), healed.content.as_str()),
+        ("plan", "")
+    );
+    call(
+        "functions.read:0",
+        "read",
+        r#"{"path": "a.ts"}"#,
+        &healed.calls[0],
+    );
 }
 
 #[test]
 fn deepseek_dsml_on_ollama() {
-    let healed = heal("ollama-deepseek-v4-dsml.sse", &["--provider", "ollama-cloud"]);
+    let healed = heal(
+        "ollama-deepseek-v4-dsml.sse",
+        &["--provider", "ollama-cloud"],
+    );
     assert_eq!(healed.content, "Let me list it.\n");
-    call("call_", "bash", r#"{"command":"ls -la src","timeout":15}"#, &healed.calls[0]);
+    call(
+        "call_",
+        "bash",
+        r#"{"command":"ls -la src","timeout":15}"#,
+        &healed.calls[0],
+    );
     assert_eq!(healed.finish_reason.as_deref(), Some("tool_calls"));
     // Not a provider that leaks DSML: untouched.
     let raw = heal("ollama-deepseek-v4-dsml.sse", &["--provider", "openai"]);
@@ -181,19 +231,36 @@ fn deepseek_dsml_on_ollama() {
 
 #[test]
 fn minimax_think_and_gemini_fences_become_reasoning() {
-    let minimax = heal("opencode-zen-minimax-think.sse", &["--provider", "opencode-zen"]);
+    let minimax = heal(
+        "opencode-zen-minimax-think.sse",
+        &["--provider", "opencode-zen"],
+    );
     assert_eq!(minimax.reasoning, "The user wants a haiku.");
     assert_eq!(minimax.content, "Autumn moonlight—");
     let gemini = heal("openrouter-gemini-thinking-fence.sse", OR);
-    assert_eq!((gemini.reasoning.as_str(), gemini.content.as_str()), ("weigh options\n", "Sure.Done."));
+    assert_eq!(
+        (gemini.reasoning.as_str(), gemini.content.as_str()),
+        ("weigh options\n", "Sure.Done.")
+    );
 }
 
 #[test]
 fn native_reasoning_and_parallel_calls_pass_through() {
-    let deepseek = heal("deepseek-reasoning-native-call.sse", &["--provider", "deepseek"]);
+    let deepseek = heal(
+        "deepseek-reasoning-native-call.sse",
+        &["--provider", "deepseek"],
+    );
     assert_eq!(deepseek.reasoning, "The user asks for the weather.");
-    call("call_00_abc123", "get_weather", r#"{"city": "Paris"}"#, &deepseek.calls[0]);
-    let nano = heal("nanogpt-deepseek-parallel-reads.sse", &["--provider", "nanogpt"]);
+    call(
+        "call_00_abc123",
+        "get_weather",
+        r#"{"city": "Paris"}"#,
+        &deepseek.calls[0],
+    );
+    let nano = heal(
+        "nanogpt-deepseek-parallel-reads.sse",
+        &["--provider", "nanogpt"],
+    );
     call("call_r0", "read", r#"{"path":"a.ts"}"#, &nano.calls[0]);
     call("call_r1", "read", r#"{"path":"b.ts"}"#, &nano.calls[1]);
 }
@@ -203,7 +270,10 @@ fn in_band_fabrication_abort_or_drain() {
     // §5.4 over SGLang's stream: the same output both ways, nothing of the made-up result.
     let args = ["--dialect", "glm"];
     let drained = heal("sglang-glm-fabricated-result.sse", &args);
-    let aborted = heal("sglang-glm-fabricated-result.sse", &["--dialect", "glm", "--abort-on-fabrication"]);
+    let aborted = heal(
+        "sglang-glm-fabricated-result.sse",
+        &["--dialect", "glm", "--abort-on-fabrication"],
+    );
     assert_eq!(drained, aborted);
     assert_eq!(drained.content, "\n");
     call("call_", "echo", r#"{"msg":"hi"}"#, &drained.calls[0]);
@@ -213,7 +283,10 @@ fn in_band_fabrication_abort_or_drain() {
 #[test]
 fn a_truncated_call_is_not_a_tool_call_turn() {
     // §6.3 B1: max_tokens cut the call; the turn ends with `length`, not `tool_calls`.
-    let healed = heal("vllm-glm-truncated-call.sse", &["--dialect", "auto", "--model", "glm-4.6"]);
+    let healed = heal(
+        "vllm-glm-truncated-call.sse",
+        &["--dialect", "auto", "--model", "glm-4.6"],
+    );
     assert_eq!(healed.content, "hi ");
     assert_eq!(healed.finish_reason.as_deref(), Some("length"));
 }
@@ -223,17 +296,31 @@ fn abort_stops_reading_at_once() {
     // With --abort-on-fabrication the command ends the turn without waiting for the rest
     // of the stream (stdin stays open here).
     let mut child = Command::new(env!("CARGO_BIN_EXE_inband"))
-        .args(["heal", "--dialect", "glm", "--abort-on-fabrication", "--seed", "1"])
+        .args([
+            "heal",
+            "--dialect",
+            "glm",
+            "--abort-on-fabrication",
+            "--seed",
+            "1",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let chunk = |content: &str| {
-        format!("data: {}\n\n", serde_json::json!({"choices": [{"index": 0, "delta": {"content": content}}]}))
+        format!(
+            "data: {}\n\n",
+            serde_json::json!({"choices": [{"index": 0, "delta": {"content": content}}]})
+        )
     };
-    stdin.write_all(chunk("<tool_call>echo\n</tool_call>").as_bytes()).unwrap();
-    stdin.write_all(chunk("<tool_response>made up").as_bytes()).unwrap();
+    stdin
+        .write_all(chunk("<tool_call>echo\n</tool_call>").as_bytes())
+        .unwrap();
+    stdin
+        .write_all(chunk("<tool_response>made up").as_bytes())
+        .unwrap();
     stdin.flush().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut seen = Vec::new();
@@ -244,7 +331,11 @@ fn abort_stops_reading_at_once() {
         }
         seen.push(line);
     }
-    assert!(seen.iter().any(|l| l.contains(r#""finish_reason":"tool_calls""#)), "{seen:?}");
+    assert!(
+        seen.iter()
+            .any(|l| l.contains(r#""finish_reason":"tool_calls""#)),
+        "{seen:?}"
+    );
     assert!(child.wait().unwrap().success());
     drop(stdin);
 }
@@ -252,8 +343,10 @@ fn abort_stops_reading_at_once() {
 #[test]
 fn one_chunk_per_line_and_no_done_line() {
     let input = concat!(
-        r#"{"id":"x","model":"m","choices":[{"index":0,"delta":{"content":"a <think>b"}}]}"#, "\n",
-        r#"{"id":"x","model":"m","choices":[{"index":0,"delta":{"content":"</think>c"}}]}"#, "\n",
+        r#"{"id":"x","model":"m","choices":[{"index":0,"delta":{"content":"a <think>b"}}]}"#,
+        "\n",
+        r#"{"id":"x","model":"m","choices":[{"index":0,"delta":{"content":"</think>c"}}]}"#,
+        "\n",
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_inband"))
         .arg("heal")
@@ -261,15 +354,23 @@ fn one_chunk_per_line_and_no_done_line() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(
         text,
         concat!(
-            r#"{"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"a ","reasoning_content":"b"},"finish_reason":null}]}"#, "\n",
-            r#"{"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"c"},"finish_reason":null}]}"#, "\n",
-            r#"{"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#, "\n",
+            r#"{"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"a ","reasoning_content":"b"},"finish_reason":null}]}"#,
+            "\n",
+            r#"{"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"c"},"finish_reason":null}]}"#,
+            "\n",
+            r#"{"id":"x","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+            "\n",
         )
     );
 }
@@ -283,7 +384,12 @@ fn bad_input_is_a_clear_error() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"data: {not json\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"data: {not json\n")
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
@@ -297,5 +403,32 @@ fn bad_input_is_a_clear_error() {
     assert_eq!(
         String::from_utf8(unknown.stderr).unwrap(),
         "inband: unknown --dialect `nope` (native, auto or a dialect name)\n"
+    );
+}
+
+#[test]
+fn the_readme_example_is_what_the_command_prints() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    let command = "$ inband heal tests/data/streams/openrouter-kimi-k2-leaked-call.sse --provider openrouter --seed 1\n";
+    let start = readme.find(command).unwrap() + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let output = Command::new(env!("CARGO_BIN_EXE_inband"))
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args([
+            "heal",
+            "tests/data/streams/openrouter-kimi-k2-leaked-call.sse",
+            "--provider",
+            "openrouter",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    // The block ends at the last line; the output's last event ends with a blank line.
+    assert_eq!(
+        format!("{shown}\n"),
+        String::from_utf8(output.stdout).unwrap()
     );
 }

@@ -91,7 +91,13 @@ const CHANNELS: &[&str] = &[
     "developer",
     "tool",
 ];
-const GLITCHES: &[&str] = &["changedFiles", "RTLU", "Jsii", "Jsii_commentary", "Japgolly"];
+const GLITCHES: &[&str] = &[
+    "changedFiles",
+    "RTLU",
+    "Jsii",
+    "Jsii_commentary",
+    "Japgolly",
+];
 
 fn word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
@@ -172,7 +178,10 @@ fn word_in(chars: &[char], from: usize, to: usize, words: &[&str], then_marker: 
                 return true;
             }
             let mut j = i + n;
-            let spaces = chars[j..to].iter().take_while(|c| c.is_whitespace()).count();
+            let spaces = chars[j..to]
+                .iter()
+                .take_while(|c| c.is_whitespace())
+                .count();
             j += spaces;
             spaces > 0 && j + MARKER.len() <= to && at(chars, j, MARKER)
         })
@@ -224,7 +233,10 @@ fn fake_result(chars: &[char], start: usize) -> bool {
                 }
                 j += 4;
                 let sp = chars[j..].iter().take_while(|c| c.is_whitespace()).count();
-                let digits = chars[j + sp..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let digits = chars[j + sp..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
                 sp > 0 && digits > 0 && chars.get(j + sp + digits) == Some(&':')
             })
     })
@@ -285,7 +297,11 @@ pub fn signals(text: &str, parsed_end: Option<usize>) -> Vec<Signal> {
         if parsed_end.is_some_and(|p| start >= p) {
             classes.push(Class::T);
         }
-        out.push(Signal { classes, start, end });
+        out.push(Signal {
+            classes,
+            start,
+            end,
+        });
     }
     out.sort_by_key(|s| s.start);
     out
@@ -301,8 +317,7 @@ pub fn detect(text: &str, surface: Surface, parsed_end: Option<usize>) -> Option
         .filter(|s| s.classes[0] == Class::H || s.classes.len() > 1)
         .collect();
     let trips = !signals.is_empty()
-        && (surface != Surface::ToolArg
-            || signals.iter().any(|s| s.classes.contains(&Class::T)));
+        && (surface != Surface::ToolArg || signals.iter().any(|s| s.classes.contains(&Class::T)));
     trips.then_some(Detection { surface, signals })
 }
 
@@ -399,7 +414,10 @@ pub fn recover(tool: &str, input: &str, detection: &Detection) -> Option<Recover
         return None;
     }
     let first = detection.signals.first()?.start;
-    let byte = input.char_indices().nth(first).map_or(input.len(), |(b, _)| b);
+    let byte = input
+        .char_indices()
+        .nth(first)
+        .map_or(input.len(), |(b, _)| b);
     let line = input[..byte].rfind('\n').map(|nl| nl + 1)?;
     let head = input[..line].trim_end();
     if head.is_empty() {
@@ -478,7 +496,8 @@ pub fn redact(removed: &str) -> String {
         .iter()
         .zip(keep)
         .map(|(&c, kept)| {
-            if kept || other_script(c) || c.is_whitespace() || "】【”“…」「、。".contains(c) {
+            if kept || other_script(c) || c.is_whitespace() || "】【”“…」「、。".contains(c)
+            {
                 c
             } else {
                 '·'

@@ -327,7 +327,9 @@ impl Projector {
 
     fn reasoning(&mut self, text: &str, delta: &mut ChunkDelta) {
         delta.reasoning_content.push_str(text);
-        self.reasoning.get_or_insert_with(String::new).push_str(text);
+        self.reasoning
+            .get_or_insert_with(String::new)
+            .push_str(text);
     }
 
     fn visible(&mut self, text: &str, delta: &mut ChunkDelta) {
@@ -427,7 +429,11 @@ impl Projector {
 
     fn fragment(&mut self, index: usize, arguments: &str, delta: &mut ChunkDelta) {
         self.calls[index].call.arguments.push_str(arguments);
-        match delta.tool_calls.iter_mut().find(|d| d.index == index as u32) {
+        match delta
+            .tool_calls
+            .iter_mut()
+            .find(|d| d.index == index as u32)
+        {
             Some(d) => d.arguments.push_str(arguments),
             None => delta.tool_calls.push(ToolCallDelta {
                 index: index as u32,
