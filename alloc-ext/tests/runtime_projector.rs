@@ -441,3 +441,48 @@ fn leaked_reasoning_and_a_leaked_call_together() {
     assert_eq!(reasoning.as_deref(), Some("plan\n"));
     assert_eq!(calls.len(), 1);
 }
+
+#[test]
+fn text_keeps_its_order_around_native_blocks() {
+    // §6.3 B12: the seed's hold-back put "is a sentence." after the provider's thinking.
+    let chunks = [
+        content("Hello world, this is a sentence."),
+        ProviderDelta {
+            reasoning: "T".into(),
+            ..ProviderDelta::default()
+        },
+        content(" Second."),
+    ];
+    let mut projector = Projector::new(glm());
+    let first = projector.push(&chunks[0]);
+    assert_eq!(first.delta.content, "Hello world, this is a sentence.");
+    projector.push(&chunks[1]);
+    projector.push(&chunks[2]);
+    let done = projector.finish();
+    assert_eq!(
+        done.message.content,
+        "Hello world, this is a sentence. Second."
+    );
+    assert_eq!(done.message.reasoning_content.as_deref(), Some("T"));
+}
+
+#[test]
+fn after_a_fabricated_result_nothing_counts() {
+    // Drain mode: native calls and content after the fabricated result are ignored.
+    let chunks = [
+        content("<tool_call>echo\n<arg_key>msg</arg_key>\n<arg_value>hi</arg_value>\n</tool_call>"),
+        content("<tool_response>made up"),
+        native(0, "late", "todo", "{}"),
+        content(" more"),
+    ];
+    let (done, fabricated) = project(&glm(), &chunks, false);
+    assert!(fabricated);
+    let ids: Vec<_> = done
+        .message
+        .tool_calls
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(ids, ["echo"]);
+    assert_eq!(done.message.content, "");
+}

@@ -112,14 +112,7 @@ fn other_script(c: char) -> bool {
 
 /// Whether `chars[at..]` starts with `s`.
 fn at(chars: &[char], at: usize, s: &str) -> bool {
-    let mut i = at;
-    for c in s.chars() {
-        if chars.get(i) != Some(&c) {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    (at..).zip(s.chars()).all(|(i, c)| chars.get(i) == Some(&c))
 }
 
 /// Occurrences of `s` in `chars[from..to]` (clipped), as start indices.

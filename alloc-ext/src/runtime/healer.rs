@@ -13,7 +13,7 @@
 //! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, Kimi, Qwen3 |
 //! | `<thinking>` | `</thinking>` | Anthropic, MiniMax, XML |
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
-//! | ```` ```thinking ```` + `\n` | a closing fence line ([`FencedReasoning`]) | Gemini |
+//! | ```` ```thinking ```` + `\n` | a closing fence line (seed §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
 //! | `<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, bare leak |
