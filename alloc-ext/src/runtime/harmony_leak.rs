@@ -396,7 +396,8 @@ pub struct Recovery {
 /// `input`, left-trimmed, starts with `@` (the hashline edit language), and `eval` (any
 /// input). The input is cut at the start of the line of the first signal; `None` when that
 /// is the first line, nothing remains, or the tool is not recoverable: the caller aborts and
-/// retries. The recovered message holds only this call and ends with `tool_calls`.
+/// retries. The seed's recovered message holds only the cleaned call (provider payload and
+/// error cleared) and ends with tool use: the caller builds it from [`Recovery::input`].
 pub fn recover(tool: &str, input: &str, detection: &Detection) -> Option<Recovery> {
     let recoverable = match tool {
         "edit" => input.trim_start().starts_with('@'),
