@@ -217,3 +217,43 @@ proptest! {
         prop_assert_eq!(feed(&chunks), (text.clone(), String::new(), 0, 0));
     }
 }
+
+#[test]
+fn long_lines_are_never_held() {
+    // Memory stays bounded: a long code line or fence-like reasoning line goes out before
+    // its newline.
+    let mut healer = ReasoningHealer::new();
+    let mut events = Vec::new();
+    healer.feed("```md\n", &mut events);
+    let long = "x".repeat(5000);
+    healer.feed(&long, &mut events);
+    let text: String = events
+        .iter()
+        .map(|e| match e {
+            HealEvent::Text(t) => t.as_str(),
+            _ => "",
+        })
+        .collect();
+    assert_eq!(text, format!("```md\n{long}"));
+    let mut healer = ReasoningHealer::new();
+    let mut events = Vec::new();
+    let fence_like = format!("```{}", "a".repeat(2000));
+    healer.feed("```thinking\n", &mut events);
+    healer.feed(&fence_like, &mut events);
+    assert_eq!(
+        events,
+        [
+            HealEvent::ReasoningStart,
+            HealEvent::Reasoning(fence_like.clone())
+        ]
+    );
+    // Whole, the same line is reasoning too (a line that long is never a fence).
+    healed(
+        &format!("```thinking\n{fence_like}\nz"),
+        "",
+        &format!("{fence_like}\nz"),
+        1,
+    );
+    let spaces = format!("```md\n{}", " ".repeat(1500));
+    unchanged(&format!("{spaces}```\n<think>x</think>"));
+}

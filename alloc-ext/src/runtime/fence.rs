@@ -28,9 +28,16 @@ pub(crate) struct FencedReasoning {
     emitted: usize,
 }
 
+/// Longest line (bytes) that counts as a fence: a longer one is reasoning text, so the
+/// matcher never holds more than this of a line.
+const MAX_FENCE_LINE: usize = 1024;
+
 /// A fence line's parts: indentation (0–3 spaces), the fence character, its run, and the
 /// rest of the line (without its newline).
 fn fence(line: &str) -> Option<(u8, usize, &str)> {
+    if line.len() > MAX_FENCE_LINE {
+        return None;
+    }
     let indent = line.bytes().take_while(|&b| b == b' ').count();
     if indent > 3 {
         return None;

@@ -62,8 +62,9 @@ enum State {
     Visible,
     /// Inside an inline code span opened by a run of this many backticks.
     Inline(usize),
-    /// Inside a fenced code block opened by a run of this many backticks.
-    Fenced(usize),
+    /// Inside a fenced code block opened by a run of this many backticks; `true` once the
+    /// current line holds something that rules it out as the closing fence (it was sent).
+    Fenced(usize, bool),
     /// Inside a tag-form reasoning block ending at this closer.
     Tag(&'static str),
     /// Inside a ```` ```thinking ```` block.
@@ -72,8 +73,8 @@ enum State {
 
 /// A streaming leaked-reasoning healer. Feed text with [`ReasoningHealer::feed`], end with
 /// [`ReasoningHealer::finish`]; memory is the text held back: a possible partial opener,
-/// closer or backtick run, or the current line of a fenced block (one line, however long
-/// the model makes it).
+/// closer or backtick run, or the start of a line that may still be a fence (at most 1 KiB:
+/// a longer line is never a fence, in whole and streamed feeding alike).
 #[derive(Debug, Clone)]
 pub struct ReasoningHealer {
     buf: String,
@@ -139,9 +140,9 @@ impl ReasoningHealer {
                     let run = *run;
                     self.inline(at, run, last, out)
                 }
-                State::Fenced(run) => {
-                    let run = *run;
-                    self.fenced(at, run, last, out)
+                State::Fenced(run, sent) => {
+                    let (run, sent) = (*run, *sent);
+                    self.fenced(at, run, sent, last, out)
                 }
                 State::Tag(close) => {
                     let close = *close;
@@ -205,7 +206,7 @@ impl ReasoningHealer {
                 let fenced = run >= 3 && self.line_spaces.is_some_and(|n| n <= 3);
                 self.text("`".repeat(run), out);
                 self.state = if fenced {
-                    State::Fenced(run)
+                    State::Fenced(run, false)
                 } else {
                     State::Inline(run)
                 };
@@ -243,25 +244,44 @@ impl ReasoningHealer {
         Step::Hold(self.buf.len())
     }
 
-    fn fenced(&mut self, from: usize, open: usize, last: bool, out: &mut Vec<HealEvent>) -> Step {
+    fn fenced(
+        &mut self,
+        from: usize,
+        open: usize,
+        mut sent: bool,
+        last: bool,
+        out: &mut Vec<HealEvent>,
+    ) -> Step {
         let rest = &self.buf[from..];
         let mut line_start = 0;
         while let Some(nl) = rest[line_start..].find('\n') {
             let end = line_start + nl + 1;
-            if closes_fence(&rest[line_start..end], open) {
+            if !sent && closes_fence(&rest[line_start..end], open) {
                 let text = rest[..end].to_owned();
                 self.text(text, out);
                 self.state = State::Visible;
                 return Step::Go(from + end);
             }
+            sent = false;
             line_start = end;
         }
-        let settled = if last { rest.len() } else { line_start };
+        // A partial line that can no longer be the closer goes out now, so a long line
+        // is never held.
+        let tail = &rest[line_start..];
+        let settled = if last || sent || !closer_prefix(tail) {
+            rest.len()
+        } else {
+            line_start
+        };
+        // The line in progress went out: it is not the closer, whatever follows.
+        let line_sent = settled == rest.len() && !tail.is_empty();
         let text = rest[..settled].to_owned();
         self.text(text, out);
-        if last {
-            self.state = State::Visible;
-        }
+        self.state = if last {
+            State::Visible
+        } else {
+            State::Fenced(open, line_sent)
+        };
         Step::Hold(from + settled)
     }
 
@@ -314,11 +334,24 @@ enum Step {
     Hold(usize),
 }
 
+/// Longest line (bytes) that may close a fenced code block: a longer one is code, so the
+/// healer never holds more than this of a line.
+const MAX_FENCE_LINE: usize = 1024;
+
 /// Whether a complete line (with its `\n`) closes a fenced code block opened by `open`
-/// backticks: trimmed, it is only backticks, at least as many.
+/// backticks: trimmed, it is only backticks, at least as many, and it is at most
+/// [`MAX_FENCE_LINE`] bytes.
 fn closes_fence(line: &str, open: usize) -> bool {
     let trimmed = line.trim();
-    !trimmed.is_empty() && trimmed.bytes().all(|b| b == b'`') && trimmed.len() >= open
+    line.len() <= MAX_FENCE_LINE
+        && !trimmed.is_empty()
+        && trimmed.bytes().all(|b| b == b'`')
+        && trimmed.len() >= open
+}
+
+/// Whether a partial line may still become a closing fence.
+fn closer_prefix(tail: &str) -> bool {
+    tail.len() < MAX_FENCE_LINE && tail.chars().all(|c| c == '`' || c.is_whitespace())
 }
 
 /// Length of the longest proper prefix of `token` that `text` ends with.
