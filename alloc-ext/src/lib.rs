@@ -9,7 +9,10 @@
 //! side: calls, results, reasoning and transcripts written in a dialect ([`render`]), the
 //! tool prompt with its catalog and format guide ([`prompt`]), the tool inventory and
 //! examples ([`inventory`], [`examples`]), reasoning demotion ([`demote`]) and the dialect
-//! for a model id or a server's parser name ([`select`]).
+//! for a model id or a server's parser name ([`select`]). Above them, the agent-runtime
+//! layer ([`runtime`]): a provider stream projected into one assistant message (channel
+//! lock, fabricated results, incomplete calls), leaked reasoning and template markup healed,
+//! Harmony header leaks detected, the dialect resolved for a model.
 //!
 //! ## Example: assemble a completion
 //!
@@ -64,6 +67,7 @@ mod literal;
 mod params;
 pub mod prompt;
 pub mod render;
+pub mod runtime;
 pub mod select;
 pub mod stream;
 pub mod tools;

@@ -3,10 +3,13 @@
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
 //! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`;
 //! `inband render calls|results|transcript --dialect NAME [--tools FILE]` (JSON on standard
-//! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`. Exits non-zero only
-//! for usage and I/O errors (and, for `render`, input that cannot be written in the
+//! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`; `inband heal
+//! [FILE|-] [--model ID] [--provider NAME] [--dialect native|auto|NAME] [--tools FILE]
+//! [--abort-on-fabrication] [--seed N] [--hold-calls]` (an OpenAI-compatible stream in,
+//! the same format out, healed). Exits non-zero only for usage and I/O errors (and, for `render`, input that cannot be written in the
 //! dialect); anything wrong in the model's output is a diagnostic in the output.
 
+mod heal;
 mod output;
 mod prompt;
 mod render;
@@ -40,6 +43,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Print the tool prompt (catalog and format guide) for a dialect or a model.
     Prompt(prompt::PromptArgs),
+    /// Heal an OpenAI-compatible stream (`data: {chat.completion.chunk}` lines, or one
+    /// chunk per line): leaked tool-call markup becomes `tool_calls`, leaked reasoning
+    /// `reasoning_content`, with the right final `finish_reason`.
+    Heal(heal::HealArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -206,6 +213,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let args = match cli.command {
         Command::Scan(args) => args,
         Command::Render(args) => return render::run(args),
+        Command::Heal(args) => return heal::run(args),
         Command::Prompt(args) => {
             let text = prompt::render(&args).map_err(Failure::Message)?;
             return match io::stdout().lock().write_all(text.as_bytes()) {
