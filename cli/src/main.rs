@@ -3,13 +3,16 @@
 //! `inband scan [FILE|-] --dialect NAME [--chunk N] [--format events|summary|openai]
 //! [--starts-in-reasoning] [--seed N] [--hold-calls] [--tools FILE]`;
 //! `inband render calls|results|transcript --dialect NAME [--tools FILE]` (JSON on standard
-//! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`. Exits non-zero only
+//! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`; `inband serve
+//! (--upstream URL | --stub DIR) [--listen ADDR] [--dialect NAME | --model-map FILE]`;
+//! `inband stub DIR [--listen ADDR]`. Exits non-zero only
 //! for usage and I/O errors (and, for `render`, input that cannot be written in the
 //! dialect); anything wrong in the model's output is a diagnostic in the output.
 
 mod output;
 mod prompt;
 mod render;
+mod serve;
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -40,6 +43,11 @@ enum Command {
     Render(render::RenderArgs),
     /// Print the tool prompt (catalog and format guide) for a dialect or a model.
     Prompt(prompt::PromptArgs),
+    /// Serve OpenAI chat completions with tool calling for a model behind an
+    /// OpenAI-compatible upstream that has none (tools in the prompt, calls read back).
+    Serve(serve::ServeArgs),
+    /// Serve the scripted upstream that replays recorded model outputs (tests, demos).
+    Stub(serve::StubArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -206,6 +214,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     let args = match cli.command {
         Command::Scan(args) => args,
         Command::Render(args) => return render::run(args),
+        Command::Serve(args) => return serve::serve(args).map_err(Failure::Message),
+        Command::Stub(args) => return serve::stub(args).map_err(Failure::Message),
         Command::Prompt(args) => {
             let text = prompt::render(&args).map_err(Failure::Message)?;
             return match io::stdout().lock().write_all(text.as_bytes()) {
