@@ -52,6 +52,18 @@ pub struct Projection {
     calls_allowed: bool,
     parallel: bool,
     stopped: bool,
+    trim: Trim,
+    trim_reasoning: Trim,
+}
+
+/// Streamed content (or reasoning) as the trimmed message has it (the stream must join to the same
+/// text): no leading whitespace, trailing whitespace held until more content follows.
+#[derive(Debug, Default)]
+struct Trim {
+    /// Content has begun: leading whitespace is behind.
+    started: bool,
+    /// Trailing whitespace of the content so far.
+    held: String,
 }
 
 impl Projection {
@@ -77,6 +89,8 @@ impl Projection {
             calls_allowed: options.calls_allowed,
             parallel: options.parallel,
             stopped: false,
+            trim: Trim::default(),
+            trim_reasoning: Trim::default(),
         }
     }
 
@@ -92,6 +106,8 @@ impl Projection {
         let _ = self.scanner.feed(piece.as_bytes(), &mut self.sink);
         let mut delta = self.sink.stream.take_delta();
         filter(self.calls_allowed, self.parallel, &mut delta);
+        self.trim.apply(&mut delta.content);
+        self.trim_reasoning.apply(&mut delta.reasoning_content);
         self.stopped = self.sink.fabricated || (!self.parallel && self.sink.complete_calls > 0);
         Step {
             delta,
@@ -105,6 +121,9 @@ impl Projection {
         let (calls_allowed, parallel) = (self.calls_allowed, self.parallel);
         let (mut delta, reason, mut completion) = self.sink.stream.finish();
         filter(calls_allowed, parallel, &mut delta);
+        // Whitespace still held is trailing: dropped, as in the message.
+        self.trim.apply(&mut delta.content);
+        self.trim_reasoning.apply(&mut delta.reasoning_content);
         if !calls_allowed {
             completion.tool_calls.clear();
             completion.incomplete_calls.clear();
@@ -126,6 +145,24 @@ impl Projection {
         }
     }
 
+}
+
+impl Trim {
+    fn apply(&mut self, content: &mut String) {
+        if content.is_empty() {
+            return;
+        }
+        let mut text = std::mem::take(&mut self.held);
+        text.push_str(if self.started {
+            content
+        } else {
+            content.trim_start()
+        });
+        let kept = text.trim_end().len();
+        self.held = text.split_off(kept);
+        self.started |= !text.is_empty();
+        *content = text;
+    }
 }
 
 /// Drops the calls a turn may not show: all without `calls_allowed`, all but the first
