@@ -1,4 +1,6 @@
 //! Shared by the integration tests: a stub and a proxy on ephemeral loopback ports.
+// Each test binary uses part of these helpers.
+#![allow(dead_code)]
 
 use std::net::SocketAddr;
 use std::path::Path;
