@@ -56,19 +56,35 @@ struct Run {
 }
 
 /// `clients` loops of streaming requests to `base` for `seconds`.
-async fn hammer(http: &reqwest::Client, base: &str, model: &str, clients: usize, seconds: u64) -> Run {
+async fn hammer(
+    http: &reqwest::Client,
+    base: &str,
+    model: &str,
+    clients: usize,
+    seconds: u64,
+) -> Run {
     let requests = Arc::new(AtomicU64::new(0));
     let tokens = Arc::new(AtomicU64::new(0));
     let per_token = Arc::new(AtomicU64::new(0));
     let end = Instant::now() + Duration::from_secs(seconds);
     let mut tasks = Vec::new();
     for _ in 0..clients {
-        let (http, url, body) = (http.clone(), format!("{base}/chat/completions"), body(model));
+        let (http, url, body) = (
+            http.clone(),
+            format!("{base}/chat/completions"),
+            body(model),
+        );
         let (requests, tokens, per_token) = (requests.clone(), tokens.clone(), per_token.clone());
         tasks.push(tokio::spawn(async move {
             while Instant::now() < end {
                 let start = Instant::now();
-                let Ok(mut response) = http.post(&url).header("content-type", "application/json").body(body.clone()).send().await else {
+                let Ok(mut response) = http
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body.clone())
+                    .send()
+                    .await
+                else {
                     continue;
                 };
                 let mut events = 0u64;
@@ -128,15 +144,28 @@ fn report(name: &str, run: &Run, seconds: u64) -> f64 {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let args: Vec<u64> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let clients = args.first().copied().unwrap_or(32) as usize;
     let seconds = args.get(1).copied().unwrap_or(5);
     let streams = args.get(2).copied().unwrap_or(200) as usize;
     inband_serve::install_crypto();
     let text = reply_text();
     let stub = Stub::new(vec![
-        Recording { model: "load/hermes".into(), turns: vec![text.clone()], piece_chars: PIECE_CHARS, delay: Duration::ZERO },
-        Recording { model: "load/slow".into(), turns: vec![text], piece_chars: PIECE_CHARS, delay: Duration::from_secs(2) },
+        Recording {
+            model: "load/hermes".into(),
+            turns: vec![text.clone()],
+            piece_chars: PIECE_CHARS,
+            delay: Duration::ZERO,
+        },
+        Recording {
+            model: "load/slow".into(),
+            turns: vec![text],
+            piece_chars: PIECE_CHARS,
+            delay: Duration::from_secs(2),
+        },
     ]);
     let any = SocketAddr::from(([127, 0, 0, 1], 0));
     let stub_listener = inband_serve::bind(any).await?;
@@ -147,10 +176,15 @@ async fn main() -> std::io::Result<()> {
     let listener = inband_serve::bind(any).await?;
     let proxy_url = format!("http://{}/v1", listener.local_addr()?);
     tokio::spawn(inband_serve::serve(listener, config));
-    let http = reqwest::Client::builder().pool_max_idle_per_host(clients.max(streams)).build().map_err(std::io::Error::other)?;
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(clients.max(streams))
+        .build()
+        .map_err(std::io::Error::other)?;
 
     let pieces = inband_serve::stub::pieces(&reply_text(), PIECE_CHARS).len();
-    println!("reply: {pieces} pieces of {PIECE_CHARS} chars; {clients} clients, {seconds} s each way");
+    println!(
+        "reply: {pieces} pieces of {PIECE_CHARS} chars; {clients} clients, {seconds} s each way"
+    );
     for c in [1, clients] {
         println!("-- {c} concurrent streaming client(s)");
         let direct = hammer(&http, &stub_url, "load/hermes", c, seconds).await;

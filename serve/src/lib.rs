@@ -84,7 +84,9 @@ impl Config {
 /// Not a JSON object of strings, or an unknown dialect name (the message names it).
 pub fn parse_model_map(text: &[u8]) -> Result<HashMap<String, Dialect>, String> {
     let value: serde_json::Value = serde_json::from_slice(text).map_err(|e| e.to_string())?;
-    let object = value.as_object().ok_or("the model map must be a JSON object")?;
+    let object = value
+        .as_object()
+        .ok_or("the model map must be a JSON object")?;
     let mut map = HashMap::new();
     for (model, name) in object {
         let name = name
@@ -108,8 +110,8 @@ pub fn install_crypto() {
 /// The upstream client cannot be built, or accepting connections fails.
 pub async fn serve(listener: TcpListener, config: Config) -> std::io::Result<()> {
     install_crypto();
-    let upstream = upstream::Upstream::new(&config.upstream, config.timeout)
-        .map_err(std::io::Error::other)?;
+    let upstream =
+        upstream::Upstream::new(&config.upstream, config.timeout).map_err(std::io::Error::other)?;
     let state = Arc::new(proxy::AppState {
         upstream,
         dialect: config.dialect,

@@ -3,7 +3,9 @@
 //! Built on `inband_alloc::stream::DeltaStream` for now; the runtime layer's projector
 //! (issue 18) replaces the inside of [`Projection`] without changing its methods.
 
-use inband::{CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind};
+use inband::{
+    CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind,
+};
 use inband_alloc::assemble::{AssembleOptions, Completion};
 use inband_alloc::stream::{ChunkDelta, DeltaStream};
 use inband_alloc::tools::ToolSet;
@@ -144,7 +146,6 @@ impl Projection {
             completion,
         }
     }
-
 }
 
 impl Trim {
@@ -229,7 +230,11 @@ impl Sink for Watch {
         self.stream.tool_param_end(span, call);
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
-        let draft = self.provisional.get(call as usize).copied().unwrap_or(false);
+        let draft = self
+            .provisional
+            .get(call as usize)
+            .copied()
+            .unwrap_or(false);
         if end == CallEnd::Complete && !draft {
             self.complete_calls += 1;
         }

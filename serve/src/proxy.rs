@@ -61,7 +61,11 @@ async fn not_found() -> ApiError {
 }
 
 async fn models(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Response {
-    match state.upstream.models(headers.get(header::AUTHORIZATION)).await {
+    match state
+        .upstream
+        .models(headers.get(header::AUTHORIZATION))
+        .await
+    {
         Ok(response) => relay(response, &state.upstream).await,
         Err(e) => e.into_response(),
     }
@@ -95,7 +99,10 @@ async fn chat(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Byte
         Err(e) => return e.into_response(),
     };
     let turn = Turn {
-        id: format!("chatcmpl-inband-{}", state.next_id.fetch_add(1, Ordering::Relaxed)),
+        id: format!(
+            "chatcmpl-inband-{}",
+            state.next_id.fetch_add(1, Ordering::Relaxed)
+        ),
         created: SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
@@ -115,7 +122,8 @@ async fn chat(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Byte
 /// The upstream's response as it is: status, content type, body (each read within the
 /// timeout; a stalled body ends).
 async fn relay(response: reqwest::Response, upstream: &Upstream) -> Response {
-    let status = StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let status =
+        StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
     let content_type = response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -140,7 +148,12 @@ async fn relay(response: reqwest::Response, upstream: &Upstream) -> Response {
             }
         }
     };
-    (status, [(header::CONTENT_TYPE, content_type)], Body::from_stream(body)).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, content_type)],
+        Body::from_stream(body),
+    )
+        .into_response()
 }
 
 /// The response's identity, the same in every chunk.

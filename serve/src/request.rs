@@ -58,7 +58,12 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     };
     let model = match request.get("model") {
         Some(Value::String(model)) if !model.is_empty() => model.clone(),
-        _ => return Err(ApiError::invalid(Some("model"), "`model` must be a non-empty string")),
+        _ => {
+            return Err(ApiError::invalid(
+                Some("model"),
+                "`model` must be a non-empty string",
+            ))
+        }
     };
     let stream = flag(&request, "stream", false)?;
     let parallel = flag(&request, "parallel_tool_calls", true)?;
@@ -96,13 +101,20 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     let tools_json = choice.restrict(tools_json)?;
     let tools = ToolSet::from_value(&Value::Array(tools_json))
         .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?;
-    let messages: Vec<Message> = serde_json::from_value(Value::Array(raw_messages))
-        .map_err(|e| ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}")))?;
+    let messages: Vec<Message> =
+        serde_json::from_value(Value::Array(raw_messages)).map_err(|e| {
+            ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}"))
+        })?;
     let dialect = (policy.dialect_for)(&model);
     let history = Renderer::new(dialect)
         .with_tools(&tools)
         .history(&messages)
-        .map_err(|e| ApiError::invalid(Some("messages"), format!("history in {}: {e}", dialect.name())))?;
+        .map_err(|e| {
+            ApiError::invalid(
+                Some("messages"),
+                format!("history in {}: {e}", dialect.name()),
+            )
+        })?;
     let calls_allowed = has_tools && !matches!(choice, Choice::None);
     let prompt = if calls_allowed {
         Some(
@@ -112,7 +124,10 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     } else {
         None
     };
-    request.insert("messages".into(), wire_messages(&history, prompt.as_deref()));
+    request.insert(
+        "messages".into(),
+        wire_messages(&history, prompt.as_deref()),
+    );
     request.insert("stream".into(), Value::Bool(true));
     // The non-streaming reply reports usage; the streaming one when the client asked.
     let usage = !stream
@@ -145,7 +160,10 @@ fn flag(request: &Map<String, Value>, key: &'static str, default: bool) -> Resul
     match request.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(ApiError::invalid(Some(key), format!("`{key}` must be a boolean"))),
+        Some(_) => Err(ApiError::invalid(
+            Some(key),
+            format!("`{key}` must be a boolean"),
+        )),
     }
 }
 
@@ -199,7 +217,12 @@ impl Choice {
         };
         let kept: Vec<Value> = tools
             .into_iter()
-            .filter(|t| t.get("function").and_then(|f| f.get("name")).and_then(Value::as_str) == Some(name))
+            .filter(|t| {
+                t.get("function")
+                    .and_then(|f| f.get("name"))
+                    .and_then(Value::as_str)
+                    == Some(name)
+            })
             .collect();
         if kept.is_empty() {
             return Err(ApiError::invalid(
@@ -224,7 +247,10 @@ fn wire_messages(history: &[Message], prompt: Option<&str>) -> Value {
         }
     };
     if let Some(p) = prompt {
-        if !matches!(history.first(), Some(Message::System { .. } | Message::Developer { .. })) {
+        if !matches!(
+            history.first(),
+            Some(Message::System { .. } | Message::Developer { .. })
+        ) {
             out.push(json!({"role": "system", "content": p}));
             prompt = None;
         }

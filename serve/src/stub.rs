@@ -63,7 +63,10 @@ pub struct Stub {
 impl Stub {
     /// A stub replaying `recordings`.
     pub fn new(recordings: Vec<Recording>) -> Self {
-        let map = recordings.into_iter().map(|r| (r.model.clone(), r)).collect();
+        let map = recordings
+            .into_iter()
+            .map(|r| (r.model.clone(), r))
+            .collect();
         Stub {
             recordings: Arc::new(map),
             log: Arc::default(),
@@ -80,7 +83,10 @@ impl Stub {
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         paths.sort();
-        for path in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "json")) {
+        for path in paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        {
             let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             recordings.push(parse(&text).map_err(|e| format!("{}: {e}", path.display()))?);
         }
@@ -108,13 +114,20 @@ impl Stub {
 /// Not JSON, or `model` / `turns` missing or of the wrong type.
 pub fn parse(text: &[u8]) -> Result<Recording, String> {
     let value: Value = serde_json::from_slice(text).map_err(|e| e.to_string())?;
-    let model = value["model"].as_str().ok_or("`model` must be a string")?.to_owned();
+    let model = value["model"]
+        .as_str()
+        .ok_or("`model` must be a string")?
+        .to_owned();
     let turns = value["turns"]
         .as_array()
         .filter(|t| !t.is_empty())
         .ok_or("`turns` must be a non-empty array")?
         .iter()
-        .map(|t| t.as_str().map(str::to_owned).ok_or("every turn must be a string"))
+        .map(|t| {
+            t.as_str()
+                .map(str::to_owned)
+                .ok_or("every turn must be a string")
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let piece_chars = value["piece_chars"].as_u64().unwrap_or(3).max(1) as usize;
     let delay = Duration::from_millis(value["delay_ms"].as_u64().unwrap_or(0));
@@ -183,7 +196,9 @@ async fn chat(State(stub): State<Stub>, body: Bytes) -> Response {
     }
     let model = request["model"].as_str().unwrap_or_default().to_owned();
     match model.as_str() {
-        "stub/error-500" => return error(StatusCode::INTERNAL_SERVER_ERROR, "stub: scripted failure"),
+        "stub/error-500" => {
+            return error(StatusCode::INTERNAL_SERVER_ERROR, "stub: scripted failure")
+        }
         "stub/hang" => {
             // Cancelled with the connection: the proxy's timeout ends it.
             tokio::time::sleep(Duration::from_secs(3600)).await;
@@ -202,7 +217,12 @@ async fn chat(State(stub): State<Stub>, body: Bytes) -> Response {
             piece_chars: 3,
             delay: Duration::ZERO,
         },
-        None => return error(StatusCode::NOT_FOUND, &format!("stub: no recording for model `{model}`")),
+        None => {
+            return error(
+                StatusCode::NOT_FOUND,
+                &format!("stub: no recording for model `{model}`"),
+            )
+        }
     };
     let text = recording.turns[turns_done.min(recording.turns.len() - 1)].clone();
     if request["stream"] != true {

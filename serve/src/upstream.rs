@@ -142,7 +142,10 @@ fn failure(status: u16, body: &[u8]) -> ApiError {
         .and_then(|v| v.get("error").cloned())
         .and_then(|e| match e {
             Value::String(s) => Some(s),
-            other => other.get("message").and_then(Value::as_str).map(str::to_owned),
+            other => other
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
         })
         .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(500).collect());
     let mut error = ApiError::upstream(format!("upstream status {status}: {upstream_message}"));
@@ -156,7 +159,9 @@ fn failure(status: u16, body: &[u8]) -> ApiError {
 
 impl std::fmt::Debug for Chunks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Chunks").field("done", &self.done).finish_non_exhaustive()
+        f.debug_struct("Chunks")
+            .field("done", &self.done)
+            .finish_non_exhaustive()
     }
 }
 
@@ -182,7 +187,9 @@ impl Chunks {
                     self.done = true;
                     return Ok(None);
                 }
-                Ok(Some(Err(e))) => return Err(ApiError::upstream(format!("upstream stream broke: {e}"))),
+                Ok(Some(Err(e))) => {
+                    return Err(ApiError::upstream(format!("upstream stream broke: {e}")))
+                }
                 Ok(Some(Ok(event))) => event,
             };
             let data = event.data.trim();
@@ -197,7 +204,10 @@ impl Chunks {
                 ApiError::upstream(format!("the upstream sent a chunk that is not JSON: {e}"))
             })?;
             if let Some(error) = value.get("error") {
-                let message = error.get("message").and_then(Value::as_str).unwrap_or("error event");
+                let message = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("error event");
                 return Err(ApiError::upstream(format!("upstream error: {message}")));
             }
             return Ok(Some(piece(&value)));

@@ -35,7 +35,9 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> Rig {
     let mut config = Config::new(stub_url.clone());
     config.seed = Some(7);
     config.timeout = Duration::from_millis(2000);
-    config.model_map.insert("stub/fabricated".into(), Dialect::Hermes);
+    config
+        .model_map
+        .insert("stub/fabricated".into(), Dialect::Hermes);
     config.model_map.insert("stub/slow".into(), Dialect::Hermes);
     tweak(&mut config);
     let listener = inband_serve::bind(any).await.expect("bind proxy");
@@ -84,7 +86,10 @@ impl Rig {
 /// The `data:` payloads of a server-sent event stream.
 pub fn events(text: &str) -> Vec<String> {
     text.split("\n\n")
-        .filter_map(|e| e.lines().find_map(|l| l.strip_prefix("data: ").or(l.strip_prefix("data:"))))
+        .filter_map(|e| {
+            e.lines()
+                .find_map(|l| l.strip_prefix("data: ").or(l.strip_prefix("data:")))
+        })
         .map(str::to_owned)
         .collect()
 }
@@ -107,10 +112,14 @@ pub fn join(text: &str) -> Joined {
             continue;
         }
         let chunk: Value = serde_json::from_str(&data).expect("chunk JSON");
-        let Some(choice) = chunk["choices"].get(0) else { continue };
+        let Some(choice) = chunk["choices"].get(0) else {
+            continue;
+        };
         let delta = &choice["delta"];
-        out.content.push_str(delta["content"].as_str().unwrap_or_default());
-        out.reasoning.push_str(delta["reasoning_content"].as_str().unwrap_or_default());
+        out.content
+            .push_str(delta["content"].as_str().unwrap_or_default());
+        out.reasoning
+            .push_str(delta["reasoning_content"].as_str().unwrap_or_default());
         for call in delta["tool_calls"].as_array().into_iter().flatten() {
             let index = call["index"].as_u64().expect("index") as usize;
             if index == out.calls.len() {
@@ -118,8 +127,12 @@ pub fn join(text: &str) -> Joined {
             }
             let entry = &mut out.calls[index];
             entry.0.push_str(call["id"].as_str().unwrap_or_default());
-            entry.1.push_str(call["function"]["name"].as_str().unwrap_or_default());
-            entry.2.push_str(call["function"]["arguments"].as_str().unwrap_or_default());
+            entry
+                .1
+                .push_str(call["function"]["name"].as_str().unwrap_or_default());
+            entry
+                .2
+                .push_str(call["function"]["arguments"].as_str().unwrap_or_default());
         }
         if let Some(reason) = choice["finish_reason"].as_str() {
             out.finish_reason = Some(reason.to_owned());

@@ -15,24 +15,52 @@ fn ask(model: &str, stream: bool) -> Value {
 
 fn error_of(body: &Value) -> (&str, &str, &Value) {
     let e = &body["error"];
-    (e["type"].as_str().expect("type"), e["message"].as_str().expect("message"), &e["param"])
+    (
+        e["type"].as_str().expect("type"),
+        e["message"].as_str().expect("message"),
+        &e["param"],
+    )
 }
 
 #[tokio::test]
 async fn bad_requests_get_400_with_the_field() {
     let rig = start(|_| {}).await;
     let cases = [
-        (json!({"messages": [{"role": "user", "content": "x"}]}), "model"),
+        (
+            json!({"messages": [{"role": "user", "content": "x"}]}),
+            "model",
+        ),
         (json!({"model": "m"}), "messages"),
         (json!({"model": "m", "messages": []}), "messages"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": {}}), "tools"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]}), "tools"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(), "tool_choice": "sometimes"}), "tool_choice"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(),
-                "tool_choice": {"type": "function", "function": {"name": "nope"}}}), "tool_choice"),
-        (json!({"model": "m", "messages": [{"role": "wizard", "content": "x"}], "tools": tools()}), "messages"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "stream": "yes"}), "stream"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tool_choice": "required"}), "tool_choice"),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": {}}),
+            "tools",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]}),
+            "tools",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(), "tool_choice": "sometimes"}),
+            "tool_choice",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(),
+                "tool_choice": {"type": "function", "function": {"name": "nope"}}}),
+            "tool_choice",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "wizard", "content": "x"}], "tools": tools()}),
+            "messages",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "stream": "yes"}),
+            "stream",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tool_choice": "required"}),
+            "tool_choice",
+        ),
     ];
     for (body, param) in cases {
         let (status, reply) = rig.post_json(&body).await;
@@ -44,11 +72,22 @@ async fn bad_requests_get_400_with_the_field() {
     let (status, text) = rig.post(&json!("not an object")).await;
     assert_eq!(status, 400);
     assert!(text.contains("not a JSON object"), "{text}");
-    let response = rig.http.post(format!("{}/chat/completions", rig.proxy)).body("{oops").send().await.expect("answer");
+    let response = rig
+        .http
+        .post(format!("{}/chat/completions", rig.proxy))
+        .body("{oops")
+        .send()
+        .await
+        .expect("answer");
     assert_eq!(response.status().as_u16(), 400);
     let reply: Value = serde_json::from_str(&response.text().await.expect("body")).expect("JSON");
     assert!(error_of(&reply).1.starts_with("the body is not valid JSON"));
-    let response = rig.http.get(format!("{}/nowhere", rig.proxy)).send().await.expect("answer");
+    let response = rig
+        .http
+        .get(format!("{}/nowhere", rig.proxy))
+        .send()
+        .await
+        .expect("answer");
     assert_eq!(response.status().as_u16(), 404);
     // None of them reached the upstream.
     assert!(rig.stub.log().requests.is_empty());
@@ -84,7 +123,10 @@ async fn bad_json_mid_stream_ends_with_an_error_event() {
     let last = events(&text).pop().expect("events");
     let error: Value = serde_json::from_str(&last).expect("JSON");
     assert_eq!(error["error"]["type"], "upstream_error");
-    assert!(error["error"]["message"].as_str().expect("message").starts_with("the upstream sent a chunk that is not JSON"));
+    assert!(error["error"]["message"]
+        .as_str()
+        .expect("message")
+        .starts_with("the upstream sent a chunk that is not JSON"));
     assert!(!text.contains("[DONE]"));
     // Non-streaming: the whole reply is the error.
     let (status, reply) = rig.post_json(&ask("stub/bad-json", false)).await;
@@ -102,6 +144,11 @@ async fn unreachable_upstream_is_502() {
     let (status, reply) = rig.post_json(&ask("Qwen/Qwen3-8B", true)).await;
     assert_eq!(status, 502);
     assert!(error_of(&reply).1.starts_with("upstream unreachable"));
-    let response = rig.http.get(format!("{}/models", rig.proxy)).send().await.expect("answer");
+    let response = rig
+        .http
+        .get(format!("{}/models", rig.proxy))
+        .send()
+        .await
+        .expect("answer");
     assert_eq!(response.status().as_u16(), 502);
 }

@@ -24,12 +24,18 @@ async fn non_streaming_parallel_calls_with_reasoning() {
     assert_eq!(choice["finish_reason"], "tool_calls");
     let message = &choice["message"];
     assert_eq!(message["content"], "Checking both cities.");
-    assert_eq!(message["reasoning_content"], "The user wants the weather in two cities; one call each.");
+    assert_eq!(
+        message["reasoning_content"],
+        "The user wants the weather in two cities; one call each."
+    );
     let calls = message["tool_calls"].as_array().expect("calls");
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[0]["function"]["name"], "get_weather");
     assert_eq!(calls[0]["function"]["arguments"], r#"{"city": "Paris"}"#);
-    assert_eq!(calls[1]["function"]["arguments"], r#"{"city": "Porto", "days": 2}"#);
+    assert_eq!(
+        calls[1]["function"]["arguments"],
+        r#"{"city": "Porto", "days": 2}"#
+    );
     assert_eq!(calls[0]["type"], "function");
     assert!(calls[0]["id"].as_str().expect("id").starts_with("call_"));
     assert_ne!(calls[0]["id"], calls[1]["id"]);
@@ -58,7 +64,10 @@ async fn streaming_harmony_reasoning_and_call() {
     assert_eq!(status, 200);
     let turn = join(&text);
     assert_eq!(turn.content, "");
-    assert_eq!(turn.reasoning, "User wants the current weather; call the tool.");
+    assert_eq!(
+        turn.reasoning,
+        "User wants the current weather; call the tool."
+    );
     assert_eq!(turn.calls.len(), 1);
     assert_eq!(turn.calls[0].1, "get_weather");
     assert_eq!(turn.calls[0].2, r#"{"city":"Paris"}"#);
@@ -78,11 +87,17 @@ async fn streaming_kimi_two_calls() {
     let (status, text) = rig.post(&body).await;
     assert_eq!(status, 200);
     let turn = join(&text);
-    assert_eq!(turn.content, "I'll write the summary file and then list the folder.");
+    assert_eq!(
+        turn.content,
+        "I'll write the summary file and then list the folder."
+    );
     let names: Vec<&str> = turn.calls.iter().map(|c| c.1.as_str()).collect();
     assert_eq!(names, ["write_file", "list_dir"]);
     let args: Value = serde_json::from_str(&turn.calls[0].2).expect("arguments JSON");
-    assert_eq!(args, json!({"path": "NOTES.md", "content": "# Plan\n\n- parse `{a: {b: 1}}` blocks\n- keep } and { literal\n"}));
+    assert_eq!(
+        args,
+        json!({"path": "NOTES.md", "content": "# Plan\n\n- parse `{a: {b: 1}}` blocks\n- keep } and { literal\n"})
+    );
     assert_eq!(turn.calls[1].2, r#"{"path": "."}"#);
     assert_eq!(turn.finish_reason.as_deref(), Some("tool_calls"));
 }
@@ -99,8 +114,12 @@ async fn glm_arguments_typed_by_schema() {
     assert_eq!(status, 200);
     let call = &body["choices"][0]["message"]["tool_calls"][0]["function"];
     assert_eq!(call["name"], "web_search");
-    let args: Value = serde_json::from_str(call["arguments"].as_str().expect("text")).expect("JSON");
-    assert_eq!(args, json!({"query": "incremental parsers", "max_results": 10, "safe_search": true, "zip": "10001"}));
+    let args: Value =
+        serde_json::from_str(call["arguments"].as_str().expect("text")).expect("JSON");
+    assert_eq!(
+        args,
+        json!({"query": "incremental parsers", "max_results": 10, "safe_search": true, "zip": "10001"})
+    );
     assert_eq!(body["choices"][0]["message"]["content"], Value::Null);
 }
 
@@ -114,7 +133,8 @@ async fn second_turn_reencodes_calls_and_results() {
             {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Porto\"}"}}]},
         {"role": "tool", "tool_call_id": "call_1", "content": "sunny, 21 C"},
         {"role": "tool", "tool_call_id": "call_2", "content": "cloudy, 17 C"}]);
-    let body = json!({"model": "Qwen/Qwen3-8B", "stream": true, "tools": tools(), "messages": messages});
+    let body =
+        json!({"model": "Qwen/Qwen3-8B", "stream": true, "tools": tools(), "messages": messages});
     let (status, text) = rig.post(&body).await;
     assert_eq!(status, 200);
     let turn = join(&text);
@@ -125,7 +145,10 @@ async fn second_turn_reencodes_calls_and_results() {
 
     let toolset = ToolSet::from_value(&tools()).expect("tools");
     let parsed: Vec<Message> = serde_json::from_value(messages).expect("messages");
-    let history = Renderer::new(Dialect::Qwen3).with_tools(&toolset).history(&parsed).expect("history");
+    let history = Renderer::new(Dialect::Qwen3)
+        .with_tools(&toolset)
+        .history(&parsed)
+        .expect("history");
     let text_of = |m: &Message| match m {
         Message::User { content } | Message::System { content } => content.clone(),
         Message::Assistant(a) => a.content.clone(),
@@ -136,10 +159,16 @@ async fn second_turn_reencodes_calls_and_results() {
     assert_eq!(sent[0]["role"], "system");
     assert_eq!(sent[2]["role"], "assistant");
     assert_eq!(sent[2]["content"], text_of(&history[1]));
-    assert!(sent[2]["content"].as_str().expect("text").contains("<tool_call>"));
+    assert!(sent[2]["content"]
+        .as_str()
+        .expect("text")
+        .contains("<tool_call>"));
     assert_eq!(sent[3]["role"], "user");
     assert_eq!(sent[3]["content"], text_of(&history[2]));
-    assert!(sent[3]["content"].as_str().expect("text").contains("cloudy, 17 C"));
+    assert!(sent[3]["content"]
+        .as_str()
+        .expect("text")
+        .contains("cloudy, 17 C"));
 }
 
 #[tokio::test]
@@ -155,7 +184,10 @@ async fn tool_choice_none_keeps_calls_out() {
     assert_eq!(choice["message"].get("tool_calls"), None);
     // No tool prompt went up either.
     let sent = &rig.stub.log().requests[0];
-    assert_eq!(sent["messages"][0], json!({"role": "system", "content": "Be brief."}));
+    assert_eq!(
+        sent["messages"][0],
+        json!({"role": "system", "content": "Be brief."})
+    );
 }
 
 #[tokio::test]
@@ -187,9 +219,15 @@ async fn fabricated_result_ends_the_turn_and_cancels_upstream() {
         } else {
             let body: Value = serde_json::from_str(&text).expect("JSON");
             assert_eq!(body["choices"][0]["message"]["content"], Value::Null);
-            assert_eq!(body["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "get_weather");
+            assert_eq!(
+                body["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+                "get_weather"
+            );
         }
-        assert!(!text.contains("degrees") && !text.contains("temperature"), "{text}");
+        assert!(
+            !text.contains("degrees") && !text.contains("temperature"),
+            "{text}"
+        );
     }
     let log = rig.log_when(|l| l.cancelled == 2).await;
     assert_eq!((log.cancelled, log.completed), (2, 0));
@@ -225,11 +263,19 @@ async fn without_tools_the_request_passes_through_untouched() {
     let body = json!({"model": "Qwen/Qwen3-8B", "messages": [{"role": "user", "content": "Hi"}], "temperature": 0.5});
     let (status, reply) = rig.post_json(&body).await;
     assert_eq!(status, 200);
-    let content = reply["choices"][0]["message"]["content"].as_str().expect("content");
+    let content = reply["choices"][0]["message"]["content"]
+        .as_str()
+        .expect("content");
     assert!(content.starts_with("<think>\nThe user wants"), "{content}");
     assert_eq!(rig.stub.log().requests[0], body);
-    let models: Value = rig.http.get(format!("{}/models", rig.proxy)).send().await.expect("models")
-        .json_text().await;
+    let models: Value = rig
+        .http
+        .get(format!("{}/models", rig.proxy))
+        .send()
+        .await
+        .expect("models")
+        .json_text()
+        .await;
     assert_eq!(models["data"].as_array().expect("list").len(), 6);
 }
 
@@ -241,7 +287,10 @@ async fn healing_without_tools_moves_markup_out_of_content() {
     assert_eq!(status, 200);
     let message = &reply["choices"][0]["message"];
     assert_eq!(message["content"], "Checking both cities.");
-    assert_eq!(message["reasoning_content"], "The user wants the weather in two cities; one call each.");
+    assert_eq!(
+        message["reasoning_content"],
+        "The user wants the weather in two cities; one call each."
+    );
     assert_eq!(message.get("tool_calls"), None);
     assert_eq!(reply["choices"][0]["finish_reason"], "stop");
 }
