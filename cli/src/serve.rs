@@ -80,10 +80,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             Err(e) => return Err(e),
         },
     };
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(e) => return Err(e),
-    };
+    let rt = runtime()?;
     let result = rt.block_on(async move {
         let upstream = match (stub, args.upstream) {
             (Some(stub), _) => {
@@ -109,14 +106,8 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
 }
 
 pub fn stub(args: StubArgs) -> Result<(), String> {
-    let stub = match Stub::from_dir(&args.dir) {
-        Ok(stub) => stub,
-        Err(e) => return Err(e),
-    };
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(e) => return Err(e),
-    };
+    let stub = Stub::from_dir(&args.dir)?;
+    let rt = runtime()?;
     let result = rt.block_on(async move {
         let listener = inband_serve::bind(args.listen).await?;
         announce("stub", listener.local_addr()?);
