@@ -304,3 +304,21 @@ impl JsonText for reqwest::Response {
         serde_json::from_str(&self.text().await.expect("body")).expect("JSON")
     }
 }
+
+#[tokio::test]
+async fn non_streaming_client_disconnect_cancels_upstream() {
+    let rig = start(|_| {}).await;
+    let body = json!({"model": "stub/slow", "tools": tools(),
+                      "messages": [{"role": "user", "content": "Count."}]});
+    let request = rig
+        .http
+        .post(format!("{}/chat/completions", rig.proxy))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .timeout(std::time::Duration::from_millis(300))
+        .send()
+        .await;
+    assert!(request.expect_err("the client gives up").is_timeout());
+    let log = rig.log_when(|l| l.cancelled == 1).await;
+    assert_eq!((log.cancelled, log.completed), (1, 0));
+}
