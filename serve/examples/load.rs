@@ -6,11 +6,13 @@
 //! ```
 //!
 //! Reports requests/s and tokens/s both ways, the time per streamed token both ways (the
-//! difference is what the proxy adds), and the resident memory per open stream: M streams
-//! held open through the proxy minus M held open straight to the stub, over M.
+//! difference is what the proxy adds), and the memory per open stream: live heap bytes
+//! (a counting global allocator) with M streams held open through the proxy minus M held
+//! open straight to the stub, over M.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,6 +21,31 @@ use inband_serve::Config;
 use serde_json::json;
 
 const PIECE_CHARS: usize = 4;
+
+/// The system allocator, counting live bytes.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call goes to `System` unchanged; only the byte count is added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(new_size, Ordering::Relaxed);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
 
 fn reply_text() -> String {
     let mut text = String::from("<think>\nPlanning the lookup.\n</think>\n\n");
@@ -108,9 +135,11 @@ async fn hammer(
     }
 }
 
-/// RSS growth with `streams` streams held open on `base` (each has its first chunk).
-async fn hold_open(http: &reqwest::Client, base: &str, streams: usize) -> u64 {
-    let before = rss_kib();
+/// Growth of (live heap bytes, RSS KiB) with `streams` streams held open on `base`, each
+/// past its first chunk.
+async fn hold_open(http: &reqwest::Client, base: &str, streams: usize) -> (i64, i64) {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = (LIVE.load(Ordering::Relaxed) as i64, rss_kib() as i64);
     let mut open = Vec::new();
     for _ in 0..streams {
         let response = http
@@ -125,10 +154,9 @@ async fn hold_open(http: &reqwest::Client, base: &str, streams: usize) -> u64 {
         }
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let after = rss_kib();
+    let after = (LIVE.load(Ordering::Relaxed) as i64, rss_kib() as i64);
     drop(open);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    after.saturating_sub(before)
+    (after.0 - before.0, after.1 - before.1)
 }
 
 fn report(name: &str, run: &Run, seconds: u64) -> f64 {
@@ -196,9 +224,13 @@ async fn main() -> std::io::Result<()> {
     let direct = hold_open(&http, &stub_url, streams).await;
     let proxied = hold_open(&http, &proxy_url, streams).await;
     println!(
-        "-- {streams} open streams: RSS +{direct} KiB straight to the stub, +{proxied} KiB through inband; \
-         {:.1} KiB per open stream added by inband",
-        (proxied as f64 - direct as f64) / streams as f64
+        "-- {streams} open streams: live heap +{} KiB straight to the stub, +{} KiB through inband \
+         (RSS +{} / +{} KiB); {:.1} KiB of heap per open stream added by inband",
+        direct.0 / 1024,
+        proxied.0 / 1024,
+        direct.1,
+        proxied.1,
+        (proxied.0 - direct.0) as f64 / 1024.0 / streams as f64
     );
     Ok(())
 }
