@@ -248,3 +248,96 @@ impl Sink for Watch {
         self.stream.diagnostic(span, diagnostic);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(options: ProjectionOptions, text: &str, piece: usize) -> (ChunkDelta, Final, bool) {
+        let mut projection = Projection::new(options);
+        let mut joined = ChunkDelta::default();
+        let mut stopped = false;
+        let chars: Vec<char> = text.chars().collect();
+        for part in chars.chunks(piece) {
+            let step = projection.feed(&part.iter().collect::<String>());
+            joined.content.push_str(&step.delta.content);
+            joined
+                .reasoning_content
+                .push_str(&step.delta.reasoning_content);
+            joined.tool_calls.extend(step.delta.tool_calls);
+            if step.stop {
+                stopped = true;
+                break;
+            }
+        }
+        let end = projection.finish();
+        joined.content.push_str(&end.delta.content);
+        joined
+            .reasoning_content
+            .push_str(&end.delta.reasoning_content);
+        joined.tool_calls.extend(end.delta.tool_calls.clone());
+        (joined, end, stopped)
+    }
+
+    fn options(calls_allowed: bool, parallel: bool) -> ProjectionOptions {
+        ProjectionOptions {
+            dialect: Dialect::Qwen3,
+            tools: ToolSet::from_names(["f"]),
+            calls_allowed,
+            parallel,
+            seed: Some(1),
+        }
+    }
+
+    const TWO: &str = "<think>\n plan \n</think>\n\n  Two calls. \n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 2}}\n</tool_call>\n";
+
+    #[test]
+    fn streamed_text_joins_to_the_trimmed_message() {
+        for piece in [1, 3, 7, 1000] {
+            let (joined, end, stopped) = run(options(true, true), TWO, piece);
+            assert!(!stopped);
+            assert_eq!(joined.content, "Two calls.");
+            assert_eq!(joined.content, end.completion.content);
+            assert_eq!(joined.reasoning_content, "plan");
+            assert_eq!(end.completion.reasoning.as_deref(), Some("plan"));
+            assert_eq!(end.finish_reason, "tool_calls");
+            assert_eq!(end.completion.tool_calls.len(), 2);
+        }
+    }
+
+    #[test]
+    fn not_parallel_stops_after_the_first_complete_call() {
+        let (joined, end, stopped) = run(options(true, false), TWO, 2);
+        assert!(stopped);
+        assert!(joined.tool_calls.iter().all(|c| c.index == 0));
+        let arguments: String = joined
+            .tool_calls
+            .iter()
+            .map(|c| c.arguments.as_str())
+            .collect();
+        assert_eq!(arguments, r#"{"a": 1}"#);
+        assert_eq!(end.completion.tool_calls.len(), 1);
+        assert_eq!(end.finish_reason, "tool_calls");
+    }
+
+    #[test]
+    fn calls_not_allowed_are_dropped() {
+        let (joined, end, stopped) = run(options(false, true), TWO, 4);
+        assert!(!stopped);
+        assert!(joined.tool_calls.is_empty());
+        assert!(end.completion.tool_calls.is_empty());
+        assert_eq!(end.finish_reason, "stop");
+        assert_eq!(joined.content, "Two calls.");
+    }
+
+    #[test]
+    fn a_fabricated_result_stops_the_turn() {
+        let text = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>\n<tool_response>\nmade up\n</tool_response>\nMore.";
+        let (joined, end, stopped) = run(options(true, true), text, 3);
+        assert!(stopped);
+        assert_eq!(joined.content, "");
+        assert_eq!(end.completion.content, "");
+        assert_eq!(end.completion.tool_calls.len(), 1);
+        assert_eq!(end.finish_reason, "tool_calls");
+    }
+}

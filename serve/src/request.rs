@@ -273,3 +273,72 @@ fn wire_messages(history: &[Message], prompt: Option<&str>) -> Value {
     }
     Value::Array(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(heal: bool) -> Policy<'static> {
+        Policy {
+            dialect_for: &|_| Dialect::Hermes,
+            heal,
+            seed: None,
+        }
+    }
+
+    fn tools() -> Value {
+        json!([{"type": "function", "function": {"name": "a"}},
+               {"type": "function", "function": {"name": "b"}}])
+    }
+
+    #[test]
+    fn without_a_system_message_the_prompt_gets_its_own() {
+        let body = json!({"model": "m", "tools": tools(), "stream": false,
+                          "messages": [{"role": "user", "content": "hi"}]});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        let toolset = ToolSet::from_value(&tools()).expect("tools");
+        let prompt = tool_prompt(&toolset, Dialect::Hermes).expect("prompt");
+        assert_eq!(
+            prepared.upstream,
+            json!({"model": "m", "stream": true, "stream_options": {"include_usage": true},
+                   "messages": [{"role": "system", "content": prompt},
+                                {"role": "user", "content": "hi"}]})
+        );
+        assert!(!prepared.stream);
+    }
+
+    #[test]
+    fn a_named_tool_choice_offers_only_that_tool() {
+        let body = json!({"model": "m", "tools": tools(), "stream": true,
+                          "tool_choice": {"type": "function", "function": {"name": "b"}},
+                          "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "hi"}]});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        let Mode::Project(options) = prepared.mode else {
+            panic!("tools are projected");
+        };
+        let names: Vec<&str> = options.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["b"]);
+        let system = prepared.upstream["messages"][0]["content"]
+            .as_str()
+            .expect("text");
+        assert!(system.starts_with("S\n\n"));
+        assert_eq!(prepared.upstream.get("stream_options"), None);
+    }
+
+    #[test]
+    fn without_tools_nothing_changes_unless_healing() {
+        let body =
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "top_p": 0.5});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        assert!(matches!(prepared.mode, Mode::Passthrough));
+        let healed = prepare(body.to_string().as_bytes(), policy(true)).expect("valid");
+        let Mode::Project(options) = healed.mode else {
+            panic!("healing projects");
+        };
+        assert!(!options.calls_allowed);
+        assert_eq!(
+            healed.upstream["messages"],
+            json!([{"role": "user", "content": "hi"}])
+        );
+    }
+}
