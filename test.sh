@@ -8,7 +8,8 @@
 #   3. python/ci/setup.sh, python/ci/test.sh: the wheel built by maturin and installed
 #      into three venvs (the package alone, vllm 0.33.0, sglang 0.5.23; cached under
 #      ${INBAND_VENV_DIR:-~/.cache/inband/venvs}, about 15 minutes and 13 GB the first
-#      time, seconds after), ruff, mypy, clippy on the binding, the three pytest suites
+#      time, seconds after), ruff, mypy, clippy on the binding, the three pytest suites,
+#      then serve/ci/test.sh: `inband serve` driven by the real `openai` client (base venv)
 # Environment: INBAND_TEST_SKIP_PYTHON=1 runs only steps 1 and 2.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -24,3 +25,4 @@ fi
 echo "== test.sh 3/3: Python package, vLLM and SGLang"
 python/ci/setup.sh
 python/ci/test.sh
+serve/ci/test.sh

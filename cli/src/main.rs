@@ -6,13 +6,16 @@
 //! input); `inband prompt (--dialect NAME | --model ID) --tools FILE`; `inband heal
 //! [FILE|-] [--model ID] [--provider NAME] [--dialect native|auto|NAME] [--tools FILE]
 //! [--abort-on-fabrication] [--seed N] [--hold-calls]` (an OpenAI-compatible stream in,
-//! the same format out, healed). Exits non-zero only for usage and I/O errors (and, for `render`, input that cannot be written in the
+//! the same format out, healed); `inband serve (--upstream URL | --stub DIR) [--listen ADDR]
+//! [--dialect NAME | --model-map FILE]`; `inband stub DIR [--listen ADDR]`. Exits non-zero
+//! only for usage and I/O errors (and, for `render`, input that cannot be written in the
 //! dialect); anything wrong in the model's output is a diagnostic in the output.
 
 mod heal;
 mod output;
 mod prompt;
 mod render;
+mod serve;
 
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -47,6 +50,11 @@ enum Command {
     /// chunk per line): leaked tool-call markup becomes `tool_calls`, leaked reasoning
     /// `reasoning_content`, with the right final `finish_reason`.
     Heal(heal::HealArgs),
+    /// Serve OpenAI chat completions with tool calling for a model behind an
+    /// OpenAI-compatible upstream that has none (tools in the prompt, calls read back).
+    Serve(serve::ServeArgs),
+    /// Serve the scripted upstream that replays recorded model outputs (tests, demos).
+    Stub(serve::StubArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -214,6 +222,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Scan(args) => args,
         Command::Render(args) => return render::run(args),
         Command::Heal(args) => return heal::run(args),
+        Command::Serve(args) => return serve::serve(args).map_err(Failure::Message),
+        Command::Stub(args) => return serve::stub(args).map_err(Failure::Message),
         Command::Prompt(args) => {
             let text = prompt::render(&args).map_err(Failure::Message)?;
             return match io::stdout().lock().write_all(text.as_bytes()) {

@@ -50,7 +50,7 @@ make_venv() {
 }
 
 install_base() {
-    "$1" install -q pytest ruff mypy
+    "$1" install -q pytest ruff mypy openai==3.57.0
 }
 
 install_vllm() {

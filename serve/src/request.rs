@@ -1,0 +1,344 @@
+//! A client's chat-completions request, checked and rewritten for the upstream: the tool
+//! prompt in the system message, earlier calls and results as the dialect's text
+//! (seed-system.md §4.4), `tools`, `tool_choice` and `parallel_tool_calls` taken out.
+
+use inband::Dialect;
+use inband_alloc::prompt::tool_prompt;
+use inband_alloc::render::{Message, Renderer};
+use inband_alloc::tools::ToolSet;
+use serde_json::{json, Map, Value};
+
+use crate::error::ApiError;
+use crate::projection::ProjectionOptions;
+
+/// What the proxy does with the upstream's reply.
+#[derive(Debug)]
+pub enum Mode {
+    /// The reply is decoded: tool calls, reasoning and content.
+    Project(ProjectionOptions),
+    /// The reply goes to the client byte for byte.
+    Passthrough,
+}
+
+/// A checked request.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The client's `model`.
+    pub model: String,
+    /// The client asked for a stream.
+    pub stream: bool,
+    /// The body to send upstream.
+    pub upstream: Value,
+    /// How to treat the reply.
+    pub mode: Mode,
+}
+
+/// How `prepare` picks the dialect and treats requests without tools.
+#[derive(Clone, Copy)]
+pub struct Policy<'a> {
+    /// The dialect for a model id.
+    pub dialect_for: &'a dyn Fn(&str) -> Dialect,
+    /// Decode replies to requests without tools too (leaked markup leaves content).
+    pub heal: bool,
+    /// Seed for call ids (tests).
+    pub seed: Option<u64>,
+}
+
+/// Checks `body` and builds the upstream request.
+///
+/// # Errors
+/// A 400 [`ApiError`] naming the field at fault: a body that is not a JSON object, a
+/// missing `model` or `messages`, a malformed `tools` array, an unknown `tool_choice`, a
+/// message that cannot be read, or history that cannot be written in the dialect.
+pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::invalid(None, format!("the body is not valid JSON: {e}")))?;
+    let Value::Object(mut request) = value else {
+        return Err(ApiError::invalid(None, "the body is not a JSON object"));
+    };
+    let model = match request.get("model") {
+        Some(Value::String(model)) if !model.is_empty() => model.clone(),
+        _ => {
+            return Err(ApiError::invalid(
+                Some("model"),
+                "`model` must be a non-empty string",
+            ))
+        }
+    };
+    let stream = flag(&request, "stream", false)?;
+    let parallel = flag(&request, "parallel_tool_calls", true)?;
+    let raw_messages = match request.get("messages") {
+        Some(Value::Array(list)) if !list.is_empty() => list.clone(),
+        _ => {
+            return Err(ApiError::invalid(
+                Some("messages"),
+                "`messages` must be a non-empty array",
+            ))
+        }
+    };
+    let tools_json = match request.remove("tools") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(_) => return Err(ApiError::invalid(Some("tools"), "`tools` must be an array")),
+    };
+    let choice = Choice::read(request.remove("tool_choice"))?;
+    request.remove("parallel_tool_calls");
+    let has_tools = !tools_json.is_empty();
+    if !has_tools && !policy.heal {
+        if choice.required() {
+            return Err(ApiError::invalid(
+                Some("tool_choice"),
+                "`tool_choice` asks for a tool but `tools` is empty",
+            ));
+        }
+        return Ok(Prepared {
+            model,
+            stream,
+            upstream: Value::Object(request),
+            mode: Mode::Passthrough,
+        });
+    }
+    let tools_json = choice.restrict(tools_json)?;
+    let tools = ToolSet::from_value(&Value::Array(tools_json))
+        .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?;
+    let messages: Vec<Message> =
+        serde_json::from_value(Value::Array(raw_messages)).map_err(|e| {
+            ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}"))
+        })?;
+    let dialect = (policy.dialect_for)(&model);
+    let history = Renderer::new(dialect)
+        .with_tools(&tools)
+        .history(&messages)
+        .map_err(|e| {
+            ApiError::invalid(
+                Some("messages"),
+                format!("history in {}: {e}", dialect.name()),
+            )
+        })?;
+    let calls_allowed = has_tools && !matches!(choice, Choice::None);
+    let prompt = if calls_allowed {
+        Some(
+            tool_prompt(&tools, dialect)
+                .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?,
+        )
+    } else {
+        None
+    };
+    request.insert(
+        "messages".into(),
+        wire_messages(&history, prompt.as_deref()),
+    );
+    request.insert("stream".into(), Value::Bool(true));
+    // The non-streaming reply reports usage; the streaming one when the client asked.
+    let usage = !stream
+        || request
+            .get("stream_options")
+            .and_then(|o| o.get("include_usage"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+    if usage {
+        request.insert("stream_options".into(), json!({"include_usage": true}));
+    } else {
+        request.remove("stream_options");
+    }
+    Ok(Prepared {
+        model,
+        stream,
+        upstream: Value::Object(request),
+        mode: Mode::Project(ProjectionOptions {
+            dialect,
+            tools,
+            calls_allowed,
+            parallel,
+            seed: policy.seed,
+        }),
+    })
+}
+
+/// A boolean field, `default` when absent or null.
+fn flag(request: &Map<String, Value>, key: &'static str, default: bool) -> Result<bool, ApiError> {
+    match request.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(ApiError::invalid(
+            Some(key),
+            format!("`{key}` must be a boolean"),
+        )),
+    }
+}
+
+/// `tool_choice`.
+#[derive(Debug)]
+enum Choice {
+    Auto,
+    None,
+    /// `required`: the model is asked to call; nothing in text can force it.
+    Required,
+    /// One named function: only it is offered.
+    Named(String),
+}
+
+impl Choice {
+    fn read(value: Option<Value>) -> Result<Self, ApiError> {
+        let bad = || {
+            ApiError::invalid(
+                Some("tool_choice"),
+                "`tool_choice` must be \"none\", \"auto\", \"required\" or {\"type\": \"function\", \"function\": {\"name\": ...}}",
+            )
+        };
+        match value {
+            None | Some(Value::Null) => Ok(Choice::Auto),
+            Some(Value::String(s)) => match s.as_str() {
+                "auto" => Ok(Choice::Auto),
+                "none" => Ok(Choice::None),
+                "required" => Ok(Choice::Required),
+                _ => Err(bad()),
+            },
+            Some(Value::Object(o)) => {
+                let name = o
+                    .get("function")
+                    .and_then(|f| f.get("name"))
+                    .and_then(Value::as_str)
+                    .ok_or_else(bad)?;
+                Ok(Choice::Named(name.to_owned()))
+            }
+            Some(_) => Err(bad()),
+        }
+    }
+
+    fn required(&self) -> bool {
+        matches!(self, Choice::Required | Choice::Named(_))
+    }
+
+    /// The tools offered under this choice.
+    fn restrict(&self, tools: Vec<Value>) -> Result<Vec<Value>, ApiError> {
+        let Choice::Named(name) = self else {
+            return Ok(tools);
+        };
+        let kept: Vec<Value> = tools
+            .into_iter()
+            .filter(|t| {
+                t.get("function")
+                    .and_then(|f| f.get("name"))
+                    .and_then(Value::as_str)
+                    == Some(name)
+            })
+            .collect();
+        if kept.is_empty() {
+            return Err(ApiError::invalid(
+                Some("tool_choice"),
+                format!("`tool_choice` names `{name}`, which is not in `tools`"),
+            ));
+        }
+        Ok(kept)
+    }
+}
+
+/// The messages as the upstream gets them: plain `{role, content}`, the tool prompt after
+/// the first system message's text (or as a system message of its own).
+fn wire_messages(history: &[Message], prompt: Option<&str>) -> Value {
+    let mut out = Vec::with_capacity(history.len() + 1);
+    let mut prompt = prompt;
+    let joined = |text: &str, prompt: &str| {
+        if text.trim().is_empty() {
+            prompt.to_owned()
+        } else {
+            format!("{}\n\n{prompt}", text.trim_end())
+        }
+    };
+    if let Some(p) = prompt {
+        if !matches!(
+            history.first(),
+            Some(Message::System { .. } | Message::Developer { .. })
+        ) {
+            out.push(json!({"role": "system", "content": p}));
+            prompt = None;
+        }
+    }
+    for message in history {
+        let (role, content) = match message {
+            Message::System { content } | Message::Developer { content } => {
+                let content = match prompt.take() {
+                    Some(p) => joined(content, p),
+                    None => content.clone(),
+                };
+                ("system", content)
+            }
+            Message::User { content } => ("user", content.clone()),
+            Message::Assistant(turn) => ("assistant", turn.content.clone()),
+            // History turns every tool message into the dialect's result text.
+            Message::Tool(result) => ("user", result.content.clone()),
+        };
+        out.push(json!({"role": role, "content": content}));
+    }
+    Value::Array(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(heal: bool) -> Policy<'static> {
+        Policy {
+            dialect_for: &|_| Dialect::Hermes,
+            heal,
+            seed: None,
+        }
+    }
+
+    fn tools() -> Value {
+        json!([{"type": "function", "function": {"name": "a"}},
+               {"type": "function", "function": {"name": "b"}}])
+    }
+
+    #[test]
+    fn without_a_system_message_the_prompt_gets_its_own() {
+        let body = json!({"model": "m", "tools": tools(), "stream": false,
+                          "messages": [{"role": "user", "content": "hi"}]});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        let toolset = ToolSet::from_value(&tools()).expect("tools");
+        let prompt = tool_prompt(&toolset, Dialect::Hermes).expect("prompt");
+        assert_eq!(
+            prepared.upstream,
+            json!({"model": "m", "stream": true, "stream_options": {"include_usage": true},
+                   "messages": [{"role": "system", "content": prompt},
+                                {"role": "user", "content": "hi"}]})
+        );
+        assert!(!prepared.stream);
+    }
+
+    #[test]
+    fn a_named_tool_choice_offers_only_that_tool() {
+        let body = json!({"model": "m", "tools": tools(), "stream": true,
+                          "tool_choice": {"type": "function", "function": {"name": "b"}},
+                          "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "hi"}]});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        let Mode::Project(options) = prepared.mode else {
+            panic!("tools are projected");
+        };
+        let names: Vec<&str> = options.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["b"]);
+        let system = prepared.upstream["messages"][0]["content"]
+            .as_str()
+            .expect("text");
+        assert!(system.starts_with("S\n\n"));
+        assert_eq!(prepared.upstream.get("stream_options"), None);
+    }
+
+    #[test]
+    fn without_tools_nothing_changes_unless_healing() {
+        let body =
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "top_p": 0.5});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        assert!(matches!(prepared.mode, Mode::Passthrough));
+        let healed = prepare(body.to_string().as_bytes(), policy(true)).expect("valid");
+        let Mode::Project(options) = healed.mode else {
+            panic!("healing projects");
+        };
+        assert!(!options.calls_allowed);
+        assert_eq!(
+            healed.upstream["messages"],
+            json!([{"role": "user", "content": "hi"}])
+        );
+    }
+}
