@@ -123,7 +123,7 @@ use bounds::Calls;
 pub(crate) use bounds::Keep;
 pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
 pub use output::{AssembleOptions, Completion, DiagnosticRecord, IncompleteCall, ToolCall};
-use utf8::Utf8Check;
+use utf8::{trimmed_text, Utf8Check};
 
 /// Deepest nesting of lists and objects (counted together) in a call's arguments that the
 /// assembler parses, the arguments object itself being level 1: serde_json's recursion
@@ -289,6 +289,8 @@ pub struct Assembler {
     /// The model's own call ids so far (Kimi's `functions.NAME:IDX`): at most
     /// `Options::max_calls` of them.
     model_ids: HashSet<String>,
+    /// Argument text being built from a parameter event, reused from event to event.
+    scratch: Vec<u8>,
 }
 
 impl Assembler {
@@ -322,6 +324,7 @@ impl Assembler {
             limit: Some(options.max_response_bytes),
             complete_calls: 0,
             dropped_diagnostics: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -733,8 +736,8 @@ impl Assembler {
         let dropped = self.dropped_record();
         self.diagnostics.extend(dropped);
         self.diagnostics.sort_by_key(|d| d.span[0]);
-        let content = String::from_utf8_lossy(&self.content).trim().to_owned();
-        let reasoning = reasoning.map(|r| String::from_utf8_lossy(&r).trim().to_owned());
+        let content = trimmed_text(std::mem::take(&mut self.content));
+        let reasoning = reasoning.map(trimmed_text);
         Completion {
             content,
             reasoning,
@@ -744,3 +747,4 @@ impl Assembler {
         }
     }
 }
+

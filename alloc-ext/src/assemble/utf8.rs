@@ -13,7 +13,8 @@ pub(super) struct Utf8Check {
 
 impl Utf8Check {
     pub(super) fn check(&mut self, start: u64, bytes: &[u8], found: &mut Vec<Span>) {
-        if self.carry.is_empty() && std::str::from_utf8(bytes).is_ok() {
+        // SIMD: text is nearly always valid, and this is its one check on the way in.
+        if self.carry.is_empty() && simdutf8::basic::from_utf8(bytes).is_ok() {
             return;
         }
         let carried = self.carry.len();
@@ -28,7 +29,7 @@ impl Utf8Check {
             }
         };
         let mut from = 0;
-        while let Err(e) = std::str::from_utf8(&data[from..]) {
+        while let Err(e) = simdutf8::compat::from_utf8(&data[from..]) {
             let bad = from + e.valid_up_to();
             match e.error_len() {
                 Some(n) => {
@@ -51,4 +52,22 @@ impl Utf8Check {
             self.carry.clear();
         }
     }
+}
+
+/// `bytes` as text (invalid sequences replaced with U+FFFD) without the whitespace at
+/// either end: in place, so valid text is neither copied nor allocated again.
+pub(super) fn trimmed_text(bytes: Vec<u8>) -> String {
+    let mut text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    text.truncate(text.trim_end().len());
+    let lead = text.len() - text.trim_start().len();
+    if lead > 0 {
+        text.drain(..lead);
+    }
+    // The completion keeps no slack of the growing buffer (shrinking in place, not a copy,
+    // for a large one).
+    text.shrink_to_fit();
+    text
 }
