@@ -45,7 +45,11 @@ fn case(dialect: Dialect, input: &str, chunk: usize) -> Case {
 }
 
 fn pieces(case: &Case) -> std::slice::Chunks<'_, u8> {
-    let size = if case.chunk == 0 { case.input.bytes.len() } else { case.chunk };
+    let size = if case.chunk == 0 {
+        case.input.bytes.len()
+    } else {
+        case.chunk
+    };
     case.input.bytes.chunks(size.max(1))
 }
 

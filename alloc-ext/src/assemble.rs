@@ -455,18 +455,22 @@ impl Assembler {
         if !record.has_args {
             text = b"{}".to_vec();
         }
-        record.arguments = text.clone();
+        record.arguments = text;
         // Clients get the text cut at code points with U+FFFD for invalid bytes (see
-        // `stream`); parse exactly that.
-        if let Cow::Owned(fixed) = String::from_utf8_lossy(&text) {
-            record.lossy = true;
-            text = fixed.into_bytes();
-        }
+        // `stream`); parse exactly that. Valid text is parsed where it is, not copied.
+        let fixed = match String::from_utf8_lossy(&record.arguments) {
+            Cow::Owned(fixed) => Some(fixed),
+            Cow::Borrowed(_) => None,
+        };
+        record.lossy = fixed.is_some();
         if record.dedup.invalid() {
             // A left-out value was not JSON: the arguments as written are not JSON either.
             return None;
         }
-        match crate::json::parse(&text) {
+        let text = fixed
+            .as_ref()
+            .map_or(&record.arguments[..], |f| f.as_bytes());
+        match crate::json::parse(text) {
             Some(value @ Value::Object(_)) => Some(value),
             _ => None,
         }
@@ -516,8 +520,6 @@ impl Assembler {
             record.lossy,
             record.provisional,
         );
-        let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default()).into_owned();
-        let id = record.id.clone();
         let (duplicates, call_span) = (record.duplicates, Span::new(record.raw_start, span.end));
         // A committed call is never text again; a broken one keeps its bytes to show them.
         let raw = std::mem::take(&mut record.raw);
@@ -555,6 +557,8 @@ impl Assembler {
         };
         self.duplicates(call_span, duplicates);
         self.show_inner(call);
+        let record = &self.calls[call as usize];
+        let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default());
         if self
             .tools
             .as_ref()
@@ -568,11 +572,12 @@ impl Assembler {
         }
         self.complete_calls += 1;
         if self.keep != Keep::Unsent {
-            let arguments_text =
-                String::from_utf8_lossy(&self.calls[call as usize].arguments).into_owned();
+            let record = &self.calls[call as usize];
+            let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default());
+            let arguments_text = String::from_utf8_lossy(&record.arguments).into_owned();
             self.tool_calls.push(ToolCall {
-                id,
-                name,
+                id: record.id.clone(),
+                name: name.into_owned(),
                 arguments,
                 arguments_text,
             });
@@ -747,4 +752,3 @@ impl Assembler {
         }
     }
 }
-

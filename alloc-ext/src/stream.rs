@@ -366,7 +366,8 @@ impl DeltaStream {
                 break;
             };
             let ended = record.end.is_some();
-            let fresh = !matches!(delta.tool_calls.last(), Some(last) if last.index == exposed.index);
+            let fresh =
+                !matches!(delta.tool_calls.last(), Some(last) if last.index == exposed.index);
             if fresh {
                 delta.tool_calls.push(ToolCallDelta {
                     index: exposed.index,
