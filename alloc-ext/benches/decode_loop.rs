@@ -70,7 +70,7 @@ fn owned(dialect: Dialect, pieces: &[&[u8]], retain: Retain, out: &mut Vec<u8>) 
     let mut scanner = Scanner::new(dialect, inputs::options());
     let mut stream = DeltaStream::retaining(dialect, &AssembleOptions::seeded(7), retain);
     let (mut written, mut calls) = (0, 0);
-    let mut write = |delta: Value, reason: Option<&str>, out: &mut Vec<u8>| {
+    let write = |delta: Value, reason: Option<&str>, out: &mut Vec<u8>| {
         let chunk = json!({
             "id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 0,
             "model": "bench",
