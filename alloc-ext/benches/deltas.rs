@@ -152,6 +152,93 @@ fn delta_stream(case: Case) -> Case {
     case
 }
 
+// The deltas alone, not written out: the stream's own cost against the core's.
+#[library_benchmark]
+#[bench::hermes_prose_whole(args = (Dialect::Hermes, "prose", 0), setup = case)]
+#[bench::hermes_prose_4b(args = (Dialect::Hermes, "prose", 4), setup = case)]
+#[bench::hermes_call_whole(args = (Dialect::Hermes, "call", 0), setup = case)]
+#[bench::hermes_call_4b(args = (Dialect::Hermes, "call", 4), setup = case)]
+#[bench::hermes_calls_whole(args = (Dialect::Hermes, "calls", 0), setup = case)]
+#[bench::hermes_calls_4b(args = (Dialect::Hermes, "calls", 4), setup = case)]
+#[bench::kimi_prose_whole(args = (Dialect::Kimi, "prose", 0), setup = case)]
+#[bench::kimi_prose_4b(args = (Dialect::Kimi, "prose", 4), setup = case)]
+#[bench::kimi_call_whole(args = (Dialect::Kimi, "call", 0), setup = case)]
+#[bench::kimi_call_4b(args = (Dialect::Kimi, "call", 4), setup = case)]
+#[bench::kimi_calls_whole(args = (Dialect::Kimi, "calls", 0), setup = case)]
+#[bench::kimi_calls_4b(args = (Dialect::Kimi, "calls", 4), setup = case)]
+#[bench::deepseek_prose_whole(args = (Dialect::Deepseek, "prose", 0), setup = case)]
+#[bench::deepseek_prose_4b(args = (Dialect::Deepseek, "prose", 4), setup = case)]
+#[bench::deepseek_call_whole(args = (Dialect::Deepseek, "call", 0), setup = case)]
+#[bench::deepseek_call_4b(args = (Dialect::Deepseek, "call", 4), setup = case)]
+#[bench::deepseek_calls_whole(args = (Dialect::Deepseek, "calls", 0), setup = case)]
+#[bench::deepseek_calls_4b(args = (Dialect::Deepseek, "calls", 4), setup = case)]
+#[bench::harmony_prose_whole(args = (Dialect::Harmony, "prose", 0), setup = case)]
+#[bench::harmony_prose_4b(args = (Dialect::Harmony, "prose", 4), setup = case)]
+#[bench::harmony_call_whole(args = (Dialect::Harmony, "call", 0), setup = case)]
+#[bench::harmony_call_4b(args = (Dialect::Harmony, "call", 4), setup = case)]
+#[bench::harmony_calls_whole(args = (Dialect::Harmony, "calls", 0), setup = case)]
+#[bench::harmony_calls_4b(args = (Dialect::Harmony, "calls", 4), setup = case)]
+#[bench::xml_prose_whole(args = (Dialect::Xml, "prose", 0), setup = case)]
+#[bench::xml_prose_4b(args = (Dialect::Xml, "prose", 4), setup = case)]
+#[bench::xml_call_whole(args = (Dialect::Xml, "call", 0), setup = case)]
+#[bench::xml_call_4b(args = (Dialect::Xml, "call", 4), setup = case)]
+#[bench::xml_calls_whole(args = (Dialect::Xml, "calls", 0), setup = case)]
+#[bench::xml_calls_4b(args = (Dialect::Xml, "calls", 4), setup = case)]
+#[bench::gemma_prose_whole(args = (Dialect::Gemma, "prose", 0), setup = case)]
+#[bench::gemma_prose_4b(args = (Dialect::Gemma, "prose", 4), setup = case)]
+#[bench::gemma_call_whole(args = (Dialect::Gemma, "call", 0), setup = case)]
+#[bench::gemma_call_4b(args = (Dialect::Gemma, "call", 4), setup = case)]
+#[bench::gemma_calls_whole(args = (Dialect::Gemma, "calls", 0), setup = case)]
+#[bench::gemma_calls_4b(args = (Dialect::Gemma, "calls", 4), setup = case)]
+#[bench::gemini_prose_whole(args = (Dialect::Gemini, "prose", 0), setup = case)]
+#[bench::gemini_prose_4b(args = (Dialect::Gemini, "prose", 4), setup = case)]
+#[bench::gemini_call_whole(args = (Dialect::Gemini, "call", 0), setup = case)]
+#[bench::gemini_call_4b(args = (Dialect::Gemini, "call", 4), setup = case)]
+#[bench::gemini_calls_whole(args = (Dialect::Gemini, "calls", 0), setup = case)]
+#[bench::gemini_calls_4b(args = (Dialect::Gemini, "calls", 4), setup = case)]
+#[bench::glm_prose_whole(args = (Dialect::Glm, "prose", 0), setup = case)]
+#[bench::glm_prose_4b(args = (Dialect::Glm, "prose", 4), setup = case)]
+#[bench::glm_call_whole(args = (Dialect::Glm, "call", 0), setup = case)]
+#[bench::glm_call_4b(args = (Dialect::Glm, "call", 4), setup = case)]
+#[bench::glm_calls_whole(args = (Dialect::Glm, "calls", 0), setup = case)]
+#[bench::glm_calls_4b(args = (Dialect::Glm, "calls", 4), setup = case)]
+#[bench::anthropic_prose_whole(args = (Dialect::Anthropic, "prose", 0), setup = case)]
+#[bench::anthropic_prose_4b(args = (Dialect::Anthropic, "prose", 4), setup = case)]
+#[bench::anthropic_call_whole(args = (Dialect::Anthropic, "call", 0), setup = case)]
+#[bench::anthropic_call_4b(args = (Dialect::Anthropic, "call", 4), setup = case)]
+#[bench::anthropic_calls_whole(args = (Dialect::Anthropic, "calls", 0), setup = case)]
+#[bench::anthropic_calls_4b(args = (Dialect::Anthropic, "calls", 4), setup = case)]
+#[bench::minimax_prose_whole(args = (Dialect::Minimax, "prose", 0), setup = case)]
+#[bench::minimax_prose_4b(args = (Dialect::Minimax, "prose", 4), setup = case)]
+#[bench::minimax_call_whole(args = (Dialect::Minimax, "call", 0), setup = case)]
+#[bench::minimax_call_4b(args = (Dialect::Minimax, "call", 4), setup = case)]
+#[bench::minimax_calls_whole(args = (Dialect::Minimax, "calls", 0), setup = case)]
+#[bench::minimax_calls_4b(args = (Dialect::Minimax, "calls", 4), setup = case)]
+#[bench::qwen3_coder_prose_whole(args = (Dialect::Qwen3Coder, "prose", 0), setup = case)]
+#[bench::qwen3_coder_prose_4b(args = (Dialect::Qwen3Coder, "prose", 4), setup = case)]
+#[bench::qwen3_coder_call_whole(args = (Dialect::Qwen3Coder, "call", 0), setup = case)]
+#[bench::qwen3_coder_call_4b(args = (Dialect::Qwen3Coder, "call", 4), setup = case)]
+#[bench::qwen3_coder_calls_whole(args = (Dialect::Qwen3Coder, "calls", 0), setup = case)]
+#[bench::qwen3_coder_calls_4b(args = (Dialect::Qwen3Coder, "calls", 4), setup = case)]
+fn delta_only(case: Case) -> Case {
+    let dialect = case.input.dialect;
+    let mut scanner = Scanner::new(dialect, inputs::options());
+    let mut stream = DeltaStream::unsent(dialect, &AssembleOptions::seeded(7));
+    let mut calls = 0;
+    for piece in pieces(&case) {
+        scanner.feed(piece, &mut stream).unwrap();
+        let delta = stream.delta();
+        calls += delta.tool_calls.iter().filter(|c| c.id.is_some()).count() as u64;
+        black_box(delta);
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (delta, _, completion) = stream.finish();
+    calls += delta.tool_calls.iter().filter(|c| c.id.is_some()).count() as u64;
+    black_box((delta, completion));
+    assert_eq!(calls, case.input.calls);
+    case
+}
+
 // `assemble` on the same inputs: the whole completion, every call parsed.
 #[library_benchmark]
 #[bench::hermes_prose_whole(args = (Dialect::Hermes, "prose", 0), setup = case)]
@@ -251,7 +338,7 @@ fn allocations(case: Case) -> Case {
 /// 41 per call of these larger, nested calls, the input's own generation included).
 const DHAT_BLOCKS: u64 = 8_266;
 
-library_benchmark_group!(name = server; benchmarks = delta_stream, assembled, allocations);
+library_benchmark_group!(name = server; benchmarks = delta_stream, delta_only, assembled, allocations);
 
 // An instruction count more than 5% above the last run's fails the bench.
 main!(

@@ -43,7 +43,7 @@ pub fn write_chunk<W: Write + ?Sized>(
     out.write_all(b"{\"id\":")?;
     string(out, meta.id)?;
     out.write_all(b",\"object\":\"chat.completion.chunk\",\"created\":")?;
-    write!(out, "{}", meta.created)?;
+    out.write_all(itoa::Buffer::new().format(meta.created).as_bytes())?;
     out.write_all(b",\"model\":")?;
     string(out, meta.model)?;
     out.write_all(b",\"choices\":[{\"index\":0,\"delta\":")?;
@@ -103,7 +103,8 @@ impl ToolCallDelta {
     ///
     /// Errors: only `out`'s own.
     pub fn write_openai<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
-        write!(out, "{{\"index\":{}", self.index)?;
+        out.write_all(b"{\"index\":")?;
+        out.write_all(itoa::Buffer::new().format(self.index).as_bytes())?;
         if let Some(id) = &self.id {
             out.write_all(b",\"id\":")?;
             string(out, id)?;
