@@ -15,6 +15,10 @@
 //! [Arguments](crate::assemble#arguments)). Text is cut at UTF-8 code point boundaries
 //! only.
 //!
+//! A server's decode loop calls [`DeltaStream::delta`] after each fed chunk (the delta is
+//! borrowed and its buffers reused: no heap allocation per chunk in steady state) and
+//! writes it with [`write_chunk`]; [`DeltaStream::take_delta`] gives the same delta owned.
+//!
 //! ## Memory
 //!
 //! A stream keeps what it must still send: the open calls (their arguments, to parse them
