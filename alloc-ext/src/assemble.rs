@@ -123,7 +123,7 @@ use bounds::Calls;
 pub(crate) use bounds::Keep;
 pub use bounds::DEFAULT_MAX_RESPONSE_BYTES;
 pub use output::{AssembleOptions, Completion, DiagnosticRecord, IncompleteCall, ToolCall};
-use utf8::Utf8Check;
+use utf8::{trimmed_text, Utf8Check};
 
 /// Deepest nesting of lists and objects (counted together) in a call's arguments that the
 /// assembler parses, the arguments object itself being level 1: serde_json's recursion
@@ -289,6 +289,8 @@ pub struct Assembler {
     /// The model's own call ids so far (Kimi's `functions.NAME:IDX`): at most
     /// `Options::max_calls` of them.
     model_ids: HashSet<String>,
+    /// Argument text being built from a parameter event, reused from event to event.
+    scratch: Vec<u8>,
 }
 
 impl Assembler {
@@ -322,6 +324,7 @@ impl Assembler {
             limit: Some(options.max_response_bytes),
             complete_calls: 0,
             dropped_diagnostics: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -452,18 +455,22 @@ impl Assembler {
         if !record.has_args {
             text = b"{}".to_vec();
         }
-        record.arguments = text.clone();
+        record.arguments = text;
         // Clients get the text cut at code points with U+FFFD for invalid bytes (see
-        // `stream`); parse exactly that.
-        if let Cow::Owned(fixed) = String::from_utf8_lossy(&text) {
-            record.lossy = true;
-            text = fixed.into_bytes();
-        }
+        // `stream`); parse exactly that. Valid text is parsed where it is, not copied.
+        let fixed = match String::from_utf8_lossy(&record.arguments) {
+            Cow::Owned(fixed) => Some(fixed),
+            Cow::Borrowed(_) => None,
+        };
+        record.lossy = fixed.is_some();
         if record.dedup.invalid() {
             // A left-out value was not JSON: the arguments as written are not JSON either.
             return None;
         }
-        match crate::json::parse(&text) {
+        let text = fixed
+            .as_ref()
+            .map_or(&record.arguments[..], |f| f.as_bytes());
+        match crate::json::parse(text) {
             Some(value @ Value::Object(_)) => Some(value),
             _ => None,
         }
@@ -513,8 +520,6 @@ impl Assembler {
             record.lossy,
             record.provisional,
         );
-        let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default()).into_owned();
-        let id = record.id.clone();
         let (duplicates, call_span) = (record.duplicates, Span::new(record.raw_start, span.end));
         // A committed call is never text again; a broken one keeps its bytes to show them.
         let raw = std::mem::take(&mut record.raw);
@@ -552,6 +557,8 @@ impl Assembler {
         };
         self.duplicates(call_span, duplicates);
         self.show_inner(call);
+        let record = &self.calls[call as usize];
+        let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default());
         if self
             .tools
             .as_ref()
@@ -565,11 +572,12 @@ impl Assembler {
         }
         self.complete_calls += 1;
         if self.keep != Keep::Unsent {
-            let arguments_text =
-                String::from_utf8_lossy(&self.calls[call as usize].arguments).into_owned();
+            let record = &self.calls[call as usize];
+            let name = String::from_utf8_lossy(record.name.as_deref().unwrap_or_default());
+            let arguments_text = String::from_utf8_lossy(&record.arguments).into_owned();
             self.tool_calls.push(ToolCall {
-                id,
-                name,
+                id: record.id.clone(),
+                name: name.into_owned(),
                 arguments,
                 arguments_text,
             });
@@ -733,8 +741,8 @@ impl Assembler {
         let dropped = self.dropped_record();
         self.diagnostics.extend(dropped);
         self.diagnostics.sort_by_key(|d| d.span[0]);
-        let content = String::from_utf8_lossy(&self.content).trim().to_owned();
-        let reasoning = reasoning.map(|r| String::from_utf8_lossy(&r).trim().to_owned());
+        let content = trimmed_text(std::mem::take(&mut self.content));
+        let reasoning = reasoning.map(trimmed_text);
         Completion {
             content,
             reasoning,

@@ -15,6 +15,10 @@
 //! [Arguments](crate::assemble#arguments)). Text is cut at UTF-8 code point boundaries
 //! only.
 //!
+//! A server's decode loop calls [`DeltaStream::delta`] after each fed chunk (the delta is
+//! borrowed and its buffers reused: no heap allocation per chunk in steady state) and
+//! writes it with [`write_chunk`]; [`DeltaStream::take_delta`] gives the same delta owned.
+//!
 //! ## Memory
 //!
 //! A stream keeps what it must still send: the open calls (their arguments, to parse them
@@ -40,6 +44,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, DiagnosticRecord, Keep, Segment};
+
+mod openai;
+mod utf8;
+
+pub use openai::{write_chunk, ChunkMeta};
+use utf8::take_utf8;
 
 /// One tool-call fragment of a delta.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -151,6 +161,13 @@ pub struct DeltaStream {
     first_open: usize,
     next_index: u32,
     finished: bool,
+    /// The delta being built, its buffers reused from chunk to chunk (see
+    /// [`DeltaStream::delta`]).
+    delta: ChunkDelta,
+    /// The argument buffers of earlier deltas' fragments, cleared, for the next ones.
+    spare: Vec<String>,
+    /// The draft segments whose text a delta showed, reused.
+    shown: Vec<usize>,
 }
 
 impl DeltaStream {
@@ -191,25 +208,54 @@ impl DeltaStream {
             first_open: 0,
             next_index: 0,
             finished: false,
+            delta: ChunkDelta::default(),
+            spare: Vec::new(),
+            shown: Vec::new(),
         }
     }
 
-    /// Everything that became visible since the last call; after the scanner's `finish`,
-    /// call [`DeltaStream::finish`] instead.
-    pub fn take_delta(&mut self) -> ChunkDelta {
-        let mut delta = ChunkDelta::default();
+    /// Everything that became visible since the last call, borrowed until the next one:
+    /// the server's decode loop (feed a chunk, take its delta, write it out, e.g. with
+    /// [`write_chunk`]). The delta's buffers are the stream's own, cleared and refilled on
+    /// each call, so in steady state a chunk costs no heap allocation; a call's first
+    /// fragment allocates its `id` and `name`. After the scanner's `finish`, call
+    /// [`DeltaStream::finish`] instead.
+    pub fn delta(&mut self) -> &ChunkDelta {
+        self.recycle();
+        let mut delta = std::mem::take(&mut self.delta);
+        let mut shown = std::mem::take(&mut self.shown);
         let final_ = self.finished;
         self.take_content(&mut delta, final_);
-        let shown = self.take_reasoning(&mut delta, final_);
+        self.take_reasoning(&mut delta, final_, &mut shown);
         self.take_calls(&mut delta, final_);
-        for at in shown {
+        for at in shown.drain(..) {
             self.assembler.draft_shown(at);
         }
+        self.shown = shown;
         self.released_at = 0;
         (self.content_sent, self.reasoning_at) =
             self.assembler
                 .retire_sent(self.first_open, self.content_sent, self.reasoning_at);
-        delta
+        self.delta = delta;
+        &self.delta
+    }
+
+    /// [`DeltaStream::delta`], owned: the same delta, but its buffers go with it, so each
+    /// call allocates them anew.
+    pub fn take_delta(&mut self) -> ChunkDelta {
+        self.delta();
+        std::mem::take(&mut self.delta)
+    }
+
+    /// Clears the last delta, keeping its buffers for the next one.
+    fn recycle(&mut self) {
+        self.delta.content.clear();
+        self.delta.reasoning_content.clear();
+        for call in self.delta.tool_calls.drain(..) {
+            let mut arguments = call.arguments;
+            arguments.clear();
+            self.spare.push(arguments);
+        }
     }
 
     /// Whether call `call` was shown to the client.
@@ -240,12 +286,11 @@ impl DeltaStream {
         self.content_sent += take_utf8(&a.content[self.content_sent..], final_, &mut delta.content);
     }
 
-    /// New reasoning; returns the draft segments whose text is now decided.
-    fn take_reasoning(&mut self, delta: &mut ChunkDelta, final_: bool) -> Vec<usize> {
-        let mut shown = Vec::new();
+    /// New reasoning; adds to `shown` the draft segments whose text is now decided.
+    fn take_reasoning(&mut self, delta: &mut ChunkDelta, final_: bool, shown: &mut Vec<usize>) {
         let a = &self.assembler;
         let Some(segments) = &a.reasoning else {
-            return shown;
+            return;
         };
         let (mut seg, mut off) = self.reasoning_at;
         while let Some(segment) = segments.get(seg) {
@@ -279,7 +324,6 @@ impl DeltaStream {
             off = 0;
         }
         self.reasoning_at = (seg, off);
-        shown
     }
 
     /// New tool-call fragments: a call is exposed once its name is known and it is decided
@@ -318,7 +362,7 @@ impl DeltaStream {
                     index,
                     id: Some(record.id.clone()),
                     name: Some(String::from_utf8_lossy(name).into_owned()),
-                    arguments: String::new(),
+                    arguments: self.spare.pop().unwrap_or_default(),
                 });
                 record.exposed = Some(Exposed { index, sent: 0 });
             }
@@ -326,21 +370,27 @@ impl DeltaStream {
                 break;
             };
             let ended = record.end.is_some();
-            let mut fragment = String::new();
-            exposed.sent += take_utf8(
-                &record.arguments[exposed.sent..],
-                ended || final_,
-                &mut fragment,
-            );
-            if !fragment.is_empty() {
-                match delta.tool_calls.last_mut() {
-                    Some(last) if last.index == exposed.index => last.arguments.push_str(&fragment),
-                    _ => delta.tool_calls.push(ToolCallDelta {
-                        index: exposed.index,
-                        id: None,
-                        name: None,
-                        arguments: fragment,
-                    }),
+            let fresh =
+                !matches!(delta.tool_calls.last(), Some(last) if last.index == exposed.index);
+            if fresh {
+                delta.tool_calls.push(ToolCallDelta {
+                    index: exposed.index,
+                    id: None,
+                    name: None,
+                    arguments: self.spare.pop().unwrap_or_default(),
+                });
+            }
+            if let Some(last) = delta.tool_calls.last_mut() {
+                exposed.sent += take_utf8(
+                    &record.arguments[exposed.sent..],
+                    ended || final_,
+                    &mut last.arguments,
+                );
+                if fresh && last.arguments.is_empty() {
+                    // Nothing new of an already exposed call: no fragment.
+                    if let Some(empty) = delta.tool_calls.pop() {
+                        self.spare.push(empty.arguments);
+                    }
                 }
             }
             if !ended {
@@ -370,36 +420,6 @@ impl DeltaStream {
         let completion = self.assembler.finish();
         let reason = if complete == 0 { "stop" } else { "tool_calls" };
         (delta, reason, completion)
-    }
-}
-
-/// Appends the longest prefix of `bytes` that ends on a code point boundary (all of it
-/// when `all`), replacing invalid sequences with U+FFFD; returns the bytes taken.
-fn take_utf8(bytes: &[u8], all: bool, out: &mut String) -> usize {
-    let mut taken = 0;
-    loop {
-        match std::str::from_utf8(&bytes[taken..]) {
-            Ok(s) => {
-                out.push_str(s);
-                return bytes.len();
-            }
-            Err(e) => {
-                let valid = e.valid_up_to();
-                out.push_str(std::str::from_utf8(&bytes[taken..taken + valid]).unwrap_or_default());
-                taken += valid;
-                match e.error_len() {
-                    Some(n) => {
-                        out.push(char::REPLACEMENT_CHARACTER);
-                        taken += n;
-                    }
-                    None if all => {
-                        out.push(char::REPLACEMENT_CHARACTER);
-                        return bytes.len();
-                    }
-                    None => return taken,
-                }
-            }
-        }
     }
 }
 

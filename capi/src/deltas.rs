@@ -5,9 +5,8 @@ use std::ptr::addr_of;
 
 use inband::Scanner;
 use inband_alloc::assemble::AssembleOptions;
-use inband_alloc::stream::{DeltaStream, Retain};
+use inband_alloc::stream::{ChunkDelta, DeltaStream, Retain};
 use inband_alloc::tools::ToolSet;
-use serde_json::Value;
 
 use crate::error::*;
 use crate::scanner::{bytes, inband_options_t, options_of};
@@ -190,6 +189,17 @@ fn write_json(buffer: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(),
     Ok(())
 }
 
+/// Writes `delta` (OpenAI's `choices[0].delta`) into `buffer`, NUL-terminated, reusing its
+/// memory.
+fn write_delta(buffer: &mut Vec<u8>, delta: &ChunkDelta) -> Result<(), Failure> {
+    buffer.clear();
+    delta
+        .write_openai(&mut *buffer)
+        .map_err(|e| Failure::new(INBAND_ERROR_PANIC, format!("writing JSON failed: {e}")))?;
+    buffer.push(0);
+    Ok(())
+}
+
 fn finished() -> Failure {
     Failure::new(
         INBAND_ERROR_FINISHED,
@@ -243,8 +253,7 @@ pub unsafe extern "C" fn inband_deltas_feed(
         }
         let stream = handle.stream.as_mut().ok_or_else(finished)?;
         handle.scanner.feed(chunk, stream).map_err(|_| finished())?;
-        let delta = stream.take_delta();
-        write_json(&mut handle.delta, &Value::Object(delta.to_openai()))?;
+        write_delta(&mut handle.delta, stream.delta())?;
         // SAFETY: `json` is writable by contract (checked not NULL); the buffer lives in the
         // handle until its next call.
         unsafe { json.write(handle.delta.as_ptr().cast()) };
@@ -279,7 +288,7 @@ pub unsafe extern "C" fn inband_deltas_finish(
         let mut stream = handle.stream.take().ok_or_else(finished)?;
         handle.scanner.finish(&mut stream).map_err(|_| finished())?;
         let (delta, reason, completion) = stream.finish();
-        write_json(&mut handle.delta, &Value::Object(delta.to_openai()))?;
+        write_delta(&mut handle.delta, &delta)?;
         write_json(&mut handle.completion, &completion)?;
         let reason: &'static CStr = if reason == "tool_calls" {
             c"tool_calls"

@@ -7,7 +7,7 @@ use inband::{
 };
 use inband_alloc::assemble::{AssembleOptions, Assembler, DiagnosticRecord};
 use inband_alloc::events::{EventLog, OwnedEvent};
-use inband_alloc::stream::{ChunkDelta, DeltaStream};
+use inband_alloc::stream::{write_chunk, ChunkDelta, ChunkMeta, DeltaStream};
 use serde_json::{json, Map, Value};
 
 use crate::Format;
@@ -201,7 +201,7 @@ impl Output for Events {
         let (scanner, mut tee) = self.tee();
         scanner.feed(chunk, &mut tee).expect(FRESH);
         // Retires what the stream would have sent: its memory stays flat.
-        self.stream.take_delta();
+        self.stream.delta();
         let recorded = self.stream.take_diagnostics();
         self.collect(recorded);
         let events = self.log.take_settled(EVENT_PIECE);
@@ -330,11 +330,11 @@ struct Openai {
 impl Output for Openai {
     fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()> {
         self.scanner.feed(chunk, &mut self.stream).expect(FRESH);
-        let delta = self.stream.take_delta();
+        let delta = self.stream.delta();
         if delta.is_empty() {
             return Ok(());
         }
-        write_chunk(out, &delta, &mut self.first, None)?;
+        write_line(out, delta, &mut self.first, None)?;
         // A live pipe sees each chunk as it is decoded.
         out.flush()
     }
@@ -342,28 +342,23 @@ impl Output for Openai {
     fn finish(mut self: Box<Self>, out: &mut dyn Write) -> io::Result<()> {
         self.scanner.finish(&mut self.stream).expect(FRESH);
         let (delta, reason, _) = self.stream.finish();
-        write_chunk(out, &delta, &mut self.first, Some(reason))
+        write_line(out, &delta, &mut self.first, Some(reason))
     }
 }
 
-fn write_chunk(
+/// The fixed fields of every chunk `inband scan --format openai` prints.
+const META: ChunkMeta<'static> = ChunkMeta {
+    id: "chatcmpl-inband",
+    created: 0,
+    model: "inband",
+};
+
+fn write_line(
     out: &mut dyn Write,
     delta: &ChunkDelta,
     first: &mut bool,
     finish: Option<&str>,
 ) -> io::Result<()> {
-    let mut d = Map::new();
-    if std::mem::take(first) {
-        d.insert("role".into(), "assistant".into());
-    }
-    d.extend(delta.to_openai());
-    let chunk = json!({
-        "id": "chatcmpl-inband",
-        "object": "chat.completion.chunk",
-        "created": 0,
-        "model": "inband",
-        "choices": [{ "index": 0, "delta": Value::Object(d), "finish_reason": finish }],
-    });
-    serde_json::to_writer(&mut *out, &chunk)?;
+    write_chunk(&mut *out, &META, delta, std::mem::take(first), finish)?;
     out.write_all(b"\n")
 }

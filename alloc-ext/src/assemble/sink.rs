@@ -237,12 +237,14 @@ impl Sink for Assembler {
             }
             _ => Schema::None,
         };
-        let mut text = Vec::new();
+        // A reused buffer: no allocation per parameter.
+        let text = &mut self.scratch;
+        text.clear();
         let issue = record
             .params
             .get_or_insert_with(Params::default)
-            .begin(key, kind, schema, &mut text);
-        let found = record.dedup.feed(&text, &mut record.arguments);
+            .begin(key, kind, schema, text);
+        let found = record.dedup.feed(text, &mut record.arguments);
         record.duplicates.add(found);
         self.param_issue(span, issue);
     }
@@ -254,9 +256,11 @@ impl Sink for Assembler {
         self.capture(span, bytes, false);
         if let Some(record) = self.calls.get_mut(call as usize) {
             if let Some(params) = &mut record.params {
-                let mut text = Vec::new();
-                params.value(piece, bytes, &mut text);
-                let found = record.dedup.feed(&text, &mut record.arguments);
+                // A reused buffer: no allocation per argument fragment.
+                let text = &mut self.scratch;
+                text.clear();
+                params.value(piece, bytes, text);
+                let found = record.dedup.feed(text, &mut record.arguments);
                 record.duplicates.add(found);
             }
         }
@@ -269,12 +273,13 @@ impl Sink for Assembler {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
-        let mut text = Vec::new();
+        let text = &mut self.scratch;
+        text.clear();
         let issue = match &mut record.params {
-            Some(params) => params.end(&mut text),
+            Some(params) => params.end(text),
             None => None,
         };
-        let found = record.dedup.feed(&text, &mut record.arguments);
+        let found = record.dedup.feed(text, &mut record.arguments);
         record.duplicates.add(found);
         self.param_issue(span, issue);
     }

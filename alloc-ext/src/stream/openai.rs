@@ -1,0 +1,181 @@
+//! OpenAI's streaming wire format for a [`ChunkDelta`]: the `chat.completion.chunk` a
+//! server sends per decode step, written straight into the caller's buffer (no
+//! intermediate `serde_json::Value`), strings escaped by serde_json.
+
+use std::io::{self, Write};
+
+use super::{ChunkDelta, ToolCallDelta};
+use crate::assemble::Completion;
+
+/// The fields of a `chat.completion.chunk` around its delta (OpenAI's Chat Completions
+/// streaming API): the same for every chunk of one response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkMeta<'a> {
+    /// `id`: the response's id (`chatcmpl-…`), written as a JSON string.
+    pub id: &'a str,
+    /// `created`: Unix time in seconds.
+    pub created: u64,
+    /// `model`: the model's name, written as a JSON string.
+    pub model: &'a str,
+}
+
+/// `text` as a JSON string, escaped as serde_json escapes it.
+fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, text).map_err(io::Error::from)
+}
+
+/// Writes one `chat.completion.chunk` object (compact JSON, no newline):
+/// `{"id","object":"chat.completion.chunk","created","model","choices":[{"index":0,
+/// "delta":{…},"finish_reason"}]}`. The delta is [`ChunkDelta::write_openai`]'s, with
+/// `"role":"assistant"` first when `role` (the response's first chunk);
+/// `finish_reason` is `null` until the last chunk ([`DeltaStream::finish`]'s reason).
+///
+/// Errors: only `out`'s own (a `Vec<u8>` never fails).
+///
+/// [`DeltaStream::finish`]: super::DeltaStream::finish
+pub fn write_chunk<W: Write + ?Sized>(
+    out: &mut W,
+    meta: &ChunkMeta<'_>,
+    delta: &ChunkDelta,
+    role: bool,
+    finish_reason: Option<&str>,
+) -> io::Result<()> {
+    out.write_all(b"{\"id\":")?;
+    string(out, meta.id)?;
+    out.write_all(b",\"object\":\"chat.completion.chunk\",\"created\":")?;
+    out.write_all(itoa::Buffer::new().format(meta.created).as_bytes())?;
+    out.write_all(b",\"model\":")?;
+    string(out, meta.model)?;
+    out.write_all(b",\"choices\":[{\"index\":0,\"delta\":")?;
+    delta.write_fields(out, role)?;
+    out.write_all(b",\"finish_reason\":")?;
+    match finish_reason {
+        Some(reason) => string(out, reason)?,
+        None => out.write_all(b"null")?,
+    }
+    out.write_all(b"}]}")
+}
+
+impl ChunkDelta {
+    /// Writes the delta as OpenAI's `choices[0].delta` object (compact JSON, without
+    /// `role`), the same object as [`ChunkDelta::to_openai`] serialised by serde_json, key
+    /// for key and byte for byte, without building it: `content` and `reasoning_content`
+    /// when not empty, `tool_calls` when any. An empty delta is `{}`.
+    ///
+    /// Errors: only `out`'s own (a `Vec<u8>` never fails).
+    pub fn write_openai<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        self.write_fields(out, false)
+    }
+
+    fn write_fields<W: Write + ?Sized>(&self, out: &mut W, role: bool) -> io::Result<()> {
+        let mut sep = Separator::default();
+        out.write_all(b"{")?;
+        if role {
+            sep.key(out, "role")?;
+            string(out, "assistant")?;
+        }
+        if !self.content.is_empty() {
+            sep.key(out, "content")?;
+            string(out, &self.content)?;
+        }
+        if !self.reasoning_content.is_empty() {
+            sep.key(out, "reasoning_content")?;
+            string(out, &self.reasoning_content)?;
+        }
+        if !self.tool_calls.is_empty() {
+            sep.key(out, "tool_calls")?;
+            out.write_all(b"[")?;
+            for (i, call) in self.tool_calls.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                call.write_openai(out)?;
+            }
+            out.write_all(b"]")?;
+        }
+        out.write_all(b"}")
+    }
+}
+
+impl ToolCallDelta {
+    /// Writes the fragment as one OpenAI `tool_calls[]` entry, as
+    /// [`ToolCallDelta::to_openai`] serialised (see [`ChunkDelta::write_openai`]).
+    ///
+    /// Errors: only `out`'s own.
+    pub fn write_openai<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        out.write_all(b"{\"index\":")?;
+        out.write_all(itoa::Buffer::new().format(self.index).as_bytes())?;
+        if let Some(id) = &self.id {
+            out.write_all(b",\"id\":")?;
+            string(out, id)?;
+            out.write_all(b",\"type\":\"function\"")?;
+        }
+        out.write_all(b",\"function\":{")?;
+        if let Some(name) = &self.name {
+            out.write_all(b"\"name\":")?;
+            string(out, name)?;
+            out.write_all(b",")?;
+        }
+        out.write_all(b"\"arguments\":")?;
+        string(out, &self.arguments)?;
+        out.write_all(b"}}")
+    }
+}
+
+impl Completion {
+    /// Writes the completion as a non-streaming OpenAI `choices[0].message` (compact JSON):
+    /// `{"role":"assistant","content"}` (`null` when empty and there are calls, as OpenAI
+    /// writes it), `reasoning_content` when the response had reasoning, and `tool_calls`
+    /// when any, each `{"id","type":"function","function":{"name","arguments"}}` with the
+    /// arguments' JSON text as a string ([`ToolCall::arguments_text`]). Incomplete calls
+    /// and diagnostics are not part of OpenAI's message and are left out.
+    ///
+    /// Errors: only `out`'s own.
+    ///
+    /// [`ToolCall::arguments_text`]: crate::assemble::ToolCall::arguments_text
+    pub fn write_openai_message<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        out.write_all(b"{\"role\":\"assistant\",\"content\":")?;
+        if self.content.is_empty() && !self.tool_calls.is_empty() {
+            out.write_all(b"null")?;
+        } else {
+            string(out, &self.content)?;
+        }
+        if let Some(reasoning) = &self.reasoning {
+            out.write_all(b",\"reasoning_content\":")?;
+            string(out, reasoning)?;
+        }
+        if !self.tool_calls.is_empty() {
+            out.write_all(b",\"tool_calls\":[")?;
+            for (i, call) in self.tool_calls.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                out.write_all(b"{\"id\":")?;
+                string(out, &call.id)?;
+                out.write_all(b",\"type\":\"function\",\"function\":{\"name\":")?;
+                string(out, &call.name)?;
+                out.write_all(b",\"arguments\":")?;
+                string(out, call.arguments_text())?;
+                out.write_all(b"}}")?;
+            }
+            out.write_all(b"]")?;
+        }
+        out.write_all(b"}")
+    }
+}
+
+/// Writes the commas between an object's members.
+#[derive(Default)]
+struct Separator {
+    started: bool,
+}
+
+impl Separator {
+    fn key<W: Write + ?Sized>(&mut self, out: &mut W, key: &str) -> io::Result<()> {
+        if std::mem::replace(&mut self.started, true) {
+            out.write_all(b",")?;
+        }
+        string(out, key)?;
+        out.write_all(b":")
+    }
+}

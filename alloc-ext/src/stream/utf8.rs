@@ -1,0 +1,66 @@
+//! Cutting text for a delta at code point boundaries, validated once by a SIMD validator.
+
+/// Appends the longest prefix of `bytes` that ends on a code point boundary (all of it
+/// when `all`), replacing invalid sequences with U+FFFD; returns the bytes taken.
+///
+/// Valid text (nearly always) is checked once, by `simdutf8`'s SIMD validator; only a
+/// piece with an invalid sequence takes the slower path that finds where it is.
+pub(super) fn take_utf8(bytes: &[u8], all: bool, out: &mut String) -> usize {
+    let end = if all { bytes.len() } else { boundary(bytes) };
+    if let Ok(text) = simdutf8::basic::from_utf8(&bytes[..end]) {
+        out.push_str(text);
+        return end;
+    }
+    take_lossy(bytes, all, out)
+}
+
+/// Where the code point that `bytes` ends in begins, when it is cut short: the end of the
+/// longest prefix that may be sent now (the lead byte's length says how many bytes its
+/// code point needs; an invalid tail is the validator's to find).
+fn boundary(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for back in 1..=len.min(3) {
+        let byte = bytes[len - back];
+        if byte & 0xC0 == 0x80 {
+            continue;
+        }
+        let needs = match byte {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if needs > back { len - back } else { len };
+    }
+    len
+}
+
+/// [`take_utf8`] for a piece with an invalid sequence: each one becomes U+FFFD.
+fn take_lossy(bytes: &[u8], all: bool, out: &mut String) -> usize {
+    let mut taken = 0;
+    loop {
+        match simdutf8::compat::from_utf8(&bytes[taken..]) {
+            Ok(s) => {
+                out.push_str(s);
+                return bytes.len();
+            }
+            Err(e) => {
+                let valid = e.valid_up_to();
+                let prefix = &bytes[taken..taken + valid];
+                out.push_str(simdutf8::basic::from_utf8(prefix).unwrap_or_default());
+                taken += valid;
+                match e.error_len() {
+                    Some(n) => {
+                        out.push(char::REPLACEMENT_CHARACTER);
+                        taken += n;
+                    }
+                    None if all => {
+                        out.push(char::REPLACEMENT_CHARACTER);
+                        return bytes.len();
+                    }
+                    None => return taken,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Heap allocations of the server path, counted by a global allocator: a
+//! [`DeltaStream`] fed chunk by chunk, its delta taken after each ([`DeltaStream::delta`])
+//! and written with [`write_chunk`], allocates nothing per chunk in steady state, a small
+//! constant per call (its id and name, the call's record), and nothing per argument
+//! fragment.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use inband::{Dialect, Options, Scanner};
+use inband_alloc::assemble::AssembleOptions;
+use inband_alloc::stream::{write_chunk, ChunkMeta, DeltaStream, Retain};
+
+thread_local! {
+    // Per thread: the test harness runs tests in parallel threads.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+// SAFETY: every call is forwarded to `System` unchanged; the counter is a thread-local
+// `Cell` that needs no allocation.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+const META: ChunkMeta<'static> = ChunkMeta {
+    id: "chatcmpl-test",
+    created: 0,
+    model: "test",
+};
+
+/// A server's decode loop over `chunks`; returns the allocations made while feeding each
+/// of them (scan, delta, serialisation into a reused buffer).
+struct Server {
+    scanner: Scanner,
+    stream: DeltaStream,
+    out: Vec<u8>,
+}
+
+impl Server {
+    fn new(dialect: Dialect, retain: Retain) -> Self {
+        Server {
+            scanner: Scanner::new(dialect, Options::default()),
+            stream: DeltaStream::retaining(dialect, &AssembleOptions::seeded(3), retain),
+            out: Vec::with_capacity(1 << 16),
+        }
+    }
+
+    /// Feeds `bytes` in `chunk`-byte pieces; returns the allocations it took.
+    fn feed(&mut self, bytes: &[u8], chunk: usize) -> u64 {
+        let before = allocations();
+        for piece in bytes.chunks(chunk) {
+            self.scanner.feed(piece, &mut self.stream).unwrap();
+            let delta = self.stream.delta();
+            if !delta.is_empty() {
+                self.out.clear();
+                write_chunk(&mut self.out, &META, delta, false, None).unwrap();
+            }
+        }
+        allocations() - before
+    }
+}
+
+fn prose(len: usize) -> Vec<u8> {
+    let words = "Zürich — the forecast says < 10 °C; see `Vec<u8>` and 日本語 😀. ";
+    words.repeat(len / words.len() + 1).into_bytes()[..len].to_vec()
+}
+
+#[test]
+fn prose_chunks_allocate_nothing_in_steady_state() {
+    for chunk in [1, 4, 16, 4096] {
+        let text = prose(64 << 10);
+        let mut server = Server::new(Dialect::Hermes, Retain::Unsent);
+        // Warm-up: the buffers reach their working size.
+        server.feed(&text, chunk);
+        assert_eq!(server.feed(&text, chunk), 0, "{chunk}-byte chunks");
+        assert_eq!(server.feed(&text, chunk), 0, "{chunk}-byte chunks");
+    }
+}
+
+#[test]
+fn reasoning_chunks_allocate_nothing_in_steady_state() {
+    let text = prose(64 << 10);
+    let mut server = Server::new(Dialect::Hermes, Retain::Unsent);
+    server.feed(b"<think>", 4);
+    server.feed(&text, 4);
+    assert_eq!(server.feed(&text, 4), 0);
+}
+
+fn call(args_len: usize) -> Vec<u8> {
+    let value = "x".repeat(args_len);
+    format!(
+        "Let me look.\n<tool_call>\n{{\"name\": \"write_file\", \"arguments\": {{\"path\": \"a.txt\", \"content\": \"{value}\"}}}}\n</tool_call>\n"
+    )
+    .into_bytes()
+}
+
+#[test]
+fn calls_allocate_a_small_constant_each() {
+    for chunk in [1, 4, 16, 4096] {
+        let mut server = Server::new(Dialect::Hermes, Retain::Unsent);
+        let one = call(40);
+        for _ in 0..10 {
+            server.feed(&one, chunk);
+        }
+        let ten = (0..10)
+            .map(|_| server.feed(&one, chunk))
+            .collect::<Vec<_>>();
+        // The same for every call: nothing accumulates.
+        assert!(ten.iter().all(|&n| n == ten[0]), "{chunk}: {ten:?}");
+        assert_eq!(ten[0], PER_CALL, "{chunk}-byte chunks");
+    }
+}
+
+/// Allocations per Hermes JSON call of about 140 bytes, whatever the chunking: its id and
+/// name for the record and again for the delta's first fragment, the record's raw capture
+/// and argument text (each grown by doubling), its repeated-key filter, its record's
+/// slot, and the parse of its arguments (serde_json's map, keys and strings).
+const PER_CALL: u64 = 27;
+
+#[test]
+fn argument_fragments_allocate_nothing() {
+    // A call with 64 times the argument text of another costs only the growth of the
+    // buffers that hold it (one doubling each per factor two), not one per fragment.
+    let mut small = Server::new(Dialect::Hermes, Retain::Unsent);
+    let mut large = Server::new(Dialect::Hermes, Retain::Unsent);
+    let (short, long) = (call(1 << 10), call(64 << 10));
+    small.feed(&short, 4);
+    large.feed(&long, 4);
+    let (a, b) = (small.feed(&short, 4), large.feed(&long, 4));
+    // 64 times the text: six more doublings of the raw capture and of the argument text,
+    // nothing for the 16 000 more fragments.
+    assert_eq!(
+        (a, b),
+        (PER_CALL + 7, PER_CALL + 7 + 2 * 6),
+        "4-byte chunks"
+    );
+}
