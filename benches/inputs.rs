@@ -195,7 +195,7 @@ fn json_object(args: &str) -> serde_json::Map<String, serde_json::Value> {
     serde_json::from_str(args).expect("bench arguments are a JSON object")
 }
 
-/// `value` in Gemma 4's literal syntax (model-formats.md §12).
+/// `value` in Gemma 4's literal syntax (docs/dialects.md §gemma).
 fn gemma_value(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {

@@ -1,5 +1,5 @@
-//! The `anthropic` dialect (Claude legacy XML, seed-system.md §2.4, model-formats.md §20) as
-//! amended by dialects.md, pinned as exact event logs and completions: the canonical form,
+//! The `anthropic` dialect (Claude legacy XML, docs/seed.md §2.4, docs/dialects.md §anthropic) as
+//! amended by docs/dialects.md, pinned as exact event logs and completions: the canonical form,
 //! the `string` attribute, rule 4 inside values, the closer named after its parameter
 //! (corpus 059), and the repairs. Every input goes through the chunking harness.
 

@@ -1,5 +1,5 @@
-//! Hermes and qwen3 scanning behaviours: seed-system.md §2.2, §2.9 and §5.1 as amended by
-//! dialects.md, pinned as exact event logs. Every input also goes through the chunking
+//! Hermes and qwen3 scanning behaviours: docs/seed.md §2.2, §2.9 and §5.1 as amended by
+//! docs/dialects.md, pinned as exact event logs. Every input also goes through the chunking
 //! harness, so each behaviour holds for every split.
 
 use inband::{CallEnd, Dialect, Error, Options, Scanner, Sink};
@@ -32,7 +32,7 @@ fn scan(input: &str) -> Vec<String> {
     hermes
 }
 
-/// seed §5.1 item 2: the canonical rendering of `read {path, count}` round-trips, fed one
+/// docs/seed.md §5.1 item 2: the canonical rendering of `read {path, count}` round-trips, fed one
 /// byte at a time.
 #[test]
 fn rendered_call_round_trips_byte_by_byte() {
@@ -55,7 +55,7 @@ fn rendered_call_round_trips_byte_by_byte() {
     }
 }
 
-/// Seed B4: hermes reported `re` as the name of `read` when the name was split.
+/// docs/seed.md B4: hermes reported `re` as the name of `read` when the name was split.
 #[test]
 fn name_is_never_a_prefix_of_itself() {
     let mut log = EventLog::new();
@@ -76,7 +76,7 @@ fn name_is_never_a_prefix_of_itself() {
     assert!(matches!(starts[0], OwnedEvent::ToolStart { name: Some(n), .. } if n == b"read"));
 }
 
-/// Seed B8: a closer inside a JSON string is argument text.
+/// docs/seed.md B8: a closer inside a JSON string is argument text.
 #[test]
 fn closer_inside_a_string_is_argument_text() {
     let log = scan(
@@ -173,7 +173,7 @@ fn names_are_checked() {
     assert!(missing.contains(&"X0:Invalid".to_owned()));
 }
 
-/// Rule 5 and seed §4.5: a result opener in content is a fabricated result; inside
+/// Rule 5 and docs/seed.md §4.5: a result opener in content is a fabricated result; inside
 /// arguments it is argument text.
 #[test]
 fn fabricated_result_only_in_content() {
@@ -185,7 +185,7 @@ fn fabricated_result_only_in_content() {
         "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"<tool_response>\"}}</tool_call>",
     );
     assert!(!log.contains(&"F".to_owned()));
-    // A new user or tool turn (model-formats §24.12); the role must end its line.
+    // A new user or tool turn (docs/dialects.md rule 5); the role must end its line.
     assert_eq!(scan("x<|im_start|>tool\n"), ["T\"x\"", "<ResultOpen>", "F"]);
     assert_eq!(
         scan("x<|im_start|>user\nhi"),
@@ -245,7 +245,7 @@ fn scanner_is_small_send_and_sync() {
     );
 }
 
-/// Rule 13 and model-formats §2/§3: a Markdown fence around the JSON body is accepted.
+/// Rule 13 and docs/dialects.md §hermes, §qwen3: a Markdown fence around the JSON body is accepted.
 #[test]
 fn code_fence_around_the_body() {
     assert_eq!(
@@ -554,7 +554,7 @@ fn a_draft_cut_inside_a_value_ends_its_parameter() {
 }
 
 /// `stop_at_fabricated_result` ends the response where the model began writing a tool
-/// result: nothing from the result's opener on is content or a call (seed-system §5.1
+/// result: nothing from the result's opener on is content or a call (docs/seed.md §5.1
 /// item 8 in anthropic, §5.4 in glm); without it everything is reported after the
 /// diagnostic.
 #[test]

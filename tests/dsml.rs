@@ -64,7 +64,7 @@ fn reasoning_closer_right_after_a_parameter_closer_ends_the_draft() {
     }
 }
 
-/// Rule 5 and model-formats §7.3, §24.12. DeepSeek V3.2's tool results come back as
+/// Rule 5 and docs/dialects.md §deepseek, rule 5. DeepSeek V3.2's tool results come back as
 /// `<function_results><result>…</result></function_results>`; a model that writes that
 /// block after its DSML call is inventing the result: a fabricated result in `deepseek`
 /// as in `xml`, and value text inside a value.

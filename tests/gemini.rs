@@ -1,5 +1,5 @@
-//! Gemini (`tool_code`) scanning behaviours: seed-system.md §2.10, §2.10.1, §5.2 (items
-//! 1–11) and §5.3 (items 6–18, 35), as amended by dialects.md (seed B8 and B20 fixed),
+//! Gemini (`tool_code`) scanning behaviours: docs/seed.md §2.10, §2.10.1, §5.2 (items
+//! 1–11) and §5.3 (items 6–18, 35), as amended by docs/dialects.md (docs/seed.md B8 and B20 fixed),
 //! pinned as exact values. Every input also goes through the chunking harness, so each
 //! behaviour holds for every split.
 
@@ -42,7 +42,7 @@ fn block(body: &str) -> String {
     format!("```tool_code\n{body}\n```")
 }
 
-/// seed §5.2 items 2–4: the callee is the last dotted segment; assignments are markup;
+/// docs/seed.md §5.2 items 2–4: the callee is the last dotted segment; assignments are markup;
 /// every literal type; brackets inside strings are data.
 #[test]
 fn call_forms_and_literals() {
@@ -75,7 +75,7 @@ fn call_forms_and_literals() {
     );
 }
 
-/// seed §5.2 item 5: comments, a raw string, `\U` escapes, a trailing comma, and a list of
+/// docs/seed.md §5.2 item 5: comments, a raw string, `\U` escapes, a trailing comma, and a list of
 /// calls after a call, in one block.
 #[test]
 fn comments_raw_strings_and_several_statements() {
@@ -104,7 +104,7 @@ fn comments_raw_strings_and_several_statements() {
     );
 }
 
-/// seed §5.2 items 6, 7 and 9: a list of calls; prose around the block; the seed's
+/// docs/seed.md §5.2 items 6, 7 and 9: a list of calls; prose around the block; the seed's
 /// rendering of two calls.
 #[test]
 fn parallel_calls_and_prose() {
@@ -128,7 +128,7 @@ fn parallel_calls_and_prose() {
     assert!(completion.diagnostics.is_empty());
 }
 
-/// Seed B20: a positional argument makes a call not a tool call; a statement that is not a
+/// docs/seed.md B20: a positional argument makes a call not a tool call; a statement that is not a
 /// call makes the rest of the block text; neither is silent.
 #[test]
 fn only_keyword_calls_are_calls() {
@@ -205,7 +205,7 @@ fn fabricated_results() {
     assert_eq!(completion.tool_calls.len(), 1);
 }
 
-/// seed §5.3 items 6–14 and §2.10.1: the fence-aware close of a reasoning block.
+/// docs/seed.md §5.3 items 6–14 and §2.10.1: the fence-aware close of a reasoning block.
 #[test]
 fn fenced_reasoning() {
     let completion = complete("```thinking\nreasoning\n```\nVisible answer.");
@@ -237,12 +237,12 @@ fn fenced_reasoning() {
         Some("~~~\n```\n~~~\n    ```\nuse ``` here")
     );
     assert_eq!(completion.content, "rest");
-    // The end of the stream closes an unclosed block (seed §5.3 item 35).
+    // The end of the stream closes an unclosed block (docs/seed.md §5.3 item 35).
     let log = scan("```thinking\npartial");
     assert_eq!(log[2..], ["R\"partial\"", "D:unclosed_reasoning", "R-"]);
 }
 
-/// seed §5.3 items 16–17: reasoning, then a call.
+/// docs/seed.md §5.3 items 16–17: reasoning, then a call.
 #[test]
 fn reasoning_then_a_call() {
     let completion =

@@ -1,5 +1,5 @@
-//! Gemma 4 scanning behaviours: seed-system.md §2.11 and §5.2 (items 12–18), §5.3, as
-//! amended by dialects.md and model-formats.md §12, pinned as exact values. Every input
+//! Gemma 4 scanning behaviours: docs/seed.md §2.11 and §5.2 (items 12–18), §5.3, as
+//! amended by docs/dialects.md and docs/dialects.md §gemma, pinned as exact values. Every input
 //! also goes through the chunking harness, so each behaviour holds for every split.
 
 use inband::{CallEnd, Dialect, Options};
@@ -37,7 +37,7 @@ fn one(name: &str, arguments: Value) -> Vec<(String, Value)> {
     vec![(name.to_owned(), arguments)]
 }
 
-/// seed §5.2 item 15: every value type.
+/// docs/seed.md §5.2 item 15: every value type.
 #[test]
 fn value_types() {
     assert_eq!(
@@ -51,7 +51,7 @@ fn value_types() {
     );
 }
 
-/// seed §5.2 items 16 and 18: consecutive blocks are consecutive calls; the seed's
+/// docs/seed.md §5.2 items 16 and 18: consecutive blocks are consecutive calls; the seed's
 /// rendering of two calls scans back.
 #[test]
 fn consecutive_calls() {
@@ -66,7 +66,7 @@ fn consecutive_calls() {
     assert_eq!(complete(rendered).content, "");
 }
 
-/// seed §5.2 item 17, and prose around a call.
+/// docs/seed.md §5.2 item 17, and prose around a call.
 #[test]
 fn prose_around_a_call() {
     let completion = complete(
@@ -94,7 +94,7 @@ fn calls_inside_reasoning() {
     assert_eq!(kept.reasoning.as_deref(), Some("now"));
 }
 
-/// model-formats §12 and corpus 047: a `<|"|>` closes a string only before `,` `}` `]`.
+/// docs/dialects.md §gemma and corpus 047: a `<|"|>` closes a string only before `,` `}` `]`.
 #[test]
 fn interior_quote_tokens_are_literal_quotes() {
     assert_eq!(
@@ -162,7 +162,7 @@ fn json_and_python_quotes() {
     assert_eq!(codes, ["quoted_string"]);
 }
 
-/// Bare words that are not numbers or keywords are kept as strings (seed §2.11 (c)),
+/// Bare words that are not numbers or keywords are kept as strings (docs/seed.md §2.11 (c)),
 /// with a `repaired_arguments` diagnostic.
 #[test]
 fn bare_words() {
@@ -328,7 +328,7 @@ fn arguments_stream_as_json() {
     }
 }
 
-/// Drift (dialects.md rule 13): Gemma 3's Python calls in a ```` ```tool_code ```` fence are
+/// Drift (docs/dialects.md rule 13): Gemma 3's Python calls in a ```` ```tool_code ```` fence are
 /// read as the `gemini` dialect reads them, with a diagnostic.
 #[test]
 fn gemma3_tool_code_block() {
@@ -350,7 +350,7 @@ fn gemma3_tool_code_block() {
     assert_eq!(harness::ends(&log), [CallEnd::Incomplete]);
 }
 
-/// seed §5.3 items 2–4 and 36: reasoning then calls; the seed's rendering of reasoning; an
+/// docs/seed.md §5.3 items 2–4 and 36: reasoning then calls; the seed's rendering of reasoning; an
 /// unclosed block ends with the stream.
 #[test]
 fn reasoning_and_calls() {

@@ -1,5 +1,5 @@
-//! The `glm` dialect: seed-system.md §2.1 and the GLM lines of §5.1, as amended by
-//! dialects.md, pinned as exact event logs and completions. Every input goes through the
+//! The `glm` dialect: docs/seed.md §2.1 and the GLM lines of §5.1, as amended by
+//! docs/dialects.md, pinned as exact event logs and completions. Every input goes through the
 //! chunking harness, so each behaviour holds for every split; the look-ahead across chunk
 //! boundaries (rule 4) is also pinned at chosen splits.
 
@@ -22,7 +22,7 @@ fn completion(input: &str) -> Completion {
     harness::completion(DIALECT, Options::default(), input)
 }
 
-/// Rule 9 (seed B7): a block whose name is not one is text, with a diagnostic; no call.
+/// Rule 9 (docs/seed.md B7): a block whose name is not one is text, with a diagnostic; no call.
 #[test]
 fn a_name_that_is_not_one_is_text() {
     assert_eq!(
@@ -56,7 +56,7 @@ fn a_name_that_is_not_one_is_text() {
     assert!(completion.tool_calls.is_empty());
 }
 
-/// Seed §5.1 item 16: key tags in prose inside a value match no heal signature.
+/// docs/seed.md §5.1 item 16: key tags in prose inside a value match no heal signature.
 #[test]
 fn no_false_heal() {
     let input = "<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_value>\n<arg_key>content</arg_key>\n<arg_value>uses <arg_key> and </arg_key> tokens in prose</arg_value>\n</tool_call>";
@@ -556,7 +556,7 @@ fn calls_inside_reasoning() {
     assert_eq!(codes(&demoted), ["unclosed_call"]);
 }
 
-/// Seed §5.1 item 11: a string value streams as deltas whose concatenation is the value.
+/// docs/seed.md §5.1 item 11: a string value streams as deltas whose concatenation is the value.
 #[test]
 fn string_values_stream_exactly() {
     let value = "line1\nconst x = `a`;";
@@ -705,7 +705,7 @@ fn bundled_transcript() {
 }
 
 /// Pieces of string values: the dialect's own tags (each followed by text, so that the
-/// canonical form stays unambiguous, seed §2.1 (i)), markup, quotes, non-ASCII.
+/// canonical form stays unambiguous, docs/seed.md §2.1 (i)), markup, quotes, non-ASCII.
 const TEXT_PIECES: &[&str] = &[
     "a",
     "path/to file",
@@ -760,7 +760,7 @@ fn arg() -> impl Strategy<Value = Arg> {
     prop_oneof![text, json]
 }
 
-/// The canonical rendering (seed §2.1 (a), (c)): string values raw, others compact JSON;
+/// The canonical rendering (docs/seed.md §2.1 (a), (c)): string values raw, others compact JSON;
 /// one tag a line (GLM-4.5/4.6) or none (GLM-4.7/5).
 fn render_call(name: &str, args: &[(String, Arg)], lines: bool) -> String {
     let nl = if lines { "\n" } else { "" };

@@ -1,5 +1,5 @@
-//! Harmony (gpt-oss) scanning behaviours: seed-system.md §2.8 and §5 as amended by
-//! dialects.md, model-formats.md §10 and corpus 042/044/046, pinned as exact event logs
+//! Harmony (gpt-oss) scanning behaviours: docs/seed.md §2.8 and §5 as amended by
+//! docs/dialects.md, docs/dialects.md §harmony and corpus 042/044/046, pinned as exact event logs
 //! (see `harness::render` for the notation) and completions. Every input also goes
 //! through the chunking harness, so each behaviour holds for every split.
 
@@ -264,7 +264,7 @@ fn missing_call_token_at_the_end_is_complete() {
     );
 }
 
-/// Rule 3 and seed B1/B3: a body the stream cut off is incomplete, never executable.
+/// Rule 3 and docs/seed.md B1/B3: a body the stream cut off is incomplete, never executable.
 #[test]
 fn cut_off_body_is_incomplete() {
     let input = "<|channel|>commentary to=functions.write<|message|>{\"path\":\"a\",\"text\":\"hel";
@@ -302,7 +302,7 @@ fn cut_off_body_is_incomplete() {
     );
 }
 
-/// Seed §2.8 (h) and §5.1 item 9: a message authored by a tool is the model inventing a
+/// docs/seed.md §2.8 (h) and §5.1 item 9: a message authored by a tool is the model inventing a
 /// result; its body is text, as after a Hermes `<tool_response>`.
 #[test]
 fn fabricated_tool_result() {
@@ -357,8 +357,8 @@ fn fabricated_tool_result() {
     );
 }
 
-/// model-formats §10: gpt-oss calls built-in tools on `analysis`. A recipient makes a call
-/// on any channel; other namespaces keep their name (seed §2.8); a body that is not JSON
+/// docs/dialects.md §harmony: gpt-oss calls built-in tools on `analysis`. A recipient makes a call
+/// on any channel; other namespaces keep their name (docs/seed.md §2.8); a body that is not JSON
 /// (the `python` tool's code) is not a call, and on `analysis` it is reasoning.
 #[test]
 fn calls_on_analysis() {
@@ -507,7 +507,7 @@ fn non_ascii_bodies_split_inside_code_points() {
     }
 }
 
-/// Seed §5.1 items 2, 4 and 5: the canonical call round-trips fed one byte at a time, and
+/// docs/seed.md §5.1 items 2, 4 and 5: the canonical call round-trips fed one byte at a time, and
 /// its bytes are all the call's (the seed's `rawBlock` equals the input).
 #[test]
 fn seed_rendered_call_round_trips_and_is_all_call() {
@@ -535,7 +535,7 @@ fn seed_rendered_call_round_trips_and_is_all_call() {
     );
 }
 
-/// Seed §5.3 items 24–39 (harmony was not covered: seed B3): reasoning renders as an
+/// docs/seed.md §5.3 items 24–39 (harmony was not covered: docs/seed.md B3): reasoning renders as an
 /// analysis message, and an unterminated one has exactly one start and one end.
 #[test]
 fn seed_reasoning_rendering_and_unterminated_reasoning() {
@@ -559,14 +559,14 @@ fn seed_reasoning_rendering_and_unterminated_reasoning() {
             "R-",
         ]
     );
-    // Seed B3's example: the held `<|` is reasoning, and the block still ends.
+    // docs/seed.md B3's example: the held `<|` is reasoning, and the block still ends.
     assert_eq!(
         scan("<|channel|>analysis<|message|>thinking here<|")[3..],
         ["R+", "R\"thinking here<|\"", "D:unclosed_reasoning", "R-"]
     );
 }
 
-/// Seed §5.6 item 1, the assistant side of the rendered transcript, scanned back.
+/// docs/seed.md §5.6 item 1, the assistant side of the rendered transcript, scanned back.
 #[test]
 fn seed_transcript_assistant_turn() {
     let input = "<|start|>assistant<|channel|>analysis<|message|>I should search.<|end|>\
@@ -580,7 +580,7 @@ fn seed_transcript_assistant_turn() {
     harness::check(Dialect::Harmony, Options::default(), input.as_bytes());
 }
 
-/// Seed B11: a body that is not JSON is not a call with `{}`; it is text.
+/// docs/seed.md B11: a body that is not JSON is not a call with `{}`; it is text.
 #[test]
 fn body_that_is_not_json_is_text() {
     let input = "<|channel|>commentary to=functions.read<|message|>not json<|call|>after";

@@ -1,5 +1,5 @@
-//! The `minimax` dialect (MiniMax-M2, seed-system.md §2.6, model-formats.md §9.2) as amended
-//! by dialects.md, pinned as exact event logs and completions: parallel invokes (corpus 039),
+//! The `minimax` dialect (MiniMax-M2, docs/seed.md §2.6, docs/dialects.md §minimax) as amended
+//! by docs/dialects.md, pinned as exact event logs and completions: parallel invokes (corpus 039),
 //! the wrapper closer inside a value (corpus 040), the prefix-less wrapper alias (rule 13),
 //! and reasoning. Every input goes through the chunking harness.
 
@@ -32,7 +32,7 @@ fn wrapper_closer_inside_a_value() {
     }
 }
 
-/// Rules 6 and 7 and model-formats §24.1: the template opens `<think>`; a call drafted in
+/// Rules 6 and 7 and docs/dialects.md rule 6: the template opens `<think>`; a call drafted in
 /// reasoning that closes is reasoning; MiniMax's end of turn leaking is removed.
 #[test]
 fn reasoning_and_stop_token() {

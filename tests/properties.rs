@@ -209,7 +209,7 @@ fn arguments() -> impl Strategy<Value = Vec<(String, serde_json::Value)>> {
     prop::collection::btree_map(key(), value(), 0..5).prop_map(|m| m.into_iter().collect())
 }
 
-/// Gemma's canonical rendering (seed-system.md §2.11 (a)); strings hold no `<|"|>`.
+/// Gemma's canonical rendering (docs/seed.md §2.11 (a)); strings hold no `<|"|>`.
 fn gemma(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {
@@ -345,7 +345,7 @@ fn python_string(s: &str, style: u64) -> String {
     }
 }
 
-/// A Python literal for `value` (seed-system.md §2.10 (a), with more string and container
+/// A Python literal for `value` (docs/seed.md §2.10 (a), with more string and container
 /// styles), `style` picking among the forms.
 fn python(value: &serde_json::Value, style: u64) -> String {
     use serde_json::Value;
@@ -457,8 +457,8 @@ fn markup_value() -> impl Strategy<Value = serde_json::Value> {
     ]
 }
 
-/// The canonical rendering of one call in `dialect` (seed §2.4 a/b, §2.6 b; model-formats
-/// §4): strings raw, other values JSON (`string="false"` in the attribute forms).
+/// The canonical rendering of one call in `dialect` (docs/seed.md §2.4 a/b, §2.6 b; docs/dialects.md
+/// §qwen3-coder): strings raw, other values JSON (`string="false"` in the attribute forms).
 fn render_markup(dialect: Dialect, arguments: &[(String, serde_json::Value)]) -> String {
     let value = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.clone(),

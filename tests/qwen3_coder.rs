@@ -1,4 +1,4 @@
-//! The `qwen3-coder` dialect (Qwen3-Coder, Qwen3.5 / Qwen3.6, Step-3.5; model-formats.md §4,
+//! The `qwen3-coder` dialect (Qwen3-Coder, Qwen3.5 / Qwen3.6, Step-3.5; docs/dialects.md §qwen3-coder,
 //! beyond the seed), pinned as exact event logs and completions: the equals-form tags, the
 //! template's framing newlines, the repairs real models need (corpus 022, 024, 027), and
 //! rule 4 across chunk boundaries. Every input goes through the chunking harness.
@@ -138,7 +138,7 @@ fn splits_inside_the_value_closer() {
     );
 }
 
-/// Corpus 024 and model-formats §4: a missing `</parameter>` is ended by a line-initial
+/// Corpus 024 and docs/dialects.md §qwen3-coder: a missing `</parameter>` is ended by a line-initial
 /// `<parameter=` or `</function>`, with a diagnostic; the newline before them is framing.
 #[test]
 fn missing_parameter_closer() {

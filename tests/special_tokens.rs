@@ -1,5 +1,5 @@
-//! Kimi and DeepSeek (the special-token family): seed-system.md §2.3, §2.7 and §5 as
-//! amended by dialects.md, model-formats.md §7.1, §7.2 and §8, pinned as exact event logs
+//! Kimi and DeepSeek (the special-token family): docs/seed.md §2.3, §2.7 and §5 as
+//! amended by docs/dialects.md, docs/dialects.md §deepseek, §kimi, pinned as exact event logs
 //! and completions. Every input also goes through the chunking harness, so each behaviour
 //! holds for every split (including inside `｜`, `▁` and CJK code points).
 
@@ -158,7 +158,7 @@ fn assert_no_false_alarms(completion: &Completion) {
 // Kimi
 
 /// Rule 10: the model's `functions.NAME:IDX` is the id; the name is what is before the
-/// last `:`, without `functions.`, and may hold `-` and `.` (model-formats §8).
+/// last `:`, without `functions.`, and may hold `-` and `.` (docs/dialects.md §kimi).
 #[test]
 fn kimi_ids_are_the_models_and_names_come_from_them() {
     let input = "[S][C]functions.TodoWrite:3[A]{}[/C][C]write:1[A]{}[/C][C]functions.a.b-c:7[A]{}[/C][C]functions.mcp:fs:read:12[A]{}[/C][/S]";
@@ -705,7 +705,7 @@ fn kimi_non_ascii_arguments() {
 // ---------------------------------------------------------------------------------------
 // DeepSeek
 
-/// Seed §2.7 (g), verified example: the V3 / R1 form, two calls with a newline between;
+/// docs/seed.md §2.7 (g), verified example: the V3 / R1 form, two calls with a newline between;
 /// the second name line ends in CRLF.
 #[test]
 fn deepseek_v3_fenced_form() {
@@ -828,7 +828,7 @@ fn deepseek_v31_call_named_function() {
     );
 }
 
-/// model-formats §7.1: the five section opener spellings; four are aliases.
+/// docs/dialects.md §deepseek: the five section opener spellings; four are aliases.
 #[test]
 fn deepseek_section_opener_spellings() {
     for opener in [
@@ -852,7 +852,7 @@ fn deepseek_section_opener_spellings() {
     assert!(!deepseek("[S][C]f[SEP]{}[/C][/S]").contains(&"D:delimiter_alias".to_owned()));
 }
 
-/// model-formats §7.1: the per-call opener may be missing right after the section opener,
+/// docs/dialects.md §deepseek: the per-call opener may be missing right after the section opener,
 /// in either form.
 #[test]
 fn deepseek_missing_per_call_opener() {
@@ -955,7 +955,7 @@ fn deepseek_v3_invalid_name_does_not_turn_argument_strings_into_calls() {
     );
 }
 
-/// Rule 5 and seed B19: both result openers are fabricated results in content, argument
+/// Rule 5 and docs/seed.md B19: both result openers are fabricated results in content, argument
 /// text inside a JSON string.
 #[test]
 fn deepseek_fabricated_results() {
@@ -1082,7 +1082,7 @@ fn deepseek_extra_brace_before_the_closer() {
 // ---------------------------------------------------------------------------------------
 // DeepSeek V3.2 / V4: the DSML envelope (markup, read by the embedded markup machine)
 
-/// model-formats §7.3: V3.2's block after the reasoning part's blank line; a raw-text and a
+/// docs/dialects.md §deepseek: V3.2's block after the reasoning part's blank line; a raw-text and a
 /// JSON parameter, values as argument deltas.
 #[test]
 fn deepseek_dsml_v32_block() {
@@ -1125,13 +1125,13 @@ fn deepseek_dsml_v32_block() {
     assert_eq!(completion.content, "Let me check.");
     assert_eq!(completion.reasoning, None);
     assert!(completion.diagnostics.is_empty());
-    // model-formats §7.4: V4 renames the block; nothing else changes.
+    // docs/dialects.md §deepseek: V4 renames the block; nothing else changes.
     let v4 = input.replace("function_calls", "tool_calls");
     assert_eq!(dsml(&v4), dsml(input));
     assert_eq!(dsml_completion(&v4), completion);
 }
 
-/// Seed §2.7: the ASCII-pipe spelling of every tag, in both block names.
+/// docs/seed.md §2.7: the ASCII-pipe spelling of every tag, in both block names.
 #[test]
 fn deepseek_dsml_ascii_pipes() {
     let input = "<|DSML|tool_calls><|DSML|invoke name=\"bash\"><|DSML|parameter name=\"cmd\" string=\"true\">ls -la</|DSML|parameter></|DSML|invoke></|DSML|tool_calls>";
@@ -1281,7 +1281,7 @@ fn deepseek_dsml_inside_reasoning() {
     let completion = dsml_completion(&unclosed);
     assert_eq!(named_calls(&completion), [named("f", r#"{"k":"v"}"#)]);
     assert_eq!(completion.reasoning.as_deref(), Some("plan"));
-    // The same when the prompt opened the reasoning (model-formats §7.3: V3.2 calls from
+    // The same when the prompt opened the reasoning (docs/dialects.md §deepseek: V3.2 calls from
     // thinking mode).
     let log = scan_with(
         Dialect::Deepseek,
@@ -1342,7 +1342,7 @@ fn deepseek_dsml_cut_off_by_the_end_of_the_stream() {
     );
 }
 
-/// Rule 12 and seed §2.7 (g): `</think>` outside reasoning is a stray DeepSeek token,
+/// Rule 12 and docs/seed.md §2.7 (g): `</think>` outside reasoning is a stray DeepSeek token,
 /// removed with a diagnostic. It is one when it ends a DSML block too, as it is after a
 /// token section: it used to come out as content there (`</think>after`, no diagnostic).
 #[test]
@@ -1416,9 +1416,9 @@ fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Seed §5 behaviours, as amended by dialects.md
+// docs/seed.md §5 behaviours, as amended by docs/dialects.md
 
-/// Seed §5.1 item 2: the canonical rendering of `read {path, count}` fed byte by byte.
+/// docs/seed.md §5.1 item 2: the canonical rendering of `read {path, count}` fed byte by byte.
 #[test]
 fn rendered_calls_round_trip_byte_by_byte() {
     for (dialect, rendered) in [
@@ -1560,7 +1560,7 @@ fn streamed_content_of_an_invalid_call_holds_no_special_token() {
     }
 }
 
-/// Seed §5.1 item 4: the call's own bytes (the seed's rawBlock, section tokens excluded)
+/// docs/seed.md §5.1 item 4: the call's own bytes (the seed's rawBlock, section tokens excluded)
 /// are exactly its markup and argument events, fed byte by byte.
 #[test]
 fn a_calls_bytes_are_its_raw_block() {
@@ -1594,8 +1594,8 @@ fn a_calls_bytes_are_its_raw_block() {
     );
 }
 
-/// Seed §5.3 items 19–22 (kimi); item 23 (`parseThinking: false`) has no counterpart:
-/// every dialect recognises reasoning (dialects.md rule 6).
+/// docs/seed.md §5.3 items 19–22 (kimi); item 23 (`parseThinking: false`) has no counterpart:
+/// every dialect recognises reasoning (docs/dialects.md rule 6).
 #[test]
 fn kimi_reasoning_and_calls() {
     let completion = kimi_completion("<think>reasoning</think>The answer.");
@@ -1614,7 +1614,7 @@ fn kimi_reasoning_and_calls() {
     }
 }
 
-/// Seed §5.3 items 24–33 (rendered reasoning stays out of the content) and 34–39 (an
+/// docs/seed.md §5.3 items 24–33 (rendered reasoning stays out of the content) and 34–39 (an
 /// unterminated block at the end: exactly its text, one start, one end).
 #[test]
 fn reasoning_blocks_for_both_dialects() {

@@ -1,5 +1,5 @@
-//! The `xml` dialect (the markup family, plain and DSML tagsets): seed-system.md §2.4, §2.5,
-//! §2.7 and the xml/DSML lines of §5.1 and §5.12, as amended by dialects.md, pinned as exact
+//! The `xml` dialect (the markup family, plain and DSML tagsets): docs/seed.md §2.4, §2.5,
+//! §2.7 and the xml/DSML lines of §5.1 and §5.12, as amended by docs/dialects.md, pinned as exact
 //! event logs and completions. Every input goes through the chunking harness, so each
 //! behaviour holds for every split; look-ahead across chunk boundaries (rule 4) is also
 //! pinned at chosen splits.
@@ -77,12 +77,12 @@ fn corpus_012_dsml_empty_invokes_and_typed_value() {
     );
     assert_eq!(dsml.content, "");
     assert_eq!(dsml.reasoning, None);
-    // DeepSeek V4 renames the section (model-formats §7.4).
+    // DeepSeek V4 renames the section (docs/dialects.md §deepseek).
     let v4 = input.replace("function_calls", "tool_calls");
     assert_eq!(calls(&completion(&v4)), calls(&dsml));
 }
 
-/// Seed §2.5 (g): the xml dialect keeps DeepSeek's DSML tagset, and it is the `deepseek`
+/// docs/seed.md §2.5 (g): the xml dialect keeps DeepSeek's DSML tagset, and it is the `deepseek`
 /// dialect's own (one table, one machine): a DSML block gives the same events in both.
 #[test]
 fn dsml_reads_the_same_as_in_deepseek() {
@@ -107,7 +107,7 @@ fn dsml_reads_the_same_as_in_deepseek() {
     }
 }
 
-/// Seed §5.1 item 3, xml and DSML: values stream as they arrive; a partial closer is held
+/// docs/seed.md §5.1 item 3, xml and DSML: values stream as they arrive; a partial closer is held
 /// (no end, no closer text in the value); the call ends after the last value.
 #[test]
 fn seed_streaming_deltas_per_feed() {
@@ -178,7 +178,7 @@ fn seed_streaming_deltas_per_feed() {
     }
 }
 
-/// Seed §5.1 item 4: the bytes from the invoke opener through its closer, reported as the
+/// docs/seed.md §5.1 item 4: the bytes from the invoke opener through its closer, reported as the
 /// call's markup and values, are the invoke as written (wrapper excluded).
 #[test]
 fn seed_invoke_bytes_are_the_call_block() {
@@ -207,8 +207,8 @@ fn seed_invoke_bytes_are_the_call_block() {
     }
 }
 
-/// Seed §5.1 item 8, rule 5: a result block after a call is a fabricated result (a
-/// consumer stops there); inside a value it is value text (seed B2).
+/// docs/seed.md §5.1 item 8, rule 5: a result block after a call is a fabricated result (a
+/// consumer stops there); inside a value it is value text (docs/seed.md B2).
 #[test]
 fn fabricated_results() {
     let input = "<invoke name=\"read\"><parameter name=\"path\">rubygems.ts:85-93</parameter></invoke>\n<function_results>\n<result>x</result>\n</function_results>\n<invoke name=\"edit\"><parameter name=\"input\">fake</parameter></invoke>";
@@ -234,7 +234,7 @@ fn fabricated_results() {
     );
 }
 
-/// Seed §5.12 items 2–5 and 8: a DSML envelope leaked into text.
+/// docs/seed.md §5.12 items 2–5 and 8: a DSML envelope leaked into text.
 #[test]
 fn seed_dsml_leak() {
     let leak = "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"bash\">\n<｜DSML｜parameter name=\"i\" string=\"true\">inspect</｜DSML｜parameter>\n<｜DSML｜parameter name=\"command\" string=\"true\">docker ps -a | grep \"web\" && rpm -qa 'x*' 2>/dev/null</｜DSML｜parameter>\n<｜DSML｜parameter name=\"timeout\" string=\"false\">15</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>";
@@ -309,7 +309,7 @@ fn value_typing() {
     assert_eq!(codes(&odd), ["invalid_string_attribute"]);
 }
 
-/// Seed B15/B16: an over-long tag is text with a diagnostic, nothing lost; a self-closing
+/// docs/seed.md B15/B16: an over-long tag is text with a diagnostic, nothing lost; a self-closing
 /// invoke is an empty call, complete.
 #[test]
 fn over_long_and_self_closing_tags() {
@@ -911,7 +911,7 @@ fn arg() -> impl Strategy<Value = Arg> {
 }
 
 /// The canonical rendering of a call in one of the tagsets (a DSML invoke is only ever
-/// inside its section, seed §2.7 g).
+/// inside its section, docs/seed.md §2.7 g).
 fn render_call(name: &str, args: &[(String, Arg)], dsml: bool, wrapped: bool) -> String {
     let t = if dsml { "｜DSML｜" } else { "" };
     let wrapped = wrapped || dsml;

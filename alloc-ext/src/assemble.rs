@@ -14,7 +14,7 @@
 //! the arguments are parsed from. A call cut off by the end of the stream ends with the
 //! value being written as far as it was written ([`IncompleteCall::arguments`]).
 //!
-//! ## Typing (dialects.md rule 8)
+//! ## Typing (docs/dialects.md rule 8)
 //!
 //! Values are typed by their [`ValueKind`](inband::ValueKind) and, for a raw-text value the markup does not
 //! type ([`ValueKind::Untyped`](inband::ValueKind::Untyped): GLM, the XML family, qwen3-coder), by the JSON Schema of
@@ -180,7 +180,7 @@ pub(crate) struct CallRecord {
     /// Stream offset of the call's first byte.
     raw_start: u64,
     /// Where `raw` holds delimiters that are special tokens of the model's vocabulary, and
-    /// their spans: left out when the bytes are given back as text (dialects.md rule 12).
+    /// their spans: left out when the bytes are given back as text (docs/dialects.md rule 12).
     tokens: Vec<(Range<usize>, Span)>,
     /// Text or reasoning the scanner reported while the call was open (bytes between its
     /// arguments and its closer); also in `raw`, in stream order. Shown where the call
@@ -421,7 +421,7 @@ impl Assembler {
     }
 
     /// A call's raw bytes as text: without the special tokens among its delimiters, each
-    /// reported as a stray token (dialects.md rule 12).
+    /// reported as a stray token (docs/dialects.md rule 12).
     fn strip_tokens(&mut self, call: u32, raw: Vec<u8>) -> Vec<u8> {
         let Some(record) = self.calls.get_mut(call as usize) else {
             return raw;
@@ -637,7 +637,7 @@ impl Assembler {
     /// such name whose tool declares the rest as a parameter wins; failing that, the
     /// longest one, unless the glued name is itself a declared tool (then the key is
     /// missing, not glued). Without a split the name stays whole and the call will be text
-    /// (dialects.md rule 9).
+    /// (docs/dialects.md rule 9).
     fn split_glued(&mut self, span: Span, glued: &[u8]) -> (Vec<u8>, Option<Vec<u8>>) {
         let split = self.tools.as_ref().and_then(|tools| {
             // One lookup per cut point of the name (at most `MAX_NAME` bytes), not a pass

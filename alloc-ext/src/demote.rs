@@ -1,4 +1,4 @@
-//! Reasoning demotion (seed-system.md §4.3): an earlier turn's reasoning that cannot go
+//! Reasoning demotion (docs/seed.md §4.3): an earlier turn's reasoning that cannot go
 //! back to the model as a native reasoning block (another provider, another model) is
 //! replayed as ordinary assistant text, in the form the target model reads as reasoning.
 

@@ -1,5 +1,5 @@
 //! Worked examples of a tool's use, written in a dialect for the model to copy
-//! (seed-system.md §1.9): calls, wrong/right pairs and notes, in an `<examples>` block.
+//! (docs/seed.md §1.9): calls, wrong/right pairs and notes, in an `<examples>` block.
 
 use inband::Dialect;
 use serde_json::{Map, Value};
@@ -26,7 +26,7 @@ use crate::tools::{Tool, ToolExample, ToolSet};
 /// ```
 ///
 /// A call is written as the dialect writes one call without its turn's envelope, knowing
-/// `tool`'s schema, with two reductions (seed §1.9): Harmony shows only the JSON
+/// `tool`'s schema, with two reductions (docs/seed.md §1.9): Harmony shows only the JSON
 /// arguments, Gemini only `NAME(…)` (no fence, no `default_api.`). With `intent_field`,
 /// every call's arguments start with that field valued `…` (U+2026), then the example's
 /// own (an intent the example gives keeps its value, in first place).

@@ -1,5 +1,5 @@
-//! Tool-call ids: random and unique across processes by default (dialects.md rule 10,
-//! avoiding seed B22's time + counter ids), or deterministic from a seed for tests.
+//! Tool-call ids: random and unique across processes by default (docs/dialects.md rule 10,
+//! avoiding docs/seed.md B22's time + counter ids), or deterministic from a seed for tests.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};

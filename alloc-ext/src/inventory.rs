@@ -1,4 +1,4 @@
-//! The human-readable tool inventory (seed-system.md §1.9): per tool a `# Tool: NAME`
+//! The human-readable tool inventory (docs/seed.md §1.9): per tool a `# Tool: NAME`
 //! heading, its description with its own headings pushed one level down, a TypeScript-like
 //! signature of its parameters, and its examples in the dialect the model id selects.
 
@@ -277,7 +277,7 @@ fn property_key(key: &str) -> String {
 /// heading (0–3 spaces, one `#`, then a space, a tab or the end of the line) outside
 /// fenced code; then every ATX heading outside fences (0–3 spaces, 1–6 `#`, then a space,
 /// a tab or the end) gets one more `#`. A fence is a line of 0–3 spaces and three or more
-/// backticks or tildes; it closes on a line of the same character (seed-system.md §1.9).
+/// backticks or tildes; it closes on a line of the same character (docs/seed.md §1.9).
 ///
 /// # Panics
 /// Never.

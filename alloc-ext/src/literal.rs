@@ -19,7 +19,7 @@
 //!   dropped; a dict key that is not a string becomes the string of its text. Parentheses
 //!   without a comma only group (`(1)` is `1`, `()` an empty tuple): what follows a `(` is
 //!   held until a `,` or the `)` says which.
-//! - a call written as a value (`x=f(y=1)`, seed-system.md §2.10) becomes the string of its
+//! - a call written as a value (`x=f(y=1)`, docs/seed.md §2.10) becomes the string of its
 //!   text, `"f(y=1)"`, like a bare word (so `f(x).y` and `f(x) if c else d` are one).
 //! - an empty value becomes `""`.
 //!

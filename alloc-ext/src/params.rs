@@ -1,7 +1,7 @@
 //! Arguments JSON text from parameters ([`Sink::tool_param`](inband::Sink::tool_param),
 //! its value's pieces, [`Sink::tool_param_end`](inband::Sink::tool_param_end)), raw-text
 //! or literal, grown as values arrive so that it can be streamed as it is. The typing
-//! (dialects.md rule 8, with the tool's schema when one is given) and duplicate rules are
+//! (docs/dialects.md rule 8, with the tool's schema when one is given) and duplicate rules are
 //! documented with [`crate::assemble`]; literal values are converted by [`crate::literal`].
 
 use inband::{ArgumentsNormalizer, Piece, ValueKind};
@@ -59,7 +59,7 @@ impl ParamIssue {
     }
 }
 
-/// What the tool's schema says about a raw-text parameter (dialects.md rule 8).
+/// What the tool's schema says about a raw-text parameter (docs/dialects.md rule 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Schema {
     /// No tool, no schema, an unknown parameter, or a schema that constrains nothing.

@@ -1,4 +1,4 @@
-//! The agent-runtime layer (seed-system.md §4.2, §4.5–§4.8): what an agent or a proxy
+//! The agent-runtime layer (docs/seed.md §4.2, §4.5–§4.8): what an agent or a proxy
 //! needs on a live provider stream, above the dialect scanners.
 //!
 //! - [`projector`]: one provider stream (content, native reasoning, native tool calls) in,

@@ -1,10 +1,10 @@
-//! Which dialect to speak with a model: from its model id (seed-system.md §4.7, extended to
-//! the families of model-formats.md §22) or from the tool-call parser an inference server
-//! was started with (model-formats.md §25).
+//! Which dialect to speak with a model: from its model id (docs/seed.md §4.7, extended to
+//! the families of docs/dialects.md §families) or from the tool-call parser an inference server
+//! was started with (docs/dialects.md §families).
 
 use inband::Dialect;
 
-/// The dialect for models no rule knows: the generic `<invoke>` markup (seed §1.1).
+/// The dialect for models no rule knows: the generic `<invoke>` markup (docs/seed.md §1.1).
 pub const FALLBACK: Dialect = Dialect::Xml;
 
 /// The dialect to prompt a model in, from its id: a bare id (`gpt-oss-120b`), a repository
@@ -12,8 +12,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// (`us.anthropic.claude-haiku-4-5-20251001-v1:0`). Case does not matter. Ids no rule
 /// knows get [`FALLBACK`].
 ///
-/// The rules, first match wins (seed §4.7 in its order, with the families of
-/// model-formats §22 added where they fit a dialect exactly):
+/// The rules, first match wins (docs/seed.md §4.7 in its order, with the families of
+/// docs/dialects.md §families added where they fit a dialect exactly):
 ///
 /// | model id | dialect |
 /// | --- | --- |
@@ -34,7 +34,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
-/// `qwen3-coder` dialect (dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
+/// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
 /// need no version number.
 ///
@@ -46,7 +46,7 @@ pub fn for_model(model_id: &str) -> Dialect {
 
 /// The dialect a rule of [`for_model`] gives for `model_id`, or `None` when no rule knows
 /// the id: for callers with a fallback of their own (the seed's agent prompts unknown
-/// models in `glm`, seed-system.md §4.7, §5.11).
+/// models in `glm`, docs/seed.md §4.7, §5.11).
 ///
 /// # Panics
 /// Never.
@@ -58,7 +58,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     } else if is_openai(&id) {
         Dialect::Harmony
     } else if version_after(bare, "kimi-k").is_some_and(|(major, _)| major >= 3) {
-        // Kimi K3 writes a new marker system no dialect reads (model-formats §22).
+        // Kimi K3 writes a new marker system no dialect reads (docs/dialects.md §families).
         return None;
     } else if id.contains("moonshotai/kimi") || at_word_start(&id, "kimi", b"-.") {
         Dialect::Kimi
@@ -95,7 +95,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 }
 
 /// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang
-/// `--tool-call-parser` value, or an smg (Rust gateway) parser name (model-formats §25).
+/// `--tool-call-parser` value, or an smg (Rust gateway) parser name (docs/dialects.md §families).
 /// `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic lists,
 /// Granite 3, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
 ///
@@ -214,7 +214,7 @@ fn is_step_3_5(bare: &str) -> bool {
 }
 
 /// The major version of a Gemma id: `gemma` at the start or after a `/`, an optional `-`
-/// or `.`, then a digit (seed §4.7 rule 10).
+/// or `.`, then a digit (docs/seed.md §4.7 rule 10).
 fn gemma_major(id: &str) -> Option<u32> {
     id.match_indices("gemma").find_map(|(at, _)| {
         let starts = at == 0 || id.as_bytes()[at - 1] == b'/';

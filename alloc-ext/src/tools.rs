@@ -1,6 +1,6 @@
 //! The tools offered to the model: names, descriptions, JSON Schema parameters and worked
 //! examples, read from an OpenAI `tools` array or given as bare names. The assembler checks
-//! call names against them and types raw-text parameters from their schemas (dialects.md
+//! call names against them and types raw-text parameters from their schemas (docs/dialects.md
 //! rule 8); the prompt, the inventory, the examples and the renderer read the same tools.
 
 use std::collections::HashMap;
@@ -33,12 +33,12 @@ pub struct Tool {
     /// keys in the order given (the prompt's catalog is written in that order, byte-stable
     /// for prompt caching).
     pub parameters: Option<Value>,
-    /// Worked examples for the model (seed-system.md §1.9), in the order given; an
+    /// Worked examples for the model (docs/seed.md §1.9), in the order given; an
     /// extension of ours to the OpenAI shape.
     pub examples: Vec<ToolExample>,
 }
 
-/// An example of using a tool, shown to the model in the inventory (seed-system.md §1.9).
+/// An example of using a tool, shown to the model in the inventory (docs/seed.md §1.9).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolExample {
     /// A call worth copying: `{"caption"?: …, "call": {ARGUMENTS}}`.
@@ -151,7 +151,7 @@ impl ToolSet {
     /// [`ToolsError`] when the text is not JSON (or an object in it repeats a key), not an
     /// array, or a tool is malformed (no
     /// string `function.name`, an empty name, a name with whitespace, control characters,
-    /// quotes, a backslash or `<`/`>` (dialects.md rule 9), a `type` other than `function`, a
+    /// quotes, a backslash or `<`/`>` (docs/dialects.md rule 9), a `type` other than `function`, a
     /// `description` that is not a string, `parameters` that is not an object, an example
     /// of none of the three shapes, a name declared twice, a name no dialect can write in a
     /// call: longer than [`inband::MAX_NAME`] bytes); the error says which tool and what is

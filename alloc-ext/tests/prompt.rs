@@ -1,6 +1,6 @@
 //! The prompt side: dialect selection, the tool prompt and its golden files, the format
 //! guides read back by the scanners, the inventory, examples and reasoning demotion
-//! (seed-system.md §1.8, §1.9, §4.3, §4.7, §5.7–§5.9, model-formats.md §22, §25).
+//! (docs/seed.md §1.8, §1.9, §4.3, §4.7, §5.7–§5.9, docs/dialects.md §families).
 
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ fn nth(tools: &ToolSet, i: usize) -> &Tool {
 }
 
 // ---------------------------------------------------------------------------------------
-// Selection from a model id (seed §4.7, §4.3 examples, §5.9, §5.11; formats §22).
+// Selection from a model id (docs/seed.md §4.7, §4.3 examples, §5.9, §5.11; docs/dialects.md §families).
 
 #[track_caller]
 fn assert_models(cases: &[(&str, &str)]) {
@@ -190,7 +190,7 @@ fn server_parser_names_select_their_dialects() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The tool prompt (seed §1.8, §5.1 case 1).
+// The tool prompt (docs/seed.md §1.8, §5.1 case 1).
 
 #[test]
 fn the_prompt_has_the_template_shape_exactly() {
@@ -474,7 +474,7 @@ fn golden_prompts_per_dialect() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The inventory (seed §1.9, §5.7).
+// The inventory (docs/seed.md §1.9, §5.7).
 
 #[test]
 fn signatures_are_typescript_like() {
@@ -627,7 +627,7 @@ fn inventory_without_examples_and_with_headings() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Tool examples (seed §1.9, §5.8: tool find{paths: string[]}, intent field `i`).
+// Tool examples (docs/seed.md §1.9, §5.8: tool find{paths: string[]}, intent field `i`).
 
 fn find_tool(examples: Value) -> Tool {
     parse(&[json!({
@@ -730,7 +730,7 @@ fn an_example_the_dialect_cannot_write_is_an_error() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Reasoning demotion (seed §4.3, §5.9).
+// Reasoning demotion (docs/seed.md §4.3, §5.9).
 
 const REASONING: &str =
     "The user wants the Paris weather; I will call get_weather with city=Paris.";
@@ -790,14 +790,14 @@ fn demotion_of_the_seed_examples() {
             "Qwen/Qwen3-Coder-480B-A35B-Instruct",
             "<think>\nr\n</think>",
         ),
-        // MiniMax-M2 reads `<think>` (model-formats §9.2), not the seed's `<thinking>`.
+        // MiniMax-M2 reads `<think>` (docs/dialects.md §minimax), not the seed's `<thinking>`.
         ("MiniMax-M2", "<think>\nr\n</think>"),
         ("moonshotai/Kimi-K2-Instruct", "<think>\nr\n</think>"),
     ];
     for (model, demoted) in cases {
         assert_eq!(demoted_reasoning(model, "r").unwrap(), demoted, "{model}");
     }
-    // Hermes and xml unwrap envelopes already there (seed §1.10).
+    // Hermes and xml unwrap envelopes already there (docs/seed.md §1.10).
     assert_eq!(
         demoted_reasoning(
             "hermes-3-llama-3.1-8b",
@@ -831,7 +831,7 @@ fn callers_with_their_own_fallback_see_unknown_models() {
     assert_eq!(select::for_model("mistral-large"), select::FALLBACK);
 }
 
-/// Kimi K3's new markers are not the kimi dialect's (model-formats §22: fit "none"), as
+/// Kimi K3's new markers are not the kimi dialect's (docs/dialects.md §families: fit "none"), as
 /// `for_parser` already says of `kimi_k3`; K2 and K2.5 stay kimi.
 #[test]
 fn kimi_k3_is_not_kimi() {

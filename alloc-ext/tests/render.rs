@@ -1,6 +1,6 @@
 //! The encoding side: render → scan is the identity for every dialect (property tests at
 //! random chunkings), golden transcripts, the seed's transcript behaviours
-//! (seed-system §5.6, amended by dialects.md) and history re-encoding (§4.4).
+//! (docs/seed.md §5.6, amended by docs/dialects.md) and history re-encoding (§4.4).
 //! `PROPTEST_CASES` sets the number of cases; `INBAND_BLESS=1` rewrites the golden files.
 
 use inband::{Dialect, Options};
@@ -278,7 +278,7 @@ fn rendered_results_are_fabricated_results_to_the_scanner() {
     }
 }
 
-/// The seed §5.6 conversation, with an error result and two parallel calls.
+/// The docs/seed.md §5.6 conversation, with an error result and two parallel calls.
 fn conversation() -> Vec<Message> {
     vec![
         Message::System {
@@ -385,7 +385,7 @@ fn transcript(dialect: Dialect, messages: &[Message]) -> String {
     Renderer::new(dialect).transcript(messages).unwrap()
 }
 
-/// Seed §5.6 items 1 to 5 (xml's legacy transcript is checked like anthropic's).
+/// docs/seed.md §5.6 items 1 to 5 (xml's legacy transcript is checked like anthropic's).
 #[test]
 fn seed_transcript_behaviours() {
     let messages = seed_conversation("I should search.");
@@ -432,7 +432,7 @@ fn seed_transcript_behaviours() {
     }
 }
 
-/// Seed §5.6 items 6 and 7: envelopes already in the reasoning are unwrapped where the
+/// docs/seed.md §5.6 items 6 and 7: envelopes already in the reasoning are unwrapped where the
 /// dialect's renderer unwraps (anthropic's and xml's `<thinking>`), kept as text inside
 /// another tag.
 #[test]
@@ -460,7 +460,7 @@ fn seed_thinking_envelopes() {
     assert!(!xml.contains("first\n</thinking>\n<thinking>\nsecond"));
 }
 
-/// Seed §1.10's unwrapping examples, amended: text that keeps the closer after unwrapping
+/// docs/seed.md §1.10's unwrapping examples, amended: text that keeps the closer after unwrapping
 /// is refused (the scanner would end the block there), not written broken.
 #[test]
 fn reasoning_unwrapping() {
@@ -785,7 +785,7 @@ fn strings_the_schema_types_differently() {
 }
 
 /// Values that cannot be written are refused, naming the call and the argument; a closer
-/// that structure does not follow is written as it is (dialects.md rule 4).
+/// that structure does not follow is written as it is (docs/dialects.md rule 4).
 #[test]
 fn unwritable_values() {
     let calls = [
@@ -951,7 +951,7 @@ fn transcript_assistant_turns_scan_back() {
     }
 }
 
-/// History re-encoding (seed-system §4.4).
+/// History re-encoding (docs/seed.md §4.4).
 #[test]
 fn history_reencoding() {
     let messages = vec![
@@ -1311,7 +1311,7 @@ proptest! {
     }
 }
 
-/// GLM (seed-system §2.1, glm.rs): the closers before structure (before a key opener only
+/// GLM (docs/seed.md §2.1, glm.rs): the closers before structure (before a key opener only
 /// when a whole key tag follows it, which may span lines), the stray `</arg_key>`
 /// even before `</arg_value>`, a whole key tag after `<arg_key>` (the missing-closer heal)
 /// and the turn's end tokens end a value; tag-like prose does not.

@@ -1,4 +1,4 @@
-//! Harmony header leak detection, recovery and audit (seed-system.md §4.6, §5.10). The
+//! Harmony header leak detection, recovery and audit (docs/seed.md §4.6, §5.10). The
 //! seed's fixture corpus is not public; the positives here are built to the spec's
 //! signal definitions, one or more per class.
 

@@ -1,4 +1,4 @@
-//! The leaked-reasoning healer (seed-system.md §4.2, §5.12 items 10, 22–33, §6.3 B3):
+//! The leaked-reasoning healer (docs/seed.md §4.2, §5.12 items 10, 22–33, §6.3 B3):
 //! every case whole, char by char and at every two-piece cut.
 
 use inband::Dialect;

@@ -1,4 +1,4 @@
-//! The projector (seed-system.md §4.5, §5.4, §5.5, §6.3 B1, B2, B13) and leaked-markup
+//! The projector (docs/seed.md §4.5, §5.4, §5.5, §6.3 B1, B2, B13) and leaked-markup
 //! healing through it (§4.8, §5.12 items 1–9): in-band content whole, char by char and at
 //! every two-piece cut.
 

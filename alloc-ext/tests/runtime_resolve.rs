@@ -1,4 +1,4 @@
-//! Dialect resolution for a model (seed-system.md §4.7, §5.11).
+//! Dialect resolution for a model (docs/seed.md §4.7, §5.11).
 
 use inband::Dialect;
 use inband_alloc::runtime::{resolve_dialect, DialectSetting, ModelInfo};

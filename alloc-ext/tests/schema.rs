@@ -1,4 +1,4 @@
-//! dialects.md rule 8: raw-text parameters typed by the tool's JSON Schema, every branch
+//! docs/dialects.md rule 8: raw-text parameters typed by the tool's JSON Schema, every branch
 //! pinned as the exact arguments' JSON text and diagnostics, in the `xml` dialect (plain and
 //! DSML tagsets), whole and at many chunkings; and the streamed `function.arguments`
 //! fragments, which concatenate to exactly that text.
@@ -355,7 +355,7 @@ fn the_same_call_without_tools() {
 }
 
 /// The values of corpus cases 014 (glm) and 029 (qwen3-coder), written in the xml dialect
-/// with the cases' own tools: the same typing in every dialect (seed B17).
+/// with the cases' own tools: the same typing in every dialect (docs/seed.md B17).
 #[test]
 fn corpus_014_and_029_values_in_xml() {
     let tools_014 = ToolSet::from_json(br#"[{"type": "function", "function": {"name": "web_search", "description": "", "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "max_results": {"type": "integer"}, "exclude_domains": {"type": "array"}, "safe_search": {"type": "boolean"}, "cursor": {"type": ["string", "null"]}, "zip": {"type": "string"}}, "required": []}}}]"#).unwrap();

@@ -88,7 +88,7 @@ struct ScanArgs {
     /// The tools offered to the model, as an OpenAI `tools` JSON array: calls of other
     /// names get a diagnostic, a recipient glued to its content type (Harmony `NAMEjson`)
     /// is repaired to a declared name, and raw-text parameters (the markup family) are
-    /// typed from the tools' JSON Schema `parameters` (dialects.md rule 8).
+    /// typed from the tools' JSON Schema `parameters` (docs/dialects.md rule 8).
     #[arg(long, value_name = "FILE")]
     tools: Option<PathBuf>,
 }

@@ -618,7 +618,7 @@ fn openai_calls(
     (calls, reasons)
 }
 
-/// Kimi's calls keep the model's `functions.NAME:IDX` ids (dialects.md rule 10).
+/// Kimi's calls keep the model's `functions.NAME:IDX` ids (docs/dialects.md rule 10).
 #[test]
 fn openai_output_for_kimi_keeps_the_models_ids() {
     let path = data("transcripts/kimi-ci-two-calls.txt");
@@ -1211,7 +1211,7 @@ fn render_names_what_a_malformed_call_lacks() {
 }
 
 /// `--stop-at-fabricated-result`: where the model begins writing a tool result itself the
-/// response ends, in the summary and in the OpenAI stream alike (seed-system §5.4).
+/// response ends, in the summary and in the OpenAI stream alike (docs/seed.md §5.4).
 #[test]
 fn stop_at_fabricated_result() {
     let dir = std::env::temp_dir().join(format!("inband-fabricated-{}", std::process::id()));

@@ -1,4 +1,4 @@
-//! `inband heal` over the recorded provider streams of `tests/data/streams/` (seed-system.md
+//! `inband heal` over the recorded provider streams of `tests/data/streams/` (docs/seed.md
 //! §5.12 provider-level, §5.4, §6.3 B1, B13, B14): each stream healed whole, and the result
 //! the same when the stream arrives one line at a time through a pipe.
 

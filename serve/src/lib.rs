@@ -5,7 +5,7 @@
 //! request's tools into the system prompt in the model's dialect, re-encodes earlier calls
 //! and results as the dialect's text, forwards the request without `tools` to the
 //! upstream, and decodes the upstream's text back into OpenAI `tool_calls`,
-//! `reasoning_content` and `finish_reason: "tool_calls"` (seed-system.md §4).
+//! `reasoning_content` and `finish_reason: "tool_calls"` (docs/seed.md §4).
 //!
 //! - `tool_choice: "none"`: no tool prompt, and calls the model writes anyway are dropped.
 //!   `"required"` is treated as `"auto"` (text cannot force a call); a named function

@@ -1,6 +1,6 @@
 //! A client's chat-completions request, checked and rewritten for the upstream: the tool
 //! prompt in the system message, earlier calls and results as the dialect's text
-//! (seed-system.md §4.4), `tools`, `tool_choice` and `parallel_tool_calls` taken out.
+//! (docs/seed.md §4.4), `tools`, `tool_choice` and `parallel_tool_calls` taken out.
 
 use inband::Dialect;
 use inband_alloc::prompt::tool_prompt;

@@ -17,9 +17,9 @@ pub struct AssembleOptions {
     /// The declared tools, with their parameter schemas when known
     /// ([`ToolSet::from_json`] reads an OpenAI `tools` array, [`ToolSet::from_names`] takes
     /// bare names). A call to another name is kept, with an `unknown_tool` diagnostic
-    /// (dialects.md rule 9). A name that is not declared but is a declared name plus `json`
+    /// (docs/dialects.md rule 9). A name that is not declared but is a declared name plus `json`
     /// is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues its content
-    /// type to the recipient: `to=functions.shelljson`, model-formats.md §10). A GLM name
+    /// type to the recipient: `to=functions.shelljson`, docs/dialects.md §harmony). A GLM name
     /// that ran into its first key (`<tool_call>run_shellcommand</arg_key>`, corpus 018) is
     /// split at the longest declared name it begins with (`split_glued_name`); without one
     /// the call is text. Raw-text
@@ -34,7 +34,7 @@ pub struct AssembleOptions {
     /// End the response at a fabricated tool result (the model began writing a tool's
     /// output itself, `fabricated_result`): the result's opener and everything after it are
     /// left out, so no content, reasoning or call comes from made-up data (the seed's
-    /// abort, seed-system.md §4.5, §5.1 item 8, §5.4). An agent runtime that executes
+    /// abort, docs/seed.md §4.5, §5.1 item 8, §5.4). An agent runtime that executes
     /// calls wants this. Default: `false`, everything is reported after the diagnostic.
     pub stop_at_fabricated_result: bool,
     /// Most bytes of the response (stream offsets) a whole [`Completion`] is assembled
@@ -116,7 +116,7 @@ impl Serialize for ToolCall {
     }
 }
 
-/// A call the end of the stream cut off: never executable (dialects.md rule 3).
+/// A call the end of the stream cut off: never executable (docs/dialects.md rule 3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct IncompleteCall {
     /// The id the call was given when it started.

@@ -159,7 +159,7 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
-        // The model's own id (dialects.md rule 10) replaces the minted one, unless an
+        // The model's own id (docs/dialects.md rule 10) replaces the minted one, unless an
         // earlier call of the response has it: results are matched to calls by id, so a
         // repeated id would give one call's result to both.
         let id = String::from_utf8_lossy(id).into_owned();

@@ -1,4 +1,4 @@
-//! The tool prompt (seed-system.md §1.8): a short preamble, the tool catalog (one compact
+//! The tool prompt (docs/seed.md §1.8): a short preamble, the tool catalog (one compact
 //! JSON object per tool) and the dialect's format guide and rules, written for a model that
 //! calls tools in band. The output is byte-stable for the same input, so a provider's
 //! prompt cache keeps hitting.
@@ -32,7 +32,7 @@ use serde_json::{json, Map, Value};
 
 use crate::tools::ToolSet;
 
-/// The format guide and rules of each dialect, by [`Dialect::name`]: seed-system.md §2.x
+/// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
 const GUIDES: [(&str, &str); 12] = [
     ("hermes", include_str!("guides/hermes.md")),

@@ -25,7 +25,7 @@ pub struct RenderError {
 pub enum Reason {
     /// A raw-text value holds the dialect's closing sequence followed (after at most 32
     /// bytes of whitespace) by structure, so the scanner would end the value there
-    /// (dialects.md rule 4). Carries the closer.
+    /// (docs/dialects.md rule 4). Carries the closer.
     CloserInValue(&'static str),
     /// A raw-text value holds `</KEY>`, the closer named after its own parameter (which
     /// the anthropic and minimax scanners take for the parameter's closer, corpus 059),
@@ -34,7 +34,7 @@ pub enum Reason {
     /// A Gemma string holds the quote token `<|"|>`, which no escape can write (it would
     /// end the string or come back as a plain `"`).
     QuoteTokenInString,
-    /// The tool name cannot be written: empty, whitespace or markup in it (dialects.md
+    /// The tool name cannot be written: empty, whitespace or markup in it (docs/dialects.md
     /// rule 9), or a character the dialect's name syntax does not allow. Carries the
     /// allowed form.
     InvalidName(&'static str),
@@ -49,7 +49,7 @@ pub enum Reason {
     /// would read a turn boundary. Carries the token.
     TemplateToken(&'static str),
     /// A raw-text value that the tool's schema would have read as another value
-    /// (dialects.md rule 8, the assembler's typing with the same tools), whichever way it
+    /// (docs/dialects.md rule 8, the assembler's typing with the same tools), whichever way it
     /// is written: a string such as `"5"` for an `integer` parameter, whose raw text reads
     /// as the number and whose quoted JSON is not admitted; a number for a string-only
     /// parameter, which reads as a string.
@@ -67,7 +67,7 @@ pub enum Reason {
     /// Carries the closer.
     CloserInResult(&'static str),
     /// Text holds a delimiter that the dialect's scanner acts on there: a stop token, a
-    /// special token it removes as stray (dialects.md rule 12), a section or call opener.
+    /// special token it removes as stray (docs/dialects.md rule 12), a section or call opener.
     /// The scanner would not read the text back as written. Carries the delimiter as the
     /// scanner read it (empty when it read the text differently without one).
     DelimiterInText(String),

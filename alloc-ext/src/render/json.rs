@@ -1,4 +1,4 @@
-//! Calls whose arguments are one JSON object: in tags (hermes, qwen3: seed-system §2.2,
+//! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
@@ -47,7 +47,7 @@ pub(crate) enum Header {
     Recipient,
 }
 
-/// hermes and qwen3 (seed-system §2.2 a, §2.9 a).
+/// hermes and qwen3 (docs/seed.md §2.2 a, §2.9 a).
 pub(crate) static HERMES: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "\n",
@@ -57,7 +57,7 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
     },
 };
 
-/// Kimi K2 (seed-system §2.3 a–b, model-formats §8).
+/// Kimi K2 (docs/seed.md §2.3 a–b, docs/dialects.md §kimi).
 pub(crate) static KIMI: JsonCalls = JsonCalls {
     section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
     separator: "",
@@ -69,7 +69,7 @@ pub(crate) static KIMI: JsonCalls = JsonCalls {
     },
 };
 
-/// DeepSeek V3.1 (seed-system §2.7 a–b, model-formats §7.2).
+/// DeepSeek V3.1 (docs/seed.md §2.7 a–b, docs/dialects.md §deepseek).
 pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
     section: ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
     separator: "",
@@ -81,7 +81,7 @@ pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
     },
 };
 
-/// gpt-oss Harmony: one commentary message per call (model-formats §10).
+/// gpt-oss Harmony: one commentary message per call (docs/dialects.md §harmony).
 pub(crate) static HARMONY: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "",
@@ -158,7 +158,7 @@ pub(crate) fn compact<T: serde::Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// A tool name every dialect's scanner reads back (dialects.md rule 9): non-empty, at
+/// A tool name every dialect's scanner reads back (docs/dialects.md rule 9): non-empty, at
 /// most [`inband::MAX_NAME`] bytes, without whitespace, control characters or the markup
 /// and quote characters `< > " ' \`.
 pub(crate) fn check_name(name: &str) -> Result<(), RenderError> {

@@ -21,9 +21,9 @@
 //! `Human:`/`Assistant:` transcript (xml). Each dialect is a table of those
 //! shapes, one per thing it writes; adding a dialect of a known shape is a few lines.
 //!
-//! Values are written raw, never entity-escaped (dialects.md rule 11). JSON is compact,
-//! in the caller's key order. Sources: seed-system.md §1.10, §2.x (a)–(f), §4.4;
-//! model-formats.md §2–§12 for the chat templates.
+//! Values are written raw, never entity-escaped (docs/dialects.md rule 11). JSON is compact,
+//! in the caller's key order. Sources: docs/seed.md §1.10, §2.x (a)–(f), §4.4;
+//! docs/dialects.md for the chat templates.
 //!
 //! ## Example: a call in two dialects
 //!
@@ -237,7 +237,7 @@ impl<'t> Renderer<'t> {
     }
 
     /// Whether this dialect can write a call to a tool named `name` that its scanner reads
-    /// back as that name: the checks of [`Renderer::call`] for the name (dialects.md rule
+    /// back as that name: the checks of [`Renderer::call`] for the name (docs/dialects.md rule
     /// 9; at most [`inband::MAX_NAME`] bytes, no whitespace, control characters, quotes,
     /// backslash or `<` `>`; Gemini: a Python identifier of at most 116 bytes; Gemma:
     /// without `{ } [ ] ( ) , =`; the markup dialects: a tag of at most
@@ -265,7 +265,7 @@ impl<'t> Renderer<'t> {
     /// An assistant turn's calls in the dialect's envelope (Kimi's and DeepSeek's
     /// sections, a Gemini list in one fence, …); `""` for no calls. Kimi numbers calls by
     /// their position, `functions.NAME:IDX`, unless a call's id already has that form
-    /// for its name (seed-system §4.4, Kimi note).
+    /// for its name (docs/seed.md §4.4, Kimi note).
     ///
     /// # Errors
     /// When a name, key or value cannot be written; `index` is the call's position.
@@ -314,7 +314,7 @@ impl<'t> Renderer<'t> {
 
     /// A reasoning block, `""` for empty text. The dialects that render with envelope
     /// unwrapping (hermes `<think>`, xml `<thinking>`) first remove envelopes already
-    /// there (seed-system §1.10): `<think>\n a \n</think>\n<think>b</think>` is written
+    /// there (docs/seed.md §1.10): `<think>\n a \n</think>\n<think>b</think>` is written
     /// once, `<think>\na\nb\n</think>`.
     ///
     /// # Errors
@@ -340,7 +340,7 @@ impl<'t> Renderer<'t> {
         transcript::render(self, messages)
     }
 
-    /// History re-encoding (seed-system §4.4): the conversation for a model that only
+    /// History re-encoding (docs/seed.md §4.4): the conversation for a model that only
     /// speaks the dialect in text. An assistant message with calls becomes one with their
     /// text appended to its content after a newline (its reasoning is dropped: it belonged
     /// to the native turn); a run of tool results becomes one user message holding

@@ -1,10 +1,10 @@
 //! Calls written as raw-text parameters in tags: the invoke/parameter markup (xml,
-//! anthropic, minimax: seed-system §2.4–§2.6, model-formats §9.2, §20), Qwen3-Coder's
-//! `<function=N><parameter=K>` (model-formats §4) and GLM's `<arg_key>`/`<arg_value>`
-//! (seed-system §2.1, model-formats §6). One layout table per dialect; the same writer and
+//! anthropic, minimax: docs/seed.md §2.4–§2.6, docs/dialects.md §minimax, §anthropic), Qwen3-Coder's
+//! `<function=N><parameter=K>` (docs/dialects.md §qwen3-coder) and GLM's `<arg_key>`/`<arg_value>`
+//! (docs/seed.md §2.1, docs/dialects.md §glm). One layout table per dialect; the same writer and
 //! the same rule-4 check serve every tagset of this shape.
 //!
-//! A string value is written raw (no entity escaping, dialects.md rule 11) when the
+//! A string value is written raw (no entity escaping, docs/dialects.md rule 11) when the
 //! assembler reads it back as that string: its parameter is string-only in the tool's
 //! schema, or its text is not typed as something else (rule 8). Any other value is its
 //! compact JSON text; a value no text of which reads back is refused. A value is refused
@@ -74,7 +74,7 @@ pub(crate) struct KeyTag {
     pub(crate) value_open: &'static str,
 }
 
-/// A sequence that ends a value when structure follows it (dialects.md rule 4).
+/// A sequence that ends a value when structure follows it (docs/dialects.md rule 4).
 #[derive(Debug)]
 pub(crate) struct Closer {
     pub(crate) text: &'static str,
@@ -258,7 +258,7 @@ const GLM_CLOSERS: &[Closer] = &[
 ];
 
 /// GLM-4.5/4.6: the name on the opener's line, every tag on a line of its own, calls one
-/// per line (the chat template of model-formats §6, llama.cpp `GLM-4.6.jinja`).
+/// per line (the chat template of docs/dialects.md §glm, llama.cpp `GLM-4.6.jinja`).
 pub(crate) static GLM: ParamCalls = ParamCalls {
     wrapper: None,
     block: ("", ""),
@@ -281,7 +281,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     }),
 };
 
-/// The generic xml dialect: bare invokes, one per line (seed-system §2.5 b).
+/// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
     wrapper: None,
     block: ("", ""),
@@ -301,7 +301,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
 };
 
 /// Claude's legacy XML: the invokes of a turn in one `<function_calls>` block
-/// (seed-system §2.4 a–b).
+/// (docs/seed.md §2.4 a–b).
 pub(crate) static ANTHROPIC: ParamCalls = ParamCalls {
     wrapper: Some(("<function_calls>\n", "\n</function_calls>")),
     implied_section: true,
@@ -310,8 +310,8 @@ pub(crate) static ANTHROPIC: ParamCalls = ParamCalls {
     ..XML
 };
 
-/// MiniMax-M2: the invokes of a turn in one `<minimax:tool_call>` block (seed-system
-/// §2.6 b, model-formats §9.2).
+/// MiniMax-M2: the invokes of a turn in one `<minimax:tool_call>` block (docs/seed.md
+/// §2.6 b, docs/dialects.md §minimax).
 pub(crate) static MINIMAX: ParamCalls = ParamCalls {
     wrapper: Some(("<minimax:tool_call>\n", "\n</minimax:tool_call>")),
     closers: MINIMAX_CLOSERS,
@@ -322,7 +322,7 @@ pub(crate) static MINIMAX: ParamCalls = ParamCalls {
 };
 
 /// Qwen3-Coder: one `<tool_call>` block per call, each tag and value on its own line;
-/// the newline on each side of a value is template framing (model-formats §4).
+/// the newline on each side of a value is template framing (docs/dialects.md §qwen3-coder).
 pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     wrapper: None,
     block: ("<tool_call>\n", "\n</tool_call>"),
@@ -680,7 +680,7 @@ fn equals_name(name: &str) -> bool {
 }
 
 /// A value's text, the first that the assembler, typing the parameter as `schema` says
-/// (dialects.md rule 8), reads back as `value`: a string's raw text, else the value's
+/// (docs/dialects.md rule 8), reads back as `value`: a string's raw text, else the value's
 /// compact JSON (a string quoted). Refused when neither does: a string a schema without
 /// strings would read as another value, a value of a type a string-only schema turns into
 /// a string.

@@ -1,6 +1,6 @@
-//! Reasoning blocks: `<think>` tags (with seed-system §1.10's envelope unwrapping where the
+//! Reasoning blocks: `<think>` tags (with docs/seed.md §1.10's envelope unwrapping where the
 //! seed applies it), Harmony's `analysis` message, Gemma's `<|channel>thought`, Gemini's
-//! ```` ```thinking ```` fence (seed-system §2.x e). Text that the scanner would end early
+//! ```` ```thinking ```` fence (docs/seed.md §2.x e). Text that the scanner would end early
 //! is refused.
 
 use inband::{Dialect, Options, Span};
@@ -116,7 +116,7 @@ impl ReasoningForm {
 
 /// Refuses a reasoning block whose body (the bytes `body` of `block`) the dialect's own
 /// scanner and assembler do not read back as that reasoning, trimmed: a delimiter the scanner acts on inside
-/// reasoning (a stop token, a special token removed as stray under dialects.md rule 12, a
+/// reasoning (a stop token, a special token removed as stray under docs/dialects.md rule 12, a
 /// section or call opener) would end the block, vanish or start a call. The scanner is the
 /// judge, so no list of its delimiters is kept here.
 fn check_read_back(
@@ -175,7 +175,7 @@ fn trim_ws(s: &str) -> &str {
     s.trim_matches(|c| matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' '))
 }
 
-/// Removes envelopes already around `text` (seed-system §1.10): if the trimmed text is
+/// Removes envelopes already around `text` (docs/seed.md §1.10): if the trimmed text is
 /// one or more `open … close` envelopes separated only by whitespace (the close found by
 /// depth counting of the same pair), each one's trimmed inner text, unwrapped again, joined
 /// by `\n`; otherwise `text` unchanged.
@@ -223,7 +223,7 @@ fn matching_close(s: &str, open: &str, close: &str) -> Option<usize> {
 }
 
 /// Refuses reasoning that the Gemini scanner would end before the block's own closing
-/// fence (seed-system §2.10.1 as the core reads it): a top-level line of up to three
+/// fence (docs/seed.md §2.10.1 as the core reads it): a top-level line of up to three
 /// spaces and three or more backticks followed by nothing, by prose or by `tool_code`;
 /// or a nested code block left open, which would take the closing fence for its own.
 pub(crate) fn check_fenced(text: &str) -> Result<(), RenderError> {

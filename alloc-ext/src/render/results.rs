@@ -1,5 +1,5 @@
-//! Tool results as each dialect carries them back to the model (seed-system §1.10, §2.x d;
-//! model-formats §2–§12).
+//! Tool results as each dialect carries them back to the model (docs/seed.md §1.10, §2.x d;
+//! docs/dialects.md).
 
 use serde_json::Value;
 
@@ -29,7 +29,7 @@ pub(crate) enum ResultForm {
     Gemini,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
-    /// minimax: seed-system §2.4 d, §2.6 d).
+    /// minimax: docs/seed.md §2.4 d, §2.6 d).
     FunctionResults,
 }
 

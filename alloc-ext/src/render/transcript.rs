@@ -1,5 +1,5 @@
-//! Whole conversations in each model family's chat template text (seed-system §1.10 and
-//! §2.x f; model-formats §2–§12 for the real templates): system, user, assistant and
+//! Whole conversations in each model family's chat template text (docs/seed.md §1.10 and
+//! §2.x f; docs/dialects.md for the real templates): system, user, assistant and
 //! tool-result turns, without a generation prompt at the end.
 
 use std::collections::HashMap;
@@ -10,13 +10,13 @@ use super::message::{Assistant, Call, Message, ToolResult};
 use super::text::{check_content, check_message};
 use super::Renderer;
 
-/// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, model-formats §2–§3).
+/// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChatMl {
     /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen).
     pub(crate) results_role: &'static str,
     /// After the run of results in their turn: `"\n"` where the template ends every
-    /// `</tool_response>` with a line break (Qwen3-Coder, model-formats §4).
+    /// `</tool_response>` with a line break (Qwen3-Coder, docs/dialects.md §qwen3-coder).
     pub(crate) results_end: &'static str,
 }
 
@@ -25,11 +25,11 @@ pub(crate) struct ChatMl {
 pub(crate) enum TemplateForm {
     /// ChatML turns (hermes, qwen3, qwen3-coder).
     ChatMl(ChatMl),
-    /// `\n\nHuman: …` / `\n\nAssistant: …` (xml, anthropic; seed-system §1.10).
+    /// `\n\nHuman: …` / `\n\nAssistant: …` (xml, anthropic; docs/seed.md §1.10).
     Legacy,
     /// `]~!b[`, then `]~b]ROLE\nBODY[e~[\n` turns, the assistant's role `ai`; a run of
     /// results is one `]~b]tool` turn with a `<response>` per result (MiniMax-M2,
-    /// model-formats §9.2).
+    /// docs/dialects.md §minimax).
     Minimax,
     /// `<|im_ROLE|>NAME<|im_middle|>BODY<|im_end|>` (Kimi K2).
     Kimi,
@@ -43,7 +43,7 @@ pub(crate) enum TemplateForm {
     /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, no system role (Gemma 3 / Gemini).
     Gemini,
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
-    /// is one `<|observation|>` turn (GLM-4.5/4.6, model-formats §6; seed-system §2.1 f).
+    /// is one `<|observation|>` turn (GLM-4.5/4.6, docs/dialects.md §glm; docs/seed.md §2.1 f).
     Glm,
 }
 
@@ -235,7 +235,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
                     Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
                     Turn::Results(run) => ("model", renderer.results(run)?),
                 };
-                // The results of a model turn's calls go inside that turn (model-formats §12).
+                // The results of a model turn's calls go inside that turn (docs/dialects.md §gemma).
                 if let (Turn::Assistant(_), Some(Turn::Results(run))) =
                     (&turns[i], turns.get(i + 1))
                 {
@@ -254,7 +254,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
                     Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
                     Turn::User(text) => ("user", text.to_string()),
                     // The template puts each part of the turn on a line of its own, the
-                    // reasoning block after an empty line (seed-system §5.6 item 3).
+                    // reasoning block after an empty line (docs/seed.md §5.6 item 3).
                     Turn::Assistant(turn) => {
                         let lead = if turn.reasoning.is_empty() { "" } else { "\n" };
                         (
@@ -293,7 +293,7 @@ fn harmony_message(out: &mut String, header: &str, text: &str) {
 }
 
 /// Kimi K2: calls numbered across the conversation, `functions.NAME:IDX`, and each result
-/// headed by the id its call was given (model-formats §8).
+/// headed by the id its call was given (docs/dialects.md §kimi).
 fn kimi(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
     let mut counter = 0;
     let mut given: HashMap<&str, String> = HashMap::new();
@@ -348,7 +348,7 @@ fn kimi(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result
 }
 
 /// Gemma 3 / Gemini: user and model turns only; system text goes at the top of the next
-/// user turn (model-formats §11).
+/// user turn (docs/dialects.md §gemini).
 fn gemini(
     renderer: &Renderer<'_>,
     turns: &[Turn<'_>],

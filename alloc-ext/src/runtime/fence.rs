@@ -1,4 +1,4 @@
-//! The fence-aware close matcher of a ```` ```thinking ```` block (seed-system.md §2.10.1),
+//! The fence-aware close matcher of a ```` ```thinking ```` block (docs/seed.md §2.10.1),
 //! line by line: a line of at most three spaces and three or more backticks closes the
 //! block unless what follows the backticks is a single language token (` ```rs `), which
 //! opens a nested code block instead; a nested block (backticks or tildes) ends at a line of

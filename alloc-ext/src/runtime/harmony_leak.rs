@@ -1,4 +1,4 @@
-//! GPT-5 Harmony header leak detection and recovery (seed-system.md §4.6, §5.10).
+//! GPT-5 Harmony header leak detection and recovery (docs/seed.md §4.6, §5.10).
 //!
 //! Not a dialect scanner: a post-hoc check of a finished response from a Codex / GPT-5
 //! model (native tool calling) that leaked Harmony routing text (`… to=functions.edit code
@@ -443,7 +443,7 @@ pub enum Action {
     Escalated,
 }
 
-/// The audit record of a leak (seed §4.6).
+/// The audit record of a leak (docs/seed.md §4.6).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Audit {
     /// What was done.

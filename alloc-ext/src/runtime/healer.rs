@@ -1,4 +1,4 @@
-//! The leaked-reasoning healer (seed-system.md §4.2): lifts reasoning that a model leaked
+//! The leaked-reasoning healer (docs/seed.md §4.2): lifts reasoning that a model leaked
 //! into its *visible* text, whatever idiom it used, out of that text.
 //!
 //! Not a dialect: it knows only reasoning delimiters, never tool calls. The agent runtime
@@ -13,7 +13,7 @@
 //! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, Kimi, Qwen3 |
 //! | `<thinking>` | `</thinking>` | Anthropic, MiniMax, XML |
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
-//! | ```` ```thinking ```` + `\n` | a closing fence line (seed §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
+//! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
 //! | `<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, bare leak |

@@ -1,4 +1,4 @@
-//! Leaked-markup healing of provider-native streams (seed-system.md §4.8): a model served
+//! Leaked-markup healing of provider-native streams (docs/seed.md §4.8): a model served
 //! with native tool calling whose visible text still carries its template markup. The
 //! scanner is chosen from the provider and the model id ([`leak_pattern`]); leaked calls
 //! become tool calls with fresh ids, leaked reasoning becomes reasoning, and structured calls
@@ -21,7 +21,7 @@ pub enum LeakPattern {
     Thinking,
 }
 
-/// Providers that serve DeepSeek models whose output leaks DSML (seed §4.8).
+/// Providers that serve DeepSeek models whose output leaks DSML (docs/seed.md §4.8).
 const DSML_PROVIDERS: &[&str] = &[
     "ollama",
     "ollama-cloud",
@@ -79,7 +79,7 @@ impl ProjectorOptions {
         }
     }
 
-    /// Options for a model prompted in `dialect` (the agent's owned mode, seed §4.5): its
+    /// Options for a model prompted in `dialect` (the agent's owned mode, docs/seed.md §4.5): its
     /// scanner, no healer, the first named call locking the channel.
     pub fn inband(dialect: Dialect, assemble: AssembleOptions) -> Self {
         ProjectorOptions {

@@ -1,4 +1,4 @@
-//! The projector (seed-system.md §4.5, §4.8): one provider stream in, one assistant
+//! The projector (docs/seed.md §4.5, §4.8): one provider stream in, one assistant
 //! message out, chunk by chunk.
 //!
 //! A server or agent runtime reads the provider's `chat.completion.chunk`s, turns each into
@@ -82,11 +82,11 @@ pub enum Channel {
 /// Which calls count when both channels carry some (see [the module docs](self)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ChannelRule {
-    /// The first named call locks the turn's channel (a model prompted in-band, seed §4.5).
+    /// The first named call locks the turn's channel (a model prompted in-band, docs/seed.md §4.5).
     #[default]
     FirstNamedLocks,
     /// A structured call wins over healed calls first seen in the same chunk (leaked-markup
-    /// healing of a native-tool stream, seed §4.8).
+    /// healing of a native-tool stream, docs/seed.md §4.8).
     StructuredWins,
 }
 
@@ -450,7 +450,7 @@ impl Projector {
             Some(None) => {}
             None if self.allowed(Channel::Inband) => {
                 // A fresh id: a model-written one (Kimi `functions.read:0`) repeats every
-                // turn (seed §6.3 B10).
+                // turn (docs/seed.md §6.3 B10).
                 let shown = MessageCall {
                     id: self.ids.mint(),
                     name: call.name.unwrap_or_default(),

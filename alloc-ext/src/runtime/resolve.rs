@@ -1,4 +1,4 @@
-//! Which dialect, if any, a turn speaks in-band (seed-system.md §4.7 `resolveDialect`,
+//! Which dialect, if any, a turn speaks in-band (docs/seed.md §4.7 `resolveDialect`,
 //! §5.11): the agent's `auto` / `native` / explicit setting and the model's
 //! `supportsTools`.
 

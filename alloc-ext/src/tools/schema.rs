@@ -1,6 +1,6 @@
 //! JSON Schema typing of tool parameters: the set of JSON types a parameter's schema
 //! admits, following `$ref`, `anyOf`, `oneOf`, `allOf`, `enum`, `const` and `nullable`
-//! (dialects.md rule 8).
+//! (docs/dialects.md rule 8).
 
 use serde_json::Value;
 
