@@ -16,3 +16,104 @@
 //! build rather than the scanner.
 
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));
+
+/// The generated statics against the compiler that produced them (the integration test
+/// `tests/tables.rs` checks the compiler's automata against oracles; this closes the loop
+/// from the compiler's output to the statics the scanner reads).
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use std::format;
+    use std::path::Path;
+    use std::string::String;
+    use std::vec::Vec;
+
+    use crate::Dialect;
+
+    fn compiled() -> Vec<inband_tables::CompiledDialect> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/dialects");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".toml"))
+            .collect();
+        names.sort();
+        let inputs: Vec<(String, String)> = names
+            .into_iter()
+            .map(|name| {
+                let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+                (format!("tables/dialects/{name}"), text)
+            })
+            .collect();
+        inband_tables::compile_all(&inputs).unwrap()
+    }
+
+    fn variant(key: &str) -> &'static str {
+        inband_tables::ROLES
+            .iter()
+            .find(|role| role.key == key)
+            .unwrap()
+            .variant
+    }
+
+    #[test]
+    fn generated_tables_equal_the_compiled_ones() {
+        let compiled = compiled();
+        assert_eq!(compiled.len(), Dialect::ALL.len());
+        for dialect in compiled {
+            let ours = Dialect::from_name(&dialect.name).unwrap();
+            assert_eq!(ours.source(), dialect.source, "{}", dialect.name);
+            assert_eq!(ours.modes().len(), dialect.modes.len(), "{}", dialect.name);
+            for (&(name, dfa), mode) in ours.modes().iter().zip(&dialect.modes) {
+                let at = format!("{}/{}", dialect.name, mode.name);
+                assert_eq!(name, mode.name, "{at}: mode order");
+                assert_eq!(dfa.classes, mode.classes, "{at}: classes");
+                assert_eq!(dfa.stride_log2, mode.stride_log2, "{at}: stride_log2");
+                assert_eq!(dfa.trans, mode.trans.as_slice(), "{at}: trans");
+                assert_eq!(dfa.depth, mode.depth.as_slice(), "{at}: depth");
+                assert_eq!(dfa.match_min, mode.match_min, "{at}: match_min");
+                assert_eq!(dfa.matched, mode.matched.as_slice(), "{at}: matched");
+                assert_eq!(dfa.first_bytes, mode.first_bytes.as_slice(), "{at}: first");
+                assert_eq!(*dfa.starts, mode.starts, "{at}: starts");
+                assert_eq!(dfa.delimiters.len(), mode.delimiters.len(), "{at}");
+                for (ours, (bytes, key)) in dfa.delimiters.iter().zip(&mode.delimiters) {
+                    assert_eq!(ours.bytes, bytes.as_slice(), "{at}: delimiter bytes");
+                    assert_eq!(format!("{:?}", ours.role), variant(key), "{at}: role");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hold_back_constants_follow_the_longest_delimiter() {
+        let longest = inband_tables::max_delimiter_len(&compiled());
+        assert_eq!(super::MAX_DELIMITER_LEN, longest);
+        assert_eq!(super::MAX_HOLD, longest - 1);
+    }
+
+    /// The memchr skip finds the same first byte as a plain scan of the start set, on
+    /// haystacks long enough to take the vector path and short ones that do not.
+    #[test]
+    fn find_start_agrees_with_a_byte_loop() {
+        let mut haystack: Vec<u8> = b"plain text, no start bytes here at all..".to_vec();
+        for &dialect in Dialect::ALL {
+            for &(name, dfa) in dialect.modes() {
+                for &first in dfa.first_bytes {
+                    for at in [0, 3, 15, 16, 17, 39] {
+                        let mut h = haystack.clone();
+                        h[at] = first;
+                        for len in [at + 1, 16, h.len()] {
+                            let h = &h[..len.max(at + 1)];
+                            let naive = h.iter().position(|b| dfa.first_bytes.contains(b));
+                            assert_eq!(dfa.find_start(h), naive, "{dialect}/{name} {h:?}");
+                        }
+                    }
+                }
+                let naive = haystack.iter().position(|b| dfa.first_bytes.contains(b));
+                assert_eq!(dfa.find_start(&haystack), naive, "{dialect}/{name}");
+            }
+            haystack.rotate_left(1);
+        }
+    }
+}

@@ -40,8 +40,8 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
+use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_NAME};
 use crate::tables::MAX_HOLD;
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 

@@ -46,8 +46,8 @@ use super::frame::{envelope, envelope_while, Anchored, Frame};
 use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_NAME};
 use crate::tables::MAX_DELIMITER_LEN;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 

@@ -85,7 +85,7 @@ const fn check_dfa(dfa: &crate::automaton::Dfa, states: usize, class_count: usiz
 /// The source of `$OUT_DIR/dialects.rs`, which the core `include!`s into its `tables`
 /// module: `MAX_DELIMITER_LEN`, `MAX_HOLD`, and per dialect a module with its `SOURCE`, its
 /// `SPECIAL_TOKENS` flag and one `static` `crate::automaton::Dfa` per mode (named after the mode, upper-cased), each
-/// followed by a `const` check of its invariants.
+/// followed by a `const` check of its invariants, and `MODES`, every mode by name.
 ///
 /// `inputs` are the `(file name, content)` pairs the dialects were compiled from; they are
 /// named in the header with their FNV-1a 64 hash ([`fnv1a64`]).
@@ -171,6 +171,22 @@ fn emit_dialect(out: &mut String, dialect: &CompiledDialect) {
     for mode in &dialect.modes {
         emit_mode(w, dialect, mode);
     }
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "    /// Every mode of `{}`, by name, in table order.",
+        dialect.name
+    );
+    let modes: Vec<String> = dialect
+        .modes
+        .iter()
+        .map(|mode| format!("({:?}, &{})", mode.name, mode.name.to_ascii_uppercase()))
+        .collect();
+    let _ = writeln!(
+        w,
+        "    pub static MODES: &[(&str, &crate::automaton::Dfa)] = &[{}];",
+        modes.join(", ")
+    );
     let _ = writeln!(w, "}}");
 }
 
@@ -414,6 +430,9 @@ pub mod my_demo {{
         ],
     }};
     const _: () = super::check_dfa(&TAIL, 6, 4);
+
+    /// Every mode of `my-demo`, by name, in table order.
+    pub static MODES: &[(&str, &crate::automaton::Dfa)] = &[(\"tail\", &TAIL)];
 }}
 ",
             version = env!("CARGO_PKG_VERSION"),
