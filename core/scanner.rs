@@ -2,17 +2,17 @@
 
 use core::fmt;
 
-use crate::automaton::Delimiter;
 use crate::automaton::Dfa;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::glm::{self, Glm};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
-use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
-use crate::dialect::token_json::{self, HeaderForm, TokenJson};
+use crate::dialect::markup::{self, MarkupMachine, Tagset};
+use crate::dialect::token_json::{self, TokenJson};
 use crate::edges::{Edges, Watch};
 use crate::options::{Error, Options};
+use crate::tables::BareCall;
 use crate::{tables, Role, Sink, Span};
 
 /// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
@@ -247,7 +247,8 @@ static QWEN3: json_tag::Modes = json_tag::Modes {
 };
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
-/// dialect reads too; its modes are in `deepseek.toml` only.
+/// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
+/// `[knobs]` of `deepseek.toml` are its special-token calls').
 static DSML: Tagset = Tagset {
     section: &tables::deepseek::DSML_SECTION,
     invoke: &tables::deepseek::DSML_INVOKE,
@@ -259,52 +260,46 @@ static DSML: Tagset = Tagset {
     closers: &[],
 };
 
-static KIMI: token_json::Modes = token_json::Modes {
-    content: &tables::kimi::CONTENT,
-    reasoning: &tables::kimi::REASONING,
-    section: &tables::kimi::SECTION,
-    call: &tables::kimi::CALL,
-    header: HeaderForm::CallId,
-    fenced_keyword: None,
-    // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
-    aliases: &[
-        "<|tool_call_section_begin|>".as_bytes(),
-        "<|tool_call_section_end|>".as_bytes(),
-    ],
-    markup: None,
-};
+/// A token dialect's modes and knobs (its table's `[knobs]`).
+macro_rules! token_json {
+    ($t:ident, $markup:expr) => {
+        token_json::Modes {
+            content: &tables::$t::CONTENT,
+            reasoning: &tables::$t::REASONING,
+            section: &tables::$t::SECTION,
+            call: &tables::$t::CALL,
+            header: tables::$t::KNOBS.header,
+            fenced_keyword: tables::$t::KNOBS.fence_keyword,
+            aliases: tables::$t::KNOBS.aliases,
+            markup: $markup,
+        }
+    };
+}
 
-static DEEPSEEK: token_json::Modes = token_json::Modes {
-    content: &tables::deepseek::CONTENT,
-    reasoning: &tables::deepseek::REASONING,
-    section: &tables::deepseek::SECTION,
-    call: &tables::deepseek::CALL,
-    header: HeaderForm::Name,
-    fenced_keyword: Some(b"function"),
-    // The section opener spellings llama.cpp accepts besides the canonical one
-    // (model-formats §7.1).
-    aliases: &[
-        "<｜tool_calls_begin｜>".as_bytes(),
-        "<｜tool calls begin｜>".as_bytes(),
-        "<｜tool\\_calls\\_begin｜>".as_bytes(),
-        "<｜tool▁calls｜>".as_bytes(),
-    ],
-    markup: Some(&DSML),
-};
+/// A parameters dialect's tagset: its modes and its table's `[knobs]`.
+macro_rules! tagset {
+    ($t:ident) => {
+        Tagset {
+            section: &tables::$t::SECTION,
+            invoke: &tables::$t::INVOKE,
+            value: &tables::$t::VALUE,
+            after_value: &tables::$t::AFTER_VALUE,
+            aliases: tables::$t::KNOBS.aliases,
+            bare_call: tables::$t::KNOBS.bare_call,
+            framing: tables::$t::KNOBS.framing,
+            closers: tables::$t::KNOBS.value_closers,
+        }
+    };
+}
+
+static KIMI: token_json::Modes = token_json!(kimi, None);
+
+static DEEPSEEK: token_json::Modes = token_json!(deepseek, Some(&DSML));
 
 static XML: markup::Modes = markup::Modes {
     content: &tables::xml::CONTENT,
     reasoning: &tables::xml::REASONING,
-    tags: Tagset {
-        section: &tables::xml::SECTION,
-        invoke: &tables::xml::INVOKE,
-        value: &tables::xml::VALUE,
-        after_value: &tables::xml::AFTER_VALUE,
-        aliases: &[],
-        bare_call: BareCall::Canonical,
-        framing: false,
-        closers: &[],
-    },
+    tags: tagset!(xml),
     embedded: Some(&DSML),
 };
 
@@ -321,65 +316,24 @@ static GEMINI: gemini::Modes = gemini::Modes {
     reasoning: &tables::gemini::REASONING,
 };
 
-/// The closers a `</` in an anthropic or minimax value may begin (their `value` modes list
-/// the generic `</`, so that a closer named after the parameter is seen too).
-static INVOKE_CLOSERS: [Delimiter; 2] = [
-    Delimiter {
-        bytes: b"</parameter>",
-        role: Role::ParamClose,
-    },
-    Delimiter {
-        bytes: b"</invoke>",
-        role: Role::CallClose,
-    },
-];
-
 static ANTHROPIC: markup::Modes = markup::Modes {
     content: &tables::anthropic::CONTENT,
     reasoning: &tables::anthropic::REASONING,
-    tags: Tagset {
-        section: &tables::anthropic::SECTION,
-        invoke: &tables::anthropic::INVOKE,
-        value: &tables::anthropic::VALUE,
-        after_value: &tables::anthropic::AFTER_VALUE,
-        aliases: &[],
-        bare_call: BareCall::MissingSection,
-        framing: false,
-        closers: &INVOKE_CLOSERS,
-    },
+    tags: tagset!(anthropic),
     embedded: None,
 };
 
 static MINIMAX: markup::Modes = markup::Modes {
     content: &tables::minimax::CONTENT,
     reasoning: &tables::minimax::REASONING,
-    tags: Tagset {
-        section: &tables::minimax::SECTION,
-        invoke: &tables::minimax::INVOKE,
-        value: &tables::minimax::VALUE,
-        after_value: &tables::minimax::AFTER_VALUE,
-        // The wrapper without its prefix (seed §2.6 g; vLLM and llama.cpp accept it).
-        aliases: &[b"<tool_call>", b"</tool_call>"],
-        bare_call: BareCall::MissingSection,
-        framing: false,
-        closers: &INVOKE_CLOSERS,
-    },
+    tags: tagset!(minimax),
     embedded: None,
 };
 
 static QWEN3_CODER: markup::Modes = markup::Modes {
     content: &tables::qwen3_coder::CONTENT,
     reasoning: &tables::qwen3_coder::REASONING,
-    tags: Tagset {
-        section: &tables::qwen3_coder::SECTION,
-        invoke: &tables::qwen3_coder::INVOKE,
-        value: &tables::qwen3_coder::VALUE,
-        after_value: &tables::qwen3_coder::AFTER_VALUE,
-        aliases: &[],
-        bare_call: BareCall::MissingSection,
-        framing: true,
-        closers: &[],
-    },
+    tags: tagset!(qwen3_coder),
     embedded: None,
 };
 

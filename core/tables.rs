@@ -15,6 +15,54 @@
 //! Every DFA checks its own invariants in `const` context, so a malformed table fails the
 //! build rather than the scanner.
 
+use crate::automaton::Delimiter;
+
+/// What a call opener found in text, outside any section, means (`bare_call`; the
+/// parameters family).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BareCall {
+    /// A call of its own (`xml`'s bare `<invoke>`, seed §2.5).
+    Canonical,
+    /// A call whose section opener the model left out (Qwen3-Coder's bare `<function=`,
+    /// model-formats.md §4): accepted with [`Diagnostic::MissingSection`](crate::Diagnostic::MissingSection), and the section
+    /// it implies may end with the orphan closer the model still writes (dialects.md rule 12)
+    /// or with anything else, silently.
+    MissingSection,
+}
+
+/// What a call header holds (`header`; the JSON-bodies family's token dialects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HeaderForm {
+    /// The tool's name (DeepSeek).
+    Name,
+    /// The model's call id, `functions.NAME:IDX` (Kimi): reported with
+    /// [`Sink::tool_id`](crate::Sink::tool_id) (dialects.md rule 10). The name is the text
+    /// before the last `:`, without a leading `functions.`, so `write:1` names `write` and
+    /// `functions.a.b-c:2` names `a.b-c`.
+    CallId,
+}
+
+/// A dialect's `[knobs]`: what differs between the dialects of one family besides their
+/// delimiters (`tables/README.md`). A family reads the knobs it has; the others keep their
+/// defaults.
+#[derive(Debug)]
+pub(crate) struct Knobs {
+    /// Non-canonical spellings of section delimiters, accepted with
+    /// [`Diagnostic::DelimiterAlias`](crate::Diagnostic::DelimiterAlias) (dialects.md rule 13).
+    pub(crate) aliases: &'static [&'static [u8]],
+    /// What a call opener outside a section means.
+    pub(crate) bare_call: BareCall,
+    /// One leading and one trailing newline of a value are template framing.
+    pub(crate) framing: bool,
+    /// What a call header holds.
+    pub(crate) header: HeaderForm,
+    /// A header that is exactly this word starts DeepSeek V3's fenced form.
+    pub(crate) fence_keyword: Option<&'static [u8]>,
+    /// The closers a generic `</` in a value may begin; empty when the value mode lists
+    /// whole closers.
+    pub(crate) value_closers: &'static [Delimiter],
+}
+
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));
 
 /// The generated statics against the compiler that produced them (the integration test

@@ -48,20 +48,8 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::tables::MAX_DELIMITER_LEN;
+use crate::tables::{HeaderForm, MAX_DELIMITER_LEN};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
-
-/// What a call header holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum HeaderForm {
-    /// The tool's name (DeepSeek).
-    Name,
-    /// The model's call id, `functions.NAME:IDX` (Kimi): reported with
-    /// [`Sink::tool_id`] (dialects.md rule 10). The name is the text before the last `:`,
-    /// without a leading `functions.`, so `write:1` names `write` and `functions.a.b-c:2`
-    /// names `a.b-c`.
-    CallId,
-}
 
 /// One dialect of the family: its table modes and its settings.
 #[derive(Debug)]
