@@ -34,7 +34,7 @@ pub struct CompiledDialect {
 }
 
 /// One mode's dense DFA as plain data, field for field what the core's
-/// `inband::automaton::Dfa` holds.
+/// (private) `automaton::Dfa` holds (`core/automaton.rs`).
 ///
 /// State index `i` has the premultiplied id `i << stride_log2`. Index 0 is the start
 /// state; match states come last, from `match_min` on.
