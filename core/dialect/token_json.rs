@@ -663,15 +663,7 @@ impl TokenJson {
             // Bytes that can no longer begin a delimiter leave the hold for the head.
             let leaving = scan.hold.len() + 1 - depth;
             let from_hold = leaving.min(scan.hold.len());
-            let name_line_end = call.fenced.is_some()
-                && depth == 0
-                && (is_fence(b)
-                    || (b == b'\n'
-                        && scan
-                            .hold
-                            .iter()
-                            .chain(&call.head[name_from(call)..])
-                            .any(|b| !b.is_ascii_whitespace())));
+            let name_line_end = depth == 0 && ends_name_line(call, &scan.hold, b);
             let kept = usize::from(leaving > from_hold && !name_line_end);
             if call.head.len() + from_hold + kept > HEADER_CAP {
                 self.header_too_long(b, at(i), options, sink);
@@ -1382,6 +1374,19 @@ fn valid_name(name: &[u8]) -> bool {
             .all(|c| c.is_ascii() || (!c.is_whitespace() && !c.is_control())),
         Err(_) => false,
     }
+}
+
+/// In the fenced form, `b` (after `held`, which can no longer begin a delimiter) ends the
+/// name's line: a fence, or a newline after a name that is not all whitespace.
+#[inline(always)]
+fn ends_name_line(call: &Call, held: &[u8], b: u8) -> bool {
+    call.fenced.is_some()
+        && (is_fence(b)
+            || (b == b'\n'
+                && held
+                    .iter()
+                    .chain(&call.head[name_from(call)..])
+                    .any(|b| !b.is_ascii_whitespace())))
 }
 
 /// Bytes that begin no delimiter leave the DFA in its start state and go to the head as
