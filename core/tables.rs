@@ -48,7 +48,7 @@ pub(crate) enum HeaderForm {
 #[derive(Debug)]
 pub(crate) struct Knobs {
     /// Non-canonical spellings of section delimiters, accepted with
-    /// [`Diagnostic::DelimiterAlias`](crate::Diagnostic::DelimiterAlias) (dialects.md rule 13).
+    /// [`Diagnostic::DelimiterAlias`](crate::Diagnostic::DelimiterAlias) (`docs/dialects.md` rule 13).
     pub(crate) aliases: &'static [&'static [u8]],
     /// What a call opener outside a section means.
     pub(crate) bare_call: BareCall,

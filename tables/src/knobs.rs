@@ -31,7 +31,7 @@ pub enum HeaderForm {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Knobs {
     /// `aliases`: non-canonical spellings of the dialect's section delimiters, accepted
-    /// with a diagnostic (dialects.md rule 13). Default: none.
+    /// with a diagnostic (`docs/dialects.md` rule 13). Default: none.
     pub aliases: Vec<Vec<u8>>,
     /// `bare_call`: `canonical` or `missing_section`. Default: `canonical`.
     pub bare_call: BareCall,
