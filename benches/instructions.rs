@@ -88,8 +88,15 @@ fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
     Case { input, chunk }
 }
 
-// The same three inputs written in each other dialect, whole and in 4-byte chunks.
+// The same three inputs written in each other dialect, whole and in 4-byte chunks: with
+// `scan`'s Hermes cases, every dialect × {prose, 64 KiB call, 200 calls} × {whole, 4 B}.
 #[library_benchmark]
+#[bench::qwen3_prose_whole(args = (Dialect::Qwen3, "prose", 0), setup = dialect_case)]
+#[bench::qwen3_prose_4b(args = (Dialect::Qwen3, "prose", 4), setup = dialect_case)]
+#[bench::qwen3_call_whole(args = (Dialect::Qwen3, "call", 0), setup = dialect_case)]
+#[bench::qwen3_call_4b(args = (Dialect::Qwen3, "call", 4), setup = dialect_case)]
+#[bench::qwen3_calls_whole(args = (Dialect::Qwen3, "calls", 0), setup = dialect_case)]
+#[bench::qwen3_calls_4b(args = (Dialect::Qwen3, "calls", 4), setup = dialect_case)]
 #[bench::kimi_prose_whole(args = (Dialect::Kimi, "prose", 0), setup = dialect_case)]
 #[bench::kimi_prose_4b(args = (Dialect::Kimi, "prose", 4), setup = dialect_case)]
 #[bench::kimi_call_whole(args = (Dialect::Kimi, "call", 0), setup = dialect_case)]

@@ -14,7 +14,8 @@
 //!   [`Piece`]: what events carry.
 //! - [`ArgumentsNormalizer`]: turns the model's raw argument text into JSON text for
 //!   clients, fragment by fragment.
-//! - [`tables`]: the dialects' delimiter automata, compiled from `tables/` at build time.
+//! - [`Dialect::delimiters`]: each dialect's delimiters, compiled from `tables/dialects/` at
+//!   build time.
 //!
 //! ## Example: a Hermes call split across chunks
 //!
@@ -84,15 +85,16 @@
 // The core needs no unsafe code; keep it that way until a benchmark says otherwise.
 #![forbid(unsafe_code)]
 
-pub mod automaton;
+mod automaton;
 mod dialect;
 mod edges;
 pub mod event;
 mod lex;
 pub mod normalize;
+mod options;
 mod scan;
 mod scanner;
-pub mod tables;
+mod tables;
 
 /// The README's examples are compiled and run as doctests.
 #[cfg(doctest)]
@@ -102,6 +104,6 @@ struct ReadmeDoctests;
 pub use event::{CallEnd, Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 pub use lex::tag::MAX_TAG;
 pub use normalize::ArgumentsNormalizer;
-pub use scanner::{
-    Dialect, Error, Options, Scanner, MAX_DRAFT_CALLS, MAX_LITERAL_DEPTH, MAX_LOOKAHEAD, MAX_NAME,
-};
+pub use options::{Error, Options, MAX_DRAFT_CALLS, MAX_LITERAL_DEPTH, MAX_LOOKAHEAD, MAX_NAME};
+pub use scanner::{Dialect, Scanner, TableDelimiter};
+pub use tables::MAX_HOLD;

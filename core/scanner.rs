@@ -2,39 +2,18 @@
 
 use core::fmt;
 
-use crate::automaton::Delimiter;
 use crate::automaton::Dfa;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::glm::{self, Glm};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
-use crate::dialect::markup::{self, BareCall, MarkupMachine, Tagset};
-use crate::dialect::token_json::{self, HeaderForm, TokenJson};
+use crate::dialect::markup::{self, MarkupMachine, Tagset};
+use crate::dialect::token_json::{self, TokenJson};
 use crate::edges::{Edges, Watch};
+use crate::options::{Error, Options};
+use crate::tables::BareCall;
 use crate::{tables, Role, Sink, Span};
-
-/// Longest tool name kept, in bytes. A longer name makes the call invalid with
-/// [`Diagnostic::NameTooLong`](crate::Diagnostic::NameTooLong). OpenAI allows 64.
-pub const MAX_NAME: usize = 128;
-
-/// Most complete calls one reasoning block may hold while its fate is open (dialects.md
-/// rule 7); more end as invalid with
-/// [`Diagnostic::TooManyDraftCalls`](crate::Diagnostic::TooManyDraftCalls).
-pub const MAX_DRAFT_CALLS: u32 = 64;
-
-/// Longest run of whitespace kept after a candidate closer (or a section opener) while the
-/// next byte decides whether it counts (dialects.md rule 4: the markup family's
-/// `</parameter>`; Gemma's `<|"|>`, model-formats.md §12). After more, the candidate does
-/// not count.
-pub const MAX_LOOKAHEAD: usize = 32;
-
-/// Deepest nesting of lists and objects (counted together) in one value of a literal
-/// dialect's call (`gemma`, `gemini`): the bracket stack of the Gemma and Python value
-/// lexers holds this many levels in fixed memory; one more opener makes the call malformed.
-/// A value's own outermost list or object is level 1; the call's argument list or braces
-/// do not count. Renderers refuse a deeper value (`inband_alloc::render`).
-pub const MAX_LITERAL_DEPTH: usize = 64;
 
 /// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,6 +159,72 @@ impl Dialect {
     }
 }
 
+/// One delimiter of a dialect's table (`tables/dialects/NAME.toml`, compiled by `build.rs`):
+/// the scanner mode it belongs to, its exact bytes and its role. Renderers and tests read a
+/// dialect's delimiters here instead of copying them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TableDelimiter {
+    /// The scanner mode, as the table names it (`content`, `reasoning`, `value`, …).
+    pub mode: &'static str,
+    /// The delimiter exactly as the model writes it (UTF-8, special tokens spelled out).
+    pub bytes: &'static [u8],
+    /// What the delimiter means in that mode.
+    pub role: Role,
+}
+
+impl Dialect {
+    /// The compiled automaton of every mode of the dialect's table, by mode name.
+    pub(crate) fn modes(self) -> &'static [(&'static str, &'static Dfa)] {
+        match self {
+            Dialect::Hermes => tables::hermes::MODES,
+            Dialect::Qwen3 => tables::qwen3::MODES,
+            Dialect::Kimi => tables::kimi::MODES,
+            Dialect::Deepseek => tables::deepseek::MODES,
+            Dialect::Harmony => tables::harmony::MODES,
+            Dialect::Xml => tables::xml::MODES,
+            Dialect::Gemma => tables::gemma::MODES,
+            Dialect::Gemini => tables::gemini::MODES,
+            Dialect::Anthropic => tables::anthropic::MODES,
+            Dialect::Minimax => tables::minimax::MODES,
+            Dialect::Qwen3Coder => tables::qwen3_coder::MODES,
+            Dialect::Glm => tables::glm::MODES,
+        }
+    }
+
+    /// The documented origin of the dialect's wire format (chat templates, reference
+    /// parsers), as its table file's `source` gives it.
+    pub const fn source(self) -> &'static str {
+        match self {
+            Dialect::Hermes => tables::hermes::SOURCE,
+            Dialect::Qwen3 => tables::qwen3::SOURCE,
+            Dialect::Kimi => tables::kimi::SOURCE,
+            Dialect::Deepseek => tables::deepseek::SOURCE,
+            Dialect::Harmony => tables::harmony::SOURCE,
+            Dialect::Xml => tables::xml::SOURCE,
+            Dialect::Gemma => tables::gemma::SOURCE,
+            Dialect::Gemini => tables::gemini::SOURCE,
+            Dialect::Anthropic => tables::anthropic::SOURCE,
+            Dialect::Minimax => tables::minimax::SOURCE,
+            Dialect::Qwen3Coder => tables::qwen3_coder::SOURCE,
+            Dialect::Glm => tables::glm::SOURCE,
+        }
+    }
+
+    /// Every delimiter of the dialect's table: mode by mode in the table's (sorted) mode
+    /// order, within a mode by role, then in table order. A delimiter listed in two modes
+    /// comes once per mode.
+    pub fn delimiters(self) -> impl Iterator<Item = TableDelimiter> {
+        self.modes().iter().flat_map(|&(mode, dfa)| {
+            dfa.delimiters.iter().map(move |d| TableDelimiter {
+                mode,
+                bytes: d.bytes,
+                role: d.role,
+            })
+        })
+    }
+}
+
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -202,7 +247,8 @@ static QWEN3: json_tag::Modes = json_tag::Modes {
 };
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
-/// dialect reads too; its modes are in `deepseek.toml` only.
+/// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
+/// `[knobs]` of `deepseek.toml` are its special-token calls').
 static DSML: Tagset = Tagset {
     section: &tables::deepseek::DSML_SECTION,
     invoke: &tables::deepseek::DSML_INVOKE,
@@ -214,52 +260,46 @@ static DSML: Tagset = Tagset {
     closers: &[],
 };
 
-static KIMI: token_json::Modes = token_json::Modes {
-    content: &tables::kimi::CONTENT,
-    reasoning: &tables::kimi::REASONING,
-    section: &tables::kimi::SECTION,
-    call: &tables::kimi::CALL,
-    header: HeaderForm::CallId,
-    fenced_keyword: None,
-    // The singular spelling (vLLM tests, llama.cpp PR #17376; model-formats §8).
-    aliases: &[
-        "<|tool_call_section_begin|>".as_bytes(),
-        "<|tool_call_section_end|>".as_bytes(),
-    ],
-    markup: None,
-};
+/// A token dialect's modes and knobs (its table's `[knobs]`).
+macro_rules! token_json {
+    ($t:ident, $markup:expr) => {
+        token_json::Modes {
+            content: &tables::$t::CONTENT,
+            reasoning: &tables::$t::REASONING,
+            section: &tables::$t::SECTION,
+            call: &tables::$t::CALL,
+            header: tables::$t::KNOBS.header,
+            fenced_keyword: tables::$t::KNOBS.fence_keyword,
+            aliases: tables::$t::KNOBS.aliases,
+            markup: $markup,
+        }
+    };
+}
 
-static DEEPSEEK: token_json::Modes = token_json::Modes {
-    content: &tables::deepseek::CONTENT,
-    reasoning: &tables::deepseek::REASONING,
-    section: &tables::deepseek::SECTION,
-    call: &tables::deepseek::CALL,
-    header: HeaderForm::Name,
-    fenced_keyword: Some(b"function"),
-    // The section opener spellings llama.cpp accepts besides the canonical one
-    // (model-formats §7.1).
-    aliases: &[
-        "<｜tool_calls_begin｜>".as_bytes(),
-        "<｜tool calls begin｜>".as_bytes(),
-        "<｜tool\\_calls\\_begin｜>".as_bytes(),
-        "<｜tool▁calls｜>".as_bytes(),
-    ],
-    markup: Some(&DSML),
-};
+/// A parameters dialect's tagset: its modes and its table's `[knobs]`.
+macro_rules! tagset {
+    ($t:ident) => {
+        Tagset {
+            section: &tables::$t::SECTION,
+            invoke: &tables::$t::INVOKE,
+            value: &tables::$t::VALUE,
+            after_value: &tables::$t::AFTER_VALUE,
+            aliases: tables::$t::KNOBS.aliases,
+            bare_call: tables::$t::KNOBS.bare_call,
+            framing: tables::$t::KNOBS.framing,
+            closers: tables::$t::KNOBS.value_closers,
+        }
+    };
+}
+
+static KIMI: token_json::Modes = token_json!(kimi, None);
+
+static DEEPSEEK: token_json::Modes = token_json!(deepseek, Some(&DSML));
 
 static XML: markup::Modes = markup::Modes {
     content: &tables::xml::CONTENT,
     reasoning: &tables::xml::REASONING,
-    tags: Tagset {
-        section: &tables::xml::SECTION,
-        invoke: &tables::xml::INVOKE,
-        value: &tables::xml::VALUE,
-        after_value: &tables::xml::AFTER_VALUE,
-        aliases: &[],
-        bare_call: BareCall::Canonical,
-        framing: false,
-        closers: &[],
-    },
+    tags: tagset!(xml),
     embedded: Some(&DSML),
 };
 
@@ -276,65 +316,24 @@ static GEMINI: gemini::Modes = gemini::Modes {
     reasoning: &tables::gemini::REASONING,
 };
 
-/// The closers a `</` in an anthropic or minimax value may begin (their `value` modes list
-/// the generic `</`, so that a closer named after the parameter is seen too).
-static INVOKE_CLOSERS: [Delimiter; 2] = [
-    Delimiter {
-        bytes: b"</parameter>",
-        role: Role::ParamClose,
-    },
-    Delimiter {
-        bytes: b"</invoke>",
-        role: Role::CallClose,
-    },
-];
-
 static ANTHROPIC: markup::Modes = markup::Modes {
     content: &tables::anthropic::CONTENT,
     reasoning: &tables::anthropic::REASONING,
-    tags: Tagset {
-        section: &tables::anthropic::SECTION,
-        invoke: &tables::anthropic::INVOKE,
-        value: &tables::anthropic::VALUE,
-        after_value: &tables::anthropic::AFTER_VALUE,
-        aliases: &[],
-        bare_call: BareCall::MissingSection,
-        framing: false,
-        closers: &INVOKE_CLOSERS,
-    },
+    tags: tagset!(anthropic),
     embedded: None,
 };
 
 static MINIMAX: markup::Modes = markup::Modes {
     content: &tables::minimax::CONTENT,
     reasoning: &tables::minimax::REASONING,
-    tags: Tagset {
-        section: &tables::minimax::SECTION,
-        invoke: &tables::minimax::INVOKE,
-        value: &tables::minimax::VALUE,
-        after_value: &tables::minimax::AFTER_VALUE,
-        // The wrapper without its prefix (seed §2.6 g; vLLM and llama.cpp accept it).
-        aliases: &[b"<tool_call>", b"</tool_call>"],
-        bare_call: BareCall::MissingSection,
-        framing: false,
-        closers: &INVOKE_CLOSERS,
-    },
+    tags: tagset!(minimax),
     embedded: None,
 };
 
 static QWEN3_CODER: markup::Modes = markup::Modes {
     content: &tables::qwen3_coder::CONTENT,
     reasoning: &tables::qwen3_coder::REASONING,
-    tags: Tagset {
-        section: &tables::qwen3_coder::SECTION,
-        invoke: &tables::qwen3_coder::INVOKE,
-        value: &tables::qwen3_coder::VALUE,
-        after_value: &tables::qwen3_coder::AFTER_VALUE,
-        aliases: &[],
-        bare_call: BareCall::MissingSection,
-        framing: true,
-        closers: &[],
-    },
+    tags: tagset!(qwen3_coder),
     embedded: None,
 };
 
@@ -422,65 +421,13 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
     })
 }
 
-/// Scanner options. Construct with [`Options::default`] and set fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Options {
-    /// The stream starts inside reasoning: the prompt already opened it (Qwen3-Thinking,
-    /// DeepSeek-R1 templates; model-formats.md §24.1). An explicit opener at the start is
-    /// then optional markup. Default: `false`; then a reasoning closer in content before
-    /// any opener stays text and gets
-    /// [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning), the sign
-    /// that this option was needed.
-    pub starts_in_reasoning: bool,
-    /// Most argument bytes one call may have; more end the call as invalid with
-    /// [`Diagnostic::ArgumentsTooLong`](crate::Diagnostic::ArgumentsTooLong).
-    /// Default: 64 MiB.
-    pub max_argument_bytes: u64,
-    /// Most call openers one response may hold (drafts and broken calls count too); the
-    /// calls of later ones are invalid with
-    /// [`Diagnostic::TooManyCalls`](crate::Diagnostic::TooManyCalls). Default: 1024.
-    pub max_calls: u32,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            starts_in_reasoning: false,
-            max_argument_bytes: 64 << 20,
-            max_calls: 1024,
-        }
-    }
-}
-
-/// Misuse of a [`Scanner`]. Nothing in the model's output is ever an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// [`Scanner::feed`] or [`Scanner::finish`] after [`Scanner::finish`] without
-    /// [`Scanner::reset`].
-    Finished,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Finished => {
-                f.write_str("the scanner was finished; call reset() before feeding it again")
-            }
-        }
-    }
-}
-
-impl core::error::Error for Error {}
-
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
 /// Memory is fixed (`size_of::<Scanner>()` is 384 bytes on x86_64; a test keeps it at most
-/// 384: the held-back tail of at most [`tables::MAX_HOLD`] bytes, a name or call-header
-/// buffer of a little more than [`MAX_NAME`] bytes or a markup tag of
+/// 384: the held-back tail of at most [`MAX_HOLD`](crate::MAX_HOLD) bytes, a name or call-header
+/// buffer of a little more than [`MAX_NAME`](crate::MAX_NAME) bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
-/// them in the same memory), at most [`MAX_LOOKAHEAD`] bytes of whitespace after a
+/// them in the same memory), at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a
 /// candidate closer (two bits a byte), and a few counters, among them the stream's edges:
 /// where a stop token waits for what follows it and the watch for a reasoning closer before
 /// any opener, 14 bytes, see [`Diagnostic::StrayStopToken`](crate::Diagnostic::StrayStopToken)
@@ -491,20 +438,20 @@ impl core::error::Error for Error {}
 /// looked at once more where the call stood (at most one delimiter's length, once per call
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
-/// Held back at a chunk end: at most [`tables::MAX_HOLD`] bytes of a possible delimiter;
+/// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
 /// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, DSML in `deepseek`),
-/// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`] bytes of
+/// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (dialects.md rule 4),
 /// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a
 /// closer (at most the open parameter's key and `>`, not copied: they are known), and in
 /// `qwen3-coder` one value newline that may be the template's framing; in `gemma`, a quote token and at
-/// most [`MAX_LOOKAHEAD`] bytes of whitespace after it, until the next byte says whether it
-/// closed its string; in `glm`, a call's name or a key tag (at most [`MAX_NAME`] bytes
+/// most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after it, until the next byte says whether it
+/// closed its string; in `glm`, a call's name or a key tag (at most [`MAX_NAME`](crate::MAX_NAME) bytes
 /// and 52 bytes of its tags and whitespace) until it is whole, a candidate value closer and
-/// at most [`MAX_LOOKAHEAD`] bytes of whitespace after it (rule 4), and at most
-/// [`MAX_LOOKAHEAD`] bytes of whitespace at a value's end until the next byte; in `gemini`, the start of a statement (at most [`MAX_NAME`] bytes)
+/// at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after it (rule 4), and at most
+/// [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace at a value's end until the next byte; in `gemini`, the start of a statement (at most [`MAX_NAME`](crate::MAX_NAME) bytes)
 /// until it shows whether it is a call, and the info of a fence line in reasoning (at most
-/// [`MAX_NAME`] bytes) until its line ends.
+/// [`MAX_NAME`](crate::MAX_NAME) bytes) until its line ends.
 ///
 /// Chunk invariance: any split of the same input gives the same events once adjacent
 /// payload fragments of one kind are joined, and the spans of the payload events tile the

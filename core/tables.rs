@@ -15,4 +15,153 @@
 //! Every DFA checks its own invariants in `const` context, so a malformed table fails the
 //! build rather than the scanner.
 
+use crate::automaton::Delimiter;
+
+/// What a call opener found in text, outside any section, means (`bare_call`; the
+/// parameters family).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BareCall {
+    /// A call of its own (`xml`'s bare `<invoke>`, seed §2.5).
+    Canonical,
+    /// A call whose section opener the model left out (Qwen3-Coder's bare `<function=`,
+    /// model-formats.md §4): accepted with [`Diagnostic::MissingSection`](crate::Diagnostic::MissingSection), and the section
+    /// it implies may end with the orphan closer the model still writes (dialects.md rule 12)
+    /// or with anything else, silently.
+    MissingSection,
+}
+
+/// What a call header holds (`header`; the JSON-bodies family's token dialects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HeaderForm {
+    /// The tool's name (DeepSeek).
+    Name,
+    /// The model's call id, `functions.NAME:IDX` (Kimi): reported with
+    /// [`Sink::tool_id`](crate::Sink::tool_id) (dialects.md rule 10). The name is the text
+    /// before the last `:`, without a leading `functions.`, so `write:1` names `write` and
+    /// `functions.a.b-c:2` names `a.b-c`.
+    CallId,
+}
+
+/// A dialect's `[knobs]`: what differs between the dialects of one family besides their
+/// delimiters (`tables/README.md`). A family reads the knobs it has; the others keep their
+/// defaults.
+#[derive(Debug)]
+pub(crate) struct Knobs {
+    /// Non-canonical spellings of section delimiters, accepted with
+    /// [`Diagnostic::DelimiterAlias`](crate::Diagnostic::DelimiterAlias) (`docs/dialects.md` rule 13).
+    pub(crate) aliases: &'static [&'static [u8]],
+    /// What a call opener outside a section means.
+    pub(crate) bare_call: BareCall,
+    /// One leading and one trailing newline of a value are template framing.
+    pub(crate) framing: bool,
+    /// What a call header holds.
+    pub(crate) header: HeaderForm,
+    /// A header that is exactly this word starts DeepSeek V3's fenced form.
+    pub(crate) fence_keyword: Option<&'static [u8]>,
+    /// The closers a generic `</` in a value may begin; empty when the value mode lists
+    /// whole closers.
+    pub(crate) value_closers: &'static [Delimiter],
+}
+
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));
+
+/// The generated statics against the compiler that produced them (the integration test
+/// `tests/tables.rs` checks the compiler's automata against oracles; this closes the loop
+/// from the compiler's output to the statics the scanner reads).
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use std::format;
+    use std::path::Path;
+    use std::string::String;
+    use std::vec::Vec;
+
+    use crate::Dialect;
+
+    fn compiled() -> Vec<inband_tables::CompiledDialect> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/dialects");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".toml"))
+            .collect();
+        names.sort();
+        let inputs: Vec<(String, String)> = names
+            .into_iter()
+            .map(|name| {
+                let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+                (format!("tables/dialects/{name}"), text)
+            })
+            .collect();
+        inband_tables::compile_all(&inputs).unwrap()
+    }
+
+    fn variant(key: &str) -> &'static str {
+        inband_tables::ROLES
+            .iter()
+            .find(|role| role.key == key)
+            .unwrap()
+            .variant
+    }
+
+    #[test]
+    fn generated_tables_equal_the_compiled_ones() {
+        let compiled = compiled();
+        assert_eq!(compiled.len(), Dialect::ALL.len());
+        for dialect in compiled {
+            let ours = Dialect::from_name(&dialect.name).unwrap();
+            assert_eq!(ours.source(), dialect.source, "{}", dialect.name);
+            assert_eq!(ours.modes().len(), dialect.modes.len(), "{}", dialect.name);
+            for (&(name, dfa), mode) in ours.modes().iter().zip(&dialect.modes) {
+                let at = format!("{}/{}", dialect.name, mode.name);
+                assert_eq!(name, mode.name, "{at}: mode order");
+                assert_eq!(dfa.classes, mode.classes, "{at}: classes");
+                assert_eq!(dfa.stride_log2, mode.stride_log2, "{at}: stride_log2");
+                assert_eq!(dfa.trans, mode.trans.as_slice(), "{at}: trans");
+                assert_eq!(dfa.depth, mode.depth.as_slice(), "{at}: depth");
+                assert_eq!(dfa.match_min, mode.match_min, "{at}: match_min");
+                assert_eq!(dfa.matched, mode.matched.as_slice(), "{at}: matched");
+                assert_eq!(dfa.first_bytes, mode.first_bytes.as_slice(), "{at}: first");
+                assert_eq!(*dfa.starts, mode.starts, "{at}: starts");
+                assert_eq!(dfa.delimiters.len(), mode.delimiters.len(), "{at}");
+                for (ours, (bytes, key)) in dfa.delimiters.iter().zip(&mode.delimiters) {
+                    assert_eq!(ours.bytes, bytes.as_slice(), "{at}: delimiter bytes");
+                    assert_eq!(format!("{:?}", ours.role), variant(key), "{at}: role");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hold_back_constants_follow_the_longest_delimiter() {
+        let longest = inband_tables::max_delimiter_len(&compiled());
+        assert_eq!(super::MAX_DELIMITER_LEN, longest);
+        assert_eq!(super::MAX_HOLD, longest - 1);
+    }
+
+    /// The memchr skip finds the same first byte as a plain scan of the start set, on
+    /// haystacks long enough to take the vector path and short ones that do not.
+    #[test]
+    fn find_start_agrees_with_a_byte_loop() {
+        let mut haystack: Vec<u8> = b"plain text, no start bytes here at all..".to_vec();
+        for &dialect in Dialect::ALL {
+            for &(name, dfa) in dialect.modes() {
+                for &first in dfa.first_bytes {
+                    for at in [0, 3, 15, 16, 17, 39] {
+                        let mut h = haystack.clone();
+                        h[at] = first;
+                        for len in [at + 1, 16, h.len()] {
+                            let h = &h[..len.max(at + 1)];
+                            let naive = h.iter().position(|b| dfa.first_bytes.contains(b));
+                            assert_eq!(dfa.find_start(h), naive, "{dialect}/{name} {h:?}");
+                        }
+                    }
+                }
+                let naive = haystack.iter().position(|b| dfa.first_bytes.contains(b));
+                assert_eq!(dfa.find_start(&haystack), naive, "{dialect}/{name}");
+            }
+            haystack.rotate_left(1);
+        }
+    }
+}

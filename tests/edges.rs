@@ -2,37 +2,16 @@
 //! normal stop, not a leak; a reasoning closer with no opener before it says the prompt
 //! opened the reasoning. Every case at every chunking (harness::check).
 
-use inband::automaton::Dfa;
-use inband::{tables, Dialect, Options, Role};
+use inband::{Dialect, Options, Role};
 
 use crate::harness::{self, codes, completion};
-
-/// The content mode's automaton of `dialect`.
-fn content(dialect: Dialect) -> &'static Dfa {
-    match dialect {
-        Dialect::Hermes => &tables::hermes::CONTENT,
-        Dialect::Qwen3 => &tables::qwen3::CONTENT,
-        Dialect::Kimi => &tables::kimi::CONTENT,
-        Dialect::Deepseek => &tables::deepseek::CONTENT,
-        Dialect::Harmony => &tables::harmony::CONTENT,
-        Dialect::Xml => &tables::xml::CONTENT,
-        Dialect::Anthropic => &tables::anthropic::CONTENT,
-        Dialect::Minimax => &tables::minimax::CONTENT,
-        Dialect::Qwen3Coder => &tables::qwen3_coder::CONTENT,
-        Dialect::Gemma => &tables::gemma::CONTENT,
-        Dialect::Gemini => &tables::gemini::CONTENT,
-        Dialect::Glm => &tables::glm::CONTENT,
-        other => panic!("no table for {other}"),
-    }
-}
 
 /// Every dialect's stop tokens (`<|im_end|>`, `<｜end▁of▁sentence｜>`, `[e~[`, `<turn|>`,
 /// `<|return|>`, …), from its own table.
 fn stop_tokens(dialect: Dialect) -> Vec<&'static str> {
-    content(dialect)
-        .delimiters
-        .iter()
-        .filter(|d| d.role == Role::Stop)
+    dialect
+        .delimiters()
+        .filter(|d| d.mode == "content" && d.role == Role::Stop)
         .map(|d| std::str::from_utf8(d.bytes).unwrap())
         .collect()
 }
@@ -201,24 +180,15 @@ fn a_reasoning_closer_without_an_opener_names_the_option() {
 /// every watched dialect begins with `<`.
 #[test]
 fn every_watched_reasoning_closer_begins_with_a_bracket() {
-    let tables: [&Dfa; 10] = [
-        &tables::hermes::REASONING,
-        &tables::qwen3::REASONING,
-        &tables::kimi::REASONING,
-        &tables::deepseek::REASONING,
-        &tables::xml::REASONING,
-        &tables::anthropic::REASONING,
-        &tables::minimax::REASONING,
-        &tables::qwen3_coder::REASONING,
-        &tables::glm::REASONING,
-        &tables::gemma::REASONING,
-    ];
     let mut closers = 0;
-    for dfa in tables {
-        for delimiter in dfa
-            .delimiters
-            .iter()
-            .filter(|d| d.role == Role::ReasoningClose)
+    // Every dialect with a watch (Scanner::new: all but harmony and gemini).
+    for dialect in Dialect::ALL
+        .iter()
+        .filter(|d| !matches!(d, Dialect::Harmony | Dialect::Gemini))
+    {
+        for delimiter in dialect
+            .delimiters()
+            .filter(|d| d.mode == "reasoning" && d.role == Role::ReasoningClose)
         {
             assert_eq!(
                 delimiter.bytes.first(),

@@ -1,18 +1,22 @@
-//! The generated tables (`inband::tables`) against the table compiler that produced them,
-//! against a naive prefix-overlap oracle, and against `aho_corasick::AhoCorasick`.
+//! The table compiler (`inband-tables`) against a naive prefix-overlap oracle and against
+//! `aho_corasick::AhoCorasick`, and the generated file against what the compiler emits now.
+//! (That the core's statics equal the compiled automata, and that its `memchr` skip agrees
+//! with a byte loop, is checked inside the core: `core/tables.rs`.)
 //!
-//! Every `tables/dialects/*.toml` file is compiled again at test time, so a new dialect is covered
-//! as soon as `generated` below maps its modes to their statics (it fails loudly until
-//! then). The number of random haystacks per mode is `INBAND_TABLES_CASES` (default 2000).
+//! Every `tables/dialects/*.toml` file is compiled again at test time, so a new dialect is
+//! covered as soon as its file exists. The number of random haystacks per mode is
+//! `INBAND_TABLES_CASES` (default 2000).
 
 use std::collections::VecDeque;
 use std::path::Path;
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use inband::automaton::{Dfa, START};
 use inband::event::Role;
-use inband::tables;
+use inband::{Dialect, MAX_HOLD};
 use inband_tables::{CompiledDialect, CompiledMode};
+
+/// Premultiplied id of the start state of every compiled mode.
+const START: u16 = 0;
 
 /// Every table file, sorted, as build.rs reads them: `("tables/dialects/NAME.toml", content)`.
 fn table_inputs() -> Vec<(String, String)> {
@@ -35,96 +39,6 @@ fn table_inputs() -> Vec<(String, String)> {
 
 fn compiled() -> Vec<CompiledDialect> {
     inband_tables::compile_all(&table_inputs()).unwrap_or_else(|err| panic!("{err}"))
-}
-
-/// The generated static for a dialect's mode.
-fn generated(dialect: &str, mode: &str) -> &'static Dfa {
-    match (dialect, mode) {
-        ("hermes", "call_body") => &tables::hermes::CALL_BODY,
-        ("hermes", "call_tail") => &tables::hermes::CALL_TAIL,
-        ("hermes", "content") => &tables::hermes::CONTENT,
-        ("hermes", "reasoning") => &tables::hermes::REASONING,
-        ("qwen3", "call_body") => &tables::qwen3::CALL_BODY,
-        ("qwen3", "call_tail") => &tables::qwen3::CALL_TAIL,
-        ("qwen3", "content") => &tables::qwen3::CONTENT,
-        ("qwen3", "reasoning") => &tables::qwen3::REASONING,
-        ("harmony", "body") => &tables::harmony::BODY,
-        ("harmony", "content") => &tables::harmony::CONTENT,
-        ("harmony", "header") => &tables::harmony::HEADER,
-        ("kimi", "call") => &tables::kimi::CALL,
-        ("kimi", "content") => &tables::kimi::CONTENT,
-        ("kimi", "reasoning") => &tables::kimi::REASONING,
-        ("kimi", "section") => &tables::kimi::SECTION,
-        ("deepseek", "call") => &tables::deepseek::CALL,
-        ("deepseek", "content") => &tables::deepseek::CONTENT,
-        ("deepseek", "dsml_after_value") => &tables::deepseek::DSML_AFTER_VALUE,
-        ("deepseek", "dsml_invoke") => &tables::deepseek::DSML_INVOKE,
-        ("deepseek", "dsml_section") => &tables::deepseek::DSML_SECTION,
-        ("deepseek", "dsml_value") => &tables::deepseek::DSML_VALUE,
-        ("deepseek", "reasoning") => &tables::deepseek::REASONING,
-        ("deepseek", "section") => &tables::deepseek::SECTION,
-        ("xml", "after_value") => &tables::xml::AFTER_VALUE,
-        ("xml", "content") => &tables::xml::CONTENT,
-        ("xml", "invoke") => &tables::xml::INVOKE,
-        ("xml", "reasoning") => &tables::xml::REASONING,
-        ("xml", "section") => &tables::xml::SECTION,
-        ("xml", "value") => &tables::xml::VALUE,
-        ("gemini", "content") => &tables::gemini::CONTENT,
-        ("gemini", "reasoning") => &tables::gemini::REASONING,
-        ("gemma", "call_body") => &tables::gemma::CALL_BODY,
-        ("gemma", "call_tail") => &tables::gemma::CALL_TAIL,
-        ("gemma", "content") => &tables::gemma::CONTENT,
-        ("gemma", "reasoning") => &tables::gemma::REASONING,
-        ("gemma", "string") => &tables::gemma::STRING,
-        ("anthropic", "after_value") => &tables::anthropic::AFTER_VALUE,
-        ("anthropic", "content") => &tables::anthropic::CONTENT,
-        ("anthropic", "invoke") => &tables::anthropic::INVOKE,
-        ("anthropic", "reasoning") => &tables::anthropic::REASONING,
-        ("anthropic", "section") => &tables::anthropic::SECTION,
-        ("anthropic", "value") => &tables::anthropic::VALUE,
-        ("minimax", "after_value") => &tables::minimax::AFTER_VALUE,
-        ("minimax", "content") => &tables::minimax::CONTENT,
-        ("minimax", "invoke") => &tables::minimax::INVOKE,
-        ("minimax", "reasoning") => &tables::minimax::REASONING,
-        ("minimax", "section") => &tables::minimax::SECTION,
-        ("minimax", "value") => &tables::minimax::VALUE,
-        ("qwen3-coder", "after_value") => &tables::qwen3_coder::AFTER_VALUE,
-        ("qwen3-coder", "content") => &tables::qwen3_coder::CONTENT,
-        ("qwen3-coder", "invoke") => &tables::qwen3_coder::INVOKE,
-        ("qwen3-coder", "reasoning") => &tables::qwen3_coder::REASONING,
-        ("qwen3-coder", "section") => &tables::qwen3_coder::SECTION,
-        ("qwen3-coder", "value") => &tables::qwen3_coder::VALUE,
-        ("glm", "body") => &tables::glm::BODY,
-        ("glm", "content") => &tables::glm::CONTENT,
-        ("glm", "key") => &tables::glm::KEY,
-        ("glm", "reasoning") => &tables::glm::REASONING,
-        ("glm", "value") => &tables::glm::VALUE,
-        _ => panic!(
-            "dialect `{dialect}`, mode `{mode}` has no entry in tests/tables.rs `generated`: \
-             map it to `inband::tables::{}::{}`",
-            dialect.replace('-', "_"),
-            mode.to_ascii_uppercase()
-        ),
-    }
-}
-
-/// The generated `SOURCE` of a dialect.
-fn generated_source(dialect: &str) -> &'static str {
-    match dialect {
-        "hermes" => tables::hermes::SOURCE,
-        "qwen3" => tables::qwen3::SOURCE,
-        "harmony" => tables::harmony::SOURCE,
-        "kimi" => tables::kimi::SOURCE,
-        "deepseek" => tables::deepseek::SOURCE,
-        "xml" => tables::xml::SOURCE,
-        "gemma" => tables::gemma::SOURCE,
-        "gemini" => tables::gemini::SOURCE,
-        "anthropic" => tables::anthropic::SOURCE,
-        "minimax" => tables::minimax::SOURCE,
-        "qwen3-coder" => tables::qwen3_coder::SOURCE,
-        "glm" => tables::glm::SOURCE,
-        _ => panic!("dialect `{dialect}` has no entry in tests/tables.rs `generated_source`"),
-    }
 }
 
 /// The core `Role` of a table role key.
@@ -154,18 +68,30 @@ fn role(key: &str) -> Role {
     }
 }
 
-/// Every mode of every table: (`dialect/mode`, compiled, generated).
-fn modes() -> Vec<(String, CompiledMode, &'static Dfa)> {
+/// Every mode of every table: (`dialect/mode`, compiled).
+fn modes() -> Vec<(String, CompiledMode)> {
     compiled()
         .into_iter()
         .flat_map(|dialect| {
             let name = dialect.name.clone();
-            dialect.modes.into_iter().map(move |mode| {
-                let dfa = generated(&name, &mode.name);
-                (format!("{name}/{}", mode.name), mode, dfa)
-            })
+            dialect
+                .modes
+                .into_iter()
+                .map(move |mode| (format!("{name}/{}", mode.name), mode))
         })
         .collect()
+}
+
+/// Trailing bytes that may still begin a delimiter in `state`.
+fn depth(mode: &CompiledMode, state: u16) -> usize {
+    usize::from(mode.depth[usize::from(state >> mode.stride_log2)])
+}
+
+/// The index of the delimiter `state` completes, if it is a match state.
+fn matched(mode: &CompiledMode, state: u16) -> Option<usize> {
+    (state >= mode.match_min).then(|| {
+        usize::from(mode.matched[usize::from((state - mode.match_min) >> mode.stride_log2)])
+    })
 }
 
 #[test]
@@ -187,36 +113,29 @@ fn generated_file_is_what_the_compiler_emits_now() {
     );
 }
 
+/// The public view of the tables (`Dialect::delimiters`) lists exactly the compiled
+/// delimiters, mode by mode.
 #[test]
-fn generated_tables_equal_the_compiled_ones() {
-    for dialect in compiled() {
-        assert_eq!(
-            generated_source(&dialect.name),
-            dialect.source,
-            "{}",
-            dialect.name
-        );
-        for mode in &dialect.modes {
-            let dfa = generated(&dialect.name, &mode.name);
-            let at = format!("{}/{}", dialect.name, mode.name);
-            assert_eq!(dfa.classes, mode.classes, "{at}: classes");
-            assert_eq!(dfa.stride_log2, mode.stride_log2, "{at}: stride_log2");
-            assert_eq!(dfa.trans, mode.trans, "{at}: trans");
-            assert_eq!(dfa.depth, mode.depth, "{at}: depth");
-            assert_eq!(dfa.match_min, mode.match_min, "{at}: match_min");
-            assert_eq!(dfa.matched, mode.matched, "{at}: matched");
-            assert_eq!(dfa.first_bytes, mode.first_bytes, "{at}: first_bytes");
-            assert_eq!(*dfa.starts, mode.starts, "{at}: starts");
-            assert_eq!(
-                dfa.delimiters.len(),
-                mode.delimiters.len(),
-                "{at}: delimiters"
-            );
-            for (generated, (bytes, key)) in dfa.delimiters.iter().zip(&mode.delimiters) {
-                assert_eq!(generated.bytes, bytes.as_slice(), "{at}: delimiter bytes");
-                assert_eq!(generated.role, role(key), "{at}: delimiter role");
-            }
-        }
+fn every_dialects_delimiters_are_its_compiled_ones() {
+    let compiled = compiled();
+    assert_eq!(compiled.len(), Dialect::ALL.len());
+    for dialect in compiled {
+        let ours = Dialect::from_name(&dialect.name).unwrap();
+        assert_eq!(ours.source(), dialect.source, "{}", dialect.name);
+        let expected: Vec<(String, Vec<u8>, Role)> = dialect
+            .modes
+            .iter()
+            .flat_map(|mode| {
+                mode.delimiters
+                    .iter()
+                    .map(|(bytes, key)| (mode.name.clone(), bytes.clone(), role(key)))
+            })
+            .collect();
+        let listed: Vec<(String, Vec<u8>, Role)> = ours
+            .delimiters()
+            .map(|d| (d.mode.to_owned(), d.bytes.to_vec(), d.role))
+            .collect();
+        assert_eq!(listed, expected, "{}", dialect.name);
     }
 }
 
@@ -230,10 +149,10 @@ fn hold_back_constants_follow_the_longest_delimiter() {
         .map(|(bytes, _)| bytes.len())
         .max()
         .unwrap();
-    assert_eq!(tables::MAX_DELIMITER_LEN, longest);
-    assert_eq!(tables::MAX_HOLD, tables::MAX_DELIMITER_LEN - 1);
+    assert_eq!(inband_tables::max_delimiter_len(&compiled()), longest);
+    assert_eq!(MAX_HOLD, longest - 1);
     // `<tool_response>` today; update when a longer delimiter is added.
-    assert!(tables::MAX_DELIMITER_LEN >= "<tool_response>".len());
+    assert!(longest >= "<tool_response>".len());
 }
 
 /// Longest suffix of `text` that is a proper prefix of some delimiter.
@@ -249,13 +168,17 @@ fn naive_depth(text: &[u8], delimiters: &[&[u8]]) -> usize {
         .unwrap_or(0)
 }
 
-fn delimiter_bytes(dfa: &Dfa) -> Vec<&'static [u8]> {
-    dfa.delimiters.iter().map(|d| d.bytes).collect()
+fn delimiter_bytes(mode: &CompiledMode) -> Vec<&[u8]> {
+    mode.delimiters
+        .iter()
+        .map(|(bytes, _)| bytes.as_slice())
+        .collect()
 }
 
 #[test]
 fn every_state_depth_matches_the_naive_oracle() {
-    for (at, _, dfa) in modes() {
+    for (at, dfa) in modes() {
+        let dfa = &dfa;
         let delimiters = delimiter_bytes(dfa);
         let states = dfa.depth.len();
         // Breadth-first over every byte from the start: each state's shortest string.
@@ -286,24 +209,24 @@ fn every_state_depth_matches_the_naive_oracle() {
                 .unwrap_or_else(|| panic!("{at}: state {index} is unreachable"));
             let id = u16::try_from(index << dfa.stride_log2).unwrap();
             // A state's shortest string is its trie string: as long as its depth.
-            assert_eq!(s.len(), dfa.depth(id), "{at}: state {index} ({s:?})");
+            assert_eq!(s.len(), depth(dfa, id), "{at}: state {index} ({s:?})");
             let ends_with = delimiters.iter().position(|d| s.ends_with(d));
-            match dfa.matched(id) {
-                Some(delimiter) => {
+            match matched(dfa, id) {
+                Some(k) => {
                     assert_eq!(
                         ends_with.map(|k| delimiters[k]),
-                        Some(delimiter.bytes),
+                        Some(delimiters[k]),
                         "{at}: {s:?}"
                     );
-                    assert_eq!(dfa.depth(id), delimiter.bytes.len(), "{at}: {s:?}");
+                    assert_eq!(depth(dfa, id), delimiters[k].len(), "{at}: {s:?}");
                 }
                 None => {
                     assert_eq!(ends_with, None, "{at}: {s:?} completes a delimiter");
-                    assert_eq!(dfa.depth(id), naive_depth(s, &delimiters), "{at}: {s:?}");
+                    assert_eq!(depth(dfa, id), naive_depth(s, &delimiters), "{at}: {s:?}");
                 }
             }
             assert_eq!(
-                dfa.depth(id) == 0,
+                depth(dfa, id) == 0,
                 index == 0,
                 "{at}: only the start has depth 0"
             );
@@ -314,28 +237,21 @@ fn every_state_depth_matches_the_naive_oracle() {
 /// What walking a DFA over a haystack gives: the first match as (start, end, delimiter).
 fn walk(
     at: &str,
-    dfa: &Dfa,
+    dfa: &CompiledMode,
     haystack: &[u8],
     delimiters: &[&[u8]],
 ) -> Option<(usize, usize, usize)> {
     let mut state = START;
     for (i, &byte) in haystack.iter().enumerate() {
         state = dfa.next(state, byte);
-        if let Some(delimiter) = dfa.matched(state) {
-            let k = delimiters
-                .iter()
-                .position(|d| *d == delimiter.bytes)
-                .unwrap();
-            assert_eq!(
-                dfa.depth(state),
-                delimiter.bytes.len(),
-                "{at}: {haystack:?} at {i}"
-            );
-            return Some((i + 1 - delimiter.bytes.len(), i + 1, k));
+        if let Some(k) = matched(dfa, state) {
+            let len = delimiters[k].len();
+            assert_eq!(depth(dfa, state), len, "{at}: {haystack:?} at {i}");
+            return Some((i + 1 - len, i + 1, k));
         }
         let naive = naive_depth(&haystack[..=i], delimiters);
         assert_eq!(
-            dfa.depth(state),
+            depth(dfa, state),
             naive,
             "{at}: depth in {haystack:?} at {i}"
         );
@@ -344,8 +260,14 @@ fn walk(
     None
 }
 
-/// Checks one haystack against aho-corasick and the skip-ahead against a byte loop.
-fn check(at: &str, dfa: &Dfa, oracle: &AhoCorasick, haystack: &[u8], delimiters: &[&[u8]]) {
+/// Checks one haystack against aho-corasick, and the skip set against the delimiters.
+fn check(
+    at: &str,
+    dfa: &CompiledMode,
+    oracle: &AhoCorasick,
+    haystack: &[u8],
+    delimiters: &[&[u8]],
+) {
     let expected = oracle
         .find(haystack)
         .map(|m| (m.start(), m.end(), m.pattern().as_usize()));
@@ -354,12 +276,17 @@ fn check(at: &str, dfa: &Dfa, oracle: &AhoCorasick, haystack: &[u8], delimiters:
         expected,
         "{at}: first match in {haystack:?}"
     );
-    let naive_start = haystack.iter().position(|b| dfa.first_bytes.contains(b));
-    assert_eq!(
-        dfa.find_start(haystack),
-        naive_start,
-        "{at}: find_start in {haystack:?}"
-    );
+    let mut firsts: Vec<u8> = delimiters.iter().map(|d| d[0]).collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(dfa.first_bytes, firsts, "{at}: first_bytes");
+    for byte in 0..=255u8 {
+        assert_eq!(
+            dfa.starts[usize::from(byte)],
+            firsts.contains(&byte),
+            "{at}: starts[{byte}]"
+        );
+    }
 }
 
 /// A seeded ChaCha8 generator, so failures reproduce.
@@ -396,9 +323,10 @@ fn cases() -> usize {
 #[test]
 fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
     // Every delimiter of every dialect and mode, so modes also see each other's delimiters.
-    let everything: Vec<&'static [u8]> = modes()
+    let modes = modes();
+    let everything: Vec<&[u8]> = modes
         .iter()
-        .flat_map(|(_, _, dfa)| delimiter_bytes(dfa))
+        .flat_map(|(_, dfa)| delimiter_bytes(dfa))
         .collect();
     let non_ascii: &[&[u8]] = &[
         "é".as_bytes(),
@@ -408,7 +336,7 @@ fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
         b"\xff",
         b"\x00",
     ];
-    for (at, _, dfa) in modes() {
+    for (at, dfa) in &modes {
         let delimiters = delimiter_bytes(dfa);
         let oracle = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostFirst)
@@ -440,7 +368,7 @@ fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
                     _ => haystack.extend_from_slice(b"text {\"x\": 1} "),
                 }
             }
-            check(&at, dfa, &oracle, &haystack, &delimiters);
+            check(at, dfa, &oracle, &haystack, &delimiters);
         }
     }
 }
@@ -448,7 +376,8 @@ fn first_match_and_depth_agree_with_aho_corasick_on_random_haystacks() {
 #[test]
 fn first_match_and_depth_agree_with_aho_corasick_on_all_short_haystacks() {
     // Every string of up to three bytes over the mode's delimiter bytes plus one other byte.
-    for (at, _, dfa) in modes() {
+    for (at, dfa) in modes() {
+        let dfa = &dfa;
         let delimiters = delimiter_bytes(dfa);
         let oracle = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostFirst)

@@ -4,8 +4,8 @@
 
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::JsonValue;
+use crate::options::{Options, MAX_DRAFT_CALLS};
 use crate::scan::{DelimiterScan, Stop};
-use crate::scanner::{Options, MAX_DRAFT_CALLS};
 use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 /// Where an anchored delimiter candidate stands.

@@ -23,8 +23,8 @@ use arrayvec::ArrayVec;
 use super::frame::{envelope, Frame};
 use crate::automaton::{Delimiter, Dfa};
 use crate::lex::python::{PyValue, Step};
+use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 /// The scanner modes of the dialect, from its table file.

@@ -23,7 +23,7 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::json::is_json_ws;
 use crate::lex::python::{Nest, Open};
-use crate::scanner::{Options, MAX_NAME};
+use crate::options::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
 /// The scanner modes of the dialect, from its table file.

@@ -31,8 +31,8 @@ use super::frame::{held_markup, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
+use crate::options::{Options, MAX_LOOKAHEAD, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_LOOKAHEAD, MAX_NAME};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
 /// The modes of `glm.toml`.

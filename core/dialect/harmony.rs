@@ -51,8 +51,8 @@ use arrayvec::ArrayVec;
 use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_NAME};
 use crate::tables::harmony::{BODY, CONTENT, HEADER};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 

@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 use super::frame::{envelope, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
-use crate::scanner::{Options, MAX_NAME};
+use crate::options::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 /// The scanner modes of one dialect of the family, from its table file.

@@ -40,9 +40,9 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
+use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_NAME};
-use crate::tables::MAX_HOLD;
+use crate::tables::{BareCall, MAX_HOLD};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
 /// One tagset's delimiters, as four modes of a dialect table (`section`, `invoke`,
@@ -86,18 +86,6 @@ const CLOSER_START: &[u8] = b"</";
 
 /// Bytes of a candidate closer: `</`, a key of at most a tag's length, `>`.
 const CANDIDATE_CAP: usize = MAX_TAG + 3;
-
-/// What a call opener outside a section means in a tagset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BareCall {
-    /// A call of its own (`xml`'s bare `<invoke>`, seed §2.5).
-    Canonical,
-    /// A call whose section opener the model left out (Qwen3-Coder's bare `<function=`,
-    /// model-formats.md §4): accepted with [`Diagnostic::MissingSection`], and the section
-    /// it implies may end with the orphan closer the model still writes (dialects.md rule 12)
-    /// or with anything else, silently.
-    MissingSection,
-}
 
 /// The modes of a dialect whose whole machine is the markup family.
 #[derive(Debug)]

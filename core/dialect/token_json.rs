@@ -46,22 +46,10 @@ use super::frame::{envelope, envelope_while, Anchored, Frame};
 use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::scanner::{Options, MAX_NAME};
-use crate::tables::MAX_DELIMITER_LEN;
+use crate::tables::{HeaderForm, MAX_DELIMITER_LEN};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
-
-/// What a call header holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum HeaderForm {
-    /// The tool's name (DeepSeek).
-    Name,
-    /// The model's call id, `functions.NAME:IDX` (Kimi): reported with
-    /// [`Sink::tool_id`] (dialects.md rule 10). The name is the text before the last `:`,
-    /// without a leading `functions.`, so `write:1` names `write` and `functions.a.b-c:2`
-    /// names `a.b-c`.
-    CallId,
-}
 
 /// One dialect of the family: its table modes and its settings.
 #[derive(Debug)]
@@ -648,18 +636,8 @@ impl TokenJson {
                     return i;
                 }
                 if call.fenced.is_none() && !dfa.starts[usize::from(b)] {
-                    // Bytes that begin no delimiter leave the DFA in its start state and go
-                    // to the head as they come (up to its cap; the byte past it is the
-                    // general case below): take the run of them at once.
-                    let room = HEADER_CAP - call.head.len();
-                    let n = chunk[i..]
-                        .iter()
-                        .take(room)
-                        .take_while(|&&c| !dfa.starts[usize::from(c)])
-                        .count();
+                    let n = take_plain(call, dfa, &chunk[i..]);
                     if n > 0 {
-                        // Cannot overflow: `n` is at most the room left.
-                        let _ = call.head.try_extend_from_slice(&chunk[i..i + n]);
                         i += n;
                         continue;
                     }
@@ -685,31 +663,10 @@ impl TokenJson {
             // Bytes that can no longer begin a delimiter leave the hold for the head.
             let leaving = scan.hold.len() + 1 - depth;
             let from_hold = leaving.min(scan.hold.len());
-            let name_line_end = call.fenced.is_some()
-                && depth == 0
-                && (is_fence(b)
-                    || (b == b'\n'
-                        && scan
-                            .hold
-                            .iter()
-                            .chain(&call.head[name_from(call)..])
-                            .any(|b| !b.is_ascii_whitespace())));
+            let name_line_end = depth == 0 && ends_name_line(call, &scan.hold, b);
             let kept = usize::from(leaving > from_hold && !name_line_end);
             if call.head.len() + from_hold + kept > HEADER_CAP {
-                // Too long to be a header: the call is broken, and the rest of the header
-                // is markup as it comes. What was not kept is scanned again that way.
-                // Cannot overflow: the hold is shorter than the longest delimiter.
-                let mut rest: ArrayVec<u8, MAX_DELIMITER_LEN> = ArrayVec::new();
-                let _ = rest.try_extend_from_slice(&scan.hold);
-                let _ = rest.try_push(b);
-                let start = at(i) - rest.len() as u64;
-                scan.hold.clear();
-                scan.state = START;
-                self.frame.ensure_started(Span::at(start), sink);
-                self.report_head(sink);
-                self.call.token().head_dropped = true;
-                self.break_call(Span::at(start), Diagnostic::NameTooLong, sink);
-                self.refeed(&rest, start, options, sink);
+                self.header_too_long(b, at(i), options, sink);
                 return i;
             }
             if from_hold > 0 {
@@ -736,6 +693,25 @@ impl TokenJson {
             scan.state = state;
         }
         chunk.len()
+    }
+
+    /// The header byte `b`, ending at stream offset `end`, makes the header too long to be
+    /// one: the call is broken, and the rest of the header is markup as it comes. What was
+    /// held is scanned again that way.
+    fn header_too_long<S: Sink>(&mut self, b: u8, end: u64, options: &Options, sink: &mut S) {
+        let scan = &mut self.frame.delimiters;
+        // Cannot overflow: the hold is shorter than the longest delimiter.
+        let mut rest: ArrayVec<u8, MAX_DELIMITER_LEN> = ArrayVec::new();
+        let _ = rest.try_extend_from_slice(&scan.hold);
+        let _ = rest.try_push(b);
+        let start = end - rest.len() as u64;
+        scan.hold.clear();
+        scan.state = START;
+        self.frame.ensure_started(Span::at(start), sink);
+        self.report_head(sink);
+        self.call.token().head_dropped = true;
+        self.break_call(Span::at(start), Diagnostic::NameTooLong, sink);
+        self.refeed(&rest, start, options, sink);
     }
 
     /// The rest of a header that is not kept (too long, or a refused call's): markup as it
@@ -1398,4 +1374,33 @@ fn valid_name(name: &[u8]) -> bool {
             .all(|c| c.is_ascii() || (!c.is_whitespace() && !c.is_control())),
         Err(_) => false,
     }
+}
+
+/// In the fenced form, `b` (after `held`, which can no longer begin a delimiter) ends the
+/// name's line: a fence, or a newline after a name that is not all whitespace.
+#[inline(always)]
+fn ends_name_line(call: &Call, held: &[u8], b: u8) -> bool {
+    call.fenced.is_some()
+        && (is_fence(b)
+            || (b == b'\n'
+                && held
+                    .iter()
+                    .chain(&call.head[name_from(call)..])
+                    .any(|b| !b.is_ascii_whitespace())))
+}
+
+/// Bytes that begin no delimiter leave the DFA in its start state and go to the head as
+/// they come (up to its cap; the byte past it is the general case): takes the run of them
+/// at the start of `bytes` at once and returns its length.
+#[inline(always)]
+fn take_plain(call: &mut Call, dfa: &Dfa, bytes: &[u8]) -> usize {
+    let room = HEADER_CAP - call.head.len();
+    let n = bytes
+        .iter()
+        .take(room)
+        .take_while(|&&c| !dfa.starts[usize::from(c)])
+        .count();
+    // Cannot overflow: `n` is at most the room left.
+    let _ = call.head.try_extend_from_slice(&bytes[..n]);
+    n
 }

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::scanner::MAX_LOOKAHEAD;
+use crate::options::MAX_LOOKAHEAD;
 
 /// Up to [`MAX_LOOKAHEAD`] bytes of space, tab, line feed or carriage return (JSON's
 /// whitespace), two bits each, so that the look-ahead costs 9 bytes of scanner state, not

@@ -4,4 +4,5 @@ pub(crate) mod blank;
 pub(crate) mod json;
 pub(crate) mod name;
 pub(crate) mod python;
+pub(crate) mod runs;
 pub(crate) mod tag;

@@ -14,6 +14,7 @@
 //! call such as `f(y=1)`, a subscript, `x.y`) is one expression whose inside is not
 //! checked; the consumer decides what they are.
 
+use super::runs::Runs;
 use crate::{Piece, Span};
 
 /// The kind of a container open inside a literal value.
@@ -280,324 +281,360 @@ impl PyValue {
 
     /// Scans the next bytes of the value (`bytes[i]` is at stream offset `base + i`),
     /// reporting each piece to `emit` in order.
-    pub(crate) fn scan(
+    pub(crate) fn scan<F: FnMut(Piece, Span, &[u8])>(
         &mut self,
         bytes: &[u8],
         base: u64,
-        emit: &mut impl FnMut(Piece, Span, &[u8]),
+        emit: &mut F,
     ) -> Step {
-        let at = |i: usize| base + i as u64;
         self.started |= !bytes.is_empty();
+        let mut r = Runs::new(bytes, base, Piece::Space, emit);
         let mut i = 0;
-        // The bytes from `run` on are `out`, up to where the kind changes.
-        let mut run = 0;
-        let mut out = Piece::Space;
-        // Reports the run up to `to`, when the scan stops there.
-        macro_rules! emit_run {
-            ($to:expr) => {{
-                let to = $to;
-                if run < to {
-                    emit(out, Span::new(at(run), at(to)), &bytes[run..to]);
-                }
-            }};
-        }
-        // Reports the run up to `to`, before bytes reported another way.
-        macro_rules! flush {
-            ($to:expr) => {{
-                let to = $to;
-                emit_run!(to);
-                run = to;
-            }};
-        }
-        macro_rules! put {
-            ($i:expr, $piece:expr) => {{
-                let (i, piece) = ($i, $piece);
-                if piece != out {
-                    flush!(i);
-                    out = piece;
-                }
-            }};
-        }
         while i < bytes.len() {
-            let b = bytes[i];
-            match self.state {
-                State::Between => {
-                    // Structure is checked outside the brackets of a call on a word.
-                    let checked = self.expr == 0;
-                    match b {
-                        b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'\\' => {
-                            put!(i, Piece::Space);
-                            if self.after == After::Word {
-                                self.after = After::WordSpace;
-                            }
-                        }
-                        b'#' => {
-                            put!(i, Piece::Space);
-                            if self.after == After::Word {
-                                self.after = After::WordSpace;
-                            }
-                            self.state = State::Comment;
-                        }
-                        b'(' | b'[' | b'{' => {
-                            let call = b != b'{' && self.after == After::Word;
-                            let allowed = !checked
-                                || call
-                                || (self.after == After::Start
-                                    && self.nest.top() != Some(Open::Key));
-                            if !allowed || !self.nest.push(Open::of(b)) {
-                                emit_run!(i);
-                                return Step::Error(i);
-                            }
-                            put!(i, Piece::Punct);
-                            self.seen = true;
-                            if checked && call {
-                                self.expr = self.nest.depth();
-                            }
-                            self.after = After::Start;
-                        }
-                        b')' | b']' | b'}' if self.nest.depth() == 0 => {
-                            emit_run!(i);
-                            return if b == b')' {
-                                Step::Done(i)
-                            } else {
-                                Step::Error(i)
-                            };
-                        }
-                        b')' | b']' | b'}' => {
-                            let empty = self.after == After::Start;
-                            let allowed = !checked
-                                || match self.nest.top() {
-                                    // A key without its value.
-                                    Some(Open::Key) => empty,
-                                    Some(Open::Value) => !empty,
-                                    _ => true,
-                                };
-                            if !allowed || !self.nest.pop(b) {
-                                emit_run!(i);
-                                return Step::Error(i);
-                            }
-                            put!(i, Piece::Punct);
-                            if !checked && self.nest.depth() < self.expr {
-                                // The call or subscript closed: the word goes on.
-                                self.expr = 0;
-                                self.after = After::Word;
-                            } else if checked {
-                                self.after = After::Closed;
-                            }
-                        }
-                        b',' if self.nest.depth() == 0 => {
-                            emit_run!(i);
-                            return Step::Done(i);
-                        }
-                        b',' | b':' if checked => {
-                            let top = self.nest.top();
-                            let next = match (b, top) {
-                                _ if self.after == After::Start => None,
-                                (b',', Some(Open::Value)) => Some(Open::Key),
-                                (b',', Some(open @ (Open::Paren | Open::List))) => Some(open),
-                                (b':', Some(Open::Key)) => Some(Open::Value),
-                                _ => None,
-                            };
-                            let Some(next) = next else {
-                                emit_run!(i);
-                                return Step::Error(i);
-                            };
-                            put!(i, Piece::Punct);
-                            self.nest.set_top(next);
-                            self.after = After::Start;
-                        }
-                        b',' | b':' => put!(i, Piece::Punct),
-                        b'\'' | b'"' => {
-                            if checked && !matches!(self.after, After::Start | After::Str) {
-                                emit_run!(i);
-                                return Step::Error(i);
-                            }
-                            emit_run!(i);
-                            self.seen = true;
-                            self.raw = false;
-                            self.quote = b;
-                            self.quotes = 1;
-                            self.state = State::OpenQuotes;
-                            if checked {
-                                self.after = After::Str;
-                            }
-                            run = i + 1;
-                        }
-                        b'`' => {
-                            emit_run!(i);
-                            return Step::Error(i);
-                        }
-                        _ if checked && self.after == After::Closed => {
-                            emit_run!(i);
-                            return Step::Error(i);
-                        }
-                        _ if prefix_letter(b) => {
-                            emit_run!(i);
-                            self.seen = true;
-                            self.prefix = [b, 0];
-                            self.prefix_len = 1;
-                            self.state = State::Prefix;
-                            run = i + 1;
-                        }
-                        _ => {
-                            if checked && self.after == After::Str {
-                                emit_run!(i);
-                                return Step::Error(i);
-                            }
-                            put!(i, Piece::Bare);
-                            self.seen = true;
-                            self.state = State::Word;
-                            if checked {
-                                self.after = After::Word;
-                            }
-                        }
-                    }
-                    i += 1;
+            // Each state's step gives the next byte to look at, or where the value stops.
+            let next = match self.state {
+                State::Between => self.between(&mut r, bytes[i], i),
+                State::Word => Ok(self.word(&mut r, bytes[i], i)),
+                State::Prefix => self.prefix(&mut r, bytes[i], i),
+                State::OpenQuotes => Ok(self.open_quotes(&mut r, bytes[i], i)),
+                State::Str => Ok(self.string(&mut r, bytes, i)),
+                State::Comment => Ok(self.comment(&mut r, bytes[i], i)),
+            };
+            match next {
+                Ok(next) => i = next,
+                Err(step) => return step,
+            }
+        }
+        r.emit_run(i);
+        Step::More
+    }
+
+    /// `b`, at `i`, between tokens: whitespace, a comment, a bracket, a separator, a quote,
+    /// or the start of a bare word or prefix.
+    #[inline(always)]
+    fn between<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+    ) -> Result<usize, Step> {
+        // Structure is checked outside the brackets of a call on a word.
+        let checked = self.expr == 0;
+        let stop = |r: &mut Runs<'_, Piece, F>, step: Step| {
+            r.emit_run(i);
+            Err(step)
+        };
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'\\' | b'#' => {
+                r.put(i, Piece::Space);
+                if self.after == After::Word {
+                    self.after = After::WordSpace;
                 }
-                State::Word => {
-                    if ends_word(b) {
-                        self.state = State::Between;
-                        continue;
-                    }
-                    put!(i, Piece::Bare);
-                    i += 1;
+                if b == b'#' {
+                    self.state = State::Comment;
                 }
-                State::Prefix => {
-                    let held = usize::from(self.prefix_len);
-                    let start = at(i) - held as u64;
-                    let checked = self.expr == 0;
-                    if b == b'\'' || b == b'"' {
-                        if checked && !matches!(self.after, After::Start | After::Str) {
-                            // A string right after a word: not a literal.
-                            emit(Piece::Bare, Span::new(start, at(i)), &self.prefix[..held]);
-                            self.prefix_len = 0;
-                            self.state = State::Between;
-                            return Step::Error(i);
-                        }
-                        if checked {
-                            self.after = After::Str;
-                        }
-                        self.raw = self.prefix[..held]
-                            .iter()
-                            .any(|p| p.eq_ignore_ascii_case(&b'r'));
-                        self.quote = b;
-                        self.quotes = 1;
-                        self.state = State::OpenQuotes;
-                        i += 1;
-                        run = i;
-                        continue;
-                    }
-                    let pair = [self.prefix[0].to_ascii_lowercase(), b.to_ascii_lowercase()];
-                    if held == 1 && matches!(&pair, b"rb" | b"br" | b"rf" | b"fr") {
-                        self.prefix[1] = b;
-                        self.prefix_len = 2;
-                        i += 1;
-                        run = i;
-                        continue;
-                    }
-                    // Not a prefix: the letters begin a bare word.
-                    emit(Piece::Bare, Span::new(start, at(i)), &self.prefix[..held]);
-                    self.prefix_len = 0;
-                    out = Piece::Bare;
-                    run = i;
-                    self.state = State::Word;
-                    if checked {
-                        if self.after == After::Str {
-                            // A word right after a string: not a literal.
-                            self.state = State::Between;
-                            return Step::Error(i);
-                        }
-                        self.after = After::Word;
-                    }
+            }
+            b'(' | b'[' | b'{' => {
+                if !self.open_bracket(r, b, i, checked) {
+                    return stop(r, Step::Error(i));
                 }
-                State::OpenQuotes => {
-                    if b == self.quote {
-                        self.quotes += 1;
-                        i += 1;
-                        run = i;
-                        if self.quotes == 3 {
-                            self.open_string(true, at(i), emit);
-                            out = self.contents();
-                        }
-                        continue;
-                    }
-                    self.open_string(false, at(i), emit);
-                    out = self.contents();
-                    run = i;
+            }
+            b')' | b']' | b'}' if self.nest.depth() == 0 => {
+                let step = if b == b')' {
+                    Step::Done(i)
+                } else {
+                    Step::Error(i)
+                };
+                return stop(r, step);
+            }
+            b')' | b']' | b'}' => {
+                if !self.close_bracket(r, b, i, checked) {
+                    return stop(r, Step::Error(i));
                 }
-                State::Str => {
-                    if self.escape {
-                        put!(i, self.contents());
-                        self.escape = false;
-                        i += 1;
-                        continue;
-                    }
-                    if self.triple && self.quotes > 0 && b != self.quote {
-                        // Quotes that did not make three: contents.
-                        let n = u64::from(self.quotes);
-                        flush!(i);
-                        emit(
-                            self.contents(),
-                            Span::new(at(i) - n, at(i)),
-                            quotes(self.quote, self.quotes),
-                        );
-                        self.quotes = 0;
-                        out = self.contents();
-                    }
-                    let found = if cfg!(feature = "no-skip") {
-                        bytes[i..]
-                            .iter()
-                            .position(|&c| c == self.quote || c == b'\\')
-                    } else {
-                        memchr::memchr2(self.quote, b'\\', &bytes[i..])
-                    };
-                    let Some(k) = found else {
-                        put!(i, self.contents());
-                        i = bytes.len();
-                        continue;
-                    };
-                    if k > 0 {
-                        put!(i, self.contents());
-                        i += k;
-                    }
-                    if bytes[i] == b'\\' {
-                        put!(i, self.contents());
-                        self.escape = true;
-                        i += 1;
-                    } else if !self.triple {
-                        put!(i, Piece::StringClose);
-                        i += 1;
-                        flush!(i);
-                        self.state = State::Between;
-                    } else {
-                        // A quote in a triple-quoted string: held until three in a row.
-                        emit_run!(i);
-                        self.quotes += 1;
-                        i += 1;
-                        run = i;
-                        if self.quotes == 3 {
-                            emit(
-                                Piece::StringClose,
-                                Span::new(at(i) - 3, at(i)),
-                                quotes(self.quote, 3),
-                            );
-                            self.quotes = 0;
-                            self.state = State::Between;
-                        }
-                    }
+            }
+            b',' if self.nest.depth() == 0 => return stop(r, Step::Done(i)),
+            b',' | b':' if checked => {
+                let next = match (b, self.nest.top()) {
+                    _ if self.after == After::Start => None,
+                    (b',', Some(Open::Value)) => Some(Open::Key),
+                    (b',', Some(open @ (Open::Paren | Open::List))) => Some(open),
+                    (b':', Some(Open::Key)) => Some(Open::Value),
+                    _ => None,
+                };
+                let Some(next) = next else {
+                    return stop(r, Step::Error(i));
+                };
+                r.put(i, Piece::Punct);
+                self.nest.set_top(next);
+                self.after = After::Start;
+            }
+            b',' | b':' => r.put(i, Piece::Punct),
+            b'\'' | b'"' => {
+                if checked && !matches!(self.after, After::Start | After::Str) {
+                    return stop(r, Step::Error(i));
                 }
-                State::Comment => {
-                    if b == b'\n' {
-                        self.state = State::Between;
-                        continue;
-                    }
-                    put!(i, Piece::Space);
-                    i += 1;
+                r.emit_run(i);
+                self.seen = true;
+                self.raw = false;
+                self.quote = b;
+                self.quotes = 1;
+                self.state = State::OpenQuotes;
+                if checked {
+                    self.after = After::Str;
+                }
+                r.run = i + 1;
+            }
+            b'`' => return stop(r, Step::Error(i)),
+            _ if checked && self.after == After::Closed => return stop(r, Step::Error(i)),
+            _ if prefix_letter(b) => {
+                r.emit_run(i);
+                self.seen = true;
+                self.prefix = [b, 0];
+                self.prefix_len = 1;
+                self.state = State::Prefix;
+                r.run = i + 1;
+            }
+            _ => {
+                if checked && self.after == After::Str {
+                    return stop(r, Step::Error(i));
+                }
+                r.put(i, Piece::Bare);
+                self.seen = true;
+                self.state = State::Word;
+                if checked {
+                    self.after = After::Word;
                 }
             }
         }
-        emit_run!(i);
-        Step::More
+        Ok(i + 1)
+    }
+
+    /// The opening bracket `b` at `i`; `false` when it cannot be here (or nests too deep).
+    #[inline(always)]
+    fn open_bracket<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+        checked: bool,
+    ) -> bool {
+        let call = b != b'{' && self.after == After::Word;
+        let allowed =
+            !checked || call || (self.after == After::Start && self.nest.top() != Some(Open::Key));
+        if !allowed || !self.nest.push(Open::of(b)) {
+            return false;
+        }
+        r.put(i, Piece::Punct);
+        self.seen = true;
+        if checked && call {
+            self.expr = self.nest.depth();
+        }
+        self.after = After::Start;
+        true
+    }
+
+    /// The closing bracket `b` at `i`, with a bracket open; `false` when it does not close
+    /// it (another kind, or an empty element).
+    #[inline(always)]
+    fn close_bracket<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+        checked: bool,
+    ) -> bool {
+        let empty = self.after == After::Start;
+        let allowed = !checked
+            || match self.nest.top() {
+                // A key without its value.
+                Some(Open::Key) => empty,
+                Some(Open::Value) => !empty,
+                _ => true,
+            };
+        if !allowed || !self.nest.pop(b) {
+            return false;
+        }
+        r.put(i, Piece::Punct);
+        if !checked && self.nest.depth() < self.expr {
+            // The call or subscript closed: the word goes on.
+            self.expr = 0;
+            self.after = After::Word;
+        } else if checked {
+            self.after = After::Closed;
+        }
+        true
+    }
+
+    /// `b`, at `i`, inside a bare word.
+    #[inline(always)]
+    fn word<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+    ) -> usize {
+        if ends_word(b) {
+            self.state = State::Between;
+            return i;
+        }
+        r.put(i, Piece::Bare);
+        i + 1
+    }
+
+    /// `b`, at `i`, after one or two letters that may be a string prefix.
+    #[inline(always)]
+    fn prefix<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+    ) -> Result<usize, Step> {
+        let held = usize::from(self.prefix_len);
+        let start = r.at(i) - held as u64;
+        let checked = self.expr == 0;
+        if b == b'\'' || b == b'"' {
+            if checked && !matches!(self.after, After::Start | After::Str) {
+                // A string right after a word: not a literal.
+                r.send(Piece::Bare, Span::new(start, r.at(i)), &self.prefix[..held]);
+                self.prefix_len = 0;
+                self.state = State::Between;
+                return Err(Step::Error(i));
+            }
+            if checked {
+                self.after = After::Str;
+            }
+            self.raw = self.prefix[..held]
+                .iter()
+                .any(|p| p.eq_ignore_ascii_case(&b'r'));
+            self.quote = b;
+            self.quotes = 1;
+            self.state = State::OpenQuotes;
+            r.run = i + 1;
+            return Ok(i + 1);
+        }
+        let pair = [self.prefix[0].to_ascii_lowercase(), b.to_ascii_lowercase()];
+        if held == 1 && matches!(&pair, b"rb" | b"br" | b"rf" | b"fr") {
+            self.prefix[1] = b;
+            self.prefix_len = 2;
+            r.run = i + 1;
+            return Ok(i + 1);
+        }
+        // Not a prefix: the letters begin a bare word.
+        r.send(Piece::Bare, Span::new(start, r.at(i)), &self.prefix[..held]);
+        self.prefix_len = 0;
+        r.out = Piece::Bare;
+        r.run = i;
+        self.state = State::Word;
+        if checked {
+            if self.after == After::Str {
+                // A word right after a string: not a literal.
+                self.state = State::Between;
+                return Err(Step::Error(i));
+            }
+            self.after = After::Word;
+        }
+        Ok(i)
+    }
+
+    /// `b`, at `i`, after one or two opening quotes.
+    #[inline(always)]
+    fn open_quotes<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+    ) -> usize {
+        if b == self.quote {
+            self.quotes += 1;
+            r.run = i + 1;
+            if self.quotes == 3 {
+                self.open_string(true, r.at(i + 1), r.emit);
+                r.out = self.contents();
+            }
+            return i + 1;
+        }
+        self.open_string(false, r.at(i), r.emit);
+        r.out = self.contents();
+        r.run = i;
+        i
+    }
+
+    /// `bytes[i..]` inside a string: skips to its next quote or backslash.
+    #[inline(always)]
+    fn string<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        bytes: &[u8],
+        mut i: usize,
+    ) -> usize {
+        if self.escape {
+            r.put(i, self.contents());
+            self.escape = false;
+            return i + 1;
+        }
+        if self.triple && self.quotes > 0 && bytes[i] != self.quote {
+            // Quotes that did not make three: contents.
+            let n = u64::from(self.quotes);
+            r.flush(i);
+            let span = Span::new(r.at(i) - n, r.at(i));
+            r.send(self.contents(), span, quotes(self.quote, self.quotes));
+            self.quotes = 0;
+            r.out = self.contents();
+        }
+        let found = if cfg!(feature = "no-skip") {
+            bytes[i..]
+                .iter()
+                .position(|&c| c == self.quote || c == b'\\')
+        } else {
+            memchr::memchr2(self.quote, b'\\', &bytes[i..])
+        };
+        let Some(k) = found else {
+            r.put(i, self.contents());
+            return bytes.len();
+        };
+        if k > 0 {
+            r.put(i, self.contents());
+            i += k;
+        }
+        if bytes[i] == b'\\' {
+            r.put(i, self.contents());
+            self.escape = true;
+            i += 1;
+        } else if !self.triple {
+            r.put(i, Piece::StringClose);
+            i += 1;
+            r.flush(i);
+            self.state = State::Between;
+        } else {
+            // A quote in a triple-quoted string: held until three in a row.
+            r.emit_run(i);
+            self.quotes += 1;
+            i += 1;
+            r.run = i;
+            if self.quotes == 3 {
+                let span = Span::new(r.at(i) - 3, r.at(i));
+                r.send(Piece::StringClose, span, quotes(self.quote, 3));
+                self.quotes = 0;
+                self.state = State::Between;
+            }
+        }
+        i
+    }
+
+    /// `b`, at `i`, inside a `#` comment.
+    #[inline(always)]
+    fn comment<F: FnMut(Piece, Span, &[u8])>(
+        &mut self,
+        r: &mut Runs<'_, Piece, F>,
+        b: u8,
+        i: usize,
+    ) -> usize {
+        if b == b'\n' {
+            self.state = State::Between;
+            return i;
+        }
+        r.put(i, Piece::Space);
+        i + 1
     }
 
     /// Opens the string after its quotes (`triple`, or one quote and, when two were seen,
@@ -665,213 +702,4 @@ impl PyValue {
 }
 
 #[cfg(test)]
-mod tests {
-    extern crate std;
-    use std::format;
-    use std::string::String;
-    use std::vec;
-    use std::vec::Vec;
-
-    use super::*;
-
-    /// Scans `parts` as one stream; returns the joined pieces and the final step, after
-    /// checking that the pieces' spans tile what was consumed.
-    fn lex(parts: &[&str]) -> (Vec<(Piece, String)>, Step) {
-        let mut lexer = PyValue::new();
-        let mut pieces: Vec<(Piece, String)> = Vec::new();
-        let mut at = 0u64;
-        let mut base = 0u64;
-        let mut step = Step::More;
-        {
-            let mut emit = |piece: Piece, span: Span, bytes: &[u8]| {
-                assert_eq!(span.start, at, "{piece:?} {bytes:?}");
-                assert_eq!(span.len(), bytes.len() as u64);
-                at = span.end;
-                let text = String::from_utf8_lossy(bytes).into_owned();
-                match pieces.last_mut() {
-                    Some((last, joined)) if *last == piece => joined.push_str(&text),
-                    _ => pieces.push((piece, text)),
-                }
-            };
-            for part in parts {
-                step = match lexer.scan(part.as_bytes(), base, &mut emit) {
-                    Step::More => Step::More,
-                    Step::Done(k) => Step::Done(base as usize + k),
-                    Step::Error(k) => Step::Error(base as usize + k),
-                };
-                if step != Step::More {
-                    break;
-                }
-                base += part.len() as u64;
-            }
-            if step == Step::More {
-                lexer.flush(base, &mut emit);
-            }
-        }
-        (pieces, step)
-    }
-
-    /// Every two-way split of `input` lexes alike.
-    fn lex_all(input: &str) -> (Vec<(Piece, String)>, Step) {
-        let whole = lex(&[input]);
-        for k in 0..=input.len() {
-            if input.is_char_boundary(k) {
-                assert_eq!(
-                    lex(&[&input[..k], &input[k..]]),
-                    whole,
-                    "split at {k} of {input:?}"
-                );
-            }
-        }
-        whole
-    }
-
-    use Piece::*;
-
-    fn p(piece: Piece, text: &str) -> (Piece, String) {
-        (piece, String::from(text))
-    }
-
-    #[test]
-    fn strings_of_every_shape() {
-        assert_eq!(
-            lex_all("'a\\'b' \"\" r'\\d' rb\"x\" '''t\"'''"),
-            (
-                vec![
-                    p(StringOpen, "'"),
-                    p(Escaped, "a\\'b"),
-                    p(StringClose, "'"),
-                    p(Space, " "),
-                    p(StringOpen, "\""),
-                    p(StringClose, "\""),
-                    p(Space, " "),
-                    p(StringOpen, "r'"),
-                    p(Raw, "\\d"),
-                    p(StringClose, "'"),
-                    p(Space, " "),
-                    p(StringOpen, "rb\""),
-                    p(Raw, "x"),
-                    p(StringClose, "\""),
-                    p(Space, " "),
-                    p(StringOpen, "'''"),
-                    p(Escaped, "t\""),
-                    p(StringClose, "'''"),
-                ],
-                Step::More
-            )
-        );
-    }
-
-    #[test]
-    fn triple_quotes_hold_fences_and_short_quote_runs() {
-        assert_eq!(
-            lex_all("\"\"\"x\n```\n\"\" \"y\"\"\"),"),
-            (
-                vec![
-                    p(StringOpen, "\"\"\""),
-                    p(Escaped, "x\n```\n\"\" \"y"),
-                    p(StringClose, "\"\"\""),
-                ],
-                Step::Done(17)
-            )
-        );
-    }
-
-    #[test]
-    fn structure_outside_strings() {
-        assert_eq!(
-            lex_all("[1, (2,), {'k': None}] # c\n ,"),
-            (
-                vec![
-                    p(Punct, "["),
-                    p(Bare, "1"),
-                    p(Punct, ","),
-                    p(Space, " "),
-                    p(Punct, "("),
-                    p(Bare, "2"),
-                    p(Punct, ",),"),
-                    p(Space, " "),
-                    p(Punct, "{"),
-                    p(StringOpen, "'"),
-                    p(Escaped, "k"),
-                    p(StringClose, "'"),
-                    p(Punct, ":"),
-                    p(Space, " "),
-                    p(Bare, "None"),
-                    p(Punct, "}]"),
-                    p(Space, " # c\n "),
-                ],
-                Step::Done(28)
-            )
-        );
-    }
-
-    #[test]
-    fn words_that_look_like_prefixes() {
-        assert_eq!(lex_all("rate, "), (vec![p(Bare, "rate")], Step::Done(4)));
-        assert_eq!(lex_all("b"), (vec![p(Bare, "b")], Step::More));
-        assert_eq!(
-            lex_all("f(y=1))"),
-            (
-                vec![p(Bare, "f"), p(Punct, "("), p(Bare, "y=1"), p(Punct, ")")],
-                Step::Done(6)
-            )
-        );
-    }
-
-    #[test]
-    fn structure_is_checked() {
-        // Closers match their openers; a dict's `:` and `,` stand between key and value;
-        // no element is empty; nothing but a separator follows a complete literal.
-        for (value, at) in [
-            ("[1)", 2),
-            ("{'k'}", 4),
-            ("{'k': }", 6),
-            ("{1, 2}", 2),
-            ("[1: 2]", 2),
-            ("[1, , 2]", 4),
-            ("{(1,): 2}", 1),
-            ("[1][0]", 3),
-            ("'x'.upper()", 3),
-            ("'x' y", 4),
-            ("x 'y'", 2),
-            ("x r'y'", 3),
-            ("(1) (2)", 4),
-            (":", 0),
-        ] {
-            assert_eq!(lex_all(value).1, Step::Error(at), "{value}");
-        }
-        for value in [
-            "[1, (2,), {'k': [3]}, {}, (), [],]",
-            "'a' r'b' \\\n 'c'",
-            "f(x)[0].y(z)",
-            "x if y else z",
-            "{f(x): 1, 'k': (1)}",
-        ] {
-            assert_eq!(
-                lex_all(&format!("{value})")).1,
-                Step::Done(value.len()),
-                "{value}"
-            );
-        }
-        let deep = |n: usize| format!("{}{})", "[".repeat(n), "]".repeat(n));
-        assert_eq!(lex_all(&deep(64)).1, Step::Done(128));
-        assert_eq!(lex_all(&deep(65)).1, Step::Error(64));
-    }
-
-    #[test]
-    fn a_fence_outside_strings_is_an_error() {
-        assert_eq!(lex(&["'x'\n```"]).1, Step::Error(4));
-        assert_eq!(lex(&["]"]).1, Step::Error(0));
-    }
-
-    #[test]
-    fn pieces_inside_a_string_are_taken_whole() {
-        let mut lexer = PyValue::new();
-        let mut sink = |_: Piece, _: Span, _: &[u8]| {};
-        assert_eq!(lexer.scan(b"'ab", 0, &mut sink), Step::More);
-        assert_eq!(lexer.take_inside_string(b"cd)"), Some(Escaped));
-        assert_eq!(lexer.take_inside_string(b"c'"), None);
-        assert_eq!(lexer.take_inside_string(b"c\\"), None);
-    }
-}
+mod tests;

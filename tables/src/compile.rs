@@ -10,6 +10,7 @@ use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
 
+use crate::knobs::Knobs;
 use crate::spec::{module_name, parse, DialectSpec, ModeSpec};
 use crate::TableError;
 
@@ -28,10 +29,12 @@ pub struct CompiledDialect {
     pub special_tokens: bool,
     /// The modes, sorted by name.
     pub modes: Vec<CompiledMode>,
+    /// The dialect's `[knobs]`, as read, if the table has the section.
+    pub knobs: Option<Knobs>,
 }
 
 /// One mode's dense DFA as plain data, field for field what the core's
-/// `inband::automaton::Dfa` holds.
+/// (private) `automaton::Dfa` holds (`core/automaton.rs`).
 ///
 /// State index `i` has the premultiplied id `i << stride_log2`. Index 0 is the start
 /// state; match states come last, from `match_min` on.
@@ -117,6 +120,7 @@ pub fn compile(spec: &DialectSpec) -> Result<CompiledDialect, TableError> {
         source: spec.source.clone(),
         special_tokens: spec.special_tokens,
         modes,
+        knobs: spec.knobs.clone(),
     })
 }
 

@@ -85,7 +85,7 @@ const fn check_dfa(dfa: &crate::automaton::Dfa, states: usize, class_count: usiz
 /// The source of `$OUT_DIR/dialects.rs`, which the core `include!`s into its `tables`
 /// module: `MAX_DELIMITER_LEN`, `MAX_HOLD`, and per dialect a module with its `SOURCE`, its
 /// `SPECIAL_TOKENS` flag and one `static` `crate::automaton::Dfa` per mode (named after the mode, upper-cased), each
-/// followed by a `const` check of its invariants.
+/// followed by a `const` check of its invariants, its `KNOBS` (when the table has `[knobs]`) and `MODES`, every mode by name.
 ///
 /// `inputs` are the `(file name, content)` pairs the dialects were compiled from; they are
 /// named in the header with their FNV-1a 64 hash ([`fnv1a64`]).
@@ -171,7 +171,69 @@ fn emit_dialect(out: &mut String, dialect: &CompiledDialect) {
     for mode in &dialect.modes {
         emit_mode(w, dialect, mode);
     }
+    emit_knobs(w, dialect);
+    let _ = writeln!(w);
+    let _ = writeln!(
+        w,
+        "    /// Every mode of `{}`, by name, in table order.",
+        dialect.name
+    );
+    let modes: Vec<String> = dialect
+        .modes
+        .iter()
+        .map(|mode| format!("({:?}, &{})", mode.name, mode.name.to_ascii_uppercase()))
+        .collect();
+    let _ = writeln!(
+        w,
+        "    pub static MODES: &[(&str, &crate::automaton::Dfa)] = &[{}];",
+        modes.join(", ")
+    );
     let _ = writeln!(w, "}}");
+}
+
+/// The dialect's `KNOBS` static, when its table has `[knobs]`: every knob spelled out.
+fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
+    let Some(knobs) = &dialect.knobs else {
+        return;
+    };
+    let _ = writeln!(w);
+    let _ = writeln!(w, "    /// The `[knobs]` of `{}`.", dialect.name);
+    let _ = writeln!(
+        w,
+        "    pub static KNOBS: crate::tables::Knobs = crate::tables::Knobs {{"
+    );
+    let aliases: Vec<String> = knobs.aliases.iter().map(|a| byte_string(a)).collect();
+    let _ = writeln!(w, "        aliases: &[{}],", aliases.join(", "));
+    let _ = writeln!(
+        w,
+        "        bare_call: crate::tables::BareCall::{:?},",
+        knobs.bare_call
+    );
+    let _ = writeln!(w, "        framing: {},", knobs.framing);
+    let _ = writeln!(
+        w,
+        "        header: crate::tables::HeaderForm::{:?},",
+        knobs.header
+    );
+    match &knobs.fence_keyword {
+        Some(word) => {
+            let _ = writeln!(w, "        fence_keyword: Some({}),", byte_string(word));
+        }
+        None => {
+            let _ = writeln!(w, "        fence_keyword: None,");
+        }
+    }
+    let _ = writeln!(w, "        value_closers: &[");
+    for (bytes, key) in &knobs.value_closers {
+        let variant = role(key).expect("knobs admit only known roles").variant;
+        let _ = writeln!(
+            w,
+            "            crate::automaton::Delimiter {{ bytes: {}, role: crate::event::Role::{variant} }},",
+            byte_string(bytes)
+        );
+    }
+    let _ = writeln!(w, "        ],");
+    let _ = writeln!(w, "    }};");
 }
 
 fn emit_mode(w: &mut String, dialect: &CompiledDialect, mode: &CompiledMode) {
@@ -414,6 +476,9 @@ pub mod my_demo {{
         ],
     }};
     const _: () = super::check_dfa(&TAIL, 6, 4);
+
+    /// Every mode of `my-demo`, by name, in table order.
+    pub static MODES: &[(&str, &crate::automaton::Dfa)] = &[(\"tail\", &TAIL)];
 }}
 ",
             version = env!("CARGO_PKG_VERSION"),

@@ -131,6 +131,15 @@ pub enum TableError {
         /// Its row length.
         stride: usize,
     },
+    /// A `[knobs]` value is not one the knob takes.
+    InvalidKnob {
+        /// The dialect.
+        dialect: String,
+        /// The knob.
+        knob: &'static str,
+        /// What is wrong with its value.
+        reason: String,
+    },
     /// `aho-corasick` refused to build the automaton.
     Automaton {
         /// The dialect.
@@ -148,6 +157,11 @@ impl fmt::Display for TableError {
             TableError::Toml { file, message } => {
                 write!(f, "{file}: not a valid table file: {}", message.trim_end())
             }
+            TableError::InvalidKnob {
+                dialect,
+                knob,
+                reason,
+            } => write!(f, "dialect `{dialect}`, knob `{knob}`: {reason}"),
             TableError::DialectNameMismatch {
                 file,
                 dialect,

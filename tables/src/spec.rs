@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::knobs::{parse_knobs, Knobs, RawKnobs};
 use crate::{role, TableError, MAX_DELIMITER_CAP, ROLES};
 
 /// One table file, validated: a dialect and its scanner modes.
@@ -21,6 +22,9 @@ pub struct DialectSpec {
     pub special_tokens: bool,
     /// The modes, sorted by name.
     pub modes: Vec<ModeSpec>,
+    /// The dialect's `[knobs]`, if the table has the section (a family that reads knobs
+    /// needs it, even if empty: every knob defaults).
+    pub knobs: Option<Knobs>,
 }
 
 /// One scanner mode of a dialect: the delimiters that end or switch it.
@@ -43,6 +47,7 @@ struct RawTable {
     special_tokens: bool,
     #[serde(default)]
     modes: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    knobs: Option<RawKnobs>,
 }
 
 /// Rust keywords (strict and reserved) that a dialect's module may not be named.
@@ -109,12 +114,17 @@ pub fn parse(file_name: &str, text: &str) -> Result<DialectSpec, TableError> {
     for (mode, roles) in &raw.modes {
         modes.push(parse_mode(&raw.dialect, mode, roles)?);
     }
+    let knobs = match raw.knobs {
+        Some(knobs) => Some(parse_knobs(&raw.dialect, knobs)?),
+        None => None,
+    };
     Ok(DialectSpec {
         file_name: file_name.to_owned(),
         name: raw.dialect,
         source: raw.source,
         special_tokens: raw.special_tokens,
         modes,
+        knobs,
     })
 }
 

@@ -149,7 +149,7 @@ const ANTHROPIC_AFTER_PARAM: &[Follow] = &[
 ];
 
 /// `anthropic.toml`: the generic `</` in a value begins `</parameter>`, `</invoke>` or
-/// `</KEY>` (core/scanner.rs `INVOKE_CLOSERS`).
+/// `</KEY>` (`value_closers` in `anthropic.toml`'s `[knobs]`).
 const ANTHROPIC_CLOSERS: &[Closer] = &[
     Closer {
         text: "</parameter>",
@@ -710,3 +710,6 @@ fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
     serde::Deserialize::deserialize(&mut reader)
         .is_ok_and(|read: Map<String, Value>| read.get("v") == Some(value))
 }
+
+#[cfg(test)]
+mod table_drift;

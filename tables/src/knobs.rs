@@ -1,0 +1,190 @@
+//! A table file's `[knobs]`: what differs between the dialects of one family besides their
+//! delimiters, read here so that the core holds no per-dialect settings of its own.
+
+use serde::Deserialize;
+
+use crate::{role, TableError, MAX_DELIMITER_CAP};
+
+/// What a call opener found in text, outside any section, means (the parameters family).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BareCall {
+    /// A call of its own (`xml`'s bare `<invoke>`). The default.
+    #[default]
+    Canonical,
+    /// A call whose section opener the model left out (`missing_section`): accepted with a
+    /// diagnostic (Qwen3-Coder's bare `<function=`).
+    MissingSection,
+}
+
+/// What a call header holds (the JSON-bodies family's token dialects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HeaderForm {
+    /// The tool's name (`name`, DeepSeek). The default.
+    #[default]
+    Name,
+    /// The model's call id `functions.NAME:IDX` (`call_id`, Kimi).
+    CallId,
+}
+
+/// The validated `[knobs]` of one dialect; every knob is optional and defaults as its
+/// field says.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Knobs {
+    /// `aliases`: non-canonical spellings of the dialect's section delimiters, accepted
+    /// with a diagnostic (`docs/dialects.md` rule 13). Default: none.
+    pub aliases: Vec<Vec<u8>>,
+    /// `bare_call`: `canonical` or `missing_section`. Default: `canonical`.
+    pub bare_call: BareCall,
+    /// `framing`: one leading and one trailing newline of a value are the template's.
+    /// Default: `false`.
+    pub framing: bool,
+    /// `header`: `name` or `call_id`. Default: `name`.
+    pub header: HeaderForm,
+    /// `fence_keyword`: a call header that is exactly this word starts the fenced form
+    /// (DeepSeek V3's `function`). Default: none.
+    pub fence_keyword: Option<Vec<u8>>,
+    /// `value_closers`: `[bytes, role]` pairs, in table order, that a generic `</` in a
+    /// value may begin. Default: none (the value mode lists whole closers).
+    pub value_closers: Vec<(Vec<u8>, &'static str)>,
+}
+
+/// `[knobs]` as TOML gives it.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawKnobs {
+    #[serde(default)]
+    aliases: Vec<String>,
+    bare_call: Option<String>,
+    #[serde(default)]
+    framing: bool,
+    header: Option<String>,
+    fence_keyword: Option<String>,
+    #[serde(default)]
+    value_closers: Vec<(String, String)>,
+}
+
+/// Validates the `[knobs]` of `dialect`.
+///
+/// # Errors
+///
+/// [`TableError::InvalidKnob`] for an unknown `bare_call` or `header` value, an empty or
+/// over-long alias, fence keyword or value closer, or a value closer with an unknown role.
+pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableError> {
+    let invalid = |knob: &'static str, reason: String| TableError::InvalidKnob {
+        dialect: dialect.to_owned(),
+        knob,
+        reason,
+    };
+    let bytes = |knob: &'static str, text: String| {
+        if text.is_empty() || text.len() > MAX_DELIMITER_CAP {
+            Err(invalid(
+                knob,
+                format!("`{text}` is empty or over {MAX_DELIMITER_CAP} bytes"),
+            ))
+        } else {
+            Ok(text.into_bytes())
+        }
+    };
+    let bare_call = match raw.bare_call.as_deref() {
+        None | Some("canonical") => BareCall::Canonical,
+        Some("missing_section") => BareCall::MissingSection,
+        Some(other) => {
+            let reason = format!("`{other}` is not `canonical` or `missing_section`");
+            return Err(invalid("bare_call", reason));
+        }
+    };
+    let header = match raw.header.as_deref() {
+        None | Some("name") => HeaderForm::Name,
+        Some("call_id") => HeaderForm::CallId,
+        Some(other) => {
+            let reason = format!("`{other}` is not `name` or `call_id`");
+            return Err(invalid("header", reason));
+        }
+    };
+    let aliases = raw
+        .aliases
+        .into_iter()
+        .map(|alias| bytes("aliases", alias))
+        .collect::<Result<_, _>>()?;
+    let fence_keyword = raw
+        .fence_keyword
+        .map(|word| bytes("fence_keyword", word))
+        .transpose()?;
+    let mut value_closers = Vec::new();
+    for (closer, key) in raw.value_closers {
+        let Some(role) = role(&key) else {
+            return Err(invalid("value_closers", format!("unknown role `{key}`")));
+        };
+        value_closers.push((bytes("value_closers", closer)?, role.key));
+    }
+    Ok(Knobs {
+        aliases,
+        bare_call,
+        framing: raw.framing,
+        header,
+        fence_keyword,
+        value_closers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn knobs(text: &str) -> Result<Knobs, String> {
+        let raw: RawKnobs = toml::from_str(text).map_err(|err| err.to_string())?;
+        parse_knobs("demo", raw).map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn every_knob_defaults() {
+        assert_eq!(knobs(""), Ok(Knobs::default()));
+    }
+
+    #[test]
+    fn reads_every_knob() {
+        let text = "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\n\
+                    header = \"call_id\"\nfence_keyword = \"function\"\n\
+                    value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n";
+        assert_eq!(
+            knobs(text),
+            Ok(Knobs {
+                aliases: vec![b"<a>".to_vec()],
+                bare_call: BareCall::MissingSection,
+                framing: true,
+                header: HeaderForm::CallId,
+                fence_keyword: Some(b"function".to_vec()),
+                value_closers: vec![
+                    (b"</p>".to_vec(), "param_close"),
+                    (b"</i>".to_vec(), "call_close")
+                ],
+            })
+        );
+    }
+
+    #[test]
+    fn rejects_bad_values() {
+        assert_eq!(
+            knobs("bare_call = \"bare\""),
+            Err(
+                "dialect `demo`, knob `bare_call`: `bare` is not `canonical` or `missing_section`"
+                    .into()
+            )
+        );
+        assert_eq!(
+            knobs("header = \"id\""),
+            Err("dialect `demo`, knob `header`: `id` is not `name` or `call_id`".into())
+        );
+        assert_eq!(
+            knobs("aliases = [\"\"]"),
+            Err("dialect `demo`, knob `aliases`: `` is empty or over 64 bytes".into())
+        );
+        assert_eq!(
+            knobs("value_closers = [[\"</p>\", \"closer\"]]"),
+            Err("dialect `demo`, knob `value_closers`: unknown role `closer`".into())
+        );
+        assert!(knobs("colour = 1")
+            .unwrap_err()
+            .contains("unknown field `colour`"));
+    }
+}
