@@ -54,24 +54,24 @@
 //! - `no-skip`: turns off the `memchr` skip-ahead (a plain byte loop instead), so tests
 //!   can check that both paths give the same events. Off by default.
 //!
-//! ## Differences from the reference (seed-system.md)
+//! ## Differences from the reference (docs/seed.md)
 //!
 //! - Chunking never matters; nothing is dropped, truncated names are never reported, and a
-//!   call cut off by the end of the stream is incomplete, never complete (dialects.md rules
-//!   1–3; seed B1, B4, B6, B11).
-//! - `</tool_call>` inside a JSON string is argument text (seed B8).
+//!   call cut off by the end of the stream is incomplete, never complete (docs/dialects.md rules
+//!   1–3; docs/seed.md B1, B4, B6, B11).
+//! - `</tool_call>` inside a JSON string is argument text (docs/seed.md B8).
 //! - Every dialect recognises reasoning by default; calls drafted inside closed reasoning
 //!   are demoted (rule 7).
-//! - Kimi and DeepSeek: a call header is bounded and never swallows the next call (seed
+//! - Kimi and DeepSeek: a call header is bounded and never swallows the next call (docs/seed.md
 //!   B9); arguments that are not JSON make the call invalid, never a call with `{}` (B11);
 //!   tool-output tokens in content are fabricated results, not deleted (B19).
-//! - Markup (`xml`, and DSML in `deepseek`): a `>` inside a quoted attribute does not end the tag (seed B15); a
+//! - Markup (`xml`, and DSML in `deepseek`): a `>` inside a quoted attribute does not end the tag (docs/seed.md B15); a
 //!   self-closing `<invoke name="N"/>` is a complete call with `{}` (B16); a `</parameter>`
 //!   inside a value counts only when structure follows it (rule 4); the `string` attribute
 //!   reads `true`/`false` in any quoting and case, and without it a value is typed as in
 //!   every other raw-text dialect (B17).
 //! - Gemma and Gemini: a Gemma `<|"|>` inside a string closes it only before `,` `}` `]`
-//!   (model-formats §12); a `)` or a fence inside a Python string is data (seed B8); a call
+//!   (docs/dialects.md §gemma); a `)` or a fence inside a Python string is data (docs/seed.md B8); a call
 //!   with a positional argument, or a `tool_code` statement that is not a call, is not a
 //!   tool call (B20).
 

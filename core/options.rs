@@ -9,14 +9,14 @@ use core::fmt;
 /// [`Diagnostic::NameTooLong`](crate::Diagnostic::NameTooLong). OpenAI allows 64.
 pub const MAX_NAME: usize = 128;
 
-/// Most complete calls one reasoning block may hold while its fate is open (dialects.md
+/// Most complete calls one reasoning block may hold while its fate is open (docs/dialects.md
 /// rule 7); more end as invalid with
 /// [`Diagnostic::TooManyDraftCalls`](crate::Diagnostic::TooManyDraftCalls).
 pub const MAX_DRAFT_CALLS: u32 = 64;
 
 /// Longest run of whitespace kept after a candidate closer (or a section opener) while the
-/// next byte decides whether it counts (dialects.md rule 4: the markup family's
-/// `</parameter>`; Gemma's `<|"|>`, model-formats.md §12). After more, the candidate does
+/// next byte decides whether it counts (docs/dialects.md rule 4: the markup family's
+/// `</parameter>`; Gemma's `<|"|>`, docs/dialects.md §gemma). After more, the candidate does
 /// not count.
 pub const MAX_LOOKAHEAD: usize = 32;
 
@@ -32,7 +32,7 @@ pub const MAX_LITERAL_DEPTH: usize = 64;
 #[non_exhaustive]
 pub struct Options {
     /// The stream starts inside reasoning: the prompt already opened it (Qwen3-Thinking,
-    /// DeepSeek-R1 templates; model-formats.md §24.1). An explicit opener at the start is
+    /// DeepSeek-R1 templates; docs/dialects.md rule 6). An explicit opener at the start is
     /// then optional markup. Default: `false`; then a reasoning closer in content before
     /// any opener stays text and gets
     /// [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning), the sign

@@ -15,7 +15,7 @@ use crate::options::{Error, Options};
 use crate::tables::BareCall;
 use crate::{tables, Role, Sink, Span};
 
-/// A model family's wire format for tool calls and reasoning. See `spec/dialects.md`.
+/// A model family's wire format for tool calls and reasoning. See `docs/dialects.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Dialect {
@@ -87,7 +87,7 @@ impl Dialect {
         Dialect::Glm,
     ];
 
-    /// The dialect's name as used in `spec/dialects.md`, the CLI and the corpus.
+    /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
     pub const fn name(self) -> &'static str {
         match self {
             Dialect::Hermes => "hermes",
@@ -112,7 +112,7 @@ impl Dialect {
 
     /// Whether the dialect's own delimiters are single special tokens of the model's
     /// vocabulary (`special_tokens` in its table): Kimi, DeepSeek and Harmony, not the
-    /// plain-text tags of Hermes, Qwen3 or the XML family (dialects.md rule 12).
+    /// plain-text tags of Hermes, Qwen3 or the XML family (docs/dialects.md rule 12).
     pub const fn special_tokens(self) -> bool {
         match self {
             Dialect::Hermes => tables::hermes::SPECIAL_TOKENS,
@@ -132,7 +132,7 @@ impl Dialect {
 
     /// Whether `delimiter`, a delimiter this dialect's scanner reported
     /// ([`Markup::Delimiter`](crate::Markup::Delimiter)), is a single special token of the
-    /// model's vocabulary, which never reaches content or reasoning as text (dialects.md
+    /// model's vocabulary, which never reaches content or reasoning as text (docs/dialects.md
     /// rule 12), not even with the bytes of a broken call given back: in a dialect with
     /// [`special_tokens`](Dialect::special_tokens), one spelled `<|…|>` or `<｜…｜>`
     /// (Kimi's `<|tool_call_begin|>`, DeepSeek's `<｜tool▁sep｜>`, Harmony's `<|call|>`).
@@ -441,7 +441,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
 /// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, DSML in `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
-/// whitespace after it, until what follows shows whether it counts (dialects.md rule 4),
+/// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),
 /// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a
 /// closer (at most the open parameter's key and `>`, not copied: they are known), and in
 /// `qwen3-coder` one value newline that may be the template's framing; in `gemma`, a quote token and at

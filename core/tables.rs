@@ -21,11 +21,11 @@ use crate::automaton::Delimiter;
 /// parameters family).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum BareCall {
-    /// A call of its own (`xml`'s bare `<invoke>`, seed §2.5).
+    /// A call of its own (`xml`'s bare `<invoke>`, docs/seed.md §2.5).
     Canonical,
     /// A call whose section opener the model left out (Qwen3-Coder's bare `<function=`,
-    /// model-formats.md §4): accepted with [`Diagnostic::MissingSection`](crate::Diagnostic::MissingSection), and the section
-    /// it implies may end with the orphan closer the model still writes (dialects.md rule 12)
+    /// docs/dialects.md §qwen3-coder): accepted with [`Diagnostic::MissingSection`](crate::Diagnostic::MissingSection), and the section
+    /// it implies may end with the orphan closer the model still writes (docs/dialects.md rule 12)
     /// or with anything else, silently.
     MissingSection,
 }
@@ -36,7 +36,7 @@ pub(crate) enum HeaderForm {
     /// The tool's name (DeepSeek).
     Name,
     /// The model's call id, `functions.NAME:IDX` (Kimi): reported with
-    /// [`Sink::tool_id`](crate::Sink::tool_id) (dialects.md rule 10). The name is the text
+    /// [`Sink::tool_id`](crate::Sink::tool_id) (docs/dialects.md rule 10). The name is the text
     /// before the last `:`, without a leading `functions.`, so `write:1` names `write` and
     /// `functions.a.b-c:2` names `a.b-c`.
     CallId,

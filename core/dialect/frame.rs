@@ -22,7 +22,7 @@ pub(crate) enum Anchored {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CallSlot {
     pub(crate) index: u32,
-    /// Inside a reasoning block whose fate is open (dialects.md rule 7).
+    /// Inside a reasoning block whose fate is open (docs/dialects.md rule 7).
     pub(crate) provisional: bool,
     /// [`Sink::tool_start`] was sent.
     pub(crate) started: bool,
@@ -258,7 +258,7 @@ impl Frame {
     }
 
     /// A stop token came inside the call: the model's output ended there. Incomplete; but a
-    /// call drafted in reasoning is a draft still (dialects.md rule 7): reasoning if the
+    /// call drafted in reasoning is a draft still (docs/dialects.md rule 7): reasoning if the
     /// block closes later, incomplete if the stream ends first.
     pub(crate) fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
         self.ensure_started(span, sink);

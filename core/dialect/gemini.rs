@@ -1,22 +1,22 @@
 //! Gemini and Gemma 3 (`gemini`): calls are Python in a Markdown fence,
 //! ```` ```tool_code ```` + `default_api.NAME(key=VALUE, …)` + ```` ``` ````, reasoning in a
-//! ```` ```thinking ```` fence. Formats: seed-system.md §2.10 and §2.10.1, model-formats.md
-//! §11; rules from dialects.md.
+//! ```` ```thinking ```` fence. Formats: docs/seed.md §2.10 and §2.10.1, docs/dialects.md
+//! §gemini; rules from docs/dialects.md.
 //!
 //! A block holds statements, one call each: `default_api.NAME(k=v, …)`, bare `NAME(…)`,
 //! either inside `print(…)`, after an assignment (`result = …`), or as the items of a
 //! `[a(…), b(…)]` list. Values are Python literals, lexed by [`PyValue`] so that a `)` or a
-//! fence inside a string is data (seed B8). A call with a positional argument is not a
-//! tool call, and a statement that is not a call makes the rest of the block text (seed
+//! fence inside a string is data (docs/seed.md B8). A call with a positional argument is not a
+//! tool call, and a statement that is not a call makes the rest of the block text (docs/seed.md
 //! B20). A value whose structure is not a literal's (`[1][0]`, `{1, 2}`, `(1, 2]`) breaks
 //! its call, which is then text: its arguments could not be JSON.
 //!
-//! Reasoning closes on a fence line (seed §2.10.1): at the top level, a line of up to three
+//! Reasoning closes on a fence line (docs/seed.md §2.10.1): at the top level, a line of up to three
 //! spaces and three or more backticks followed by nothing closes it (the line break after
 //! it is content), followed by prose closes it too (the prose is content), and followed by
 //! a language word opens a nested code block, which a matching fence line closes. A
 //! ```` ```tool_code ```` line there opens a call block whose calls are drafts until the
-//! reasoning closes (dialects.md rule 7).
+//! reasoning closes (docs/dialects.md rule 7).
 
 use arrayvec::ArrayVec;
 
@@ -708,7 +708,7 @@ pub(crate) struct Gemini {
     word_seen: bool,
 }
 
-/// Bytes of a fence's language word (seed §2.10.1).
+/// Bytes of a fence's language word (docs/seed.md §2.10.1).
 fn token_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'-')
 }
@@ -827,7 +827,7 @@ impl Gemini {
     pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
         match self.phase {
             Phase::Text => self.frame.finish_text(end, sink),
-            // A fence line cut off by the end of the stream closes the reasoning (seed
+            // A fence line cut off by the end of the stream closes the reasoning (docs/seed.md
             // §2.10.1): what follows its backticks is content.
             Phase::FenceLine => self.close(end, sink),
             Phase::Block => self.block.flush_held(&self.frame, end, sink),

@@ -1,6 +1,6 @@
 //! Gemma 4 (`gemma`): `<|tool_call>call:NAME{key:VALUE,…}<tool_call|>`, values in Gemma's
 //! literal syntax, reasoning `<|channel>thought\n…<channel|>`.
-//! Formats: seed-system.md §2.11, model-formats.md §12; rules from dialects.md.
+//! Formats: docs/seed.md §2.11, docs/dialects.md §gemma; rules from docs/dialects.md.
 //!
 //! A value is a string between `<|"|>` tokens (no escapes), a bare word (number, `true`,
 //! `false`, `null`), or a `[…]` list or `{key:…}` object of values, whose structure is
@@ -8,10 +8,10 @@
 //! after an element or a key's value), so that a complete call's arguments are always
 //! JSON. A `<|"|>` inside a
 //! string closes it only when the next byte after optional whitespace is `,`, `}` or `]`
-//! (`)` too in the parenthesized form); otherwise it is a literal `"` (model-formats §12,
+//! (`)` too in the parenthesized form); otherwise it is a literal `"` (docs/dialects.md §gemma,
 //! corpus 047). Keys and the name are markup; values stream as [`Piece`]s.
 //!
-//! Drift accepted with a diagnostic (dialects.md rule 13, corpus 049, 053): the body written
+//! Drift accepted with a diagnostic (docs/dialects.md rule 13, corpus 049, 053): the body written
 //! `call:NAME(key=VALUE, …)`, strings in JSON or Python quotes, and Gemma 3's Python calls
 //! in a ```` ```tool_code ```` fence, read by the `gemini` dialect's block parser.
 
@@ -201,7 +201,7 @@ fn name_byte(b: u8) -> bool {
 #[derive(Debug, Clone)]
 enum Body {
     Literal(Call),
-    /// Gemma 3's Python calls in a fence (drift, dialects.md rule 13).
+    /// Gemma 3's Python calls in a fence (drift, docs/dialects.md rule 13).
     ToolCode(Block),
 }
 

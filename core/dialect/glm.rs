@@ -1,7 +1,7 @@
 //! The GLM family: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>…</tool_call>`
 //! with raw-text values, with or without newlines between the parts (GLM-4.5/4.6 write one
-//! tag a line, GLM-4.7/5 none), and `<think>` reasoning. Formats: seed-system.md §2.1,
-//! model-formats.md §6; the repairs are the seed's healing rules and corpus 016, 018, 020.
+//! tag a line, GLM-4.7/5 none), and `<think>` reasoning. Formats: docs/seed.md §2.1,
+//! docs/dialects.md §glm; the repairs are the seed's healing rules and corpus 016, 018, 020.
 //!
 //! Phase diagram (`·` is content or reasoning text):
 //!
@@ -12,7 +12,7 @@
 //!  Pending --rejected--> Value          Value --<arg_key>--> Key (healing) --> Value
 //! ```
 //!
-//! Rule 4 of dialects.md is the `Pending` phase: `</arg_value>`, `</tool_call>` or (the
+//! Rule 4 of docs/dialects.md is the `Pending` phase: `</arg_value>`, `</tool_call>` or (the
 //! seed's wrong closer) `</arg_key>` in a value counts only when what follows it, after at
 //! most [`MAX_LOOKAHEAD`] bytes of whitespace, can continue the structure (the `body` mode's
 //! delimiters, matched anchored) or the stream ends; otherwise it is value text. An
@@ -23,7 +23,7 @@
 //! framing before such a healed key.
 //!
 //! Names and keys are gathered whole in one bounded buffer: a name is trimmed and checked
-//! before the call starts (dialects.md rule 9), so a block whose name is not one is text.
+//! before the call starts (docs/dialects.md rule 9), so a block whose name is not one is text.
 
 use arrayvec::ArrayVec;
 
@@ -541,7 +541,7 @@ impl Glm {
             let after_key = self.phase == Phase::AfterKey;
             while i < chunk.len() && chunk[i] != b'<' {
                 let b = chunk[i];
-                // The heal's signature: a key on one line (seed §2.1); whitespace only
+                // The heal's signature: a key on one line (docs/seed.md §2.1); whitespace only
                 // after the key's closer.
                 let (fits, room) = if after_key {
                     (is_ws(b), !self.buf.is_full())
@@ -679,7 +679,7 @@ impl Glm {
             let Some((opener, opener_start)) = self.held.take() else {
                 return;
             };
-            // The whitespace before the healed key is framing (seed §2.1).
+            // The whitespace before the healed key is framing (docs/seed.md §2.1).
             let blank = core::mem::replace(&mut self.blank, Blank::EMPTY).bytes();
             if !blank.is_empty() {
                 let blank_span = Span::new(self.blank_start, self.blank_start + blank.len() as u64);

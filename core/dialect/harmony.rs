@@ -1,7 +1,7 @@
 //! The message/header family (`harmony`, OpenAI gpt-oss): messages
 //! `<|start|>AUTHOR<|channel|>CHANNEL to=RECIPIENT <|constrain|>TYPE<|message|>BODY`, each
 //! ended by `<|end|>`, `<|call|>` or `<|return|>`.
-//! Formats: seed-system.md §2.8; model-formats.md §10; openai/harmony `docs/format.md`.
+//! Formats: docs/seed.md §2.8; docs/dialects.md §harmony; openai/harmony `docs/format.md`.
 //!
 //! The tables find the seven special tokens; everything between them in a header (author,
 //! channel word, `to=` recipient, content type) is plain text that this module reads as it
@@ -16,7 +16,7 @@
 //!   is sent as soon as the author word ends; the body is text, as after a Hermes
 //!   `<tool_response>`.
 //! - **A recipient** other than `assistant`, on any channel: a call. gpt-oss calls its
-//!   built-in tools on `analysis` (model-formats §10), so a recipient wins over the channel,
+//!   built-in tools on `analysis` (docs/dialects.md §harmony), so a recipient wins over the channel,
 //!   as in the seed; the call is a call, not reasoning. The name is the recipient without
 //!   its `functions.` namespace; other namespaces are kept whole (`browser.search`,
 //!   `python`), which a tool list then reports as unknown tools. The body must be JSON
@@ -35,10 +35,10 @@
 //! an `analysis` one goes on with the same reasoning block, any other closes it empty).
 //! Outside a message,
 //! `<|end|>`, `<|message|>` and `<|constrain|>` are stray tokens and `<|return|>` and
-//! `<|call|>` stray stop tokens (dialects.md rule 12); inside a body, `<|message|>` and
+//! `<|call|>` stray stop tokens (docs/dialects.md rule 12); inside a body, `<|message|>` and
 //! `<|constrain|>` are stray and any of the three ends closes the message.
 //!
-//! Leniency (dialects.md rule 13): header fields in any order (`to=` before or after
+//! Leniency (docs/dialects.md rule 13): header fields in any order (`to=` before or after
 //! `<|channel|>`), `<|constrain|>json` or a bare `json`, a repeated `<|channel|>` (the first
 //! channel counts and the recipient ends at the token, corpus 044), a message that is not
 //! ended before the next header, a call whose `<|call|>` the server stripped (complete when
@@ -358,7 +358,7 @@ impl Header {
             && (namespaced || self.name.as_slice() != b"assistant")
     }
 
-    /// Why the recipient cannot be a name (dialects.md rule 9), if it cannot.
+    /// Why the recipient cannot be a name (docs/dialects.md rule 9), if it cannot.
     fn name_problem(&self) -> Option<Diagnostic> {
         let name = &self.name;
         if self.name_too_long {

@@ -1,6 +1,6 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`): `<tool_call>` + one JSON object
 //! `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning.
-//! Formats: seed-system.md §2.2 and §2.9; model-formats.md §2 and §3.
+//! Formats: docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3.
 
 use arrayvec::ArrayVec;
 
@@ -434,7 +434,7 @@ impl JsonTag {
                     }
                     match (call.envelope, b) {
                         (Envelope::Open, b'{') => call.envelope = Envelope::Key,
-                        // Rule 13: Qwen2.5-Coder and others fence the JSON (model-formats §2, §3).
+                        // Rule 13: Qwen2.5-Coder and others fence the JSON (docs/dialects.md §hermes, §qwen3).
                         (Envelope::Open, b'`') if call.fence == 0 => {
                             flush!(i);
                             sink.diagnostic(Span::at(at(i)), Diagnostic::CodeFence);

@@ -2,8 +2,8 @@
 //! `<invoke name="N"><parameter name="k">v</parameter></invoke>`, bare or inside a section
 //! wrapper, in one or more tagsets (the `xml` dialect reads the plain tags and DeepSeek's
 //! DSML spelling `<｜DSML｜invoke …>`; the `deepseek` dialect embeds the DSML tagset in its
-//! special-token machine). Formats: seed-system.md §2.4, §2.5, §2.7 (DSML);
-//! model-formats.md §7.3, §7.4, §9.2, §20.
+//! special-token machine). Formats: docs/seed.md §2.4, §2.5, §2.7 (DSML);
+//! docs/dialects.md §deepseek, §minimax, §anthropic.
 //!
 //! Two machines live here:
 //!
@@ -25,7 +25,7 @@
 //!  Invoke --</invoke>--> Section | ·                Section --closer--> ·
 //! ```
 //!
-//! Rule 4 of dialects.md is the `Pending` phase: a candidate closer found in a value (or a
+//! Rule 4 of docs/dialects.md is the `Pending` phase: a candidate closer found in a value (or a
 //! section opener found in text) counts only when what follows it, after at most
 //! [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace, is a delimiter that can
 //! continue the structure (or the stream ends); until then the candidate and the whitespace
@@ -59,13 +59,13 @@ pub(crate) struct Tagset {
     /// What may follow a candidate closer for it to count, matched anchored.
     pub(crate) after_value: &'static Dfa,
     /// Non-canonical spellings of this tagset's section delimiters (MiniMax's wrapper
-    /// without its prefix): accepted with [`Diagnostic::DelimiterAlias`] (dialects.md
+    /// without its prefix): accepted with [`Diagnostic::DelimiterAlias`] (docs/dialects.md
     /// rule 13).
     pub(crate) aliases: &'static [&'static [u8]],
     /// What a call opener found in text, outside any section, means.
     pub(crate) bare_call: BareCall,
     /// Exactly one leading and one trailing newline of a value are template framing,
-    /// reported as markup (Qwen3-Coder, model-formats.md §4, §24.7).
+    /// reported as markup (Qwen3-Coder, docs/dialects.md §qwen3-coder, rule 8).
     pub(crate) framing: bool,
     /// When `value` finds the generic `</` instead of whole closers: the closers it may
     /// begin (`</parameter>`, `</invoke>`), read on byte by byte; a tag named after the open

@@ -5,16 +5,16 @@
 //!
 //! - Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX`
 //!   `<|tool_call_argument_begin|>{…}<|tool_call_end|><|tool_calls_section_end|>`; the header
-//!   is the call's id (seed-system.md §2.3, model-formats.md §8).
+//!   is the call's id (docs/seed.md §2.3, docs/dialects.md §kimi).
 //! - DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}`
 //!   `<｜tool▁call▁end｜><｜tool▁calls▁end｜>`; V3 and R1 write the header `function`, then the
-//!   name on its own line and the JSON in a ```` ```json ```` fence (seed-system.md §2.7,
-//!   model-formats.md §7.1, §7.2).
+//!   name on its own line and the JSON in a ```` ```json ```` fence (docs/seed.md §2.7,
+//!   docs/dialects.md §deepseek).
 //!
 //! - DeepSeek V3.2 / V4: the DSML envelope, `<｜DSML｜function_calls>` (V4
 //!   `<｜DSML｜tool_calls>`, either with ASCII pipes) around
 //!   `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`: markup,
-//!   not special tokens (seed-system.md §2.7, model-formats.md §7.3, §7.4). The markup
+//!   not special tokens (docs/seed.md §2.7, docs/dialects.md §deepseek). The markup
 //!   family's [`MarkupCalls`] reads it, embedded here: a `markup_open` delimiter in text
 //!   hands it the stream (`Dsml` phase) with this machine's [`Frame`], so call numbering,
 //!   drafts in reasoning, limits and holdback are one for every form of one response.
@@ -29,14 +29,14 @@
 //! container is the text. Inside a call every special token is a delimiter of the `call`
 //! mode: one the call cannot take ends it (complete without its closer, or invalid, or
 //! incomplete for a stop token) and is scanned once more where the call stood, so that a
-//! header never swallows the next call (seed B9). A DSML section opener in text → `Dsml`
+//! header never swallows the next call (docs/seed.md B9). A DSML section opener in text → `Dsml`
 //! (the markup machine) → `Text` when it hands the stream back.
 //!
 //! A call that breaks before its closer (an invalid or over-long name, a limit, arguments
 //! that are not JSON) sends its diagnostic at once but goes on through the same phases,
 //! its bytes reported as its markup, and ends as invalid at its closer, at a token that
 //! ends it, or at the end of the stream: a delimiter inside one of its JSON strings stays
-//! argument text (dialects.md rules 2, 4, 5), and its section goes on after it. Text
+//! argument text (docs/dialects.md rules 2, 4, 5), and its section goes on after it. Text
 //! between a complete JSON value and the closer (an extra `}`) is released as text with
 //! [`Diagnostic::TrailingText`], and the call waits for its closer.
 
@@ -68,7 +68,7 @@ pub(crate) struct Modes {
     /// name follows the separator on its own line, then the JSON in a Markdown fence.
     pub(crate) fenced_keyword: Option<&'static [u8]>,
     /// Non-canonical spellings of delimiters in the tables: accepted, with
-    /// [`Diagnostic::DelimiterAlias`] (dialects.md rule 13).
+    /// [`Diagnostic::DelimiterAlias`] (docs/dialects.md rule 13).
     pub(crate) aliases: &'static [&'static [u8]],
     /// The markup tagset that `markup_open` delimiters in text enter (DeepSeek's DSML).
     pub(crate) markup: Option<&'static Tagset>,
@@ -132,7 +132,7 @@ struct Call {
     /// and its diagnostic was sent: it ends as invalid at its closer, at a token that
     /// ends it, or at the end of the stream, and its bytes go back to the text together.
     /// Until then they are read as a call's still (a delimiter inside a JSON string is
-    /// argument text: dialects.md rules 2, 4, 5) and reported as its markup.
+    /// argument text: docs/dialects.md rules 2, 4, 5) and reported as its markup.
     broken: bool,
     /// The header's bytes are not kept but reported as markup as they come: it was too
     /// long, or a limit refused the call.
@@ -419,7 +419,7 @@ impl TokenJson {
                         self.phase = Phase::Section;
                     }
                     Some(Role::CallOpen) => {
-                        // model-formats §8, §7.1: a call without its section.
+                        // docs/dialects.md §kimi, §deepseek: a call without its section.
                         self.note_alias(delimiter, span, sink);
                         sink.diagnostic(span, Diagnostic::MissingSection);
                         self.open_call(span, options, sink);
@@ -550,7 +550,7 @@ impl TokenJson {
                 let held = self.frame.delimiters.take();
                 let start = at(candidate) - held.len() as u64;
                 if self.fresh {
-                    // model-formats §7.1: the per-call opener may be missing right after
+                    // docs/dialects.md §deepseek: the per-call opener may be missing right after
                     // the section opener.
                     sink.diagnostic(Span::at(start), Diagnostic::MissingCallOpen);
                     self.open_call(Span::at(start), options, sink);
@@ -1297,7 +1297,7 @@ fn is_fence(b: u8) -> bool {
 }
 
 /// `bytes` without whitespace at either end (ASCII and, where `bytes` is UTF-8 there,
-/// Unicode White_Space: NO-BREAK SPACE, IDEOGRAPHIC SPACE, LINE SEPARATOR…; dialects.md
+/// Unicode White_Space: NO-BREAK SPACE, IDEOGRAPHIC SPACE, LINE SEPARATOR…; docs/dialects.md
 /// rule 9), and how many bytes were cut in front.
 fn trim(bytes: &[u8]) -> (usize, &[u8]) {
     let mut from = 0;

@@ -23,29 +23,29 @@ pub enum Diagnostic {
     IgnoredKey,
     /// A call envelope had no `name`.
     MissingName,
-    /// A call name was empty, or held whitespace, a quote or markup (dialects.md rule 9).
+    /// A call name was empty, or held whitespace, a quote or markup (docs/dialects.md rule 9).
     InvalidName,
     /// A call name was longer than [`MAX_NAME`](crate::MAX_NAME) bytes.
     NameTooLong,
     /// A call body was not the JSON the dialect expects at this byte.
     MalformedCall,
-    /// A call's JSON was wrapped in a Markdown code fence (accepted, dialects.md rule 13).
+    /// A call's JSON was wrapped in a Markdown code fence (accepted, docs/dialects.md rule 13).
     CodeFence,
     /// A call's closer came where only the body's last `}` was missing; the call is
-    /// complete (dialects.md rule 13).
+    /// complete (docs/dialects.md rule 13).
     UnclosedBody,
     /// Bytes came between a call's complete JSON arguments and its closer (an extra `}` is
     /// the usual one); they were released as text and the call goes on to its closer
-    /// (dialects.md rule 2).
+    /// (docs/dialects.md rule 2).
     TrailingText,
     /// A second JSON object followed a complete call inside the same block; it is the next
-    /// call (dialects.md rule 13).
+    /// call (docs/dialects.md rule 13).
     SharedBlock,
     /// The stream ended, or a stop token came, inside a call.
     TruncatedCall,
     /// The stream ended inside a reasoning block; it was closed there.
     UnclosedReasoning,
-    /// A stop token appeared inside the text and was removed (dialects.md rule 12). Not
+    /// A stop token appeared inside the text and was removed (docs/dialects.md rule 12). Not
     /// reported for the stream's last stop token when only whitespace follows it: that is
     /// the model's normal end of turn (still removed from the text, as markup). The
     /// diagnostic is sent once something else follows, just before it.
@@ -57,7 +57,7 @@ pub enum Diagnostic {
     /// A reasoning block held more than [`MAX_DRAFT_CALLS`](crate::MAX_DRAFT_CALLS) calls.
     TooManyDraftCalls,
     /// A special token appeared where it cannot belong and was removed from the text
-    /// (dialects.md rule 12).
+    /// (docs/dialects.md rule 12).
     StrayToken,
     /// A message header was longer than 256 bytes (its special tokens not counted); the
     /// first 256 bytes stay markup, the rest up to the next special token is text, and the
@@ -67,28 +67,28 @@ pub enum Diagnostic {
     /// end of the stream came first. Its bytes stay markup.
     UnclosedHeader,
     /// A message header named its channel twice (gpt-oss repeats `<|channel|>`); the first
-    /// channel counts, the second is markup (dialects.md rule 13).
+    /// channel counts, the second is markup (docs/dialects.md rule 13).
     DuplicateChannel,
     /// A message ended without its end token because the next message's header began
-    /// (dialects.md rule 13).
+    /// (docs/dialects.md rule 13).
     UnclosedMessage,
     /// A call's header (its name or id) ended at another delimiter before the one that
     /// begins its arguments (Kimi `<|tool_call_argument_begin|>`, DeepSeek `<｜tool▁sep｜>`);
-    /// the call is invalid and the delimiter is read again after it (seed B9).
+    /// the call is invalid and the delimiter is read again after it (docs/seed.md B9).
     MissingArgsOpen,
     /// A call section ended without its closer: at the end of the stream, at a stop token,
     /// at text that cannot be in a section, or when the reasoning it was in closed. Its
     /// complete calls stay complete.
     UnclosedSection,
     /// A call opener appeared without the section that should hold it (Kimi, DeepSeek);
-    /// accepted (dialects.md rule 13).
+    /// accepted (docs/dialects.md rule 13).
     MissingSection,
     /// A call began right after a section opener without its own opener (DeepSeek writes
-    /// this, model-formats §7.1); accepted (dialects.md rule 13).
+    /// this, docs/dialects.md §deepseek); accepted (docs/dialects.md rule 13).
     MissingCallOpen,
     /// A delimiter was written in a known non-canonical spelling (Kimi's singular
     /// `<|tool_call_section_begin|>`, DeepSeek's section opener variants); accepted
-    /// (dialects.md rule 13).
+    /// (docs/dialects.md rule 13).
     DelimiterAlias,
     /// A markup tag (`<invoke …>`, `<parameter …>`) ran longer than its bound (128 bytes
     /// after the tag name) without closing; it was released as text.
@@ -101,56 +101,56 @@ pub enum Diagnostic {
     /// A parameter's `string` attribute was neither `true` nor `false`; the value is untyped.
     InvalidStringAttribute,
     /// A parameter value was ended by its invoke's closer, or by the next parameter's opener
-    /// at the start of a line, instead of its own (accepted, dialects.md rule 13).
+    /// at the start of a line, instead of its own (accepted, docs/dialects.md rule 13).
     UnclosedParameter,
     /// An invoke was ended by the next invoke or by its section's closer instead of its own
-    /// (accepted, dialects.md rule 13).
+    /// (accepted, docs/dialects.md rule 13).
     UnclosedInvoke,
     /// A parameter key was longer than [`MAX_NAME`](crate::MAX_NAME) bytes; the call is
     /// invalid.
     KeyTooLong,
     /// A parameter closer came between parameters, or an invoke closer between the calls
     /// of a section, where nothing it closes was open (a model closing twice); it was
-    /// consumed as markup (dialects.md rule 13).
+    /// consumed as markup (docs/dialects.md rule 13).
     StrayCloser,
     /// A parameter value was closed by a tag named after the parameter (`</content>` for
     /// `<parameter name="content">`) instead of `</parameter>`; accepted where structure
-    /// follows it, as `</parameter>` would be (dialects.md rules 4 and 13; corpus 059).
+    /// follows it, as `</parameter>` would be (docs/dialects.md rules 4 and 13; corpus 059).
     MismatchedCloser,
     /// A Gemma call was written `call:NAME(k=v, …)` instead of `call:NAME{k:v,…}`
-    /// (accepted, dialects.md rule 13).
+    /// (accepted, docs/dialects.md rule 13).
     ParenthesizedCall,
     /// A Gemma string was written in JSON or Python quotes instead of `<|"|>` (accepted,
-    /// dialects.md rule 13). Reported once per call.
+    /// docs/dialects.md rule 13). Reported once per call.
     QuotedString,
     /// A Gemma model wrote its calls as Python in a ```` ```tool_code ```` fence, the
-    /// Gemma 3 way (accepted, dialects.md rule 13).
+    /// Gemma 3 way (accepted, docs/dialects.md rule 13).
     ToolCodeBlock,
     /// A call in a ```` ```tool_code ```` block had a positional argument: it is not a tool
-    /// call (seed B20). The call is invalid.
+    /// call (docs/seed.md B20). The call is invalid.
     PositionalArgument,
     /// A ```` ```tool_code ```` block held a statement that is not a call; it and the rest
-    /// of the block are text (seed B20).
+    /// of the block are text (docs/seed.md B20).
     NotACall,
     /// A GLM value was ended without its `</arg_value>`: by the next `<arg_key>` pair (the
-    /// whitespace before it is framing, not value) or by `</tool_call>` (accepted, seed
-    /// §2.1 healing, dialects.md rule 13).
+    /// whitespace before it is framing, not value) or by `</tool_call>` (accepted, docs/seed.md
+    /// §2.1 healing, docs/dialects.md rule 13).
     UnclosedValue,
-    /// A GLM value was closed by `</arg_key>` instead of `</arg_value>` (accepted, seed §2.1
+    /// A GLM value was closed by `</arg_key>` instead of `</arg_value>` (accepted, docs/seed.md §2.1
     /// healing); a `</arg_value>` right after it was consumed with it.
     WrongCloser,
     /// A GLM key tag was repeated (`<arg_key><arg_key>k` or `k</arg_key></arg_key>`); the
-    /// repeat was consumed as the key's markup (dialects.md rules 12, 13).
+    /// repeat was consumed as the key's markup (docs/dialects.md rules 12, 13).
     DuplicateTag,
     /// A GLM call name ran into its first key with no `<arg_key>` between them
     /// (`<tool_call>NAMEKEY</arg_key>`, GLM-4.7, corpus 018). Only the tool list tells the
     /// name from the key, so this diagnostic comes right before the call's
     /// [`Sink::tool_start`](crate::Sink::tool_start), the call's name is the glued `NAMEKEY` and its first
     /// [`Sink::tool_param`](crate::Sink::tool_param) has an empty key. `inband-alloc` splits the name at the declared
-    /// tool name it begins with; without one the block is text (dialects.md rule 9).
+    /// tool name it begins with; without one the block is text (docs/dialects.md rule 9).
     MissingKeyOpen,
     /// A GLM call was ended without its `</tool_call>`: by the next `<tool_call>`, or, for
-    /// a draft, by the reasoning closer (accepted, dialects.md rule 13).
+    /// a draft, by the reasoning closer (accepted, docs/dialects.md rule 13).
     UnclosedCall,
     /// A reasoning closer (`</think>`, …) came in content with no reasoning opener before
     /// it: the prompt probably opened the reasoning (Qwen3-Thinking, DeepSeek-R1 and

@@ -75,7 +75,7 @@ pub enum Role {
     /// `<|tool_call_argument_begin|>`, DeepSeek `<｜tool▁sep｜>`).
     ArgsOpen,
     /// A single special token of the model's vocabulary where it cannot belong; removed
-    /// from the text with a diagnostic (dialects.md rule 12).
+    /// from the text with a diagnostic (docs/dialects.md rule 12).
     Stray,
     /// Opens a message header whose first word is the author (Harmony `<|start|>`).
     MessageStart,
@@ -95,7 +95,7 @@ pub enum Role {
     /// Begins a parameter's opening tag (`<parameter`); the tag lexer reads its attributes.
     ParamOpen,
     /// Closes a parameter value (`</parameter>`); in a raw-text value it counts only when
-    /// what follows can continue the structure (dialects.md rule 4).
+    /// what follows can continue the structure (docs/dialects.md rule 4).
     ParamClose,
     /// A string quote token (Gemma `<|"|>`): opens or closes a string inside call
     /// arguments.
@@ -153,7 +153,7 @@ pub enum Markup {
 /// fragments. Literal dialects send [`Gemma`](ValueKind::Gemma) (`gemma`) and
 /// [`Python`](ValueKind::Python) (`gemini`, and the ```` ```tool_code ```` blocks `gemma`
 /// accepts as drift), with the value lexed into the other [`Piece`]s. Each variant says how
-/// `inband-alloc`'s assembler turns the value into JSON without a schema (dialects.md rule
+/// `inband-alloc`'s assembler turns the value into JSON without a schema (docs/dialects.md rule
 /// 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -168,14 +168,14 @@ pub enum ValueKind {
     /// without one, the value is its JSON text if the whole of it parses, else the exact
     /// text as a string.
     Untyped,
-    /// Gemma 4's literal syntax (model-formats.md §12): strings between `<|"|>` tokens with
+    /// Gemma 4's literal syntax (docs/dialects.md §gemma): strings between `<|"|>` tokens with
     /// no escapes, bare numbers, `true`, `false`, `null`, `[…]` lists and `{key:…}` objects
     /// with bare keys. Strings in JSON or Python quotes (with backslash escapes) are
     /// accepted as drift. JSON: strings as strings (escapes decoded), numbers and
     /// `true`/`false`/`null` as they are, lists as arrays, objects as objects with their
     /// bare keys as strings; another bare word becomes the string of its text (a repair).
     Gemma,
-    /// A Python literal (model-formats.md §11): strings in single, double or triple quotes
+    /// A Python literal (docs/dialects.md §gemini): strings in single, double or triple quotes
     /// with an optional `r`/`b`/`u`/`f` prefix and Python escapes, ints, floats,
     /// `True`/`False`/`None` (and JSON's `true`/`false`/`null`), lists, dicts and tuples.
     /// JSON: escapes decoded, adjacent strings joined, `True`/`False`/`None` as
@@ -235,7 +235,7 @@ pub enum Piece {
     /// String contents with backslash escapes: Python escapes in Python strings; in Gemma,
     /// the escapes of a string written in JSON or Python quotes.
     Escaped,
-    /// A Gemma `<|"|>` inside a string that does not close it (model-formats.md §12): each
+    /// A Gemma `<|"|>` inside a string that does not close it (docs/dialects.md §gemma): each
     /// stands for one `"` character of the string.
     LiteralQuote,
     /// A bare word: a number, `true`/`True`/`null`/`None`/…, a key written without quotes,
@@ -267,11 +267,11 @@ impl Piece {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallEnd {
     /// The call's structure closed (or its JSON value was complete when the stream or an
-    /// enclosing structure ended, dialects.md rule 3). Safe to execute.
+    /// enclosing structure ended, docs/dialects.md rule 3). Safe to execute.
     Complete,
     /// The stream ended inside the call. Never executable.
     Incomplete,
-    /// A draft inside a reasoning block that later closed (dialects.md rule 7): its bytes
+    /// A draft inside a reasoning block that later closed (docs/dialects.md rule 7): its bytes
     /// belong back in the reasoning text at their position.
     Demoted,
     /// Its structure broke; its bytes were reported as markup and arguments and belong back
@@ -331,14 +331,14 @@ pub trait Sink {
 
     /// A call began. `name` is the whole name when the model wrote it before the arguments,
     /// `None` otherwise (then [`Sink::tool_name`] follows). `provisional` is true for a call
-    /// inside reasoning whose fate depends on whether the reasoning closes (dialects.md
+    /// inside reasoning whose fate depends on whether the reasoning closes (docs/dialects.md
     /// rule 7); a server must not expose it before its [`Sink::tool_end`]. `span` is the
     /// name's bytes, or the bytes that made the call start.
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
         let _ = (span, call, name, provisional);
     }
 
-    /// The call's id as the model wrote it (Kimi `functions.NAME:IDX`, dialects.md rule 10),
+    /// The call's id as the model wrote it (Kimi `functions.NAME:IDX`, docs/dialects.md rule 10),
     /// after [`Sink::tool_start`] and before any argument. Dialects whose models write no
     /// id never send it; the consumer mints one.
     fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {

@@ -1,6 +1,6 @@
 //! Whitespace held after a candidate delimiter while the next byte decides whether it
-//! counts (dialects.md rule 4: the markup family's `</parameter>`; Gemma's `<|"|>`,
-//! model-formats.md §12).
+//! counts (docs/dialects.md rule 4: the markup family's `</parameter>`; Gemma's `<|"|>`,
+//! docs/dialects.md §gemma).
 
 use arrayvec::ArrayVec;
 

@@ -13,7 +13,7 @@ pub(crate) fn trim(bytes: &[u8]) -> (usize, &[u8]) {
     (bytes.len() - trimmed.len(), trimmed.trim_ascii_end())
 }
 
-/// Rule 9 of dialects.md: a name (or key) is non-empty UTF-8 without whitespace, control
+/// Rule 9 of docs/dialects.md: a name (or key) is non-empty UTF-8 without whitespace, control
 /// characters, quotes, backslashes or markup (`<`, `>`).
 pub(crate) fn valid_name(name: &[u8]) -> bool {
     let allowed = |c: char| {

@@ -1,7 +1,7 @@
 //! A streaming lexer for one Python literal: a keyword argument's value in a call such as
 //! `default_api.f(path="a", n=[1, 2])`. It tracks strings (single, double and triple
 //! quotes, `r`/`b`/`u`/`f` prefixes, backslash escapes), brackets and comments, so that a
-//! `)`, a `,` or a Markdown fence inside a string is data (seed B8), and reports every byte
+//! `)`, a `,` or a Markdown fence inside a string is data (docs/seed.md B8), and reports every byte
 //! as a [`Piece`] so that a consumer can write the value as JSON without lexing it again.
 //!
 //! It checks the structure a consumer needs to write the value as JSON: brackets close

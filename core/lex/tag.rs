@@ -1,13 +1,13 @@
 //! A bounded lexer for the rest of a markup tag after its name (`<invoke` is found by the
 //! delimiter automaton; this reads ` name="read">`): attributes, quoting, the end of the tag.
 //!
-//! It is a tolerant tag reader, not an XML parser (seed-system.md §2.4 g, with B15 fixed):
+//! It is a tolerant tag reader, not an XML parser (docs/seed.md §2.4 g, with B15 fixed):
 //! attribute values are `"…"`, `'…'` or unquoted; a quoted value may hold `>`, the other
-//! quote, `<` and line breaks; nothing is ever entity-decoded (dialects.md rule 11).
+//! quote, `<` and line breaks; nothing is ever entity-decoded (docs/dialects.md rule 11).
 //! Attribute names are compared ASCII-case-insensitively. The tag's bytes are kept (at most
 //! [`MAX_TAG`]) so that a tag that turns out not to be one can be released whole.
 //!
-//! The equals form (`<function=NAME>`, `<parameter=KEY>`: Qwen3-Coder, model-formats.md §4)
+//! The equals form (`<function=NAME>`, `<parameter=KEY>`: Qwen3-Coder, docs/dialects.md §qwen3-coder)
 //! has no attributes: after the opener's `=`, the name runs to the first `>`; a `<` or a
 //! line break before it breaks the tag.
 
