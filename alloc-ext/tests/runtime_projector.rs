@@ -486,3 +486,24 @@ fn after_a_fabricated_result_nothing_counts() {
     assert_eq!(ids, ["echo"]);
     assert_eq!(done.message.content, "");
 }
+
+#[test]
+fn a_new_id_at_a_known_index_is_a_new_native_call() {
+    // Review fault: providers that omit `index` put every call at position 0; the second
+    // call's arguments were appended to the first.
+    let (done, _) = project(
+        &gemini(),
+        &[
+            native(0, "call_a", "read", "{}"),
+            native(0, "call_b", "list", "[]"),
+        ],
+        false,
+    );
+    let calls: Vec<_> = done
+        .message
+        .tool_calls
+        .iter()
+        .map(|c| (c.id.as_str(), c.name.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(calls, [("call_a", "read", "{}"), ("call_b", "list", "[]")]);
+}

@@ -131,6 +131,10 @@ impl<W: Write> Heal<'_, W> {
                 None if text.is_empty() || text.starts_with(':') || is_sse_field(text) => continue,
                 None => text,
             };
+            // An empty `data:` (a keep-alive some proxies send) is an event with no chunk.
+            if payload.is_empty() {
+                continue;
+            }
             if payload == "[DONE]" {
                 break;
             }

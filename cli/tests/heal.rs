@@ -432,3 +432,31 @@ fn the_readme_example_is_what_the_command_prints() {
         String::from_utf8(output.stdout).unwrap()
     );
 }
+
+#[test]
+fn native_calls_without_an_index_stay_two_calls() {
+    // Review fault: both calls sat at position 0 of their chunk; the second's arguments
+    // were appended to the first call and the second call was lost.
+    let healed = heal("openai-compatible-calls-without-index.sse", &[]);
+    assert_eq!(
+        healed.calls,
+        vec![
+            (
+                "call_a".to_owned(),
+                "read".to_owned(),
+                r#"{"p":1}"#.to_owned()
+            ),
+            ("call_b".to_owned(), "list".to_owned(), "{}".to_owned()),
+        ]
+    );
+    assert_eq!(healed.finish_reason.as_deref(), Some("tool_calls"));
+}
+
+#[test]
+fn an_empty_data_line_is_no_chunk() {
+    // Review fault: an empty `data:` failed the command mid-stream, with no final chunk.
+    let healed = heal("openai-compatible-empty-data.sse", &[]);
+    assert_eq!(healed.content, "hi there");
+    assert_eq!(healed.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(healed.done, 1);
+}

@@ -469,6 +469,12 @@ impl Projector {
 
     fn native_call(&mut self, call: &NativeCallDelta, delta: &mut ChunkDelta) {
         let state = self.native.entry(call.index).or_default();
+        let new_id = call.id.as_deref().filter(|id| !id.trim().is_empty());
+        if new_id.is_some_and(|id| !state.id.is_empty() && state.id != id) {
+            // A different id at a known index is a new call: providers that omit `index`
+            // put every call at position 0 of its chunk's list.
+            *state = NativeState::default();
+        }
         if let Some(id) = call.id.as_deref().filter(|id| !id.trim().is_empty()) {
             state.id = id.to_owned();
         }
