@@ -507,3 +507,31 @@ fn a_new_id_at_a_known_index_is_a_new_native_call() {
         .collect();
     assert_eq!(calls, [("call_a", "read", "{}"), ("call_b", "list", "[]")]);
 }
+
+#[test]
+fn leaked_reasoning_that_differs_from_the_native_is_kept() {
+    // The leak repeats the native reasoning's first bytes, then differs: all of it is sent.
+    let options = ProjectorOptions::healing(
+        "openrouter",
+        "moonshotai/kimi-k2",
+        AssembleOptions::seeded(1),
+    );
+    let native = ProviderDelta {
+        reasoning: "plan".to_owned(),
+        ..ProviderDelta::default()
+    };
+    let (done, _) = project(
+        &options,
+        &[
+            native.clone(),
+            content("<think>pl"),
+            content("ot</think>ok"),
+        ],
+        false,
+    );
+    assert_eq!(done.message.reasoning_content.as_deref(), Some("planplot"));
+    assert_eq!(done.message.content, "ok");
+    let (same, _) = project(&options, &[native, content("<think>plan</think>ok")], false);
+    assert_eq!(same.message.reasoning_content.as_deref(), Some("plan"));
+    assert_eq!(same.message.content, "ok");
+}

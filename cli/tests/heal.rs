@@ -460,3 +460,13 @@ fn an_empty_data_line_is_no_chunk() {
     assert_eq!(healed.finish_reason.as_deref(), Some("stop"));
     assert_eq!(healed.done, 1);
 }
+
+#[test]
+fn explicit_reasoning_is_not_duplicated_by_a_leaked_think() {
+    // Seed §5.12 provider-level: explicit `reasoning_content` not duplicated by leaked
+    // `<think>` (review: the reasoning came out twice, `plan the replyplan the reply`).
+    let healed = heal("openrouter-kimi-k2-explicit-reasoning.sse", OR);
+    assert_eq!(healed.reasoning, "plan the reply");
+    assert_eq!(healed.content, "Done.");
+    assert_eq!(healed.finish_reason.as_deref(), Some("stop"));
+}

@@ -195,6 +195,11 @@ pub struct Projector {
     native: HashMap<u32, NativeState>,
     content: String,
     reasoning: Option<String>,
+    /// The provider's own `reasoning_content`, all of it so far.
+    native_reasoning: String,
+    /// Leaked (in-band or healed) reasoning held back while it repeats `native_reasoning`
+    /// from its start; `None` once it diverged (from then on it is sent as it comes).
+    repeated: Option<String>,
     provider_reason: Option<String>,
     stopped: bool,
     native_in_chunk: bool,
@@ -229,6 +234,8 @@ impl Projector {
             native: HashMap::new(),
             content: String::new(),
             reasoning: None,
+            native_reasoning: String::new(),
+            repeated: Some(String::new()),
             provider_reason: None,
             stopped: false,
             native_in_chunk: false,
@@ -252,6 +259,7 @@ impl Projector {
             return step;
         }
         if !chunk.reasoning.is_empty() {
+            self.native_reasoning.push_str(&chunk.reasoning);
             self.reasoning(&chunk.reasoning, &mut step.delta);
         }
         self.native_in_chunk = !chunk.tool_calls.is_empty();
@@ -332,6 +340,25 @@ impl Projector {
             .push_str(text);
     }
 
+    /// Reasoning the model wrote in the text. A model served with native reasoning may also
+    /// leak the same reasoning as `<think>…</think>` (seed §5.12: explicit
+    /// `reasoning_content` is not duplicated by a leaked `<think>`): while the leaked text
+    /// repeats the native reasoning from its start it is held back and, if it stays a
+    /// repeat to the end, dropped; at the first byte that differs, what was held and the
+    /// rest are sent. Compared exactly (no whitespace folding); a leak that arrives before
+    /// the native reasoning it repeats is not caught.
+    fn leaked_reasoning(&mut self, text: &str, delta: &mut ChunkDelta) {
+        let Some(held) = &mut self.repeated else {
+            self.reasoning(text, delta);
+            return;
+        };
+        held.push_str(text);
+        if self.native_reasoning.is_empty() || !self.native_reasoning.starts_with(held.as_str()) {
+            let held = self.repeated.take().unwrap_or_default();
+            self.reasoning(&held, delta);
+        }
+    }
+
     fn visible(&mut self, text: &str, delta: &mut ChunkDelta) {
         delta.content.push_str(text);
         self.content.push_str(text);
@@ -360,7 +387,7 @@ impl Projector {
 
     fn apply_inband(&mut self, taken: ChunkDelta, delta: &mut ChunkDelta) {
         if !taken.reasoning_content.is_empty() {
-            self.reasoning(&taken.reasoning_content, delta);
+            self.leaked_reasoning(&taken.reasoning_content, delta);
         }
         if !taken.content.is_empty() {
             self.heal(&taken.content, delta);
@@ -384,7 +411,7 @@ impl Projector {
         for event in events {
             match event {
                 HealEvent::Text(text) => self.visible(&text, delta),
-                HealEvent::Reasoning(text) => self.reasoning(&text, delta),
+                HealEvent::Reasoning(text) => self.leaked_reasoning(&text, delta),
                 HealEvent::ReasoningStart => {
                     self.reasoning.get_or_insert_with(String::new);
                 }
