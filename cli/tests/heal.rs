@@ -470,3 +470,38 @@ fn explicit_reasoning_is_not_duplicated_by_a_leaked_think() {
     assert_eq!(healed.content, "Done.");
     assert_eq!(healed.finish_reason.as_deref(), Some("stop"));
 }
+
+#[test]
+fn another_choice_passes_through_and_does_not_end_the_turn() {
+    // Review fault: choice 1's `B` was merged into the message and its `stop` ended the
+    // turn, so choice 0's `C` was lost.
+    let output = Command::new(env!("CARGO_BIN_EXE_inband"))
+        .arg("heal")
+        .arg(stream("openai-compatible-two-choices.sse"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let chunks: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let of = |index: u64| -> (String, Vec<String>) {
+        let mine = chunks
+            .iter()
+            .map(|c| &c["choices"][0])
+            .filter(|c| c["index"] == index);
+        let text = mine
+            .clone()
+            .filter_map(|c| c["delta"]["content"].as_str())
+            .collect();
+        let reasons = mine
+            .filter_map(|c| c["finish_reason"].as_str().map(str::to_owned))
+            .collect();
+        (text, reasons)
+    };
+    assert_eq!(of(0), ("AC".to_owned(), vec!["stop".to_owned()]));
+    assert_eq!(of(1), ("B".to_owned(), vec!["stop".to_owned()]));
+}
