@@ -32,7 +32,8 @@ pub struct HealArgs {
     #[arg(long, value_name = "ID")]
     model: Option<String>,
     /// The provider (`openrouter`, `ollama-cloud`, `moonshot`, …): DSML is healed only on
-    /// the providers that leak it.
+    /// the providers that leak it; on `openai` (the official endpoint) ```` ```thinking ````
+    /// fences stay text.
     #[arg(long, value_name = "NAME", default_value = "")]
     provider: String,
     /// `native` (default): a native-tool stream whose leaked markup is healed; a dialect

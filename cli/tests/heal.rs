@@ -505,3 +505,20 @@ fn another_choice_passes_through_and_does_not_end_the_turn() {
     assert_eq!(of(0), ("AC".to_owned(), vec!["stop".to_owned()]));
     assert_eq!(of(1), ("B".to_owned(), vec!["stop".to_owned()]));
 }
+
+#[test]
+fn the_official_openai_endpoint_keeps_a_thinking_fence() {
+    // Seed §5.12: the same Gemini fence stream, served by provider `openai`, is unchanged.
+    let healed = heal(
+        "openrouter-gemini-thinking-fence.sse",
+        &["--provider", "openai"],
+    );
+    assert_eq!(healed.content, "Sure.```thinking\nweigh options\n```Done.");
+    assert_eq!(healed.reasoning, "");
+    assert_eq!(healed.reasoning, "");
+    let lifted = heal("openrouter-gemini-thinking-fence.sse", OR);
+    assert_eq!(
+        (lifted.content.as_str(), lifted.reasoning.as_str()),
+        ("Sure.Done.", "weigh options\n")
+    );
+}

@@ -73,6 +73,8 @@ impl ProjectorOptions {
         ProjectorOptions {
             dialect: leak_pattern(provider, model).dialect(),
             heal_reasoning: true,
+            // The official OpenAI endpoint (seed §5.12): its ```thinking fences are kept.
+            keep_thinking_fences: provider.eq_ignore_ascii_case("openai"),
             channels: ChannelRule::StructuredWins,
             scanner: inband::Options::default(),
             assemble,
@@ -85,6 +87,7 @@ impl ProjectorOptions {
         ProjectorOptions {
             dialect: Some(dialect),
             heal_reasoning: false,
+            keep_thinking_fences: false,
             channels: ChannelRule::FirstNamedLocks,
             scanner: inband::Options::default(),
             assemble,

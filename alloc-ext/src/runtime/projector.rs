@@ -97,6 +97,10 @@ pub struct ProjectorOptions {
     pub dialect: Option<Dialect>,
     /// Lift leaked reasoning idioms out of the visible content ([`ReasoningHealer`]).
     pub heal_reasoning: bool,
+    /// With `heal_reasoning`: leave ```` ```thinking ```` fences visible
+    /// ([`ReasoningHealer::without_thinking_fences`]; set by
+    /// [`ProjectorOptions::healing`] for provider `openai`).
+    pub keep_thinking_fences: bool,
     /// Which calls count.
     pub channels: ChannelRule,
     /// The scanner's options.
@@ -226,7 +230,12 @@ impl Projector {
                 scanner: Scanner::new(dialect, options.scanner),
                 stream: DeltaStream::new(dialect, &assemble),
             }),
-            healer: options.heal_reasoning.then(ReasoningHealer::new),
+            healer: options
+                .heal_reasoning
+                .then(|| match options.keep_thinking_fences {
+                    true => ReasoningHealer::without_thinking_fences(),
+                    false => ReasoningHealer::new(),
+                }),
             rule: options.channels,
             lock: None,
             calls: Vec::new(),
