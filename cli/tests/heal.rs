@@ -515,7 +515,6 @@ fn the_official_openai_endpoint_keeps_a_thinking_fence() {
     );
     assert_eq!(healed.content, "Sure.```thinking\nweigh options\n```Done.");
     assert_eq!(healed.reasoning, "");
-    assert_eq!(healed.reasoning, "");
     let lifted = heal("openrouter-gemini-thinking-fence.sse", OR);
     assert_eq!(
         (lifted.content.as_str(), lifted.reasoning.as_str()),
