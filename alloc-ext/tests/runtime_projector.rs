@@ -535,3 +535,34 @@ fn leaked_reasoning_that_differs_from_the_native_is_kept() {
     assert_eq!(same.message.reasoning_content.as_deref(), Some("plan"));
     assert_eq!(same.message.content, "ok");
 }
+
+#[test]
+fn a_closed_section_is_reported_once_where_it_closes() {
+    // Seed §4.8: healing reports when a section closed, here with the closer split.
+    let mut projector = Projector::new(dsml());
+    let pieces = [
+        "Hi <｜DSML｜tool_calls><｜DSML｜invoke name=\"read\">",
+        "<｜DSML｜parameter name=\"path\" string=\"true\">a</｜DSML｜parameter>",
+        "</｜DSML｜invoke></｜DSML",
+        "｜tool_cal",
+        "ls> after",
+        " </｜DSML｜tool_calls>",
+    ];
+    let closed: Vec<bool> = pieces
+        .iter()
+        .map(|p| projector.push(&content(p)).section_closed)
+        .collect();
+    assert_eq!(closed, [false, false, false, false, true, true]);
+    let mut kimi = Projector::new(ProjectorOptions::healing(
+        "moonshot",
+        "kimi-k2",
+        AssembleOptions::seeded(1),
+    ));
+    let step = kimi.push(&content(
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.read:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+    ));
+    assert!(step.section_closed);
+    // Not healing (a model prompted in-band): never reported.
+    let mut glm = Projector::new(glm());
+    assert!(!glm.push(&content("</｜DSML｜tool_calls>")).section_closed);
+}

@@ -118,6 +118,11 @@ pub struct Step {
     /// The model began fabricating a tool result in this chunk: abort the request (or drain
     /// it), then [`Projector::finish`].
     pub fabricated: bool,
+    /// Healing leaked markup (seed §4.8): the leaked tool-call section closed in this
+    /// chunk (Kimi's `<|tool_calls_section_end|>`, DSML's `</｜DSML｜tool_calls>`), found
+    /// textually in the content, also when the closer was split across chunks; reported
+    /// once per closer.
+    pub section_closed: bool,
 }
 
 /// A tool call of the final message.
@@ -199,6 +204,9 @@ pub struct Projector {
     native: HashMap<u32, NativeState>,
     content: String,
     reasoning: Option<String>,
+    /// The leaked section's closer when healing markup, and the content's last bytes
+    /// (shorter than the closer) so a closer split across chunks is still seen.
+    section_closer: Option<(&'static str, String)>,
     /// The provider's own `reasoning_content`, all of it so far.
     native_reasoning: String,
     /// Leaked (in-band or healed) reasoning held back while it repeats `native_reasoning`
@@ -243,6 +251,11 @@ impl Projector {
             native: HashMap::new(),
             content: String::new(),
             reasoning: None,
+            section_closer: match (options.heal_reasoning, options.dialect) {
+                (true, Some(Dialect::Kimi)) => Some(("<|tool_calls_section_end|>", String::new())),
+                (true, Some(Dialect::Deepseek)) => Some(("</｜DSML｜tool_calls>", String::new())),
+                _ => None,
+            },
             native_reasoning: String::new(),
             repeated: Some(String::new()),
             provider_reason: None,
@@ -268,7 +281,10 @@ impl Projector {
             return step;
         }
         if !chunk.reasoning.is_empty() {
-            self.native_reasoning.push_str(&chunk.reasoning);
+            // Kept only while a leak may still repeat it.
+            if self.repeated.is_some() {
+                self.native_reasoning.push_str(&chunk.reasoning);
+            }
             self.reasoning(&chunk.reasoning, &mut step.delta);
         }
         self.native_in_chunk = !chunk.tool_calls.is_empty();
@@ -276,6 +292,7 @@ impl Projector {
             self.native_call(call, &mut step.delta);
         }
         if !chunk.content.is_empty() {
+            step.section_closed = self.section_closed(&chunk.content);
             step.fabricated = self.content(&chunk.content, &mut step.delta);
         }
         self.native_in_chunk = false;
@@ -364,8 +381,24 @@ impl Projector {
         held.push_str(text);
         if self.native_reasoning.is_empty() || !self.native_reasoning.starts_with(held.as_str()) {
             let held = self.repeated.take().unwrap_or_default();
+            self.native_reasoning = String::new();
             self.reasoning(&held, delta);
         }
+    }
+
+    /// Whether the section closer ends in `text` (with the tail of earlier content).
+    fn section_closed(&mut self, text: &str) -> bool {
+        let Some((closer, tail)) = &mut self.section_closer else {
+            return false;
+        };
+        tail.push_str(text);
+        let closed = tail.contains(*closer);
+        let mut keep = tail.len().saturating_sub(closer.len() - 1);
+        while !tail.is_char_boundary(keep) {
+            keep += 1;
+        }
+        tail.drain(..keep);
+        closed
     }
 
     fn visible(&mut self, text: &str, delta: &mut ChunkDelta) {
