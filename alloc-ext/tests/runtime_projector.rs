@@ -566,3 +566,59 @@ fn a_closed_section_is_reported_once_where_it_closes() {
     let mut glm = Projector::new(glm());
     assert!(!glm.push(&content("</｜DSML｜tool_calls>")).section_closed);
 }
+
+#[test]
+fn a_bounded_projector_sends_the_same_and_keeps_no_text() {
+    let chunks = [
+        ProviderDelta {
+            reasoning: "plan".to_owned(),
+            ..ProviderDelta::default()
+        },
+        content("<think>plan</think>I'll read it. <|tool_calls_section_begin|><|tool_call_begin|>functions.read:0"),
+        content("<|tool_call_argument_begin|>{\"path\": \"a.rs\"}<|tool_call_end|><|tool_calls_section_end|>"),
+    ];
+    let run = |bounded: bool| {
+        let mut options =
+            ProjectorOptions::healing("moonshot", "kimi-k2", AssembleOptions::seeded(1));
+        options.bounded = bounded;
+        let mut projector = Projector::new(options);
+        let sent: Vec<_> = chunks.iter().map(|c| projector.push(c).delta).collect();
+        (sent, projector.finish())
+    };
+    let (sent, full) = run(false);
+    let (sent_bounded, bounded) = run(true);
+    assert_eq!(sent_bounded, sent);
+    assert_eq!(full.message.content, "I'll read it. ");
+    assert_eq!(full.message.reasoning_content.as_deref(), Some("plan"));
+    assert_eq!(bounded.message.content, "");
+    assert_eq!(bounded.message.reasoning_content.as_deref(), Some(""));
+    assert_eq!(bounded.message.tool_calls, full.message.tool_calls);
+    assert_eq!(
+        bounded.message.tool_calls[0].arguments,
+        r#"{"path": "a.rs"}"#
+    );
+    assert_eq!(bounded.finish_reason, "tool_calls");
+}
+
+#[test]
+fn a_bounded_projector_stops_comparing_past_the_dedupe_limit() {
+    use inband_alloc::runtime::projector::DEDUPE_LIMIT;
+    let long = "r".repeat(DEDUPE_LIMIT + 1);
+    let mut options = ProjectorOptions::healing("moonshot", "kimi-k2", AssembleOptions::seeded(1));
+    options.bounded = true;
+    let mut projector = Projector::new(options);
+    let native = projector.push(&ProviderDelta {
+        reasoning: "rr".to_owned(),
+        ..ProviderDelta::default()
+    });
+    assert_eq!(native.delta.reasoning_content, "rr");
+    // The leak repeats it so far: held back.
+    let first = projector.push(&content("<think>rr"));
+    assert_eq!(first.delta.reasoning_content, "");
+    // The native reasoning passes the limit: the held leak is sent, then the native text.
+    let second = projector.push(&ProviderDelta {
+        reasoning: long.clone(),
+        ..ProviderDelta::default()
+    });
+    assert_eq!(second.delta.reasoning_content, format!("rr{long}"));
+}

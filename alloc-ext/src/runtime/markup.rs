@@ -75,6 +75,7 @@ impl ProjectorOptions {
             heal_reasoning: true,
             // The official OpenAI endpoint (seed §5.12): its ```thinking fences are kept.
             keep_thinking_fences: provider.eq_ignore_ascii_case("openai"),
+            bounded: false,
             channels: ChannelRule::StructuredWins,
             scanner: inband::Options::default(),
             assemble,
@@ -88,6 +89,7 @@ impl ProjectorOptions {
             dialect: Some(dialect),
             heal_reasoning: false,
             keep_thinking_fences: false,
+            bounded: false,
             channels: ChannelRule::FirstNamedLocks,
             scanner: inband::Options::default(),
             assemble,

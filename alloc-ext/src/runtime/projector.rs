@@ -101,6 +101,13 @@ pub struct ProjectorOptions {
     /// ([`ReasoningHealer::without_thinking_fences`]; set by
     /// [`ProjectorOptions::healing`] for provider `openai`).
     pub keep_thinking_fences: bool,
+    /// For a server that only relays the stream: the projector does not keep the visible
+    /// content and reasoning it sent ([`ProjectedMessage::content`] is then empty and
+    /// `reasoning_content` is `Some("")` when there was reasoning), and holds at most
+    /// [`DEDUPE_LIMIT`] bytes of native reasoning to compare leaks with. Still kept: the
+    /// tool calls' arguments (the final message's calls) and the in-band scanner's own
+    /// state.
+    pub bounded: bool,
     /// Which calls count.
     pub channels: ChannelRule,
     /// The scanner's options.
@@ -109,6 +116,10 @@ pub struct ProjectorOptions {
     /// set by the projector.
     pub assemble: AssembleOptions,
 }
+
+/// Bytes of native reasoning a [`ProjectorOptions::bounded`] projector holds to compare a
+/// leaked `<think>` with; a longer native reasoning is no longer compared (leaks are sent).
+pub const DEDUPE_LIMIT: usize = 64 * 1024;
 
 /// What one [`Projector::push`] gives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -204,6 +215,7 @@ pub struct Projector {
     native: HashMap<u32, NativeState>,
     content: String,
     reasoning: Option<String>,
+    bounded: bool,
     /// The leaked section's closer when healing markup, and the content's last bytes
     /// (shorter than the closer) so a closer split across chunks is still seen.
     section_closer: Option<(&'static str, String)>,
@@ -245,6 +257,7 @@ impl Projector {
                     false => ReasoningHealer::new(),
                 }),
             rule: options.channels,
+            bounded: options.bounded,
             lock: None,
             calls: Vec::new(),
             inband_calls: HashMap::new(),
@@ -284,6 +297,11 @@ impl Projector {
             // Kept only while a leak may still repeat it.
             if self.repeated.is_some() {
                 self.native_reasoning.push_str(&chunk.reasoning);
+                if self.bounded && self.native_reasoning.len() > DEDUPE_LIMIT {
+                    let held = self.repeated.take().unwrap_or_default();
+                    self.native_reasoning = String::new();
+                    self.reasoning(&held, &mut step.delta);
+                }
             }
             self.reasoning(&chunk.reasoning, &mut step.delta);
         }
@@ -361,9 +379,10 @@ impl Projector {
 
     fn reasoning(&mut self, text: &str, delta: &mut ChunkDelta) {
         delta.reasoning_content.push_str(text);
-        self.reasoning
-            .get_or_insert_with(String::new)
-            .push_str(text);
+        let kept = self.reasoning.get_or_insert_with(String::new);
+        if !self.bounded {
+            kept.push_str(text);
+        }
     }
 
     /// Reasoning the model wrote in the text. A model served with native reasoning may also
@@ -403,7 +422,9 @@ impl Projector {
 
     fn visible(&mut self, text: &str, delta: &mut ChunkDelta) {
         delta.content.push_str(text);
-        self.content.push_str(text);
+        if !self.bounded {
+            self.content.push_str(text);
+        }
     }
 
     /// Feeds content; returns whether a fabricated result stopped the projection.
