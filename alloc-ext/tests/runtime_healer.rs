@@ -257,3 +257,40 @@ fn long_lines_are_never_held() {
     let spaces = format!("```md\n{}", " ".repeat(1500));
     unchanged(&format!("{spaces}```\n<think>x</think>"));
 }
+
+#[test]
+fn the_official_openai_endpoint_keeps_thinking_fences() {
+    // Seed §5.12: ```thinking fences are lifted "except on the official OpenAI endpoint";
+    // the other idioms still are. Every two-piece cut and char by char.
+    let input = "a\n```thinking\nx\n```\nb <think>y</think>c";
+    let run = |chunks: &[&str]| {
+        let mut healer = ReasoningHealer::without_thinking_fences();
+        let mut events = Vec::new();
+        for chunk in chunks {
+            healer.feed(chunk, &mut events);
+        }
+        healer.finish(&mut events);
+        let (mut text, mut reasoning) = (String::new(), String::new());
+        for event in events {
+            match event {
+                HealEvent::Text(t) => text.push_str(&t),
+                HealEvent::Reasoning(t) => reasoning.push_str(&t),
+                _ => {}
+            }
+        }
+        (text, reasoning)
+    };
+    let whole = run(&[input]);
+    assert_eq!(
+        whole,
+        ("a\n```thinking\nx\n```\nb c".to_owned(), "y".to_owned())
+    );
+    for (cut, _) in input.char_indices().skip(1) {
+        assert_eq!(run(&[&input[..cut], &input[cut..]]), whole, "cut at {cut}");
+    }
+    let chars: Vec<String> = input.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(run(&refs), whole);
+    // Any other provider lifts the fence.
+    assert_eq!(every_chunking(input).1, "x\ny");
+}

@@ -486,3 +486,139 @@ fn after_a_fabricated_result_nothing_counts() {
     assert_eq!(ids, ["echo"]);
     assert_eq!(done.message.content, "");
 }
+
+#[test]
+fn a_new_id_at_a_known_index_is_a_new_native_call() {
+    // Review fault: providers that omit `index` put every call at position 0; the second
+    // call's arguments were appended to the first.
+    let (done, _) = project(
+        &gemini(),
+        &[
+            native(0, "call_a", "read", "{}"),
+            native(0, "call_b", "list", "[]"),
+        ],
+        false,
+    );
+    let calls: Vec<_> = done
+        .message
+        .tool_calls
+        .iter()
+        .map(|c| (c.id.as_str(), c.name.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(calls, [("call_a", "read", "{}"), ("call_b", "list", "[]")]);
+}
+
+#[test]
+fn leaked_reasoning_that_differs_from_the_native_is_kept() {
+    // The leak repeats the native reasoning's first bytes, then differs: all of it is sent.
+    let options = ProjectorOptions::healing(
+        "openrouter",
+        "moonshotai/kimi-k2",
+        AssembleOptions::seeded(1),
+    );
+    let native = ProviderDelta {
+        reasoning: "plan".to_owned(),
+        ..ProviderDelta::default()
+    };
+    let (done, _) = project(
+        &options,
+        &[
+            native.clone(),
+            content("<think>pl"),
+            content("ot</think>ok"),
+        ],
+        false,
+    );
+    assert_eq!(done.message.reasoning_content.as_deref(), Some("planplot"));
+    assert_eq!(done.message.content, "ok");
+    let (same, _) = project(&options, &[native, content("<think>plan</think>ok")], false);
+    assert_eq!(same.message.reasoning_content.as_deref(), Some("plan"));
+    assert_eq!(same.message.content, "ok");
+}
+
+#[test]
+fn a_closed_section_is_reported_once_where_it_closes() {
+    // Seed §4.8: healing reports when a section closed, here with the closer split.
+    let mut projector = Projector::new(dsml());
+    let pieces = [
+        "Hi <｜DSML｜tool_calls><｜DSML｜invoke name=\"read\">",
+        "<｜DSML｜parameter name=\"path\" string=\"true\">a</｜DSML｜parameter>",
+        "</｜DSML｜invoke></｜DSML",
+        "｜tool_cal",
+        "ls> after",
+        " </｜DSML｜tool_calls>",
+    ];
+    let closed: Vec<bool> = pieces
+        .iter()
+        .map(|p| projector.push(&content(p)).section_closed)
+        .collect();
+    assert_eq!(closed, [false, false, false, false, true, true]);
+    let mut kimi = Projector::new(ProjectorOptions::healing(
+        "moonshot",
+        "kimi-k2",
+        AssembleOptions::seeded(1),
+    ));
+    let step = kimi.push(&content(
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.read:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+    ));
+    assert!(step.section_closed);
+    // Not healing (a model prompted in-band): never reported.
+    let mut glm = Projector::new(glm());
+    assert!(!glm.push(&content("</｜DSML｜tool_calls>")).section_closed);
+}
+
+#[test]
+fn a_bounded_projector_sends_the_same_and_keeps_no_text() {
+    let chunks = [
+        ProviderDelta {
+            reasoning: "plan".to_owned(),
+            ..ProviderDelta::default()
+        },
+        content("<think>plan</think>I'll read it. <|tool_calls_section_begin|><|tool_call_begin|>functions.read:0"),
+        content("<|tool_call_argument_begin|>{\"path\": \"a.rs\"}<|tool_call_end|><|tool_calls_section_end|>"),
+    ];
+    let run = |bounded: bool| {
+        let mut options =
+            ProjectorOptions::healing("moonshot", "kimi-k2", AssembleOptions::seeded(1));
+        options.bounded = bounded;
+        let mut projector = Projector::new(options);
+        let sent: Vec<_> = chunks.iter().map(|c| projector.push(c).delta).collect();
+        (sent, projector.finish())
+    };
+    let (sent, full) = run(false);
+    let (sent_bounded, bounded) = run(true);
+    assert_eq!(sent_bounded, sent);
+    assert_eq!(full.message.content, "I'll read it. ");
+    assert_eq!(full.message.reasoning_content.as_deref(), Some("plan"));
+    assert_eq!(bounded.message.content, "");
+    assert_eq!(bounded.message.reasoning_content.as_deref(), Some(""));
+    assert_eq!(bounded.message.tool_calls, full.message.tool_calls);
+    assert_eq!(
+        bounded.message.tool_calls[0].arguments,
+        r#"{"path": "a.rs"}"#
+    );
+    assert_eq!(bounded.finish_reason, "tool_calls");
+}
+
+#[test]
+fn a_bounded_projector_stops_comparing_past_the_dedupe_limit() {
+    use inband_alloc::runtime::projector::DEDUPE_LIMIT;
+    let long = "r".repeat(DEDUPE_LIMIT + 1);
+    let mut options = ProjectorOptions::healing("moonshot", "kimi-k2", AssembleOptions::seeded(1));
+    options.bounded = true;
+    let mut projector = Projector::new(options);
+    let native = projector.push(&ProviderDelta {
+        reasoning: "rr".to_owned(),
+        ..ProviderDelta::default()
+    });
+    assert_eq!(native.delta.reasoning_content, "rr");
+    // The leak repeats it so far: held back.
+    let first = projector.push(&content("<think>rr"));
+    assert_eq!(first.delta.reasoning_content, "");
+    // The native reasoning passes the limit: the held leak is sent, then the native text.
+    let second = projector.push(&ProviderDelta {
+        reasoning: long.clone(),
+        ..ProviderDelta::default()
+    });
+    assert_eq!(second.delta.reasoning_content, format!("rr{long}"));
+}

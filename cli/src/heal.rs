@@ -4,8 +4,8 @@
 //! `reasoning_content` by the agent-runtime projector (`inband_alloc::runtime`).
 //!
 //! Streams as it reads: each input line is projected when it arrives and each output chunk
-//! is flushed at once. Only `choices[0]` is projected; chunks without choices (usage) pass
-//! through unchanged. The provider's `finish_reason` chunk (or `data: [DONE]`, or the end of
+//! is flushed at once. Only the choice with `index` 0 is projected; chunks without choices
+//! (usage) or for another choice (`n` > 1) pass through unchanged. The provider's `finish_reason` chunk (or `data: [DONE]`, or the end of
 //! the input, whichever comes first) ends the turn with a final chunk carrying the
 //! projected `finish_reason`.
 
@@ -32,7 +32,8 @@ pub struct HealArgs {
     #[arg(long, value_name = "ID")]
     model: Option<String>,
     /// The provider (`openrouter`, `ollama-cloud`, `moonshot`, …): DSML is healed only on
-    /// the providers that leak it.
+    /// the providers that leak it; on `openai` (the official endpoint) ```` ```thinking ````
+    /// fences stay text.
     #[arg(long, value_name = "NAME", default_value = "")]
     provider: String,
     /// `native` (default): a native-tool stream whose leaked markup is healed; a dialect
@@ -131,6 +132,10 @@ impl<W: Write> Heal<'_, W> {
                 None if text.is_empty() || text.starts_with(':') || is_sse_field(text) => continue,
                 None => text,
             };
+            // An empty `data:` (a keep-alive some proxies send) is an event with no chunk.
+            if payload.is_empty() {
+                continue;
+            }
             if payload == "[DONE]" {
                 break;
             }
@@ -156,6 +161,16 @@ impl<W: Write> Heal<'_, W> {
             .get("choices")
             .and_then(Value::as_array)
             .is_some_and(|c| !c.is_empty());
+        // Another choice's chunk (`n` > 1) is not this turn's: it passes through unchanged
+        // (it used to be merged into choice 0, and its `finish_reason` ended the turn).
+        let other_choice = chunk
+            .pointer("/choices/0/index")
+            .and_then(Value::as_u64)
+            .is_some_and(|index| index != 0);
+        if has_choices && other_choice {
+            self.write(&chunk)?;
+            return Ok(false);
+        }
         if !has_choices || self.finished {
             if !has_choices {
                 self.write(&chunk)?;

@@ -432,3 +432,92 @@ fn the_readme_example_is_what_the_command_prints() {
         String::from_utf8(output.stdout).unwrap()
     );
 }
+
+#[test]
+fn native_calls_without_an_index_stay_two_calls() {
+    // Review fault: both calls sat at position 0 of their chunk; the second's arguments
+    // were appended to the first call and the second call was lost.
+    let healed = heal("openai-compatible-calls-without-index.sse", &[]);
+    assert_eq!(
+        healed.calls,
+        vec![
+            (
+                "call_a".to_owned(),
+                "read".to_owned(),
+                r#"{"p":1}"#.to_owned()
+            ),
+            ("call_b".to_owned(), "list".to_owned(), "{}".to_owned()),
+        ]
+    );
+    assert_eq!(healed.finish_reason.as_deref(), Some("tool_calls"));
+}
+
+#[test]
+fn an_empty_data_line_is_no_chunk() {
+    // Review fault: an empty `data:` failed the command mid-stream, with no final chunk.
+    let healed = heal("openai-compatible-empty-data.sse", &[]);
+    assert_eq!(healed.content, "hi there");
+    assert_eq!(healed.finish_reason.as_deref(), Some("stop"));
+    assert_eq!(healed.done, 1);
+}
+
+#[test]
+fn explicit_reasoning_is_not_duplicated_by_a_leaked_think() {
+    // Seed §5.12 provider-level: explicit `reasoning_content` not duplicated by leaked
+    // `<think>` (review: the reasoning came out twice, `plan the replyplan the reply`).
+    let healed = heal("openrouter-kimi-k2-explicit-reasoning.sse", OR);
+    assert_eq!(healed.reasoning, "plan the reply");
+    assert_eq!(healed.content, "Done.");
+    assert_eq!(healed.finish_reason.as_deref(), Some("stop"));
+}
+
+#[test]
+fn another_choice_passes_through_and_does_not_end_the_turn() {
+    // Review fault: choice 1's `B` was merged into the message and its `stop` ended the
+    // turn, so choice 0's `C` was lost.
+    let output = Command::new(env!("CARGO_BIN_EXE_inband"))
+        .arg("heal")
+        .arg(stream("openai-compatible-two-choices.sse"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let chunks: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter(|d| *d != "[DONE]")
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let of = |index: u64| -> (String, Vec<String>) {
+        let mine = chunks
+            .iter()
+            .map(|c| &c["choices"][0])
+            .filter(|c| c["index"] == index);
+        let text = mine
+            .clone()
+            .filter_map(|c| c["delta"]["content"].as_str())
+            .collect();
+        let reasons = mine
+            .filter_map(|c| c["finish_reason"].as_str().map(str::to_owned))
+            .collect();
+        (text, reasons)
+    };
+    assert_eq!(of(0), ("AC".to_owned(), vec!["stop".to_owned()]));
+    assert_eq!(of(1), ("B".to_owned(), vec!["stop".to_owned()]));
+}
+
+#[test]
+fn the_official_openai_endpoint_keeps_a_thinking_fence() {
+    // Seed §5.12: the same Gemini fence stream, served by provider `openai`, is unchanged.
+    let healed = heal(
+        "openrouter-gemini-thinking-fence.sse",
+        &["--provider", "openai"],
+    );
+    assert_eq!(healed.content, "Sure.```thinking\nweigh options\n```Done.");
+    assert_eq!(healed.reasoning, "");
+    let lifted = heal("openrouter-gemini-thinking-fence.sse", OR);
+    assert_eq!(
+        (lifted.content.as_str(), lifted.reasoning.as_str()),
+        ("Sure.Done.", "weigh options\n")
+    );
+}

@@ -83,6 +83,9 @@ pub struct ReasoningHealer {
     /// decides whether a backtick run opens a fenced block. The stream starts a line.
     line_spaces: Option<usize>,
     finished: bool,
+    /// Whether ```` ```thinking ```` fences are reasoning (not on the official OpenAI
+    /// endpoint: seed §5.12).
+    thinking_fences: bool,
 }
 
 impl Default for ReasoningHealer {
@@ -99,6 +102,17 @@ impl ReasoningHealer {
             state: State::Visible,
             line_spaces: Some(0),
             finished: false,
+            thinking_fences: true,
+        }
+    }
+
+    /// A healer that leaves ```` ```thinking ```` fences as visible text (seed §5.12: they
+    /// are lifted "except on the official OpenAI endpoint", whose models do not leak that
+    /// idiom, so such a fence is one the user asked for); the other idioms are lifted.
+    pub fn without_thinking_fences() -> Self {
+        ReasoningHealer {
+            thinking_fences: false,
+            ..Self::new()
         }
     }
 
@@ -174,12 +188,18 @@ impl ReasoningHealer {
     }
 
     fn visible(&mut self, from: usize, last: bool, out: &mut Vec<HealEvent>) -> Step {
+        let fences = self.thinking_fences;
+        let forms = || {
+            FORMS
+                .iter()
+                .filter(move |(open, _)| fences || !open.starts_with('`'))
+        };
         let rest = &self.buf[from..];
         let mut search = 0;
         while let Some(found) = rest[search..].find(['<', '`']) {
             let i = search + found;
             let here = &rest[i..];
-            if let Some((open, close)) = FORMS.iter().find(|(open, _)| here.starts_with(open)) {
+            if let Some((open, close)) = forms().find(|(open, _)| here.starts_with(open)) {
                 let text = rest[..i].to_owned();
                 self.text(text, out);
                 push(out, HealEvent::ReasoningStart);
@@ -189,7 +209,7 @@ impl ReasoningHealer {
                 };
                 return Step::Go(from + i + open.len());
             }
-            if !last && FORMS.iter().any(|(open, _)| open.starts_with(here)) {
+            if !last && forms().any(|(open, _)| open.starts_with(here)) {
                 let text = rest[..i].to_owned();
                 self.text(text, out);
                 return Step::Hold(from + i);

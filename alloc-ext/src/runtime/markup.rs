@@ -73,6 +73,9 @@ impl ProjectorOptions {
         ProjectorOptions {
             dialect: leak_pattern(provider, model).dialect(),
             heal_reasoning: true,
+            // The official OpenAI endpoint (seed §5.12): its ```thinking fences are kept.
+            keep_thinking_fences: provider.eq_ignore_ascii_case("openai"),
+            bounded: false,
             channels: ChannelRule::StructuredWins,
             scanner: inband::Options::default(),
             assemble,
@@ -85,6 +88,8 @@ impl ProjectorOptions {
         ProjectorOptions {
             dialect: Some(dialect),
             heal_reasoning: false,
+            keep_thinking_fences: false,
+            bounded: false,
             channels: ChannelRule::FirstNamedLocks,
             scanner: inband::Options::default(),
             assemble,

@@ -97,6 +97,17 @@ pub struct ProjectorOptions {
     pub dialect: Option<Dialect>,
     /// Lift leaked reasoning idioms out of the visible content ([`ReasoningHealer`]).
     pub heal_reasoning: bool,
+    /// With `heal_reasoning`: leave ```` ```thinking ```` fences visible
+    /// ([`ReasoningHealer::without_thinking_fences`]; set by
+    /// [`ProjectorOptions::healing`] for provider `openai`).
+    pub keep_thinking_fences: bool,
+    /// For a server that only relays the stream: the projector does not keep the visible
+    /// content and reasoning it sent ([`ProjectedMessage::content`] is then empty and
+    /// `reasoning_content` is `Some("")` when there was reasoning), and holds at most
+    /// [`DEDUPE_LIMIT`] bytes of native reasoning to compare leaks with. Still kept: the
+    /// tool calls' arguments (the final message's calls) and the in-band scanner's own
+    /// state.
+    pub bounded: bool,
     /// Which calls count.
     pub channels: ChannelRule,
     /// The scanner's options.
@@ -106,6 +117,10 @@ pub struct ProjectorOptions {
     pub assemble: AssembleOptions,
 }
 
+/// Bytes of native reasoning a [`ProjectorOptions::bounded`] projector holds to compare a
+/// leaked `<think>` with; a longer native reasoning is no longer compared (leaks are sent).
+pub const DEDUPE_LIMIT: usize = 64 * 1024;
+
 /// What one [`Projector::push`] gives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Step {
@@ -114,6 +129,11 @@ pub struct Step {
     /// The model began fabricating a tool result in this chunk: abort the request (or drain
     /// it), then [`Projector::finish`].
     pub fabricated: bool,
+    /// Healing leaked markup (seed §4.8): the leaked tool-call section closed in this
+    /// chunk (Kimi's `<|tool_calls_section_end|>`, DSML's `</｜DSML｜tool_calls>`), found
+    /// textually in the content, also when the closer was split across chunks; reported
+    /// once per closer.
+    pub section_closed: bool,
 }
 
 /// A tool call of the final message.
@@ -195,6 +215,15 @@ pub struct Projector {
     native: HashMap<u32, NativeState>,
     content: String,
     reasoning: Option<String>,
+    bounded: bool,
+    /// The leaked section's closer when healing markup, and the content's last bytes
+    /// (shorter than the closer) so a closer split across chunks is still seen.
+    section_closer: Option<(&'static str, String)>,
+    /// The provider's own `reasoning_content`, all of it so far.
+    native_reasoning: String,
+    /// Leaked (in-band or healed) reasoning held back while it repeats `native_reasoning`
+    /// from its start; `None` once it diverged (from then on it is sent as it comes).
+    repeated: Option<String>,
     provider_reason: Option<String>,
     stopped: bool,
     native_in_chunk: bool,
@@ -221,14 +250,27 @@ impl Projector {
                 scanner: Scanner::new(dialect, options.scanner),
                 stream: DeltaStream::new(dialect, &assemble),
             }),
-            healer: options.heal_reasoning.then(ReasoningHealer::new),
+            healer: options
+                .heal_reasoning
+                .then(|| match options.keep_thinking_fences {
+                    true => ReasoningHealer::without_thinking_fences(),
+                    false => ReasoningHealer::new(),
+                }),
             rule: options.channels,
+            bounded: options.bounded,
             lock: None,
             calls: Vec::new(),
             inband_calls: HashMap::new(),
             native: HashMap::new(),
             content: String::new(),
             reasoning: None,
+            section_closer: match (options.heal_reasoning, options.dialect) {
+                (true, Some(Dialect::Kimi)) => Some(("<|tool_calls_section_end|>", String::new())),
+                (true, Some(Dialect::Deepseek)) => Some(("</｜DSML｜tool_calls>", String::new())),
+                _ => None,
+            },
+            native_reasoning: String::new(),
+            repeated: Some(String::new()),
             provider_reason: None,
             stopped: false,
             native_in_chunk: false,
@@ -252,6 +294,15 @@ impl Projector {
             return step;
         }
         if !chunk.reasoning.is_empty() {
+            // Kept only while a leak may still repeat it.
+            if self.repeated.is_some() {
+                self.native_reasoning.push_str(&chunk.reasoning);
+                if self.bounded && self.native_reasoning.len() > DEDUPE_LIMIT {
+                    let held = self.repeated.take().unwrap_or_default();
+                    self.native_reasoning = String::new();
+                    self.reasoning(&held, &mut step.delta);
+                }
+            }
             self.reasoning(&chunk.reasoning, &mut step.delta);
         }
         self.native_in_chunk = !chunk.tool_calls.is_empty();
@@ -259,6 +310,7 @@ impl Projector {
             self.native_call(call, &mut step.delta);
         }
         if !chunk.content.is_empty() {
+            step.section_closed = self.section_closed(&chunk.content);
             step.fabricated = self.content(&chunk.content, &mut step.delta);
         }
         self.native_in_chunk = false;
@@ -327,14 +379,52 @@ impl Projector {
 
     fn reasoning(&mut self, text: &str, delta: &mut ChunkDelta) {
         delta.reasoning_content.push_str(text);
-        self.reasoning
-            .get_or_insert_with(String::new)
-            .push_str(text);
+        let kept = self.reasoning.get_or_insert_with(String::new);
+        if !self.bounded {
+            kept.push_str(text);
+        }
+    }
+
+    /// Reasoning the model wrote in the text. A model served with native reasoning may also
+    /// leak the same reasoning as `<think>…</think>` (seed §5.12: explicit
+    /// `reasoning_content` is not duplicated by a leaked `<think>`): while the leaked text
+    /// repeats the native reasoning from its start it is held back and, if it stays a
+    /// repeat to the end, dropped; at the first byte that differs, what was held and the
+    /// rest are sent. Compared exactly (no whitespace folding); a leak that arrives before
+    /// the native reasoning it repeats is not caught.
+    fn leaked_reasoning(&mut self, text: &str, delta: &mut ChunkDelta) {
+        let Some(held) = &mut self.repeated else {
+            self.reasoning(text, delta);
+            return;
+        };
+        held.push_str(text);
+        if self.native_reasoning.is_empty() || !self.native_reasoning.starts_with(held.as_str()) {
+            let held = self.repeated.take().unwrap_or_default();
+            self.native_reasoning = String::new();
+            self.reasoning(&held, delta);
+        }
+    }
+
+    /// Whether the section closer ends in `text` (with the tail of earlier content).
+    fn section_closed(&mut self, text: &str) -> bool {
+        let Some((closer, tail)) = &mut self.section_closer else {
+            return false;
+        };
+        tail.push_str(text);
+        let closed = tail.contains(*closer);
+        let mut keep = tail.len().saturating_sub(closer.len() - 1);
+        while !tail.is_char_boundary(keep) {
+            keep += 1;
+        }
+        tail.drain(..keep);
+        closed
     }
 
     fn visible(&mut self, text: &str, delta: &mut ChunkDelta) {
         delta.content.push_str(text);
-        self.content.push_str(text);
+        if !self.bounded {
+            self.content.push_str(text);
+        }
     }
 
     /// Feeds content; returns whether a fabricated result stopped the projection.
@@ -360,7 +450,7 @@ impl Projector {
 
     fn apply_inband(&mut self, taken: ChunkDelta, delta: &mut ChunkDelta) {
         if !taken.reasoning_content.is_empty() {
-            self.reasoning(&taken.reasoning_content, delta);
+            self.leaked_reasoning(&taken.reasoning_content, delta);
         }
         if !taken.content.is_empty() {
             self.heal(&taken.content, delta);
@@ -384,7 +474,7 @@ impl Projector {
         for event in events {
             match event {
                 HealEvent::Text(text) => self.visible(&text, delta),
-                HealEvent::Reasoning(text) => self.reasoning(&text, delta),
+                HealEvent::Reasoning(text) => self.leaked_reasoning(&text, delta),
                 HealEvent::ReasoningStart => {
                     self.reasoning.get_or_insert_with(String::new);
                 }
@@ -469,6 +559,12 @@ impl Projector {
 
     fn native_call(&mut self, call: &NativeCallDelta, delta: &mut ChunkDelta) {
         let state = self.native.entry(call.index).or_default();
+        let new_id = call.id.as_deref().filter(|id| !id.trim().is_empty());
+        if new_id.is_some_and(|id| !state.id.is_empty() && state.id != id) {
+            // A different id at a known index is a new call: providers that omit `index`
+            // put every call at position 0 of its chunk's list.
+            *state = NativeState::default();
+        }
         if let Some(id) = call.id.as_deref().filter(|id| !id.trim().is_empty()) {
             state.id = id.to_owned();
         }
