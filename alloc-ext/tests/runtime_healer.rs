@@ -260,7 +260,7 @@ fn long_lines_are_never_held() {
 
 #[test]
 fn the_official_openai_endpoint_keeps_thinking_fences() {
-    // Seed §5.12: ```thinking fences are lifted "except on the official OpenAI endpoint";
+    // docs/seed.md §5.12: ```thinking fences are lifted "except on the official OpenAI endpoint";
     // the other idioms still are. Every two-piece cut and char by char.
     let input = "a\n```thinking\nx\n```\nb <think>y</think>c";
     let run = |chunks: &[&str]| {

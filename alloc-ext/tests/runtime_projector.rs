@@ -538,7 +538,7 @@ fn leaked_reasoning_that_differs_from_the_native_is_kept() {
 
 #[test]
 fn a_closed_section_is_reported_once_where_it_closes() {
-    // Seed §4.8: healing reports when a section closed, here with the closer split.
+    // docs/seed.md §4.8: healing reports when a section closed, here with the closer split.
     let mut projector = Projector::new(dsml());
     let pieces = [
         "Hi <｜DSML｜tool_calls><｜DSML｜invoke name=\"read\">",

@@ -463,7 +463,7 @@ fn an_empty_data_line_is_no_chunk() {
 
 #[test]
 fn explicit_reasoning_is_not_duplicated_by_a_leaked_think() {
-    // Seed §5.12 provider-level: explicit `reasoning_content` not duplicated by leaked
+    // docs/seed.md §5.12 provider-level: explicit `reasoning_content` not duplicated by leaked
     // `<think>` (review: the reasoning came out twice, `plan the replyplan the reply`).
     let healed = heal("openrouter-kimi-k2-explicit-reasoning.sse", OR);
     assert_eq!(healed.reasoning, "plan the reply");
@@ -508,7 +508,7 @@ fn another_choice_passes_through_and_does_not_end_the_turn() {
 
 #[test]
 fn the_official_openai_endpoint_keeps_a_thinking_fence() {
-    // Seed §5.12: the same Gemini fence stream, served by provider `openai`, is unchanged.
+    // docs/seed.md §5.12: the same Gemini fence stream, served by provider `openai`, is unchanged.
     let healed = heal(
         "openrouter-gemini-thinking-fence.sse",
         &["--provider", "openai"],

@@ -84,7 +84,7 @@ pub struct ReasoningHealer {
     line_spaces: Option<usize>,
     finished: bool,
     /// Whether ```` ```thinking ```` fences are reasoning (not on the official OpenAI
-    /// endpoint: seed §5.12).
+    /// endpoint: docs/seed.md §5.12).
     thinking_fences: bool,
 }
 
@@ -106,7 +106,7 @@ impl ReasoningHealer {
         }
     }
 
-    /// A healer that leaves ```` ```thinking ```` fences as visible text (seed §5.12: they
+    /// A healer that leaves ```` ```thinking ```` fences as visible text (docs/seed.md §5.12: they
     /// are lifted "except on the official OpenAI endpoint", whose models do not leak that
     /// idiom, so such a fence is one the user asked for); the other idioms are lifted.
     pub fn without_thinking_fences() -> Self {

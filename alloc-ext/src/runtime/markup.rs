@@ -73,7 +73,7 @@ impl ProjectorOptions {
         ProjectorOptions {
             dialect: leak_pattern(provider, model).dialect(),
             heal_reasoning: true,
-            // The official OpenAI endpoint (seed §5.12): its ```thinking fences are kept.
+            // The official OpenAI endpoint (docs/seed.md §5.12): its ```thinking fences are kept.
             keep_thinking_fences: provider.eq_ignore_ascii_case("openai"),
             bounded: false,
             channels: ChannelRule::StructuredWins,

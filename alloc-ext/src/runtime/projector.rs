@@ -129,7 +129,7 @@ pub struct Step {
     /// The model began fabricating a tool result in this chunk: abort the request (or drain
     /// it), then [`Projector::finish`].
     pub fabricated: bool,
-    /// Healing leaked markup (seed §4.8): the leaked tool-call section closed in this
+    /// Healing leaked markup (docs/seed.md §4.8): the leaked tool-call section closed in this
     /// chunk (Kimi's `<|tool_calls_section_end|>`, DSML's `</｜DSML｜tool_calls>`), found
     /// textually in the content, also when the closer was split across chunks; reported
     /// once per closer.
@@ -386,7 +386,7 @@ impl Projector {
     }
 
     /// Reasoning the model wrote in the text. A model served with native reasoning may also
-    /// leak the same reasoning as `<think>…</think>` (seed §5.12: explicit
+    /// leak the same reasoning as `<think>…</think>` (docs/seed.md §5.12: explicit
     /// `reasoning_content` is not duplicated by a leaked `<think>`): while the leaked text
     /// repeats the native reasoning from its start it is held back and, if it stays a
     /// repeat to the end, dropped; at the first byte that differs, what was held and the
