@@ -16,7 +16,6 @@ use axum::{Json, Router};
 use futures_util::StreamExt;
 use inband::Dialect;
 use inband_alloc::select;
-use inband_alloc::stream::ChunkDelta;
 use serde_json::{json, Map, Value};
 
 use crate::error::ApiError;
@@ -179,22 +178,6 @@ fn event(value: &Value) -> Result<Event, Infallible> {
     Ok(Event::default().data(value.to_string()))
 }
 
-/// Appends reasoning a server split off itself to the decoded delta.
-fn merge(delta: &mut ChunkDelta, upstream_reasoning: &str) {
-    if !upstream_reasoning.is_empty() {
-        delta.reasoning_content.insert_str(0, upstream_reasoning);
-    }
-}
-
-/// The `finish_reason`: the projection's, except that an upstream `length` cut stays one
-/// when no call completed.
-fn finish_reason(projected: &'static str, upstream: Option<&str>) -> &'static str {
-    match (projected, upstream) {
-        ("stop", Some("length")) => "length",
-        (reason, _) => reason,
-    }
-}
-
 /// A streaming response. The upstream's chunks are read only while the client reads; when
 /// the client goes away the stream is dropped with `chunks`, which closes the upstream
 /// connection (the upstream sees the request cancelled).
@@ -209,7 +192,6 @@ fn stream_turn(
         role.insert("role".into(), "assistant".into());
         role.insert("content".into(), "".into());
         yield event(&turn.chunk(role, None));
-        let mut upstream_finish = None;
         let mut usage = None;
         loop {
             let piece = match chunks.next().await {
@@ -220,14 +202,10 @@ fn stream_turn(
                     return;
                 }
             };
-            if piece.finish_reason.is_some() {
-                upstream_finish = piece.finish_reason;
-            }
             if piece.usage.is_some() {
                 usage = piece.usage;
             }
-            let mut step = projection.feed(&piece.content);
-            merge(&mut step.delta, &piece.reasoning);
+            let step = projection.feed(&piece.delta);
             if !step.delta.is_empty() {
                 yield event(&turn.chunk(step.delta.to_openai(), None));
             }
@@ -238,8 +216,7 @@ fn stream_turn(
         // Stops reading, and on an early stop cancels the upstream request.
         drop(chunks);
         let end = projection.finish();
-        let reason = finish_reason(end.finish_reason, upstream_finish.as_deref());
-        yield event(&turn.chunk(end.delta.to_openai(), Some(reason)));
+        yield event(&turn.chunk(end.delta.to_openai(), Some(&end.finish_reason)));
         if let Some(usage) = usage {
             let mut last = turn.chunk(Map::new(), None);
             last["choices"] = json!([]);
@@ -259,55 +236,44 @@ async fn whole_turn(
     options: ProjectionOptions,
 ) -> Result<Value, ApiError> {
     let mut projection = Projection::new(options);
-    let mut upstream_reasoning = String::new();
-    let mut upstream_finish = None;
     let mut usage = Value::Null;
     while let Some(piece) = chunks.next().await? {
-        upstream_reasoning.push_str(&piece.reasoning);
-        if piece.finish_reason.is_some() {
-            upstream_finish = piece.finish_reason;
-        }
         if let Some(u) = piece.usage {
             usage = u;
         }
-        if projection.feed(&piece.content).stop {
+        if projection.feed(&piece.delta).stop {
             break;
         }
     }
     drop(chunks);
     let end = projection.finish();
-    let completion = end.completion;
-    let reasoning = match (upstream_reasoning.is_empty(), completion.reasoning) {
-        (true, r) => r,
-        (false, None) => Some(upstream_reasoning),
-        (false, Some(r)) => Some(upstream_reasoning + &r),
-    };
-    let mut message = Map::new();
-    message.insert("role".into(), "assistant".into());
-    let content = if completion.content.is_empty() && !completion.tool_calls.is_empty() {
+    let message = end.message;
+    let mut out = Map::new();
+    out.insert("role".into(), "assistant".into());
+    let content = if message.content.is_empty() && !message.tool_calls.is_empty() {
         Value::Null
     } else {
-        completion.content.into()
+        message.content.into()
     };
-    message.insert("content".into(), content);
-    if let Some(reasoning) = reasoning {
-        message.insert("reasoning_content".into(), reasoning.into());
+    out.insert("content".into(), content);
+    if let Some(reasoning) = message.reasoning_content {
+        out.insert("reasoning_content".into(), reasoning.into());
     }
-    if !completion.tool_calls.is_empty() {
-        let calls: Vec<Value> = completion
+    if !message.tool_calls.is_empty() {
+        let calls: Vec<Value> = message
             .tool_calls
             .iter()
             .map(|call| {
                 json!({
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": call.arguments_text()},
+                    "function": {"name": call.name, "arguments": call.arguments},
                 })
             })
             .collect();
-        message.insert("tool_calls".into(), Value::Array(calls));
+        out.insert("tool_calls".into(), Value::Array(calls));
     }
-    let reason = finish_reason(end.finish_reason, upstream_finish.as_deref());
+    let (message, reason) = (out, end.finish_reason);
     Ok(json!({
         "id": turn.id,
         "object": "chat.completion",

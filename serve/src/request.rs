@@ -9,7 +9,7 @@ use inband_alloc::tools::ToolSet;
 use serde_json::{json, Map, Value};
 
 use crate::error::ApiError;
-use crate::projection::ProjectionOptions;
+use crate::projection::{Decode, ProjectionOptions};
 
 /// What the proxy does with the upstream's reply.
 #[derive(Debug)]
@@ -141,14 +141,23 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     } else {
         request.remove("stream_options");
     }
+    let decode = if has_tools {
+        Decode::Inband(dialect)
+    } else {
+        Decode::Heal {
+            model: model.clone(),
+        }
+    };
     Ok(Prepared {
         model,
         stream,
         upstream: Value::Object(request),
         mode: Mode::Project(ProjectionOptions {
-            dialect,
-            tools,
-            calls_allowed,
+            // Without tools this is `--heal`: the model was not prompted in a dialect, so
+            // only the markup its template leaks is read, and leaked calls are shown.
+            decode,
+            tools: has_tools.then_some(tools),
+            calls_allowed: calls_allowed || !has_tools,
             parallel,
             seed: policy.seed,
         }),
@@ -316,7 +325,8 @@ mod tests {
         let Mode::Project(options) = prepared.mode else {
             panic!("tools are projected");
         };
-        let names: Vec<&str> = options.tools.iter().map(|t| t.name.as_str()).collect();
+        let tools = options.tools.expect("tools offered");
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["b"]);
         let system = prepared.upstream["messages"][0]["content"]
             .as_str()
@@ -335,7 +345,10 @@ mod tests {
         let Mode::Project(options) = healed.mode else {
             panic!("healing projects");
         };
-        assert!(!options.calls_allowed);
+        // Leaked calls are shown when healing.
+        assert!(options.calls_allowed);
+        assert!(options.tools.is_none());
+        assert!(matches!(options.decode, Decode::Heal { ref model } if model == "m"));
         assert_eq!(
             healed.upstream["messages"],
             json!([{"role": "user", "content": "hi"}])
