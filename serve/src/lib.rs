@@ -62,10 +62,14 @@ pub struct Config {
     pub heal: bool,
     /// Mint call ids from this seed (tests); `None` for random ids.
     pub seed: Option<u64>,
+    /// The largest request body read, in bytes (64 MiB by default: a long agent history
+    /// with base64 images); a larger one is a 413 with an OpenAI error body.
+    pub body_limit: usize,
 }
 
 impl Config {
-    /// Defaults for `upstream`: dialect per model, 120 s timeout, no healing, random ids.
+    /// Defaults for `upstream`: dialect per model, 120 s timeout, no healing, random ids,
+    /// 64 MiB bodies.
     pub fn new(upstream: impl Into<String>) -> Self {
         Config {
             upstream: upstream.into(),
@@ -74,6 +78,7 @@ impl Config {
             timeout: Duration::from_secs(120),
             heal: false,
             seed: None,
+            body_limit: 64 << 20,
         }
     }
 }
@@ -120,7 +125,7 @@ pub async fn serve(listener: TcpListener, config: Config) -> std::io::Result<()>
         seed: config.seed,
         next_id: AtomicU64::new(0),
     });
-    axum::serve(listener, proxy::router(state)).await
+    axum::serve(listener, proxy::router(state, config.body_limit)).await
 }
 
 /// Serves the stub on `listener` until the future is dropped.

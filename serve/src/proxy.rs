@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
@@ -42,11 +43,13 @@ impl AppState {
     }
 }
 
-pub(crate) fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>, body_limit: usize) -> Router {
     Router::new()
         .route("/v1/chat/completions", post(chat))
         .route("/v1/models", get(models))
         .fallback(not_found)
+        // A long agent history with images in base64 passes axum's 2 MB default.
+        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
 
@@ -70,7 +73,24 @@ async fn models(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Respo
     }
 }
 
-async fn chat(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn chat(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    // axum's own rejection is plain text; an OpenAI client expects an error object.
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            return ApiError {
+                status: rejection.status(),
+                message: format!("the body cannot be read: {}", rejection.body_text()),
+                kind: "invalid_request_error",
+                param: None,
+            }
+            .into_response()
+        }
+    };
     let dialect_for = |model: &str| state.dialect_for(model);
     let policy = Policy {
         dialect_for: &dialect_for,
