@@ -48,6 +48,7 @@ pub(crate) fn router(state: Arc<AppState>, body_limit: usize) -> Router {
         .route("/v1/chat/completions", post(chat))
         .route("/v1/models", get(models))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         // A long agent history with images in base64 passes axum's 2 MB default.
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
@@ -57,6 +58,15 @@ async fn not_found() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: "no such route (POST /v1/chat/completions, GET /v1/models)".into(),
+        kind: "invalid_request_error",
+        param: None,
+    }
+}
+
+async fn wrong_method() -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: "wrong method (POST /v1/chat/completions, GET /v1/models)".into(),
         kind: "invalid_request_error",
         param: None,
     }

@@ -98,6 +98,7 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
             mode: Mode::Passthrough,
         });
     }
+    check_projectable(&request)?;
     let tools_json = choice.restrict(tools_json)?;
     let tools = ToolSet::from_value(&Value::Array(tools_json))
         .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?;
@@ -162,6 +163,31 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
             seed: policy.seed,
         }),
     })
+}
+
+/// Fields a decoded reply cannot honour, refused rather than silently lost: `n` above 1 (the
+/// proxy decodes one choice) and the legacy `functions` / `function_call` (the reply would
+/// carry `tool_calls`, which a client using them does not read).
+fn check_projectable(request: &Map<String, Value>) -> Result<(), ApiError> {
+    match request.get("n") {
+        None | Some(Value::Null) => {}
+        Some(n) if n.as_u64() == Some(1) => {}
+        Some(_) => {
+            return Err(ApiError::invalid(
+                Some("n"),
+                "`n` must be 1 when inband decodes the reply (tools, or --heal)",
+            ))
+        }
+    }
+    for key in ["functions", "function_call"] {
+        if request.get(key).is_some_and(|v| !v.is_null()) {
+            return Err(ApiError::invalid(
+                Some(key),
+                format!("`{key}` is the deprecated form of tool calling: send `tools` and `tool_choice`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A boolean field, `default` when absent or null.

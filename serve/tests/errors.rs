@@ -52,6 +52,22 @@ async fn a_body_past_axums_default_limit_is_read() {
 }
 
 #[tokio::test]
+async fn a_wrong_method_gets_405_with_an_error_object() {
+    let rig = start(|_| {}).await;
+    let response = rig
+        .http
+        .get(format!("{}/chat/completions", rig.proxy))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(response.status().as_u16(), 405);
+    let reply: serde_json::Value =
+        serde_json::from_str(&response.text().await.expect("body")).expect("JSON");
+    assert_eq!(reply["error"]["type"], "invalid_request_error");
+    assert_eq!(reply["error"]["code"], 405);
+}
+
+#[tokio::test]
 async fn bad_requests_get_400_with_the_field() {
     let rig = start(|_| {}).await;
     let cases = [
@@ -85,6 +101,15 @@ async fn bad_requests_get_400_with_the_field() {
         (
             json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "stream": "yes"}),
             "stream",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(), "n": 2}),
+            "n",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(),
+                "functions": [{"name": "get_weather"}]}),
+            "functions",
         ),
         (
             json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tool_choice": "required"}),
