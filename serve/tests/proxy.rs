@@ -276,7 +276,7 @@ async fn without_tools_the_request_passes_through_untouched() {
         .expect("models")
         .json_text()
         .await;
-    assert_eq!(models["data"].as_array().expect("list").len(), 6);
+    assert_eq!(models["data"].as_array().expect("list").len(), 7);
 }
 
 #[tokio::test]
@@ -324,6 +324,33 @@ async fn healing_turns_leaked_kimi_markup_into_tool_calls() {
     let turn = join(&text);
     assert!(turn.content.contains("<|tool_calls_section_begin|>"));
     assert!(turn.calls.is_empty());
+}
+
+#[tokio::test]
+async fn healing_turns_leaked_dsml_into_a_tool_call() {
+    let rig = start(|c| c.heal = true).await;
+    let body = json!({"model": "deepseek-ai/DeepSeek-V3.2",
+                      "messages": [{"role": "user", "content": "How big is Größe/東京?"}]});
+    let (status, reply) = rig.post_json(&body).await;
+    assert_eq!(status, 200);
+    let message = &reply["choices"][0]["message"];
+    assert_eq!(message["content"], "Let me check 東京.");
+    assert_eq!(
+        message["reasoning_content"],
+        "The user wants the file size; bash it."
+    );
+    assert_eq!(message["tool_calls"][0]["function"]["name"], "bash");
+    let args: Value = serde_json::from_str(
+        message["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .expect("text"),
+    )
+    .expect("arguments JSON");
+    assert_eq!(
+        args,
+        json!({"command": "du -sh \"Größe/東京\" | sort", "timeout": 15})
+    );
+    assert_eq!(reply["choices"][0]["finish_reason"], "tool_calls");
 }
 
 trait JsonText {
