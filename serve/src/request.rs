@@ -102,33 +102,21 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     let tools_json = choice.restrict(tools_json)?;
     let tools = ToolSet::from_value(&Value::Array(tools_json))
         .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?;
-    let messages: Vec<Message> = serde_json::from_value(Value::Array(raw_messages.clone()))
-        .map_err(|e| {
-            ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}"))
-        })?;
     let dialect = (policy.dialect_for)(&model);
-    let history = Renderer::new(dialect)
-        .with_tools(&tools)
-        .history(&messages)
-        .map_err(|e| {
-            ApiError::invalid(
-                Some("messages"),
-                format!("history in {}: {e}", dialect.name()),
-            )
-        })?;
     let calls_allowed = has_tools && !matches!(choice, Choice::None);
-    let prompt = if calls_allowed {
-        Some(
-            tool_prompt(&tools, dialect)
-                .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?,
-        )
-    } else {
-        None
-    };
-    request.insert(
-        "messages".into(),
-        wire_messages(&raw_messages, &history, prompt.as_deref()),
-    );
+    // With `--heal` and no tools the model is not prompted: its messages go up as sent.
+    if has_tools {
+        let prompt = if calls_allowed {
+            Some(
+                tool_prompt(&tools, dialect)
+                    .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let messages = encode_messages(&raw_messages, &tools, dialect, prompt.as_deref())?;
+        request.insert("messages".into(), messages);
+    }
     request.insert("stream".into(), Value::Bool(true));
     // The non-streaming reply reports usage; the streaming one when the client asked.
     let usage = !stream
@@ -163,6 +151,29 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
             seed: policy.seed,
         }),
     })
+}
+
+/// The messages in `dialect` for the upstream: history re-encoded, the tool prompt added.
+fn encode_messages(
+    raw: &[Value],
+    tools: &ToolSet,
+    dialect: Dialect,
+    prompt: Option<&str>,
+) -> Result<Value, ApiError> {
+    let messages: Vec<Message> =
+        serde_json::from_value(Value::Array(raw.to_vec())).map_err(|e| {
+            ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}"))
+        })?;
+    let history = Renderer::new(dialect)
+        .with_tools(tools)
+        .history(&messages)
+        .map_err(|e| {
+            ApiError::invalid(
+                Some("messages"),
+                format!("history in {}: {e}", dialect.name()),
+            )
+        })?;
+    Ok(wire_messages(raw, &history, prompt))
 }
 
 /// Fields a decoded reply cannot honour, refused rather than silently lost: `n` above 1 (the
@@ -410,8 +421,10 @@ mod tests {
 
     #[test]
     fn without_tools_nothing_changes_unless_healing() {
-        let body =
-            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "top_p": 0.5});
+        let body = json!({"model": "m", "top_p": 0.5, "messages": [
+            {"role": "developer", "content": "d"}, {"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c", "content": "r"}]});
         let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
         assert!(matches!(prepared.mode, Mode::Passthrough));
         let healed = prepare(body.to_string().as_bytes(), policy(true)).expect("valid");
@@ -422,10 +435,7 @@ mod tests {
         assert!(options.calls_allowed);
         assert!(options.tools.is_none());
         assert!(matches!(options.decode, Decode::Heal { ref model } if model == "m"));
-        assert_eq!(
-            healed.upstream["messages"],
-            json!([{"role": "user", "content": "hi"}])
-        );
+        assert_eq!(healed.upstream["messages"], body["messages"]);
     }
 
     #[test]
