@@ -10,12 +10,15 @@
 //! - `tool_choice: "none"`: no tool prompt, and calls the model writes anyway are dropped.
 //!   `"required"` is treated as `"auto"` (text cannot force a call); a named function
 //!   offers only that tool.
-//! - `parallel_tool_calls: false`: the turn ends after the first complete call and the
-//!   upstream request is cancelled.
+//! - `parallel_tool_calls: false`: the turn ends when a second call begins (the first is
+//!   then complete) and the upstream request is cancelled.
 //! - A fabricated tool result (the model writing a result itself) ends the turn and
 //!   cancels the upstream request.
-//! - Requests without tools go through untouched, or decoded when [`Config::heal`] is set
-//!   (leaked markup of the dialect leaves content).
+//! - The upstream's text, native reasoning and native tool calls go through the runtime
+//!   layer's projector (`inband_alloc::runtime::Projector`).
+//! - Requests without tools go through untouched, or healed when [`Config::heal`] is set
+//!   (the projector's healing mode: leaked reasoning becomes `reasoning_content`, leaked
+//!   Kimi or DSML call markup becomes `tool_calls`).
 //! - Errors are OpenAI error bodies: 400 for a bad request, the upstream's status for its
 //!   failures, 502 for an unreachable or garbled upstream, 504 for a timeout; inside a
 //!   stream that has started, an `{"error": ...}` event ends it.
@@ -58,14 +61,19 @@ pub struct Config {
     pub model_map: HashMap<String, Dialect>,
     /// Longest wait for the upstream: connecting, the response head, and each piece after.
     pub timeout: Duration,
-    /// Decode replies to requests without tools too.
+    /// Heal replies to requests without tools too (leaked reasoning and template call
+    /// markup; see the crate docs).
     pub heal: bool,
     /// Mint call ids from this seed (tests); `None` for random ids.
     pub seed: Option<u64>,
+    /// The largest request body read, in bytes (64 MiB by default: a long agent history
+    /// with base64 images); a larger one is a 413 with an OpenAI error body.
+    pub body_limit: usize,
 }
 
 impl Config {
-    /// Defaults for `upstream`: dialect per model, 120 s timeout, no healing, random ids.
+    /// Defaults for `upstream`: dialect per model, 120 s timeout, no healing, random ids,
+    /// 64 MiB bodies.
     pub fn new(upstream: impl Into<String>) -> Self {
         Config {
             upstream: upstream.into(),
@@ -74,6 +82,7 @@ impl Config {
             timeout: Duration::from_secs(120),
             heal: false,
             seed: None,
+            body_limit: 64 << 20,
         }
     }
 }
@@ -120,7 +129,7 @@ pub async fn serve(listener: TcpListener, config: Config) -> std::io::Result<()>
         seed: config.seed,
         next_id: AtomicU64::new(0),
     });
-    axum::serve(listener, proxy::router(state)).await
+    axum::serve(listener, proxy::router(state, config.body_limit)).await
 }
 
 /// Serves the stub on `listener` until the future is dropped.

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::body::{Body, Bytes};
-use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +17,6 @@ use axum::{Json, Router};
 use futures_util::StreamExt;
 use inband::Dialect;
 use inband_alloc::select;
-use inband_alloc::stream::ChunkDelta;
 use serde_json::{json, Map, Value};
 
 use crate::error::ApiError;
@@ -43,11 +43,14 @@ impl AppState {
     }
 }
 
-pub(crate) fn router(state: Arc<AppState>) -> Router {
+pub(crate) fn router(state: Arc<AppState>, body_limit: usize) -> Router {
     Router::new()
         .route("/v1/chat/completions", post(chat))
         .route("/v1/models", get(models))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        // A long agent history with images in base64 passes axum's 2 MB default.
+        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
 }
 
@@ -55,6 +58,15 @@ async fn not_found() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: "no such route (POST /v1/chat/completions, GET /v1/models)".into(),
+        kind: "invalid_request_error",
+        param: None,
+    }
+}
+
+async fn wrong_method() -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: "wrong method (POST /v1/chat/completions, GET /v1/models)".into(),
         kind: "invalid_request_error",
         param: None,
     }
@@ -71,7 +83,24 @@ async fn models(State(state): State<Arc<AppState>>, headers: HeaderMap) -> Respo
     }
 }
 
-async fn chat(State(state): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn chat(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    // axum's own rejection is plain text; an OpenAI client expects an error object.
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            return ApiError {
+                status: rejection.status(),
+                message: format!("the body cannot be read: {}", rejection.body_text()),
+                kind: "invalid_request_error",
+                param: None,
+            }
+            .into_response()
+        }
+    };
     let dialect_for = |model: &str| state.dialect_for(model);
     let policy = Policy {
         dialect_for: &dialect_for,
@@ -179,22 +208,6 @@ fn event(value: &Value) -> Result<Event, Infallible> {
     Ok(Event::default().data(value.to_string()))
 }
 
-/// Appends reasoning a server split off itself to the decoded delta.
-fn merge(delta: &mut ChunkDelta, upstream_reasoning: &str) {
-    if !upstream_reasoning.is_empty() {
-        delta.reasoning_content.insert_str(0, upstream_reasoning);
-    }
-}
-
-/// The `finish_reason`: the projection's, except that an upstream `length` cut stays one
-/// when no call completed.
-fn finish_reason(projected: &'static str, upstream: Option<&str>) -> &'static str {
-    match (projected, upstream) {
-        ("stop", Some("length")) => "length",
-        (reason, _) => reason,
-    }
-}
-
 /// A streaming response. The upstream's chunks are read only while the client reads; when
 /// the client goes away the stream is dropped with `chunks`, which closes the upstream
 /// connection (the upstream sees the request cancelled).
@@ -209,7 +222,6 @@ fn stream_turn(
         role.insert("role".into(), "assistant".into());
         role.insert("content".into(), "".into());
         yield event(&turn.chunk(role, None));
-        let mut upstream_finish = None;
         let mut usage = None;
         loop {
             let piece = match chunks.next().await {
@@ -220,14 +232,10 @@ fn stream_turn(
                     return;
                 }
             };
-            if piece.finish_reason.is_some() {
-                upstream_finish = piece.finish_reason;
-            }
             if piece.usage.is_some() {
                 usage = piece.usage;
             }
-            let mut step = projection.feed(&piece.content);
-            merge(&mut step.delta, &piece.reasoning);
+            let step = projection.feed(&piece.delta);
             if !step.delta.is_empty() {
                 yield event(&turn.chunk(step.delta.to_openai(), None));
             }
@@ -238,8 +246,7 @@ fn stream_turn(
         // Stops reading, and on an early stop cancels the upstream request.
         drop(chunks);
         let end = projection.finish();
-        let reason = finish_reason(end.finish_reason, upstream_finish.as_deref());
-        yield event(&turn.chunk(end.delta.to_openai(), Some(reason)));
+        yield event(&turn.chunk(end.delta.to_openai(), Some(&end.finish_reason)));
         if let Some(usage) = usage {
             let mut last = turn.chunk(Map::new(), None);
             last["choices"] = json!([]);
@@ -259,55 +266,44 @@ async fn whole_turn(
     options: ProjectionOptions,
 ) -> Result<Value, ApiError> {
     let mut projection = Projection::new(options);
-    let mut upstream_reasoning = String::new();
-    let mut upstream_finish = None;
     let mut usage = Value::Null;
     while let Some(piece) = chunks.next().await? {
-        upstream_reasoning.push_str(&piece.reasoning);
-        if piece.finish_reason.is_some() {
-            upstream_finish = piece.finish_reason;
-        }
         if let Some(u) = piece.usage {
             usage = u;
         }
-        if projection.feed(&piece.content).stop {
+        if projection.feed(&piece.delta).stop {
             break;
         }
     }
     drop(chunks);
     let end = projection.finish();
-    let completion = end.completion;
-    let reasoning = match (upstream_reasoning.is_empty(), completion.reasoning) {
-        (true, r) => r,
-        (false, None) => Some(upstream_reasoning),
-        (false, Some(r)) => Some(upstream_reasoning + &r),
-    };
-    let mut message = Map::new();
-    message.insert("role".into(), "assistant".into());
-    let content = if completion.content.is_empty() && !completion.tool_calls.is_empty() {
+    let message = end.message;
+    let mut out = Map::new();
+    out.insert("role".into(), "assistant".into());
+    let content = if message.content.is_empty() && !message.tool_calls.is_empty() {
         Value::Null
     } else {
-        completion.content.into()
+        message.content.into()
     };
-    message.insert("content".into(), content);
-    if let Some(reasoning) = reasoning {
-        message.insert("reasoning_content".into(), reasoning.into());
+    out.insert("content".into(), content);
+    if let Some(reasoning) = message.reasoning_content {
+        out.insert("reasoning_content".into(), reasoning.into());
     }
-    if !completion.tool_calls.is_empty() {
-        let calls: Vec<Value> = completion
+    if !message.tool_calls.is_empty() {
+        let calls: Vec<Value> = message
             .tool_calls
             .iter()
             .map(|call| {
                 json!({
                     "id": call.id,
                     "type": "function",
-                    "function": {"name": call.name, "arguments": call.arguments_text()},
+                    "function": {"name": call.name, "arguments": call.arguments},
                 })
             })
             .collect();
-        message.insert("tool_calls".into(), Value::Array(calls));
+        out.insert("tool_calls".into(), Value::Array(calls));
     }
-    let reason = finish_reason(end.finish_reason, upstream_finish.as_deref());
+    let (message, reason) = (out, end.finish_reason);
     Ok(json!({
         "id": turn.id,
         "object": "chat.completion",

@@ -9,7 +9,7 @@ use inband_alloc::tools::ToolSet;
 use serde_json::{json, Map, Value};
 
 use crate::error::ApiError;
-use crate::projection::ProjectionOptions;
+use crate::projection::{Decode, ProjectionOptions};
 
 /// What the proxy does with the upstream's reply.
 #[derive(Debug)]
@@ -98,36 +98,25 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
             mode: Mode::Passthrough,
         });
     }
+    check_projectable(&request)?;
     let tools_json = choice.restrict(tools_json)?;
     let tools = ToolSet::from_value(&Value::Array(tools_json))
         .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?;
-    let messages: Vec<Message> =
-        serde_json::from_value(Value::Array(raw_messages)).map_err(|e| {
-            ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}"))
-        })?;
     let dialect = (policy.dialect_for)(&model);
-    let history = Renderer::new(dialect)
-        .with_tools(&tools)
-        .history(&messages)
-        .map_err(|e| {
-            ApiError::invalid(
-                Some("messages"),
-                format!("history in {}: {e}", dialect.name()),
-            )
-        })?;
     let calls_allowed = has_tools && !matches!(choice, Choice::None);
-    let prompt = if calls_allowed {
-        Some(
-            tool_prompt(&tools, dialect)
-                .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?,
-        )
-    } else {
-        None
-    };
-    request.insert(
-        "messages".into(),
-        wire_messages(&history, prompt.as_deref()),
-    );
+    // With `--heal` and no tools the model is not prompted: its messages go up as sent.
+    if has_tools {
+        let prompt = if calls_allowed {
+            Some(
+                tool_prompt(&tools, dialect)
+                    .map_err(|e| ApiError::invalid(Some("tools"), e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        let messages = encode_messages(&raw_messages, &tools, dialect, prompt.as_deref())?;
+        request.insert("messages".into(), messages);
+    }
     request.insert("stream".into(), Value::Bool(true));
     // The non-streaming reply reports usage; the streaming one when the client asked.
     let usage = !stream
@@ -141,18 +130,75 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     } else {
         request.remove("stream_options");
     }
+    let decode = if has_tools {
+        Decode::Inband(dialect)
+    } else {
+        Decode::Heal {
+            model: model.clone(),
+        }
+    };
     Ok(Prepared {
         model,
         stream,
         upstream: Value::Object(request),
         mode: Mode::Project(ProjectionOptions {
-            dialect,
-            tools,
-            calls_allowed,
+            // Without tools this is `--heal`: the model was not prompted in a dialect, so
+            // only the markup its template leaks is read, and leaked calls are shown.
+            decode,
+            tools: has_tools.then_some(tools),
+            calls_allowed: calls_allowed || !has_tools,
             parallel,
             seed: policy.seed,
         }),
     })
+}
+
+/// The messages in `dialect` for the upstream: history re-encoded, the tool prompt added.
+fn encode_messages(
+    raw: &[Value],
+    tools: &ToolSet,
+    dialect: Dialect,
+    prompt: Option<&str>,
+) -> Result<Value, ApiError> {
+    let messages: Vec<Message> =
+        serde_json::from_value(Value::Array(raw.to_vec())).map_err(|e| {
+            ApiError::invalid(Some("messages"), format!("a message cannot be read: {e}"))
+        })?;
+    let history = Renderer::new(dialect)
+        .with_tools(tools)
+        .history(&messages)
+        .map_err(|e| {
+            ApiError::invalid(
+                Some("messages"),
+                format!("history in {}: {e}", dialect.name()),
+            )
+        })?;
+    Ok(wire_messages(raw, &history, prompt))
+}
+
+/// Fields a decoded reply cannot honour, refused rather than silently lost: `n` above 1 (the
+/// proxy decodes one choice) and the legacy `functions` / `function_call` (the reply would
+/// carry `tool_calls`, which a client using them does not read).
+fn check_projectable(request: &Map<String, Value>) -> Result<(), ApiError> {
+    match request.get("n") {
+        None | Some(Value::Null) => {}
+        Some(n) if n.as_u64() == Some(1) => {}
+        Some(_) => {
+            return Err(ApiError::invalid(
+                Some("n"),
+                "`n` must be 1 when inband decodes the reply (tools, or --heal)",
+            ))
+        }
+    }
+    for key in ["functions", "function_call"] {
+        if request.get(key).is_some_and(|v| !v.is_null()) {
+            return Err(ApiError::invalid(
+                Some(key),
+                format!("`{key}` is the deprecated form of tool calling: send `tools` and `tool_choice`"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A boolean field, `default` when absent or null.
@@ -234,18 +280,14 @@ impl Choice {
     }
 }
 
-/// The messages as the upstream gets them: plain `{role, content}`, the tool prompt after
-/// the first system message's text (or as a system message of its own).
-fn wire_messages(history: &[Message], prompt: Option<&str>) -> Value {
+/// The messages as the upstream gets them: the client's own message objects (their content
+/// parts, images included, and extra fields such as `name` kept), except that assistant
+/// calls and `tool` results are the dialect's text from `history`, `developer` is `system`
+/// (servers' chat templates know no `developer`), and the tool prompt follows the first
+/// system message's text (or is a system message of its own).
+fn wire_messages(raw: &[Value], history: &[Message], prompt: Option<&str>) -> Value {
     let mut out = Vec::with_capacity(history.len() + 1);
     let mut prompt = prompt;
-    let joined = |text: &str, prompt: &str| {
-        if text.trim().is_empty() {
-            prompt.to_owned()
-        } else {
-            format!("{}\n\n{prompt}", text.trim_end())
-        }
-    };
     if let Some(p) = prompt {
         if !matches!(
             history.first(),
@@ -255,23 +297,74 @@ fn wire_messages(history: &[Message], prompt: Option<&str>) -> Value {
             prompt = None;
         }
     }
+    // `history` has one message per raw message, except that a run of `tool` messages is
+    // one user message: its first raw message stands for it.
+    let mut originals = raw
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| !(role(m) == "tool" && *i > 0 && role(&raw[*i - 1]) == "tool"));
     for message in history {
-        let (role, content) = match message {
-            Message::System { content } | Message::Developer { content } => {
-                let content = match prompt.take() {
-                    Some(p) => joined(content, p),
-                    None => content.clone(),
-                };
-                ("system", content)
-            }
-            Message::User { content } => ("user", content.clone()),
-            Message::Assistant(turn) => ("assistant", turn.content.clone()),
-            // History turns every tool message into the dialect's result text.
-            Message::Tool(result) => ("user", result.content.clone()),
+        let original = originals.next().map(|(_, m)| m);
+        let mut object = match original {
+            Some(m @ Value::Object(o)) if role(m) != "tool" => o.clone(),
+            _ => Map::new(),
         };
-        out.push(json!({"role": role, "content": content}));
+        let content = match message {
+            Message::System { content } | Message::Developer { content } => {
+                object.insert("role".into(), "system".into());
+                match prompt.take() {
+                    Some(p) => with_prompt(object.remove("content"), content, p),
+                    None => object
+                        .remove("content")
+                        .unwrap_or_else(|| content.as_str().into()),
+                }
+            }
+            // Content parts (images, audio) go up as the client sent them.
+            Message::User { content } if !object.is_empty() => object
+                .remove("content")
+                .unwrap_or_else(|| content.as_str().into()),
+            Message::User { content } => content.as_str().into(),
+            Message::Assistant(turn) => {
+                for key in [
+                    "tool_calls",
+                    "function_call",
+                    "reasoning_content",
+                    "reasoning",
+                ] {
+                    object.remove(key);
+                }
+                turn.content.as_str().into()
+            }
+            // History turns every tool message into the dialect's result text.
+            Message::Tool(result) => result.content.as_str().into(),
+        };
+        if object.is_empty() || matches!(message, Message::Tool(_)) {
+            object.insert("role".into(), "user".into());
+        }
+        if matches!(message, Message::Assistant(_)) {
+            object.insert("role".into(), "assistant".into());
+        }
+        object.insert("content".into(), content);
+        out.push(Value::Object(object));
     }
     Value::Array(out)
+}
+
+fn role(message: &Value) -> &str {
+    message.get("role").and_then(Value::as_str).unwrap_or("")
+}
+
+/// A system message's content with the tool prompt after its text: appended to a string, or
+/// as one more text part of a list of parts.
+fn with_prompt(original: Option<Value>, text: &str, prompt: &str) -> Value {
+    match original {
+        Some(Value::Array(mut parts)) if !text.trim().is_empty() => {
+            parts.push(json!({"type": "text", "text": format!("\n\n{prompt}")}));
+            Value::Array(parts)
+        }
+        _ if text.trim().is_empty() => prompt.into(),
+        _ => format!("{}\n\n{prompt}", text.trim_end()).into(),
+    }
 }
 
 #[cfg(test)]
@@ -316,7 +409,8 @@ mod tests {
         let Mode::Project(options) = prepared.mode else {
             panic!("tools are projected");
         };
-        let names: Vec<&str> = options.tools.iter().map(|t| t.name.as_str()).collect();
+        let tools = options.tools.expect("tools offered");
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["b"]);
         let system = prepared.upstream["messages"][0]["content"]
             .as_str()
@@ -327,18 +421,65 @@ mod tests {
 
     #[test]
     fn without_tools_nothing_changes_unless_healing() {
-        let body =
-            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "top_p": 0.5});
+        let body = json!({"model": "m", "top_p": 0.5, "messages": [
+            {"role": "developer", "content": "d"}, {"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c", "content": "r"}]});
         let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
         assert!(matches!(prepared.mode, Mode::Passthrough));
         let healed = prepare(body.to_string().as_bytes(), policy(true)).expect("valid");
         let Mode::Project(options) = healed.mode else {
             panic!("healing projects");
         };
-        assert!(!options.calls_allowed);
-        assert_eq!(
-            healed.upstream["messages"],
-            json!([{"role": "user", "content": "hi"}])
+        // Leaked calls are shown when healing.
+        assert!(options.calls_allowed);
+        assert!(options.tools.is_none());
+        assert!(matches!(options.decode, Decode::Heal { ref model } if model == "m"));
+        assert_eq!(healed.upstream["messages"], body["messages"]);
+    }
+
+    #[test]
+    fn message_objects_keep_their_parts_and_fields() {
+        let image =
+            json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}});
+        let body = json!({"model": "Qwen/Qwen3-8B", "tools": [{"type": "function", "function": {"name": "f"}}],
+            "messages": [
+                {"role": "developer", "content": [{"type": "text", "text": "Be brief."}]},
+                {"role": "user", "name": "ana", "content": [{"type": "text", "text": "Größe? 東京"}, image]},
+                {"role": "assistant", "content": null, "reasoning_content": "r",
+                 "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                                {"id": "c2", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "one"},
+                {"role": "tool", "tool_call_id": "c2", "content": [{"type": "text", "text": "two"}]},
+                {"role": "user", "name": "ana", "content": "and now?"}]});
+        let prepared = prepare(body.to_string().as_bytes(), policy(false)).expect("valid");
+        let wire = prepared.upstream["messages"]
+            .as_array()
+            .expect("list")
+            .clone();
+        assert_eq!(wire.len(), 5);
+        assert_eq!(wire[0]["role"], "system");
+        let parts = wire[0]["content"].as_array().expect("parts kept");
+        assert_eq!(parts[0], json!({"type": "text", "text": "Be brief."}));
+        assert!(parts[1]["text"]
+            .as_str()
+            .expect("prompt")
+            .starts_with("\n\n"));
+        assert_eq!(wire[1], body["messages"][1]);
+        assert_eq!(wire[2]["role"], "assistant");
+        assert_eq!(wire[2].get("tool_calls"), None);
+        assert_eq!(wire[2].get("reasoning_content"), None);
+        assert!(wire[2]["content"]
+            .as_str()
+            .expect("text")
+            .contains("<tool_call>"));
+        assert_eq!(wire[3]["role"], "user");
+        let results = wire[3]["content"].as_str().expect("text");
+        assert!(
+            results.contains("one") && results.contains("two"),
+            "{results}"
         );
+        assert_eq!(wire[3].get("tool_call_id"), None);
+        assert_eq!(wire[4], body["messages"][5]);
     }
 }

@@ -99,11 +99,13 @@ impl Stub {
     }
 
     /// The stub's routes: `POST /v1/chat/completions`, `GET /v1/models`, `GET /stub/log`.
+    /// Bodies up to 64 MiB are read, as by the proxy (axum's default is 2 MB).
     pub fn router(self) -> Router {
         Router::new()
             .route("/v1/chat/completions", post(chat))
             .route("/v1/models", get(models))
             .route("/stub/log", get(log))
+            .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
             .with_state(self)
     }
 }

@@ -8,6 +8,7 @@ use bytes::Bytes;
 use eventsource_stream::Eventsource;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
+use inband_alloc::runtime::ProviderDelta;
 use serde_json::Value;
 
 use crate::error::ApiError;
@@ -24,13 +25,9 @@ pub struct Upstream {
 /// One chunk of the upstream's stream, the parts the proxy reads.
 #[derive(Debug, Default)]
 pub struct Piece {
-    /// `choices[0].delta.content`.
-    pub content: String,
-    /// `choices[0].delta.reasoning_content` (or `reasoning`): a server that splits reasoning
-    /// off itself.
-    pub reasoning: String,
-    /// `choices[0].finish_reason`.
-    pub finish_reason: Option<String>,
+    /// `choices[0]`: content, reasoning a server split off itself (`reasoning_content` or
+    /// `reasoning`), native tool-call fragments and `finish_reason`.
+    pub delta: ProviderDelta,
     /// `usage`, on the last chunk when asked for.
     pub usage: Option<Value>,
 }
@@ -216,26 +213,8 @@ impl Chunks {
 }
 
 fn piece(value: &Value) -> Piece {
-    let choice = value.get("choices").and_then(|c| c.get(0));
-    let delta = choice.and_then(|c| c.get("delta"));
-    let text = |key: &str| {
-        delta
-            .and_then(|d| d.get(key))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let mut reasoning = text("reasoning_content");
-    if reasoning.is_empty() {
-        reasoning = text("reasoning");
-    }
     Piece {
-        content: text("content"),
-        reasoning,
-        finish_reason: choice
-            .and_then(|c| c.get("finish_reason"))
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        delta: ProviderDelta::from_chunk(value),
         usage: value.get("usage").filter(|u| !u.is_null()).cloned(),
     }
 }

@@ -23,6 +23,51 @@ fn error_of(body: &Value) -> (&str, &str, &Value) {
 }
 
 #[tokio::test]
+async fn a_body_over_the_limit_is_413_with_an_error_object() {
+    let rig = start(|c| c.body_limit = 1 << 20).await;
+    let big = "x".repeat(2 << 20);
+    let body = json!({"model": "Qwen/Qwen3-8B", "messages": [{"role": "user", "content": big}]});
+    let (status, reply) = rig.post_json(&body).await;
+    assert_eq!(status, 413);
+    assert_eq!(reply["error"]["type"], "invalid_request_error");
+    assert!(reply["error"]["message"]
+        .as_str()
+        .expect("message")
+        .starts_with("the body cannot be read"));
+    assert!(rig.stub.log().requests.is_empty());
+}
+
+#[tokio::test]
+async fn a_body_past_axums_default_limit_is_read() {
+    // 3 MiB of base64 image in a content part, with tools: decoded and forwarded whole.
+    let rig = start(|_| {}).await;
+    let image = json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", "A".repeat(3 << 20))}});
+    let body = json!({"model": "Qwen/Qwen3-8B", "tools": tools(),
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "Wetter in Zürich?"}, image]}]});
+    let (status, reply) = rig.post_json(&body).await;
+    assert_eq!(status, 200);
+    assert_eq!(reply["choices"][0]["finish_reason"], "tool_calls");
+    let sent = &rig.stub.log().requests[0]["messages"];
+    assert_eq!(sent[1], body["messages"][0]);
+}
+
+#[tokio::test]
+async fn a_wrong_method_gets_405_with_an_error_object() {
+    let rig = start(|_| {}).await;
+    let response = rig
+        .http
+        .get(format!("{}/chat/completions", rig.proxy))
+        .send()
+        .await
+        .expect("reply");
+    assert_eq!(response.status().as_u16(), 405);
+    let reply: serde_json::Value =
+        serde_json::from_str(&response.text().await.expect("body")).expect("JSON");
+    assert_eq!(reply["error"]["type"], "invalid_request_error");
+    assert_eq!(reply["error"]["code"], 405);
+}
+
+#[tokio::test]
 async fn bad_requests_get_400_with_the_field() {
     let rig = start(|_| {}).await;
     let cases = [
@@ -56,6 +101,15 @@ async fn bad_requests_get_400_with_the_field() {
         (
             json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "stream": "yes"}),
             "stream",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(), "n": 2}),
+            "n",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tools": tools(),
+                "functions": [{"name": "get_weather"}]}),
+            "functions",
         ),
         (
             json!({"model": "m", "messages": [{"role": "user", "content": "x"}], "tool_choice": "required"}),

@@ -276,23 +276,81 @@ async fn without_tools_the_request_passes_through_untouched() {
         .expect("models")
         .json_text()
         .await;
-    assert_eq!(models["data"].as_array().expect("list").len(), 6);
+    assert_eq!(models["data"].as_array().expect("list").len(), 7);
 }
 
 #[tokio::test]
-async fn healing_without_tools_moves_markup_out_of_content() {
+async fn healing_lifts_leaked_reasoning_and_keeps_unprompted_markup() {
     let rig = start(|c| c.heal = true).await;
     let body = json!({"model": "Qwen/Qwen3-8B", "messages": [{"role": "user", "content": "Hi"}]});
     let (status, reply) = rig.post_json(&body).await;
     assert_eq!(status, 200);
     let message = &reply["choices"][0]["message"];
-    assert_eq!(message["content"], "Checking both cities.");
+    // Qwen's template does not leak calls: without tools the model was not prompted, so
+    // `<tool_call>` in its text is text (only Kimi and DSML markup are leaks).
+    assert_eq!(
+        message["content"],
+        "Checking both cities.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Porto\", \"days\": 2}}\n</tool_call>"
+    );
     assert_eq!(
         message["reasoning_content"],
         "The user wants the weather in two cities; one call each."
     );
     assert_eq!(message.get("tool_calls"), None);
     assert_eq!(reply["choices"][0]["finish_reason"], "stop");
+    assert_eq!(rig.stub.log().requests[0]["messages"], body["messages"]);
+}
+
+#[tokio::test]
+async fn healing_turns_leaked_kimi_markup_into_tool_calls() {
+    let rig = start(|c| c.heal = true).await;
+    let body = json!({"model": "moonshotai/Kimi-K2-Instruct", "stream": true,
+                      "messages": [{"role": "user", "content": "Write notes, list the folder."}]});
+    let (status, text) = rig.post(&body).await;
+    assert_eq!(status, 200);
+    let turn = join(&text);
+    assert!(turn.done);
+    assert_eq!(
+        turn.content,
+        "I'll write the summary file and then list the folder."
+    );
+    let names: Vec<&str> = turn.calls.iter().map(|c| c.1.as_str()).collect();
+    assert_eq!(names, ["write_file", "list_dir"]);
+    assert_eq!(turn.calls[1].2, r#"{"path": "."}"#);
+    assert_eq!(turn.finish_reason.as_deref(), Some("tool_calls"));
+    // Without healing the same request passes through with the markup in the content.
+    let plain = start(|_| {}).await;
+    let (_, text) = plain.post(&body).await;
+    let turn = join(&text);
+    assert!(turn.content.contains("<|tool_calls_section_begin|>"));
+    assert!(turn.calls.is_empty());
+}
+
+#[tokio::test]
+async fn healing_turns_leaked_dsml_into_a_tool_call() {
+    let rig = start(|c| c.heal = true).await;
+    let body = json!({"model": "deepseek-ai/DeepSeek-V3.2",
+                      "messages": [{"role": "user", "content": "How big is Größe/東京?"}]});
+    let (status, reply) = rig.post_json(&body).await;
+    assert_eq!(status, 200);
+    let message = &reply["choices"][0]["message"];
+    assert_eq!(message["content"], "Let me check 東京.");
+    assert_eq!(
+        message["reasoning_content"],
+        "The user wants the file size; bash it."
+    );
+    assert_eq!(message["tool_calls"][0]["function"]["name"], "bash");
+    let args: Value = serde_json::from_str(
+        message["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .expect("text"),
+    )
+    .expect("arguments JSON");
+    assert_eq!(
+        args,
+        json!({"command": "du -sh \"Größe/東京\" | sort", "timeout": 15})
+    );
+    assert_eq!(reply["choices"][0]["finish_reason"], "tool_calls");
 }
 
 trait JsonText {
