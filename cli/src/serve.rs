@@ -32,7 +32,8 @@ pub struct ServeArgs {
     /// Longest wait for the upstream (connect, response head, each piece), milliseconds.
     #[arg(long, default_value_t = 120_000, value_parser = clap::value_parser!(u64).range(1..))]
     timeout_ms: u64,
-    /// Decode replies to requests without tools too (leaked markup leaves content).
+    /// Heal replies to requests without tools too: leaked reasoning becomes
+    /// `reasoning_content`, leaked Kimi or DeepSeek DSML call markup becomes `tool_calls`.
     #[arg(long)]
     heal: bool,
     /// Mint tool-call ids deterministically from this seed.
