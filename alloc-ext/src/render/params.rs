@@ -21,6 +21,7 @@ use super::json::{check_name, compact};
 use super::message::Call;
 use crate::params::{Params, Schema};
 use crate::tools::ToolSet;
+use closers::*;
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -73,189 +74,6 @@ pub(crate) struct KeyTag {
     pub(crate) close: &'static str,
     pub(crate) value_open: &'static str,
 }
-
-/// A sequence that ends a value when structure follows it (docs/dialects.md rule 4).
-#[derive(Debug)]
-pub(crate) struct Closer {
-    pub(crate) text: &'static str,
-    pub(crate) follows: &'static [Follow],
-}
-
-/// What may follow a closer, after at most [`inband::MAX_LOOKAHEAD`] bytes of whitespace,
-/// for the closer to count.
-#[derive(Debug)]
-pub(crate) struct Follow {
-    pub(crate) text: &'static str,
-    /// An opener whose tag goes on: it counts only where a tag begins after it
-    /// ([`begins_tag`]).
-    pub(crate) tag: bool,
-    /// It counts only inside a wrapper.
-    pub(crate) in_wrapper: bool,
-}
-
-const fn follow(text: &'static str) -> Follow {
-    Follow {
-        text,
-        tag: false,
-        in_wrapper: false,
-    }
-}
-
-const fn tag(text: &'static str) -> Follow {
-    Follow {
-        text,
-        tag: true,
-        in_wrapper: false,
-    }
-}
-
-const fn wrapper(text: &'static str) -> Follow {
-    Follow {
-        text,
-        tag: false,
-        in_wrapper: true,
-    }
-}
-
-/// The plain invoke tagset's closers (`xml.toml`: modes `value` and `after_value`).
-const INVOKE_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: &[
-            tag("<parameter"),
-            follow("</invoke>"),
-            tag("<invoke"),
-            wrapper("</tool_calls>"),
-            wrapper("</function_calls>"),
-        ],
-    },
-    Closer {
-        text: "</invoke>",
-        follows: &[
-            tag("<invoke"),
-            wrapper("</tool_calls>"),
-            wrapper("</function_calls>"),
-        ],
-    },
-];
-
-/// What admits a parameter closer in `anthropic.toml`'s `after_value`.
-const ANTHROPIC_AFTER_PARAM: &[Follow] = &[
-    tag("<parameter"),
-    follow("</invoke>"),
-    tag("<invoke"),
-    wrapper("</function_calls>"),
-    wrapper("</tool_calls>"),
-];
-
-/// `anthropic.toml`: the generic `</` in a value begins `</parameter>`, `</invoke>` or
-/// `</KEY>` (`value_closers` in `anthropic.toml`'s `[knobs]`).
-const ANTHROPIC_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: ANTHROPIC_AFTER_PARAM,
-    },
-    Closer {
-        text: "</invoke>",
-        follows: &[
-            tag("<invoke"),
-            wrapper("</function_calls>"),
-            wrapper("</tool_calls>"),
-        ],
-    },
-];
-
-/// What admits a parameter closer in `minimax.toml`'s `after_value` (its end of turn
-/// `[e~[` is a stop token there).
-const MINIMAX_AFTER_PARAM: &[Follow] = &[
-    tag("<parameter"),
-    follow("</invoke>"),
-    tag("<invoke"),
-    wrapper("</minimax:tool_call>"),
-    wrapper("</tool_call>"),
-    follow("[e~["),
-];
-
-/// `minimax.toml`, as anthropic with its own wrapper and stop token.
-const MINIMAX_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: MINIMAX_AFTER_PARAM,
-    },
-    Closer {
-        text: "</invoke>",
-        follows: &[
-            tag("<invoke"),
-            wrapper("</minimax:tool_call>"),
-            wrapper("</tool_call>"),
-            follow("[e~["),
-        ],
-    },
-];
-
-/// `qwen3-coder.toml`: `</parameter>` anywhere, `</function>` at the start of a line.
-const QWEN3_CODER_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: &[
-            tag("<parameter="),
-            follow("</function>"),
-            tag("<function="),
-            wrapper("</tool_call>"),
-            follow("<|im_end|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-    Closer {
-        text: "\n</function>",
-        follows: &[
-            tag("<function="),
-            wrapper("</tool_call>"),
-            follow("<|im_end|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-];
-
-/// The stop tokens of `glm.toml`: the ends of an assistant turn.
-const GLM_STOPS: &[&str] = &["<|user|>", "<|observation|>", "<|endoftext|>"];
-
-/// `glm.toml`'s `value` mode and what its `body` mode admits after each candidate (glm.rs
-/// `admits`): the stray `</arg_key>` counts before any structure, even `</arg_value>`.
-const GLM_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</arg_value>",
-        follows: &[
-            follow("<arg_key>"),
-            follow("</tool_call>"),
-            follow("<tool_call>"),
-            follow("<|user|>"),
-            follow("<|observation|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-    Closer {
-        text: "</tool_call>",
-        follows: &[
-            follow("<tool_call>"),
-            follow("<|user|>"),
-            follow("<|observation|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-    Closer {
-        text: "</arg_key>",
-        follows: &[
-            follow("<arg_key>"),
-            follow("</tool_call>"),
-            follow("</arg_value>"),
-            follow("<tool_call>"),
-            follow("<|user|>"),
-            follow("<|observation|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-];
 
 /// GLM-4.5/4.6: the name on the opener's line, every tag on a line of its own, calls one
 /// per line (the chat template of docs/dialects.md §glm, llama.cpp `GLM-4.6.jinja`).
@@ -711,5 +529,6 @@ fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
         .is_ok_and(|read: Map<String, Value>| read.get("v") == Some(value))
 }
 
+mod closers;
 #[cfg(test)]
 mod table_drift;
