@@ -194,10 +194,13 @@ impl FirstKeyWins {
     /// A key's closing quote arrived: let the member through or leave it out.
     fn key_done(&mut self, out: &mut Vec<u8>, found: &mut Duplicates) {
         let depth = self.stack.len();
-        let raw = &self.held[self.key_start..];
-        let key = serde_json::from_slice::<String>(raw)
+        // Compared as every consumer reads the key: bytes that are not UTF-8 are U+FFFD to
+        // them (the text goes out through a lossy conversion), so `"\x88a"` and `"\x90a"`
+        // are one key.
+        let raw = String::from_utf8_lossy(&self.held[self.key_start..]);
+        let key = serde_json::from_str::<String>(&raw)
             .map(String::into_bytes)
-            .unwrap_or_else(|_| raw.to_vec());
+            .unwrap_or_else(|_| raw.as_bytes().to_vec());
         let Some(Frame::Object { keys, .. }) = self.stack.last_mut() else {
             out.append(&mut self.held);
             return;
@@ -276,6 +279,16 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn keys_that_read_the_same_after_lossy_decoding_are_one_key() {
+        let mut filter = FirstKeyWins::default();
+        let mut out = Vec::new();
+        let found = filter.feed(b"{\"\x88a\":1,\"\x90a\":2,\"\xef\xbf\xbda\":3,\"b\":4}", &mut out);
+        filter.finish(&mut out);
+        assert_eq!(out, b"{\"\x88a\":1,\"b\":4}");
+        assert_eq!(found, dups(2, 0));
     }
 
     #[test]
