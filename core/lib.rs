@@ -88,6 +88,7 @@
 mod automaton;
 mod dialect;
 mod edges;
+mod engine;
 pub mod event;
 mod lex;
 pub mod normalize;

@@ -11,6 +11,7 @@ use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::markup::{self, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, TokenJson};
 use crate::edges::{Edges, Watch};
+use crate::engine::Engine;
 use crate::options::{Error, Options};
 use crate::tables::BareCall;
 use crate::{tables, Role, Sink, Span};
@@ -349,7 +350,7 @@ static GLM: glm::Modes = glm::Modes {
 #[derive(Debug, Clone)]
 #[repr(u8)]
 enum Machine {
-    JsonTag(JsonTag),
+    JsonTag(Engine<JsonTag>),
     Harmony(Harmony),
     TokenJson(TokenJson),
     Markup(MarkupMachine),
@@ -361,8 +362,8 @@ enum Machine {
 impl Machine {
     fn new(dialect: Dialect, options: &Options) -> Self {
         match dialect {
-            Dialect::Hermes => Machine::JsonTag(JsonTag::new(&HERMES, options)),
-            Dialect::Qwen3 => Machine::JsonTag(JsonTag::new(&QWEN3, options)),
+            Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
+            Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
             Dialect::Harmony => Machine::Harmony(Harmony::new(options)),
             Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
             Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
@@ -391,7 +392,7 @@ impl Machine {
 
     fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         match self {
-            Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::JsonTag(machine) => machine.finish(end, options, sink),
             Machine::Harmony(machine) => machine.finish(end, sink),
             Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),

@@ -285,7 +285,10 @@ mod tests {
     fn keys_that_read_the_same_after_lossy_decoding_are_one_key() {
         let mut filter = FirstKeyWins::default();
         let mut out = Vec::new();
-        let found = filter.feed(b"{\"\x88a\":1,\"\x90a\":2,\"\xef\xbf\xbda\":3,\"b\":4}", &mut out);
+        let found = filter.feed(
+            b"{\"\x88a\":1,\"\x90a\":2,\"\xef\xbf\xbda\":3,\"b\":4}",
+            &mut out,
+        );
         filter.finish(&mut out);
         assert_eq!(out, b"{\"\x88a\":1,\"b\":4}");
         assert_eq!(found, dups(2, 0));

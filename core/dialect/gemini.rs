@@ -20,8 +20,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{envelope, Frame};
 use crate::automaton::{Delimiter, Dfa};
+use crate::engine::frame::{envelope, Frame};
 use crate::lex::python::{PyValue, Step};
 use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
@@ -851,7 +851,7 @@ impl Gemini {
     ) -> usize {
         let Some((delimiter, span, end)) =
             self.frame
-                .scan_text(self.modes.content, chunk, pos, base, sink)
+                .scan_text(self.modes.content, chunk, pos, base, &mut |_, _| {}, sink)
         else {
             return chunk.len();
         };

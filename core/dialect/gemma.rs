@@ -17,9 +17,9 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{envelope_while, Anchored, Frame};
 use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::lex::blank::Blank;
 use crate::lex::json::is_json_ws;
 use crate::lex::python::{Nest, Open};
@@ -433,7 +433,10 @@ impl Gemma {
         sink: &mut S,
     ) -> usize {
         let dfa = self.text_dfa();
-        match self.frame.scan_text(dfa, chunk, pos, base, sink) {
+        match self
+            .frame
+            .scan_text(dfa, chunk, pos, base, &mut |_, _| {}, sink)
+        {
             None => chunk.len(),
             Some((delimiter, span, end)) => {
                 self.delimiter(delimiter, span, options, sink);

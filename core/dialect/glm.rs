@@ -27,8 +27,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{held_markup, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::frame::{held_markup, Anchored, Frame};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
 use crate::options::{Options, MAX_LOOKAHEAD, MAX_NAME};
@@ -237,7 +237,10 @@ impl Glm {
 
     fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
         let dfa = self.text_dfa();
-        let Some((delimiter, span, end)) = self.frame.scan_text(dfa, chunk, pos, base, sink) else {
+        let Some((delimiter, span, end)) =
+            self.frame
+                .scan_text(dfa, chunk, pos, base, &mut |_, _| {}, sink)
+        else {
             return chunk.len();
         };
         self.text_delimiter(delimiter, span, sink);

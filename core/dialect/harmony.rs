@@ -48,8 +48,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa};
+use crate::engine::frame::{Anchored, Frame};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
@@ -525,7 +525,10 @@ impl Harmony {
 
     fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
         let dfa = self.text_dfa();
-        match self.frame.scan_text(dfa, chunk, pos, base, sink) {
+        match self
+            .frame
+            .scan_text(dfa, chunk, pos, base, &mut |_, _| {}, sink)
+        {
             None => chunk.len(),
             Some((delimiter, span, end)) => {
                 self.text_delimiter(delimiter, span, sink);

@@ -4,8 +4,9 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{envelope, Anchored, Frame};
-use crate::automaton::{Delimiter, Dfa, START};
+use crate::automaton::{Dfa, START};
+use crate::engine::frame::{envelope, Anchored, Frame};
+use crate::engine::{Family, Sealed};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::options::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
@@ -108,130 +109,27 @@ impl Call {
 pub(crate) struct JsonTag {
     modes: &'static Modes,
     phase: Phase,
-    frame: Frame,
     call: Call,
 }
 
 impl JsonTag {
-    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
+    pub(crate) fn new(modes: &'static Modes) -> Self {
         JsonTag {
             modes,
             phase: Phase::Text,
-            frame: Frame::new(options),
             call: Call::new(),
         }
     }
 
-    fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
-    }
-
-    /// Scans one chunk whose first byte is at stream offset `base`.
     #[inline]
-    pub(crate) fn run<S: Sink>(
+    fn open_call<S: Sink>(
         &mut self,
-        chunk: &[u8],
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        // Token-sized chunks are mostly plain text or plain string contents: hand them
-        // over whole without entering the general machine.
-        let span = Span::new(base, base + chunk.len() as u64);
-        match self.phase {
-            Phase::Text if self.frame.plain_text(self.text_dfa(), chunk) => {
-                self.frame.release(span, chunk, sink);
-                return;
-            }
-            Phase::Body if self.call.envelope == Envelope::Arguments && chunk.len() <= 64 => {
-                let call = &mut self.call;
-                let (value, arg_bytes) = (&mut call.value, &mut call.arg_bytes);
-                if self
-                    .frame
-                    .plain_args(value, arg_bytes, chunk, span, options, sink)
-                {
-                    return;
-                }
-            }
-            _ => {}
-        }
-        self.run_machine(chunk, base, options, sink);
-    }
-
-    /// The general machine: phase after phase until the chunk is used up.
-    #[inline(never)]
-    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
-        let mut pos = 0;
-        while pos < chunk.len() {
-            pos = match self.phase {
-                Phase::Text => self.text(chunk, pos, base, options, sink),
-                Phase::Body => self.body(chunk, pos, base, options, sink),
-                Phase::BodyMarkup => self.body_markup(chunk, pos, base, options, sink),
-                Phase::Tail => self.tail(chunk, pos, base, options, sink),
-            };
-        }
-    }
-
-    /// End of stream at offset `end`: nothing is held back any more.
-    pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        if self.phase == Phase::Tail {
-            self.abandon_tail(end, sink);
-        }
-        if self.phase == Phase::Text {
-            self.frame.finish_text(end, sink);
-        }
-        if self.phase == Phase::BodyMarkup {
-            // A delimiter's beginning inside the call: the call's own bytes.
-            self.frame.held_as_markup(end, sink);
-            self.phase = Phase::Body;
-        }
-        let at = Span::at(end);
-        self.frame.finish_drafts(at, sink);
-        if self.phase == Phase::Body {
-            self.frame.cut_off(at, sink);
-            self.phase = Phase::Text;
-        }
-        self.frame.finish_reasoning(at, sink);
-    }
-
-    fn text<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        pos: usize,
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) -> usize {
-        let dfa = self.text_dfa();
-        match self.frame.scan_text(dfa, chunk, pos, base, sink) {
-            None => chunk.len(),
-            Some((delimiter, span, end)) => {
-                self.delimiter(delimiter, span, options, sink);
-                end
-            }
-        }
-    }
-
-    /// Acts on a delimiter found in text (content or reasoning).
-    fn delimiter<S: Sink>(
-        &mut self,
-        delimiter: &'static Delimiter,
+        frame: &mut Frame,
         span: Span,
         options: &Options,
         sink: &mut S,
     ) {
-        if self.frame.text_delimiter(delimiter, span, sink) == Some(Role::CallOpen) {
-            self.open_call(span, options, sink);
-        }
-    }
-
-    #[inline]
-    fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
-        if self.frame.open_call(span, options, sink) {
+        if frame.open_call(span, options, sink) {
             self.call = Call::new();
             self.phase = Phase::Body;
         } else {
@@ -240,26 +138,33 @@ impl JsonTag {
     }
 
     /// Ends the current call as invalid and returns to text.
-    fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
-        self.frame.invalid(span, diagnostic, sink);
+    fn invalid<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        diagnostic: Diagnostic,
+        sink: &mut S,
+    ) {
+        frame.invalid(span, diagnostic, sink);
         self.phase = Phase::Text;
     }
 
     /// The stream ended (or a stop token came) inside the call.
-    fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
-        self.frame.truncate(span, sink);
+    fn truncate<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        frame.truncate(span, sink);
         self.phase = Phase::Text;
     }
 
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
-    fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
+    fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         self.phase = Phase::Text;
-        self.frame.complete(span, sink);
+        frame.complete(span, sink);
     }
 
     /// Scans the call's JSON body; bytes are envelope markup or argument text.
     fn body<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
@@ -267,7 +172,7 @@ impl JsonTag {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let index = self.frame.call.index;
+        let index = frame.call.index;
         let mut i = pos;
         // Start of the envelope markup not yet reported.
         let mut run = pos;
@@ -293,7 +198,12 @@ impl JsonTag {
                 if chunk[i] == b'<' {
                     self.phase = Phase::BodyMarkup;
                 } else {
-                    self.invalid(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+                    self.invalid(
+                        frame,
+                        Span::new(at(i), at(i + 1)),
+                        Diagnostic::MalformedCall,
+                        sink,
+                    );
                 }
                 return i;
             }};
@@ -321,7 +231,7 @@ impl JsonTag {
                     i = end;
                     run = end;
                     if over {
-                        self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
+                        self.invalid(frame, Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
                         return end;
                     }
                     match step {
@@ -342,7 +252,7 @@ impl JsonTag {
                     if (end - i) as u64 > allowed {
                         let end = i + allowed as usize;
                         emit!(end);
-                        self.invalid(Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
+                        self.invalid(frame, Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
                         return end;
                     }
                     call.arg_bytes += (end - i) as u64;
@@ -366,6 +276,7 @@ impl JsonTag {
                         if in_name && b != b'<' {
                             emit!(i);
                             self.invalid(
+                                frame,
                                 Span::new(at(i), at(i + 1)),
                                 Diagnostic::InvalidName,
                                 sink,
@@ -378,8 +289,8 @@ impl JsonTag {
                         if in_name {
                             flush!(i);
                             let span = Span::new(call.name_start, at(i - 1));
-                            if let Some(diagnostic) = self.name_done(span, sink) {
-                                self.invalid(span, diagnostic, sink);
+                            if let Some(diagnostic) = self.name_done(frame, span, sink) {
+                                self.invalid(frame, span, diagnostic, sink);
                                 return i;
                             }
                         } else {
@@ -399,6 +310,7 @@ impl JsonTag {
                         } else if call.name.try_push(b).is_err() {
                             emit!(i);
                             self.invalid(
+                                frame,
                                 Span::new(at(i), at(i + 1)),
                                 Diagnostic::NameTooLong,
                                 sink,
@@ -452,7 +364,7 @@ impl JsonTag {
                         (Envelope::Key | Envelope::Next, b'}') => {
                             i += 1;
                             emit!(i);
-                            self.body_done(Span::new(at(i - 1), at(i)), sink);
+                            self.body_done(frame, Span::new(at(i - 1), at(i)), sink);
                             return i;
                         }
                         (Envelope::Value, _) => {
@@ -482,7 +394,7 @@ impl JsonTag {
                                     if b != b'{' {
                                         sink.diagnostic(span, Diagnostic::DoubleEncodedArguments);
                                     }
-                                    self.frame.ensure_started(span, sink);
+                                    frame.ensure_started(span, sink);
                                     self.call.envelope = Envelope::Arguments;
                                     self.call.has_args = true;
                                     continue;
@@ -515,7 +427,12 @@ impl JsonTag {
     }
 
     /// The name string closed; reports it, or says why the call is invalid.
-    fn name_done<S: Sink>(&mut self, span: Span, sink: &mut S) -> Option<Diagnostic> {
+    fn name_done<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        sink: &mut S,
+    ) -> Option<Diagnostic> {
         let call = &mut self.call;
         call.envelope = Envelope::Next;
         call.has_name = true;
@@ -540,14 +457,14 @@ impl JsonTag {
         {
             return Some(Diagnostic::InvalidName);
         }
-        self.frame.name(span, name, sink);
+        frame.name(span, name, sink);
         None
     }
 
     /// The envelope's closing brace was read.
-    fn body_done<S: Sink>(&mut self, span: Span, sink: &mut S) {
+    fn body_done<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         if !self.call.has_name {
-            self.invalid(span, Diagnostic::MissingName, sink);
+            self.invalid(frame, span, Diagnostic::MissingName, sink);
             return;
         }
         self.phase = Phase::Tail;
@@ -556,6 +473,7 @@ impl JsonTag {
     /// After the body: whitespace is markup, then the closer must follow.
     fn tail<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
@@ -564,7 +482,7 @@ impl JsonTag {
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
-        if self.frame.delimiters.state == START {
+        if frame.delimiters.state == START {
             // A fenced body's closing fence is part of the tail.
             let fenced = self.call.fence != 0;
             let ws = chunk[i..]
@@ -587,25 +505,25 @@ impl JsonTag {
                 // parallel calls this way).
                 let span = Span::at(at(i));
                 sink.diagnostic(span, Diagnostic::SharedBlock);
-                self.complete(span, sink);
-                self.open_call(span, options, sink);
+                self.complete(frame, span, sink);
+                self.open_call(frame, span, options, sink);
                 return i;
             }
         }
-        match self.frame.anchored(self.modes.tail, chunk, i) {
+        match frame.anchored(self.modes.tail, chunk, i) {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                self.complete(span, sink);
+                self.complete(frame, span, sink);
                 end
             }
             Anchored::Failed(candidate) => {
-                // Not the closer: the call is complete without it.
-                let held = self.frame.delimiters.take();
-                let start = at(candidate) - held.len() as u64;
-                self.end_without_closer(Span::at(start), sink);
-                self.refeed(&held, start, options, sink);
+                // Not the closer: the call is complete without it; the held bytes are
+                // scanned again as text.
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+                self.end_without_closer(frame, Span::at(start), sink);
+                frame.replay = true;
                 candidate
             }
         }
@@ -616,6 +534,7 @@ impl JsonTag {
     /// or the reasoning closer; anything else breaks the call.
     fn body_markup<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
@@ -623,69 +542,152 @@ impl JsonTag {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let (delimiter, end) = match self.frame.anchored(self.modes.body, chunk, pos) {
+        let (delimiter, end) = match frame.anchored(self.modes.body, chunk, pos) {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
-                let held = self.frame.delimiters.take();
-                let start = at(candidate) - held.len() as u64;
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
                 let diagnostic = if self.call.envelope == Envelope::Name {
                     Diagnostic::InvalidName
                 } else {
                     Diagnostic::MalformedCall
                 };
-                self.invalid(Span::new(start, start + 1), diagnostic, sink);
-                self.refeed(&held, start, options, sink);
+                self.invalid(frame, Span::new(start, start + 1), diagnostic, sink);
+                frame.replay = true;
                 return candidate;
             }
         };
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
         match delimiter.role {
             Role::Stop => {
-                self.truncate(span, sink);
+                self.truncate(frame, span, sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 sink.diagnostic(span, Diagnostic::StrayStopToken);
             }
             Role::CallClose if self.call.envelope == Envelope::Next && self.call.has_name => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 sink.diagnostic(span, Diagnostic::UnclosedBody);
-                self.complete(span, sink);
+                self.complete(frame, span, sink);
             }
             Role::CallClose => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                self.invalid(span, Diagnostic::MalformedCall, sink);
+                self.invalid(frame, span, Diagnostic::MalformedCall, sink);
             }
-            Role::ReasoningClose if !self.frame.reasoning => {
+            Role::ReasoningClose if !frame.reasoning => {
                 // Not ours to close: text after the broken call.
-                self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
+                self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
                 sink.text(span, delimiter.bytes);
             }
             _ => {
-                self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
-                self.delimiter(delimiter, span, options, sink);
+                self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
+                self.text_delimiter(frame, delimiter, span, options, sink);
             }
         }
         end
     }
 
-    /// Scans bytes taken out of the hold again, in the phase that now applies (at most one
-    /// delimiter's length, once per broken structure).
-    fn refeed<S: Sink>(&mut self, held: &[u8], start: u64, options: &Options, sink: &mut S) {
-        if !held.is_empty() {
-            self.run(held, start, options, sink);
-        }
-    }
-
-    fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
+    fn end_without_closer<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         sink.diagnostic(span, Diagnostic::MissingCloser);
-        self.complete(span, sink);
+        self.complete(frame, span, sink);
     }
 
     /// The stream ended in the tail: complete without the closer. Held bytes are the start
     /// of the closer the end of the stream cut off: the call's own markup.
-    fn abandon_tail<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        self.frame.held_as_markup(end, sink);
-        self.end_without_closer(Span::at(end), sink);
+    fn abandon_tail<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
+        frame.held_as_markup(end, sink);
+        self.end_without_closer(frame, Span::at(end), sink);
+    }
+}
+
+impl Sealed for JsonTag {}
+
+impl Family for JsonTag {
+    #[inline(always)]
+    fn in_text(&self) -> bool {
+        self.phase == Phase::Text
+    }
+
+    #[inline(always)]
+    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
+        if frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
+    }
+
+    #[inline(always)]
+    fn plain_chunk<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        let call = &mut self.call;
+        self.phase == Phase::Body
+            && call.envelope == Envelope::Arguments
+            && chunk.len() <= 64
+            && frame.plain_args(
+                &mut call.value,
+                &mut call.arg_bytes,
+                chunk,
+                span,
+                options,
+                sink,
+            )
+    }
+
+    fn text_role<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        role: Role,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        if role == Role::CallOpen {
+            self.open_call(frame, span, options, sink);
+        }
+    }
+
+    #[inline]
+    fn step<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        match self.phase {
+            Phase::Body => self.body(frame, chunk, pos, base, options, sink),
+            Phase::BodyMarkup => self.body_markup(frame, chunk, pos, base, options, sink),
+            Phase::Tail => self.tail(frame, chunk, pos, base, options, sink),
+            Phase::Text => pos,
+        }
+    }
+
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, _: &Options, sink: &mut S) {
+        match self.phase {
+            Phase::Tail => self.abandon_tail(frame, end, sink),
+            Phase::BodyMarkup => {
+                // A delimiter's beginning inside the call: the call's own bytes.
+                frame.held_as_markup(end, sink);
+                self.phase = Phase::Body;
+            }
+            Phase::Body | Phase::Text => {}
+        }
+    }
+
+    fn in_call(&self) -> bool {
+        self.phase == Phase::Body
+    }
+
+    fn to_text(&mut self) {
+        self.phase = Phase::Text;
     }
 }
 

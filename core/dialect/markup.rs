@@ -35,8 +35,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{envelope_while, Anchored, Frame};
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
@@ -1395,7 +1395,10 @@ impl MarkupMachine {
 
     fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
         let dfa = self.text_dfa();
-        let Some((delimiter, span, end)) = self.frame.scan_text(dfa, chunk, pos, base, sink) else {
+        let Some((delimiter, span, end)) =
+            self.frame
+                .scan_text(dfa, chunk, pos, base, &mut |_, _| {}, sink)
+        else {
             return chunk.len();
         };
         let modes = self.modes;

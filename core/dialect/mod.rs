@@ -9,7 +9,6 @@
 //! same [`DelimiterScan`](crate::scan::DelimiterScan) and lexers, and dispatch to it from
 //! the scanner.
 
-pub(crate) mod frame;
 pub(crate) mod gemini;
 pub(crate) mod gemma;
 pub(crate) mod glm;

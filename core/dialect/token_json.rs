@@ -42,9 +42,9 @@
 
 use arrayvec::ArrayVec;
 
-use super::frame::{envelope, envelope_while, Anchored, Frame};
 use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::frame::{envelope, envelope_while, Anchored, Frame};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
@@ -398,7 +398,10 @@ impl TokenJson {
         sink: &mut S,
     ) -> usize {
         let dfa = self.text_dfa();
-        match self.frame.scan_text(dfa, chunk, pos, base, sink) {
+        match self
+            .frame
+            .scan_text(dfa, chunk, pos, base, &mut |_, _| {}, sink)
+        {
             None => chunk.len(),
             Some((delimiter, span, end)) => {
                 if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {

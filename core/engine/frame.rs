@@ -1,4 +1,4 @@
-//! What every family's phase machine shares: the delimiter scan with its holdback, the
+//! The state the driver keeps for every family: the delimiter scan with its holdback, the
 //! content/reasoning text phase, and the lifecycle of calls (numbering, drafts inside
 //! reasoning, the four ways a call ends).
 
@@ -38,6 +38,9 @@ pub(crate) struct Frame {
     /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
     /// still markup, not reasoning text.
     pub(crate) opener_optional: bool,
+    /// The bytes held in `delimiters` were given back by a failed anchored candidate: the
+    /// driver scans them again, in the phase now current, before going on.
+    pub(crate) replay: bool,
     pub(crate) call: CallSlot,
     next_call: u32,
     /// Calls inside the open reasoning block whose structure ended, waiting for it to close
@@ -55,6 +58,7 @@ impl Frame {
             delimiters: DelimiterScan::new(),
             reasoning: options.starts_in_reasoning,
             opener_optional: options.starts_in_reasoning,
+            replay: false,
             call: CallSlot {
                 index: 0,
                 provisional: false,
@@ -109,14 +113,17 @@ impl Frame {
     }
 
     /// Scans text (content or reasoning, by `self.reasoning`) from `chunk[pos..]` with
-    /// `dfa`, releasing it, until a delimiter: returns it with its span and the chunk
-    /// offset after it, or `None` at the chunk end.
+    /// `dfa`, releasing it (each released run is shown to `observe` first, with whether it
+    /// is reasoning), until a delimiter: returns it with its span and the chunk offset after
+    /// it, or `None` at the chunk end.
+    #[inline]
     pub(crate) fn scan_text<S: Sink>(
         &mut self,
         dfa: &Dfa,
         chunk: &[u8],
         pos: usize,
         base: u64,
+        observe: &mut impl FnMut(bool, &[u8]),
         sink: &mut S,
     ) -> Option<(&'static Delimiter, Span, usize)> {
         let reasoning = self.reasoning;
@@ -124,6 +131,7 @@ impl Frame {
         let stop = self
             .delimiters
             .scan(dfa, chunk, pos, base, &mut |span, bytes| {
+                observe(reasoning, bytes);
                 if reasoning {
                     if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
                         *opener_optional = false;
