@@ -356,7 +356,7 @@ enum Machine {
     Markup(MarkupMachine),
     Gemma(Gemma),
     Gemini(Gemini),
-    Glm(Glm),
+    Glm(Engine<Glm>),
 }
 
 impl Machine {
@@ -373,7 +373,7 @@ impl Machine {
             Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
             Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
             Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
-            Dialect::Glm => Machine::Glm(Glm::new(&GLM, options)),
+            Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
         }
     }
 

@@ -1,0 +1,443 @@
+//! The GLM family: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>…</tool_call>`
+//! with raw-text values, with or without newlines between the parts (GLM-4.5/4.6 write one
+//! tag a line, GLM-4.7/5 none), and `<think>` reasoning. Formats: docs/seed.md §2.1,
+//! docs/dialects.md §glm; the repairs are the seed's healing rules and corpus 016, 018, 020.
+//!
+//! Phase diagram (`·` is content or reasoning text):
+//!
+//! ```text
+//!  · --<tool_call>--> Name --\n--> Body --<arg_key>--> Key --</arg_key>--> AfterKey
+//!  Name --<arg_key>--> Key              Name | Body --</tool_call>--> ·
+//!  AfterKey --<arg_value>--> Value --candidate closer--> Pending --confirmed--> Body | ·
+//!  Pending --rejected--> Value          Value --<arg_key>--> Key (healing) --> Value
+//! ```
+//!
+//! Rule 4 of docs/dialects.md is the `Pending` phase: `</arg_value>`, `</tool_call>` or (the
+//! seed's wrong closer) `</arg_key>` in a value counts only when what follows it, after at
+//! most [`MAX_LOOKAHEAD`] bytes of whitespace, can continue the structure (the `body` mode's
+//! delimiters, matched anchored) or the stream ends; otherwise it is value text. An
+//! `<arg_key>` in a value is the seed's missing-closer heal: it ends the value only when a
+//! whole `KEY</arg_key>` and `<arg_value>` follow, so it is read as a key on trial, whose
+//! bytes go back into the value if it fails. Whitespace at the end of a value is held (at
+//! most [`MAX_LOOKAHEAD`] bytes) until the next byte says whether it is the value's or the
+//! framing before such a healed key.
+//!
+//! Names and keys are gathered whole in one bounded buffer: a name is trimmed and checked
+//! before the call starts (docs/dialects.md rule 9), so a block whose name is not one is text.
+
+mod key;
+mod lookahead;
+mod name;
+mod value;
+
+use arrayvec::ArrayVec;
+
+use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::frame::{held_markup, Anchored, Frame};
+use crate::engine::{Family, Sealed};
+use crate::lex::name::is_ws;
+use crate::options::{Options, MAX_LOOKAHEAD, MAX_NAME};
+use crate::{Diagnostic, Markup, Role, Sink, Span};
+use lookahead::{give_back, Lookahead, Rest};
+
+/// The modes of `glm.toml`.
+#[derive(Debug)]
+pub(crate) struct Modes {
+    /// Visible text.
+    pub(crate) content: &'static Dfa,
+    /// Inside a reasoning block.
+    pub(crate) reasoning: &'static Dfa,
+    /// Between the parts of a call, anchored: after the name, between pairs, after a
+    /// candidate value closer.
+    pub(crate) body: &'static Dfa,
+    /// At a `<` in a key tag, anchored.
+    pub(crate) key: &'static Dfa,
+    /// Inside a value: candidate closers, unanchored.
+    pub(crate) value: &'static Dfa,
+}
+
+/// `<arg_key>`, the `body` mode's only key opener.
+const KEY_OPEN: &[u8] = b"<arg_key>";
+
+/// `</arg_key>`, which a key tag may repeat once.
+const KEY_CLOSE_LEN: usize = b"</arg_key>".len();
+
+/// Bytes of a name, or of a key tag after `<arg_key>` up to `<arg_value>`: the key with the
+/// whitespace around it, its closer and one repeated tag, and the whitespace after them.
+const BUF: usize = MAX_NAME + 2 * KEY_CLOSE_LEN + MAX_LOOKAHEAD;
+const _: () = assert!(BUF <= u8::MAX as usize, "offsets in the buffer fit a byte");
+
+/// Longest key text (with a repeated opener and whitespace) kept before its closer: the
+/// rest of the buffer is room for the key's closer and one repeated closer.
+const KEY_TEXT: usize = BUF - 2 * KEY_CLOSE_LEN;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Content or reasoning.
+    Text,
+    /// After `<tool_call>`, reading the name (held with it until it ends).
+    Name,
+    /// Inside a call, between its parts.
+    Body,
+    /// After `<arg_key>`, reading the key.
+    Key,
+    /// After the key's `</arg_key>`, until `<arg_value>`.
+    AfterKey,
+    /// Inside a value.
+    Value,
+    /// A candidate value closer, waiting for what follows it.
+    Pending,
+}
+
+/// The phase machine of the `glm` dialect.
+#[derive(Debug, Clone)]
+pub(crate) struct Glm {
+    modes: &'static Modes,
+    phase: Phase,
+    /// A call has started and not ended.
+    in_call: bool,
+    /// The key being read is on trial, not yet confirmed: the missing-closer heal of the
+    /// value before it (its `<arg_key>` was found in that value), or the key after a
+    /// candidate closer (`closer`).
+    healing: bool,
+    /// The key on trial follows a candidate closer (held in `lookahead` with its
+    /// whitespace, then `<arg_key>`): the closer counts only if a whole key tag follows.
+    closer: bool,
+    /// The delimiter found but not reported yet: the `<tool_call>` of the name being read
+    /// (`Name`), the `<arg_key>` of a healing key, or the candidate closer (`Pending`); and
+    /// whitespace held: at the end of a value (`Value`, healing `Key`/`AfterKey`), or after a
+    /// candidate (`Pending`).
+    lookahead: Lookahead,
+    /// The name, or the key tag, read so far.
+    buf: ArrayVec<u8, BUF>,
+    /// Where the key begins and ends in `buf` (after a repeated opener; before its closer).
+    key_from: u8,
+    key_to: u8,
+    /// Offset in `buf` of a repeated key tag, if there was one.
+    repeat: Option<u8>,
+    /// Value bytes of the current call, against [`Options::max_argument_bytes`].
+    arg_bytes: u64,
+    /// The name ran into the first key (`NAMEKEY</arg_key>`, corpus 018): that key is
+    /// reported empty.
+    glued: bool,
+}
+
+impl Glm {
+    /// A stream's start, in text, over the modes of a glm table.
+    pub(crate) fn new(modes: &'static Modes) -> Self {
+        Glm {
+            modes,
+            phase: Phase::Text,
+            in_call: false,
+            healing: false,
+            closer: false,
+            lookahead: Lookahead::EMPTY,
+            buf: ArrayVec::new(),
+            key_from: 0,
+            key_to: 0,
+            repeat: None,
+            arg_bytes: 0,
+            glued: false,
+        }
+    }
+
+    /// A delimiter in text: a call opener begins a name; the others mean what they mean
+    /// in every family.
+    pub(super) fn delimiter_in_text<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) {
+        if delimiter.role == Role::CallOpen {
+            self.lookahead.hold(delimiter, span.start);
+            self.buf.clear();
+            self.phase = Phase::Name;
+        } else {
+            frame.text_delimiter(delimiter, span, sink);
+        }
+    }
+
+    /// A delimiter of the call modes met where the structure has just ended: what it
+    /// means in text if the text mode has it, else text.
+    pub(super) fn delimiter_as_text<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) {
+        let in_text = self
+            .text_dfa(frame)
+            .delimiters
+            .iter()
+            .any(|d| d.bytes == delimiter.bytes);
+        if in_text {
+            self.delimiter_in_text(frame, delimiter, span, sink);
+        } else {
+            frame.release(span, delimiter.bytes, sink);
+        }
+    }
+
+    /// Between the parts of a call: whitespace, then a delimiter of the `body` mode.
+    pub(super) fn body<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        if frame.delimiters.state == START {
+            let ws = chunk[i..].iter().take_while(|&&b| is_ws(b)).count();
+            if ws > 0 {
+                let span = Span::new(at(i), at(i + ws));
+                sink.markup(span, Markup::Envelope, &chunk[i..i + ws]);
+                i += ws;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+        }
+        match frame.anchored(self.modes.body, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                self.structure(frame, delimiter, span, sink);
+                end
+            }
+            Anchored::Failed(candidate) => {
+                // Text between the parts of a call: it is broken.
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+                self.broken(
+                    frame,
+                    Span::new(start, start + 1),
+                    Diagnostic::MalformedCall,
+                    sink,
+                );
+                give_back(frame, Rest::Held);
+                candidate
+            }
+        }
+    }
+
+    /// The call breaks at `span`: it ends as invalid and what follows is text.
+    pub(super) fn broken<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        diagnostic: Diagnostic,
+        sink: &mut S,
+    ) {
+        frame.invalid(span, diagnostic, sink);
+        self.in_call = false;
+        self.phase = Phase::Text;
+    }
+
+    /// A delimiter that continues (or ends) the call, in the `body` phase or right after a
+    /// confirmed value closer.
+    pub(super) fn structure<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) {
+        if !self.in_call {
+            // After `</tool_call>` ended a value: the structure is over.
+            self.phase = Phase::Text;
+            self.delimiter_as_text(frame, delimiter, span, sink);
+            return;
+        }
+        let at = Span::at(span.start);
+        match delimiter.role {
+            Role::ParamOpen => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.begin_key();
+            }
+            Role::CallClose => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.complete(frame, span, sink);
+            }
+            Role::CallOpen => {
+                sink.diagnostic(at, Diagnostic::UnclosedCall);
+                self.complete(frame, at, sink);
+                self.delimiter_in_text(frame, delimiter, span, sink);
+            }
+            Role::ReasoningClose if frame.reasoning => {
+                // A draft whose closer is missing: the reasoning closer demotes it with the
+                // other drafts (rule 7).
+                sink.diagnostic(at, Diagnostic::UnclosedCall);
+                self.complete(frame, at, sink);
+                frame.text_delimiter(delimiter, span, sink);
+            }
+            Role::Stop => {
+                frame.truncate(at, sink);
+                self.in_call = false;
+                self.phase = Phase::Text;
+                frame.text_delimiter(delimiter, span, sink);
+            }
+            _ => {
+                // A closer with nothing to close: the call's bytes, and it is broken.
+                sink.markup(span, Markup::Envelope, delimiter.bytes);
+                self.broken(frame, at, Diagnostic::MalformedCall, sink);
+            }
+        }
+    }
+
+    /// The call's structure closed.
+    pub(super) fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        frame.complete(span, sink);
+        self.in_call = false;
+        self.phase = Phase::Text;
+    }
+}
+
+impl Sealed for Glm {}
+
+impl Family for Glm {
+    #[inline(always)]
+    fn in_text(&self) -> bool {
+        self.phase == Phase::Text
+    }
+
+    #[inline(always)]
+    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
+        if frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
+    }
+
+    /// A whole chunk of value text, when nothing in it can close the value.
+    #[inline(always)]
+    fn plain_chunk<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        if self.phase == Phase::Value && self.plain_value(frame, chunk, options) {
+            self.arg_bytes += chunk.len() as u64;
+            self.lookahead
+                .value_text(frame.call.index, span, chunk, sink);
+            return true;
+        }
+        false
+    }
+
+    /// A call opener in text is held with the name that follows it (the call starts only
+    /// once the name is one, rule 9); the other delimiters mean what they mean everywhere.
+    #[inline]
+    fn text_delimiter<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        _: &Options,
+        sink: &mut S,
+    ) {
+        self.delimiter_in_text(frame, delimiter, span, sink);
+    }
+
+    /// Not reached: glm's text modes have no role of their own but the call opener, which
+    /// [`Glm::delimiter_in_text`] takes before the shared roles are looked at.
+    fn text_role<S: Sink>(&mut self, _: &mut Frame, _: Role, _: Span, _: &Options, _: &mut S) {}
+
+    #[inline]
+    fn step<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        match self.phase {
+            Phase::Text => pos,
+            Phase::Name => self.name(frame, chunk, pos, base, options, sink),
+            Phase::Body => self.body(frame, chunk, pos, base, sink),
+            Phase::Key | Phase::AfterKey => self.key(frame, chunk, pos, base, options, sink),
+            Phase::Value => self.value(frame, chunk, pos, base, options, sink),
+            Phase::Pending => self.pending(frame, chunk, pos, base, options, sink),
+        }
+    }
+
+    fn finish_phase<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        end: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        match self.phase {
+            Phase::Text => {}
+            Phase::Name => {
+                let held = frame.delimiters.take();
+                let nameless = self.buf.trim_ascii().is_empty();
+                if nameless {
+                    // Only the opener: nothing says it was a call.
+                    self.not_a_name(frame, Diagnostic::TruncatedCall, sink);
+                }
+                if !nameless && self.start_call(frame, options, sink) {
+                    held_markup(&held, end, sink);
+                } else {
+                    frame.release_held(&held, end, sink);
+                }
+            }
+            Phase::Body => frame.held_as_markup(end, sink),
+            Phase::Key | Phase::AfterKey => {
+                let held = frame.delimiters.take();
+                if self.healing && self.closer {
+                    // The end of the stream continues the structure (rule 4).
+                    self.confirm_trial(frame, sink);
+                }
+                if self.healing {
+                    self.reject_heal(frame, options, sink);
+                    self.flush_blank(frame, sink);
+                    self.held_value(frame, &held, end, sink);
+                } else {
+                    let start = end - (held.len() + self.buf.len()) as u64;
+                    if !self.buf.is_empty() {
+                        let span = Span::new(start, start + self.buf.len() as u64);
+                        sink.markup(span, Markup::Envelope, &self.buf);
+                    }
+                    held_markup(&held, end, sink);
+                }
+            }
+            Phase::Value => {
+                self.flush_blank(frame, sink);
+                let held = frame.delimiters.take();
+                self.held_value(frame, &held, end, sink);
+            }
+            Phase::Pending => {
+                // The end of the stream continues the structure (rule 4).
+                let held = frame.delimiters.take();
+                self.confirm(frame, sink);
+                if self.in_call {
+                    held_markup(&held, end, sink);
+                } else {
+                    frame.release_held(&held, end, sink);
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn in_call(&self) -> bool {
+        self.in_call
+    }
+
+    #[inline(always)]
+    fn to_text(&mut self) {
+        self.in_call = false;
+        self.phase = Phase::Text;
+    }
+}

@@ -1,0 +1,262 @@
+//! Inside a value: value text up to a candidate closer, the candidate's look-ahead
+//! (confirmed or rejected by what follows it, rule 4), and the argument limit.
+
+use super::lookahead::{follows, give_back, Candidate, Rest};
+use super::{Glm, Phase};
+use crate::automaton::START;
+use crate::engine::frame::{Anchored, Frame};
+use crate::lex::name::is_ws;
+use crate::options::Options;
+use crate::scan::Stop;
+use crate::{Diagnostic, Markup, Piece, Role, Sink, Span};
+
+impl Glm {
+    /// A whole chunk of value text: no delimiter prefix held, no candidate closer, within
+    /// the argument limit (whitespace at its end is held as in [`Glm::value`]).
+    #[inline]
+    pub(super) fn plain_value(&self, frame: &Frame, chunk: &[u8], options: &Options) -> bool {
+        frame.delimiters.state == START
+            && chunk.len() as u64 <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
+            && self.modes.value.find_start(chunk).is_none()
+    }
+
+    /// Inside a value: everything up to a candidate closer is value text, but whitespace
+    /// at its end is held.
+    pub(super) fn value<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let call = frame.call.index;
+        // The limit falls on the same byte whatever the chunking: where the value bytes
+        // taken (released or held as whitespace) plus those held as a possible closer
+        // reach it.
+        let counted = self.arg_bytes + frame.delimiters.hold.len() as u64;
+        let room = options.max_argument_bytes.saturating_sub(counted);
+        let end = if (chunk.len() - pos) as u64 > room {
+            pos + room as usize
+        } else {
+            chunk.len()
+        };
+        let arg_bytes = &mut self.arg_bytes;
+        let lookahead = &mut self.lookahead;
+        let stop = frame.delimiters.scan(
+            self.modes.value,
+            &chunk[..end],
+            pos,
+            base,
+            &mut |span, bytes| {
+                *arg_bytes += bytes.len() as u64;
+                lookahead.value_text(call, span, bytes, sink);
+            },
+        );
+        match stop {
+            Stop::Match(delimiter, to) => {
+                let at = base + to as u64;
+                let span = Span::new(at - delimiter.bytes.len() as u64, at);
+                match delimiter.role {
+                    Role::ParamOpen => {
+                        // The missing-closer heal, on trial.
+                        self.begin_trial(delimiter, span.start);
+                    }
+                    Role::Stop => {
+                        self.flush_blank(frame, sink);
+                        frame.truncate(Span::at(span.start), sink);
+                        self.in_call = false;
+                        self.phase = Phase::Text;
+                        frame.text_delimiter(delimiter, span, sink);
+                    }
+                    _ => {
+                        self.flush_blank(frame, sink);
+                        self.lookahead.pend(delimiter, span.start);
+                        self.phase = Phase::Pending;
+                    }
+                }
+                to
+            }
+            Stop::End if end < chunk.len() => {
+                self.flush_blank(frame, sink);
+                let held = frame.delimiters.take();
+                let at = base + end as u64;
+                self.held_value(frame, &held, at, sink);
+                self.broken(frame, Span::at(at), Diagnostic::ArgumentsTooLong, sink);
+                end
+            }
+            Stop::End => chunk.len(),
+        }
+    }
+
+    /// Releases the whitespace held at the end of a value as value text.
+    pub(super) fn flush_blank<S: Sink>(&mut self, frame: &Frame, sink: &mut S) {
+        self.lookahead.flush_blank(frame.call.index, sink);
+    }
+
+    /// After a candidate closer: whitespace, then a delimiter that admits it, decide.
+    pub(super) fn pending<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let Some((candidate, _)) = self.lookahead.held() else {
+            self.phase = Phase::Value;
+            return pos;
+        };
+        let mut i = pos;
+        if frame.delimiters.state == START {
+            while i < chunk.len() && is_ws(chunk[i]) {
+                if !self.lookahead.push_blank(chunk[i]) {
+                    self.reject(frame, Rest::None, options, sink);
+                    return i;
+                }
+                i += 1;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+        }
+        match frame.anchored(self.modes.body, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(follow, end) => {
+                let at = base + end as u64;
+                let span = Span::new(at - follow.bytes.len() as u64, at);
+                if follow.role == Role::ParamOpen
+                    && follows(candidate.role, follow.role, frame.reasoning)
+                {
+                    // Only a whole key tag continues the structure: the key is read on
+                    // trial, as for the missing-closer heal.
+                    self.begin_key();
+                    self.healing = true;
+                    self.closer = true;
+                } else if follows(candidate.role, follow.role, frame.reasoning) {
+                    self.confirm(frame, sink);
+                    if follow.role == Role::ParamClose {
+                        // `</arg_key></arg_value>`: the stray closer goes with the wrong one.
+                        sink.markup(span, Markup::Delimiter(follow.role), follow.bytes);
+                    } else {
+                        self.structure(frame, follow, span, sink);
+                    }
+                } else {
+                    self.reject(frame, Rest::Delimiter(follow), options, sink);
+                }
+                end
+            }
+            Anchored::Failed(at) => {
+                self.reject(frame, Rest::Held, options, sink);
+                at
+            }
+        }
+    }
+
+    /// The candidate counts: report it and its whitespace; the value has ended.
+    pub(super) fn confirm<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) {
+        let Some(Candidate {
+            delimiter: candidate,
+            span,
+            blank,
+            blank_span,
+        }) = self.lookahead.take_candidate()
+        else {
+            return;
+        };
+        let start = span.start;
+        match candidate.role {
+            Role::CallClose => {
+                frame.param_end(Span::at(start), sink);
+                sink.diagnostic(Span::at(start), Diagnostic::UnclosedValue);
+                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                self.complete(frame, span, sink);
+            }
+            Role::ParamClose => {
+                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                frame.param_end(span, sink);
+                self.phase = Phase::Body;
+            }
+            _ => {
+                sink.markup(span, Markup::Envelope, candidate.bytes);
+                frame.param_end(span, sink);
+                sink.diagnostic(span, Diagnostic::WrongCloser);
+                self.phase = Phase::Body;
+            }
+        }
+        if !blank.is_empty() {
+            if self.in_call {
+                sink.markup(blank_span, Markup::Envelope, &blank);
+            } else {
+                frame.release(blank_span, &blank, sink);
+            }
+        }
+    }
+
+    /// The candidate does not count: it and its whitespace are value text, and `rest`
+    /// (what followed them) is scanned again as value.
+    pub(super) fn reject<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        rest: Rest,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        self.phase = Phase::Value;
+        let Some(candidate) = self.lookahead.take_candidate() else {
+            return;
+        };
+        let _ = self.value_bytes(
+            frame,
+            candidate.span,
+            candidate.delimiter.bytes,
+            options,
+            sink,
+        ) & self.value_bytes(frame, candidate.blank_span, &candidate.blank, options, sink);
+        give_back(frame, rest);
+    }
+
+    /// Reports `bytes` as value text (its whitespace end held) up to the argument limit;
+    /// past it the call is invalid and the rest is text. False when the limit was reached.
+    pub(super) fn value_bytes<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        bytes: &[u8],
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        if !self.in_call {
+            frame.release(span, bytes, sink);
+            return true;
+        }
+        let room = options.max_argument_bytes.saturating_sub(self.arg_bytes);
+        let take = (bytes.len() as u64).min(room) as usize;
+        let call = frame.call.index;
+        if take > 0 {
+            self.arg_bytes += take as u64;
+            let taken = Span::new(span.start, span.start + take as u64);
+            self.lookahead.value_text(call, taken, &bytes[..take], sink);
+        }
+        if take == bytes.len() {
+            return true;
+        }
+        self.flush_blank(frame, sink);
+        let at = span.start + take as u64;
+        self.broken(frame, Span::at(at), Diagnostic::ArgumentsTooLong, sink);
+        frame.release(Span::new(at, span.end), &bytes[take..], sink);
+        false
+    }
+
+    /// Bytes held at the end of the stream (offset `end`), as value text of the open call.
+    pub(super) fn held_value<S: Sink>(&self, frame: &Frame, held: &[u8], end: u64, sink: &mut S) {
+        if !held.is_empty() && self.in_call {
+            let span = Span::new(end - held.len() as u64, end);
+            sink.tool_value(span, frame.call.index, Piece::Verbatim, held);
+        } else {
+            frame.release_held(held, end, sink);
+        }
+    }
+}
