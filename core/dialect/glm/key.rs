@@ -3,9 +3,9 @@
 //! closer), whose bytes go back into the value when they turn out not to be keys.
 
 use super::lookahead::{give_back, Rest};
-use super::{Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
+use super::{anchor, Anchor, Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
 use crate::automaton::{Delimiter, START};
-use crate::engine::frame::{Anchored, Frame};
+use crate::engine::frame::Frame;
 use crate::lex::name::{is_ws, trim};
 use crate::options::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
@@ -43,97 +43,96 @@ impl Glm {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         if frame.delimiters.state == START {
-            let after_key = self.phase == Phase::AfterKey;
-            while i < chunk.len() && chunk[i] != b'<' {
-                let b = chunk[i];
-                // The heal's signature: a key on one line (docs/seed.md §2.1); whitespace only
-                // after the key's closer.
-                let (fits, room) = if after_key {
-                    (is_ws(b), !self.buf.is_full())
-                } else {
-                    let heal = self.healing && !self.closer;
-                    (!(heal && b == b'\n'), self.buf.len() < KEY_TEXT)
-                };
-                if !fits || !room {
-                    let diagnostic = if fits {
-                        Diagnostic::KeyTooLong
-                    } else {
-                        Diagnostic::MalformedCall
-                    };
-                    return self.bad_key(
-                        frame,
-                        None,
-                        Span::at(at(i)),
-                        diagnostic,
-                        options,
-                        sink,
-                        i,
-                    );
+            match self.key_text(chunk, i) {
+                Ok(next) => i = next,
+                Err((bad, diagnostic)) => {
+                    self.bad_key(frame, None, Span::at(at(bad)), diagnostic, options, sink);
+                    return bad;
                 }
-                self.buf.push(b);
-                i += 1;
             }
             if i == chunk.len() {
                 return i;
             }
         }
-        match frame.anchored(self.modes.key, chunk, i) {
-            Anchored::Pending => chunk.len(),
-            Anchored::Matched(delimiter, end) => {
-                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
-                let blank_key = self.buf.trim_ascii().is_empty();
-                let len = self.buf.len() as u8;
-                let repeat = self.repeat.is_none();
-                let kept = match (self.phase, delimiter.role) {
-                    (Phase::Key, Role::ParamClose) => {
-                        self.key_to = len;
-                        self.phase = Phase::AfterKey;
-                        self.push_tag(delimiter)
-                    }
-                    (Phase::Key, Role::ParamOpen) if blank_key && repeat => {
-                        self.repeat = Some(len);
-                        self.key_from = len + delimiter.bytes.len() as u8;
-                        self.push_tag(delimiter)
-                    }
-                    (Phase::AfterKey, Role::ParamClose) if repeat => {
-                        self.repeat = Some(len);
-                        self.push_tag(delimiter)
-                    }
-                    (Phase::AfterKey, Role::ArgsOpen) => {
-                        self.value_opens(frame, delimiter, span, sink);
-                        true
-                    }
-                    _ => false,
-                };
-                if !kept {
+        match anchor(frame, self.modes.key, chunk, i, base) {
+            Anchor::Held => chunk.len(),
+            Anchor::Matched(delimiter, span, end) => {
+                if !self.key_tag(frame, delimiter, span, sink) {
                     let diagnostic = Diagnostic::MalformedCall;
-                    return self.bad_key(
-                        frame,
-                        Some(delimiter),
-                        span,
-                        diagnostic,
-                        options,
-                        sink,
-                        end,
-                    );
+                    self.bad_key(frame, Some(delimiter), span, diagnostic, options, sink);
                 }
                 end
             }
-            Anchored::Failed(candidate) => {
-                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+            Anchor::Failed(candidate, start) => {
                 let diagnostic = Diagnostic::MalformedCall;
-                let pos = self.bad_key(
-                    frame,
-                    None,
-                    Span::at(start),
-                    diagnostic,
-                    options,
-                    sink,
-                    candidate,
-                );
+                self.bad_key(frame, None, Span::at(start), diagnostic, options, sink);
                 give_back(frame, Rest::Held);
-                pos
+                candidate
             }
+        }
+    }
+
+    /// Gathers the key tag's text from `chunk[from]` up to a `<` or the chunk end; returns
+    /// the chunk offset it stopped at, or where a byte cannot be in the tag and why.
+    fn key_text(&mut self, chunk: &[u8], from: usize) -> Result<usize, (usize, Diagnostic)> {
+        let after_key = self.phase == Phase::AfterKey;
+        let mut i = from;
+        while i < chunk.len() && chunk[i] != b'<' {
+            let b = chunk[i];
+            // The heal's signature: a key on one line (docs/seed.md §2.1); whitespace only
+            // after the key's closer.
+            let (fits, room) = if after_key {
+                (is_ws(b), !self.buf.is_full())
+            } else {
+                let heal = self.healing && !self.closer;
+                (!(heal && b == b'\n'), self.buf.len() < KEY_TEXT)
+            };
+            if !fits || !room {
+                let diagnostic = if fits {
+                    Diagnostic::KeyTooLong
+                } else {
+                    Diagnostic::MalformedCall
+                };
+                return Err((i, diagnostic));
+            }
+            self.buf.push(b);
+            i += 1;
+        }
+        Ok(i)
+    }
+
+    /// A delimiter of the `key` mode at `span`: kept in the tag, or the tag ends with
+    /// `<arg_value>`. False when it cannot be there.
+    fn key_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) -> bool {
+        let blank_key = self.buf.trim_ascii().is_empty();
+        let len = self.buf.len() as u8;
+        let repeat = self.repeat.is_none();
+        match (self.phase, delimiter.role) {
+            (Phase::Key, Role::ParamClose) => {
+                self.key_to = len;
+                self.phase = Phase::AfterKey;
+                self.push_tag(delimiter)
+            }
+            (Phase::Key, Role::ParamOpen) if blank_key && repeat => {
+                self.repeat = Some(len);
+                self.key_from = len + delimiter.bytes.len() as u8;
+                self.push_tag(delimiter)
+            }
+            (Phase::AfterKey, Role::ParamClose) if repeat => {
+                self.repeat = Some(len);
+                self.push_tag(delimiter)
+            }
+            (Phase::AfterKey, Role::ArgsOpen) => {
+                self.value_opens(frame, delimiter, span, sink);
+                true
+            }
+            _ => false,
         }
     }
 
@@ -144,8 +143,8 @@ impl Glm {
     }
 
     /// The key tag is not one at `span` (after `delimiter`, if one matched there; the call
-    /// breaks with `diagnostic`), and the machine goes on at chunk offset `pos`. A healing
-    /// key goes back into the value it was found in; otherwise the call is broken.
+    /// breaks with `diagnostic`). A healing key goes back into the value it was found in
+    /// (and `delimiter` is scanned again as value); otherwise the call is broken.
     pub(super) fn bad_key<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -154,14 +153,13 @@ impl Glm {
         diagnostic: Diagnostic,
         options: &Options,
         sink: &mut S,
-        pos: usize,
-    ) -> usize {
+    ) {
         if self.healing {
             self.reject_heal(frame, options, sink);
             if let Some(delimiter) = delimiter {
                 give_back(frame, Rest::Delimiter(delimiter));
             }
-            return pos;
+            return;
         }
         let start = span.start - self.buf.len() as u64;
         if !self.buf.is_empty() {
@@ -171,7 +169,6 @@ impl Glm {
             sink.markup(span, Markup::Envelope, delimiter.bytes);
         }
         self.broken(frame, Span::at(span.start), diagnostic, sink);
-        pos
     }
 
     /// The key on trial was not one: the value's held whitespace, its `<arg_key>` and what

@@ -89,6 +89,35 @@ enum Phase {
     Pending,
 }
 
+/// How an anchored match of a call mode ended, in chunk and stream offsets.
+enum Anchor {
+    /// Still a prefix of a delimiter at the chunk end: the bytes are held.
+    Held,
+    /// A delimiter at this span; the chunk offset after it.
+    Matched(&'static Delimiter, Span, usize),
+    /// Not a delimiter: the chunk offset where the candidate began (after the bytes held
+    /// from earlier chunks), and the stream offset where it began with them.
+    Failed(usize, u64),
+}
+
+/// Matches `dfa` anchored at the held bytes, or at `chunk[i]` when nothing is held
+/// (`chunk[0]` is at stream offset `base`).
+#[inline]
+fn anchor(frame: &mut Frame, dfa: &Dfa, chunk: &[u8], i: usize, base: u64) -> Anchor {
+    match frame.anchored(dfa, chunk, i) {
+        Anchored::Pending => Anchor::Held,
+        Anchored::Matched(delimiter, end) => {
+            let at = base + end as u64;
+            let span = Span::new(at - delimiter.bytes.len() as u64, at);
+            Anchor::Matched(delimiter, span, end)
+        }
+        Anchored::Failed(candidate) => {
+            let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
+            Anchor::Failed(candidate, start)
+        }
+    }
+}
+
 /// The phase machine of the `glm` dialect.
 #[derive(Debug, Clone)]
 pub(crate) struct Glm {
@@ -202,16 +231,14 @@ impl Glm {
                 return i;
             }
         }
-        match frame.anchored(self.modes.body, chunk, i) {
-            Anchored::Pending => chunk.len(),
-            Anchored::Matched(delimiter, end) => {
-                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+        match anchor(frame, self.modes.body, chunk, i, base) {
+            Anchor::Held => chunk.len(),
+            Anchor::Matched(delimiter, span, end) => {
                 self.structure(frame, delimiter, span, sink);
                 end
             }
-            Anchored::Failed(candidate) => {
+            Anchor::Failed(candidate, start) => {
                 // Text between the parts of a call: it is broken.
-                let start = at(candidate) - frame.delimiters.hold.len() as u64;
                 self.broken(
                     frame,
                     Span::new(start, start + 1),

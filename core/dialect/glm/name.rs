@@ -2,9 +2,9 @@
 //! checked before the call starts (rule 9); a block whose name is not one is text.
 
 use super::lookahead::{give_back, Rest};
-use super::{Glm, Phase};
+use super::{anchor, Anchor, Glm, Phase};
 use crate::automaton::START;
-use crate::engine::frame::{Anchored, Frame};
+use crate::engine::frame::Frame;
 use crate::lex::name::{trim, valid_name};
 use crate::options::{Options, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
@@ -48,11 +48,9 @@ impl Glm {
                 return i;
             }
         }
-        match frame.anchored(self.modes.body, chunk, i) {
-            Anchored::Pending => chunk.len(),
-            Anchored::Matched(delimiter, end) => {
-                let at = base + end as u64;
-                let span = Span::new(at - delimiter.bytes.len() as u64, at);
+        match anchor(frame, self.modes.body, chunk, i, base) {
+            Anchor::Held => chunk.len(),
+            Anchor::Matched(delimiter, span, end) => {
                 match delimiter.role {
                     Role::ParamOpen | Role::CallClose => {
                         if self.start_call(frame, options, sink) {
@@ -85,7 +83,7 @@ impl Glm {
                 }
                 end
             }
-            Anchored::Failed(candidate) => {
+            Anchor::Failed(candidate, _) => {
                 // Markup inside the name.
                 self.not_a_name(frame, Diagnostic::InvalidName, sink);
                 give_back(frame, Rest::Held);

@@ -2,9 +2,9 @@
 //! (confirmed or rejected by what follows it, rule 4), and the argument limit.
 
 use super::lookahead::{follows, give_back, Candidate, Rest};
-use super::{Glm, Phase};
+use super::{anchor, Anchor, Glm, Phase};
 use crate::automaton::START;
-use crate::engine::frame::{Anchored, Frame};
+use crate::engine::frame::Frame;
 use crate::lex::name::is_ws;
 use crate::options::Options;
 use crate::scan::Stop;
@@ -122,11 +122,9 @@ impl Glm {
                 return i;
             }
         }
-        match frame.anchored(self.modes.body, chunk, i) {
-            Anchored::Pending => chunk.len(),
-            Anchored::Matched(follow, end) => {
-                let at = base + end as u64;
-                let span = Span::new(at - follow.bytes.len() as u64, at);
+        match anchor(frame, self.modes.body, chunk, i, base) {
+            Anchor::Held => chunk.len(),
+            Anchor::Matched(follow, span, end) => {
                 if follow.role == Role::ParamOpen
                     && follows(candidate.role, follow.role, frame.reasoning)
                 {
@@ -148,7 +146,7 @@ impl Glm {
                 }
                 end
             }
-            Anchored::Failed(at) => {
+            Anchor::Failed(at, _) => {
                 self.reject(frame, Rest::Held, options, sink);
                 at
             }
