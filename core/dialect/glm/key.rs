@@ -3,8 +3,10 @@
 //! closer), whose bytes go back into the value when they turn out not to be keys.
 
 use super::lookahead::{give_back, Rest};
-use super::{anchor, Anchor, Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
-use crate::automaton::{Delimiter, START};
+use core::ops::ControlFlow;
+
+use super::{Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
+use crate::automaton::Delimiter;
 use crate::engine::frame::Frame;
 use crate::lex::name::{is_ws, trim};
 use crate::options::{Options, MAX_NAME};
@@ -29,9 +31,10 @@ impl Glm {
         self.phase = Phase::Key;
     }
 
-    /// Reading a key tag: the key up to `<`, then `</arg_key>`, whitespace and `<arg_value>`
-    /// (the `key` mode), with one repeated `<arg_key>` or `</arg_key>` tolerated.
-    pub(super) fn key<S: Sink>(
+    /// Reading a key tag: the key up to `<` (then `</arg_key>`, whitespace and
+    /// `<arg_value>`, the `key` mode's, in [`Glm::key_tag`]). Breaks with the chunk offset
+    /// to go on at when a byte cannot be in the tag.
+    pub(super) fn key_run<S: Sink>(
         &mut self,
         frame: &mut Frame,
         chunk: &[u8],
@@ -39,35 +42,13 @@ impl Glm {
         base: u64,
         options: &Options,
         sink: &mut S,
-    ) -> usize {
-        let at = |i: usize| base + i as u64;
-        let mut i = pos;
-        if frame.delimiters.state == START {
-            match self.key_text(chunk, i) {
-                Ok(next) => i = next,
-                Err((bad, diagnostic)) => {
-                    self.bad_key(frame, None, Span::at(at(bad)), diagnostic, options, sink);
-                    return bad;
-                }
-            }
-            if i == chunk.len() {
-                return i;
-            }
-        }
-        match anchor(frame, self.modes.key, chunk, i, base) {
-            Anchor::Held => chunk.len(),
-            Anchor::Matched(delimiter, span, end) => {
-                if !self.key_tag(frame, delimiter, span, sink) {
-                    let diagnostic = Diagnostic::MalformedCall;
-                    self.bad_key(frame, Some(delimiter), span, diagnostic, options, sink);
-                }
-                end
-            }
-            Anchor::Failed(candidate, start) => {
-                let diagnostic = Diagnostic::MalformedCall;
-                self.bad_key(frame, None, Span::at(start), diagnostic, options, sink);
-                give_back(frame, Rest::Held);
-                candidate
+    ) -> ControlFlow<usize, usize> {
+        match self.key_text(chunk, pos) {
+            Ok(next) => ControlFlow::Continue(next),
+            Err((bad, diagnostic)) => {
+                let span = Span::at(base + bad as u64);
+                self.bad_key(frame, None, span, diagnostic, options, sink);
+                ControlFlow::Break(bad)
             }
         }
     }
@@ -102,18 +83,20 @@ impl Glm {
     }
 
     /// A delimiter of the `key` mode at `span`: kept in the tag, or the tag ends with
-    /// `<arg_value>`. False when it cannot be there.
-    fn key_tag<S: Sink>(
+    /// `<arg_value>`, with one repeated `<arg_key>` or `</arg_key>` tolerated; otherwise the
+    /// tag is not one.
+    pub(super) fn key_tag<S: Sink>(
         &mut self,
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
+        options: &Options,
         sink: &mut S,
-    ) -> bool {
+    ) {
         let blank_key = self.buf.trim_ascii().is_empty();
         let len = self.buf.len() as u8;
         let repeat = self.repeat.is_none();
-        match (self.phase, delimiter.role) {
+        let kept = match (self.phase, delimiter.role) {
             (Phase::Key, Role::ParamClose) => {
                 self.key_to = len;
                 self.phase = Phase::AfterKey;
@@ -133,6 +116,10 @@ impl Glm {
                 true
             }
             _ => false,
+        };
+        if !kept {
+            let diagnostic = Diagnostic::MalformedCall;
+            self.bad_key(frame, Some(delimiter), span, diagnostic, options, sink);
         }
     }
 

@@ -93,6 +93,14 @@ impl Lookahead {
         self.blank_start = start + candidate.bytes.len() as u64;
     }
 
+    /// Whether `follow` after the pending candidate continues the structure ([`follows`]);
+    /// false when no candidate is held.
+    #[inline]
+    pub(super) fn admits(&self, follow: Role, reasoning: bool) -> bool {
+        self.held
+            .is_some_and(|(candidate, _)| follows(candidate.role, follow, reasoning))
+    }
+
     /// Holds whitespace byte `b` after a pending candidate; false when it is not
     /// whitespace or [`MAX_LOOKAHEAD`] bytes are held already.
     #[inline]

@@ -25,6 +25,8 @@
 //! Names and keys are gathered whole in one bounded buffer: a name is trimmed and checked
 //! before the call starts (docs/dialects.md rule 9), so a block whose name is not one is text.
 
+use core::ops::ControlFlow;
+
 mod key;
 mod lookahead;
 mod name;
@@ -33,7 +35,7 @@ mod value;
 use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
-use crate::engine::frame::{held_markup, Anchored, Frame};
+use crate::engine::frame::{envelope_while, held_markup, Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::name::is_ws;
 use crate::options::{Options, MAX_LOOKAHEAD, MAX_NAME};
@@ -87,35 +89,6 @@ enum Phase {
     Value,
     /// A candidate value closer, waiting for what follows it.
     Pending,
-}
-
-/// How an anchored match of a call mode ended, in chunk and stream offsets.
-enum Anchor {
-    /// Still a prefix of a delimiter at the chunk end: the bytes are held.
-    Held,
-    /// A delimiter at this span; the chunk offset after it.
-    Matched(&'static Delimiter, Span, usize),
-    /// Not a delimiter: the chunk offset where the candidate began (after the bytes held
-    /// from earlier chunks), and the stream offset where it began with them.
-    Failed(usize, u64),
-}
-
-/// Matches `dfa` anchored at the held bytes, or at `chunk[i]` when nothing is held
-/// (`chunk[0]` is at stream offset `base`).
-#[inline]
-fn anchor(frame: &mut Frame, dfa: &Dfa, chunk: &[u8], i: usize, base: u64) -> Anchor {
-    match frame.anchored(dfa, chunk, i) {
-        Anchored::Pending => Anchor::Held,
-        Anchored::Matched(delimiter, end) => {
-            let at = base + end as u64;
-            let span = Span::new(at - delimiter.bytes.len() as u64, at);
-            Anchor::Matched(delimiter, span, end)
-        }
-        Anchored::Failed(candidate) => {
-            let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
-            Anchor::Failed(candidate, start)
-        }
-    }
 }
 
 /// The phase machine of the `glm` dialect.
@@ -209,45 +182,87 @@ impl Glm {
         }
     }
 
-    /// Between the parts of a call: whitespace, then a delimiter of the `body` mode.
-    pub(super) fn body<S: Sink>(
+    /// One step of a phase that reads a run of bytes, then a delimiter of a call mode
+    /// matched anchored (the name, between the parts, a key tag, after a candidate closer):
+    /// the run only when no delimiter prefix is held, then the delimiter, or what is there
+    /// instead of one.
+    fn tag_step<S: Sink>(
         &mut self,
         frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
+        options: &Options,
         sink: &mut S,
     ) -> usize {
-        let at = |i: usize| base + i as u64;
         let mut i = pos;
         if frame.delimiters.state == START {
-            let ws = chunk[i..].iter().take_while(|&&b| is_ws(b)).count();
-            if ws > 0 {
-                let span = Span::new(at(i), at(i + ws));
-                sink.markup(span, Markup::Envelope, &chunk[i..i + ws]);
-                i += ws;
-            }
-            if i == chunk.len() {
-                return i;
+            let run = match self.phase {
+                Phase::Name => self.name_run(frame, chunk, pos, base, options, sink),
+                Phase::Key | Phase::AfterKey => {
+                    self.key_run(frame, chunk, pos, base, options, sink)
+                }
+                Phase::Pending => self.pending_run(frame, chunk, pos, options, sink),
+                // Between the parts of a call: whitespace is the call's markup.
+                _ => ControlFlow::Continue(envelope_while(chunk, base, pos, is_ws, sink)),
+            };
+            match run {
+                ControlFlow::Continue(next) if next < chunk.len() => i = next,
+                ControlFlow::Continue(next) | ControlFlow::Break(next) => return next,
             }
         }
-        match anchor(frame, self.modes.body, chunk, i, base) {
-            Anchor::Held => chunk.len(),
-            Anchor::Matched(delimiter, span, end) => {
-                self.structure(frame, delimiter, span, sink);
+        let key = matches!(self.phase, Phase::Key | Phase::AfterKey);
+        let dfa = if key { self.modes.key } else { self.modes.body };
+        match frame.anchored(dfa, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let at = base + end as u64;
+                let span = Span::new(at - delimiter.bytes.len() as u64, at);
+                match self.phase {
+                    Phase::Name => self.name_tag(frame, delimiter, span, options, sink),
+                    Phase::Key | Phase::AfterKey => {
+                        self.key_tag(frame, delimiter, span, options, sink);
+                    }
+                    Phase::Pending => self.pending_tag(frame, delimiter, span, options, sink),
+                    _ => self.structure(frame, delimiter, span, sink),
+                }
                 end
             }
-            Anchor::Failed(candidate, start) => {
-                // Text between the parts of a call: it is broken.
-                self.broken(
-                    frame,
-                    Span::new(start, start + 1),
-                    Diagnostic::MalformedCall,
-                    sink,
-                );
+            Anchored::Failed(candidate) => {
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
+                self.not_a_tag(frame, start, options, sink);
                 give_back(frame, Rest::Held);
                 candidate
             }
+        }
+    }
+
+    /// Bytes that do not begin a delimiter where a phase of [`Glm::tag_step`] needs one
+    /// (the candidate began at stream offset `start`; the bytes held before it are given
+    /// back to be scanned again in the phase this leaves).
+    fn not_a_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        start: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        match self.phase {
+            // Markup inside the name.
+            Phase::Name => self.not_a_name(frame, Diagnostic::InvalidName, sink),
+            Phase::Key | Phase::AfterKey => {
+                let diagnostic = Diagnostic::MalformedCall;
+                self.bad_key(frame, None, Span::at(start), diagnostic, options, sink);
+            }
+            // Not a delimiter that can follow the candidate: it is value text.
+            Phase::Pending => self.reject(frame, Rest::None, options, sink),
+            // Text between the parts of a call: it is broken.
+            _ => self.broken(
+                frame,
+                Span::new(start, start + 1),
+                Diagnostic::MalformedCall,
+                sink,
+            ),
         }
     }
 
@@ -389,11 +404,13 @@ impl Family for Glm {
     ) -> usize {
         match self.phase {
             Phase::Text => pos,
-            Phase::Name => self.name(frame, chunk, pos, base, options, sink),
-            Phase::Body => self.body(frame, chunk, pos, base, sink),
-            Phase::Key | Phase::AfterKey => self.key(frame, chunk, pos, base, options, sink),
             Phase::Value => self.value(frame, chunk, pos, base, options, sink),
-            Phase::Pending => self.pending(frame, chunk, pos, base, options, sink),
+            Phase::Pending if self.lookahead.held().is_none() => {
+                // No candidate to decide on: value again.
+                self.phase = Phase::Value;
+                pos
+            }
+            _ => self.tag_step(frame, chunk, pos, base, options, sink),
         }
     }
 

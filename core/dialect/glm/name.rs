@@ -1,9 +1,10 @@
 //! The name after `<tool_call>`: gathered whole, up to a line feed or the first tag, and
 //! checked before the call starts (rule 9); a block whose name is not one is text.
 
-use super::lookahead::{give_back, Rest};
-use super::{anchor, Anchor, Glm, Phase};
-use crate::automaton::START;
+use core::ops::ControlFlow;
+
+use super::{Glm, Phase};
+use crate::automaton::Delimiter;
 use crate::engine::frame::Frame;
 use crate::lex::name::{trim, valid_name};
 use crate::options::{Options, MAX_NAME};
@@ -11,8 +12,9 @@ use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 impl Glm {
     /// Reading the name: everything up to a line feed (once the name has begun) or a `<`,
-    /// where the `body` mode says how the name ended.
-    pub(super) fn name<S: Sink>(
+    /// where the `body` mode says how the name ended. Breaks with the chunk offset to go on
+    /// at when the name ended without a delimiter.
+    pub(super) fn name_run<S: Sink>(
         &mut self,
         frame: &mut Frame,
         chunk: &[u8],
@@ -20,74 +22,66 @@ impl Glm {
         base: u64,
         options: &Options,
         sink: &mut S,
-    ) -> usize {
-        let mut i = pos;
-        if frame.delimiters.state == START {
-            while i < chunk.len() {
-                let b = chunk[i];
-                if b == b'<' {
-                    break;
-                }
-                if b == b'\n' && !self.buf.trim_ascii().is_empty() {
-                    let span = Span::new(base + i as u64, base + i as u64 + 1);
-                    if self.start_call(frame, options, sink) {
-                        sink.markup(span, Markup::Envelope, b"\n");
-                        self.phase = Phase::Body;
-                    } else {
-                        frame.release(span, b"\n", sink);
-                    }
-                    return i + 1;
-                }
-                if self.buf.try_push(b).is_err() {
-                    self.not_a_name(frame, Diagnostic::NameTooLong, sink);
-                    return i;
-                }
-                i += 1;
+    ) -> ControlFlow<usize, usize> {
+        for (i, &b) in chunk.iter().enumerate().skip(pos) {
+            if b == b'<' {
+                return ControlFlow::Continue(i);
             }
-            if i == chunk.len() {
-                return i;
+            if b == b'\n' && !self.buf.trim_ascii().is_empty() {
+                let span = Span::new(base + i as u64, base + i as u64 + 1);
+                if self.start_call(frame, options, sink) {
+                    sink.markup(span, Markup::Envelope, b"\n");
+                    self.phase = Phase::Body;
+                } else {
+                    frame.release(span, b"\n", sink);
+                }
+                return ControlFlow::Break(i + 1);
+            }
+            if self.buf.try_push(b).is_err() {
+                self.not_a_name(frame, Diagnostic::NameTooLong, sink);
+                return ControlFlow::Break(i);
             }
         }
-        match anchor(frame, self.modes.body, chunk, i, base) {
-            Anchor::Held => chunk.len(),
-            Anchor::Matched(delimiter, span, end) => {
-                match delimiter.role {
-                    Role::ParamOpen | Role::CallClose => {
-                        if self.start_call(frame, options, sink) {
-                            self.structure(frame, delimiter, span, sink);
-                        } else {
-                            frame.release(span, delimiter.bytes, sink);
-                        }
-                    }
-                    Role::Stray => {
-                        // `NAMEKEY</arg_key>`: the key's opener is missing (corpus 018). Only
-                        // the tool list tells the name from the key, so the call is reported
-                        // with the glued name and an empty first key, announced by the
-                        // diagnostic before the call starts (alloc-ext splits or drops it).
-                        self.glued = true;
-                        if self.start_call(frame, options, sink) {
-                            self.begin_key();
-                            self.glued = true;
-                            let kept = self.push_tag(delimiter);
-                            debug_assert!(kept, "the key buffer holds a closer");
-                            self.phase = Phase::AfterKey;
-                        } else {
-                            self.glued = false;
-                            frame.release(span, delimiter.bytes, sink);
-                        }
-                    }
-                    _ => {
-                        self.not_a_name(frame, Diagnostic::InvalidName, sink);
-                        self.delimiter_as_text(frame, delimiter, span, sink);
-                    }
+        ControlFlow::Continue(chunk.len())
+    }
+
+    /// The delimiter of the `body` mode that ended the name, at `span`.
+    pub(super) fn name_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        match delimiter.role {
+            Role::ParamOpen | Role::CallClose => {
+                if self.start_call(frame, options, sink) {
+                    self.structure(frame, delimiter, span, sink);
+                } else {
+                    frame.release(span, delimiter.bytes, sink);
                 }
-                end
             }
-            Anchor::Failed(candidate, _) => {
-                // Markup inside the name.
+            Role::Stray => {
+                // `NAMEKEY</arg_key>`: the key's opener is missing (corpus 018). Only the
+                // tool list tells the name from the key, so the call is reported with the
+                // glued name and an empty first key, announced by the diagnostic before the
+                // call starts (alloc-ext splits or drops it).
+                self.glued = true;
+                if self.start_call(frame, options, sink) {
+                    self.begin_key();
+                    self.glued = true;
+                    let kept = self.push_tag(delimiter);
+                    debug_assert!(kept, "the key buffer holds a closer");
+                    self.phase = Phase::AfterKey;
+                } else {
+                    self.glued = false;
+                    frame.release(span, delimiter.bytes, sink);
+                }
+            }
+            _ => {
                 self.not_a_name(frame, Diagnostic::InvalidName, sink);
-                give_back(frame, Rest::Held);
-                candidate
+                self.delimiter_as_text(frame, delimiter, span, sink);
             }
         }
     }

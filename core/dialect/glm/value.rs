@@ -1,9 +1,11 @@
 //! Inside a value: value text up to a candidate closer, the candidate's look-ahead
 //! (confirmed or rejected by what follows it, rule 4), and the argument limit.
 
-use super::lookahead::{follows, give_back, Candidate, Rest};
-use super::{anchor, Anchor, Glm, Phase};
-use crate::automaton::START;
+use core::ops::ControlFlow;
+
+use super::lookahead::{give_back, Candidate, Rest};
+use super::{Glm, Phase};
+use crate::automaton::{Delimiter, START};
 use crate::engine::frame::Frame;
 use crate::lex::name::is_ws;
 use crate::options::Options;
@@ -95,60 +97,54 @@ impl Glm {
         self.lookahead.flush_blank(frame.call.index, sink);
     }
 
-    /// After a candidate closer: whitespace, then a delimiter that admits it, decide.
-    pub(super) fn pending<S: Sink>(
+    /// After a candidate closer: the whitespace that follows it is held (then a delimiter
+    /// of the `body` mode decides, [`Glm::pending_tag`]). Breaks with the chunk offset to go
+    /// on at when there is more whitespace than the look-ahead holds: the candidate is
+    /// value text.
+    pub(super) fn pending_run<S: Sink>(
         &mut self,
         frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
-        base: u64,
         options: &Options,
         sink: &mut S,
-    ) -> usize {
-        let Some((candidate, _)) = self.lookahead.held() else {
-            self.phase = Phase::Value;
-            return pos;
-        };
+    ) -> ControlFlow<usize, usize> {
         let mut i = pos;
-        if frame.delimiters.state == START {
-            while i < chunk.len() && is_ws(chunk[i]) {
-                if !self.lookahead.push_blank(chunk[i]) {
-                    self.reject(frame, Rest::None, options, sink);
-                    return i;
-                }
-                i += 1;
+        while i < chunk.len() && is_ws(chunk[i]) {
+            if !self.lookahead.push_blank(chunk[i]) {
+                self.reject(frame, Rest::None, options, sink);
+                return ControlFlow::Break(i);
             }
-            if i == chunk.len() {
-                return i;
-            }
+            i += 1;
         }
-        match anchor(frame, self.modes.body, chunk, i, base) {
-            Anchor::Held => chunk.len(),
-            Anchor::Matched(follow, span, end) => {
-                if follow.role == Role::ParamOpen
-                    && follows(candidate.role, follow.role, frame.reasoning)
-                {
-                    // Only a whole key tag continues the structure: the key is read on
-                    // trial, as for the missing-closer heal.
-                    self.begin_key();
-                    self.healing = true;
-                    self.closer = true;
-                } else if follows(candidate.role, follow.role, frame.reasoning) {
-                    self.confirm(frame, sink);
-                    if follow.role == Role::ParamClose {
-                        // `</arg_key></arg_value>`: the stray closer goes with the wrong one.
-                        sink.markup(span, Markup::Delimiter(follow.role), follow.bytes);
-                    } else {
-                        self.structure(frame, follow, span, sink);
-                    }
-                } else {
-                    self.reject(frame, Rest::Delimiter(follow), options, sink);
-                }
-                end
-            }
-            Anchor::Failed(at, _) => {
-                self.reject(frame, Rest::Held, options, sink);
-                at
+        ControlFlow::Continue(i)
+    }
+
+    /// The delimiter `follow` after a candidate closer and its whitespace, at `span`: the
+    /// candidate counts if `follow` can continue the structure.
+    pub(super) fn pending_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        follow: &'static Delimiter,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        if !self.lookahead.admits(follow.role, frame.reasoning) {
+            self.reject(frame, Rest::Delimiter(follow), options, sink);
+        } else if follow.role == Role::ParamOpen {
+            // Only a whole key tag continues the structure: the key is read on trial, as
+            // for the missing-closer heal.
+            self.begin_key();
+            self.healing = true;
+            self.closer = true;
+        } else {
+            self.confirm(frame, sink);
+            if follow.role == Role::ParamClose {
+                // `</arg_key></arg_value>`: the stray closer goes with the wrong one.
+                sink.markup(span, Markup::Delimiter(follow.role), follow.bytes);
+            } else {
+                self.structure(frame, follow, span, sink);
             }
         }
     }
