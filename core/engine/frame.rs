@@ -38,8 +38,9 @@ pub(crate) struct Frame {
     /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
     /// still markup, not reasoning text.
     pub(crate) opener_optional: bool,
-    /// The bytes held in `delimiters` were given back by a failed anchored candidate: the
-    /// driver scans them again, in the phase now current, before going on.
+    /// The bytes held in `delimiters` were given back by a failed anchored candidate (or,
+    /// in glm, are a whole delimiter a rejected look-ahead gave back): the driver scans them
+    /// again, in the phase now current, before going on.
     pub(crate) replay: bool,
     pub(crate) call: CallSlot,
     next_call: u32,

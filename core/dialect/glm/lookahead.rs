@@ -214,3 +214,22 @@ pub(super) fn give_back(frame: &mut Frame, rest: Rest) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::tables::{self, MAX_HOLD};
+
+    /// [`super::give_back`] puts a whole delimiter of the `body` or `key` mode into the
+    /// holdback, which keeps at most [`MAX_HOLD`] bytes.
+    #[test]
+    fn every_call_mode_delimiter_fits_the_holdback() {
+        let longest = [&tables::glm::BODY, &tables::glm::KEY]
+            .iter()
+            .flat_map(|dfa| dfa.delimiters)
+            .map(|delimiter| delimiter.bytes.len())
+            .max();
+        // `<|observation|>`, a stop token of the `body` mode.
+        assert_eq!(longest, Some(15));
+        assert!(longest <= Some(MAX_HOLD), "MAX_HOLD is {MAX_HOLD}");
+    }
+}

@@ -24,13 +24,18 @@
 //!
 //! Names and keys are gathered whole in one bounded buffer: a name is trimmed and checked
 //! before the call starts (docs/dialects.md rule 9), so a block whose name is not one is text.
-
-use core::ops::ControlFlow;
+//!
+//! The driver ([`Engine`](crate::engine::Engine)) owns the chunk loop and the text phase;
+//! this module is the family ([`Family`] for [`Glm`]): the phases after `<tool_call>`, one
+//! step each, the name in `name`, key tags in `key`, values in `value`, and the rule-4
+//! look-ahead state (candidate closer, whitespace held, what to scan again) in `lookahead`.
 
 mod key;
 mod lookahead;
 mod name;
 mod value;
+
+use core::ops::ControlFlow;
 
 use arrayvec::ArrayVec;
 
