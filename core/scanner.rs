@@ -351,7 +351,7 @@ static GLM: glm::Modes = glm::Modes {
 #[repr(u8)]
 enum Machine {
     JsonTag(Engine<JsonTag>),
-    Harmony(Harmony),
+    Harmony(Engine<Harmony>),
     TokenJson(TokenJson),
     Markup(MarkupMachine),
     Gemma(Gemma),
@@ -364,7 +364,7 @@ impl Machine {
         match dialect {
             Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
-            Dialect::Harmony => Machine::Harmony(Harmony::new(options)),
+            Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
             Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
             Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
@@ -393,7 +393,7 @@ impl Machine {
     fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
         match self {
             Machine::JsonTag(machine) => machine.finish(end, options, sink),
-            Machine::Harmony(machine) => machine.finish(end, sink),
+            Machine::Harmony(machine) => machine.finish(end, options, sink),
             Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
