@@ -355,7 +355,7 @@ enum Machine {
     TokenJson(TokenJson),
     Markup(MarkupMachine),
     Gemma(Gemma),
-    Gemini(Gemini),
+    Gemini(Engine<Gemini>),
     Glm(Glm),
 }
 
@@ -369,7 +369,7 @@ impl Machine {
             Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
             Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
-            Dialect::Gemini => Machine::Gemini(Gemini::new(&GEMINI, options)),
+            Dialect::Gemini => Machine::Gemini(Engine::new(Gemini::new(&GEMINI), options)),
             Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
             Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
             Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
@@ -397,7 +397,7 @@ impl Machine {
             Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),
             Machine::Gemma(machine) => machine.finish(end, sink),
-            Machine::Gemini(machine) => machine.finish(end, sink),
+            Machine::Gemini(machine) => machine.finish(end, options, sink),
             Machine::Glm(machine) => machine.finish(end, options, sink),
         }
     }

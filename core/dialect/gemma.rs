@@ -17,10 +17,10 @@
 
 use arrayvec::ArrayVec;
 
-use super::gemini::{Block, BlockEnd};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::lex::blank::Blank;
+use crate::lex::call_block::{Block, BlockEnd};
 use crate::lex::json::is_json_ws;
 use crate::lex::python::{Nest, Open};
 use crate::options::{Options, MAX_NAME};

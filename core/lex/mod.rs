@@ -1,6 +1,7 @@
 //! Small lexers that confirm what the delimiter automata only find candidates for.
 
 pub(crate) mod blank;
+pub(crate) mod call_block;
 pub(crate) mod json;
 pub(crate) mod name;
 pub(crate) mod python;
