@@ -354,7 +354,7 @@ enum Machine {
     Harmony(Harmony),
     TokenJson(TokenJson),
     Markup(MarkupMachine),
-    Gemma(Gemma),
+    Gemma(Engine<Gemma>),
     Gemini(Engine<Gemini>),
     Glm(Glm),
 }
@@ -368,7 +368,7 @@ impl Machine {
             Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
             Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
-            Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
+            Dialect::Gemma => Machine::Gemma(Engine::new(Gemma::new(&GEMMA), options)),
             Dialect::Gemini => Machine::Gemini(Engine::new(Gemini::new(&GEMINI), options)),
             Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
             Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
@@ -396,7 +396,7 @@ impl Machine {
             Machine::Harmony(machine) => machine.finish(end, sink),
             Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),
-            Machine::Gemma(machine) => machine.finish(end, sink),
+            Machine::Gemma(machine) => machine.finish(end, options, sink),
             Machine::Gemini(machine) => machine.finish(end, options, sink),
             Machine::Glm(machine) => machine.finish(end, options, sink),
         }

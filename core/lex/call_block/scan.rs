@@ -2,7 +2,8 @@
 //! gives the next offset to look at (`Ok`), or where the scan stops (`Err`).
 
 use super::{Block, BlockEnd, Stage};
-use crate::engine::frame::{envelope, Frame};
+use crate::engine::frame::Frame;
+use crate::lex::cursor::Cursor;
 use crate::lex::python::{PyValue, Step};
 use crate::options::Options;
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
@@ -12,35 +13,6 @@ const FENCE: &[u8] = b"```";
 
 /// What a stage step gives: the next chunk offset, or where the block's scan stops.
 type Next = Result<usize, BlockEnd>;
-
-/// The chunk being scanned (`chunk[0]` at stream offset `base`) and the block's markup
-/// from `run` on, not reported yet.
-struct Cursor<'c> {
-    chunk: &'c [u8],
-    base: u64,
-    run: usize,
-}
-
-impl Cursor<'_> {
-    /// The stream offset of `chunk[i]`.
-    #[inline(always)]
-    fn at(&self, i: usize) -> u64 {
-        self.base + i as u64
-    }
-
-    /// Reports the markup up to `to`, where the scan stops.
-    #[inline(always)]
-    fn emit<S: Sink>(&self, to: usize, sink: &mut S) {
-        envelope(self.chunk, self.base, self.run, to, sink);
-    }
-
-    /// Reports the markup up to `to`, before bytes reported another way.
-    #[inline(always)]
-    fn flush<S: Sink>(&mut self, to: usize, sink: &mut S) {
-        self.emit(to, sink);
-        self.run = to;
-    }
-}
 
 fn ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
@@ -66,11 +38,7 @@ impl Block {
         options: &Options,
         sink: &mut S,
     ) -> BlockEnd {
-        let mut cx = Cursor {
-            chunk,
-            base,
-            run: pos,
-        };
+        let mut cx = Cursor::new(chunk, base, pos, frame.call.index);
         let mut i = pos;
         while i < chunk.len() {
             let b = chunk[i];
