@@ -38,76 +38,61 @@ impl Block {
         options: &Options,
         sink: &mut S,
     ) -> BlockEnd {
-        let mut cx = Cursor::new(chunk, base, pos, frame.call.index);
+        let mut cx = Cursor::new(frame, sink, chunk, base, pos);
         let mut i = pos;
         while i < chunk.len() {
             let b = chunk[i];
             let next = match self.stage {
-                Stage::Stmt => self.stmt(frame, &mut cx, b, i, options, sink),
+                Stage::Stmt => self.stmt(&mut cx, b, i, options),
                 Stage::StmtComment | Stage::ArgComment => Ok(self.comment(b, i)),
-                Stage::Callee | Stage::AfterCallee => {
-                    self.callee(frame, &mut cx, b, i, options, sink)
-                }
-                Stage::Assign => self.assign(frame, &cx, b, i, sink),
-                Stage::AfterAssign => self.after_assign(frame, &mut cx, b, i, sink),
-                Stage::Fence(n) => self.fence(frame, &mut cx, b, i, n, sink),
-                Stage::ArgKey => self.arg_key(frame, &mut cx, b, i, sink),
-                Stage::Key => self.key(frame, &cx, b, i, sink),
-                Stage::AfterKey => self.after_key(frame, &cx, b, i, sink),
-                Stage::Equals => self.equals(frame, &mut cx, b, i, sink),
-                Stage::Value => self.value(frame, &mut cx, b, i, sink),
-                Stage::NextArg => Ok(self.next_arg(frame, &mut cx, b, i, sink)),
+                Stage::Callee | Stage::AfterCallee => self.callee(&mut cx, b, i, options),
+                Stage::Assign => self.assign(&mut cx, b, i),
+                Stage::AfterAssign => self.after_assign(&mut cx, b, i),
+                Stage::Fence(n) => self.fence(&mut cx, b, i, n),
+                Stage::ArgKey => self.arg_key(&mut cx, b, i),
+                Stage::Key => self.key(&mut cx, b, i),
+                Stage::AfterKey => self.after_key(&mut cx, b, i),
+                Stage::Equals => self.equals(&mut cx, b, i),
+                Stage::Value => self.value(&mut cx, b, i),
+                Stage::NextArg => Ok(self.next_arg(&mut cx, b, i)),
             };
             match next {
                 Ok(next) => i = next,
                 Err(end) => return end,
             }
         }
-        cx.emit(chunk.len(), sink);
+        cx.emit(chunk.len());
         BlockEnd::More
     }
 
     /// The statement at `i` is not a call: what is held (`extra` after the word), then
     /// the rest, is text.
-    fn not_a_call_at<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &Cursor<'_>,
-        i: usize,
-        extra: &[u8],
-        sink: &mut S,
-    ) -> Next {
-        cx.emit(i, sink);
-        self.not_a_call(frame, extra, cx.at(i), sink);
+    #[inline(always)]
+    fn not_a_call_at<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, i: usize, extra: &[u8]) -> Next {
+        cx.emit(i);
+        self.not_a_call(cx.frame, extra, cx.at(i), cx.sink);
         Err(BlockEnd::Text(i))
     }
 
     /// The call breaks at `i` with `diagnostic`; the rest is text.
+    #[inline(always)]
     fn break_at<S: Sink>(
         &mut self,
-        frame: &mut Frame,
-        cx: &Cursor<'_>,
+        cx: &mut Cursor<'_, S>,
         i: usize,
         diagnostic: Diagnostic,
-        sink: &mut S,
     ) -> Next {
-        cx.emit(i, sink);
+        cx.emit(i);
         self.slot = false;
-        frame.invalid(Span::new(cx.at(i), cx.at(i + 1)), diagnostic, sink);
+        cx.frame.invalid(cx.span(i, i + 1), diagnostic, cx.sink);
         Err(BlockEnd::Text(i))
     }
 
     /// Gathers `b` into the word; a statement start too long for it is not a call.
-    fn gather<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn gather<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         if self.word.try_push(b).is_err() {
-            return self.not_a_call_at(frame, cx, i, b"", sink);
+            return self.not_a_call_at(cx, i, b"");
         }
         cx.run = i + 1;
         Ok(i + 1)
@@ -115,14 +100,13 @@ impl Block {
 
     /// Between statements: blanks, separators, comments, the brackets of `print(` and
     /// lists, the closing fence, or a statement's start.
+    #[inline(always)]
     fn stmt<S: Sink>(
         &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
+        cx: &mut Cursor<'_, S>,
         b: u8,
         i: usize,
         options: &Options,
-        sink: &mut S,
     ) -> Next {
         let between = is_space(b)
             || matches!(b, b';' | b'#' | b'`')
@@ -133,8 +117,8 @@ impl Block {
             // A statement begins: its bytes are its call's from here, so that a statement
             // that turns out not to be a call is text from its start (a `print(` or a `[`
             // before it too).
-            cx.emit(i, sink);
-            if !self.open_slot(frame, Span::at(cx.at(i)), options, sink) {
+            cx.emit(i);
+            if !self.open_slot(cx.frame, Span::at(cx.at(i)), options, cx.sink) {
                 return Err(BlockEnd::Text(i));
             }
             return Err(BlockEnd::Slot(i));
@@ -147,12 +131,12 @@ impl Block {
             b')' if self.print > 0 => self.print -= 1,
             b',' if self.list > 0 || self.print > 0 => {}
             b'`' => {
-                cx.emit(i, sink);
+                cx.emit(i);
                 self.stage = Stage::Fence(1);
                 cx.run = i + 1;
             }
             _ if ident_start(b) => {
-                cx.flush(i, sink);
+                cx.flush(i);
                 self.word.clear();
                 self.word_start = cx.at(i);
                 self.callee_start = 0;
@@ -160,12 +144,13 @@ impl Block {
                 self.stage = Stage::Callee;
                 return Ok(i);
             }
-            _ => return self.not_a_call_at(frame, cx, i, b"", sink),
+            _ => return self.not_a_call_at(cx, i, b""),
         }
         Ok(i + 1)
     }
 
     /// A `#` comment, to the line's end.
+    #[inline(always)]
     fn comment(&mut self, b: u8, i: usize) -> usize {
         if b != b'\n' {
             return i + 1;
@@ -180,18 +165,17 @@ impl Block {
 
     /// A dotted callee (or an assignment's target) and the blanks after it, then `(`
     /// (a `print(` wrapper or the call) or `=`.
+    #[inline(always)]
     fn callee<S: Sink>(
         &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
+        cx: &mut Cursor<'_, S>,
         b: u8,
         i: usize,
         options: &Options,
-        sink: &mut S,
     ) -> Next {
         let callee = self.stage == Stage::Callee;
         if callee && (ident_byte(b) || b == b'.') || !callee && (b == b' ' || b == b'\t') {
-            let next = self.gather(frame, cx, b, i, sink)?;
+            let next = self.gather(cx, b, i)?;
             if b == b'.' {
                 self.segment = self.word.len() as u8;
             }
@@ -205,81 +189,64 @@ impl Block {
         let callee = &self.word[usize::from(self.callee_start)..usize::from(self.callee_end)];
         match b {
             b'(' if callee == b"print" => {
-                self.held_as_markup(sink);
+                self.held_as_markup(cx.sink);
                 self.print = self.print.saturating_add(1);
                 self.stage = Stage::Stmt;
                 cx.run = i;
                 Ok(i + 1)
             }
-            b'(' => self.call_open(frame, cx, i, options, sink),
+            b'(' => self.call_open(cx, i, options),
             b'=' => {
-                self.gather(frame, cx, b, i, sink)?;
+                self.gather(cx, b, i)?;
                 self.stage = Stage::Assign;
                 Ok(i + 1)
             }
-            _ => self.not_a_call_at(frame, cx, i, b"", sink),
+            _ => self.not_a_call_at(cx, i, b""),
         }
     }
 
     /// The `(` of a call at `i`: the call (its slot opened here unless a statement
     /// opened it) starts with its name, the last dotted segment of the callee.
-    fn call_open<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        i: usize,
-        options: &Options,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn call_open<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, i: usize, options: &Options) -> Next {
         let name = &self.word[usize::from(self.segment)..usize::from(self.callee_end)];
         if name.is_empty() || (!name.is_ascii() && core::str::from_utf8(name).is_err()) {
-            return self.not_a_call_at(frame, cx, i, b"", sink);
+            return self.not_a_call_at(cx, i, b"");
         }
         let opened = !self.slot;
-        if opened && !self.open_slot(frame, Span::at(cx.at(i)), options, sink) {
-            self.release_held(frame, b"", sink);
+        if opened && !self.open_slot(cx.frame, Span::at(cx.at(i)), options, cx.sink) {
+            self.release_held(cx.frame, b"", cx.sink);
             return Err(BlockEnd::Text(i));
         }
-        self.held_as_markup(sink);
+        self.held_as_markup(cx.sink);
         let start = self.word_start + u64::from(self.segment);
         let name = &self.word[usize::from(self.segment)..usize::from(self.callee_end)];
-        frame.name(Span::new(start, start + name.len() as u64), name, sink);
+        cx.frame
+            .name(Span::new(start, start + name.len() as u64), name, cx.sink);
         self.stage = Stage::ArgKey;
         cx.run = i;
         if opened {
-            cx.emit(i + 1, sink);
+            cx.emit(i + 1);
             return Err(BlockEnd::Slot(i + 1));
         }
         Ok(i + 1)
     }
 
     /// After `NAME =`: a second `=` makes it a comparison.
-    fn assign<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn assign<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         if b == b'=' {
-            return self.not_a_call_at(frame, cx, i, b"", sink);
+            return self.not_a_call_at(cx, i, b"");
         }
         self.stage = Stage::AfterAssign;
         Ok(i)
     }
 
     /// Blanks after an assignment's `=`, then the callee or a `[` list of calls.
-    fn after_assign<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn after_assign<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         if b == b' ' || b == b'\t' {
-            return self.gather(frame, cx, b, i, sink);
+            return self.gather(cx, b, i);
         }
         if ident_start(b) {
             self.callee_start = self.word.len() as u8;
@@ -288,10 +255,10 @@ impl Block {
             return Ok(i);
         }
         if b != b'[' {
-            return self.not_a_call_at(frame, cx, i, b"", sink);
+            return self.not_a_call_at(cx, i, b"");
         }
         // `results = [a(…), b(…)]`: a list of calls.
-        self.held_as_markup(sink);
+        self.held_as_markup(cx.sink);
         self.list = self.list.saturating_add(1);
         self.stage = Stage::Stmt;
         cx.run = i;
@@ -299,17 +266,10 @@ impl Block {
     }
 
     /// The `n` backticks so far at the statement level: three close the block.
-    fn fence<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        n: u8,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn fence<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize, n: u8) -> Next {
         if b != b'`' {
-            return self.not_a_call_at(frame, cx, i, &FENCE[..usize::from(n)], sink);
+            return self.not_a_call_at(cx, i, &FENCE[..usize::from(n)]);
         }
         let i = i + 1;
         if n < 2 {
@@ -321,29 +281,24 @@ impl Block {
         if self.slot {
             // The block closed before its first call: it holds none.
             self.slot = false;
-            frame.invalid(span, Diagnostic::NotACall, sink);
-            frame.release(span, FENCE, sink);
+            cx.frame.invalid(span, Diagnostic::NotACall, cx.sink);
+            cx.frame.release(span, FENCE, cx.sink);
         } else {
-            sink.markup(span, Markup::Delimiter(Role::CallClose), FENCE);
+            cx.sink
+                .markup(span, Markup::Delimiter(Role::CallClose), FENCE);
         }
         Err(BlockEnd::Closed(i))
     }
 
     /// Inside a call: blanks, a comment, then a key or `)`.
-    fn arg_key<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn arg_key<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         match b {
             _ if is_space(b) => {}
             b'#' => self.stage = Stage::ArgComment,
             b')' => {
-                cx.flush(i + 1, sink);
-                self.complete(frame, Span::new(cx.at(i), cx.at(i + 1)), sink);
+                cx.flush(i + 1);
+                self.complete(cx.frame, cx.span(i, i + 1), cx.sink);
             }
             _ if ident_start(b) => {
                 self.word.clear();
@@ -351,66 +306,48 @@ impl Block {
                 self.stage = Stage::Key;
                 return Ok(i);
             }
-            _ => return self.break_at(frame, cx, i, Diagnostic::PositionalArgument, sink),
+            _ => return self.break_at(cx, i, Diagnostic::PositionalArgument),
         }
         Ok(i + 1)
     }
 
     /// A key, then blanks or its `=`.
-    fn key<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn key<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         if ident_byte(b) {
             if self.word.try_push(b).is_err() {
-                return self.break_at(frame, cx, i, Diagnostic::KeyTooLong, sink);
+                return self.break_at(cx, i, Diagnostic::KeyTooLong);
             }
         } else if b == b'=' {
             self.stage = Stage::Equals;
         } else if b == b' ' || b == b'\t' {
             self.stage = Stage::AfterKey;
         } else {
-            return self.break_at(frame, cx, i, Diagnostic::PositionalArgument, sink);
+            return self.break_at(cx, i, Diagnostic::PositionalArgument);
         }
         Ok(i + 1)
     }
 
     /// Blanks after a key, then `=`.
-    fn after_key<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn after_key<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         match b {
             b' ' | b'\t' => {}
             b'=' => self.stage = Stage::Equals,
-            _ => return self.break_at(frame, cx, i, Diagnostic::PositionalArgument, sink),
+            _ => return self.break_at(cx, i, Diagnostic::PositionalArgument),
         }
         Ok(i + 1)
     }
 
     /// After `KEY=`: a second `=` makes it a comparison; otherwise the parameter begins.
-    fn equals<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn equals<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         if b == b'=' {
-            return self.break_at(frame, cx, i, Diagnostic::PositionalArgument, sink);
+            return self.break_at(cx, i, Diagnostic::PositionalArgument);
         }
-        cx.flush(i, sink);
+        cx.flush(i);
         let span = Span::new(self.word_start, self.word_start + self.word.len() as u64);
-        frame.param(span, &self.word, ValueKind::Python, sink);
+        cx.frame.param(span, &self.word, ValueKind::Python, cx.sink);
         self.value = PyValue::new();
         self.stage = Stage::Value;
         Ok(i)
@@ -418,23 +355,17 @@ impl Block {
 
     /// A value: blanks before it are the call's; once it began (with a comment, say),
     /// everything is the value's until it ends, lexed by [`PyValue`].
-    fn value<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> Next {
+    #[inline(always)]
+    fn value<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         if !self.value.started() && is_space(b) {
             return Ok(i + 1);
         }
-        cx.emit(i, sink);
-        let index = frame.call.index;
+        cx.emit(i);
+        let index = cx.frame.call.index;
         let step = self
             .value
             .scan(&cx.chunk[i..], cx.at(i), &mut |piece, span, bytes| {
-                sink.tool_value(span, index, piece, bytes);
+                cx.sink.tool_value(span, index, piece, bytes);
             });
         let (i, done) = match step {
             Step::More => (cx.chunk.len(), None),
@@ -446,28 +377,22 @@ impl Block {
         match done {
             None => {}
             Some(true) => {
-                frame.param_end(Span::at(cx.at(i)), sink);
+                cx.frame.param_end(Span::at(cx.at(i)), cx.sink);
                 self.stage = Stage::NextArg;
             }
-            Some(false) => return self.break_at(frame, cx, i, Diagnostic::MalformedCall, sink),
+            Some(false) => return self.break_at(cx, i, Diagnostic::MalformedCall),
         }
         Ok(i)
     }
 
     /// After a value: the value lexer stops only at `,` or `)`.
-    fn next_arg<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        cx: &mut Cursor<'_>,
-        b: u8,
-        i: usize,
-        sink: &mut S,
-    ) -> usize {
+    #[inline(always)]
+    fn next_arg<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> usize {
         if b == b',' {
             self.stage = Stage::ArgKey;
         } else {
-            cx.flush(i + 1, sink);
-            self.complete(frame, Span::new(cx.at(i), cx.at(i + 1)), sink);
+            cx.flush(i + 1);
+            self.complete(cx.frame, cx.span(i, i + 1), cx.sink);
         }
         i + 1
     }
