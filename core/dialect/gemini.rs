@@ -16,7 +16,7 @@
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
 use crate::engine::{Family, Sealed};
-use crate::lex::call_block::{Block, BlockEnd};
+use crate::lex::call_block::Block;
 use crate::options::Options;
 use crate::{Markup, Role, Sink, Span};
 
@@ -426,15 +426,15 @@ impl Family for Gemini {
         sink: &mut S,
     ) -> usize {
         match self.phase {
-            Phase::Block => match self.block.scan(frame, chunk, pos, base, options, sink) {
-                BlockEnd::More => chunk.len(),
-                BlockEnd::Slot(end) => end,
-                BlockEnd::Closed(end) | BlockEnd::Text(end) => {
+            Phase::Block => {
+                let scan = self.block.scan(frame, chunk, pos, base, options, sink);
+                let (end, over) = scan.stop(chunk.len());
+                if over {
                     self.phase = Phase::Text;
                     self.line.indent = NOT_AT_START;
-                    end
                 }
-            },
+                end
+            }
             Phase::FenceLine => self.fence_line(frame, chunk, pos, base, options, sink),
             Phase::Text => pos,
         }

@@ -18,6 +18,14 @@ use super::nest::{Nest, Open};
 use super::runs::Runs;
 use crate::{Piece, Span};
 
+/// Where the lexer's steps report pieces: the closure a scan was given.
+trait Emit: FnMut(Piece, Span, &[u8]) {}
+
+impl<F: FnMut(Piece, Span, &[u8])> Emit for F {}
+
+/// The span emitter of one scan, over pieces.
+type Pieces<'a, F> = Runs<'a, Piece, F>;
+
 /// What the value holds just before the next token, at the current nesting level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum After {
@@ -215,15 +223,10 @@ impl PyValue {
     /// `b`, at `i`, between tokens: whitespace, a comment, a bracket, a separator, a quote,
     /// or the start of a bare word or prefix.
     #[inline(always)]
-    fn between<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> Result<usize, Step> {
+    fn between<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> Result<usize, Step> {
         // Structure is checked outside the brackets of a call on a word.
         let checked = self.expr == 0;
-        let stop = |r: &mut Runs<'_, Piece, F>, step: Step| {
+        let stop = |r: &mut Pieces<'_, F>, step: Step| {
             r.emit_run(i);
             Err(step)
         };
@@ -314,9 +317,9 @@ impl PyValue {
 
     /// The opening bracket `b` at `i`; `false` when it cannot be here (or nests too deep).
     #[inline(always)]
-    fn open_bracket<F: FnMut(Piece, Span, &[u8])>(
+    fn open_bracket<F: Emit>(
         &mut self,
-        r: &mut Runs<'_, Piece, F>,
+        r: &mut Pieces<'_, F>,
         b: u8,
         i: usize,
         checked: bool,
@@ -339,9 +342,9 @@ impl PyValue {
     /// The closing bracket `b` at `i`, with a bracket open; `false` when it does not close
     /// it (another kind, or an empty element).
     #[inline(always)]
-    fn close_bracket<F: FnMut(Piece, Span, &[u8])>(
+    fn close_bracket<F: Emit>(
         &mut self,
-        r: &mut Runs<'_, Piece, F>,
+        r: &mut Pieces<'_, F>,
         b: u8,
         i: usize,
         checked: bool,
@@ -370,12 +373,7 @@ impl PyValue {
 
     /// `b`, at `i`, inside a bare word.
     #[inline(always)]
-    fn word<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> usize {
+    fn word<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> usize {
         if ends_word(b) {
             self.state = State::Between;
             return i;
@@ -386,12 +384,7 @@ impl PyValue {
 
     /// `b`, at `i`, after one or two letters that may be a string prefix.
     #[inline(always)]
-    fn prefix<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> Result<usize, Step> {
+    fn prefix<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> Result<usize, Step> {
         let held = usize::from(self.prefix_len);
         let start = r.at(i) - held as u64;
         let checked = self.expr == 0;
@@ -441,12 +434,7 @@ impl PyValue {
 
     /// `b`, at `i`, after one or two opening quotes.
     #[inline(always)]
-    fn open_quotes<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> usize {
+    fn open_quotes<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> usize {
         if b == self.quote {
             self.quotes += 1;
             r.run = i + 1;
@@ -464,12 +452,7 @@ impl PyValue {
 
     /// `bytes[i..]` inside a string: skips to its next quote or backslash.
     #[inline(always)]
-    fn string<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        bytes: &[u8],
-        mut i: usize,
-    ) -> usize {
+    fn string<F: Emit>(&mut self, r: &mut Pieces<'_, F>, bytes: &[u8], mut i: usize) -> usize {
         if self.escape {
             r.put(i, self.contents());
             self.escape = false;
@@ -526,12 +509,7 @@ impl PyValue {
 
     /// `b`, at `i`, inside a `#` comment.
     #[inline(always)]
-    fn comment<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> usize {
+    fn comment<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> usize {
         if b == b'\n' {
             self.state = State::Between;
             return i;

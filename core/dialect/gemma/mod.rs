@@ -23,7 +23,6 @@ use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::blank::Blank;
-use crate::lex::call_block::BlockEnd;
 use crate::lex::json::is_json_ws;
 use crate::options::Options;
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span};
@@ -447,15 +446,15 @@ impl Family for Gemma {
             Phase::Markup => self.markup(frame, chunk, pos, base, options, sink),
             Phase::Tail => self.tail(frame, chunk, pos, base, sink),
             Phase::Block => {
-                let block = self.body.block();
-                match block.scan(frame, chunk, pos, base, options, sink) {
-                    BlockEnd::More => chunk.len(),
-                    BlockEnd::Slot(end) => end,
-                    BlockEnd::Closed(end) | BlockEnd::Text(end) => {
-                        self.phase = Phase::Text;
-                        end
-                    }
+                let scan = self
+                    .body
+                    .block()
+                    .scan(frame, chunk, pos, base, options, sink);
+                let (end, over) = scan.stop(chunk.len());
+                if over {
+                    self.phase = Phase::Text;
                 }
+                end
             }
             Phase::Text => pos,
             _ => self.body(frame, chunk, pos, base, sink),

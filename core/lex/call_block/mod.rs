@@ -37,6 +37,19 @@ pub(crate) enum BlockEnd {
     Text(usize),
 }
 
+impl BlockEnd {
+    /// The chunk offset where the scan stopped (`len`, the chunk's length, when it was
+    /// used up), and whether the block is over (closed, or text from there on).
+    #[inline(always)]
+    pub(crate) fn stop(self, len: usize) -> (usize, bool) {
+        match self {
+            BlockEnd::More => (len, false),
+            BlockEnd::Slot(end) => (end, false),
+            BlockEnd::Closed(end) | BlockEnd::Text(end) => (end, true),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     /// Between statements.
