@@ -28,6 +28,7 @@ pub(crate) struct Modes {
     /// Inside a reasoning block: fences and stop tokens.
     pub(crate) reasoning: &'static Dfa,
 }
+/// Where the Gemini machine is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// Content, or reasoning read line by line.
@@ -50,8 +51,11 @@ const TICKS: &[u8; 64] = &[b'`'; 64];
 /// a fence inside a nested block), followed to its end to see what it opens or closes.
 #[derive(Debug, Clone, Copy)]
 struct FenceText {
+    /// The fence byte (a backtick or a tilde).
     byte: u8,
+    /// The fence run so far (bytes).
     run: u16,
+    /// The run ended (another byte followed it).
     run_over: bool,
     /// Only blanks followed the run so far.
     blank: bool,
@@ -62,12 +66,14 @@ struct FenceText {
 struct Line {
     /// Spaces since the line began (see `NOT_AT_START`).
     indent: u8,
+    /// A fence line being followed to its end, if the line has one.
     fence: Option<FenceText>,
     /// The open nested code block's fence byte and run, if any.
     nested: Option<(u8, u16)>,
 }
 
 impl Line {
+    /// A line at the start of reasoning, with nothing open.
     const fn new() -> Self {
         Line {
             indent: 0,
@@ -127,14 +133,18 @@ impl Line {
 /// The phase machine of the Gemini dialect.
 #[derive(Debug, Clone)]
 pub(crate) struct Gemini {
+    /// The dialect's DFAs, from its table file.
     modes: &'static Modes,
+    /// The phase now (the driver scans text itself).
     phase: Phase,
     /// The ```` ```tool_code ```` block; between blocks its word holds a reasoning fence
     /// line's info.
     block: Block,
+    /// The reasoning line being followed (fences count only at its start).
     line: Line,
     /// FenceLine: the backtick run so far, and whether a word followed it.
     run: u16,
+    /// FenceLine: a language word began after the run.
     word_seen: bool,
 }
 
@@ -155,6 +165,8 @@ impl Gemini {
         }
     }
 
+    /// A ```` ```tool_code ```` opener at `span`: the block opens, unless a limit refuses its
+    /// first call.
     fn open_block<S: Sink>(
         &mut self,
         frame: &mut Frame,

@@ -19,9 +19,13 @@ pub(crate) enum Out {
 /// One scan over `chunk` (`chunk[0]` at stream offset `base`) inside the frame's current
 /// call: from chunk offset `run` on, the bytes are of kind `out`, not reported yet.
 pub(crate) struct Cursor<'a, S> {
+    /// The driver's state, for the call lifecycle.
     pub(crate) frame: &'a mut Frame,
+    /// Where the events go.
     pub(crate) sink: &'a mut S,
+    /// The chunk scanned.
     pub(crate) chunk: &'a [u8],
+    /// The stream offset of `chunk[0]`.
     base: u64,
     /// Where the unreported run begins (a chunk offset).
     pub(crate) run: usize,

@@ -16,6 +16,7 @@ pub(crate) enum Open {
 }
 
 impl Open {
+    /// Every kind, by its two-bit code.
     const ALL: [Open; 4] = [Open::Paren, Open::List, Open::Key, Open::Value];
 
     /// The container an opening bracket opens.
@@ -41,7 +42,9 @@ impl Open {
 /// against their place. At most [`Nest::MAX`] deep.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Nest {
+    /// Two bits a level (an [`Open`] code), the outermost in the lowest bits: room for 64.
     bits: [u64; 2],
+    /// How many levels are open.
     depth: u32,
 }
 
@@ -50,6 +53,7 @@ impl Nest {
     /// parser stops at 200); the two words of `bits` hold 64 levels.
     pub(crate) const MAX: u32 = crate::MAX_LITERAL_DEPTH as u32;
 
+    /// Nothing open.
     pub(crate) const fn new() -> Self {
         Nest {
             bits: [0; 2],
@@ -57,6 +61,7 @@ impl Nest {
         }
     }
 
+    /// How many containers are open.
     pub(crate) fn depth(&self) -> u32 {
         self.depth
     }

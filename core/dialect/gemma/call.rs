@@ -26,11 +26,13 @@ pub(super) struct Call {
     pub(super) word_start: u64,
     /// The quote byte of a JSON- or Python-quoted string or key.
     pub(super) quote: u8,
+    /// The byte before was a backslash inside a quoted string or key.
     pub(super) escape: bool,
     /// The last value token was a bare word (whitespace after it may still be part of it).
     pub(super) last_bare: bool,
     /// A parameter began and has not ended.
     pub(super) in_value: bool,
+    /// [`Diagnostic::QuotedString`](crate::Diagnostic::QuotedString) was reported for this call.
     pub(super) quoted_reported: bool,
     /// Pending: the whitespace after the quote token.
     pub(super) ws: Blank,
@@ -127,6 +129,7 @@ pub(super) fn name_byte(b: u8) -> bool {
 /// block never overlap, so they share their storage.
 #[derive(Debug, Clone)]
 pub(super) enum Body {
+    /// A `<|tool_call>` call.
     Literal(Call),
     /// Gemma 3's Python calls in a fence (drift, docs/dialects.md rule 13).
     ToolCode(Block),

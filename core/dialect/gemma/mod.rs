@@ -43,6 +43,7 @@ pub(crate) struct Modes {
     pub(crate) tail: &'static Dfa,
 }
 
+/// Where the Gemma machine is: text (the driver's), or a place in a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Phase {
     /// Content or reasoning, scanned for delimiters.
@@ -51,6 +52,7 @@ pub(super) enum Phase {
     Prefix(u8),
     /// After `call:`: whitespace, then the name.
     BeforeName,
+    /// Inside the name.
     Name,
     /// After the name: whitespace, then `{` or `(`.
     AfterName,
@@ -94,8 +96,11 @@ const TOOL_CODE: &[u8] = b"```tool_code";
 /// The phase machine of the Gemma dialect.
 #[derive(Debug, Clone)]
 pub(crate) struct Gemma {
+    /// The dialect's DFAs, from its table file.
     modes: &'static Modes,
+    /// The phase now (the driver scans text itself).
     phase: Phase,
+    /// The current call's state.
     body: Body,
 }
 
@@ -115,6 +120,8 @@ impl Gemma {
         self.body.limit(options).is_none_or(|limit| end <= limit)
     }
 
+    /// A `<|tool_call>` at `span` opens a call, unless a limit refuses it (then it has
+    /// ended as invalid).
     fn open_call<S: Sink>(
         &mut self,
         frame: &mut Frame,

@@ -50,6 +50,7 @@ impl BlockEnd {
     }
 }
 
+/// Where the block's scan is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     /// Between statements.
@@ -70,11 +71,13 @@ enum Stage {
     ArgKey,
     /// A `#` comment inside a call.
     ArgComment,
+    /// Inside a key.
     Key,
     /// Whitespace after a key, then `=`.
     AfterKey,
     /// After `KEY=`: a second `=` makes it a comparison, a positional argument.
     Equals,
+    /// Inside a value, lexed by the block's [`PyValue`].
     Value,
     /// After a value: `,` or `)`.
     NextArg,
@@ -83,10 +86,12 @@ enum Stage {
 /// The statements of a ```` ```tool_code ```` block, scanned chunk by chunk.
 #[derive(Debug, Clone)]
 pub(crate) struct Block {
+    /// Where the scan is.
     stage: Stage,
     /// The statement's start (or a key) while it is seen whole. Between blocks the
     /// `gemini` family borrows it for a reasoning fence line's info.
     pub(crate) word: Word,
+    /// The open parameter's value.
     value: PyValue,
     /// A call slot is open: numbered by the frame, its call not complete.
     slot: bool,
@@ -94,11 +99,14 @@ pub(crate) struct Block {
     start: u64,
     /// Open `print(` wrappers and `[` lists around calls.
     print: u8,
+    /// Open `[` lists around calls.
     list: u8,
     /// Where the callee starts in the word (after any assignment), where its last dotted
     /// segment starts, and where it ends (byte offsets in the word).
     callee_start: u8,
+    /// Where the callee's last dotted segment starts (the name).
     segment: u8,
+    /// Where the callee ends.
     callee_end: u8,
     /// Stream offset of the word's first byte.
     word_start: u64,
@@ -199,6 +207,7 @@ impl Block {
         )
     }
 
+    /// The open call's `)` at `span`: complete, and the next statement may follow.
     fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         self.slot = false;
         self.stage = Stage::Stmt;

@@ -14,6 +14,7 @@ const FENCE: &[u8] = b"```";
 /// What a stage step gives: the next chunk offset, or where the block's scan stops.
 type Next = Result<usize, BlockEnd>;
 
+/// `b` may start a Python name.
 fn ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
@@ -23,6 +24,7 @@ fn ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80
 }
 
+/// Python whitespace between tokens.
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0c)
 }
