@@ -354,8 +354,8 @@ enum Machine {
     Harmony(Engine<Harmony>),
     TokenJson(TokenJson),
     Markup(MarkupMachine),
-    Gemma(Gemma),
-    Gemini(Gemini),
+    Gemma(Engine<Gemma>),
+    Gemini(Engine<Gemini>),
     Glm(Engine<Glm>),
 }
 
@@ -368,8 +368,8 @@ impl Machine {
             Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
             Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
-            Dialect::Gemma => Machine::Gemma(Gemma::new(&GEMMA, options)),
-            Dialect::Gemini => Machine::Gemini(Gemini::new(&GEMINI, options)),
+            Dialect::Gemma => Machine::Gemma(Engine::new(Gemma::new(&GEMMA), options)),
+            Dialect::Gemini => Machine::Gemini(Engine::new(Gemini::new(&GEMINI), options)),
             Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
             Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
             Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
@@ -396,8 +396,8 @@ impl Machine {
             Machine::Harmony(machine) => machine.finish(end, options, sink),
             Machine::TokenJson(machine) => machine.finish(end, options, sink),
             Machine::Markup(machine) => machine.finish(end, options, sink),
-            Machine::Gemma(machine) => machine.finish(end, sink),
-            Machine::Gemini(machine) => machine.finish(end, sink),
+            Machine::Gemma(machine) => machine.finish(end, options, sink),
+            Machine::Gemini(machine) => machine.finish(end, options, sink),
             Machine::Glm(machine) => machine.finish(end, options, sink),
         }
     }

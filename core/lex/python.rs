@@ -14,106 +14,17 @@
 //! call such as `f(y=1)`, a subscript, `x.y`) is one expression whose inside is not
 //! checked; the consumer decides what they are.
 
+use super::nest::{Nest, Open};
 use super::runs::Runs;
 use crate::{Piece, Span};
 
-/// The kind of a container open inside a literal value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Open {
-    /// `(`: a tuple, or a parenthesized value.
-    Paren,
-    /// `[`: a list.
-    List,
-    /// `{`: a dict (or object) where a key comes next, or may (after a `,`).
-    Key,
-    /// A dict after a key's `:`, where its value comes.
-    Value,
-}
+/// Where the lexer's steps report pieces: the closure a scan was given.
+trait Emit: FnMut(Piece, Span, &[u8]) {}
 
-impl Open {
-    const ALL: [Open; 4] = [Open::Paren, Open::List, Open::Key, Open::Value];
+impl<F: FnMut(Piece, Span, &[u8])> Emit for F {}
 
-    /// The container an opening bracket opens.
-    pub(crate) fn of(opener: u8) -> Open {
-        match opener {
-            b'(' => Open::Paren,
-            b'[' => Open::List,
-            _ => Open::Key,
-        }
-    }
-
-    /// `closer` closes a container of this kind.
-    fn closed_by(self, closer: u8) -> bool {
-        matches!(
-            (self, closer),
-            (Open::Paren, b')') | (Open::List, b']') | (Open::Key | Open::Value, b'}')
-        )
-    }
-}
-
-/// The containers open inside a literal value, innermost last: two bits each in fixed
-/// memory, so that a closer is checked against its opener and a dict's `:` and `,`
-/// against their place. At most [`Nest::MAX`] deep.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Nest {
-    bits: [u64; 2],
-    depth: u32,
-}
-
-impl Nest {
-    /// The deepest nesting a value may have, [`crate::MAX_LITERAL_DEPTH`] (Python's own
-    /// parser stops at 200); the two words of `bits` hold 64 levels.
-    pub(crate) const MAX: u32 = crate::MAX_LITERAL_DEPTH as u32;
-
-    pub(crate) const fn new() -> Self {
-        Nest {
-            bits: [0; 2],
-            depth: 0,
-        }
-    }
-
-    pub(crate) fn depth(&self) -> u32 {
-        self.depth
-    }
-
-    /// The innermost open container.
-    pub(crate) fn top(&self) -> Option<Open> {
-        let level = self.depth.checked_sub(1)?;
-        let word = self.bits[(level / 32) as usize];
-        Some(Open::ALL[((word >> (level % 32 * 2)) & 3) as usize])
-    }
-
-    /// Changes the innermost container's kind (a dict between key and value).
-    pub(crate) fn set_top(&mut self, open: Open) {
-        if let Some(level) = self.depth.checked_sub(1) {
-            let word = &mut self.bits[(level / 32) as usize];
-            let shift = level % 32 * 2;
-            *word = (*word & !(3 << shift)) | ((open as u64) << shift);
-        }
-    }
-
-    /// Opens a container; `false` (nothing changed) beyond [`Nest::MAX`].
-    #[must_use]
-    pub(crate) fn push(&mut self, open: Open) -> bool {
-        if self.depth >= Self::MAX {
-            return false;
-        }
-        self.depth += 1;
-        self.set_top(open);
-        true
-    }
-
-    /// Closes the innermost container with `closer`; `false` (nothing changed) when none
-    /// is open or it is of another kind.
-    #[must_use]
-    pub(crate) fn pop(&mut self, closer: u8) -> bool {
-        if !self.top().is_some_and(|open| open.closed_by(closer)) {
-            return false;
-        }
-        self.depth -= 1;
-        true
-    }
-}
+/// The span emitter of one scan, over pieces.
+type Pieces<'a, F> = Runs<'a, Piece, F>;
 
 /// What the value holds just before the next token, at the current nesting level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,15 +223,10 @@ impl PyValue {
     /// `b`, at `i`, between tokens: whitespace, a comment, a bracket, a separator, a quote,
     /// or the start of a bare word or prefix.
     #[inline(always)]
-    fn between<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> Result<usize, Step> {
+    fn between<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> Result<usize, Step> {
         // Structure is checked outside the brackets of a call on a word.
         let checked = self.expr == 0;
-        let stop = |r: &mut Runs<'_, Piece, F>, step: Step| {
+        let stop = |r: &mut Pieces<'_, F>, step: Step| {
             r.emit_run(i);
             Err(step)
         };
@@ -411,9 +317,9 @@ impl PyValue {
 
     /// The opening bracket `b` at `i`; `false` when it cannot be here (or nests too deep).
     #[inline(always)]
-    fn open_bracket<F: FnMut(Piece, Span, &[u8])>(
+    fn open_bracket<F: Emit>(
         &mut self,
-        r: &mut Runs<'_, Piece, F>,
+        r: &mut Pieces<'_, F>,
         b: u8,
         i: usize,
         checked: bool,
@@ -436,9 +342,9 @@ impl PyValue {
     /// The closing bracket `b` at `i`, with a bracket open; `false` when it does not close
     /// it (another kind, or an empty element).
     #[inline(always)]
-    fn close_bracket<F: FnMut(Piece, Span, &[u8])>(
+    fn close_bracket<F: Emit>(
         &mut self,
-        r: &mut Runs<'_, Piece, F>,
+        r: &mut Pieces<'_, F>,
         b: u8,
         i: usize,
         checked: bool,
@@ -467,12 +373,7 @@ impl PyValue {
 
     /// `b`, at `i`, inside a bare word.
     #[inline(always)]
-    fn word<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> usize {
+    fn word<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> usize {
         if ends_word(b) {
             self.state = State::Between;
             return i;
@@ -483,12 +384,7 @@ impl PyValue {
 
     /// `b`, at `i`, after one or two letters that may be a string prefix.
     #[inline(always)]
-    fn prefix<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> Result<usize, Step> {
+    fn prefix<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> Result<usize, Step> {
         let held = usize::from(self.prefix_len);
         let start = r.at(i) - held as u64;
         let checked = self.expr == 0;
@@ -538,12 +434,7 @@ impl PyValue {
 
     /// `b`, at `i`, after one or two opening quotes.
     #[inline(always)]
-    fn open_quotes<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> usize {
+    fn open_quotes<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> usize {
         if b == self.quote {
             self.quotes += 1;
             r.run = i + 1;
@@ -561,12 +452,7 @@ impl PyValue {
 
     /// `bytes[i..]` inside a string: skips to its next quote or backslash.
     #[inline(always)]
-    fn string<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        bytes: &[u8],
-        mut i: usize,
-    ) -> usize {
+    fn string<F: Emit>(&mut self, r: &mut Pieces<'_, F>, bytes: &[u8], mut i: usize) -> usize {
         if self.escape {
             r.put(i, self.contents());
             self.escape = false;
@@ -623,12 +509,7 @@ impl PyValue {
 
     /// `b`, at `i`, inside a `#` comment.
     #[inline(always)]
-    fn comment<F: FnMut(Piece, Span, &[u8])>(
-        &mut self,
-        r: &mut Runs<'_, Piece, F>,
-        b: u8,
-        i: usize,
-    ) -> usize {
+    fn comment<F: Emit>(&mut self, r: &mut Pieces<'_, F>, b: u8, i: usize) -> usize {
         if b == b'\n' {
             self.state = State::Between;
             return i;
