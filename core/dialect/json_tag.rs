@@ -162,6 +162,7 @@ impl JsonTag {
     }
 
     /// Scans the call's JSON body; bytes are envelope markup or argument text.
+    #[inline(always)]
     fn body<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -471,6 +472,7 @@ impl JsonTag {
     }
 
     /// After the body: whitespace is markup, then the closer must follow.
+    #[inline(always)]
     fn tail<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -532,6 +534,7 @@ impl JsonTag {
     /// Markup where a call body expects JSON structure: a stop token (the stream ended
     /// inside the call), the closer (the body lost its last brace), the next call's opener
     /// or the reasoning closer; anything else breaks the call.
+    #[inline(always)]
     fn body_markup<S: Sink>(
         &mut self,
         frame: &mut Frame,

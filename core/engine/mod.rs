@@ -212,7 +212,8 @@ impl<F: Family> Engine<F> {
                 self.family
                     .step(&mut self.frame, chunk, pos, base, options, sink)
             };
-            if core::mem::take(&mut self.frame.replay) {
+            if self.frame.replay {
+                self.frame.replay = false;
                 // A failed anchored candidate: the bytes it held from earlier chunks come
                 // right before `pos` and are scanned again in the phase now current (at
                 // most one delimiter's length, once).

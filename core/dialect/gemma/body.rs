@@ -17,6 +17,7 @@ type Next = Result<usize, usize>;
 impl Gemma {
     /// Scans the body from `chunk[pos..]` (`chunk[0]` at stream offset `base`) until the
     /// chunk ends or the phase leaves the body; returns the chunk offset where it stopped.
+    #[inline(always)]
     pub(super) fn body<S: Sink>(
         &mut self,
         frame: &mut Frame,

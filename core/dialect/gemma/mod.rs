@@ -217,6 +217,7 @@ impl Gemma {
     }
 
     /// Inside a `<|"|>` string: contents up to the next quote token.
+    #[inline(always)]
     fn token<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -245,6 +246,7 @@ impl Gemma {
     /// A `<` where structure is expected: a string's opening quote, the closer (perhaps
     /// without the body's last brace), a stop token (the stream ended inside the call),
     /// the next call's opener or the reasoning closer; anything else breaks the call.
+    #[inline(always)]
     fn markup<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -318,6 +320,7 @@ impl Gemma {
     }
 
     /// After the body: whitespace is markup, then the closer must follow.
+    #[inline(always)]
     fn tail<S: Sink>(
         &mut self,
         frame: &mut Frame,

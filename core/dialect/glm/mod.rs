@@ -191,6 +191,7 @@ impl Glm {
     /// matched anchored (the name, between the parts, a key tag, after a candidate closer):
     /// the run only when no delimiter prefix is held, then the delimiter, or what is there
     /// instead of one.
+    #[inline(always)]
     fn tag_step<S: Sink>(
         &mut self,
         frame: &mut Frame,

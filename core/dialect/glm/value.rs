@@ -24,6 +24,7 @@ impl Glm {
 
     /// Inside a value: everything up to a candidate closer is value text, but whitespace
     /// at its end is held.
+    #[inline(always)]
     pub(super) fn value<S: Sink>(
         &mut self,
         frame: &mut Frame,

@@ -166,6 +166,7 @@ impl Harmony {
         self.phase = Phase::Text;
     }
 
+    #[inline(always)]
     fn header<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -327,6 +328,7 @@ impl Harmony {
     }
 
     /// Scans a call's body: whitespace is markup, the JSON value is argument text.
+    #[inline(always)]
     fn args<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -419,6 +421,7 @@ impl Harmony {
 
     /// A `<` outside a JSON string in a call's body: `<|call|>` ends the call; another token
     /// or other markup ends it too, complete if its JSON was, invalid otherwise.
+    #[inline(always)]
     fn args_token<S: Sink>(
         &mut self,
         frame: &mut Frame,
