@@ -1434,7 +1434,7 @@ fn round_trips(dialect: Dialect, call: Call) -> String {
     rendered
 }
 
-/// Gemma's scanner ends a name at `{ } [ ] ( ) , =` (core/dialect/gemma.rs `name_byte`) but
+/// Gemma's scanner ends a name at `{ } [ ] ( ) , =` (core/dialect/gemma/call.rs `name_byte`) but
 /// reads `:` in it.
 #[test]
 fn gemma_names_are_refused_exactly_where_the_scanner_ends_them() {

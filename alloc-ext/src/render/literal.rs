@@ -78,7 +78,7 @@ impl Literal {
 /// `<|tool_call>call:NAME{…}<tool_call|>`.
 fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
     check_name(&call.name)?;
-    // The bytes core/dialect/gemma.rs `name_byte` ends a name at.
+    // The bytes core/dialect/gemma/call.rs `name_byte` ends a name at.
     if call.name.contains(['{', '}', '[', ']', '(', ')', ',', '=']) {
         return Err(RenderError::new(Reason::InvalidName(
             "without { } [ ] ( ) , = in Gemma",

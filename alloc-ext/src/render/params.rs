@@ -10,7 +10,7 @@
 //! compact JSON text; a value no text of which reads back is refused. A value is refused
 //! when it holds a closer that the scanner would take for the end of the value (rule 4),
 //! mirroring the tables' `value` and `after_value` modes, core/dialect/markup.rs and
-//! core/dialect/glm.rs.
+//! core/dialect/glm/.
 
 use inband::{Piece, ValueKind};
 use serde_json::{Map, Value};
@@ -67,7 +67,7 @@ pub(crate) struct ParamCalls {
 }
 
 /// GLM's key tag: `open KEY close` then, after whitespace, `value_open`
-/// (core/dialect/glm.rs, `key` mode of `glm.toml`).
+/// (core/dialect/glm/, `key` mode of `glm.toml`).
 #[derive(Debug)]
 pub(crate) struct KeyTag {
     pub(crate) open: &'static str,
@@ -394,7 +394,7 @@ impl ParamCalls {
 }
 
 /// GLM's key on trial after a key tag's opener in a value, from offset `at` of `bytes`
-/// (core/dialect/glm.rs `key`): a key (on one line for the missing-closer heal; over
+/// (core/dialect/glm/key.rs): a key (on one line for the missing-closer heal; over
 /// several when `after_closer`, the trial that decides a candidate closer), its closer
 /// (repeated at most once, or the opener repeated once before a blank key), whitespace,
 /// then the value's opener end the value (`None`). Otherwise the offset where the scanner
