@@ -34,6 +34,7 @@ impl Glm {
     /// Reading a key tag: the key up to `<` (then `</arg_key>`, whitespace and
     /// `<arg_value>`, the `key` mode's, in [`Glm::key_tag`]). Breaks with the chunk offset
     /// to go on at when a byte cannot be in the tag.
+    #[inline(always)]
     pub(super) fn key_run<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -55,6 +56,7 @@ impl Glm {
 
     /// Gathers the key tag's text from `chunk[from]` up to a `<` or the chunk end; returns
     /// the chunk offset it stopped at, or where a byte cannot be in the tag and why.
+    #[inline(always)]
     fn key_text(&mut self, chunk: &[u8], from: usize) -> Result<usize, (usize, Diagnostic)> {
         let after_key = self.phase == Phase::AfterKey;
         let mut i = from;
@@ -85,6 +87,7 @@ impl Glm {
     /// A delimiter of the `key` mode at `span`: kept in the tag, or the tag ends with
     /// `<arg_value>`, with one repeated `<arg_key>` or `</arg_key>` tolerated; otherwise the
     /// tag is not one.
+    #[inline(always)]
     pub(super) fn key_tag<S: Sink>(
         &mut self,
         frame: &mut Frame,

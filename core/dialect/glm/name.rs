@@ -14,6 +14,7 @@ impl Glm {
     /// Reading the name: everything up to a line feed (once the name has begun) or a `<`,
     /// where the `body` mode says how the name ended. Breaks with the chunk offset to go on
     /// at when the name ended without a delimiter.
+    #[inline(always)]
     pub(super) fn name_run<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -46,6 +47,7 @@ impl Glm {
     }
 
     /// The delimiter of the `body` mode that ended the name, at `span`.
+    #[inline(always)]
     pub(super) fn name_tag<S: Sink>(
         &mut self,
         frame: &mut Frame,

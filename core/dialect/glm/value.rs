@@ -102,6 +102,7 @@ impl Glm {
     /// of the `body` mode decides, [`Glm::pending_tag`]). Breaks with the chunk offset to go
     /// on at when there is more whitespace than the look-ahead holds: the candidate is
     /// value text.
+    #[inline(always)]
     pub(super) fn pending_run<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -123,6 +124,7 @@ impl Glm {
 
     /// The delimiter `follow` after a candidate closer and its whitespace, at `span`: the
     /// candidate counts if `follow` can continue the structure.
+    #[inline(always)]
     pub(super) fn pending_tag<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -151,6 +153,7 @@ impl Glm {
     }
 
     /// The candidate counts: report it and its whitespace; the value has ended.
+    #[inline(always)]
     pub(super) fn confirm<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) {
         let Some(Candidate {
             delimiter: candidate,
