@@ -45,10 +45,11 @@ use arrayvec::ArrayVec;
 use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::frame::{envelope, envelope_while, Anchored, Frame};
+use crate::engine::{Family, Sealed};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::options::{Options, MAX_NAME};
 use crate::scan::Stop;
-use crate::tables::{HeaderForm, MAX_DELIMITER_LEN};
+use crate::tables::HeaderForm;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 /// One dialect of the family: its table modes and its settings.
@@ -202,7 +203,6 @@ impl CallState {
 pub(crate) struct TokenJson {
     modes: &'static Modes,
     phase: Phase,
-    frame: Frame,
     /// Inside a call section: a call ends back in it rather than in text.
     in_section: bool,
     /// The section has just opened: nothing but whitespace since its opener.
@@ -211,23 +211,23 @@ pub(crate) struct TokenJson {
 }
 
 impl TokenJson {
-    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
+    pub(crate) fn new(modes: &'static Modes) -> Self {
         TokenJson {
             modes,
             phase: Phase::Text,
-            frame: Frame::new(options),
             in_section: false,
             fresh: false,
             call: CallState::Token(Call::new(0)),
         }
     }
 
-    fn text_dfa(&self) -> &'static Dfa {
-        if self.frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+    /// In one of a special-token call's phases (`Header` to `Tail`), before its end.
+    #[inline(always)]
+    fn in_call_phase(&self) -> bool {
+        matches!(
+            self.phase,
+            Phase::Header | Phase::Lead | Phase::Fence | Phase::Value | Phase::ArgsMarkup
+        )
     }
 
     /// Where a call returns when it ends.
@@ -239,75 +239,11 @@ impl TokenJson {
         }
     }
 
-    /// Scans one chunk whose first byte is at stream offset `base`.
-    #[inline]
-    pub(crate) fn run<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        // Token-sized chunks are mostly plain text or plain string contents: hand them
-        // over whole without entering the general machine.
-        let span = Span::new(base, base + chunk.len() as u64);
-        match self.phase {
-            Phase::Text if self.frame.plain_text(self.text_dfa(), chunk) => {
-                self.frame.release(span, chunk, sink);
-                return;
-            }
-            Phase::Dsml => {
-                if let CallState::Markup(markup) = &mut self.call {
-                    if markup.take_plain_value(&self.frame, chunk, base, options, sink) {
-                        return;
-                    }
-                }
-            }
-            Phase::Value if chunk.len() <= 64 => {
-                let call = self.call.token();
-                if call.broken {
-                    if call.value.take_inside_string(chunk) {
-                        sink.markup(span, Markup::Envelope, chunk);
-                        return;
-                    }
-                } else {
-                    let (value, arg_bytes) = (&mut call.value, &mut call.arg_bytes);
-                    if self
-                        .frame
-                        .plain_args(value, arg_bytes, chunk, span, options, sink)
-                    {
-                        return;
-                    }
-                }
-            }
-            _ => {}
-        }
-        self.run_machine(chunk, base, options, sink);
-    }
-
-    /// The general machine: phase after phase until the chunk is used up.
-    #[inline(never)]
-    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
-        let mut pos = 0;
-        while pos < chunk.len() {
-            pos = match self.phase {
-                Phase::Text => self.text(chunk, pos, base, options, sink),
-                Phase::Section => self.section(chunk, pos, base, options, sink),
-                Phase::Header => self.header(chunk, pos, base, options, sink),
-                Phase::Lead => self.lead(chunk, pos, base, sink),
-                Phase::Fence => self.fence(chunk, pos, base, sink),
-                Phase::Value => self.value(chunk, pos, base, options, sink),
-                Phase::ArgsMarkup => self.args_markup(chunk, pos, base, options, sink),
-                Phase::Tail => self.tail(chunk, pos, base, options, sink),
-                Phase::Dsml => self.dsml(chunk, pos, base, options, sink),
-            };
-        }
-    }
-
     /// A DSML section: the markup machine reads it until it hands the stream back; the
     /// bytes it held then are scanned again in text.
     fn dsml<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
@@ -321,117 +257,19 @@ impl TokenJson {
             self.phase = Phase::Text;
             return pos;
         };
-        let pos = markup.run(&mut self.frame, chunk, pos, base, options, sink);
+        let pos = markup.run(frame, chunk, pos, base, options, sink);
         // The held bytes wait in the frame's hold: take them before anything else scans.
-        let replay = markup.take_replay(&mut self.frame, base + pos as u64);
+        let replay = markup.take_replay(frame, base + pos as u64);
         if markup.active() {
             return pos;
         }
         self.phase = Phase::Text;
-        if let Some((held, start)) = replay {
-            self.refeed(&held, start, options, sink);
+        if let Some((held, _)) = replay {
+            // They end right before `pos`: the driver scans them again in text.
+            frame.delimiters.hold = held;
+            frame.replay = true;
         }
         pos
-    }
-
-    /// End of stream at offset `end`: nothing is held back any more.
-    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
-        let at = Span::at(end);
-        let open = match self.phase {
-            Phase::Dsml => {
-                // The markup machine ends its own structure (its drafts, an incomplete
-                // call, an unclosed section).
-                if let CallState::Markup(markup) = &mut self.call {
-                    markup.finish(&mut self.frame, end, options, sink);
-                }
-                false
-            }
-            Phase::Text => {
-                self.frame.finish_text(end, sink);
-                false
-            }
-            Phase::Section => {
-                // A delimiter cut off inside the section: the section's own bytes.
-                self.frame.held_as_markup(end, sink);
-                false
-            }
-            Phase::Header => {
-                self.frame.ensure_started(at, sink);
-                self.report_head(sink);
-                self.frame.held_as_markup(end, sink);
-                true
-            }
-            Phase::Lead | Phase::Fence | Phase::Value => true,
-            Phase::ArgsMarkup => {
-                self.frame.held_as_markup(end, sink);
-                true
-            }
-            Phase::Tail => {
-                // The stream (or the model's stop token) ate the closer: complete (rule 3).
-                self.frame.held_as_markup(end, sink);
-                self.end_without_closer(at, sink);
-                false
-            }
-        };
-        self.frame.finish_drafts(at, sink);
-        if open {
-            if self.call.token().broken {
-                self.frame.end_invalid(at, sink);
-            } else {
-                self.frame.cut_off(at, sink);
-            }
-            self.phase = self.container();
-        }
-        if self.in_section {
-            self.in_section = false;
-            sink.diagnostic(at, Diagnostic::UnclosedSection);
-        }
-        self.frame.finish_reasoning(at, sink);
-    }
-
-    fn text<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        pos: usize,
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) -> usize {
-        let dfa = self.text_dfa();
-        match self
-            .frame
-            .scan_text(dfa, chunk, pos, base, &mut |_, _| {}, sink)
-        {
-            None => chunk.len(),
-            Some((delimiter, span, end)) => {
-                if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {
-                    // Not reported here: the markup machine reports the opener once what
-                    // follows confirms it, or releases it as text (rule 4).
-                    let mut markup = MarkupCalls::new(tagset);
-                    markup.enter(tagset, delimiter, span);
-                    self.call = CallState::Markup(markup);
-                    self.phase = Phase::Dsml;
-                    return end;
-                }
-                match self.frame.text_delimiter(delimiter, span, sink) {
-                    None => {}
-                    Some(Role::SectionOpen) => {
-                        self.note_alias(delimiter, span, sink);
-                        self.in_section = true;
-                        self.fresh = true;
-                        self.phase = Phase::Section;
-                    }
-                    Some(Role::CallOpen) => {
-                        // docs/dialects.md §kimi, §deepseek: a call without its section.
-                        self.note_alias(delimiter, span, sink);
-                        sink.diagnostic(span, Diagnostic::MissingSection);
-                        self.open_call(span, options, sink);
-                    }
-                    Some(_) => sink.diagnostic(span, Diagnostic::StrayToken),
-                }
-                end
-            }
-        }
     }
 
     fn note_alias<S: Sink>(&self, delimiter: &Delimiter, span: Span, sink: &mut S) {
@@ -440,9 +278,15 @@ impl TokenJson {
         }
     }
 
-    fn open_call<S: Sink>(&mut self, span: Span, options: &Options, sink: &mut S) {
+    fn open_call<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
         self.fresh = false;
-        let admitted = self.frame.admit_call(options);
+        let admitted = frame.admit_call(options);
         self.call = CallState::Token(Call::new(span.end));
         self.phase = Phase::Header;
         if let Err(diagnostic) = admitted {
@@ -450,57 +294,69 @@ impl TokenJson {
             // its arguments hold stays theirs, and it ends as invalid there.
             let call = self.call.token();
             call.head_dropped = true;
-            self.break_call(span, diagnostic, sink);
+            self.break_call(frame, span, diagnostic, sink);
         }
     }
 
     /// The call is broken: it will end as invalid (see [`Call::broken`]); `diagnostic`
     /// says why, unless it was broken already.
-    fn break_call<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+    fn break_call<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        diagnostic: Diagnostic,
+        sink: &mut S,
+    ) {
         let call = self.call.token();
         if !call.broken {
             call.broken = true;
-            self.frame.ensure_started(span, sink);
+            frame.ensure_started(span, sink);
             sink.diagnostic(span, diagnostic);
         }
     }
 
     /// Ends the current call as invalid and returns to its container; `diagnostic` says
     /// why, unless the call broke earlier.
-    fn invalid<S: Sink>(&mut self, span: Span, diagnostic: Diagnostic, sink: &mut S) {
+    fn invalid<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        diagnostic: Diagnostic,
+        sink: &mut S,
+    ) {
         if self.call.token().broken {
-            self.frame.end_invalid(span, sink);
+            frame.end_invalid(span, sink);
         } else {
-            self.frame.invalid(span, diagnostic, sink);
+            frame.invalid(span, diagnostic, sink);
         }
         self.phase = self.container();
     }
 
     /// A stop token came inside the call: the model's output ended there.
-    fn truncate<S: Sink>(&mut self, span: Span, sink: &mut S) {
+    fn truncate<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         if self.call.token().broken {
-            self.frame.end_invalid(span, sink);
+            frame.end_invalid(span, sink);
         } else {
-            self.frame.truncate(span, sink);
+            frame.truncate(span, sink);
         }
         self.phase = self.container();
     }
 
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
-    fn complete<S: Sink>(&mut self, span: Span, sink: &mut S) {
+    fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         self.phase = self.container();
         if self.call.token().broken {
-            self.frame.end_invalid(span, sink);
+            frame.end_invalid(span, sink);
         } else {
-            self.frame.complete(span, sink);
+            frame.complete(span, sink);
         }
     }
 
-    fn end_without_closer<S: Sink>(&mut self, span: Span, sink: &mut S) {
+    fn end_without_closer<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         if !self.call.token().broken {
             sink.diagnostic(span, Diagnostic::MissingCloser);
         }
-        self.complete(span, sink);
+        self.complete(frame, span, sink);
     }
 
     /// The section ends without its closer, at stream offset `at`; text follows.
@@ -510,24 +366,11 @@ impl TokenJson {
         self.phase = Phase::Text;
     }
 
-    /// Scans bytes again in the phase that now applies: held bytes of a failed candidate,
-    /// a delimiter the ended phase could not take, what the markup machine held when it
-    /// handed the stream back, the rest of a header that outgrew its buffer, or what
-    /// followed a broken call's `<` that began no delimiter (at most one delimiter's length,
-    /// once per structure that ends, per header, or per such `<`; in the last case without
-    /// a `<`, so no delimiter can form and the call goes on). `Text` never hands bytes back,
-    /// and such bytes cannot hold the whole DSML opener `Text` would need to enter `Dsml`,
-    /// so this nests at most four deep: header, call, section, text.
-    fn refeed<S: Sink>(&mut self, bytes: &[u8], start: u64, options: &Options, sink: &mut S) {
-        if !bytes.is_empty() {
-            self.run(bytes, start, options, sink);
-        }
-    }
-
     /// Between calls: whitespace is markup; then a delimiter, or anything else ends the
     /// section (right after the opener, it is a call whose opener is missing).
     fn section<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
@@ -536,49 +379,53 @@ impl TokenJson {
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
-        if self.frame.delimiters.state == START {
+        if frame.delimiters.state == START {
             i = envelope_while(chunk, base, i, |b| b.is_ascii_whitespace(), sink);
             if i == chunk.len() {
                 return i;
             }
         }
-        match self.frame.anchored(self.modes.section, chunk, i) {
+        match frame.anchored(self.modes.section, chunk, i) {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
-                self.section_delimiter(delimiter, span, options, sink);
-                end
+                self.section_delimiter(frame, delimiter, span, base, options, sink)
             }
             Anchored::Failed(candidate) => {
-                let held = self.frame.delimiters.take();
-                let start = at(candidate) - held.len() as u64;
+                // The held bytes end right before `candidate`: the driver scans them again
+                // in the phase that now applies.
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+                frame.replay = true;
                 if self.fresh {
                     // docs/dialects.md §deepseek: the per-call opener may be missing right after
                     // the section opener.
                     sink.diagnostic(Span::at(start), Diagnostic::MissingCallOpen);
-                    self.open_call(Span::at(start), options, sink);
+                    self.open_call(frame, Span::at(start), options, sink);
                 } else {
                     self.end_section(start, sink);
                 }
-                self.refeed(&held, start, options, sink);
                 candidate
             }
         }
     }
 
+    /// A delimiter of the `section` mode at `span`, in a chunk whose first byte is at
+    /// stream offset `base`; returns the chunk offset where the scan goes on.
     fn section_delimiter<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
+        base: u64,
         options: &Options,
         sink: &mut S,
-    ) {
+    ) -> usize {
         self.fresh = false;
         match delimiter.role {
             Role::CallOpen => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 self.note_alias(delimiter, span, sink);
-                self.open_call(span, options, sink);
+                self.open_call(frame, span, options, sink);
             }
             Role::SectionClose => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
@@ -590,28 +437,29 @@ impl TokenJson {
                 // The reasoning the section was in closes (its calls are drafts, rule 7),
                 // or in content the text decides what the tag is.
                 self.end_section(span.start, sink);
-                self.refeed(delimiter.bytes, span.start, options, sink);
+                return hand_back(frame, delimiter, span, base);
             }
             _ => {
-                if self.frame.text_delimiter(delimiter, span, sink).is_some() {
+                if frame.text_delimiter(delimiter, span, sink).is_some() {
                     sink.diagnostic(span, Diagnostic::StrayToken);
                 }
             }
         }
+        chunk_offset(span.end, base)
     }
 
     /// The header: its bytes are kept (bounded) until the separator or the name's line end
     /// decides them; a delimiter candidate's bytes wait in the frame's hold meanwhile.
     fn header<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         if self.call.token().head_dropped {
-            return self.dropped_header(chunk, pos, base, options, sink);
+            return self.dropped_header(frame, chunk, pos, base, sink);
         }
         let at = |i: usize| base + i as u64;
         let dfa = self.modes.call;
@@ -619,7 +467,7 @@ impl TokenJson {
         while i < chunk.len() {
             let b = chunk[i];
             let call = self.call.token();
-            let scan = &mut self.frame.delimiters;
+            let scan = &mut frame.delimiters;
             if scan.hold.is_empty() {
                 if call.head.is_empty() {
                     if b.is_ascii_whitespace() {
@@ -635,7 +483,7 @@ impl TokenJson {
                 {
                     // JSON right after the keyword's separator: no name line, so the
                     // keyword was the V3.1 form's name (a tool called `function`).
-                    self.keyword_is_the_name(sink);
+                    self.keyword_is_the_name(frame, sink);
                     return i;
                 }
                 if call.fenced.is_none() && !dfa.starts[usize::from(b)] {
@@ -652,8 +500,7 @@ impl TokenJson {
                 scan.state = START;
                 scan.hold.clear();
                 let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
-                self.header_delimiter(delimiter, span, options, sink);
-                return i;
+                return self.header_delimiter(frame, delimiter, span, base, sink);
             }
             let depth = dfa.depth(state);
             if depth == scan.hold.len() + 1 {
@@ -669,8 +516,9 @@ impl TokenJson {
             let name_line_end = depth == 0 && ends_name_line(call, &scan.hold, b);
             let kept = usize::from(leaving > from_hold && !name_line_end);
             if call.head.len() + from_hold + kept > HEADER_CAP {
-                self.header_too_long(b, at(i), options, sink);
-                return i;
+                // `b` is scanned again too, after the held bytes.
+                self.header_too_long(frame, at(i - 1), sink);
+                return i - 1;
             }
             if from_hold > 0 {
                 // Cannot overflow: checked just above.
@@ -684,7 +532,7 @@ impl TokenJson {
                     i -= 1;
                 }
                 let newline = (b == b'\n').then(|| Span::new(at(i) - 1, at(i)));
-                self.name_line_done(newline, sink);
+                self.name_line_done(frame, newline, sink);
                 return i;
             }
             if kept == 1 {
@@ -698,23 +546,16 @@ impl TokenJson {
         chunk.len()
     }
 
-    /// The header byte `b`, ending at stream offset `end`, makes the header too long to be
-    /// one: the call is broken, and the rest of the header is markup as it comes. What was
-    /// held is scanned again that way.
-    fn header_too_long<S: Sink>(&mut self, b: u8, end: u64, options: &Options, sink: &mut S) {
-        let scan = &mut self.frame.delimiters;
-        // Cannot overflow: the hold is shorter than the longest delimiter.
-        let mut rest: ArrayVec<u8, MAX_DELIMITER_LEN> = ArrayVec::new();
-        let _ = rest.try_extend_from_slice(&scan.hold);
-        let _ = rest.try_push(b);
-        let start = end - rest.len() as u64;
-        scan.hold.clear();
-        scan.state = START;
-        self.frame.ensure_started(Span::at(start), sink);
+    /// The header byte at stream offset `at` makes the header too long to be one: the call
+    /// is broken, and the rest of the header is markup as it comes. The bytes held before
+    /// it are given back for the driver to scan again that way, then the byte itself.
+    fn header_too_long<S: Sink>(&mut self, frame: &mut Frame, at: u64, sink: &mut S) {
+        let start = at - frame.delimiters.hold.len() as u64;
+        frame.replay = true;
+        frame.ensure_started(Span::at(start), sink);
         self.report_head(sink);
         self.call.token().head_dropped = true;
-        self.break_call(Span::at(start), Diagnostic::NameTooLong, sink);
-        self.refeed(&rest, start, options, sink);
+        self.break_call(frame, Span::at(start), Diagnostic::NameTooLong, sink);
     }
 
     /// The rest of a header that is not kept (too long, or a refused call's): markup as it
@@ -722,10 +563,10 @@ impl TokenJson {
     /// line.
     fn dropped_header<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -738,7 +579,7 @@ impl TokenJson {
             None => None,
         };
         let limit = line_end.unwrap_or(chunk.len());
-        let stop = self.frame.delimiters.scan(
+        let stop = frame.delimiters.scan(
             self.modes.call,
             &chunk[..limit],
             pos,
@@ -747,14 +588,13 @@ impl TokenJson {
         );
         if let Stop::Match(delimiter, end) = stop {
             let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
-            self.header_delimiter(delimiter, span, options, sink);
-            return end;
+            return self.header_delimiter(frame, delimiter, span, base, sink);
         }
         let Some(k) = line_end else {
             return chunk.len();
         };
         // A delimiter's beginning cut short by the line's end: the header's bytes.
-        let held = self.frame.delimiters.take();
+        let held = frame.delimiters.take();
         if !held.is_empty() {
             let span = Span::new(at(k) - held.len() as u64, at(k));
             sink.markup(span, Markup::Envelope, &held);
@@ -768,14 +608,17 @@ impl TokenJson {
         }
     }
 
-    /// A delimiter ended the header (or the fenced form's name line).
+    /// A delimiter ended the header (or the fenced form's name line) at `span`, in a chunk
+    /// whose first byte is at stream offset `base`; returns the chunk offset where the scan
+    /// goes on.
     fn header_delimiter<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
+        base: u64,
         sink: &mut S,
-    ) {
+    ) -> usize {
         let call = self.call.token();
         let fenced = call.fenced.is_some();
         match delimiter.role {
@@ -792,51 +635,57 @@ impl TokenJson {
                     let delimiters = self.modes.call.delimiters;
                     if let Some(sep) = delimiters.iter().position(|d| d == delimiter) {
                         call.fenced = Some((sep as u8, call.head.len() as u8));
-                        return;
+                        return chunk_offset(span.end, base);
                     }
                 }
-                let started = self.start_call(sink);
+                let started = self.start_call(frame, sink);
                 if started.is_err() {
-                    self.frame.ensure_started(span, sink);
+                    frame.ensure_started(span, sink);
                 }
                 self.report_head(sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 if let Err(diagnostic) = started {
                     // Not a call, but its arguments are read as arguments all the same:
                     // what their strings hold stays theirs.
-                    self.break_call(span, diagnostic, sink);
+                    self.break_call(frame, span, diagnostic, sink);
                 }
                 self.phase = Phase::Lead;
             }
             Role::ArgsOpen => {
                 // A second separator on the fenced form's name line: not a call of either
                 // form, but what follows is read as its arguments all the same.
-                self.frame.ensure_started(span, sink);
+                frame.ensure_started(span, sink);
                 self.report_head(sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                self.break_call(span, Diagnostic::MalformedCall, sink);
+                self.break_call(frame, span, Diagnostic::MalformedCall, sink);
                 self.phase = Phase::Lead;
             }
             Role::CallClose => {
                 // The call closed before its arguments began: its own closer.
-                self.frame.ensure_started(span, sink);
+                frame.ensure_started(span, sink);
                 self.report_head(sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                self.invalid(span, Self::broken_header(fenced), sink);
+                self.invalid(frame, span, Self::broken_header(fenced), sink);
             }
             Role::Stop => {
-                self.frame.ensure_started(span, sink);
+                frame.ensure_started(span, sink);
                 self.report_head(sink);
-                self.truncate(Span::at(span.start), sink);
-                self.refeed(delimiter.bytes, span.start, options, sink);
+                self.truncate(frame, Span::at(span.start), sink);
+                return hand_back(frame, delimiter, span, base);
             }
             _ => {
-                self.frame.ensure_started(span, sink);
+                frame.ensure_started(span, sink);
                 self.report_head(sink);
-                self.invalid(Span::at(span.start), Self::broken_header(fenced), sink);
-                self.refeed(delimiter.bytes, span.start, options, sink);
+                self.invalid(
+                    frame,
+                    Span::at(span.start),
+                    Self::broken_header(fenced),
+                    sink,
+                );
+                return hand_back(frame, delimiter, span, base);
             }
         }
+        chunk_offset(span.end, base)
     }
 
     fn broken_header(fenced: bool) -> Diagnostic {
@@ -848,36 +697,36 @@ impl TokenJson {
     }
 
     /// The fenced form's name line ended (at `newline`, or before a fence).
-    fn name_line_done<S: Sink>(&mut self, newline: Option<Span>, sink: &mut S) {
-        let started = self.start_call(sink);
+    fn name_line_done<S: Sink>(&mut self, frame: &mut Frame, newline: Option<Span>, sink: &mut S) {
+        let started = self.start_call(frame, sink);
         let at = newline.unwrap_or(Span::at(self.call.token().head_start));
         if started.is_err() {
-            self.frame.ensure_started(at, sink);
+            frame.ensure_started(at, sink);
         }
         self.report_head(sink);
         if let Some(span) = newline {
             sink.markup(span, Markup::Envelope, b"\n");
         }
         if let Err(diagnostic) = started {
-            self.break_call(at, diagnostic, sink);
+            self.break_call(frame, at, diagnostic, sink);
         }
         self.phase = Phase::Lead;
     }
 
     /// The keyword's separator came, then JSON where the name's line was due: the call is
     /// in the V3.1 form and the keyword is its name.
-    fn keyword_is_the_name<S: Sink>(&mut self, sink: &mut S) {
+    fn keyword_is_the_name<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) {
         let call = self.call.token();
         let keyword = name_from(call);
         let (lead, name) = trim(&call.head[..keyword]);
         let start = call.head_start + lead as u64;
         let span = Span::new(start, start + name.len() as u64);
         if valid_name(name) {
-            self.frame.name(span, name, sink);
+            frame.name(span, name, sink);
         } else {
             // Cannot happen with a keyword that is a name; kept total.
-            self.frame.ensure_started(span, sink);
-            self.break_call(span, Diagnostic::InvalidName, sink);
+            frame.ensure_started(span, sink);
+            self.break_call(frame, span, Diagnostic::InvalidName, sink);
         }
         // The keyword, the separator and the whitespace after it, in stream order.
         self.report_head(sink);
@@ -886,7 +735,7 @@ impl TokenJson {
     }
 
     /// Checks the header's name (and id) and starts the call; says why not when it cannot.
-    fn start_call<S: Sink>(&mut self, sink: &mut S) -> Result<(), Diagnostic> {
+    fn start_call<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) -> Result<(), Diagnostic> {
         let modes = self.modes;
         let call = self.call.token();
         let from = name_from(call);
@@ -915,8 +764,8 @@ impl TokenJson {
             return Err(Diagnostic::InvalidName);
         }
         let name_start = header_start + name_offset as u64;
-        let index = self.frame.call.index;
-        self.frame.name(
+        let index = frame.call.index;
+        frame.name(
             Span::new(name_start, name_start + name.len() as u64),
             name,
             sink,
@@ -997,7 +846,14 @@ impl TokenJson {
 
     /// The opening fence line: backticks (or tildes) and an info string such as `json`, to
     /// the newline or to the JSON value when it starts on the same line.
-    fn fence<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
+    fn fence<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
         let mut done = false;
@@ -1032,7 +888,12 @@ impl TokenJson {
             Some(_) => {
                 // Not a fence line: the call is broken; what follows is read on as its
                 // arguments.
-                self.break_call(Span::new(at(i), at(i + 1)), Diagnostic::MalformedCall, sink);
+                self.break_call(
+                    frame,
+                    Span::new(at(i), at(i + 1)),
+                    Diagnostic::MalformedCall,
+                    sink,
+                );
                 self.phase = Phase::Tail;
             }
         }
@@ -1043,6 +904,7 @@ impl TokenJson {
     /// as its markup).
     fn value<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
@@ -1050,7 +912,7 @@ impl TokenJson {
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        let index = self.frame.call.index;
+        let index = frame.call.index;
         let call = self.call.token();
         let step = call.value.scan(&chunk[pos..]);
         let end = match step {
@@ -1071,7 +933,12 @@ impl TokenJson {
             }
         }
         if over {
-            self.break_call(Span::at(at(args)), Diagnostic::ArgumentsTooLong, sink);
+            self.break_call(
+                frame,
+                Span::at(at(args)),
+                Diagnostic::ArgumentsTooLong,
+                sink,
+            );
         }
         envelope(chunk, base, args, end, sink);
         match step {
@@ -1085,7 +952,7 @@ impl TokenJson {
                 // A closing bracket with nothing open: the call is broken, the bracket is
                 // its, and what follows is read on as its arguments.
                 let span = Span::new(at(end), at(end + 1));
-                self.break_call(span, Diagnostic::MalformedCall, sink);
+                self.break_call(frame, span, Diagnostic::MalformedCall, sink);
                 sink.markup(span, Markup::Envelope, &chunk[end..end + 1]);
                 self.call.token().in_value = false;
                 self.phase = Phase::Tail;
@@ -1100,14 +967,14 @@ impl TokenJson {
     /// the call, or no token, which breaks it.
     fn args_markup<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
-        match self.frame.anchored(self.modes.call, chunk, pos) {
+        match frame.anchored(self.modes.call, chunk, pos) {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
@@ -1115,62 +982,37 @@ impl TokenJson {
                     Role::CallClose => {
                         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                         if self.call.token().has_value {
-                            self.invalid(span, Diagnostic::MalformedCall, sink);
+                            self.invalid(frame, span, Diagnostic::MalformedCall, sink);
                         } else {
                             // No arguments at all: `{}`.
-                            self.complete(span, sink);
+                            self.complete(frame, span, sink);
                         }
                     }
                     Role::Stop => {
-                        self.truncate(Span::at(span.start), sink);
-                        self.refeed(delimiter.bytes, span.start, options, sink);
+                        self.truncate(frame, Span::at(span.start), sink);
+                        return hand_back(frame, delimiter, span, base);
                     }
                     _ => {
-                        self.invalid(Span::at(span.start), Diagnostic::MalformedCall, sink);
-                        self.refeed(delimiter.bytes, span.start, options, sink);
+                        self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
+                        return hand_back(frame, delimiter, span, base);
                     }
                 }
                 end
             }
             Anchored::Failed(candidate) => {
-                let held = self.frame.delimiters.take();
-                let start = at(candidate) - held.len() as u64;
-                self.break_call(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+                self.break_call(
+                    frame,
+                    Span::new(start, start + 1),
+                    Diagnostic::MalformedCall,
+                    sink,
+                );
                 self.phase = if self.call.token().in_value {
                     Phase::Value
                 } else {
                     Phase::Tail
                 };
-                self.skip_markup_byte(&held, candidate, chunk, base, options, sink)
-            }
-        }
-    }
-
-    /// A broken call's `<` that began no delimiter (the first of `held`, or else
-    /// `chunk[candidate]`): markup of the call; what followed it is read again in the
-    /// call's phase. Returns where the chunk goes on.
-    fn skip_markup_byte<S: Sink>(
-        &mut self,
-        held: &[u8],
-        candidate: usize,
-        chunk: &[u8],
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) -> usize {
-        let at = base + candidate as u64;
-        match held.split_first() {
-            Some((first, rest)) => {
-                let start = at - held.len() as u64;
-                let span = Span::new(start, start + 1);
-                sink.markup(span, Markup::Envelope, core::slice::from_ref(first));
-                self.refeed(rest, span.end, options, sink);
-                candidate
-            }
-            None => {
-                let span = Span::new(at, at + 1);
-                sink.markup(span, Markup::Envelope, &chunk[candidate..candidate + 1]);
-                candidate + 1
+                skip_markup_byte(frame, candidate, chunk, base, sink)
             }
         }
     }
@@ -1181,21 +1023,21 @@ impl TokenJson {
     /// scanned again where the call stood.
     fn tail<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         if self.call.token().broken {
-            return self.broken_tail(chunk, pos, base, options, sink);
+            return self.broken_tail(frame, chunk, pos, base, sink);
         }
         let at = |i: usize| base + i as u64;
-        let reasoning = self.frame.reasoning;
+        let reasoning = frame.reasoning;
         let call = self.call.token();
         let fenced = call.fence != 0;
         let trailing = &mut call.trailing;
-        let stop = self.frame.delimiters.scan(
+        let stop = frame.delimiters.scan(
             self.modes.call,
             chunk,
             pos,
@@ -1231,10 +1073,10 @@ impl TokenJson {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
                 if delimiter.role == Role::CallClose {
                     sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                    self.complete(span, sink);
+                    self.complete(frame, span, sink);
                 } else {
-                    self.end_without_closer(Span::at(span.start), sink);
-                    self.refeed(delimiter.bytes, span.start, options, sink);
+                    self.end_without_closer(frame, Span::at(span.start), sink);
+                    return hand_back(frame, delimiter, span, base);
                 }
                 end
             }
@@ -1246,15 +1088,15 @@ impl TokenJson {
     /// a delimiter inside a string stays argument text).
     fn broken_tail<S: Sink>(
         &mut self,
+        frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let mut i = pos;
-        if self.frame.delimiters.state == START {
+        if frame.delimiters.state == START {
             i = envelope_while(chunk, base, i, |b| is_json_ws(b) || is_fence(b), sink);
             if i == chunk.len() {
                 return i;
@@ -1267,25 +1109,260 @@ impl TokenJson {
                 return i;
             }
         }
-        match self.frame.anchored(self.modes.call, chunk, i) {
+        match frame.anchored(self.modes.call, chunk, i) {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
                 if delimiter.role == Role::CallClose {
                     sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-                    self.complete(span, sink);
+                    self.complete(frame, span, sink);
                 } else {
-                    self.complete(Span::at(span.start), sink);
-                    self.refeed(delimiter.bytes, span.start, options, sink);
+                    self.complete(frame, Span::at(span.start), sink);
+                    return hand_back(frame, delimiter, span, base);
                 }
                 end
             }
-            Anchored::Failed(candidate) => {
-                let held = self.frame.delimiters.take();
-                self.skip_markup_byte(&held, candidate, chunk, base, options, sink)
-            }
+            Anchored::Failed(candidate) => skip_markup_byte(frame, candidate, chunk, base, sink),
         }
     }
+}
+
+impl Sealed for TokenJson {}
+
+impl Family for TokenJson {
+    #[inline(always)]
+    fn in_text(&self) -> bool {
+        self.phase == Phase::Text
+    }
+
+    #[inline(always)]
+    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
+        if frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
+    }
+
+    #[inline(always)]
+    fn plain_chunk<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        match self.phase {
+            Phase::Dsml => match &mut self.call {
+                CallState::Markup(markup) => {
+                    markup.take_plain_value(frame, chunk, span.start, options, sink)
+                }
+                CallState::Token(_) => false,
+            },
+            Phase::Value if chunk.len() <= 64 => {
+                let call = self.call.token();
+                if call.broken {
+                    let plain = call.value.take_inside_string(chunk);
+                    if plain {
+                        sink.markup(span, Markup::Envelope, chunk);
+                    }
+                    plain
+                } else {
+                    let (value, arg_bytes) = (&mut call.value, &mut call.arg_bytes);
+                    frame.plain_args(value, arg_bytes, chunk, span, options, sink)
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// A DSML section opener hands the stream to the markup machine unreported: it reports
+    /// the opener once what follows confirms it, or releases it as text (rule 4).
+    #[inline]
+    fn text_delimiter<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {
+            let mut markup = MarkupCalls::new(tagset);
+            markup.enter(tagset, delimiter, span);
+            self.call = CallState::Markup(markup);
+            self.phase = Phase::Dsml;
+            return;
+        }
+        if let Some(role) = frame.text_delimiter(delimiter, span, sink) {
+            if matches!(role, Role::SectionOpen | Role::CallOpen) {
+                self.note_alias(delimiter, span, sink);
+            }
+            self.text_role(frame, role, span, options, sink);
+        }
+    }
+
+    fn text_role<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        role: Role,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        match role {
+            Role::SectionOpen => {
+                self.in_section = true;
+                self.fresh = true;
+                self.phase = Phase::Section;
+            }
+            Role::CallOpen => {
+                // docs/dialects.md §kimi, §deepseek: a call without its section.
+                sink.diagnostic(span, Diagnostic::MissingSection);
+                self.open_call(frame, span, options, sink);
+            }
+            _ => sink.diagnostic(span, Diagnostic::StrayToken),
+        }
+    }
+
+    #[inline]
+    fn step<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        match self.phase {
+            Phase::Section => self.section(frame, chunk, pos, base, options, sink),
+            Phase::Header => self.header(frame, chunk, pos, base, sink),
+            Phase::Lead => self.lead(chunk, pos, base, sink),
+            Phase::Fence => self.fence(frame, chunk, pos, base, sink),
+            Phase::Value => self.value(frame, chunk, pos, base, options, sink),
+            Phase::ArgsMarkup => self.args_markup(frame, chunk, pos, base, sink),
+            Phase::Tail => self.tail(frame, chunk, pos, base, sink),
+            Phase::Dsml => self.dsml(frame, chunk, pos, base, options, sink),
+            Phase::Text => pos,
+        }
+    }
+
+    fn finish_phase<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        end: u64,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let at = Span::at(end);
+        match self.phase {
+            Phase::Dsml => {
+                // The markup machine ends its own structure (its drafts, an incomplete
+                // call, an unclosed section).
+                if let CallState::Markup(markup) = &mut self.call {
+                    markup.finish(frame, end, options, sink);
+                }
+            }
+            // A delimiter cut off inside the section: the section's own bytes; inside the
+            // call: the call's.
+            Phase::Section | Phase::ArgsMarkup => frame.held_as_markup(end, sink),
+            Phase::Header => {
+                frame.ensure_started(at, sink);
+                self.report_head(sink);
+                frame.held_as_markup(end, sink);
+            }
+            Phase::Tail => {
+                // The stream (or the model's stop token) ate the closer: complete (rule 3).
+                frame.held_as_markup(end, sink);
+                self.end_without_closer(frame, at, sink);
+            }
+            Phase::Lead | Phase::Fence | Phase::Value | Phase::Text => {}
+        }
+    }
+
+    /// A call or a section is open: both are cut off at the end of the stream.
+    fn in_call(&self) -> bool {
+        self.in_call_phase() || self.in_section
+    }
+
+    /// The open call (a broken one ends as invalid), then the open section.
+    fn cut_off<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
+        let at = Span::at(end);
+        if self.in_call_phase() {
+            if self.call.token().broken {
+                frame.end_invalid(at, sink);
+            } else {
+                frame.cut_off(at, sink);
+            }
+            self.phase = self.container();
+        }
+        if self.in_section {
+            self.in_section = false;
+            sink.diagnostic(at, Diagnostic::UnclosedSection);
+        }
+    }
+
+    fn to_text(&mut self) {
+        self.phase = Phase::Text;
+    }
+}
+
+/// A broken call's `<` that began no delimiter (the first held byte, or else
+/// `chunk[candidate]`; `chunk[0]` is at stream offset `base`): markup of the call. The held
+/// bytes after it stay held for the driver to scan again in the call's phase. Returns where
+/// the chunk goes on.
+fn skip_markup_byte<S: Sink>(
+    frame: &mut Frame,
+    candidate: usize,
+    chunk: &[u8],
+    base: u64,
+    sink: &mut S,
+) -> usize {
+    let at = base + candidate as u64;
+    let scan = &mut frame.delimiters;
+    if scan.hold.is_empty() {
+        let span = Span::new(at, at + 1);
+        sink.markup(span, Markup::Envelope, &chunk[candidate..candidate + 1]);
+        return candidate + 1;
+    }
+    let start = at - scan.hold.len() as u64;
+    let first = scan.hold.remove(0);
+    scan.state = START;
+    frame.replay = true;
+    sink.markup(Span::new(start, start + 1), Markup::Envelope, &[first]);
+    candidate
+}
+
+/// Gives `delimiter`, found at `span` by a phase that ended without taking it, back to be
+/// scanned again in the phase that now applies (a header never swallows the next call:
+/// docs/seed.md B9); `base` is the stream offset of the chunk's first byte. Returns the
+/// chunk offset where the scan goes on: the delimiter's first byte, or the chunk's start
+/// when it began in an earlier chunk; those earlier bytes (shorter than the delimiter, so
+/// they fit) go back to the frame's hold for the driver to replay first.
+fn hand_back(frame: &mut Frame, delimiter: &'static Delimiter, span: Span, base: u64) -> usize {
+    match span.start.checked_sub(base) {
+        Some(_) => chunk_offset(span.start, base),
+        None => {
+            let earlier = usize::try_from(base - span.start).unwrap_or(usize::MAX);
+            let scan = &mut frame.delimiters;
+            scan.hold.clear();
+            let kept = scan
+                .hold
+                .try_extend_from_slice(&delimiter.bytes[..earlier.min(delimiter.bytes.len())]);
+            debug_assert!(kept.is_ok(), "holdback overflow");
+            frame.replay = true;
+            0
+        }
+    }
+}
+
+/// The chunk offset of stream offset `at`, in a chunk whose first byte is at `base`
+/// (`at` is in the chunk or at its end).
+#[inline(always)]
+fn chunk_offset(at: u64, base: u64) -> usize {
+    usize::try_from(at - base).unwrap_or(usize::MAX)
 }
 
 /// Where the name's part of the header starts in `head`: after the fenced form's keyword.
