@@ -1,0 +1,100 @@
+//! How the JSON-in-tags family plugs into the driver (crate::engine).
+
+use super::{Envelope, JsonTag, Phase};
+use crate::automaton::Dfa;
+use crate::engine::frame::Frame;
+use crate::engine::{Family, Sealed};
+use crate::options::Options;
+use crate::{Role, Sink, Span};
+
+impl Sealed for JsonTag {}
+
+impl Family for JsonTag {
+    #[inline(always)]
+    fn in_text(&self) -> bool {
+        self.phase == Phase::Text
+    }
+
+    #[inline(always)]
+    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
+        if frame.reasoning {
+            self.modes.reasoning
+        } else {
+            self.modes.content
+        }
+    }
+
+    #[inline(always)]
+    fn plain_chunk<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) -> bool {
+        let call = &mut self.call;
+        self.phase == Phase::Body
+            && call.envelope == Envelope::Arguments
+            && chunk.len() <= 64
+            && frame.plain_args(
+                &mut call.value,
+                &mut call.arg_bytes,
+                chunk,
+                span,
+                options,
+                sink,
+            )
+    }
+
+    fn text_role<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        role: Role,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        if role == Role::CallOpen {
+            self.open_call(frame, span, options, sink);
+        }
+    }
+
+    #[inline]
+    fn step<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        match self.phase {
+            Phase::Body => self.body(frame, chunk, pos, base, options, sink),
+            Phase::BodyMarkup => self.body_markup(frame, chunk, pos, base, options, sink),
+            Phase::Tail => self.tail(frame, chunk, pos, base, options, sink),
+            Phase::Text => pos,
+        }
+    }
+
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, _: &Options, sink: &mut S) {
+        match self.phase {
+            Phase::Tail => self.abandon_tail(frame, end, sink),
+            Phase::BodyMarkup => {
+                // A delimiter's beginning inside the call: the call's own bytes.
+                frame.held_as_markup(end, sink);
+                self.phase = Phase::Body;
+            }
+            Phase::Body | Phase::Text => {}
+        }
+    }
+
+    fn in_call(&self) -> bool {
+        self.phase == Phase::Body
+    }
+
+    fn to_text(&mut self) {
+        self.phase = Phase::Text;
+    }
+}

@@ -1,0 +1,621 @@
+//! The JSON-in-tags family (`hermes`, `qwen3`): `<tool_call>` + one JSON object
+//! `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning.
+//! Formats: docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3.
+
+mod family;
+mod name;
+
+use arrayvec::ArrayVec;
+use name::decode_name;
+
+use crate::automaton::{Dfa, START};
+use crate::engine::frame::{Anchored, Frame};
+use crate::engine::Family;
+use crate::lex::cursor::Cursor;
+use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::options::{Options, MAX_NAME};
+use crate::{Diagnostic, Markup, Role, Sink, Span};
+
+/// The scanner modes of one dialect of the family, from its table file.
+#[derive(Debug)]
+pub(crate) struct Modes {
+    /// Visible text.
+    pub(crate) content: &'static Dfa,
+    /// Inside a reasoning block.
+    pub(crate) reasoning: &'static Dfa,
+    /// Markup where a call body expects JSON structure.
+    pub(crate) body: &'static Dfa,
+    /// After a call's JSON body: whitespace, then the closer.
+    pub(crate) tail: &'static Dfa,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Content or reasoning, scanned for delimiters.
+    Text,
+    /// A call's JSON body, tracked by the envelope lexer.
+    Body,
+    /// A `<` where a call body expects JSON structure: which delimiter, if any.
+    BodyMarkup,
+    /// After a complete body: whitespace, then the closer.
+    Tail,
+}
+
+/// Where the envelope lexer is inside `{"name": …, "arguments": …}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Envelope {
+    Open,
+    /// Inside the opening line of a Markdown code fence around the body.
+    Fence,
+    Key,
+    KeyString,
+    Colon,
+    Value,
+    Name,
+    Arguments,
+    Skip,
+    Next,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Name,
+    Arguments,
+    Other,
+}
+
+/// What a step of the body scan says to its loop.
+#[derive(Debug, Clone, Copy)]
+enum Flow {
+    /// Go on at this chunk offset.
+    Go(usize),
+    /// The body scan stops at this chunk offset (the phase changed).
+    Stop(usize),
+}
+
+/// Longest key the envelope needs to tell apart.
+const KEY_CAP: usize = 10;
+
+/// Longest opening fence line (backticks, info string such as `json`, newline) accepted.
+const FENCE_CAP: u8 = 32;
+
+/// The call being scanned.
+#[derive(Debug, Clone)]
+struct Call {
+    envelope: Envelope,
+    quote: u8,
+    escape: bool,
+    key: ArrayVec<u8, KEY_CAP>,
+    key_overflow: bool,
+    key_kind: Key,
+    name: ArrayVec<u8, MAX_NAME>,
+    name_start: u64,
+    has_name: bool,
+    has_args: bool,
+    value: JsonValue,
+    arg_bytes: u64,
+    /// Bytes of the opening fence line so far; 0 when the body is not fenced.
+    fence: u8,
+}
+
+impl Call {
+    fn new() -> Self {
+        Call {
+            envelope: Envelope::Open,
+            quote: 0,
+            escape: false,
+            key: ArrayVec::new_const(),
+            key_overflow: false,
+            key_kind: Key::Other,
+            name: ArrayVec::new_const(),
+            name_start: 0,
+            has_name: false,
+            has_args: false,
+            value: JsonValue::new(),
+            arg_bytes: 0,
+            fence: 0,
+        }
+    }
+}
+
+/// The phase machine of the JSON-in-tags family.
+#[derive(Debug, Clone)]
+pub(crate) struct JsonTag {
+    modes: &'static Modes,
+    phase: Phase,
+    call: Call,
+}
+
+impl JsonTag {
+    pub(crate) fn new(modes: &'static Modes) -> Self {
+        JsonTag {
+            modes,
+            phase: Phase::Text,
+            call: Call::new(),
+        }
+    }
+
+    #[inline]
+    fn open_call<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        if frame.open_call(span, options, sink) {
+            self.call = Call::new();
+            self.phase = Phase::Body;
+        } else {
+            self.phase = Phase::Text;
+        }
+    }
+
+    /// Ends the current call as invalid and returns to text.
+    fn invalid<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        diagnostic: Diagnostic,
+        sink: &mut S,
+    ) {
+        frame.invalid(span, diagnostic, sink);
+        self.phase = Phase::Text;
+    }
+
+    /// The stream ended (or a stop token came) inside the call.
+    fn truncate<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        frame.truncate(span, sink);
+        self.phase = Phase::Text;
+    }
+
+    /// A call whose structure closed: complete now, or a draft until its reasoning decides.
+    fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        self.phase = Phase::Text;
+        frame.complete(span, sink);
+    }
+
+    /// Scans the call's JSON body; bytes are envelope markup or argument text.
+    #[inline(always)]
+    fn body<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let mut c = Cursor::new(frame, sink, chunk, base, pos);
+        let mut i = pos;
+        while i < chunk.len() {
+            let flow = match self.call.envelope {
+                Envelope::Arguments => self.arguments(&mut c, i, options),
+                Envelope::Skip => self.skip(&mut c, i, options),
+                Envelope::KeyString | Envelope::Name => self.string_byte(&mut c, i),
+                Envelope::Fence => self.fence_byte(&mut c, i),
+                Envelope::Open
+                | Envelope::Key
+                | Envelope::Colon
+                | Envelope::Value
+                | Envelope::Next => self.structure_byte(&mut c, i),
+            };
+            match flow {
+                Flow::Go(next) => i = next,
+                Flow::Stop(at) => return at,
+            }
+        }
+        c.emit(chunk.len());
+        chunk.len()
+    }
+
+    /// The byte at `i` cannot continue the body: markup is looked at by `body_markup`,
+    /// anything else breaks the call.
+    #[inline(always)]
+    fn malformed<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
+        c.emit(i);
+        if c.chunk[i] == b'<' {
+            self.phase = Phase::BodyMarkup;
+        } else {
+            let span = c.span(i, i + 1);
+            self.invalid(c.frame, span, Diagnostic::MalformedCall, c.sink);
+        }
+        Flow::Stop(i)
+    }
+
+    /// Ends the call as invalid at `chunk[i]` (`span`), after the markup before it.
+    #[inline(always)]
+    fn broken<S: Sink>(
+        &mut self,
+        c: &mut Cursor<'_, S>,
+        i: usize,
+        span: Span,
+        diagnostic: Diagnostic,
+    ) -> Flow {
+        c.emit(i);
+        self.invalid(c.frame, span, diagnostic, c.sink);
+        Flow::Stop(i)
+    }
+
+    /// The arguments value: its bytes go out as argument text, within the budget.
+    #[inline(always)]
+    fn arguments<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize, options: &Options) -> Flow {
+        c.emit(i);
+        let chunk = c.chunk;
+        let call = &mut self.call;
+        let step = call.value.scan(&chunk[i..]);
+        let mut end = match step {
+            Step::More => chunk.len(),
+            Step::Done(k) | Step::Error(k) => i + k,
+        };
+        // The limit falls on the same byte whatever the chunking.
+        let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+        let over = (end - i) as u64 > allowed;
+        if over {
+            end = i + allowed as usize;
+        }
+        if end > i {
+            let index = c.frame.call.index;
+            c.sink.tool_args(c.span(i, end), index, &chunk[i..end]);
+            call.arg_bytes += (end - i) as u64;
+        }
+        c.run = end;
+        if over {
+            let span = Span::at(c.at(end));
+            self.invalid(c.frame, span, Diagnostic::ArgumentsTooLong, c.sink);
+            return Flow::Stop(end);
+        }
+        match step {
+            Step::More => {}
+            Step::Done(_) => call.envelope = Envelope::Next,
+            Step::Error(_) => return self.malformed(c, end),
+        }
+        Flow::Go(end)
+    }
+
+    /// A value of a key that is not used, skipped (its bytes stay markup).
+    #[inline(always)]
+    fn skip<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize, options: &Options) -> Flow {
+        let chunk = c.chunk;
+        let call = &mut self.call;
+        let step = call.value.scan(&chunk[i..]);
+        let end = match step {
+            Step::More => chunk.len(),
+            Step::Done(k) | Step::Error(k) => i + k,
+        };
+        // Skipped values count against the same limit as arguments, so one call never
+        // swallows an unbounded stream.
+        let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
+        if (end - i) as u64 > allowed {
+            let end = i + allowed as usize;
+            let span = Span::at(c.at(end));
+            return self.broken(c, end, span, Diagnostic::ArgumentsTooLong);
+        }
+        call.arg_bytes += (end - i) as u64;
+        match step {
+            Step::More => {}
+            Step::Done(_) => call.envelope = Envelope::Next,
+            Step::Error(_) => return self.malformed(c, end),
+        }
+        Flow::Go(end)
+    }
+
+    /// One byte of a key or of the name string.
+    #[inline(always)]
+    fn string_byte<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
+        let b = c.chunk[i];
+        let call = &mut self.call;
+        let in_name = call.envelope == Envelope::Name;
+        if call.escape {
+            call.escape = false;
+        } else if b == b'\\' {
+            call.escape = true;
+        } else if b == b'<' || b < 0x20 {
+            // Markup or a line break cannot be in a key or name (rule 9): the string is
+            // not closing, so the call must not swallow what follows.
+            if in_name && b != b'<' {
+                let span = c.span(i, i + 1);
+                return self.broken(c, i, span, Diagnostic::InvalidName);
+            }
+            return self.malformed(c, i);
+        } else if b == call.quote {
+            let i = i + 1;
+            if in_name {
+                c.flush(i);
+                let span = Span::new(call.name_start, c.at(i - 1));
+                if let Some(diagnostic) = self.name_done(c.frame, span, c.sink) {
+                    self.invalid(c.frame, span, diagnostic, c.sink);
+                    return Flow::Stop(i);
+                }
+            } else {
+                call.key_kind = match (&call.key[..], call.key_overflow) {
+                    (b"name", false) => Key::Name,
+                    (b"arguments" | b"parameters", false) => Key::Arguments,
+                    _ => Key::Other,
+                };
+                call.envelope = Envelope::Colon;
+            }
+            return Flow::Go(i);
+        }
+        if in_name {
+            // Leading whitespace is trimmed anyway; it must not fill the buffer.
+            if call.name.is_empty() && b.is_ascii_whitespace() {
+                call.name_start += 1;
+            } else if call.name.try_push(b).is_err() {
+                let span = c.span(i, i + 1);
+                return self.broken(c, i, span, Diagnostic::NameTooLong);
+            }
+        } else if call.key.try_push(b).is_err() {
+            call.key_overflow = true;
+        }
+        Flow::Go(i + 1)
+    }
+
+    /// One byte of the opening line of a code fence around the body.
+    #[inline(always)]
+    fn fence_byte<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
+        let b = c.chunk[i];
+        let call = &mut self.call;
+        call.fence = call.fence.saturating_add(1);
+        let info = b.is_ascii_alphanumeric()
+            || matches!(b, b'`' | b'_' | b'-' | b'.' | b'+' | b' ' | b'\t' | b'\r');
+        if b == b'\n' {
+            call.envelope = Envelope::Open;
+        } else if call.fence > FENCE_CAP || !info {
+            return self.malformed(c, i);
+        }
+        Flow::Go(i + 1)
+    }
+
+    /// One byte of the envelope's structure: braces, keys' quotes, colons, commas.
+    #[inline(always)]
+    fn structure_byte<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
+        let b = c.chunk[i];
+        if is_json_ws(b) {
+            return Flow::Go(i + 1);
+        }
+        let call = &mut self.call;
+        match (call.envelope, b) {
+            (Envelope::Open, b'{') => call.envelope = Envelope::Key,
+            // Rule 13: Qwen2.5-Coder and others fence the JSON (docs/dialects.md §hermes, §qwen3).
+            (Envelope::Open, b'`') if call.fence == 0 => {
+                c.flush(i);
+                c.sink.diagnostic(Span::at(c.at(i)), Diagnostic::CodeFence);
+                call.envelope = Envelope::Fence;
+                return Flow::Go(i);
+            }
+            (Envelope::Key, b'"' | b'\'') => {
+                call.envelope = Envelope::KeyString;
+                call.quote = b;
+                call.key.clear();
+                call.key_overflow = false;
+            }
+            (Envelope::Colon, b':') => call.envelope = Envelope::Value,
+            (Envelope::Next, b',') => call.envelope = Envelope::Key,
+            (Envelope::Key | Envelope::Next, b'}') => {
+                c.emit(i + 1);
+                let span = c.span(i, i + 1);
+                self.body_done(c.frame, span, c.sink);
+                return Flow::Stop(i + 1);
+            }
+            (Envelope::Value, _) => return self.value_start(c, i),
+            _ => return self.malformed(c, i),
+        }
+        Flow::Go(i + 1)
+    }
+
+    /// The first byte of a key's value: what the key is decides how it is read.
+    #[inline(always)]
+    fn value_start<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
+        let b = c.chunk[i];
+        let call = &mut self.call;
+        call.value = JsonValue::new();
+        let duplicate = match call.key_kind {
+            Key::Name => call.has_name,
+            Key::Arguments => call.has_args,
+            Key::Other => false,
+        };
+        let skipped = match (duplicate, call.key_kind, b) {
+            (true, _, _) => Diagnostic::DuplicateKey,
+            (false, Key::Name, b'"' | b'\'') => {
+                call.envelope = Envelope::Name;
+                call.quote = b;
+                call.name.clear();
+                call.name_start = c.at(i + 1);
+                return Flow::Go(i + 1);
+            }
+            (false, Key::Name, _) => return self.malformed(c, i),
+            (false, Key::Arguments, b'{' | b'"' | b'\'') => {
+                c.flush(i);
+                let span = Span::at(c.at(i));
+                if b != b'{' {
+                    c.sink.diagnostic(span, Diagnostic::DoubleEncodedArguments);
+                }
+                c.frame.ensure_started(span, c.sink);
+                call.envelope = Envelope::Arguments;
+                call.has_args = true;
+                return Flow::Go(i);
+            }
+            (false, Key::Arguments, _) => Diagnostic::ArgumentsNotObject,
+            (false, Key::Other, _) => Diagnostic::IgnoredKey,
+        };
+        c.flush(i);
+        c.sink.diagnostic(Span::at(c.at(i)), skipped);
+        call.envelope = Envelope::Skip;
+        Flow::Go(i)
+    }
+
+    /// The name string closed; reports it, or says why the call is invalid.
+    fn name_done<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        sink: &mut S,
+    ) -> Option<Diagnostic> {
+        let call = &mut self.call;
+        call.envelope = Envelope::Next;
+        call.has_name = true;
+        let decoded;
+        let name = if call.name.contains(&b'\\') {
+            let Some(name) = decode_name(&call.name) else {
+                return Some(Diagnostic::InvalidName);
+            };
+            decoded = name;
+            decoded.as_slice()
+        } else {
+            call.name.as_slice()
+        };
+        let name = name.trim_ascii();
+        if name.is_empty()
+            || (!name.is_ascii() && core::str::from_utf8(name).is_err())
+            || name.iter().any(|&b| {
+                b.is_ascii_whitespace()
+                    || b.is_ascii_control()
+                    || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
+            })
+        {
+            return Some(Diagnostic::InvalidName);
+        }
+        frame.name(span, name, sink);
+        None
+    }
+
+    /// The envelope's closing brace was read.
+    fn body_done<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        if !self.call.has_name {
+            self.invalid(frame, span, Diagnostic::MissingName, sink);
+            return;
+        }
+        self.phase = Phase::Tail;
+    }
+
+    /// After the body: whitespace is markup, then the closer must follow.
+    #[inline(always)]
+    fn tail<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        if frame.delimiters.state == START {
+            // A fenced body's closing fence is part of the tail.
+            let fenced = self.call.fence != 0;
+            let ws = chunk[i..]
+                .iter()
+                .take_while(|&&b| is_json_ws(b) || (b == b'`' && fenced))
+                .count();
+            if ws > 0 {
+                sink.markup(
+                    Span::new(at(i), at(i + ws)),
+                    Markup::Envelope,
+                    &chunk[i..i + ws],
+                );
+                i += ws;
+            }
+            if i == chunk.len() {
+                return i;
+            }
+            if chunk[i] == b'{' {
+                // Another JSON object in the same block: the next call (Qwen2.5 writes
+                // parallel calls this way).
+                let span = Span::at(at(i));
+                sink.diagnostic(span, Diagnostic::SharedBlock);
+                self.complete(frame, span, sink);
+                self.open_call(frame, span, options, sink);
+                return i;
+            }
+        }
+        match frame.anchored(self.modes.tail, chunk, i) {
+            Anchored::Pending => chunk.len(),
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.complete(frame, span, sink);
+                end
+            }
+            Anchored::Failed(candidate) => {
+                // Not the closer: the call is complete without it; the held bytes are
+                // scanned again as text.
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+                self.end_without_closer(frame, Span::at(start), sink);
+                frame.replay = true;
+                candidate
+            }
+        }
+    }
+
+    /// Markup where a call body expects JSON structure: a stop token (the stream ended
+    /// inside the call), the closer (the body lost its last brace), the next call's opener
+    /// or the reasoning closer; anything else breaks the call.
+    #[inline(always)]
+    fn body_markup<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let at = |i: usize| base + i as u64;
+        let (delimiter, end) = match frame.anchored(self.modes.body, chunk, pos) {
+            Anchored::Pending => return chunk.len(),
+            Anchored::Matched(delimiter, end) => (delimiter, end),
+            Anchored::Failed(candidate) => {
+                let start = at(candidate) - frame.delimiters.hold.len() as u64;
+                let diagnostic = if self.call.envelope == Envelope::Name {
+                    Diagnostic::InvalidName
+                } else {
+                    Diagnostic::MalformedCall
+                };
+                self.invalid(frame, Span::new(start, start + 1), diagnostic, sink);
+                frame.replay = true;
+                return candidate;
+            }
+        };
+        let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+        match delimiter.role {
+            Role::Stop => {
+                self.truncate(frame, span, sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayStopToken);
+            }
+            Role::CallClose if self.call.envelope == Envelope::Next && self.call.has_name => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::UnclosedBody);
+                self.complete(frame, span, sink);
+            }
+            Role::CallClose => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.invalid(frame, span, Diagnostic::MalformedCall, sink);
+            }
+            Role::ReasoningClose if !frame.reasoning => {
+                // Not ours to close: text after the broken call.
+                self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
+                sink.text(span, delimiter.bytes);
+            }
+            _ => {
+                self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
+                self.text_delimiter(frame, delimiter, span, options, sink);
+            }
+        }
+        end
+    }
+
+    fn end_without_closer<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        sink.diagnostic(span, Diagnostic::MissingCloser);
+        self.complete(frame, span, sink);
+    }
+
+    /// The stream ended in the tail: complete without the closer. Held bytes are the start
+    /// of the closer the end of the stream cut off: the call's own markup.
+    fn abandon_tail<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
+        frame.held_as_markup(end, sink);
+        self.end_without_closer(frame, Span::at(end), sink);
+    }
+}
