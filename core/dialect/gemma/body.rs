@@ -301,13 +301,17 @@ impl Gemma {
                 self.phase = Phase::Next;
                 Ok(i + 1)
             }
-            _ if bare_start(b) => {
-                cx.put(i, Out::Value(Piece::Bare));
-                self.phase = Phase::Bare;
-                Ok(i)
-            }
+            _ if bare_start(b) => self.bare_from(cx, i),
             _ => self.malformed(cx, i, Diagnostic::MalformedCall),
         }
+    }
+
+    /// A bare word starts (or goes on after whitespace) at `i`.
+    #[inline(always)]
+    fn bare_from<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, i: usize) -> Next {
+        cx.put(i, Out::Value(Piece::Bare));
+        self.phase = Phase::Bare;
+        Ok(i)
     }
 
     /// Inside a bare word.
@@ -400,11 +404,7 @@ impl Gemma {
                 cx.put(i, Out::Value(Piece::Punct));
                 call.last_bare = false;
             }
-            _ if call.last_bare && bare_start(b) => {
-                cx.put(i, Out::Value(Piece::Bare));
-                self.phase = Phase::Bare;
-                return Ok(i);
-            }
+            _ if call.last_bare && bare_start(b) => return self.bare_from(cx, i),
             _ => return self.malformed(cx, i, Diagnostic::MalformedCall),
         }
         Ok(i + 1)
@@ -425,9 +425,7 @@ impl Gemma {
             self.param_end(cx.frame, cx.at(i), cx.sink);
             return self.body_closed(cx, i);
         } else if call.last_bare && bare_start(b) {
-            cx.put(i, Out::Value(Piece::Bare));
-            self.phase = Phase::Bare;
-            return Ok(i);
+            return self.bare_from(cx, i);
         } else {
             return self.malformed(cx, i, Diagnostic::MalformedCall);
         }
