@@ -19,7 +19,7 @@ pub(crate) const GEMMA_QUOTE: &str = "<|\"|>";
 const MAX_DEPTH: usize = inband::MAX_LITERAL_DEPTH;
 
 /// Gemini's callee prefix, which counts against the scanner's [`inband::MAX_NAME`]-byte
-/// callee word (core/dialect/gemini.rs `Word`).
+/// callee word (core/lex/call_block/mod.rs `Word`).
 const DEFAULT_API: &str = "default_api.";
 
 /// Which literal syntax.
