@@ -352,7 +352,7 @@ static GLM: glm::Modes = glm::Modes {
 enum Machine {
     JsonTag(Engine<JsonTag>),
     Harmony(Engine<Harmony>),
-    TokenJson(TokenJson),
+    TokenJson(Engine<TokenJson>),
     Markup(MarkupMachine),
     Gemma(Engine<Gemma>),
     Gemini(Engine<Gemini>),
@@ -365,8 +365,10 @@ impl Machine {
             Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
             Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
-            Dialect::Kimi => Machine::TokenJson(TokenJson::new(&KIMI, options)),
-            Dialect::Deepseek => Machine::TokenJson(TokenJson::new(&DEEPSEEK, options)),
+            Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
+            Dialect::Deepseek => {
+                Machine::TokenJson(Engine::new(TokenJson::new(&DEEPSEEK), options))
+            }
             Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
             Dialect::Gemma => Machine::Gemma(Engine::new(Gemma::new(&GEMMA), options)),
             Dialect::Gemini => Machine::Gemini(Engine::new(Gemini::new(&GEMINI), options)),
