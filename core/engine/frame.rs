@@ -15,6 +15,8 @@ pub(crate) enum Anchored {
     /// A delimiter ended just before this chunk offset.
     Matched(&'static Delimiter, usize),
     /// Not a delimiter; the candidate began at this chunk offset (after any held bytes).
+    /// The DFA state is back at the root; the held bytes, if any, are still held for the
+    /// caller to release or replay.
     Failed(usize),
 }
 
@@ -354,6 +356,9 @@ impl Frame {
             let pending = scan.hold.len() + (i - candidate);
             let state = dfa.next(scan.state, chunk[i]);
             if dfa.depth(state) != pending + 1 {
+                // The partial state belongs to the failed candidate: a later candidate
+                // must start from the root, whatever the caller does with the held bytes.
+                scan.state = START;
                 return Anchored::Failed(candidate);
             }
             scan.state = state;
