@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::automaton::Dfa;
+use crate::automaton::{Delimiter, Dfa};
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::glm::{self, Glm};
@@ -11,6 +11,7 @@ use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::markup::{self, MarkupMachine, Tagset};
 use crate::dialect::token_json::{self, TokenJson};
 use crate::edges::{Edges, Watch};
+use crate::engine::follow;
 use crate::engine::Engine;
 use crate::options::{Error, Options};
 use crate::tables::BareCall;
@@ -222,6 +223,79 @@ impl Dialect {
                 bytes: d.bytes,
                 role: d.role,
             })
+        })
+    }
+}
+
+impl Dialect {
+    /// The value mode of a dialect with raw-text values, the closers a generic `</` in it
+    /// may begin (its table's `value_closers` knob, empty when it lists whole closers),
+    /// and the mode a candidate closer's follow is matched in; `None` for the others.
+    fn raw_value(self) -> Option<(&'static Dfa, &'static [Delimiter], &'static Dfa)> {
+        macro_rules! tagset {
+            ($t:ident) => {
+                Some((
+                    &tables::$t::VALUE,
+                    tables::$t::KNOBS.value_closers,
+                    &tables::$t::AFTER_VALUE,
+                ))
+            };
+        }
+        match self {
+            Dialect::Xml => tagset!(xml),
+            Dialect::Anthropic => tagset!(anthropic),
+            Dialect::Minimax => tagset!(minimax),
+            Dialect::Qwen3Coder => tagset!(qwen3_coder),
+            Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
+            _ => None,
+        }
+    }
+
+    /// The candidate closers of a raw-text value (docs/dialects.md rule 4): the
+    /// delimiters that end a value when structure follows them, in table order, with the
+    /// role that decides what may follow ([`Dialect::value_follows`]). Their `mode` is
+    /// `value`. Empty for a dialect whose arguments are not raw text (JSON or literal
+    /// bodies).
+    pub fn value_closers(self) -> impl Iterator<Item = TableDelimiter> {
+        self.raw_value()
+            .into_iter()
+            .flat_map(|(value, knob, _)| {
+                if knob.is_empty() {
+                    value.delimiters
+                } else {
+                    knob
+                }
+            })
+            .filter(|d| matches!(d.role, Role::ParamClose | Role::CallClose | Role::Stray))
+            .map(|d| TableDelimiter {
+                mode: "value",
+                bytes: d.bytes,
+                role: d.role,
+            })
+    }
+
+    /// What makes a candidate closer of role `closer` count, inside a section (wrapper)
+    /// and outside reasoning: the delimiters that may follow it after at most
+    /// [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace (rule 4), as the
+    /// scanner matches them, with the mode they are matched in (`after_value`; glm's
+    /// `body`). A follow of role [`Role::SectionClose`] counts only inside a section. Empty
+    /// for a dialect without raw-text values.
+    pub fn value_follows(self, closer: Role) -> impl Iterator<Item = TableDelimiter> {
+        let modes = self.modes();
+        self.raw_value().into_iter().flat_map(move |(_, _, after)| {
+            let mode = modes
+                .iter()
+                .find(|(_, dfa)| core::ptr::eq(*dfa, after))
+                .map_or("", |(name, _)| name);
+            after
+                .delimiters
+                .iter()
+                .filter(move |d| follow::admits(closer, d.role, false, true))
+                .map(move |d| TableDelimiter {
+                    mode,
+                    bytes: d.bytes,
+                    role: d.role,
+                })
         })
     }
 }

@@ -36,6 +36,7 @@
 use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::follow;
 use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
@@ -1120,19 +1121,7 @@ impl MarkupCalls {
     /// Whether `follow` after `candidate` continues the structure (`reasoning`: the
     /// structure is a draft inside reasoning, which its closer may end).
     fn admits(&self, candidate: Role, follow: Role, reasoning: bool) -> bool {
-        match (candidate, follow) {
-            (Role::ParamClose | Role::CallClose, Role::ReasoningClose) => reasoning,
-            (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => {
-                true
-            }
-            (Role::CallClose, Role::CallOpen | Role::Stop) => true,
-            (Role::ParamClose | Role::CallClose, Role::SectionClose) => self.in_section,
-            (
-                Role::SectionOpen | Role::MarkupOpen,
-                Role::CallOpen | Role::SectionClose | Role::Stop,
-            ) => true,
-            _ => false,
-        }
+        follow::admits(candidate, follow, reasoning, self.in_section)
     }
 
     /// The candidate counts: report it and its whitespace, and move to the phase after it.

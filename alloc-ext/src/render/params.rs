@@ -12,7 +12,7 @@
 //! mirroring the tables' `value` and `after_value` modes, core/dialect/markup.rs and
 //! core/dialect/glm/.
 
-use inband::{Piece, ValueKind};
+use inband::{Dialect, Piece, ValueKind};
 use serde_json::{Map, Value};
 
 use super::depth::check_depth;
@@ -21,7 +21,7 @@ use super::json::{check_name, compact};
 use super::message::Call;
 use crate::params::{Params, Schema};
 use crate::tools::ToolSet;
-use closers::*;
+use closers::{value_rules, Follow};
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -48,18 +48,9 @@ pub(crate) struct ParamCalls {
     /// A bare call implies its section (the tagset's `BareCall::MissingSection`), so the
     /// wrapper's closer counts after a value even outside a wrapper.
     pub(crate) implied_section: bool,
-    /// The closers the scanner looks for inside a value, and what must follow one for it
-    /// to count.
-    pub(crate) closers: &'static [Closer],
-    /// What must follow `</KEY>`, the closer named after the open parameter, for it to
-    /// count as the parameter's closer (anthropic, minimax: corpus 059); `None` where the
-    /// scanner does not look for it.
-    pub(crate) key_closer: Option<&'static [Follow]>,
-    /// Line-initial openers that end a value whose closer is missing when a tag begins
-    /// right after them (parameters do not nest).
-    pub(crate) line_openers: &'static [&'static str],
-    /// Tokens that end the structure wherever they appear in a value.
-    pub(crate) stops: &'static [&'static str],
+    /// The dialect whose table the value checks read (closers, their follow sets, stop
+    /// tokens and line-initial openers: `closers::value_rules`).
+    pub(crate) dialect: Dialect,
     /// Keys written as tag content (`<arg_key>KEY</arg_key>`), whose opener inside a value
     /// ends it when a whole key tag follows (GLM's missing-closer heal); the value is then
     /// checked as the scanner reads it, left to right.
@@ -78,6 +69,7 @@ pub(crate) struct KeyTag {
 /// GLM-4.5/4.6: the name on the opener's line, every tag on a line of its own, calls one
 /// per line (the chat template of docs/dialects.md §glm, llama.cpp `GLM-4.6.jinja`).
 pub(crate) static GLM: ParamCalls = ParamCalls {
+    dialect: Dialect::Glm,
     wrapper: None,
     block: ("", ""),
     separator: "\n",
@@ -88,10 +80,6 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     quote: None,
     equals: false,
     implied_section: false,
-    closers: GLM_CLOSERS,
-    key_closer: None,
-    line_openers: &[],
-    stops: GLM_STOPS,
     key_tag: Some(&KeyTag {
         open: "<arg_key>",
         close: "</arg_key>",
@@ -101,6 +89,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
 
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
+    dialect: Dialect::Xml,
     wrapper: None,
     block: ("", ""),
     separator: "\n",
@@ -111,37 +100,30 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     quote: Some('"'),
     equals: false,
     implied_section: false,
-    closers: INVOKE_CLOSERS,
-    key_closer: None,
-    line_openers: &["\n<parameter"],
-    stops: &[],
     key_tag: None,
 };
 
 /// Claude's legacy XML: the invokes of a turn in one `<function_calls>` block
 /// (docs/seed.md §2.4 a–b).
 pub(crate) static ANTHROPIC: ParamCalls = ParamCalls {
+    dialect: Dialect::Anthropic,
     wrapper: Some(("<function_calls>\n", "\n</function_calls>")),
     implied_section: true,
-    closers: ANTHROPIC_CLOSERS,
-    key_closer: Some(ANTHROPIC_AFTER_PARAM),
     ..XML
 };
 
 /// MiniMax-M2: the invokes of a turn in one `<minimax:tool_call>` block (docs/seed.md
 /// §2.6 b, docs/dialects.md §minimax).
 pub(crate) static MINIMAX: ParamCalls = ParamCalls {
+    dialect: Dialect::Minimax,
     wrapper: Some(("<minimax:tool_call>\n", "\n</minimax:tool_call>")),
-    closers: MINIMAX_CLOSERS,
-    key_closer: Some(MINIMAX_AFTER_PARAM),
-    // MiniMax's end-of-message token ends the turn wherever it appears (minimax.toml).
-    stops: &["[e~["],
     ..ANTHROPIC
 };
 
 /// Qwen3-Coder: one `<tool_call>` block per call, each tag and value on its own line;
 /// the newline on each side of a value is template framing (docs/dialects.md §qwen3-coder).
 pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
+    dialect: Dialect::Qwen3Coder,
     wrapper: None,
     block: ("<tool_call>\n", "\n</tool_call>"),
     separator: "\n",
@@ -152,10 +134,6 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     quote: None,
     equals: true,
     implied_section: true,
-    closers: QWEN3_CODER_CLOSERS,
-    key_closer: None,
-    line_openers: &["\n<parameter="],
-    stops: &["<|im_end|>", "<|endoftext|>"],
     key_tag: None,
 };
 
@@ -286,10 +264,11 @@ impl ParamCalls {
     /// this dialect's `param_close`, so the check runs over both.
     fn check_value(&self, value: &str, key: &str, wrapped: bool) -> Result<(), RenderError> {
         let text = format!("{value}{}", self.param_close);
+        let rules = value_rules(self.dialect);
         if let Some(key_tag) = self.key_tag {
             return self.check_in_order(&text, value.len(), key_tag);
         }
-        if let Some(stop) = self.stops.iter().find(|s| value.contains(*s)) {
+        if let Some(stop) = rules.stops.iter().find(|s| value.contains(**s)) {
             return Err(RenderError::new(Reason::TemplateToken(stop)));
         }
         let bytes = text.as_bytes();
@@ -307,21 +286,21 @@ impl ParamCalls {
                 first = Some((at, reason));
             }
         };
-        for opener in self.line_openers {
+        for opener in &rules.line_openers {
             for at in starts(opener) {
                 if begins_tag(opener, bytes.get(at + opener.len()).copied()) {
                     found(at, Reason::CloserInValue(opener));
                 }
             }
         }
-        for closer in self.closers {
+        for closer in &rules.closers {
             for at in starts(closer.text) {
-                if counts(bytes, at + closer.text.len(), closer.follows, wrapped) {
+                if counts(bytes, at + closer.text.len(), &closer.follows, wrapped) {
                     found(at, Reason::CloserInValue(closer.text));
                 }
             }
         }
-        if let Some(follows) = self.key_closer {
+        if let Some(follows) = &rules.key_closer {
             // The scanner names this closer by the key as it reads it (core/dialect/
             // markup.rs `valid_name`).
             if check_name(key).is_ok() {
@@ -353,6 +332,7 @@ impl ParamCalls {
         key_tag: &KeyTag,
     ) -> Result<(), RenderError> {
         let bytes = text.as_bytes();
+        let rules = value_rules(self.dialect);
         let mut pos = 0;
         while pos < value_len {
             let Some(at) = text[pos..].find('<').map(|i| pos + i) else {
@@ -363,12 +343,12 @@ impl ParamCalls {
             }
             let rest = &text[at..];
             pos = at + 1;
-            if let Some(stop) = self.stops.iter().find(|s| rest.starts_with(*s)) {
+            if let Some(stop) = rules.stops.iter().find(|s| rest.starts_with(**s)) {
                 return Err(RenderError::new(Reason::TemplateToken(stop)));
             }
-            if let Some(closer) = self.closers.iter().find(|c| rest.starts_with(c.text)) {
+            if let Some(closer) = rules.closers.iter().find(|c| rest.starts_with(c.text)) {
                 let end = at + closer.text.len();
-                pos = match follower(bytes, end, closer.follows, false) {
+                pos = match follower(bytes, end, &closer.follows, false) {
                     // A key opener continues the structure only with a whole key tag:
                     // the scanner reads the key on trial, a key that may span lines.
                     Some((follow, from)) if follow.text == key_tag.open => {

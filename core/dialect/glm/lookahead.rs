@@ -20,6 +20,7 @@
 use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, START};
+use crate::engine::follow;
 use crate::engine::frame::Frame;
 use crate::lex::blank::Blank;
 use crate::lex::name::is_ws;
@@ -180,18 +181,9 @@ impl Lookahead {
 }
 
 /// Whether `follow` after a candidate value closer continues the structure (`reasoning`:
-/// the call is a draft inside reasoning, which its closer may end).
+/// the call is a draft inside reasoning, which its closer may end); glm has no sections.
 pub(super) fn follows(candidate: Role, follow: Role, reasoning: bool) -> bool {
-    match (candidate, follow) {
-        (_, Role::ReasoningClose) => reasoning,
-        (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => true,
-        (Role::CallClose, Role::CallOpen | Role::Stop) => true,
-        (
-            Role::Stray,
-            Role::ParamOpen | Role::CallClose | Role::ParamClose | Role::CallOpen | Role::Stop,
-        ) => true,
-        _ => false,
-    }
+    follow::admits(candidate, follow, reasoning, false)
 }
 
 /// After a rejected candidate (or a failed anchored match): the driver scans `rest` again,

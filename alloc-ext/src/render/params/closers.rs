@@ -1,186 +1,93 @@
-//! The closers of the parameter dialects and what must follow each for it to count
-//! (docs/dialects.md rule 4), as each scanner reads them; `table_drift` checks them against
-//! the tables.
+//! The rule-4 data of the parameter dialects (docs/dialects.md rule 4) exactly as their
+//! scanners read it: built once per dialect from its table (`Dialect::value_closers`,
+//! `Dialect::value_follows`, and the `value` mode's stop tokens and line-initial openers),
+//! so no delimiter or follow set is copied here.
+
+use std::sync::OnceLock;
+
+use inband::{Dialect, Role, TableDelimiter};
 
 /// A sequence that ends a value when structure follows it (docs/dialects.md rule 4).
 #[derive(Debug)]
 pub(crate) struct Closer {
     pub(crate) text: &'static str,
-    pub(crate) follows: &'static [Follow],
+    pub(crate) follows: Vec<Follow>,
 }
 
 /// What may follow a closer, after at most [`inband::MAX_LOOKAHEAD`] bytes of whitespace,
 /// for the closer to count.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Follow {
     pub(crate) text: &'static str,
-    /// An opener whose tag goes on: it counts only where a tag begins after it
-    /// ([`begins_tag`]).
+    /// An opener whose tag goes on (`<parameter`, `<function=`): it counts only where a
+    /// tag begins after it (`begins_tag`).
     pub(crate) tag: bool,
-    /// It counts only inside a wrapper.
+    /// A section's closer: it counts only inside a wrapper.
     pub(crate) in_wrapper: bool,
 }
 
-pub(super) const fn follow(text: &'static str) -> Follow {
-    Follow {
-        text,
-        tag: false,
-        in_wrapper: false,
+/// One dialect's value-side rule-4 data.
+#[derive(Debug)]
+pub(crate) struct ValueRules {
+    /// The closers the scanner looks for inside a value, and what must follow each.
+    pub(crate) closers: Vec<Closer>,
+    /// What must follow `</KEY>`, the closer named after the open parameter, for it to
+    /// count (the dialects whose `value` mode lists the generic `</`: anthropic, minimax,
+    /// corpus 059); `None` where the scanner does not look for it.
+    pub(crate) key_closer: Option<Vec<Follow>>,
+    /// Line-initial openers that end a value whose closer is missing when a tag begins
+    /// right after them (parameters do not nest).
+    pub(crate) line_openers: Vec<&'static str>,
+    /// Tokens that end the structure wherever they appear in a value.
+    pub(crate) stops: Vec<&'static str>,
+}
+
+/// The rule-4 data of `dialect`, built from its table on first use.
+pub(crate) fn value_rules(dialect: Dialect) -> &'static ValueRules {
+    static RULES: [OnceLock<ValueRules>; Dialect::ALL.len()] =
+        [const { OnceLock::new() }; Dialect::ALL.len()];
+    // `Dialect::ALL` lists every dialect, so the fallback slot is never used.
+    let slot = Dialect::ALL.iter().position(|&d| d == dialect).unwrap_or(0);
+    RULES[slot].get_or_init(|| ValueRules::of(dialect))
+}
+
+impl ValueRules {
+    fn of(dialect: Dialect) -> ValueRules {
+        let value = || dialect.delimiters().filter(|d| d.mode == "value");
+        let follows = |role: Role| dialect.value_follows(role).map(follow).collect::<Vec<_>>();
+        let generic = value().any(|d| d.role == Role::ParamClose && d.bytes == b"</");
+        ValueRules {
+            closers: dialect
+                .value_closers()
+                .map(|d| Closer {
+                    text: text(&d),
+                    follows: follows(d.role),
+                })
+                .collect(),
+            key_closer: generic.then(|| follows(Role::ParamClose)),
+            line_openers: value()
+                .filter(|d| d.role == Role::ParamOpen && d.bytes.starts_with(b"\n"))
+                .map(|d| text(&d))
+                .collect(),
+            stops: value()
+                .filter(|d| d.role == Role::Stop)
+                .map(|d| text(&d))
+                .collect(),
+        }
     }
 }
 
-pub(super) const fn tag(text: &'static str) -> Follow {
+fn follow(d: TableDelimiter) -> Follow {
+    let opener = matches!(d.role, Role::CallOpen | Role::ParamOpen);
     Follow {
-        text,
-        tag: true,
-        in_wrapper: false,
+        text: text(&d),
+        tag: opener && !d.bytes.ends_with(b">"),
+        in_wrapper: d.role == Role::SectionClose,
     }
 }
 
-pub(super) const fn wrapper(text: &'static str) -> Follow {
-    Follow {
-        text,
-        tag: false,
-        in_wrapper: true,
-    }
+/// Table delimiters are TOML strings, so always UTF-8; a non-UTF-8 one would match
+/// nothing a `&str` value holds.
+fn text(d: &TableDelimiter) -> &'static str {
+    std::str::from_utf8(d.bytes).unwrap_or("")
 }
-
-/// The plain invoke tagset's closers (`xml.toml`: modes `value` and `after_value`).
-pub(super) const INVOKE_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: &[
-            tag("<parameter"),
-            follow("</invoke>"),
-            tag("<invoke"),
-            wrapper("</tool_calls>"),
-            wrapper("</function_calls>"),
-        ],
-    },
-    Closer {
-        text: "</invoke>",
-        follows: &[
-            tag("<invoke"),
-            wrapper("</tool_calls>"),
-            wrapper("</function_calls>"),
-        ],
-    },
-];
-
-/// What admits a parameter closer in `anthropic.toml`'s `after_value`.
-pub(super) const ANTHROPIC_AFTER_PARAM: &[Follow] = &[
-    tag("<parameter"),
-    follow("</invoke>"),
-    tag("<invoke"),
-    wrapper("</function_calls>"),
-    wrapper("</tool_calls>"),
-];
-
-/// `anthropic.toml`: the generic `</` in a value begins `</parameter>`, `</invoke>` or
-/// `</KEY>` (`value_closers` in `anthropic.toml`'s `[knobs]`).
-pub(super) const ANTHROPIC_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: ANTHROPIC_AFTER_PARAM,
-    },
-    Closer {
-        text: "</invoke>",
-        follows: &[
-            tag("<invoke"),
-            wrapper("</function_calls>"),
-            wrapper("</tool_calls>"),
-        ],
-    },
-];
-
-/// What admits a parameter closer in `minimax.toml`'s `after_value` (its end of turn
-/// `[e~[` is a stop token there).
-pub(super) const MINIMAX_AFTER_PARAM: &[Follow] = &[
-    tag("<parameter"),
-    follow("</invoke>"),
-    tag("<invoke"),
-    wrapper("</minimax:tool_call>"),
-    wrapper("</tool_call>"),
-    follow("[e~["),
-];
-
-/// `minimax.toml`, as anthropic with its own wrapper and stop token.
-pub(super) const MINIMAX_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: MINIMAX_AFTER_PARAM,
-    },
-    Closer {
-        text: "</invoke>",
-        follows: &[
-            tag("<invoke"),
-            wrapper("</minimax:tool_call>"),
-            wrapper("</tool_call>"),
-            follow("[e~["),
-        ],
-    },
-];
-
-/// `qwen3-coder.toml`: `</parameter>` anywhere, `</function>` at the start of a line.
-pub(super) const QWEN3_CODER_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</parameter>",
-        follows: &[
-            tag("<parameter="),
-            follow("</function>"),
-            tag("<function="),
-            wrapper("</tool_call>"),
-            follow("<|im_end|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-    Closer {
-        text: "\n</function>",
-        follows: &[
-            tag("<function="),
-            wrapper("</tool_call>"),
-            follow("<|im_end|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-];
-
-/// The stop tokens of `glm.toml`: the ends of an assistant turn.
-pub(super) const GLM_STOPS: &[&str] = &["<|user|>", "<|observation|>", "<|endoftext|>"];
-
-/// `glm.toml`'s `value` mode and what its `body` mode admits after each candidate (glm.rs
-/// `admits`): the stray `</arg_key>` counts before any structure, even `</arg_value>`.
-pub(super) const GLM_CLOSERS: &[Closer] = &[
-    Closer {
-        text: "</arg_value>",
-        follows: &[
-            follow("<arg_key>"),
-            follow("</tool_call>"),
-            follow("<tool_call>"),
-            follow("<|user|>"),
-            follow("<|observation|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-    Closer {
-        text: "</tool_call>",
-        follows: &[
-            follow("<tool_call>"),
-            follow("<|user|>"),
-            follow("<|observation|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-    Closer {
-        text: "</arg_key>",
-        follows: &[
-            follow("<arg_key>"),
-            follow("</tool_call>"),
-            follow("</arg_value>"),
-            follow("<tool_call>"),
-            follow("<|user|>"),
-            follow("<|observation|>"),
-            follow("<|endoftext|>"),
-        ],
-    },
-];

@@ -1,78 +1,177 @@
-//! The renderer's closer and follow sets against the dialect tables the scanner is built
-//! from (`tables/dialects/*.toml`, read through `Dialect::delimiters`): a delimiter changed
-//! in a table and not here fails this test instead of rendering text the scanner misreads.
+//! The rule-4 data the renderer builds from the dialect tables, pinned: a table or a
+//! follow-relation change that moves what the scanner admits after a closer shows up here
+//! as a changed line, to be read against docs/dialects.md rule 4.
 
-use inband::{Dialect, Role};
+use inband::Dialect;
 
-use super::{ParamCalls, ANTHROPIC, GLM, MINIMAX, QWEN3_CODER, XML};
+use super::closers::{value_rules, Follow};
 
-/// Every layout with its dialect and the mode its follow sets mirror (rule 4's anchored
-/// check after a candidate closer: `after_value`; glm's is its `body` mode).
-const LAYOUTS: [(&ParamCalls, Dialect, &str); 5] = [
-    (&XML, Dialect::Xml, "after_value"),
-    (&ANTHROPIC, Dialect::Anthropic, "after_value"),
-    (&MINIMAX, Dialect::Minimax, "after_value"),
-    (&QWEN3_CODER, Dialect::Qwen3Coder, "after_value"),
-    (&GLM, Dialect::Glm, "body"),
+/// `text`, `text+tag` (an opener whose tag goes on), `text@wrapper` (a section closer).
+fn spell(follows: &[Follow]) -> Vec<String> {
+    let mut out: Vec<String> = follows
+        .iter()
+        .map(|f| match (f.tag, f.in_wrapper) {
+            (true, _) => format!("{}+tag", f.text),
+            (_, true) => format!("{}@wrapper", f.text),
+            _ => f.text.to_string(),
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn closers(dialect: Dialect) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<_> = value_rules(dialect)
+        .closers
+        .iter()
+        .map(|c| (c.text.to_string(), spell(&c.follows)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn owned(rows: &[(&str, &[&str])]) -> Vec<(String, Vec<String>)> {
+    rows.iter()
+        .map(|(c, f)| (c.to_string(), f.iter().map(|s| s.to_string()).collect()))
+        .collect()
+}
+
+const INVOKE_AFTER_PARAM: [&str; 5] = [
+    "</function_calls>@wrapper",
+    "</invoke>",
+    "</tool_calls>@wrapper",
+    "<invoke+tag",
+    "<parameter+tag",
+];
+const INVOKE_AFTER_CALL: [&str; 3] = [
+    "</function_calls>@wrapper",
+    "</tool_calls>@wrapper",
+    "<invoke+tag",
 ];
 
-fn in_mode(dialect: Dialect, mode: &str, text: &str) -> bool {
-    dialect
-        .delimiters()
-        .any(|d| d.mode == mode && d.bytes == text.as_bytes())
-}
-
-fn in_table(dialect: Dialect, text: &str) -> bool {
-    dialect.delimiters().any(|d| d.bytes == text.as_bytes())
-}
-
 #[test]
-fn every_follow_is_a_delimiter_of_the_mode_it_mirrors() {
-    let mut checked = 0;
-    for (layout, dialect, mode) in LAYOUTS {
-        let follows = layout
-            .closers
-            .iter()
-            .flat_map(|closer| closer.follows)
-            .chain(layout.key_closer.into_iter().flatten());
-        for follow in follows {
-            assert!(
-                in_mode(dialect, mode, follow.text),
-                "{dialect}: follow {:?} is not in its table's `{mode}` mode",
-                follow.text
-            );
-            checked += 1;
-        }
+fn xml_and_anthropic() {
+    let rows = owned(&[
+        ("</invoke>", &INVOKE_AFTER_CALL),
+        ("</parameter>", &INVOKE_AFTER_PARAM),
+    ]);
+    for dialect in [Dialect::Xml, Dialect::Anthropic] {
+        let rules = value_rules(dialect);
+        assert_eq!(closers(dialect), rows, "{dialect}");
+        assert_eq!(rules.line_openers, ["\n<parameter"], "{dialect}");
+        assert!(rules.stops.is_empty(), "{dialect}");
     }
-    assert!(checked >= 40, "{checked}");
+    assert!(value_rules(Dialect::Xml).key_closer.is_none());
+    let key = value_rules(Dialect::Anthropic).key_closer.as_deref();
+    assert_eq!(
+        key.map(spell),
+        Some(INVOKE_AFTER_PARAM.map(String::from).to_vec())
+    );
 }
 
 #[test]
-fn every_closer_is_a_delimiter_of_its_table() {
-    for (layout, dialect, _) in LAYOUTS {
-        for closer in layout.closers {
-            assert!(
-                in_table(dialect, closer.text),
-                "{dialect}: closer {:?} is in no mode of its table",
-                closer.text
-            );
-        }
-    }
+fn minimax() {
+    let after_param = [
+        "</invoke>",
+        "</minimax:tool_call>@wrapper",
+        "</tool_call>@wrapper",
+        "<invoke+tag",
+        "<parameter+tag",
+        "[e~[",
+    ];
+    let after_call = [
+        "</minimax:tool_call>@wrapper",
+        "</tool_call>@wrapper",
+        "<invoke+tag",
+        "[e~[",
+    ];
+    let rules = value_rules(Dialect::Minimax);
+    assert_eq!(
+        closers(Dialect::Minimax),
+        owned(&[("</invoke>", &after_call), ("</parameter>", &after_param)])
+    );
+    assert_eq!(
+        rules.key_closer.as_deref().map(spell),
+        Some(after_param.map(String::from).to_vec())
+    );
+    assert_eq!(rules.line_openers, ["\n<parameter"]);
+    assert_eq!(rules.stops, ["[e~["]);
 }
 
 #[test]
-fn the_stops_are_the_tables_stop_tokens() {
-    for (layout, dialect, _) in LAYOUTS {
-        let mut table: Vec<&[u8]> = dialect
-            .delimiters()
-            .filter(|d| d.mode == "content" && d.role == Role::Stop)
-            .map(|d| d.bytes)
-            .collect();
-        let mut ours: Vec<&[u8]> = layout.stops.iter().map(|s| s.as_bytes()).collect();
-        table.sort_unstable();
-        ours.sort_unstable();
-        if !ours.is_empty() {
-            assert_eq!(ours, table, "{dialect}");
-        }
+fn qwen3_coder() {
+    let rules = value_rules(Dialect::Qwen3Coder);
+    assert_eq!(
+        closers(Dialect::Qwen3Coder),
+        owned(&[
+            (
+                "\n</function>",
+                &[
+                    "</tool_call>@wrapper",
+                    "<function=+tag",
+                    "<|endoftext|>",
+                    "<|im_end|>"
+                ]
+            ),
+            (
+                "</parameter>",
+                &[
+                    "</function>",
+                    "</tool_call>@wrapper",
+                    "<function=+tag",
+                    "<parameter=+tag",
+                    "<|endoftext|>",
+                    "<|im_end|>",
+                ]
+            ),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert_eq!(rules.line_openers, ["\n<parameter="]);
+    assert_eq!(rules.stops, ["<|im_end|>", "<|endoftext|>"]);
+}
+
+#[test]
+fn glm() {
+    let stops = ["<|endoftext|>", "<|observation|>", "<|user|>"];
+    let with = |extra: &[&'static str]| {
+        let mut v: Vec<&str> = extra.to_vec();
+        v.extend(stops);
+        v.sort();
+        v
+    };
+    let rules = value_rules(Dialect::Glm);
+    let after_key = with(&["</arg_value>", "</tool_call>", "<arg_key>", "<tool_call>"]);
+    let after_value = with(&["</tool_call>", "<arg_key>", "<tool_call>"]);
+    let after_call = with(&["<tool_call>"]);
+    assert_eq!(
+        closers(Dialect::Glm),
+        owned(&[
+            ("</arg_key>", &after_key),
+            ("</arg_value>", &after_value),
+            ("</tool_call>", &after_call),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert!(rules.line_openers.is_empty());
+    assert_eq!(
+        rules.stops,
+        ["<|user|>", "<|observation|>", "<|endoftext|>"]
+    );
+}
+
+#[test]
+fn dialects_without_raw_values_have_no_rules() {
+    for dialect in [
+        Dialect::Hermes,
+        Dialect::Kimi,
+        Dialect::Gemma,
+        Dialect::Harmony,
+    ] {
+        let rules = value_rules(dialect);
+        assert!(
+            rules.closers.is_empty() && rules.stops.is_empty(),
+            "{dialect}"
+        );
     }
 }
