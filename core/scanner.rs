@@ -8,11 +8,12 @@ use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::glm::{self, Glm};
 use crate::dialect::harmony::Harmony;
 use crate::dialect::json_tag::{self, JsonTag};
-use crate::dialect::markup::{self, MarkupMachine, Tagset};
+use crate::dialect::params::{self, Params};
 use crate::dialect::token_json::{self, TokenJson};
 use crate::edges::{Edges, Watch};
 use crate::engine::follow;
 use crate::engine::Engine;
+use crate::lex::params::Tagset;
 use crate::options::{Error, Options};
 use crate::tables::BareCall;
 use crate::{tables, Role, Sink, Span};
@@ -371,7 +372,7 @@ static KIMI: token_json::Modes = token_json!(kimi, None);
 
 static DEEPSEEK: token_json::Modes = token_json!(deepseek, Some(&DSML));
 
-static XML: markup::Modes = markup::Modes {
+static XML: params::Modes = params::Modes {
     content: &tables::xml::CONTENT,
     reasoning: &tables::xml::REASONING,
     tags: tagset!(xml),
@@ -391,21 +392,21 @@ static GEMINI: gemini::Modes = gemini::Modes {
     reasoning: &tables::gemini::REASONING,
 };
 
-static ANTHROPIC: markup::Modes = markup::Modes {
+static ANTHROPIC: params::Modes = params::Modes {
     content: &tables::anthropic::CONTENT,
     reasoning: &tables::anthropic::REASONING,
     tags: tagset!(anthropic),
     embedded: None,
 };
 
-static MINIMAX: markup::Modes = markup::Modes {
+static MINIMAX: params::Modes = params::Modes {
     content: &tables::minimax::CONTENT,
     reasoning: &tables::minimax::REASONING,
     tags: tagset!(minimax),
     embedded: None,
 };
 
-static QWEN3_CODER: markup::Modes = markup::Modes {
+static QWEN3_CODER: params::Modes = params::Modes {
     content: &tables::qwen3_coder::CONTENT,
     reasoning: &tables::qwen3_coder::REASONING,
     tags: tagset!(qwen3_coder),
@@ -427,7 +428,7 @@ enum Machine {
     JsonTag(Engine<JsonTag>),
     Harmony(Engine<Harmony>),
     TokenJson(Engine<TokenJson>),
-    Markup(MarkupMachine),
+    Params(Engine<Params>),
     Gemma(Engine<Gemma>),
     Gemini(Engine<Gemini>),
     Glm(Engine<Glm>),
@@ -443,12 +444,12 @@ impl Machine {
             Dialect::Deepseek => {
                 Machine::TokenJson(Engine::new(TokenJson::new(&DEEPSEEK), options))
             }
-            Dialect::Xml => Machine::Markup(MarkupMachine::new(&XML, options)),
+            Dialect::Xml => Machine::Params(Engine::new(Params::new(&XML), options)),
             Dialect::Gemma => Machine::Gemma(Engine::new(Gemma::new(&GEMMA), options)),
             Dialect::Gemini => Machine::Gemini(Engine::new(Gemini::new(&GEMINI), options)),
-            Dialect::Anthropic => Machine::Markup(MarkupMachine::new(&ANTHROPIC, options)),
-            Dialect::Minimax => Machine::Markup(MarkupMachine::new(&MINIMAX, options)),
-            Dialect::Qwen3Coder => Machine::Markup(MarkupMachine::new(&QWEN3_CODER, options)),
+            Dialect::Anthropic => Machine::Params(Engine::new(Params::new(&ANTHROPIC), options)),
+            Dialect::Minimax => Machine::Params(Engine::new(Params::new(&MINIMAX), options)),
+            Dialect::Qwen3Coder => Machine::Params(Engine::new(Params::new(&QWEN3_CODER), options)),
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
         }
     }
@@ -459,7 +460,7 @@ impl Machine {
             Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
             Machine::Harmony(machine) => machine.run(chunk, base, options, sink),
             Machine::TokenJson(machine) => machine.run(chunk, base, options, sink),
-            Machine::Markup(machine) => machine.run(chunk, base, options, sink),
+            Machine::Params(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
             Machine::Gemini(machine) => machine.run(chunk, base, options, sink),
             Machine::Glm(machine) => machine.run(chunk, base, options, sink),
@@ -471,7 +472,7 @@ impl Machine {
             Machine::JsonTag(machine) => machine.finish(end, options, sink),
             Machine::Harmony(machine) => machine.finish(end, options, sink),
             Machine::TokenJson(machine) => machine.finish(end, options, sink),
-            Machine::Markup(machine) => machine.finish(end, options, sink),
+            Machine::Params(machine) => machine.finish(end, options, sink),
             Machine::Gemma(machine) => machine.finish(end, options, sink),
             Machine::Gemini(machine) => machine.finish(end, options, sink),
             Machine::Glm(machine) => machine.finish(end, options, sink),

@@ -14,5 +14,5 @@ pub(crate) mod gemma;
 pub(crate) mod glm;
 pub(crate) mod harmony;
 pub(crate) mod json_tag;
-pub(crate) mod markup;
+pub(crate) mod params;
 pub(crate) mod token_json;

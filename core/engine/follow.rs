@@ -1,7 +1,7 @@
 //! Rule 4's follow relation (docs/dialects.md rule 4): which delimiter, met after at most
 //! [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace, makes a candidate closer
 //! inside a raw-text value count. One relation for every family with such values (the
-//! parameters family of `dialect/markup.rs`, `dialect/glm/`) and for the renderer, which
+//! parameters shape, `lex/params/`, and `dialect/glm/`) and for the renderer, which
 //! reads it through [`Dialect::value_follows`](crate::Dialect::value_follows) to refuse a
 //! value the scanner would end early.
 

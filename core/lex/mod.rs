@@ -6,6 +6,7 @@ pub(crate) mod cursor;
 pub(crate) mod json;
 pub(crate) mod name;
 pub(crate) mod nest;
+pub(crate) mod params;
 pub(crate) mod python;
 pub(crate) mod runs;
 pub(crate) mod tag;

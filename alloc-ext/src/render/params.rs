@@ -9,7 +9,7 @@
 //! schema, or its text is not typed as something else (rule 8). Any other value is its
 //! compact JSON text; a value no text of which reads back is refused. A value is refused
 //! when it holds a closer that the scanner would take for the end of the value (rule 4),
-//! mirroring the tables' `value` and `after_value` modes, core/dialect/markup.rs and
+//! mirroring the tables' `value` and `after_value` modes, core/lex/params/ and
 //! core/dialect/glm/.
 
 use inband::{Dialect, Piece, ValueKind};
@@ -302,7 +302,7 @@ impl ParamCalls {
         }
         if let Some(follows) = &rules.key_closer {
             // The scanner names this closer by the key as it reads it (core/dialect/
-            // markup.rs `valid_name`).
+            // lex/name.rs `valid_name`).
             if check_name(key).is_ok() {
                 let own = format!("</{key}>");
                 for at in starts(&own) {
@@ -456,7 +456,7 @@ fn follower<'f>(
     Some((follow, i))
 }
 
-/// Whether byte `b` right after `opener` begins its tag (core/dialect/markup.rs
+/// Whether byte `b` right after `opener` begins its tag (core/lex/params/structure.rs
 /// `begins_tag`): a name byte after the equals form (`<parameter=`); whitespace, `>` or
 /// `/` after the attribute form (`<parameter`).
 fn begins_tag(opener: &str, b: Option<u8>) -> bool {

@@ -15,7 +15,7 @@
 //!   `<｜DSML｜tool_calls>`, either with ASCII pipes) around
 //!   `<｜DSML｜invoke name="N"><｜DSML｜parameter name="k" string="true|false">v…`: markup,
 //!   not special tokens (docs/seed.md §2.7, docs/dialects.md §deepseek). The markup
-//!   family's [`MarkupCalls`] reads it, embedded here: a `markup_open` delimiter in text
+//!   family's [`ParamCalls`] reads it, embedded here: a `markup_open` delimiter in text
 //!   hands it the stream (`Dsml` phase) with this machine's [`Frame`], so call numbering,
 //!   drafts in reasoning, limits and holdback are one for every form of one response.
 //!
@@ -45,11 +45,11 @@ use arrayvec::ArrayVec;
 mod args;
 mod header;
 
-use super::markup::{MarkupCalls, Tagset};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::json::JsonValue;
+use crate::lex::params::{ParamCalls, Tagset};
 use crate::options::{Options, MAX_NAME};
 use crate::tables::HeaderForm;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
@@ -179,7 +179,7 @@ impl Call {
 #[derive(Debug, Clone)]
 enum CallState {
     Token(Call),
-    Markup(MarkupCalls),
+    Markup(ParamCalls),
 }
 
 impl CallState {
@@ -241,7 +241,7 @@ impl TokenJson {
         }
     }
 
-    /// A DSML section: the markup machine reads it until it hands the stream back; the
+    /// A DSML section: the parameters machine reads it until it hands the stream back; the
     /// bytes it held then are scanned again in text.
     fn dsml<S: Sink>(
         &mut self,
@@ -260,16 +260,9 @@ impl TokenJson {
             return pos;
         };
         let pos = markup.run(frame, chunk, pos, base, options, sink);
-        // The held bytes wait in the frame's hold: take them before anything else scans.
-        let replay = markup.take_replay(frame, base + pos as u64);
-        if markup.active() {
-            return pos;
-        }
-        self.phase = Phase::Text;
-        if let Some((held, _)) = replay {
-            // They end right before `pos`: the driver scans them again in text.
-            frame.delimiters.hold = held;
-            frame.replay = true;
+        if !markup.active() {
+            // Bytes it still held are text again: `Frame::replay` has the driver scan them.
+            self.phase = Phase::Text;
         }
         pos
     }
@@ -513,7 +506,7 @@ impl Family for TokenJson {
         sink: &mut S,
     ) {
         if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {
-            let mut markup = MarkupCalls::new(tagset);
+            let mut markup = ParamCalls::new(tagset);
             markup.enter(tagset, delimiter, span);
             self.call = CallState::Markup(markup);
             self.phase = Phase::Dsml;

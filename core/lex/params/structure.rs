@@ -1,0 +1,375 @@
+//! The structure outside values: sections, invokes and the tags that open them.
+
+use super::*;
+
+impl ParamCalls {
+    /// Whitespace then, at the first other byte, an anchored match against `dfa`.
+    pub(super) fn scan_structure<S: Sink>(
+        frame: &mut Frame,
+        dfa: &Dfa,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> Found {
+        let at = |i: usize| base + i as u64;
+        let mut i = pos;
+        if frame.delimiters.state == START {
+            i = envelope_while(chunk, base, i, is_ws, sink);
+            if i == chunk.len() {
+                return Found::End;
+            }
+        }
+        match frame.anchored(dfa, chunk, i) {
+            Anchored::Pending => Found::End,
+            Anchored::Matched(delimiter, end) => {
+                let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+                Found::Delimiter(delimiter, span, end)
+            }
+            Anchored::Failed(candidate) => Found::Stray(candidate),
+        }
+    }
+
+    /// Between invokes inside a section.
+    pub(super) fn section<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        match Self::scan_structure(frame, self.tagset.section, chunk, pos, base, sink) {
+            Found::End => chunk.len(),
+            Found::Delimiter(delimiter, span, end) => {
+                self.on_delimiter(frame, delimiter, span, sink);
+                end
+            }
+            Found::Stray(candidate) => {
+                // Text cannot be in a section: it ended without its closer (an implied
+                // section has none).
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
+                if !self.implied {
+                    sink.diagnostic(Span::at(start), Diagnostic::UnclosedSection);
+                }
+                self.leave(frame);
+                candidate
+            }
+        }
+    }
+
+    /// Inside an invoke, between parameters.
+    pub(super) fn invoke<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        match Self::scan_structure(frame, self.tagset.invoke, chunk, pos, base, sink) {
+            Found::End => chunk.len(),
+            Found::Delimiter(delimiter, span, end) => {
+                self.on_delimiter(frame, delimiter, span, sink);
+                end
+            }
+            Found::Stray(candidate) => {
+                // Text between parameters: the call is broken, and so is its section.
+                let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
+                frame.invalid(Span::new(start, start + 1), Diagnostic::MalformedCall, sink);
+                self.leave(frame);
+                candidate
+            }
+        }
+    }
+
+    /// Acts on a delimiter found in the section or invoke phase, or confirmed after a value
+    /// (then the phase is the one the closer returned to).
+    pub(super) fn on_delimiter<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) {
+        match delimiter.role {
+            Role::CallOpen | Role::ParamOpen => self.begin_tag(delimiter, span.start),
+            Role::CallClose if !self.in_call => {
+                // Between the calls of a section: a model closing twice.
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayCloser);
+            }
+            Role::CallClose => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.complete(frame, span, sink);
+            }
+            Role::SectionClose => {
+                if self.in_call {
+                    sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedInvoke);
+                    self.complete(frame, Span::at(span.start), sink);
+                }
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.note_alias(delimiter, span, sink);
+                self.reset_structure();
+            }
+            Role::ParamClose => {
+                // Between parameters: a model closing twice.
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::StrayCloser);
+            }
+            _ => {
+                // A stop token or the reasoning closer: the structure ends here, and the
+                // delimiter means what it means in text.
+                if self.in_call && delimiter.role == Role::ReasoningClose && frame.reasoning {
+                    // A draft whose invoke lost its closer: the reasoning closer demotes it
+                    // with the other drafts (rule 7).
+                    sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedInvoke);
+                    self.complete(frame, Span::at(span.start), sink);
+                    self.in_section = false;
+                } else if self.in_call {
+                    self.flush_newline(frame, span.start, sink);
+                    frame.truncate(Span::at(span.start), sink);
+                } else if self.in_section && !self.implied {
+                    sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedSection);
+                }
+                self.reset_structure();
+                if delimiter.role == Role::ReasoningClose && !frame.reasoning {
+                    // A reasoning closer outside reasoning means what the host's text says
+                    // it means (text in `xml`, a stray token in `deepseek`, rule 12): it
+                    // is handed back whole, to be scanned again there. The callers return
+                    // the offset right after it, which is where the replay must end.
+                    debug_assert!(frame.delimiters.hold.is_empty(), "a match clears the hold");
+                    frame.delimiters.hold.clear();
+                    let kept = frame.delimiters.hold.try_extend_from_slice(delimiter.bytes);
+                    debug_assert!(kept.is_ok(), "a delimiter fits the hold");
+                    self.leave(frame);
+                } else {
+                    frame.text_delimiter(delimiter, span, sink);
+                }
+            }
+        }
+    }
+
+    /// The current call's structure closed.
+    pub(super) fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        self.in_call = false;
+        frame.complete(span, sink);
+        self.phase = if self.in_section {
+            Phase::Section
+        } else {
+            Phase::Idle
+        };
+    }
+
+    /// Reads the tag after its opener.
+    pub(super) fn tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        options: &Options,
+        sink: &mut S,
+    ) -> usize {
+        let (n, push) = self.tag.scan(&chunk[pos..]);
+        let i = pos + n;
+        let Some((opener, start)) = self.held else {
+            self.reset_structure();
+            return i;
+        };
+        let opener_span = Span::new(start, start + opener.bytes.len() as u64);
+        let tail_span = Span::new(opener_span.end, base + i as u64);
+        let diagnostic = match push {
+            Push::More => return i,
+            Push::Done { self_closing } => {
+                self.held = None;
+                if opener.role == Role::ParamOpen {
+                    self.param_tag(frame, opener, opener_span, tail_span, self_closing, sink);
+                } else {
+                    self.invoke_tag(
+                        frame,
+                        opener,
+                        opener_span,
+                        tail_span,
+                        self_closing,
+                        options,
+                        sink,
+                    );
+                }
+                return i;
+            }
+            Push::NotATag => None,
+            Push::Malformed => Some(Diagnostic::MalformedTag),
+            Push::TooLong => Some(Diagnostic::TagTooLong),
+        };
+        self.held = None;
+        self.broken_tag(frame, opener, opener_span, tail_span, diagnostic, sink);
+        i
+    }
+
+    /// A tag that is not one: inside a call it breaks the call (its bytes are the call's
+    /// markup); elsewhere it is text. Either way the structure ends and the byte that
+    /// broke it is scanned again by the host.
+    pub(super) fn broken_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        diagnostic: Option<Diagnostic>,
+        sink: &mut S,
+    ) {
+        let tail = self.tag.bytes();
+        if self.in_call {
+            // Not a delimiter after all: the call's bytes, which its end gives back.
+            sink.markup(opener_span, Markup::Envelope, opener.bytes);
+            if !tail.is_empty() {
+                sink.markup(tail_span, Markup::Envelope, tail);
+            }
+            let diagnostic = diagnostic.unwrap_or(Diagnostic::MalformedCall);
+            frame.invalid(opener_span, diagnostic, sink);
+        } else {
+            frame.release(opener_span, opener.bytes, sink);
+            if !tail.is_empty() {
+                frame.release(tail_span, tail, sink);
+            }
+            if let Some(diagnostic) = diagnostic {
+                sink.diagnostic(Span::new(opener_span.start, tail_span.end), diagnostic);
+            }
+            if self.in_section && !self.implied {
+                sink.diagnostic(Span::at(tail_span.end), Diagnostic::UnclosedSection);
+            }
+        }
+        self.reset_structure();
+    }
+
+    /// An invoke tag closed: a call begins (ending the open one, whose closer is missing).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn invoke_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        self_closing: bool,
+        options: &Options,
+        sink: &mut S,
+    ) {
+        let name = match self.tag.name() {
+            None => Err(Diagnostic::MissingName),
+            Some((raw, offset)) => {
+                let (lead, name) = trim(raw);
+                if name.len() <= MAX_NAME && valid_name(name) {
+                    let start = tail_span.start + (offset + lead) as u64;
+                    Ok((
+                        Span::new(start, start + name.len() as u64),
+                        offset + lead,
+                        name.len(),
+                    ))
+                } else {
+                    Err(Diagnostic::InvalidName)
+                }
+            }
+        };
+        let (name_span, from, len) = match name {
+            Ok(name) => name,
+            Err(diagnostic) => {
+                self.broken_tag(
+                    frame,
+                    opener,
+                    opener_span,
+                    tail_span,
+                    Some(diagnostic),
+                    sink,
+                );
+                return;
+            }
+        };
+        if self.in_call {
+            sink.diagnostic(Span::at(opener_span.start), Diagnostic::UnclosedInvoke);
+            self.in_call = false;
+            frame.complete(Span::at(opener_span.start), sink);
+        }
+        sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
+        sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
+        if !self.in_section && self.tagset.bare_call == BareCall::MissingSection {
+            sink.diagnostic(opener_span, Diagnostic::MissingSection);
+            self.in_section = true;
+            self.implied = true;
+        }
+        if !frame.open_call(opener_span, options, sink) {
+            self.reset_structure();
+            return;
+        }
+        frame.name(name_span, &self.tag.bytes()[from..from + len], sink);
+        self.in_call = true;
+        self.arg_bytes = 0;
+        if self_closing {
+            self.complete(frame, Span::at(tail_span.end), sink);
+        } else {
+            self.phase = Phase::Invoke;
+        }
+    }
+
+    /// A parameter tag closed: its value begins.
+    pub(super) fn param_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        self_closing: bool,
+        sink: &mut S,
+    ) {
+        let tail = self.tag.bytes();
+        sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
+        sink.markup(tail_span, Markup::Envelope, tail);
+        let key = self.tag.name().map(|(raw, offset)| {
+            let (lead, key) = trim(raw);
+            (key, tail_span.start + (offset + lead) as u64)
+        });
+        let Some((key, key_start)) = key.filter(|(key, _)| !key.is_empty()) else {
+            frame.invalid(opener_span, Diagnostic::MissingKey, sink);
+            self.reset_structure();
+            return;
+        };
+        let kind = match self.tag.string().map(|s| trim(s).1) {
+            None => ValueKind::Untyped,
+            Some(s) if s.eq_ignore_ascii_case(b"true") => ValueKind::Text,
+            Some(s) if s.eq_ignore_ascii_case(b"false") => ValueKind::Json,
+            Some(_) => {
+                sink.diagnostic(tail_span, Diagnostic::InvalidStringAttribute);
+                ValueKind::Untyped
+            }
+        };
+        frame.param(
+            Span::new(key_start, key_start + key.len() as u64),
+            key,
+            kind,
+            sink,
+        );
+        if self_closing {
+            frame.param_end(Span::at(tail_span.end), sink);
+            self.phase = Phase::Invoke;
+        } else {
+            self.phase = Phase::Value;
+            self.lead = self.tagset.framing;
+        }
+    }
+}
+
+/// Whether `opener` is the equals form (`<function=`, `<parameter=`), whose name follows
+/// it directly.
+pub(super) fn equals_form(opener: &Delimiter) -> bool {
+    opener.bytes.last() == Some(&b'=')
+}
+
+/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form;
+/// whitespace, `>` or `/` otherwise (`<parameterx` is no tag).
+pub(super) fn begins_tag(opener: &Delimiter, b: u8) -> bool {
+    if equals_form(opener) {
+        !is_ws(b) && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else {
+        is_ws(b) || b == b'>' || b == b'/'
+    }
+}
