@@ -218,6 +218,8 @@ impl Stage {
         c.pend = None;
     }
 
+    /// Normalizes one fragment, `raw`, writing what is decided to `out` and holding a
+    /// pending segment for the next fragment.
     pub(super) fn feed(&mut self, raw: &[u8], out: &mut impl FnMut(&[u8])) {
         let mut c = Cur { run: 0, pend: None };
         let mut i = 0;
@@ -260,36 +262,8 @@ impl Stage {
                         None => i = raw.len(),
                     }
                 }
-                St::Lit(lit) => {
-                    let pos = self.pending_len(&c, i);
-                    match lit.python().get(pos) {
-                        Some(&want) if b == want => i += 1,
-                        Some(_) => {
-                            self.keep(&mut c, out);
-                            self.st = if is_word(b) { St::Word } else { St::Value };
-                        }
-                        None if is_word(b) => {
-                            self.keep(&mut c, out);
-                            self.st = St::Word;
-                        }
-                        None => {
-                            self.replace(&mut c, raw, i, lit.json(), out);
-                            self.st = St::Value;
-                        }
-                    }
-                }
-                St::Comma => match b {
-                    b' ' | b'\t' | b'\n' | b'\r' if self.pending_len(&c, i) < HOLD => i += 1,
-                    b'}' | b']' => {
-                        self.drop_first(&mut c, raw, out);
-                        self.st = St::Value;
-                    }
-                    _ => {
-                        // Anything else, or whitespace past the buffer: the comma stays.
-                        self.keep(&mut c, out);
-                        self.st = St::Value;
-                    }
-                },
+                St::Lit(lit) => i = self.lit(&mut c, raw, i, b, lit, out),
+                St::Comma => i = self.comma(&mut c, raw, i, b, out),
                 St::Str(q) => {
                     let rest = raw.get(i..).unwrap_or(&[]);
                     let Some(k) = find_in_string(q, rest) else {
@@ -328,88 +302,192 @@ impl Stage {
                     }
                     i += 1;
                 }
-                St::Esc(q) => match b {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                        self.keep(&mut c, out);
-                        self.st = St::Str(q);
-                        i += 1;
-                    }
-                    b'\'' if q == Quote::Single => {
-                        // `\'` in a single-quoted string is a plain `'`.
-                        self.replace(&mut c, raw, i, b"", out);
-                        self.st = St::Str(q);
-                        i += 1;
-                    }
-                    b'u' => {
-                        self.st = St::Uni(q, 0, 0);
-                        i += 1;
-                    }
-                    _ => {
-                        // Invalid escape: a literal backslash; `b` is reread as content.
-                        self.insert(&mut c, raw, b"\\", out);
-                        self.st = St::Str(q);
-                    }
-                },
-                St::Uni(q, n, acc) => {
-                    if let Some(d) = hex(b) {
-                        i += 1;
-                        let acc = (acc << 4) | u16::from(d);
-                        if n < 3 {
-                            self.st = St::Uni(q, n + 1, acc);
-                        } else if is_high(acc) {
-                            // Kept only if its low half follows (repair 7).
-                            self.st = St::High(q, 0, 0);
-                        } else if is_low(acc) {
-                            // A low surrogate without its high half (repair 7).
-                            self.replace(&mut c, raw, i, REPLACEMENT_ESCAPE, out);
-                            self.st = St::Str(q);
-                        } else {
-                            self.keep(&mut c, out);
-                            self.st = St::Str(q);
-                        }
-                    } else {
-                        // Fewer than four hex digits: `\u...` is literal; `b` is reread.
-                        self.insert(&mut c, raw, b"\\", out);
-                        self.st = St::Str(q);
-                    }
-                }
-                St::High(q, k, acc) => {
-                    let low = match (k, hex(b)) {
-                        (0, _) => b == b'\\',
-                        (1, _) => b == b'u',
-                        (2..=4, Some(_)) => true,
-                        (5, Some(d)) => is_low((acc << 4) | u16::from(d)),
-                        _ => false,
-                    };
-                    if low {
-                        i += 1;
-                        if k >= 5 {
-                            // A valid pair passes unchanged.
-                            self.keep(&mut c, out);
-                            self.st = St::Str(q);
-                        } else {
-                            let acc = match hex(b) {
-                                Some(d) if k >= 2 => (acc << 4) | u16::from(d),
-                                _ => acc,
-                            };
-                            self.st = St::High(q, k + 1, acc);
-                        }
-                    } else if k == 0 {
-                        // A lone high surrogate; `b` is reread as content.
-                        self.replace(&mut c, raw, i, REPLACEMENT_ESCAPE, out);
-                        self.st = St::Str(q);
-                    } else {
-                        // A lone high surrogate, then the start of another escape, which goes
-                        // on from its state before `b`; `b` is reread.
-                        self.replace_head(&mut c, raw, 6, REPLACEMENT_ESCAPE, out);
-                        self.st = match k {
-                            1 => St::Esc(q),
-                            _ => St::Uni(q, k - 2, acc),
-                        };
-                    }
-                }
+                St::Esc(q) => i = self.esc(&mut c, raw, i, b, q, out),
+                St::Uni(q, n, acc) => i = self.uni(&mut c, raw, i, b, (q, n, acc), out),
+                St::High(q, k, acc) => i = self.high(&mut c, raw, i, b, (q, k, acc), out),
             }
         }
+        self.end_fragment(&c, raw, out);
+    }
+
+    /// At `raw[i] == b` in a prefix of Python literal `lit`; returns where the scan goes on
+    /// (at `i` when `b` is read again in the new state).
+    #[inline(always)]
+    fn lit(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        mut i: usize,
+        b: u8,
+        lit: Lit,
+        out: &mut impl FnMut(&[u8]),
+    ) -> usize {
+        let pos = self.pending_len(c, i);
+        match lit.python().get(pos) {
+            Some(&want) if b == want => i += 1,
+            Some(_) => {
+                self.keep(c, out);
+                self.st = if is_word(b) { St::Word } else { St::Value };
+            }
+            None if is_word(b) => {
+                self.keep(c, out);
+                self.st = St::Word;
+            }
+            None => {
+                self.replace(c, raw, i, lit.json(), out);
+                self.st = St::Value;
+            }
+        }
+        i
+    }
+
+    /// At `raw[i] == b` after a comma: a trailing comma is dropped (repair 4).
+    #[inline(always)]
+    fn comma(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        mut i: usize,
+        b: u8,
+        out: &mut impl FnMut(&[u8]),
+    ) -> usize {
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' if self.pending_len(c, i) < HOLD => i += 1,
+            b'}' | b']' => {
+                self.drop_first(c, raw, out);
+                self.st = St::Value;
+            }
+            _ => {
+                // Anything else, or whitespace past the buffer: the comma stays.
+                self.keep(c, out);
+                self.st = St::Value;
+            }
+        }
+        i
+    }
+
+    /// At `raw[i] == b` after a backslash in a string quoted by `q`.
+    #[inline(always)]
+    fn esc(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        mut i: usize,
+        b: u8,
+        q: Quote,
+        out: &mut impl FnMut(&[u8]),
+    ) -> usize {
+        match b {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                self.keep(c, out);
+                self.st = St::Str(q);
+                i += 1;
+            }
+            b'\'' if q == Quote::Single => {
+                // `\'` in a single-quoted string is a plain `'`.
+                self.replace(c, raw, i, b"", out);
+                self.st = St::Str(q);
+                i += 1;
+            }
+            b'u' => {
+                self.st = St::Uni(q, 0, 0);
+                i += 1;
+            }
+            _ => {
+                // Invalid escape: a literal backslash; `b` is reread as content.
+                self.insert(c, raw, b"\\", out);
+                self.st = St::Str(q);
+            }
+        }
+        i
+    }
+
+    /// At `raw[i] == b` in a `\u` escape: quote, hex digits read, their value.
+    #[inline(always)]
+    fn uni(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        mut i: usize,
+        b: u8,
+        (q, n, acc): (Quote, u8, u16),
+        out: &mut impl FnMut(&[u8]),
+    ) -> usize {
+        if let Some(d) = hex(b) {
+            i += 1;
+            let acc = (acc << 4) | u16::from(d);
+            if n < 3 {
+                self.st = St::Uni(q, n + 1, acc);
+            } else if is_high(acc) {
+                // Kept only if its low half follows (repair 7).
+                self.st = St::High(q, 0, 0);
+            } else if is_low(acc) {
+                // A low surrogate without its high half (repair 7).
+                self.replace(c, raw, i, REPLACEMENT_ESCAPE, out);
+                self.st = St::Str(q);
+            } else {
+                self.keep(c, out);
+                self.st = St::Str(q);
+            }
+        } else {
+            // Fewer than four hex digits: `\u...` is literal; `b` is reread.
+            self.insert(c, raw, b"\\", out);
+            self.st = St::Str(q);
+        }
+        i
+    }
+
+    /// At `raw[i] == b` after a high surrogate escape: quote, bytes of what may be its low
+    /// half, their hex value (repair 7).
+    #[inline(always)]
+    fn high(
+        &mut self,
+        c: &mut Cur,
+        raw: &[u8],
+        mut i: usize,
+        b: u8,
+        (q, k, acc): (Quote, u8, u16),
+        out: &mut impl FnMut(&[u8]),
+    ) -> usize {
+        let low = match (k, hex(b)) {
+            (0, _) => b == b'\\',
+            (1, _) => b == b'u',
+            (2..=4, Some(_)) => true,
+            (5, Some(d)) => is_low((acc << 4) | u16::from(d)),
+            _ => false,
+        };
+        if low {
+            i += 1;
+            if k >= 5 {
+                // A valid pair passes unchanged.
+                self.keep(c, out);
+                self.st = St::Str(q);
+            } else {
+                let acc = match hex(b) {
+                    Some(d) if k >= 2 => (acc << 4) | u16::from(d),
+                    _ => acc,
+                };
+                self.st = St::High(q, k + 1, acc);
+            }
+        } else if k == 0 {
+            // A lone high surrogate; `b` is reread as content.
+            self.replace(c, raw, i, REPLACEMENT_ESCAPE, out);
+            self.st = St::Str(q);
+        } else {
+            // A lone high surrogate, then the start of another escape, which goes
+            // on from its state before `b`; `b` is reread.
+            self.replace_head(c, raw, 6, REPLACEMENT_ESCAPE, out);
+            self.st = match k {
+                1 => St::Esc(q),
+                _ => St::Uni(q, k - 2, acc),
+            };
+        }
+        i
+    }
+
+    /// At the end of a fragment: what is decided goes out; a pending segment is held.
+    #[inline(always)]
+    fn end_fragment(&mut self, c: &Cur, raw: &[u8], out: &mut impl FnMut(&[u8])) {
         if self.st.pending() {
             // Emit up to the pending segment and hold the rest of it.
             let from = match c.pend {
