@@ -3,6 +3,7 @@
 //! reasoning, the four ways a call ends).
 
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::budget::Budget;
 use crate::lex::json::JsonValue;
 use crate::options::{Options, MAX_DRAFT_CALLS};
 use crate::scan::{DelimiterScan, Stop};
@@ -84,21 +85,20 @@ impl Frame {
 
     /// The argument fast path of the JSON families: a whole chunk inside a JSON string of
     /// the current call's arguments goes out as one `tool_args` event, within the call's
-    /// argument budget (`arg_bytes` so far). Returns `false`, having done nothing, when the
+    /// argument budget (`budget`, counted so far). Returns `false`, having done nothing, when the
     /// chunk needs the general machine.
     #[inline(always)]
     pub(crate) fn plain_args<S: Sink>(
         &self,
         value: &mut JsonValue,
-        arg_bytes: &mut u64,
+        budget: &mut Budget,
         chunk: &[u8],
         span: Span,
         options: &Options,
         sink: &mut S,
     ) -> bool {
-        let room = options.max_argument_bytes.saturating_sub(*arg_bytes);
-        if chunk.len() as u64 <= room && value.take_inside_string(chunk) {
-            *arg_bytes += chunk.len() as u64;
+        if budget.fits(chunk.len(), options) && value.take_inside_string(chunk) {
+            budget.add(chunk.len());
             sink.tool_args(span, self.call.index, chunk);
             return true;
         }

@@ -21,6 +21,7 @@
 //!   ([`Family::finish_phase`]); the drafts of an unclosed reasoning block (rule 7); the open
 //!   call cut off ([`Family::cut_off`]); the reasoning block closed.
 
+pub(crate) mod budget;
 pub(crate) mod follow;
 pub(crate) mod frame;
 

@@ -4,6 +4,7 @@
 use arrayvec::ArrayVec;
 
 use super::Phase;
+use crate::engine::budget;
 use crate::lex::blank::Blank;
 use crate::lex::call_block::Block;
 use crate::lex::cursor::Out;
@@ -162,7 +163,7 @@ impl Body {
     /// The stream offset where the call reaches `max_argument_bytes`, if one is open.
     pub(super) fn limit(&self, options: &Options) -> Option<u64> {
         match self {
-            Body::Literal(call) => Some(call.start.saturating_add(options.max_argument_bytes)),
+            Body::Literal(call) => Some(budget::end_offset(call.start, options)),
             Body::ToolCode(block) => block.limit(options),
         }
     }

@@ -40,6 +40,7 @@ use core::ops::ControlFlow;
 use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::budget::Budget;
 use crate::engine::frame::{envelope_while, held_markup, Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::name::is_ws;
@@ -122,8 +123,8 @@ pub(crate) struct Glm {
     key_to: u8,
     /// Offset in `buf` of a repeated key tag, if there was one.
     repeat: Option<u8>,
-    /// Value bytes of the current call, against [`Options::max_argument_bytes`].
-    arg_bytes: u64,
+    /// Value bytes of the current call.
+    budget: Budget,
     /// The name ran into the first key (`NAMEKEY</arg_key>`, corpus 018): that key is
     /// reported empty.
     glued: bool,
@@ -143,7 +144,7 @@ impl Glm {
             key_from: 0,
             key_to: 0,
             repeat: None,
-            arg_bytes: 0,
+            budget: Budget::EMPTY,
             glued: false,
         }
     }
@@ -372,7 +373,7 @@ impl Family for Glm {
         sink: &mut S,
     ) -> bool {
         if self.phase == Phase::Value && self.plain_value(frame, chunk, options) {
-            self.arg_bytes += chunk.len() as u64;
+            self.budget.add(chunk.len());
             self.lookahead
                 .value_text(frame.call.index, span, chunk, sink);
             return true;

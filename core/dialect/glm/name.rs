@@ -5,6 +5,7 @@ use core::ops::ControlFlow;
 
 use super::{Glm, Phase};
 use crate::automaton::Delimiter;
+use crate::engine::budget::Budget;
 use crate::engine::frame::Frame;
 use crate::lex::name::{trim, valid_name};
 use crate::options::{Options, MAX_NAME};
@@ -131,7 +132,7 @@ impl Glm {
         let name_span = Span::new(name_start, name_start + name.len() as u64);
         frame.name(name_span, name, sink);
         self.in_call = true;
-        self.arg_bytes = 0;
+        self.budget = Budget::EMPTY;
         self.phase = Phase::Body;
         true
     }

@@ -18,7 +18,7 @@ impl Glm {
     #[inline]
     pub(super) fn plain_value(&self, frame: &Frame, chunk: &[u8], options: &Options) -> bool {
         frame.delimiters.state == START
-            && chunk.len() as u64 <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
+            && self.budget.fits(chunk.len(), options)
             && self.modes.value.find_start(chunk).is_none()
     }
 
@@ -38,14 +38,9 @@ impl Glm {
         // The limit falls on the same byte whatever the chunking: where the value bytes
         // taken (released or held as whitespace) plus those held as a possible closer
         // reach it.
-        let counted = self.arg_bytes + frame.delimiters.hold.len() as u64;
-        let room = options.max_argument_bytes.saturating_sub(counted);
-        let end = if (chunk.len() - pos) as u64 > room {
-            pos + room as usize
-        } else {
-            chunk.len()
-        };
-        let arg_bytes = &mut self.arg_bytes;
+        let held = frame.delimiters.hold.len();
+        let end = self.budget.clip(pos, chunk.len(), held, options);
+        let budget = &mut self.budget;
         let lookahead = &mut self.lookahead;
         let stop = frame.delimiters.scan(
             self.modes.value,
@@ -53,7 +48,7 @@ impl Glm {
             pos,
             base,
             &mut |span, bytes| {
-                *arg_bytes += bytes.len() as u64;
+                budget.add(bytes.len());
                 lookahead.value_text(call, span, bytes, sink);
             },
         );
@@ -230,11 +225,9 @@ impl Glm {
             frame.release(span, bytes, sink);
             return true;
         }
-        let room = options.max_argument_bytes.saturating_sub(self.arg_bytes);
-        let take = (bytes.len() as u64).min(room) as usize;
+        let (take, _) = self.budget.take(0, bytes.len(), options);
         let call = frame.call.index;
         if take > 0 {
-            self.arg_bytes += take as u64;
             let taken = Span::new(span.start, span.start + take as u64);
             self.lookahead.value_text(call, taken, &bytes[..take], sink);
         }

@@ -49,6 +49,7 @@
 mod header;
 
 use crate::automaton::{Delimiter, Dfa};
+use crate::engine::budget::Budget;
 use crate::engine::frame::{Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
@@ -85,14 +86,15 @@ enum Value {
 #[derive(Debug, Clone)]
 struct Call {
     json: JsonValue,
-    arg_bytes: u64,
+    /// Argument bytes so far.
+    budget: Budget,
 }
 
 impl Call {
     const fn new() -> Self {
         Call {
             json: JsonValue::new(),
-            arg_bytes: 0,
+            budget: Budget::EMPTY,
         }
     }
 }
@@ -383,14 +385,10 @@ impl Harmony {
                 Step::Done(k) | Step::Error(k) => i + k,
             };
             // The limit falls on the same byte whatever the chunking.
-            let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-            let over = (end - i) as u64 > allowed;
-            if over {
-                end = i + allowed as usize;
-            }
+            let over;
+            (end, over) = call.budget.take(i, end, options);
             if end > i {
                 sink.tool_args(Span::new(at(i), at(end)), index, &chunk[i..end]);
-                call.arg_bytes += (end - i) as u64;
             }
             if over {
                 self.invalid(frame, Span::at(at(end)), Diagnostic::ArgumentsTooLong, sink);
@@ -512,14 +510,7 @@ impl Family for Harmony {
         self.phase == Phase::Args
             && self.value == Value::Inside
             && chunk.len() <= 64
-            && frame.plain_args(
-                &mut call.json,
-                &mut call.arg_bytes,
-                chunk,
-                span,
-                options,
-                sink,
-            )
+            && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, options, sink)
     }
 
     /// Harmony's tokens act on messages (a header begins, any end closes the message), not

@@ -39,7 +39,7 @@ impl Family for JsonTag {
             && chunk.len() <= 64
             && frame.plain_args(
                 &mut call.value,
-                &mut call.arg_bytes,
+                &mut call.budget,
                 chunk,
                 span,
                 options,

@@ -9,6 +9,7 @@ use arrayvec::ArrayVec;
 use name::decode_name;
 
 use crate::automaton::{Dfa, START};
+use crate::engine::budget::Budget;
 use crate::engine::frame::{Anchored, Frame};
 use crate::engine::Family;
 use crate::lex::cursor::Cursor;
@@ -93,7 +94,8 @@ struct Call {
     has_name: bool,
     has_args: bool,
     value: JsonValue,
-    arg_bytes: u64,
+    /// Argument bytes so far.
+    budget: Budget,
     /// Bytes of the opening fence line so far; 0 when the body is not fenced.
     fence: u8,
 }
@@ -112,7 +114,7 @@ impl Call {
             has_name: false,
             has_args: false,
             value: JsonValue::new(),
-            arg_bytes: 0,
+            budget: Budget::EMPTY,
             fence: 0,
         }
     }
@@ -249,15 +251,11 @@ impl JsonTag {
             Step::Done(k) | Step::Error(k) => i + k,
         };
         // The limit falls on the same byte whatever the chunking.
-        let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-        let over = (end - i) as u64 > allowed;
-        if over {
-            end = i + allowed as usize;
-        }
+        let over;
+        (end, over) = call.budget.take(i, end, options);
         if end > i {
             let index = c.frame.call.index;
             c.sink.tool_args(c.span(i, end), index, &chunk[i..end]);
-            call.arg_bytes += (end - i) as u64;
         }
         c.run = end;
         if over {
@@ -285,13 +283,11 @@ impl JsonTag {
         };
         // Skipped values count against the same limit as arguments, so one call never
         // swallows an unbounded stream.
-        let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-        if (end - i) as u64 > allowed {
-            let end = i + allowed as usize;
+        let (end, over) = call.budget.take(i, end, options);
+        if over {
             let span = Span::at(c.at(end));
             return self.broken(c, end, span, Diagnostic::ArgumentsTooLong);
         }
-        call.arg_bytes += (end - i) as u64;
         match step {
             Step::More => {}
             Step::Done(_) => call.envelope = Envelope::Next,

@@ -133,12 +133,9 @@ impl TokenJson {
         let mut over = false;
         if !call.broken {
             // The limit falls on the same byte whatever the chunking.
-            let allowed = options.max_argument_bytes.saturating_sub(call.arg_bytes);
-            over = (end - pos) as u64 > allowed;
-            args = if over { pos + allowed as usize } else { end };
+            (args, over) = call.budget.take(pos, end, options);
             if args > pos {
                 sink.tool_args(Span::new(at(pos), at(args)), index, &chunk[pos..args]);
-                call.arg_bytes += (args - pos) as u64;
             }
         }
         if over {

@@ -46,6 +46,7 @@ mod args;
 mod header;
 
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::budget::Budget;
 use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::json::JsonValue;
@@ -128,7 +129,8 @@ struct Call {
     /// Inside a JSON value: begun and not complete.
     in_value: bool,
     value: JsonValue,
-    arg_bytes: u64,
+    /// Argument bytes so far.
+    budget: Budget,
     /// Bytes of the opening fence line so far; 0 when the arguments are not fenced.
     fence: u8,
     /// The call broke (an invalid or over-long name, a limit, arguments that are not JSON)
@@ -153,7 +155,7 @@ impl Call {
             has_value: false,
             in_value: false,
             value: JsonValue::new(),
-            arg_bytes: 0,
+            budget: Budget::EMPTY,
             fence: 0,
             broken: false,
             head_dropped: false,
@@ -486,8 +488,8 @@ impl Family for TokenJson {
                     }
                     plain
                 } else {
-                    let (value, arg_bytes) = (&mut call.value, &mut call.arg_bytes);
-                    frame.plain_args(value, arg_bytes, chunk, span, options, sink)
+                    let (value, budget) = (&mut call.value, &mut call.budget);
+                    frame.plain_args(value, budget, chunk, span, options, sink)
                 }
             }
             _ => false,

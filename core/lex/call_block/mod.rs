@@ -14,6 +14,7 @@ mod scan;
 
 use arrayvec::ArrayVec;
 
+use crate::engine::budget;
 use crate::engine::frame::Frame;
 use crate::lex::python::PyValue;
 use crate::options::{Options, MAX_NAME};
@@ -164,8 +165,7 @@ impl Block {
     /// open.
     #[inline(always)]
     pub(crate) fn limit(&self, options: &Options) -> Option<u64> {
-        self.slot
-            .then(|| self.start.saturating_add(options.max_argument_bytes))
+        self.slot.then(|| budget::end_offset(self.start, options))
     }
 
     /// A chunk that lies inside a string of a value whole: its piece.

@@ -36,6 +36,7 @@
 use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
+use crate::engine::budget::Budget;
 use crate::engine::follow;
 use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::lex::blank::Blank;
@@ -135,8 +136,8 @@ pub(crate) struct ParamCalls {
     closer_alive: u8,
     /// An opener after the candidate that matched; the first byte of its tag decides.
     follow: Option<&'static Delimiter>,
-    /// Value bytes of the current call, against [`Options::max_argument_bytes`].
-    arg_bytes: u64,
+    /// Value bytes of the current call.
+    budget: Budget,
 }
 
 /// What followed a rejected candidate, to be scanned again.
@@ -175,7 +176,7 @@ impl ParamCalls {
             closer_len: 0,
             closer_alive: 0,
             follow: None,
-            arg_bytes: 0,
+            budget: Budget::EMPTY,
         }
     }
 
@@ -219,10 +220,10 @@ impl ParamCalls {
         if self.phase == Phase::Value
             && !self.lead
             && frame.delimiters.state == START
-            && len <= options.max_argument_bytes.saturating_sub(self.arg_bytes)
+            && self.budget.fits(chunk.len(), options)
             && self.tagset.value.find_start(chunk).is_none()
         {
-            self.arg_bytes += len;
+            self.budget.add(chunk.len());
             emit_value(
                 &mut self.newline,
                 self.tagset.framing,

@@ -303,7 +303,7 @@ impl ParamCalls {
         }
         frame.name(name_span, &self.tag.bytes()[from..from + len], sink);
         self.in_call = true;
-        self.arg_bytes = 0;
+        self.budget = Budget::EMPTY;
         if self_closing {
             self.complete(frame, Span::at(tail_span.end), sink);
         } else {

@@ -23,14 +23,9 @@ impl ParamCalls {
         }
         // The limit falls on the same byte whatever the chunking: where the value bytes
         // released plus those held as a possible closer reach it.
-        let counted = self.arg_bytes + frame.delimiters.hold.len() as u64;
-        let room = options.max_argument_bytes.saturating_sub(counted);
-        let end = if (chunk.len() - pos) as u64 > room {
-            pos + room as usize
-        } else {
-            chunk.len()
-        };
-        let arg_bytes = &mut self.arg_bytes;
+        let held = frame.delimiters.hold.len();
+        let end = self.budget.clip(pos, chunk.len(), held, options);
+        let budget = &mut self.budget;
         let newline = &mut self.newline;
         let framing = self.tagset.framing;
         let stop = frame.delimiters.scan(
@@ -39,7 +34,7 @@ impl ParamCalls {
             pos,
             base,
             &mut |span, bytes| {
-                *arg_bytes += bytes.len() as u64;
+                budget.add(bytes.len());
                 emit_value(newline, framing, call, span, bytes, sink);
             },
         );
@@ -464,8 +459,7 @@ impl ParamCalls {
             frame.release(span, bytes, sink);
             return true;
         }
-        let room = options.max_argument_bytes.saturating_sub(self.arg_bytes);
-        let take = (bytes.len() as u64).min(room) as usize;
+        let (take, _) = self.budget.take(0, bytes.len(), options);
         if take > 0 {
             emit_value(
                 &mut self.newline,
@@ -475,7 +469,6 @@ impl ParamCalls {
                 &bytes[..take],
                 sink,
             );
-            self.arg_bytes += take as u64;
         }
         if take == bytes.len() {
             return true;
