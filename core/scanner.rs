@@ -12,7 +12,7 @@ use crate::dialect::params::{self, Params};
 use crate::dialect::token_json::{self, TokenJson};
 use crate::edges::{Edges, Watch};
 use crate::engine::follow;
-use crate::engine::Engine;
+use crate::engine::{Engine, TextModes};
 use crate::lex::params::Tagset;
 use crate::options::{Error, Options};
 use crate::tables::BareCall;
@@ -307,17 +307,26 @@ impl fmt::Display for Dialect {
     }
 }
 
-/// Each dialect's modes, as its family's phase machine reads them.
+/// A table's `content` and `reasoning` modes.
+macro_rules! text_modes {
+    ($t:ident) => {
+        TextModes {
+            content: &tables::$t::CONTENT,
+            reasoning: &tables::$t::REASONING,
+        }
+    };
+}
+
+// Each dialect's modes, as its family's phase machine reads them.
+
 static HERMES: json_tag::Modes = json_tag::Modes {
-    content: &tables::hermes::CONTENT,
-    reasoning: &tables::hermes::REASONING,
+    text: text_modes!(hermes),
     body: &tables::hermes::CALL_BODY,
     tail: &tables::hermes::CALL_TAIL,
 };
 
 static QWEN3: json_tag::Modes = json_tag::Modes {
-    content: &tables::qwen3::CONTENT,
-    reasoning: &tables::qwen3::REASONING,
+    text: text_modes!(qwen3),
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
 };
@@ -340,8 +349,7 @@ static DSML: Tagset = Tagset {
 macro_rules! token_json {
     ($t:ident, $markup:expr) => {
         token_json::Modes {
-            content: &tables::$t::CONTENT,
-            reasoning: &tables::$t::REASONING,
+            text: text_modes!($t),
             section: &tables::$t::SECTION,
             call: &tables::$t::CALL,
             header: tables::$t::KNOBS.header,
@@ -373,49 +381,42 @@ static KIMI: token_json::Modes = token_json!(kimi, None);
 static DEEPSEEK: token_json::Modes = token_json!(deepseek, Some(&DSML));
 
 static XML: params::Modes = params::Modes {
-    content: &tables::xml::CONTENT,
-    reasoning: &tables::xml::REASONING,
+    text: text_modes!(xml),
     tags: tagset!(xml),
     embedded: Some(&DSML),
 };
 
 static GEMMA: gemma::Modes = gemma::Modes {
-    content: &tables::gemma::CONTENT,
-    reasoning: &tables::gemma::REASONING,
+    text: text_modes!(gemma),
     body: &tables::gemma::CALL_BODY,
     string: &tables::gemma::STRING,
     tail: &tables::gemma::CALL_TAIL,
 };
 
 static GEMINI: gemini::Modes = gemini::Modes {
-    content: &tables::gemini::CONTENT,
-    reasoning: &tables::gemini::REASONING,
+    text: text_modes!(gemini),
 };
 
 static ANTHROPIC: params::Modes = params::Modes {
-    content: &tables::anthropic::CONTENT,
-    reasoning: &tables::anthropic::REASONING,
+    text: text_modes!(anthropic),
     tags: tagset!(anthropic),
     embedded: None,
 };
 
 static MINIMAX: params::Modes = params::Modes {
-    content: &tables::minimax::CONTENT,
-    reasoning: &tables::minimax::REASONING,
+    text: text_modes!(minimax),
     tags: tagset!(minimax),
     embedded: None,
 };
 
 static QWEN3_CODER: params::Modes = params::Modes {
-    content: &tables::qwen3_coder::CONTENT,
-    reasoning: &tables::qwen3_coder::REASONING,
+    text: text_modes!(qwen3_coder),
     tags: tagset!(qwen3_coder),
     embedded: None,
 };
 
 static GLM: glm::Modes = glm::Modes {
-    content: &tables::glm::CONTENT,
-    reasoning: &tables::glm::REASONING,
+    text: text_modes!(glm),
     body: &tables::glm::BODY,
     key: &tables::glm::KEY,
     value: &tables::glm::VALUE,

@@ -15,7 +15,7 @@
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
-use crate::engine::{Family, Sealed};
+use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::call_block::Block;
 use crate::options::Options;
 use crate::{Markup, Role, Sink, Span};
@@ -23,10 +23,8 @@ use crate::{Markup, Role, Sink, Span};
 /// The scanner modes of the dialect, from its table file.
 #[derive(Debug)]
 pub(crate) struct Modes {
-    /// Visible text.
-    pub(crate) content: &'static Dfa,
-    /// Inside a reasoning block: fences and stop tokens.
-    pub(crate) reasoning: &'static Dfa,
+    /// Content and reasoning.
+    pub(crate) text: TextModes,
 }
 /// Where the Gemini machine is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -362,11 +360,7 @@ impl Family for Gemini {
 
     #[inline(always)]
     fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        if frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.modes.text.dfa(frame)
     }
 
     /// Reasoning is followed line by line: fences are looked at where a line starts.

@@ -8,7 +8,7 @@
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
-use crate::engine::{Family, Sealed};
+use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::params::{ParamCalls, Tagset};
 use crate::options::Options;
 use crate::{Role, Sink, Span};
@@ -16,10 +16,8 @@ use crate::{Role, Sink, Span};
 /// The modes of a dialect of the parameters family.
 #[derive(Debug)]
 pub(crate) struct Modes {
-    /// Visible text.
-    pub(crate) content: &'static Dfa,
-    /// Inside a reasoning block.
-    pub(crate) reasoning: &'static Dfa,
+    /// Content and reasoning.
+    pub(crate) text: TextModes,
     /// The tagset that `section_open` and `call_open` delimiters in text enter.
     pub(crate) tags: Tagset,
     /// The tagset that `markup_open` delimiters in text enter (the `xml` dialect's DSML,
@@ -54,11 +52,7 @@ impl Family for Params {
 
     #[inline(always)]
     fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        if frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.modes.text.dfa(frame)
     }
 
     #[inline(always)]

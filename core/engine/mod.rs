@@ -145,6 +145,28 @@ pub(crate) trait Family: Sealed {
     fn to_text(&mut self);
 }
 
+/// A dialect's two text modes, as the families whose text is only content or reasoning
+/// read them (Harmony's text modes follow its messages instead).
+#[derive(Debug)]
+pub(crate) struct TextModes {
+    /// Visible text.
+    pub(crate) content: &'static Dfa,
+    /// Inside a reasoning block.
+    pub(crate) reasoning: &'static Dfa,
+}
+
+impl TextModes {
+    /// The DFA of the text mode the stream is in.
+    #[inline(always)]
+    pub(crate) fn dfa(&self, frame: &Frame) -> &'static Dfa {
+        if frame.reasoning {
+            self.reasoning
+        } else {
+            self.content
+        }
+    }
+}
+
 /// The driver of one stream over family `F`.
 #[derive(Debug, Clone)]
 pub(crate) struct Engine<F> {

@@ -21,7 +21,7 @@ mod call;
 
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::frame::{envelope_while, Anchored, Frame};
-use crate::engine::{Family, Sealed};
+use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::blank::Blank;
 use crate::lex::json::is_json_ws;
 use crate::options::Options;
@@ -31,10 +31,8 @@ use call::{Body, Call};
 /// The scanner modes of the dialect, from its table file.
 #[derive(Debug)]
 pub(crate) struct Modes {
-    /// Visible text.
-    pub(crate) content: &'static Dfa,
-    /// Inside a reasoning block.
-    pub(crate) reasoning: &'static Dfa,
+    /// Content and reasoning.
+    pub(crate) text: TextModes,
     /// A `<` where a call expects structure.
     pub(crate) body: &'static Dfa,
     /// Inside a `<|"|>` string.
@@ -368,11 +366,7 @@ impl Family for Gemma {
 
     #[inline(always)]
     fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        if frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.modes.text.dfa(frame)
     }
 
     /// Plain `<|"|>` string contents, and plain string contents of a block's value.

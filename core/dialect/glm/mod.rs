@@ -42,7 +42,7 @@ use arrayvec::ArrayVec;
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::budget::Budget;
 use crate::engine::frame::{envelope_while, held_markup, Anchored, Frame};
-use crate::engine::{Family, Sealed};
+use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::name::is_ws;
 use crate::options::{Options, MAX_LOOKAHEAD, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
@@ -51,10 +51,8 @@ use lookahead::{give_back, Lookahead, Rest};
 /// The modes of `glm.toml`.
 #[derive(Debug)]
 pub(crate) struct Modes {
-    /// Visible text.
-    pub(crate) content: &'static Dfa,
-    /// Inside a reasoning block.
-    pub(crate) reasoning: &'static Dfa,
+    /// Content and reasoning.
+    pub(crate) text: TextModes,
     /// Between the parts of a call, anchored: after the name, between pairs, after a
     /// candidate value closer.
     pub(crate) body: &'static Dfa,
@@ -355,11 +353,7 @@ impl Family for Glm {
 
     #[inline(always)]
     fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        if frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.modes.text.dfa(frame)
     }
 
     /// A whole chunk of value text, when nothing in it can close the value.

@@ -17,11 +17,7 @@ impl Family for JsonTag {
 
     #[inline(always)]
     fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        if frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.modes.text.dfa(frame)
     }
 
     #[inline(always)]

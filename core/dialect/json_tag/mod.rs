@@ -12,6 +12,7 @@ use crate::automaton::{Dfa, START};
 use crate::engine::budget::Budget;
 use crate::engine::frame::{Anchored, Frame};
 use crate::engine::Family;
+use crate::engine::TextModes;
 use crate::lex::cursor::Cursor;
 use crate::lex::json::{is_json_ws, JsonValue, Step};
 use crate::options::{Options, MAX_NAME};
@@ -20,10 +21,8 @@ use crate::{Diagnostic, Markup, Role, Sink, Span};
 /// The scanner modes of one dialect of the family, from its table file.
 #[derive(Debug)]
 pub(crate) struct Modes {
-    /// Visible text.
-    pub(crate) content: &'static Dfa,
-    /// Inside a reasoning block.
-    pub(crate) reasoning: &'static Dfa,
+    /// Content and reasoning.
+    pub(crate) text: TextModes,
     /// Markup where a call body expects JSON structure.
     pub(crate) body: &'static Dfa,
     /// After a call's JSON body: whitespace, then the closer.

@@ -48,7 +48,7 @@ mod header;
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::budget::Budget;
 use crate::engine::frame::{envelope_while, Anchored, Frame};
-use crate::engine::{Family, Sealed};
+use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::json::JsonValue;
 use crate::lex::params::{ParamCalls, Tagset};
 use crate::options::{Options, MAX_NAME};
@@ -58,10 +58,8 @@ use crate::{Diagnostic, Markup, Role, Sink, Span};
 /// One dialect of the family: its table modes and its settings.
 #[derive(Debug)]
 pub(crate) struct Modes {
-    /// Visible text.
-    pub(crate) content: &'static Dfa,
-    /// Inside a reasoning block.
-    pub(crate) reasoning: &'static Dfa,
+    /// Content and reasoning.
+    pub(crate) text: TextModes,
     /// Between the calls of a section.
     pub(crate) section: &'static Dfa,
     /// Inside a call: its header, and a `<` where its JSON expects structure.
@@ -456,11 +454,7 @@ impl Family for TokenJson {
 
     #[inline(always)]
     fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        if frame.reasoning {
-            self.modes.reasoning
-        } else {
-            self.modes.content
-        }
+        self.modes.text.dfa(frame)
     }
 
     #[inline(always)]
