@@ -1,5 +1,5 @@
 //! The C ABI's cost per token against the Rust API's, in one run: the same 200-call Hermes
-//! response (`benches/inputs.rs`, 49 837 bytes) fed in 4-byte tokens through
+//! response (`benches/inputs/`, 49 837 bytes) fed in 4-byte tokens through
 //! `Scanner::feed` with a Rust sink and through `inband_scanner_feed` with C callbacks
 //! (level 1), and through `DeltaStream` + `ChunkDelta::to_openai` + serde_json and through
 //! `inband_deltas_feed` (level 2). The extern "C" functions are called as a C program
@@ -18,7 +18,7 @@ use inband_alloc::assemble::AssembleOptions;
 use inband_alloc::stream::DeltaStream;
 use inband_capi::*;
 
-#[path = "../../benches/inputs.rs"]
+#[path = "../../benches/inputs/mod.rs"]
 mod inputs;
 
 const TOKEN: usize = 4;
