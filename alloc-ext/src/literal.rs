@@ -149,10 +149,10 @@ impl LiteralValue {
         if self.gathers_call(piece, bytes, out) {
             return;
         }
-        if self.repeats_quote(piece, bytes) {
-            return;
-        }
+        let repeat = self.note_piece(piece, bytes);
         match piece {
+            // A quote split into fragments is one quote: a later fragment writes nothing.
+            Piece::StringOpen | Piece::StringClose if repeat => return,
             Piece::Space => {
                 if self.after_bare {
                     self.space.extend_from_slice(bytes);
@@ -174,10 +174,14 @@ impl LiteralValue {
                 self.string = true;
                 return;
             }
+            Piece::Punct
+                if self.after_bare
+                    && self.space.is_empty()
+                    && matches!(bytes.first(), Some(b'(' | b'[')) =>
+            {
+                return self.open_call(bytes, out);
+            }
             _ => {}
-        }
-        if self.opens_call(piece, bytes, out) {
-            return;
         }
         self.settle(out);
         self.write_piece(piece, bytes, out);
@@ -219,11 +223,11 @@ impl LiteralValue {
         true
     }
 
-    /// A quote split into fragments is one quote: notes `piece` as the last one (and
-    /// whether a string opened is an f-string), and is true for a later fragment of a
-    /// quote, which writes nothing more.
+    /// Notes `piece` as the last one, and whether a string it opens is an f-string; true
+    /// when the last piece was of the same kind, which for a quote means a fragment of the
+    /// same quote (the scanner may split one across chunks).
     #[inline]
-    fn repeats_quote(&mut self, piece: Piece, bytes: &[u8]) -> bool {
+    fn note_piece(&mut self, piece: Piece, bytes: &[u8]) -> bool {
         let repeat = self.last == Some(piece);
         self.last = Some(piece);
         if piece == Piece::StringOpen {
@@ -235,25 +239,19 @@ impl LiteralValue {
                 self.field = 0;
             }
         }
-        repeat && matches!(piece, Piece::StringOpen | Piece::StringClose)
+        repeat
     }
 
-    /// A `(` or `[` right after a bare word makes it a call (or subscript) written as a
-    /// value, whose text is the value: true, and the text is gathered from here on as a
-    /// [`RawElement`].
+    /// Punctuation `bytes` opening with `(` or `[` right after a bare word: the word is a
+    /// call (or subscript) written as a value, whose text is the value, so the text is
+    /// gathered from here on as a [`RawElement`].
     #[inline]
-    fn opens_call(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) -> bool {
-        if piece == Piece::Punct && self.after_bare && self.space.is_empty() {
-            if let Some(&open @ (b'(' | b'[')) = bytes.first() {
-                let mut text = std::mem::take(&mut self.bare);
-                text.push(open);
-                self.after_bare = false;
-                self.raw = Some(RawElement { text, depth: 1 });
-                self.convert(piece, &bytes[1..], out);
-                return true;
-            }
-        }
-        false
+    fn open_call(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        let mut text = std::mem::take(&mut self.bare);
+        text.push(bytes[0]);
+        self.after_bare = false;
+        self.raw = Some(RawElement { text, depth: 1 });
+        self.convert(Piece::Punct, &bytes[1..], out);
     }
 
     /// Writes a piece that nothing earlier holds back: punctuation, a string's quotes and
