@@ -196,6 +196,12 @@ fn look_ahead_across_chunks() {
             vec!["<ParamClose>", "P-0", "<CallClose>", "X0:Complete"],
         ]
     );
+}
+
+/// Rule 4: a closer followed by a space and more value text is value text, decided by the
+/// next chunk.
+#[test]
+fn closer_then_value_text_across_chunks() {
     assert_eq!(
         harness::per_feed(
             DIALECT,
@@ -225,7 +231,11 @@ fn look_ahead_across_chunks() {
             ],
         ]
     );
-    // Whitespace at a value's end waits for the next byte: the heal's framing, or value.
+}
+
+/// Whitespace at a value's end waits for the next byte: the heal's framing, or value.
+#[test]
+fn trailing_whitespace_across_chunks() {
     assert_eq!(
         harness::per_feed(
             DIALECT,

@@ -162,6 +162,41 @@ fn every_dialect_refuses_the_closer_of_its_result_block() {
     );
 }
 
+/// System, user, assistant and developer turns, the one at `at` holding `text`.
+fn turns_with_text_at(text: &str, at: usize) -> Vec<Message> {
+    let mut all = vec![
+        Message::System {
+            content: "Be brief.".into(),
+        },
+        Message::User {
+            content: "Hi".into(),
+        },
+        Message::Assistant(Assistant {
+            content: "Hello.".into(),
+            ..Assistant::default()
+        }),
+        Message::Developer {
+            content: "Rules.".into(),
+        },
+    ];
+    all[at] = match &all[at] {
+        Message::System { .. } => Message::System {
+            content: text.into(),
+        },
+        Message::User { .. } => Message::User {
+            content: text.into(),
+        },
+        Message::Developer { .. } => Message::Developer {
+            content: text.into(),
+        },
+        _ => Message::Assistant(Assistant {
+            content: text.into(),
+            ..Assistant::default()
+        }),
+    };
+    all
+}
+
 /// A token of the chat template in any message is refused, naming the message's index.
 #[test]
 fn every_message_of_a_transcript_stays_in_its_turn() {
@@ -223,39 +258,7 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
     for (dialect, token, reason) in cases {
         let renderer = Renderer::new(*dialect);
         let text = format!("before {token} after");
-        let messages = |at: usize| -> Vec<Message> {
-            let mut all = vec![
-                Message::System {
-                    content: "Be brief.".into(),
-                },
-                Message::User {
-                    content: "Hi".into(),
-                },
-                Message::Assistant(Assistant {
-                    content: "Hello.".into(),
-                    ..Assistant::default()
-                }),
-                Message::Developer {
-                    content: "Rules.".into(),
-                },
-            ];
-            all[at] = match &all[at] {
-                Message::System { .. } => Message::System {
-                    content: text.clone(),
-                },
-                Message::User { .. } => Message::User {
-                    content: text.clone(),
-                },
-                Message::Developer { .. } => Message::Developer {
-                    content: text.clone(),
-                },
-                _ => Message::Assistant(Assistant {
-                    content: text.clone(),
-                    ..Assistant::default()
-                }),
-            };
-            all
-        };
+        let messages = |at: usize| turns_with_text_at(&text, at);
         renderer.transcript(&messages(0)[1..]).unwrap();
         for at in 0..4 {
             let error = renderer.transcript(&messages(at)).unwrap_err();

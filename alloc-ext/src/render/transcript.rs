@@ -136,139 +136,186 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
     let turns = turns(messages);
     let mut out = String::new();
     match renderer.style.template {
-        TemplateForm::ChatMl(chatml) => {
-            for turn in &turns {
-                let (role, body) = match turn {
-                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-                    Turn::User(text) => ("user", text.to_string()),
-                    Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n\n")?),
-                    Turn::Results(run) => (
-                        chatml.results_role,
-                        renderer.results(run)? + chatml.results_end,
-                    ),
-                };
-                out.push_str(&format!("<|im_start|>{role}\n{body}<|im_end|>\n"));
-            }
-        }
-        TemplateForm::Legacy => {
-            for turn in &turns {
-                match turn {
-                    Turn::System(text) | Turn::Developer(text) => {
-                        if !out.is_empty() && !text.is_empty() {
-                            out.push_str("\n\n");
-                        }
-                        out.push_str(text);
-                    }
-                    Turn::User(text) => out.push_str(&format!("\n\nHuman: {text}")),
-                    Turn::Assistant(turn) => {
-                        out.push_str(&format!("\n\nAssistant: {}", body(renderer, turn, "\n")?));
-                    }
-                    Turn::Results(run) => {
-                        out.push_str(&format!("\n\nHuman: {}", renderer.results(run)?));
-                    }
-                }
-            }
-        }
+        TemplateForm::ChatMl(form) => chatml(renderer, &turns, &mut out, form)?,
+        TemplateForm::Legacy => legacy(renderer, &turns, &mut out)?,
         TemplateForm::Kimi => kimi(renderer, &turns, &mut out)?,
-        TemplateForm::Minimax => {
-            out.push_str("]~!b[");
-            for turn in &turns {
-                let (role, body) = match turn {
-                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-                    Turn::User(text) => ("user", text.to_string()),
-                    Turn::Assistant(turn) => ("ai", body(renderer, turn, "\n\n")?),
-                    Turn::Results(run) => (
-                        "tool",
-                        run.iter()
-                            .map(|r| format!("\n<response>{}</response>", r.content))
-                            .collect(),
-                    ),
-                };
-                // The tool turn's role has no line break of its own: each response begins
-                // with one.
-                let gap = if matches!(turn, Turn::Results(_)) {
-                    ""
-                } else {
-                    "\n"
-                };
-                out.push_str(&format!("]~b]{role}{gap}{body}[e~[\n"));
-            }
-        }
-        TemplateForm::Deepseek => {
-            out.push_str("<｜begin▁of▁sentence｜>");
-            for turn in &turns {
-                match turn {
-                    Turn::System(text) | Turn::Developer(text) => out.push_str(text),
-                    Turn::User(text) => out.push_str(&format!("<｜User｜>{text}")),
-                    Turn::Assistant(turn) => out.push_str(&format!(
-                        "<｜Assistant｜>{}<｜end▁of▁sentence｜>",
-                        body(renderer, turn, "\n\n")?
-                    )),
-                    Turn::Results(run) => out.push_str(&renderer.results(run)?),
-                }
-            }
-        }
-        TemplateForm::Harmony => {
-            for turn in &turns {
-                match turn {
-                    Turn::System(text) => harmony_message(&mut out, "system", text),
-                    Turn::Developer(text) => harmony_message(&mut out, "developer", text),
-                    Turn::User(text) => harmony_message(&mut out, "user", text),
-                    Turn::Assistant(turn) => {
-                        out.push_str(&renderer.reasoning(&turn.reasoning)?);
-                        if !turn.content.is_empty() || turn.tool_calls.is_empty() {
-                            harmony_message(&mut out, "assistant<|channel|>final", &turn.content);
-                        }
-                        out.push_str(&renderer.calls(&turn.tool_calls)?);
-                    }
-                    Turn::Results(run) => out.push_str(&renderer.results(run)?),
-                }
-            }
-        }
-        TemplateForm::Gemma => {
-            out.push_str("<bos>");
-            let mut i = 0;
-            while i < turns.len() {
-                let (role, mut text) = match &turns[i] {
-                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-                    Turn::User(text) => ("user", text.to_string()),
-                    Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
-                    Turn::Results(run) => ("model", renderer.results(run)?),
-                };
-                // The results of a model turn's calls go inside that turn (docs/dialects.md §gemma).
-                if let (Turn::Assistant(_), Some(Turn::Results(run))) =
-                    (&turns[i], turns.get(i + 1))
-                {
-                    text.push_str(&renderer.results(run)?);
-                    i += 1;
-                }
-                out.push_str(&format!("<|turn>{role}\n{text}<turn|>\n"));
-                i += 1;
-            }
-        }
+        TemplateForm::Minimax => minimax(renderer, &turns, &mut out)?,
+        TemplateForm::Deepseek => deepseek(renderer, &turns, &mut out)?,
+        TemplateForm::Harmony => harmony(renderer, &turns, &mut out)?,
+        TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
-        TemplateForm::Glm => {
-            out.push_str("[gMASK]<sop>");
-            for turn in &turns {
-                let (role, body) = match turn {
-                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-                    Turn::User(text) => ("user", text.to_string()),
-                    // The template puts each part of the turn on a line of its own, the
-                    // reasoning block after an empty line (docs/seed.md §5.6 item 3).
-                    Turn::Assistant(turn) => {
-                        let lead = if turn.reasoning.is_empty() { "" } else { "\n" };
-                        (
-                            "assistant",
-                            format!("{lead}{}", body(renderer, turn, "\n")?),
-                        )
-                    }
-                    Turn::Results(run) => ("observation", renderer.results(run)?),
-                };
-                out.push_str(&format!("<|{role}|>\n{body}"));
+        TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
+    }
+    Ok(out)
+}
+
+/// ChatML turns.
+fn chatml(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+    chatml: ChatMl,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n\n")?),
+            Turn::Results(run) => (
+                chatml.results_role,
+                renderer.results(run)? + chatml.results_end,
+            ),
+        };
+        out.push_str(&format!("<|im_start|>{role}\n{body}<|im_end|>\n"));
+    }
+    Ok(())
+}
+
+/// `\n\nHuman:` / `\n\nAssistant:` turns.
+fn legacy(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => {
+                if !out.is_empty() && !text.is_empty() {
+                    out.push_str("\n\n");
+                }
+                out.push_str(text);
+            }
+            Turn::User(text) => out.push_str(&format!("\n\nHuman: {text}")),
+            Turn::Assistant(turn) => {
+                out.push_str(&format!("\n\nAssistant: {}", body(renderer, turn, "\n")?));
+            }
+            Turn::Results(run) => {
+                out.push_str(&format!("\n\nHuman: {}", renderer.results(run)?));
             }
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// MiniMax turns.
+fn minimax(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("]~!b[");
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("ai", body(renderer, turn, "\n\n")?),
+            Turn::Results(run) => (
+                "tool",
+                run.iter()
+                    .map(|r| format!("\n<response>{}</response>", r.content))
+                    .collect(),
+            ),
+        };
+        // The tool turn's role has no line break of its own: each response begins
+        // with one.
+        let gap = if matches!(turn, Turn::Results(_)) {
+            ""
+        } else {
+            "\n"
+        };
+        out.push_str(&format!("]~b]{role}{gap}{body}[e~[\n"));
+    }
+    Ok(())
+}
+
+/// DeepSeek turns.
+fn deepseek(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<｜begin▁of▁sentence｜>");
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => out.push_str(text),
+            Turn::User(text) => out.push_str(&format!("<｜User｜>{text}")),
+            Turn::Assistant(turn) => out.push_str(&format!(
+                "<｜Assistant｜>{}<｜end▁of▁sentence｜>",
+                body(renderer, turn, "\n\n")?
+            )),
+            Turn::Results(run) => out.push_str(&renderer.results(run)?),
+        }
+    }
+    Ok(())
+}
+
+/// Harmony messages.
+fn harmony(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        match turn {
+            Turn::System(text) => harmony_message(out, "system", text),
+            Turn::Developer(text) => harmony_message(out, "developer", text),
+            Turn::User(text) => harmony_message(out, "user", text),
+            Turn::Assistant(turn) => {
+                out.push_str(&renderer.reasoning(&turn.reasoning)?);
+                if !turn.content.is_empty() || turn.tool_calls.is_empty() {
+                    harmony_message(out, "assistant<|channel|>final", &turn.content);
+                }
+                out.push_str(&renderer.calls(&turn.tool_calls)?);
+            }
+            Turn::Results(run) => out.push_str(&renderer.results(run)?),
+        }
+    }
+    Ok(())
+}
+
+/// Gemma 4 turns, results inside the model turn.
+fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
+    out.push_str("<bos>");
+    let mut i = 0;
+    while i < turns.len() {
+        let (role, mut text) = match &turns[i] {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
+            Turn::Results(run) => ("model", renderer.results(run)?),
+        };
+        // The results of a model turn's calls go inside that turn (docs/dialects.md §gemma).
+        if let (Turn::Assistant(_), Some(Turn::Results(run))) = (&turns[i], turns.get(i + 1)) {
+            text.push_str(&renderer.results(run)?);
+            i += 1;
+        }
+        out.push_str(&format!("<|turn>{role}\n{text}<turn|>\n"));
+        i += 1;
+    }
+    Ok(())
+}
+
+/// GLM turns.
+fn glm(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
+    out.push_str("[gMASK]<sop>");
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            // The template puts each part of the turn on a line of its own, the
+            // reasoning block after an empty line (docs/seed.md §5.6 item 3).
+            Turn::Assistant(turn) => {
+                let lead = if turn.reasoning.is_empty() { "" } else { "\n" };
+                (
+                    "assistant",
+                    format!("{lead}{}", body(renderer, turn, "\n")?),
+                )
+            }
+            Turn::Results(run) => ("observation", renderer.results(run)?),
+        };
+        out.push_str(&format!("<|{role}|>\n{body}"));
+    }
+    Ok(())
 }
 
 /// An assistant turn's body: reasoning, `gap`, text, a line break, calls (each part only
