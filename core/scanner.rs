@@ -455,28 +455,41 @@ impl Machine {
         }
     }
 
-    #[inline]
-    fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+    /// The options the scanner was made with (the driver's frame holds them).
+    fn options(&self) -> &Options {
         match self {
-            Machine::JsonTag(machine) => machine.run(chunk, base, options, sink),
-            Machine::Harmony(machine) => machine.run(chunk, base, options, sink),
-            Machine::TokenJson(machine) => machine.run(chunk, base, options, sink),
-            Machine::Params(machine) => machine.run(chunk, base, options, sink),
-            Machine::Gemma(machine) => machine.run(chunk, base, options, sink),
-            Machine::Gemini(machine) => machine.run(chunk, base, options, sink),
-            Machine::Glm(machine) => machine.run(chunk, base, options, sink),
+            Machine::JsonTag(machine) => machine.options(),
+            Machine::Harmony(machine) => machine.options(),
+            Machine::TokenJson(machine) => machine.options(),
+            Machine::Params(machine) => machine.options(),
+            Machine::Gemma(machine) => machine.options(),
+            Machine::Gemini(machine) => machine.options(),
+            Machine::Glm(machine) => machine.options(),
         }
     }
 
-    fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+    #[inline]
+    fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, sink: &mut S) {
         match self {
-            Machine::JsonTag(machine) => machine.finish(end, options, sink),
-            Machine::Harmony(machine) => machine.finish(end, options, sink),
-            Machine::TokenJson(machine) => machine.finish(end, options, sink),
-            Machine::Params(machine) => machine.finish(end, options, sink),
-            Machine::Gemma(machine) => machine.finish(end, options, sink),
-            Machine::Gemini(machine) => machine.finish(end, options, sink),
-            Machine::Glm(machine) => machine.finish(end, options, sink),
+            Machine::JsonTag(machine) => machine.run(chunk, base, sink),
+            Machine::Harmony(machine) => machine.run(chunk, base, sink),
+            Machine::TokenJson(machine) => machine.run(chunk, base, sink),
+            Machine::Params(machine) => machine.run(chunk, base, sink),
+            Machine::Gemma(machine) => machine.run(chunk, base, sink),
+            Machine::Gemini(machine) => machine.run(chunk, base, sink),
+            Machine::Glm(machine) => machine.run(chunk, base, sink),
+        }
+    }
+
+    fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        match self {
+            Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::Harmony(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, sink),
+            Machine::Params(machine) => machine.finish(end, sink),
+            Machine::Gemma(machine) => machine.finish(end, sink),
+            Machine::Gemini(machine) => machine.finish(end, sink),
+            Machine::Glm(machine) => machine.finish(end, sink),
         }
     }
 }
@@ -538,7 +551,6 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
 #[derive(Debug, Clone)]
 pub struct Scanner {
     dialect: Dialect,
-    options: Options,
     machine: Machine,
     offset: u64,
     /// Also holds whether the stream has started and finished (in its padding).
@@ -550,7 +562,6 @@ impl Scanner {
     pub fn new(dialect: Dialect, options: Options) -> Self {
         Scanner {
             dialect,
-            options,
             machine: Machine::new(dialect, &options),
             offset: 0,
             edges: Edges::new(!options.starts_in_reasoning && reasoning_table(dialect).is_some()),
@@ -564,7 +575,7 @@ impl Scanner {
 
     /// The options this scanner was made with.
     pub fn options(&self) -> &Options {
-        &self.options
+        self.machine.options()
     }
 
     /// Bytes fed so far (the stream offset of the next byte).
@@ -594,8 +605,7 @@ impl Scanner {
             reasoning: reasoning_table(self.dialect),
             finishing: false,
         };
-        self.machine
-            .run(chunk, self.offset, &self.options, &mut watch);
+        self.machine.run(chunk, self.offset, &mut watch);
         self.offset += chunk.len() as u64;
         Ok(())
     }
@@ -616,7 +626,7 @@ impl Scanner {
             reasoning: reasoning_table(self.dialect),
             finishing: true,
         };
-        self.machine.finish(self.offset, &self.options, &mut watch);
+        self.machine.finish(self.offset, &mut watch);
         // Whatever stop token still waits ended the turn (crate::edges).
         self.edges.finished = true;
         Ok(())
@@ -626,13 +636,13 @@ impl Scanner {
     /// The old stream is abandoned without events: held-back bytes are dropped and an open
     /// call gets no [`Sink::tool_end`]; call [`Scanner::finish`] first to close it properly.
     pub fn reset(&mut self) {
-        *self = Scanner::new(self.dialect, self.options);
+        *self = Scanner::new(self.dialect, *self.options());
     }
 
     fn begin<S: Sink>(&mut self, sink: &mut S) {
         if !self.edges.started {
             self.edges.started = true;
-            if self.options.starts_in_reasoning {
+            if self.options().starts_in_reasoning {
                 sink.reasoning_start(Span::at(0));
             }
         }

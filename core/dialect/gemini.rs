@@ -17,7 +17,6 @@ use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
 use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::call_block::Block;
-use crate::options::Options;
 use crate::{Markup, Role, Sink, Span};
 
 /// The scanner modes of the dialect, from its table file.
@@ -165,14 +164,8 @@ impl Gemini {
 
     /// A ```` ```tool_code ```` opener at `span`: the block opens, unless a limit refuses its
     /// first call.
-    fn open_block<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        if self.block.open(frame, span, options, sink) {
+    fn open_block<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        if self.block.open(frame, span, sink) {
             self.phase = Phase::Block;
         }
     }
@@ -213,7 +206,6 @@ impl Gemini {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -226,7 +218,7 @@ impl Gemini {
                 continue;
             }
             if b == b'\n' {
-                return self.fence_line_end(frame, i, at(i), options, sink);
+                return self.fence_line_end(frame, i, at(i), sink);
             }
             // The info is blanks, at most one word, and blanks.
             let blank = b == b' ' || b == b'\t' || b == b'\r';
@@ -250,7 +242,6 @@ impl Gemini {
         frame: &mut Frame,
         i: usize,
         at: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let run = self.run;
@@ -278,7 +269,7 @@ impl Gemini {
             }
             self.phase = Phase::Text;
             if role == Role::CallOpen {
-                self.open_block(frame, span, options, sink);
+                self.open_block(frame, span, sink);
                 return i;
             }
             // The optional opener of a stream that starts in reasoning, with its line break.
@@ -377,10 +368,9 @@ impl Family for Gemini {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
-        self.phase == Phase::Block && self.block.plain_chunk(frame, chunk, span, options, sink)
+        self.phase == Phase::Block && self.block.plain_chunk(frame, chunk, span, sink)
     }
 
     /// In reasoning, a fence is the family's to read (its line decides what it is); the
@@ -390,7 +380,6 @@ impl Family for Gemini {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         if frame.reasoning {
@@ -402,22 +391,15 @@ impl Family for Gemini {
             }
         }
         match frame.text_delimiter(delimiter, span, sink) {
-            Some(role) => self.text_role(frame, role, span, options, sink),
+            Some(role) => self.text_role(frame, role, span, sink),
             None if delimiter.role == Role::ReasoningOpen => self.line = Line::new(),
             None => {}
         }
     }
 
-    fn text_role<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        role: Role,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
-            self.open_block(frame, span, options, sink);
+            self.open_block(frame, span, sink);
         }
     }
 
@@ -428,12 +410,11 @@ impl Family for Gemini {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         match self.phase {
             Phase::Block => {
-                let scan = self.block.scan(frame, chunk, pos, base, options, sink);
+                let scan = self.block.scan(frame, chunk, pos, base, sink);
                 let (end, over) = scan.stop(chunk.len());
                 if over {
                     self.phase = Phase::Text;
@@ -441,16 +422,16 @@ impl Family for Gemini {
                 }
                 end
             }
-            Phase::FenceLine => self.fence_line(frame, chunk, pos, base, options, sink),
+            Phase::FenceLine => self.fence_line(frame, chunk, pos, base, sink),
             Phase::Text => pos,
         }
     }
 
     /// The budget of a block's open call, from its slot's start.
     #[inline(always)]
-    fn budget_end(&self, _frame: &Frame, options: &Options) -> Option<u64> {
+    fn budget_end(&self, frame: &Frame) -> Option<u64> {
         match self.phase {
-            Phase::Block => self.block.limit(options),
+            Phase::Block => self.block.limit(&frame.options),
             _ => None,
         }
     }
@@ -460,7 +441,7 @@ impl Family for Gemini {
         self.phase = Phase::Text;
     }
 
-    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, _: &Options, sink: &mut S) {
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         match self.phase {
             // A fence line cut off by the end of the stream closes the reasoning
             // (docs/seed.md §2.10.1): what follows its backticks is content.

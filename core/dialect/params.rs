@@ -10,7 +10,6 @@ use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
 use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::params::{ParamCalls, Tagset};
-use crate::options::Options;
 use crate::{Role, Sink, Span};
 
 /// The modes of a dialect of the parameters family.
@@ -61,11 +60,9 @@ impl Family for Params {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
-        self.calls
-            .take_plain_value(frame, chunk, span.start, options, sink)
+        self.calls.take_plain_value(frame, chunk, span.start, sink)
     }
 
     /// A tagset's opener hands the stream to the structure machine unreported: it reports
@@ -76,7 +73,6 @@ impl Family for Params {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        _options: &Options,
         sink: &mut S,
     ) {
         let tagset = match delimiter.role {
@@ -94,15 +90,7 @@ impl Family for Params {
 
     /// Every role of the family's own is taken by [`Params::text_delimiter`]; another
     /// (a role this family's tables do not list) has no meaning in text and stays markup.
-    fn text_role<S: Sink>(
-        &mut self,
-        _frame: &mut Frame,
-        _role: Role,
-        _span: Span,
-        _options: &Options,
-        _sink: &mut S,
-    ) {
-    }
+    fn text_role<S: Sink>(&mut self, _frame: &mut Frame, _role: Role, _span: Span, _sink: &mut S) {}
 
     #[inline]
     fn step<S: Sink>(
@@ -111,22 +99,15 @@ impl Family for Params {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
-        self.calls.run(frame, chunk, pos, base, options, sink)
+        self.calls.run(frame, chunk, pos, base, sink)
     }
 
     /// The structure machine's own end: a pending candidate counts, held bytes are the
     /// structure's markup, the open call is cut off and an open section reported.
-    fn finish_phase<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        end: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        self.calls.finish(frame, end, options, sink);
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
+        self.calls.finish(frame, end, sink);
     }
 
     #[inline]

@@ -36,6 +36,8 @@ pub(crate) struct CallSlot {
 /// The state shared by every family: delimiters held back, reasoning, calls.
 #[derive(Debug, Clone)]
 pub(crate) struct Frame {
+    /// The scanner's options, read where a limit applies.
+    pub(crate) options: Options,
     pub(crate) delimiters: DelimiterScan,
     pub(crate) reasoning: bool,
     /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
@@ -59,6 +61,7 @@ pub(crate) struct Frame {
 impl Frame {
     pub(crate) fn new(options: &Options) -> Self {
         Frame {
+            options: *options,
             delimiters: DelimiterScan::new(),
             reasoning: options.starts_in_reasoning,
             opener_optional: options.starts_in_reasoning,
@@ -94,10 +97,9 @@ impl Frame {
         budget: &mut Budget,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
-        if budget.fits(chunk.len(), options) && value.take_inside_string(chunk) {
+        if budget.fits(chunk.len(), &self.options) && value.take_inside_string(chunk) {
             budget.add(chunk.len());
             sink.tool_args(span, self.call.index, chunk);
             return true;
@@ -198,13 +200,8 @@ impl Frame {
     /// Numbers a new call. Returns `false` when a limit refuses it: the call has then
     /// already ended as invalid.
     #[inline]
-    pub(crate) fn open_call<S: Sink>(
-        &mut self,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) -> bool {
-        match self.admit_call(options) {
+    pub(crate) fn open_call<S: Sink>(&mut self, span: Span, sink: &mut S) -> bool {
+        match self.admit_call() {
             Ok(()) => true,
             Err(diagnostic) => {
                 self.invalid(span, diagnostic, sink);
@@ -216,7 +213,7 @@ impl Frame {
     /// Numbers a new call; says why when a limit refuses it (the call is then numbered but
     /// neither started nor ended: the family ends it as invalid where it sees fit).
     #[inline]
-    pub(crate) fn admit_call(&mut self, options: &Options) -> Result<(), Diagnostic> {
+    pub(crate) fn admit_call(&mut self) -> Result<(), Diagnostic> {
         let index = self.next_call;
         self.next_call = self.next_call.saturating_add(1);
         let provisional = self.reasoning;
@@ -227,7 +224,7 @@ impl Frame {
             started: false,
             in_param: false,
         };
-        if index >= options.max_calls {
+        if index >= self.options.max_calls {
             Err(Diagnostic::TooManyCalls)
         } else if provisional && self.drafts != 0 && index - self.draft_first >= MAX_DRAFT_CALLS {
             Err(Diagnostic::TooManyDraftCalls)

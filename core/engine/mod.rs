@@ -62,7 +62,6 @@ pub(crate) trait Family: Sealed {
         _frame: &mut Frame,
         _chunk: &[u8],
         _span: Span,
-        _options: &Options,
         _sink: &mut S,
     ) -> bool {
         false
@@ -76,24 +75,16 @@ pub(crate) trait Family: Sealed {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         if let Some(role) = frame.text_delimiter(delimiter, span, sink) {
-            self.text_role(frame, role, span, options, sink);
+            self.text_role(frame, role, span, sink);
         }
     }
 
     /// A delimiter of one of the family's own roles (a call or section opener) found in
     /// text at `span`, already reported as markup.
-    fn text_role<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        role: Role,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    );
+    fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S);
 
     /// Scans `chunk[pos..]` in the family's current phase (not text); `chunk[0]` is at
     /// stream offset `base`. Returns the chunk offset where it stopped: the chunk end, or
@@ -104,7 +95,6 @@ pub(crate) trait Family: Sealed {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize;
 
@@ -112,7 +102,7 @@ pub(crate) trait Family: Sealed {
     /// measures it so (the literal families, from the start of the call's body); `None`
     /// when there is no call or the family counts argument bytes itself.
     #[inline(always)]
-    fn budget_end(&self, _frame: &Frame, _options: &Options) -> Option<u64> {
+    fn budget_end(&self, _frame: &Frame) -> Option<u64> {
         None
     }
 
@@ -124,13 +114,7 @@ pub(crate) trait Family: Sealed {
 
     /// At the end of the stream (offset `end`) in a phase other than text: the family
     /// reports the bytes it holds.
-    fn finish_phase<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        end: u64,
-        options: &Options,
-        sink: &mut S,
-    );
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S);
 
     /// Whether a call is open after [`Family::finish_phase`].
     fn in_call(&self) -> bool;
@@ -175,6 +159,11 @@ pub(crate) struct Engine<F> {
 }
 
 impl<F: Family> Engine<F> {
+    /// The options the stream is scanned with.
+    pub(crate) fn options(&self) -> &Options {
+        &self.frame.options
+    }
+
     /// A stream's start, in the family's first phase.
     pub(crate) fn new(family: F, options: &Options) -> Self {
         Engine {
@@ -185,13 +174,7 @@ impl<F: Family> Engine<F> {
 
     /// Scans one chunk whose first byte is at stream offset `base`.
     #[inline]
-    pub(crate) fn run<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    pub(crate) fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, sink: &mut S) {
         // Token-sized chunks are mostly plain text or plain string contents: hand them
         // over whole without entering the general machine.
         let span = Span::new(base, base + chunk.len() as u64);
@@ -204,21 +187,18 @@ impl<F: Family> Engine<F> {
                 self.frame.release(span, chunk, sink);
                 return;
             }
-        } else if self
-            .family
-            .plain_chunk(&mut self.frame, chunk, span, options, sink)
-        {
+        } else if self.family.plain_chunk(&mut self.frame, chunk, span, sink) {
             return;
         }
-        self.run_machine(chunk, base, options, sink);
+        self.run_machine(chunk, base, sink);
     }
 
     /// The general machine: phase after phase until the chunk is used up.
     #[inline(never)]
-    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, options: &Options, sink: &mut S) {
+    fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, sink: &mut S) {
         let mut pos = 0;
         while pos < chunk.len() {
-            let end = match self.family.budget_end(&self.frame, options) {
+            let end = match self.family.budget_end(&self.frame) {
                 None => chunk.len(),
                 Some(limit) if limit <= base + pos as u64 => {
                     self.family
@@ -231,10 +211,9 @@ impl<F: Family> Engine<F> {
             };
             let chunk = &chunk[..end];
             pos = if self.family.in_text() {
-                self.text(chunk, pos, base, options, sink)
+                self.text(chunk, pos, base, sink)
             } else {
-                self.family
-                    .step(&mut self.frame, chunk, pos, base, options, sink)
+                self.family.step(&mut self.frame, chunk, pos, base, sink)
             };
             if self.frame.replay {
                 self.frame.replay = false;
@@ -244,21 +223,14 @@ impl<F: Family> Engine<F> {
                 let held = self.frame.delimiters.take();
                 if !held.is_empty() {
                     let start = base + pos as u64 - held.len() as u64;
-                    self.run(&held, start, options, sink);
+                    self.run(&held, start, sink);
                 }
             }
         }
     }
 
     /// Text from `chunk[pos..]` up to the next delimiter, which is acted on.
-    fn text<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        pos: usize,
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) -> usize {
+    fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
         let Engine { frame, family } = self;
         let dfa = family.text_dfa(frame);
         let found = frame.scan_text(
@@ -272,7 +244,7 @@ impl<F: Family> Engine<F> {
         match found {
             None => chunk.len(),
             Some((delimiter, span, end)) => {
-                family.text_delimiter(frame, delimiter, span, options, sink);
+                family.text_delimiter(frame, delimiter, span, sink);
                 end
             }
         }
@@ -280,12 +252,12 @@ impl<F: Family> Engine<F> {
 
     /// Ends the stream at offset `end`: nothing is held back any more, every call has
     /// ended and the reasoning block is closed.
-    pub(crate) fn finish<S: Sink>(&mut self, end: u64, options: &Options, sink: &mut S) {
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
         let Engine { frame, family } = self;
         if family.in_text() {
             frame.finish_text(end, sink);
         } else {
-            family.finish_phase(frame, end, options, sink);
+            family.finish_phase(frame, end, sink);
         }
         let at = Span::at(end);
         frame.finish_drafts(at, sink);

@@ -120,14 +120,8 @@ impl Gemma {
 
     /// A `<|tool_call>` at `span` opens a call, unless a limit refuses it (then it has
     /// ended as invalid).
-    fn open_call<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        if frame.open_call(span, options, sink) {
+    fn open_call<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        if frame.open_call(span, sink) {
             let mut call = Call::new();
             call.start = span.end;
             self.body = Body::Literal(call);
@@ -251,7 +245,6 @@ impl Gemma {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -311,7 +304,7 @@ impl Gemma {
             }
             _ => {
                 self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
-                self.text_delimiter(frame, delimiter, span, options, sink);
+                self.text_delimiter(frame, delimiter, span, sink);
             }
         }
         end
@@ -376,22 +369,18 @@ impl Family for Gemma {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         match self.phase {
             Phase::Token
-                if self.within_limit(span.end, options)
+                if self.within_limit(span.end, &frame.options)
                     && frame.delimiters.state == START
                     && self.modes.string.find_start(chunk).is_none() =>
             {
                 sink.tool_value(span, frame.call.index, Piece::Raw, chunk);
                 true
             }
-            Phase::Block => self
-                .body
-                .block()
-                .plain_chunk(frame, chunk, span, options, sink),
+            Phase::Block => self.body.block().plain_chunk(frame, chunk, span, sink),
             _ => false,
         }
     }
@@ -403,35 +392,27 @@ impl Family for Gemma {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         match frame.text_delimiter(delimiter, span, sink) {
             Some(Role::CallOpen) if delimiter.bytes == TOOL_CODE => {
                 sink.diagnostic(span, Diagnostic::ToolCodeBlock);
                 let block = self.body.block();
-                self.phase = if block.open(frame, span, options, sink) {
+                self.phase = if block.open(frame, span, sink) {
                     Phase::Block
                 } else {
                     Phase::Text
                 };
             }
-            Some(role) => self.text_role(frame, role, span, options, sink),
+            Some(role) => self.text_role(frame, role, span, sink),
             None => {}
         }
     }
 
     /// `<|tool_call>` opens a call.
-    fn text_role<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        role: Role,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
-            self.open_call(frame, span, options, sink);
+            self.open_call(frame, span, sink);
         }
     }
 
@@ -442,18 +423,14 @@ impl Family for Gemma {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         match self.phase {
             Phase::Token => self.token(frame, chunk, pos, base, sink),
-            Phase::Markup => self.markup(frame, chunk, pos, base, options, sink),
+            Phase::Markup => self.markup(frame, chunk, pos, base, sink),
             Phase::Tail => self.tail(frame, chunk, pos, base, sink),
             Phase::Block => {
-                let scan = self
-                    .body
-                    .block()
-                    .scan(frame, chunk, pos, base, options, sink);
+                let scan = self.body.block().scan(frame, chunk, pos, base, sink);
                 let (end, over) = scan.stop(chunk.len());
                 if over {
                     self.phase = Phase::Text;
@@ -467,10 +444,10 @@ impl Family for Gemma {
 
     /// The budget of the open call, from its first byte after the opener.
     #[inline(always)]
-    fn budget_end(&self, _frame: &Frame, options: &Options) -> Option<u64> {
+    fn budget_end(&self, frame: &Frame) -> Option<u64> {
         match self.phase {
             Phase::Text => None,
-            _ => self.body.limit(options),
+            _ => self.body.limit(&frame.options),
         }
     }
 
@@ -488,7 +465,7 @@ impl Family for Gemma {
         self.invalid(frame, Span::at(at), Diagnostic::ArgumentsTooLong, sink);
     }
 
-    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, _: &Options, sink: &mut S) {
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         match self.phase {
             Phase::Text => {}
             Phase::Tail => {

@@ -9,7 +9,7 @@ use super::{Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
 use crate::automaton::Delimiter;
 use crate::engine::frame::Frame;
 use crate::lex::name::{is_ws, trim};
-use crate::options::{Options, MAX_NAME};
+use crate::options::MAX_NAME;
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 impl Glm {
@@ -41,14 +41,13 @@ impl Glm {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> ControlFlow<usize, usize> {
         match self.key_text(chunk, pos) {
             Ok(next) => ControlFlow::Continue(next),
             Err((bad, diagnostic)) => {
                 let span = Span::at(base + bad as u64);
-                self.bad_key(frame, None, span, diagnostic, options, sink);
+                self.bad_key(frame, None, span, diagnostic, sink);
                 ControlFlow::Break(bad)
             }
         }
@@ -93,7 +92,6 @@ impl Glm {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         let blank_key = self.buf.trim_ascii().is_empty();
@@ -122,7 +120,7 @@ impl Glm {
         };
         if !kept {
             let diagnostic = Diagnostic::MalformedCall;
-            self.bad_key(frame, Some(delimiter), span, diagnostic, options, sink);
+            self.bad_key(frame, Some(delimiter), span, diagnostic, sink);
         }
     }
 
@@ -141,11 +139,10 @@ impl Glm {
         delimiter: Option<&'static Delimiter>,
         span: Span,
         diagnostic: Diagnostic,
-        options: &Options,
         sink: &mut S,
     ) {
         if self.healing {
-            self.reject_heal(frame, options, sink);
+            self.reject_heal(frame, sink);
             if let Some(delimiter) = delimiter {
                 give_back(frame, Rest::Delimiter(delimiter));
             }
@@ -163,18 +160,13 @@ impl Glm {
 
     /// The key on trial was not one: the value's held whitespace, its `<arg_key>` and what
     /// was read after it are value text again.
-    pub(super) fn reject_heal<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    pub(super) fn reject_heal<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) {
         self.healing = false;
         self.phase = Phase::Value;
         let (opener, start) = if core::mem::take(&mut self.closer) {
             // The candidate closer before the key, and its whitespace, come first.
             let start = self.trial_opener_start();
-            self.reject(frame, Rest::None, options, sink);
+            self.reject(frame, Rest::None, sink);
             (KEY_OPEN, start)
         } else {
             let Some((opener, start)) = self.lookahead.take() else {
@@ -187,8 +179,8 @@ impl Glm {
         let raw = Span::new(opener_span.end, opener_span.end + buf.len() as u64);
         // Every piece is reported whatever happens (`&`, not `&&`): once the limit is
         // reached the rest is text.
-        let _ = self.value_bytes(frame, opener_span, opener, options, sink)
-            & self.value_bytes(frame, raw, &buf, options, sink);
+        let _ = self.value_bytes(frame, opener_span, opener, sink)
+            & self.value_bytes(frame, raw, &buf, sink);
     }
 
     /// `<arg_value>` ended the key tag at `span`: the parameter begins (ending the value

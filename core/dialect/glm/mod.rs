@@ -44,7 +44,7 @@ use crate::engine::budget::Budget;
 use crate::engine::frame::{envelope_while, held_markup, Anchored, Frame};
 use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::name::is_ws;
-use crate::options::{Options, MAX_LOOKAHEAD, MAX_NAME};
+use crate::options::{MAX_LOOKAHEAD, MAX_NAME};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 use lookahead::{give_back, Lookahead, Rest};
 
@@ -197,17 +197,14 @@ impl Glm {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let mut i = pos;
         if frame.delimiters.state == START {
             let run = match self.phase {
-                Phase::Name => self.name_run(frame, chunk, pos, base, options, sink),
-                Phase::Key | Phase::AfterKey => {
-                    self.key_run(frame, chunk, pos, base, options, sink)
-                }
-                Phase::Pending => self.pending_run(frame, chunk, pos, options, sink),
+                Phase::Name => self.name_run(frame, chunk, pos, base, sink),
+                Phase::Key | Phase::AfterKey => self.key_run(frame, chunk, pos, base, sink),
+                Phase::Pending => self.pending_run(frame, chunk, pos, sink),
                 // Between the parts of a call: whitespace is the call's markup.
                 _ => ControlFlow::Continue(envelope_while(chunk, base, pos, is_ws, sink)),
             };
@@ -224,18 +221,18 @@ impl Glm {
                 let at = base + end as u64;
                 let span = Span::new(at - delimiter.bytes.len() as u64, at);
                 match self.phase {
-                    Phase::Name => self.name_tag(frame, delimiter, span, options, sink),
+                    Phase::Name => self.name_tag(frame, delimiter, span, sink),
                     Phase::Key | Phase::AfterKey => {
-                        self.key_tag(frame, delimiter, span, options, sink);
+                        self.key_tag(frame, delimiter, span, sink);
                     }
-                    Phase::Pending => self.pending_tag(frame, delimiter, span, options, sink),
+                    Phase::Pending => self.pending_tag(frame, delimiter, span, sink),
                     _ => self.structure(frame, delimiter, span, sink),
                 }
                 end
             }
             Anchored::Failed(candidate) => {
                 let start = base + candidate as u64 - frame.delimiters.hold.len() as u64;
-                self.not_a_tag(frame, start, options, sink);
+                self.not_a_tag(frame, start, sink);
                 give_back(frame, Rest::Held);
                 candidate
             }
@@ -245,22 +242,16 @@ impl Glm {
     /// Bytes that do not begin a delimiter where a phase of [`Glm::tag_step`] needs one
     /// (the candidate began at stream offset `start`; the bytes held before it are given
     /// back to be scanned again in the phase this leaves).
-    fn not_a_tag<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        start: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn not_a_tag<S: Sink>(&mut self, frame: &mut Frame, start: u64, sink: &mut S) {
         match self.phase {
             // Markup inside the name.
             Phase::Name => self.not_a_name(frame, Diagnostic::InvalidName, sink),
             Phase::Key | Phase::AfterKey => {
                 let diagnostic = Diagnostic::MalformedCall;
-                self.bad_key(frame, None, Span::at(start), diagnostic, options, sink);
+                self.bad_key(frame, None, Span::at(start), diagnostic, sink);
             }
             // Not a delimiter that can follow the candidate: it is value text.
-            Phase::Pending => self.reject(frame, Rest::None, options, sink),
+            Phase::Pending => self.reject(frame, Rest::None, sink),
             // Text between the parts of a call: it is broken.
             _ => self.broken(
                 frame,
@@ -363,10 +354,9 @@ impl Family for Glm {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
-        if self.phase == Phase::Value && self.plain_value(frame, chunk, options) {
+        if self.phase == Phase::Value && self.plain_value(frame, chunk) {
             self.budget.add(chunk.len());
             self.lookahead
                 .value_text(frame.call.index, span, chunk, sink);
@@ -383,7 +373,6 @@ impl Family for Glm {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        _: &Options,
         sink: &mut S,
     ) {
         self.delimiter_in_text(frame, delimiter, span, sink);
@@ -391,7 +380,7 @@ impl Family for Glm {
 
     /// Not reached: glm's text modes have no role of their own but the call opener, which
     /// [`Glm::delimiter_in_text`] takes before the shared roles are looked at.
-    fn text_role<S: Sink>(&mut self, _: &mut Frame, _: Role, _: Span, _: &Options, _: &mut S) {}
+    fn text_role<S: Sink>(&mut self, _: &mut Frame, _: Role, _: Span, _: &mut S) {}
 
     #[inline]
     fn step<S: Sink>(
@@ -400,28 +389,21 @@ impl Family for Glm {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         match self.phase {
             Phase::Text => pos,
-            Phase::Value => self.value(frame, chunk, pos, base, options, sink),
+            Phase::Value => self.value(frame, chunk, pos, base, sink),
             Phase::Pending if self.lookahead.held().is_none() => {
                 // No candidate to decide on: value again.
                 self.phase = Phase::Value;
                 pos
             }
-            _ => self.tag_step(frame, chunk, pos, base, options, sink),
+            _ => self.tag_step(frame, chunk, pos, base, sink),
         }
     }
 
-    fn finish_phase<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        end: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         match self.phase {
             Phase::Text => {}
             Phase::Name => {
@@ -431,7 +413,7 @@ impl Family for Glm {
                     // Only the opener: nothing says it was a call.
                     self.not_a_name(frame, Diagnostic::TruncatedCall, sink);
                 }
-                if !nameless && self.start_call(frame, options, sink) {
+                if !nameless && self.start_call(frame, sink) {
                     held_markup(&held, end, sink);
                 } else {
                     frame.release_held(&held, end, sink);
@@ -445,7 +427,7 @@ impl Family for Glm {
                     self.confirm_trial(frame, sink);
                 }
                 if self.healing {
-                    self.reject_heal(frame, options, sink);
+                    self.reject_heal(frame, sink);
                     self.flush_blank(frame, sink);
                     self.held_value(frame, &held, end, sink);
                 } else {

@@ -8,7 +8,7 @@ use crate::automaton::Delimiter;
 use crate::engine::budget::Budget;
 use crate::engine::frame::Frame;
 use crate::lex::name::{trim, valid_name};
-use crate::options::{Options, MAX_NAME};
+use crate::options::MAX_NAME;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 impl Glm {
@@ -22,7 +22,6 @@ impl Glm {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> ControlFlow<usize, usize> {
         for (i, &b) in chunk.iter().enumerate().skip(pos) {
@@ -31,7 +30,7 @@ impl Glm {
             }
             if b == b'\n' && !self.buf.trim_ascii().is_empty() {
                 let span = Span::new(base + i as u64, base + i as u64 + 1);
-                if self.start_call(frame, options, sink) {
+                if self.start_call(frame, sink) {
                     sink.markup(span, Markup::Envelope, b"\n");
                     self.phase = Phase::Body;
                 } else {
@@ -54,12 +53,11 @@ impl Glm {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         match delimiter.role {
             Role::ParamOpen | Role::CallClose => {
-                if self.start_call(frame, options, sink) {
+                if self.start_call(frame, sink) {
                     self.structure(frame, delimiter, span, sink);
                 } else {
                     frame.release(span, delimiter.bytes, sink);
@@ -71,7 +69,7 @@ impl Glm {
                 // glued name and an empty first key, announced by the diagnostic before the
                 // call starts (alloc-ext splits or drops it).
                 self.glued = true;
-                if self.start_call(frame, options, sink) {
+                if self.start_call(frame, sink) {
                     self.begin_key();
                     self.glued = true;
                     let kept = self.push_tag(delimiter);
@@ -92,12 +90,7 @@ impl Glm {
     /// The name ended: if it is one, the call starts (its opener and name reported as
     /// markup). Otherwise the opener and the name are text, with a diagnostic; so is the
     /// rest when a limit refuses the call. Returns whether the call is open.
-    pub(super) fn start_call<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        options: &Options,
-        sink: &mut S,
-    ) -> bool {
+    pub(super) fn start_call<S: Sink>(&mut self, frame: &mut Frame, sink: &mut S) -> bool {
         let Some((opener, start)) = self.lookahead.take() else {
             self.phase = Phase::Text;
             return false;
@@ -125,7 +118,7 @@ impl Glm {
             sink.markup(raw, Markup::Envelope, &self.buf);
         }
         self.phase = Phase::Text;
-        if !frame.open_call(opener_span, options, sink) {
+        if !frame.open_call(opener_span, sink) {
             return false;
         }
         let name_start = raw.start + lead as u64;

@@ -8,7 +8,6 @@ use super::{Glm, Phase};
 use crate::automaton::{Delimiter, START};
 use crate::engine::frame::Frame;
 use crate::lex::name::is_ws;
-use crate::options::Options;
 use crate::scan::Stop;
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span};
 
@@ -16,9 +15,9 @@ impl Glm {
     /// A whole chunk of value text: no delimiter prefix held, no candidate closer, within
     /// the argument limit (whitespace at its end is held as in [`Glm::value`]).
     #[inline]
-    pub(super) fn plain_value(&self, frame: &Frame, chunk: &[u8], options: &Options) -> bool {
+    pub(super) fn plain_value(&self, frame: &Frame, chunk: &[u8]) -> bool {
         frame.delimiters.state == START
-            && self.budget.fits(chunk.len(), options)
+            && self.budget.fits(chunk.len(), &frame.options)
             && self.modes.value.find_start(chunk).is_none()
     }
 
@@ -31,7 +30,6 @@ impl Glm {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let call = frame.call.index;
@@ -39,7 +37,7 @@ impl Glm {
         // taken (released or held as whitespace) plus those held as a possible closer
         // reach it.
         let held = frame.delimiters.hold.len();
-        let end = self.budget.clip(pos, chunk.len(), held, options);
+        let end = self.budget.clip(pos, chunk.len(), held, &frame.options);
         let budget = &mut self.budget;
         let lookahead = &mut self.lookahead;
         let stop = frame.delimiters.scan(
@@ -103,13 +101,12 @@ impl Glm {
         frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
-        options: &Options,
         sink: &mut S,
     ) -> ControlFlow<usize, usize> {
         let mut i = pos;
         while i < chunk.len() && is_ws(chunk[i]) {
             if !self.lookahead.push_blank(chunk[i]) {
-                self.reject(frame, Rest::None, options, sink);
+                self.reject(frame, Rest::None, sink);
                 return ControlFlow::Break(i);
             }
             i += 1;
@@ -125,11 +122,10 @@ impl Glm {
         frame: &mut Frame,
         follow: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         if !self.lookahead.admits(follow.role, frame.reasoning) {
-            self.reject(frame, Rest::Delimiter(follow), options, sink);
+            self.reject(frame, Rest::Delimiter(follow), sink);
         } else if follow.role == Role::ParamOpen {
             // Only a whole key tag continues the structure: the key is read on trial, as
             // for the missing-closer heal.
@@ -190,24 +186,13 @@ impl Glm {
 
     /// The candidate does not count: it and its whitespace are value text, and `rest`
     /// (what followed them) is scanned again as value.
-    pub(super) fn reject<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        rest: Rest,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    pub(super) fn reject<S: Sink>(&mut self, frame: &mut Frame, rest: Rest, sink: &mut S) {
         self.phase = Phase::Value;
         let Some(candidate) = self.lookahead.take_candidate() else {
             return;
         };
-        let _ = self.value_bytes(
-            frame,
-            candidate.span,
-            candidate.delimiter.bytes,
-            options,
-            sink,
-        ) & self.value_bytes(frame, candidate.blank_span, &candidate.blank, options, sink);
+        let _ = self.value_bytes(frame, candidate.span, candidate.delimiter.bytes, sink)
+            & self.value_bytes(frame, candidate.blank_span, &candidate.blank, sink);
         give_back(frame, rest);
     }
 
@@ -218,14 +203,13 @@ impl Glm {
         frame: &mut Frame,
         span: Span,
         bytes: &[u8],
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         if !self.in_call {
             frame.release(span, bytes, sink);
             return true;
         }
-        let (take, _) = self.budget.take(0, bytes.len(), options);
+        let (take, _) = self.budget.take(0, bytes.len(), &frame.options);
         let call = frame.call.index;
         if take > 0 {
             let taken = Span::new(span.start, span.start + take as u64);

@@ -175,7 +175,6 @@ impl Harmony {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let header = &mut self.header;
@@ -189,7 +188,7 @@ impl Harmony {
             Stop::Match(delimiter, end) => {
                 let end_offset = base + end as u64;
                 let span = Span::new(end_offset - delimiter.bytes.len() as u64, end_offset);
-                self.header_delimiter(frame, delimiter, span, options, sink);
+                self.header_delimiter(frame, delimiter, span, sink);
                 end
             }
         }
@@ -201,7 +200,6 @@ impl Harmony {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         self.header.end_word(sink);
@@ -226,7 +224,7 @@ impl Harmony {
                 header.part = Part::Type;
                 header.first_word = true;
             }
-            Role::MessageBody => self.message(frame, span, options, sink),
+            Role::MessageBody => self.message(frame, span, sink),
             Role::MessageStart => {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
                 self.header = Header::new(false);
@@ -241,7 +239,7 @@ impl Harmony {
     }
 
     /// `<|message|>` (at `span`) ended the header: the body begins.
-    fn message<S: Sink>(&mut self, frame: &mut Frame, span: Span, options: &Options, sink: &mut S) {
+    fn message<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         self.in_message = true;
         self.phase = Phase::Text;
         frame.opener_optional = false;
@@ -261,21 +259,15 @@ impl Harmony {
             sink.reasoning_end(span);
         }
         if header.is_call() {
-            self.open_call(frame, span, options, sink);
+            self.open_call(frame, span, sink);
         } else if reasoning {
             frame.reasoning = true;
             sink.reasoning_start(span);
         }
     }
 
-    fn open_call<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        if !frame.open_call(span, options, sink) {
+    fn open_call<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        if !frame.open_call(span, sink) {
             // Refused before any argument: the body is the message's text.
             self.body_goes_on(frame, span, sink);
             return;
@@ -337,7 +329,6 @@ impl Harmony {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -386,7 +377,7 @@ impl Harmony {
             };
             // The limit falls on the same byte whatever the chunking.
             let over;
-            (end, over) = call.budget.take(i, end, options);
+            (end, over) = call.budget.take(i, end, &frame.options);
             if end > i {
                 sink.tool_args(Span::new(at(i), at(end)), index, &chunk[i..end]);
             }
@@ -503,14 +494,13 @@ impl Family for Harmony {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         let call = &mut self.call;
         self.phase == Phase::Args
             && self.value == Value::Inside
             && chunk.len() <= 64
-            && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, options, sink)
+            && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, sink)
     }
 
     /// Harmony's tokens act on messages (a header begins, any end closes the message), not
@@ -521,14 +511,13 @@ impl Family for Harmony {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        _: &Options,
         sink: &mut S,
     ) {
         self.token(frame, delimiter, span, sink);
     }
 
     /// Never called: [`Family::text_delimiter`] is Harmony's own.
-    fn text_role<S: Sink>(&mut self, _: &mut Frame, _: Role, _: Span, _: &Options, _: &mut S) {}
+    fn text_role<S: Sink>(&mut self, _: &mut Frame, _: Role, _: Span, _: &mut S) {}
 
     #[inline]
     fn step<S: Sink>(
@@ -537,12 +526,11 @@ impl Family for Harmony {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         match self.phase {
-            Phase::Header => self.header(frame, chunk, pos, base, options, sink),
-            Phase::Args => self.args(frame, chunk, pos, base, options, sink),
+            Phase::Header => self.header(frame, chunk, pos, base, sink),
+            Phase::Args => self.args(frame, chunk, pos, base, sink),
             Phase::ArgsToken => self.args_token(frame, chunk, pos, base, sink),
             Phase::Text => pos,
         }
@@ -552,7 +540,7 @@ impl Family for Harmony {
     /// (rule 3: servers strip `<|call|>`), before the held bytes are reported, so that they
     /// are markup after the call's end; any other call keeps its held bytes as its own
     /// markup and is cut off by the driver.
-    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, _: &Options, sink: &mut S) {
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         match self.phase {
             Phase::Header => {
                 // The start of a token the stream cut off is header text.

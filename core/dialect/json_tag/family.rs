@@ -4,7 +4,6 @@ use super::{Envelope, JsonTag, Phase};
 use crate::automaton::Dfa;
 use crate::engine::frame::Frame;
 use crate::engine::{Family, Sealed};
-use crate::options::Options;
 use crate::{Role, Sink, Span};
 
 impl Sealed for JsonTag {}
@@ -26,33 +25,18 @@ impl Family for JsonTag {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         let call = &mut self.call;
         self.phase == Phase::Body
             && call.envelope == Envelope::Arguments
             && chunk.len() <= 64
-            && frame.plain_args(
-                &mut call.value,
-                &mut call.budget,
-                chunk,
-                span,
-                options,
-                sink,
-            )
+            && frame.plain_args(&mut call.value, &mut call.budget, chunk, span, sink)
     }
 
-    fn text_role<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        role: Role,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
-            self.open_call(frame, span, options, sink);
+            self.open_call(frame, span, sink);
         }
     }
 
@@ -63,18 +47,17 @@ impl Family for JsonTag {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         match self.phase {
-            Phase::Body => self.body(frame, chunk, pos, base, options, sink),
-            Phase::BodyMarkup => self.body_markup(frame, chunk, pos, base, options, sink),
-            Phase::Tail => self.tail(frame, chunk, pos, base, options, sink),
+            Phase::Body => self.body(frame, chunk, pos, base, sink),
+            Phase::BodyMarkup => self.body_markup(frame, chunk, pos, base, sink),
+            Phase::Tail => self.tail(frame, chunk, pos, base, sink),
             Phase::Text => pos,
         }
     }
 
-    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, _: &Options, sink: &mut S) {
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         match self.phase {
             Phase::Tail => self.abandon_tail(frame, end, sink),
             Phase::BodyMarkup => {

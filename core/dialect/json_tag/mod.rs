@@ -15,7 +15,7 @@ use crate::engine::Family;
 use crate::engine::TextModes;
 use crate::lex::cursor::Cursor;
 use crate::lex::json::{is_json_ws, JsonValue, Step};
-use crate::options::{Options, MAX_NAME};
+use crate::options::MAX_NAME;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 /// The scanner modes of one dialect of the family, from its table file.
@@ -137,14 +137,8 @@ impl JsonTag {
     }
 
     #[inline]
-    fn open_call<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
-        if frame.open_call(span, options, sink) {
+    fn open_call<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
+        if frame.open_call(span, sink) {
             self.call = Call::new();
             self.phase = Phase::Body;
         } else {
@@ -184,15 +178,14 @@ impl JsonTag {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let mut c = Cursor::new(frame, sink, chunk, base, pos);
         let mut i = pos;
         while i < chunk.len() {
             let flow = match self.call.envelope {
-                Envelope::Arguments => self.arguments(&mut c, i, options),
-                Envelope::Skip => self.skip(&mut c, i, options),
+                Envelope::Arguments => self.arguments(&mut c, i),
+                Envelope::Skip => self.skip(&mut c, i),
                 Envelope::KeyString | Envelope::Name => self.string_byte(&mut c, i),
                 Envelope::Fence => self.fence_byte(&mut c, i),
                 Envelope::Open
@@ -240,7 +233,7 @@ impl JsonTag {
 
     /// The arguments value: its bytes go out as argument text, within the budget.
     #[inline(always)]
-    fn arguments<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize, options: &Options) -> Flow {
+    fn arguments<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
         c.emit(i);
         let chunk = c.chunk;
         let call = &mut self.call;
@@ -251,7 +244,7 @@ impl JsonTag {
         };
         // The limit falls on the same byte whatever the chunking.
         let over;
-        (end, over) = call.budget.take(i, end, options);
+        (end, over) = call.budget.take(i, end, &c.frame.options);
         if end > i {
             let index = c.frame.call.index;
             c.sink.tool_args(c.span(i, end), index, &chunk[i..end]);
@@ -272,7 +265,7 @@ impl JsonTag {
 
     /// A value of a key that is not used, skipped (its bytes stay markup).
     #[inline(always)]
-    fn skip<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize, options: &Options) -> Flow {
+    fn skip<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
         let chunk = c.chunk;
         let call = &mut self.call;
         let step = call.value.scan(&chunk[i..]);
@@ -282,7 +275,7 @@ impl JsonTag {
         };
         // Skipped values count against the same limit as arguments, so one call never
         // swallows an unbounded stream.
-        let (end, over) = call.budget.take(i, end, options);
+        let (end, over) = call.budget.take(i, end, &c.frame.options);
         if over {
             let span = Span::at(c.at(end));
             return self.broken(c, end, span, Diagnostic::ArgumentsTooLong);
@@ -492,7 +485,6 @@ impl JsonTag {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -521,7 +513,7 @@ impl JsonTag {
                 let span = Span::at(at(i));
                 sink.diagnostic(span, Diagnostic::SharedBlock);
                 self.complete(frame, span, sink);
-                self.open_call(frame, span, options, sink);
+                self.open_call(frame, span, sink);
                 return i;
             }
         }
@@ -554,7 +546,6 @@ impl JsonTag {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -596,7 +587,7 @@ impl JsonTag {
             }
             _ => {
                 self.invalid(frame, Span::at(span.start), Diagnostic::MalformedCall, sink);
-                self.text_delimiter(frame, delimiter, span, options, sink);
+                self.text_delimiter(frame, delimiter, span, sink);
             }
         }
         end

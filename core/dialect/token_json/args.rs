@@ -6,7 +6,6 @@ use super::{hand_back, is_fence, Phase, TokenJson, FENCE_CAP};
 use crate::automaton::START;
 use crate::engine::frame::{envelope, envelope_while, Anchored, Frame};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
-use crate::options::Options;
 use crate::scan::Stop;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
@@ -117,7 +116,6 @@ impl TokenJson {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -133,7 +131,7 @@ impl TokenJson {
         let mut over = false;
         if !call.broken {
             // The limit falls on the same byte whatever the chunking.
-            (args, over) = call.budget.take(pos, end, options);
+            (args, over) = call.budget.take(pos, end, &frame.options);
             if args > pos {
                 sink.tool_args(Span::new(at(pos), at(args)), index, &chunk[pos..args]);
             }

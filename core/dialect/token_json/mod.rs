@@ -51,7 +51,7 @@ use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::json::JsonValue;
 use crate::lex::params::{ParamCalls, Tagset};
-use crate::options::{Options, MAX_NAME};
+use crate::options::MAX_NAME;
 use crate::tables::HeaderForm;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
@@ -249,7 +249,6 @@ impl TokenJson {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let CallState::Markup(markup) = &mut self.call else {
@@ -259,7 +258,7 @@ impl TokenJson {
             self.phase = Phase::Text;
             return pos;
         };
-        let pos = markup.run(frame, chunk, pos, base, options, sink);
+        let pos = markup.run(frame, chunk, pos, base, sink);
         if !markup.active() {
             // Bytes it still held are text again: `Frame::replay` has the driver scan them.
             self.phase = Phase::Text;
@@ -273,15 +272,9 @@ impl TokenJson {
         }
     }
 
-    fn open_call<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn open_call<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         self.fresh = false;
-        let admitted = frame.admit_call(options);
+        let admitted = frame.admit_call();
         self.call = CallState::Token(Call::new(span.end));
         self.phase = Phase::Header;
         if let Err(diagnostic) = admitted {
@@ -369,7 +362,6 @@ impl TokenJson {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let at = |i: usize| base + i as u64;
@@ -384,7 +376,7 @@ impl TokenJson {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
-                self.section_delimiter(frame, delimiter, span, base, options, sink)
+                self.section_delimiter(frame, delimiter, span, base, sink)
             }
             Anchored::Failed(candidate) => {
                 // The held bytes end right before `candidate`: the driver scans them again
@@ -395,7 +387,7 @@ impl TokenJson {
                     // docs/dialects.md §deepseek: the per-call opener may be missing right after
                     // the section opener.
                     sink.diagnostic(Span::at(start), Diagnostic::MissingCallOpen);
-                    self.open_call(frame, Span::at(start), options, sink);
+                    self.open_call(frame, Span::at(start), sink);
                 } else {
                     self.end_section(start, sink);
                 }
@@ -412,7 +404,6 @@ impl TokenJson {
         delimiter: &'static Delimiter,
         span: Span,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         self.fresh = false;
@@ -420,7 +411,7 @@ impl TokenJson {
             Role::CallOpen => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 self.note_alias(delimiter, span, sink);
-                self.open_call(frame, span, options, sink);
+                self.open_call(frame, span, sink);
             }
             Role::SectionClose => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
@@ -463,13 +454,12 @@ impl Family for TokenJson {
         frame: &mut Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         match self.phase {
             Phase::Dsml => match &mut self.call {
                 CallState::Markup(markup) => {
-                    markup.take_plain_value(frame, chunk, span.start, options, sink)
+                    markup.take_plain_value(frame, chunk, span.start, sink)
                 }
                 CallState::Token(_) => false,
             },
@@ -483,7 +473,7 @@ impl Family for TokenJson {
                     plain
                 } else {
                     let (value, budget) = (&mut call.value, &mut call.budget);
-                    frame.plain_args(value, budget, chunk, span, options, sink)
+                    frame.plain_args(value, budget, chunk, span, sink)
                 }
             }
             _ => false,
@@ -498,7 +488,6 @@ impl Family for TokenJson {
         frame: &mut Frame,
         delimiter: &'static Delimiter,
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) {
         if let (Role::MarkupOpen, Some(tagset)) = (delimiter.role, self.modes.markup) {
@@ -512,18 +501,11 @@ impl Family for TokenJson {
             if matches!(role, Role::SectionOpen | Role::CallOpen) {
                 self.note_alias(delimiter, span, sink);
             }
-            self.text_role(frame, role, span, options, sink);
+            self.text_role(frame, role, span, sink);
         }
     }
 
-    fn text_role<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        role: Role,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         match role {
             Role::SectionOpen => {
                 self.in_section = true;
@@ -533,7 +515,7 @@ impl Family for TokenJson {
             Role::CallOpen => {
                 // docs/dialects.md §kimi, §deepseek: a call without its section.
                 sink.diagnostic(span, Diagnostic::MissingSection);
-                self.open_call(frame, span, options, sink);
+                self.open_call(frame, span, sink);
             }
             _ => sink.diagnostic(span, Diagnostic::StrayToken),
         }
@@ -546,36 +528,29 @@ impl Family for TokenJson {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         match self.phase {
-            Phase::Section => self.section(frame, chunk, pos, base, options, sink),
+            Phase::Section => self.section(frame, chunk, pos, base, sink),
             Phase::Header => self.header(frame, chunk, pos, base, sink),
             Phase::Lead => self.lead(chunk, pos, base, sink),
             Phase::Fence => self.fence(frame, chunk, pos, base, sink),
-            Phase::Value => self.value(frame, chunk, pos, base, options, sink),
+            Phase::Value => self.value(frame, chunk, pos, base, sink),
             Phase::ArgsMarkup => self.args_markup(frame, chunk, pos, base, sink),
             Phase::Tail => self.tail(frame, chunk, pos, base, sink),
-            Phase::Dsml => self.dsml(frame, chunk, pos, base, options, sink),
+            Phase::Dsml => self.dsml(frame, chunk, pos, base, sink),
             Phase::Text => pos,
         }
     }
 
-    fn finish_phase<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        end: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    fn finish_phase<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         let at = Span::at(end);
         match self.phase {
             Phase::Dsml => {
                 // The markup machine ends its own structure (its drafts, an incomplete
                 // call, an unclosed section).
                 if let CallState::Markup(markup) = &mut self.call {
-                    markup.finish(frame, end, options, sink);
+                    markup.finish(frame, end, sink);
                 }
             }
             // A delimiter cut off inside the section: the section's own bytes; inside the

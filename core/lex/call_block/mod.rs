@@ -133,27 +133,15 @@ impl Block {
 
     /// A block opens with the opener at `span`, which opens the slot of its first call.
     /// Returns `false` when a limit refuses the call (it has then ended as invalid).
-    pub(crate) fn open<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) -> bool {
+    pub(crate) fn open<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) -> bool {
         *self = Block::new();
-        self.open_slot(frame, span, options, sink)
+        self.open_slot(frame, span, sink)
     }
 
     /// Numbers the call of a slot opening at `span` and starts its budget at `span.end`;
     /// `false` when a limit refuses it (it has then ended as invalid).
-    fn open_slot<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        options: &Options,
-        sink: &mut S,
-    ) -> bool {
-        if !frame.open_call(span, options, sink) {
+    fn open_slot<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) -> bool {
+        if !frame.open_call(span, sink) {
             return false;
         }
         self.slot = true;
@@ -186,10 +174,11 @@ impl Block {
         frame: &Frame,
         chunk: &[u8],
         span: Span,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
-        let within = self.limit(options).is_none_or(|limit| span.end <= limit);
+        let within = self
+            .limit(&frame.options)
+            .is_none_or(|limit| span.end <= limit);
         if within {
             if let Some(piece) = self.take_inside_string(chunk) {
                 sink.tool_value(span, frame.call.index, piece, chunk);

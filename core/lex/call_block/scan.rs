@@ -5,7 +5,6 @@ use super::{Block, BlockEnd, Stage};
 use crate::engine::frame::Frame;
 use crate::lex::cursor::Cursor;
 use crate::lex::python::{PyValue, Step};
-use crate::options::Options;
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 /// The closing fence of a block.
@@ -37,7 +36,6 @@ impl Block {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> BlockEnd {
         let mut cx = Cursor::new(frame, sink, chunk, base, pos);
@@ -45,9 +43,9 @@ impl Block {
         while i < chunk.len() {
             let b = chunk[i];
             let next = match self.stage {
-                Stage::Stmt => self.stmt(&mut cx, b, i, options),
+                Stage::Stmt => self.stmt(&mut cx, b, i),
                 Stage::StmtComment | Stage::ArgComment => Ok(self.comment(b, i)),
-                Stage::Callee | Stage::AfterCallee => self.callee(&mut cx, b, i, options),
+                Stage::Callee | Stage::AfterCallee => self.callee(&mut cx, b, i),
                 Stage::Assign => self.assign(&mut cx, b, i),
                 Stage::AfterAssign => self.after_assign(&mut cx, b, i),
                 Stage::Fence(n) => self.fence(&mut cx, b, i, n),
@@ -103,13 +101,7 @@ impl Block {
     /// Between statements: blanks, separators, comments, the brackets of `print(` and
     /// lists, the closing fence, or a statement's start.
     #[inline(always)]
-    fn stmt<S: Sink>(
-        &mut self,
-        cx: &mut Cursor<'_, S>,
-        b: u8,
-        i: usize,
-        options: &Options,
-    ) -> Next {
+    fn stmt<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         let between = is_space(b)
             || matches!(b, b';' | b'#' | b'`')
             || (self.list > 0 && b == b']')
@@ -120,7 +112,7 @@ impl Block {
             // that turns out not to be a call is text from its start (a `print(` or a `[`
             // before it too).
             cx.emit(i);
-            if !self.open_slot(cx.frame, Span::at(cx.at(i)), options, cx.sink) {
+            if !self.open_slot(cx.frame, Span::at(cx.at(i)), cx.sink) {
                 return Err(BlockEnd::Text(i));
             }
             return Err(BlockEnd::Slot(i));
@@ -168,13 +160,7 @@ impl Block {
     /// A dotted callee (or an assignment's target) and the blanks after it, then `(`
     /// (a `print(` wrapper or the call) or `=`.
     #[inline(always)]
-    fn callee<S: Sink>(
-        &mut self,
-        cx: &mut Cursor<'_, S>,
-        b: u8,
-        i: usize,
-        options: &Options,
-    ) -> Next {
+    fn callee<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
         let callee = self.stage == Stage::Callee;
         if callee && (ident_byte(b) || b == b'.') || !callee && (b == b' ' || b == b'\t') {
             let next = self.gather(cx, b, i)?;
@@ -197,7 +183,7 @@ impl Block {
                 cx.run = i;
                 Ok(i + 1)
             }
-            b'(' => self.call_open(cx, i, options),
+            b'(' => self.call_open(cx, i),
             b'=' => {
                 self.gather(cx, b, i)?;
                 self.stage = Stage::Assign;
@@ -210,13 +196,13 @@ impl Block {
     /// The `(` of a call at `i`: the call (its slot opened here unless a statement
     /// opened it) starts with its name, the last dotted segment of the callee.
     #[inline(always)]
-    fn call_open<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, i: usize, options: &Options) -> Next {
+    fn call_open<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, i: usize) -> Next {
         let name = &self.word[usize::from(self.segment)..usize::from(self.callee_end)];
         if name.is_empty() || (!name.is_ascii() && core::str::from_utf8(name).is_err()) {
             return self.not_a_call_at(cx, i, b"");
         }
         let opened = !self.slot;
-        if opened && !self.open_slot(cx.frame, Span::at(cx.at(i)), options, cx.sink) {
+        if opened && !self.open_slot(cx.frame, Span::at(cx.at(i)), cx.sink) {
             self.release_held(cx.frame, b"", cx.sink);
             return Err(BlockEnd::Text(i));
         }

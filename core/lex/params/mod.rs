@@ -42,7 +42,7 @@ use crate::engine::frame::{envelope_while, Anchored, Frame};
 use crate::lex::blank::Blank;
 use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
-use crate::options::{Options, MAX_NAME};
+use crate::options::MAX_NAME;
 use crate::scan::Stop;
 use crate::tables::BareCall;
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
@@ -213,14 +213,13 @@ impl ParamCalls {
         frame: &Frame,
         chunk: &[u8],
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         let len = chunk.len() as u64;
         if self.phase == Phase::Value
             && !self.lead
             && frame.delimiters.state == START
-            && self.budget.fits(chunk.len(), options)
+            && self.budget.fits(chunk.len(), &frame.options)
             && self.tagset.value.find_start(chunk).is_none()
         {
             self.budget.add(chunk.len());
@@ -245,7 +244,6 @@ impl ParamCalls {
         chunk: &[u8],
         mut pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         while pos < chunk.len() {
@@ -253,10 +251,10 @@ impl ParamCalls {
                 Phase::Idle => return pos,
                 Phase::Section => self.section(frame, chunk, pos, base, sink),
                 Phase::Invoke => self.invoke(frame, chunk, pos, base, sink),
-                Phase::Tag => self.tag(frame, chunk, pos, base, options, sink),
-                Phase::Value => self.value(frame, chunk, pos, base, options, sink),
-                Phase::Pending => self.pending(frame, chunk, pos, base, options, sink),
-                Phase::Closer => self.closer(frame, chunk, pos, options, sink),
+                Phase::Tag => self.tag(frame, chunk, pos, base, sink),
+                Phase::Value => self.value(frame, chunk, pos, base, sink),
+                Phase::Pending => self.pending(frame, chunk, pos, base, sink),
+                Phase::Closer => self.closer(frame, chunk, pos, sink),
             };
         }
         pos
@@ -265,19 +263,13 @@ impl ParamCalls {
     /// End of the stream at offset `end`: the end continues any structure (a pending
     /// candidate counts), held bytes are the structure's markup, an open call is
     /// incomplete and an open section is reported.
-    pub(crate) fn finish<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        end: u64,
-        options: &Options,
-        sink: &mut S,
-    ) {
+    pub(crate) fn finish<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         let at = Span::at(end);
         match self.phase {
             Phase::Idle => return,
             Phase::Pending if self.held.is_some_and(|(c, _)| c.role == Role::ParamOpen) => {
                 // A line-initial opener with nothing after it: value text.
-                self.reject(frame, Rest::None, end, options, sink);
+                self.reject(frame, Rest::None, end, sink);
                 self.flush_newline(frame, end, sink);
             }
             Phase::Value => {
@@ -326,7 +318,7 @@ impl ParamCalls {
                     sink.markup(tail_span, Markup::Envelope, self.tag.bytes());
                     if !self.in_call
                         && opener.role == Role::CallOpen
-                        && frame.open_call(opener_span, options, sink)
+                        && frame.open_call(opener_span, sink)
                     {
                         frame.ensure_started(tail_span, sink);
                         self.in_call = true;

@@ -168,7 +168,6 @@ impl ParamCalls {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let (n, push) = self.tag.scan(&chunk[pos..]);
@@ -186,15 +185,7 @@ impl ParamCalls {
                 if opener.role == Role::ParamOpen {
                     self.param_tag(frame, opener, opener_span, tail_span, self_closing, sink);
                 } else {
-                    self.invoke_tag(
-                        frame,
-                        opener,
-                        opener_span,
-                        tail_span,
-                        self_closing,
-                        options,
-                        sink,
-                    );
+                    self.invoke_tag(frame, opener, opener_span, tail_span, self_closing, sink);
                 }
                 return i;
             }
@@ -252,7 +243,6 @@ impl ParamCalls {
         opener_span: Span,
         tail_span: Span,
         self_closing: bool,
-        options: &Options,
         sink: &mut S,
     ) {
         let name = match self.tag.name() {
@@ -297,7 +287,7 @@ impl ParamCalls {
             self.in_section = true;
             self.implied = true;
         }
-        if !frame.open_call(opener_span, options, sink) {
+        if !frame.open_call(opener_span, sink) {
             self.reset_structure();
             return;
         }

@@ -11,7 +11,6 @@ impl ParamCalls {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let call = frame.call.index;
@@ -24,7 +23,7 @@ impl ParamCalls {
         // The limit falls on the same byte whatever the chunking: where the value bytes
         // released plus those held as a possible closer reach it.
         let held = frame.delimiters.hold.len();
-        let end = self.budget.clip(pos, chunk.len(), held, options);
+        let end = self.budget.clip(pos, chunk.len(), held, &frame.options);
         let budget = &mut self.budget;
         let newline = &mut self.newline;
         let framing = self.tagset.framing;
@@ -178,7 +177,6 @@ impl ParamCalls {
         frame: &mut Frame,
         chunk: &[u8],
         pos: usize,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let Some((_, start)) = self.held else {
@@ -213,7 +211,7 @@ impl ParamCalls {
                 self.held = None;
                 self.phase = Phase::Value;
                 let span = Span::new(start, start + bytes.len() as u64);
-                if !self.value_bytes(frame, span, &bytes, options, sink) {
+                if !self.value_bytes(frame, span, &bytes, sink) {
                     self.leave(frame);
                 }
                 return i;
@@ -240,7 +238,6 @@ impl ParamCalls {
         chunk: &[u8],
         pos: usize,
         base: u64,
-        options: &Options,
         sink: &mut S,
     ) -> usize {
         let Some((candidate, start)) = self.held else {
@@ -257,7 +254,7 @@ impl ParamCalls {
                 sink.diagnostic(Span::at(start), Diagnostic::UnclosedParameter);
                 self.begin_tag(candidate, start);
             } else {
-                self.reject(frame, Rest::None, base + pos as u64, options, sink);
+                self.reject(frame, Rest::None, base + pos as u64, sink);
             }
             return pos;
         }
@@ -270,7 +267,7 @@ impl ParamCalls {
                 let span = Span::new(start, start + follow.bytes.len() as u64);
                 self.on_delimiter(frame, follow, span, sink);
             } else {
-                self.reject(frame, Rest::Delimiter(follow), start, options, sink);
+                self.reject(frame, Rest::Delimiter(follow), start, sink);
             }
             return pos;
         }
@@ -278,7 +275,7 @@ impl ParamCalls {
         if frame.delimiters.state == START {
             while i < chunk.len() && is_ws(chunk[i]) {
                 if !self.blank.push(chunk[i]) {
-                    self.reject(frame, Rest::None, base + i as u64, options, sink);
+                    self.reject(frame, Rest::None, base + i as u64, sink);
                     return i;
                 }
                 i += 1;
@@ -296,7 +293,7 @@ impl ParamCalls {
             Anchored::Matched(follow, end) => {
                 let start = self.follow_start();
                 if !self.admits(candidate.role, follow.role, frame.reasoning) {
-                    self.reject(frame, Rest::Delimiter(follow), start, options, sink);
+                    self.reject(frame, Rest::Delimiter(follow), start, sink);
                 } else if matches!(follow.role, Role::CallOpen | Role::ParamOpen) {
                     self.follow = Some(follow);
                 } else {
@@ -308,7 +305,7 @@ impl ParamCalls {
             }
             Anchored::Failed(at) => {
                 let start = base + at as u64 - frame.delimiters.hold.len() as u64;
-                self.reject(frame, Rest::Held, start, options, sink);
+                self.reject(frame, Rest::Held, start, sink);
                 at
             }
         }
@@ -375,7 +372,6 @@ impl ParamCalls {
         frame: &mut Frame,
         rest: Rest,
         rest_start: u64,
-        options: &Options,
         sink: &mut S,
     ) {
         let blank = core::mem::replace(&mut self.blank, Blank::EMPTY);
@@ -404,18 +400,18 @@ impl ParamCalls {
             let rest_start = rest_start - (blank.len() - kept) as u64;
             // Both are reported whatever happens (`&`, not `&&`): once the limit is reached
             // the rest is text.
-            let taken = self.value_bytes(frame, candidate_span, &bytes, options, sink)
-                & self.value_bytes(frame, blank_span, &blank[..kept], options, sink);
+            let taken = self.value_bytes(frame, candidate_span, &bytes, sink)
+                & self.value_bytes(frame, blank_span, &blank[..kept], sink);
             match rest {
                 Rest::Held if taken => {
                     let held = frame.delimiters.take();
-                    self.refeed(frame, &held, rest_start, options, sink);
+                    self.refeed(frame, &held, rest_start, sink);
                 }
                 Rest::Held => self.leave(frame),
                 Rest::Delimiter(follow) => {
                     let again = line.as_deref().unwrap_or(follow.bytes);
                     if taken {
-                        self.refeed(frame, again, rest_start, options, sink);
+                        self.refeed(frame, again, rest_start, sink);
                     } else {
                         let span = Span::new(rest_start, rest_start + again.len() as u64);
                         frame.release(span, again, sink);
@@ -452,14 +448,13 @@ impl ParamCalls {
         frame: &mut Frame,
         span: Span,
         bytes: &[u8],
-        options: &Options,
         sink: &mut S,
     ) -> bool {
         if !self.in_call {
             frame.release(span, bytes, sink);
             return true;
         }
-        let (take, _) = self.budget.take(0, bytes.len(), options);
+        let (take, _) = self.budget.take(0, bytes.len(), &frame.options);
         if take > 0 {
             emit_value(
                 &mut self.newline,
@@ -489,10 +484,9 @@ impl ParamCalls {
         frame: &mut Frame,
         bytes: &[u8],
         start: u64,
-        options: &Options,
         sink: &mut S,
     ) {
-        let pos = self.run(frame, bytes, 0, start, options, sink);
+        let pos = self.run(frame, bytes, 0, start, sink);
         if pos < bytes.len() {
             frame.replay = false;
             let held = frame.delimiters.take();
