@@ -345,13 +345,8 @@ impl Sealed for Gemini {}
 
 impl Family for Gemini {
     #[inline(always)]
-    fn in_text(&self) -> bool {
-        self.phase == Phase::Text
-    }
-
-    #[inline(always)]
-    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        self.modes.text.dfa(frame)
+    fn text_dfa(&self, frame: &Frame) -> Option<&'static Dfa> {
+        (self.phase == Phase::Text).then(|| self.modes.text.dfa(frame))
     }
 
     /// Reasoning is followed line by line: fences are looked at where a line starts.

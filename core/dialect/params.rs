@@ -45,13 +45,8 @@ impl Sealed for Params {}
 
 impl Family for Params {
     #[inline(always)]
-    fn in_text(&self) -> bool {
-        !self.calls.active()
-    }
-
-    #[inline(always)]
-    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        self.modes.text.dfa(frame)
+    fn text_dfa(&self, frame: &Frame) -> Option<&'static Dfa> {
+        (!self.calls.active()).then(|| self.modes.text.dfa(frame))
     }
 
     #[inline(always)]

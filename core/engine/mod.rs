@@ -41,12 +41,9 @@ pub(crate) use sealed::Sealed;
 /// method gets the [`Frame`] (the delimiter scan, reasoning and the call lifecycle) the
 /// driver owns.
 pub(crate) trait Family: Sealed {
-    /// Whether the family is in its text phase (content or reasoning, as
-    /// [`Frame::reasoning`] says), the one the driver scans.
-    fn in_text(&self) -> bool;
-
-    /// The DFA of the text mode now (content or reasoning).
-    fn text_dfa(&self, frame: &Frame) -> &'static Dfa;
+    /// In the family's text phase (content or reasoning, as [`Frame::reasoning`] says),
+    /// the one the driver scans: the DFA of the text mode now; `None` in a call's phases.
+    fn text_dfa(&self, frame: &Frame) -> Option<&'static Dfa>;
 
     /// Sees the text bytes the driver releases, in stream order (a family that tracks lines
     /// of its text does it here).
@@ -178,11 +175,8 @@ impl<F: Family> Engine<F> {
         // Token-sized chunks are mostly plain text or plain string contents: hand them
         // over whole without entering the general machine.
         let span = Span::new(base, base + chunk.len() as u64);
-        if self.family.in_text() {
-            if self
-                .frame
-                .plain_text(self.family.text_dfa(&self.frame), chunk)
-            {
+        if let Some(dfa) = self.family.text_dfa(&self.frame) {
+            if self.frame.plain_text(dfa, chunk) {
                 self.family.observe_text(self.frame.reasoning, chunk);
                 self.frame.release(span, chunk, sink);
                 return;
@@ -210,10 +204,9 @@ impl<F: Family> Engine<F> {
                 }
             };
             let chunk = &chunk[..end];
-            pos = if self.family.in_text() {
-                self.text(chunk, pos, base, sink)
-            } else {
-                self.family.step(&mut self.frame, chunk, pos, base, sink)
+            pos = match self.family.text_dfa(&self.frame) {
+                Some(dfa) => self.text(dfa, chunk, pos, base, sink),
+                None => self.family.step(&mut self.frame, chunk, pos, base, sink),
             };
             if self.frame.replay {
                 self.frame.replay = false;
@@ -230,9 +223,15 @@ impl<F: Family> Engine<F> {
     }
 
     /// Text from `chunk[pos..]` up to the next delimiter, which is acted on.
-    fn text<S: Sink>(&mut self, chunk: &[u8], pos: usize, base: u64, sink: &mut S) -> usize {
+    fn text<S: Sink>(
+        &mut self,
+        dfa: &'static Dfa,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
         let Engine { frame, family } = self;
-        let dfa = family.text_dfa(frame);
         let found = frame.scan_text(
             dfa,
             chunk,
@@ -254,7 +253,7 @@ impl<F: Family> Engine<F> {
     /// ended and the reasoning block is closed.
     pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
         let Engine { frame, family } = self;
-        if family.in_text() {
+        if family.text_dfa(frame).is_some() {
             frame.finish_text(end, sink);
         } else {
             family.finish_phase(frame, end, sink);

@@ -353,13 +353,8 @@ impl Sealed for Gemma {}
 
 impl Family for Gemma {
     #[inline(always)]
-    fn in_text(&self) -> bool {
-        self.phase == Phase::Text
-    }
-
-    #[inline(always)]
-    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        self.modes.text.dfa(frame)
+    fn text_dfa(&self, frame: &Frame) -> Option<&'static Dfa> {
+        (self.phase == Phase::Text).then(|| self.modes.text.dfa(frame))
     }
 
     /// Plain `<|"|>` string contents, and plain string contents of a block's value.

@@ -175,7 +175,9 @@ impl Glm {
         sink: &mut S,
     ) {
         let in_text = self
-            .text_dfa(frame)
+            .modes
+            .text
+            .dfa(frame)
             .delimiters
             .iter()
             .any(|d| d.bytes == delimiter.bytes);
@@ -338,13 +340,8 @@ impl Sealed for Glm {}
 
 impl Family for Glm {
     #[inline(always)]
-    fn in_text(&self) -> bool {
-        self.phase == Phase::Text
-    }
-
-    #[inline(always)]
-    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        self.modes.text.dfa(frame)
+    fn text_dfa(&self, frame: &Frame) -> Option<&'static Dfa> {
+        (self.phase == Phase::Text).then(|| self.modes.text.dfa(frame))
     }
 
     /// A whole chunk of value text, when nothing in it can close the value.

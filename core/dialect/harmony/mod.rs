@@ -472,19 +472,14 @@ impl Harmony {
 impl Sealed for Harmony {}
 
 impl Family for Harmony {
-    #[inline(always)]
-    fn in_text(&self) -> bool {
-        self.phase == Phase::Text
-    }
-
     /// Outside messages only the tokens that open one (or are stray) are looked for; in a
     /// body, the ends too. The channel, not the DFA, says whether a body is reasoning.
     #[inline(always)]
-    fn text_dfa(&self, _: &Frame) -> &'static Dfa {
-        if self.in_message {
-            &BODY
-        } else {
-            &CONTENT
+    fn text_dfa(&self, _: &Frame) -> Option<&'static Dfa> {
+        match self.phase {
+            Phase::Text if self.in_message => Some(&BODY),
+            Phase::Text => Some(&CONTENT),
+            _ => None,
         }
     }
 

@@ -439,13 +439,8 @@ impl Sealed for TokenJson {}
 
 impl Family for TokenJson {
     #[inline(always)]
-    fn in_text(&self) -> bool {
-        self.phase == Phase::Text
-    }
-
-    #[inline(always)]
-    fn text_dfa(&self, frame: &Frame) -> &'static Dfa {
-        self.modes.text.dfa(frame)
+    fn text_dfa(&self, frame: &Frame) -> Option<&'static Dfa> {
+        (self.phase == Phase::Text).then(|| self.modes.text.dfa(frame))
     }
 
     #[inline(always)]
