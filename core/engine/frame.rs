@@ -121,7 +121,11 @@ impl Frame {
     /// `dfa`, releasing it (each released run is shown to `observe` first, with whether it
     /// is reasoning), until a delimiter: returns it with its span and the chunk offset after
     /// it, or `None` at the chunk end.
-    #[inline]
+    ///
+    /// A function of its own: inlined into the driver's loop it cost harmony's long message
+    /// bodies +3.9 % (prose fed whole) and +6.8 % (200 calls in 4-byte chunks) against
+    /// 99f5792 (BENCHMARKS.md, "Options in the frame, the text scan outlined").
+    #[inline(never)]
     pub(crate) fn scan_text<S: Sink>(
         &mut self,
         dfa: &Dfa,
