@@ -132,6 +132,13 @@ fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, 
             |key, text| format!("<parameter={key}>\n{text}\n</parameter>\n"),
             "</function>\n</tool_call>",
         ),
+        // No framing: every byte between the parameter tags is value text.
+        Dialect::SeedOss => raw_params(
+            args,
+            format!("<seed:tool_call>\n<function={name}>\n"),
+            |key, text| format!("<parameter={key}>{text}</parameter>\n"),
+            "</function>\n</seed:tool_call>",
+        ),
         Dialect::Glm => raw_params(
             args,
             format!("<tool_call>{name}\n"),

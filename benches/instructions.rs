@@ -157,6 +157,12 @@ fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
 #[bench::qwen3_coder_call_4b(args = (Dialect::Qwen3Coder, "call", 4), setup = dialect_case)]
 #[bench::qwen3_coder_calls_whole(args = (Dialect::Qwen3Coder, "calls", 0), setup = dialect_case)]
 #[bench::qwen3_coder_calls_4b(args = (Dialect::Qwen3Coder, "calls", 4), setup = dialect_case)]
+#[bench::seed_oss_prose_whole(args = (Dialect::SeedOss, "prose", 0), setup = dialect_case)]
+#[bench::seed_oss_prose_4b(args = (Dialect::SeedOss, "prose", 4), setup = dialect_case)]
+#[bench::seed_oss_call_whole(args = (Dialect::SeedOss, "call", 0), setup = dialect_case)]
+#[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = dialect_case)]
+#[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = dialect_case)]
+#[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = dialect_case)]
 fn dialect(case: Case) -> Case {
     let counts = inputs::scan(&case.input, case.chunk);
     case.input.check(&counts);

@@ -208,6 +208,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Anthropic,
     Dialect::Minimax,
     Dialect::Qwen3Coder,
+    Dialect::SeedOss,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -71,6 +71,11 @@ pub enum Dialect {
     /// values, one tag a line (GLM-4.5/4.6) or none (GLM-4.7/5), `<think>` reasoning: GLM
     /// (Zhipu / Z.ai).
     Glm,
+    /// `<seed:tool_call>\n<function=N>\n<parameter=k>v</parameter>\n</function>\n
+    /// </seed:tool_call>`, one block per call, qwen3-coder's equals-form tags without framing
+    /// newlines (a value is every byte between its tags), `<seed:think>` reasoning, `<seed:eos>`
+    /// ending the turn: ByteDance Seed-OSS.
+    SeedOss,
 }
 
 impl Dialect {
@@ -88,6 +93,7 @@ impl Dialect {
         Dialect::Minimax,
         Dialect::Qwen3Coder,
         Dialect::Glm,
+        Dialect::SeedOss,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -105,6 +111,7 @@ impl Dialect {
             Dialect::Minimax => "minimax",
             Dialect::Qwen3Coder => "qwen3-coder",
             Dialect::Glm => "glm",
+            Dialect::SeedOss => "seed-oss",
         }
     }
 
@@ -130,6 +137,7 @@ impl Dialect {
             Dialect::Minimax => tables::minimax::SPECIAL_TOKENS,
             Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
+            Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
         }
     }
 
@@ -192,6 +200,7 @@ impl Dialect {
             Dialect::Minimax => tables::minimax::MODES,
             Dialect::Qwen3Coder => tables::qwen3_coder::MODES,
             Dialect::Glm => tables::glm::MODES,
+            Dialect::SeedOss => tables::seed_oss::MODES,
         }
     }
 
@@ -211,6 +220,7 @@ impl Dialect {
             Dialect::Minimax => tables::minimax::SOURCE,
             Dialect::Qwen3Coder => tables::qwen3_coder::SOURCE,
             Dialect::Glm => tables::glm::SOURCE,
+            Dialect::SeedOss => tables::seed_oss::SOURCE,
         }
     }
 
@@ -247,6 +257,7 @@ impl Dialect {
             Dialect::Anthropic => tagset!(anthropic),
             Dialect::Minimax => tagset!(minimax),
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
+            Dialect::SeedOss => tagset!(seed_oss),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             _ => None,
         }
@@ -415,6 +426,12 @@ static QWEN3_CODER: params::Modes = params::Modes {
     embedded: None,
 };
 
+static SEED_OSS: params::Modes = params::Modes {
+    text: text_modes!(seed_oss),
+    tags: tagset!(seed_oss),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     body: &tables::glm::BODY,
@@ -452,6 +469,7 @@ impl Machine {
             Dialect::Minimax => Machine::Params(Engine::new(Params::new(&MINIMAX), options)),
             Dialect::Qwen3Coder => Machine::Params(Engine::new(Params::new(&QWEN3_CODER), options)),
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
+            Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
         }
     }
 
@@ -495,6 +513,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Minimax => &tables::minimax::REASONING,
         Dialect::Qwen3Coder => &tables::qwen3_coder::REASONING,
         Dialect::Glm => &tables::glm::REASONING,
+        Dialect::SeedOss => &tables::seed_oss::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
@@ -518,7 +537,8 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
-/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, DSML in `deepseek`),
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, DSML in
+/// `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),
 /// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a

@@ -369,6 +369,7 @@ case_files! {
     harmony => "harmony.md",
     minimax => "minimax.md",
     qwen3_coder => "qwen3_coder.md",
+    seed_oss => "seed_oss.md",
     special_tokens => "special_tokens.md",
     xml => "xml.md",
 }

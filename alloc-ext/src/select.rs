@@ -32,11 +32,13 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…gemini…` | `gemini` |
 /// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
+/// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
-/// need no version number.
+/// need no version number, and Seed-OSS gets its own `seed-oss` dialect rather than the
+/// fallback.
 ///
 /// # Panics
 /// Never.
@@ -84,6 +86,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Gemini
     } else if is_glm(bare) {
         Dialect::Glm
+    } else if bare.starts_with("seed-oss") {
+        Dialect::SeedOss
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -111,7 +115,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// | `openai`, `gpt-oss`, `gpt_oss` | `harmony` |
 /// | `gemma4` | `gemma` |
 /// | `granite4` | `hermes` |
-/// | `seed_oss` | `xml` |
+/// | `seed_oss` | `seed-oss` |
 ///
 /// # Panics
 /// Never.
@@ -129,7 +133,7 @@ pub fn for_parser(parser: &str) -> Option<Dialect> {
         "minimax_m2" | "minimax-m2" => Dialect::Minimax,
         "openai" | "gpt-oss" | "gpt_oss" => Dialect::Harmony,
         "gemma4" => Dialect::Gemma,
-        "seed_oss" => Dialect::Xml,
+        "seed_oss" => Dialect::SeedOss,
         _ => return None,
     };
     Some(dialect)

@@ -130,6 +130,9 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("google/gemma-3n-E4B-it", "gemini"),
         ("gemini-exp-1206", "gemini"),
         ("codegemma-7b", "xml"),
+        // Seed-OSS.
+        ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed-oss"),
+        ("seed-oss-36b-base", "seed-oss"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
@@ -169,7 +172,7 @@ fn server_parser_names_select_their_dialects() {
         ("openai", Some("harmony")),
         ("gpt-oss", Some("harmony")),
         ("gemma4", Some("gemma")),
-        ("seed_oss", Some("xml")),
+        ("seed_oss", Some("seed-oss")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", None),
@@ -394,7 +397,7 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
     );
     let time = ("get_time".to_owned(), json!({"zone": "Europe/Paris"}));
     match dialect {
-        "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" => {
+        "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" => {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],

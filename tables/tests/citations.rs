@@ -389,6 +389,7 @@ fn the_documents_offer_what_the_code_cites() {
         "anthropic",
         "minimax",
         "qwen3-coder",
+        "seed-oss",
         "glm",
         "gemma",
         "gemini",

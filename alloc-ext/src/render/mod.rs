@@ -16,7 +16,7 @@
 //!
 //! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
 //! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml,
-//! anthropic, minimax, qwen3-coder; glm's key and value tags),
+//! anthropic, minimax, qwen3-coder, seed-oss; glm's key and value tags),
 //! literal syntaxes (gemma, gemini); ChatML transcripts (hermes, qwen3), the legacy
 //! `Human:`/`Assistant:` transcript (xml). Each dialect is a table of those
 //! shapes, one per thing it writes; adding a dialect of a known shape is a few lines.
@@ -76,7 +76,7 @@ use self::transcript::TemplateForm;
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, glm).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -137,6 +137,12 @@ impl Style {
                     results_role: "user",
                     results_end: "\n",
                 }),
+            },
+            Dialect::SeedOss => Style {
+                calls: CallForm::Params(&params::SEED_OSS),
+                results: ResultForm::SeedOss,
+                reasoning: ReasoningForm::Delimited(&self::reasoning::SEED_THINK, false),
+                template: TemplateForm::SeedOss,
             },
             Dialect::Kimi => Style {
                 calls: CallForm::Json(&json::KIMI),
@@ -215,8 +221,8 @@ impl Renderer<'static> {
 
 impl<'t> Renderer<'t> {
     /// The same renderer, knowing the tools, for an assembler given the same tools: in the
-    /// raw-text dialects (xml, anthropic, minimax, qwen3-coder, glm) each value is written
-    /// as the first text that the assembler's rule-8 typing of its parameter
+    /// raw-text dialects (xml, anthropic, minimax, qwen3-coder, seed-oss, glm) each value is
+    /// written as the first text that the assembler's rule-8 typing of its parameter
     /// ([`Tool::parameter_types`](crate::tools::Tool::parameter_types)) reads back as that
     /// value: a string raw (even one that reads as JSON, for a string-only parameter), else
     /// the value's compact JSON. A value no text of which reads back (`"5"` for an

@@ -20,6 +20,9 @@ pub(crate) enum ResultForm {
     /// `<｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>` per result, one per line
     /// (DeepSeek V3.1).
     Deepseek,
+    /// One `tool` turn per result, `<seed:bos>tool\nTEXT<seed:eos>`, back to back
+    /// (Seed-OSS: its template writes every tool message as a turn of its own).
+    SeedOss,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
@@ -57,6 +60,7 @@ impl ResultForm {
             ResultForm::ToolResponse => &["</tool_response>"],
             ResultForm::Kimi => &["<|im_end|>"],
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
+            ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
             ResultForm::Gemini => {
@@ -140,6 +144,11 @@ impl ResultForm {
                 out.push_str("<｜tool▁output▁begin｜>");
                 out.push_str(text);
                 out.push_str("<｜tool▁output▁end｜>");
+            }
+            ResultForm::SeedOss => {
+                out.push_str("<seed:bos>tool\n");
+                out.push_str(text);
+                out.push_str("<seed:eos>");
             }
             ResultForm::Harmony => {
                 out.push_str("<|start|>");

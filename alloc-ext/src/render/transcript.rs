@@ -45,6 +45,10 @@ pub(crate) enum TemplateForm {
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
     /// is one `<|observation|>` turn (GLM-4.5/4.6, docs/dialects.md §glm; docs/seed.md §2.1 f).
     Glm,
+    /// `<seed:bos>ROLE\nBODY<seed:eos>` turns back to back; the assistant's turn is
+    /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
+    /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
+    SeedOss,
 }
 
 impl TemplateForm {
@@ -68,6 +72,7 @@ impl TemplateForm {
             ],
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
+            TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
         }
     }
 }
@@ -247,6 +252,38 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
             }
         }
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
+        TemplateForm::SeedOss => {
+            for turn in &turns {
+                match turn {
+                    Turn::System(text) | Turn::Developer(text) => {
+                        out.push_str(&format!("<seed:bos>system\n{text}<seed:eos>"));
+                    }
+                    Turn::User(text) => out.push_str(&format!("<seed:bos>user\n{text}<seed:eos>")),
+                    Turn::Assistant(turn) => {
+                        // The template writes each part after a line break, the calls
+                        // each after one of their own (the blocks' separator).
+                        out.push_str("<seed:bos>assistant");
+                        let reasoning = renderer.reasoning(&turn.reasoning)?;
+                        let calls = renderer.calls(&turn.tool_calls)?;
+                        for part in [reasoning.as_str(), turn.content.as_str()] {
+                            if !part.is_empty() {
+                                out.push('\n');
+                                out.push_str(part);
+                            }
+                        }
+                        if !calls.is_empty() {
+                            if !turn.content.is_empty() {
+                                out.push('\n');
+                            }
+                            out.push('\n');
+                            out.push_str(&calls);
+                        }
+                        out.push_str("<seed:eos>");
+                    }
+                    Turn::Results(run) => out.push_str(&renderer.results(run)?),
+                }
+            }
+        }
         TemplateForm::Glm => {
             out.push_str("[gMASK]<sop>");
             for turn in &turns {
