@@ -110,6 +110,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Anthropic,
     Dialect::Minimax,
     Dialect::Qwen3Coder,
+    Dialect::SeedOss,
 ];
 
 fn chunk_id(chunk: usize) -> String {

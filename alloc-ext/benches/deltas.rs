@@ -147,6 +147,12 @@ fn serve(case: &Case, retain: Retain) -> u64 {
 #[bench::qwen3_coder_call_4b(args = (Dialect::Qwen3Coder, "call", 4), setup = case)]
 #[bench::qwen3_coder_calls_whole(args = (Dialect::Qwen3Coder, "calls", 0), setup = case)]
 #[bench::qwen3_coder_calls_4b(args = (Dialect::Qwen3Coder, "calls", 4), setup = case)]
+#[bench::seed_oss_prose_whole(args = (Dialect::SeedOss, "prose", 0), setup = case)]
+#[bench::seed_oss_prose_4b(args = (Dialect::SeedOss, "prose", 4), setup = case)]
+#[bench::seed_oss_call_whole(args = (Dialect::SeedOss, "call", 0), setup = case)]
+#[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = case)]
+#[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = case)]
+#[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = case)]
 fn delta_stream(case: Case) -> Case {
     assert_eq!(serve(&case, Retain::Unsent), case.input.calls);
     case
@@ -220,6 +226,12 @@ fn delta_stream(case: Case) -> Case {
 #[bench::qwen3_coder_call_4b(args = (Dialect::Qwen3Coder, "call", 4), setup = case)]
 #[bench::qwen3_coder_calls_whole(args = (Dialect::Qwen3Coder, "calls", 0), setup = case)]
 #[bench::qwen3_coder_calls_4b(args = (Dialect::Qwen3Coder, "calls", 4), setup = case)]
+#[bench::seed_oss_prose_whole(args = (Dialect::SeedOss, "prose", 0), setup = case)]
+#[bench::seed_oss_prose_4b(args = (Dialect::SeedOss, "prose", 4), setup = case)]
+#[bench::seed_oss_call_whole(args = (Dialect::SeedOss, "call", 0), setup = case)]
+#[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = case)]
+#[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = case)]
+#[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = case)]
 fn delta_only(case: Case) -> Case {
     let dialect = case.input.dialect;
     let mut scanner = Scanner::new(dialect, inputs::options());
@@ -307,6 +319,12 @@ fn delta_only(case: Case) -> Case {
 #[bench::qwen3_coder_call_4b(args = (Dialect::Qwen3Coder, "call", 4), setup = case)]
 #[bench::qwen3_coder_calls_whole(args = (Dialect::Qwen3Coder, "calls", 0), setup = case)]
 #[bench::qwen3_coder_calls_4b(args = (Dialect::Qwen3Coder, "calls", 4), setup = case)]
+#[bench::seed_oss_prose_whole(args = (Dialect::SeedOss, "prose", 0), setup = case)]
+#[bench::seed_oss_prose_4b(args = (Dialect::SeedOss, "prose", 4), setup = case)]
+#[bench::seed_oss_call_whole(args = (Dialect::SeedOss, "call", 0), setup = case)]
+#[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = case)]
+#[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = case)]
+#[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = case)]
 fn assembled(case: Case) -> Case {
     let completion = assemble(
         case.input.dialect,

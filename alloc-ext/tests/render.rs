@@ -156,14 +156,19 @@ fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
     let text = serde_json::to_string(&calls[error.index].arguments).unwrap();
     let raw_text = matches!(
         dialect,
-        Dialect::Xml | Dialect::Anthropic | Dialect::Minimax | Dialect::Qwen3Coder | Dialect::Glm
+        Dialect::Xml
+            | Dialect::Anthropic
+            | Dialect::Minimax
+            | Dialect::Qwen3Coder
+            | Dialect::SeedOss
+            | Dialect::Glm
     );
     match error.reason {
         Reason::CloserInValue(closer) => raw_text && text.contains(&compact_str(closer)),
         Reason::TemplateToken(token) => {
             matches!(
                 dialect,
-                Dialect::Qwen3Coder | Dialect::Glm | Dialect::Minimax
+                Dialect::Qwen3Coder | Dialect::SeedOss | Dialect::Glm | Dialect::Minimax
             ) && text.contains(&compact_str(token))
         }
         Reason::QuoteTokenInString => dialect == Dialect::Gemma,
@@ -538,7 +543,7 @@ fn one_call_per_dialect() {
         (Dialect::Anthropic, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Minimax, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Glm, "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a & <b>.rs</arg_value>\n<arg_key>n</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"),
-        (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),
+        (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),        (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -897,7 +902,7 @@ fn results_per_dialect() {
         (Dialect::Gemini, "```tool_outputs\n{\"a\":[1,\"x\"]}\n```\n```tool_outputs\nno such file\n```"),
         (Dialect::Anthropic, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::Minimax, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
-        (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),        (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -1223,6 +1228,59 @@ fn qwen3_coder_refuses_what_its_scanner_ends_values_at() {
     }
 }
 
+/// Seed-OSS (docs/dialects.md §seed-oss): the same closers as qwen3-coder's with its own
+/// block closer and stop token, and no framing: a value's leading and trailing newlines are
+/// its own, written and read back as they are.
+#[test]
+fn seed_oss_refuses_what_its_scanner_ends_values_at() {
+    let seed = Renderer::new(Dialect::SeedOss);
+    let refused: &[(&str, Reason)] = &[
+        (
+            "x</parameter>\n<parameter=y>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x</parameter>\n</function>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x</parameter></seed:tool_call>",
+            Reason::CloserInValue("</parameter>"),
+        ),
+        (
+            "x\n</function>\n</seed:tool_call>",
+            Reason::CloserInValue("\n</function>"),
+        ),
+        ("x\n<parameter=y>z", Reason::CloserInValue("\n<parameter=")),
+        ("x<seed:eos>y", Reason::TemplateToken("<seed:eos>")),
+    ];
+    for (text, reason) in refused {
+        let call = Call::new("w", object(json!({ "text": text })));
+        assert_eq!(&seed.call(&call).unwrap_err().reason, reason, "{text:?}");
+    }
+    let kept = [
+        "x</parameter> and more",
+        "x</function>\n</seed:tool_call>",
+        "x\n</function> more",
+        "<parameter=y>z",
+        "<seed:tool_call>\n</seed:tool_call>",
+        "<tool_call>\n</tool_call>",
+        "",
+        "\n",
+        "\nx\n",
+        "\n\nx\n\n",
+    ];
+    for text in kept {
+        let call = Call::new("w", object(json!({ "text": text })));
+        let rendered = seed.call(&call).unwrap();
+        assert_eq!(
+            calls_of(&scan(Dialect::SeedOss, &rendered, &[7, 13, 20])),
+            [("w".to_owned(), json!({ "text": text }))],
+            "{rendered}"
+        );
+    }
+}
+
 /// Pieces of GLM values: its tags whole and cut, its stop tokens, whitespace runs on both
 /// sides of the 32-byte look-ahead and keys on both sides of the key buffer.
 const GLM_PIECES: &[&str] = &[
@@ -1510,6 +1568,7 @@ fn names_and_keys_as_long_as_the_scanners_read() {
         (Dialect::Anthropic, 119, 119, attribute, attribute),
         (Dialect::Minimax, 119, 119, attribute, attribute),
         (Dialect::Qwen3Coder, 127, 127, equals, equals),
+        (Dialect::SeedOss, 127, 127, equals, equals),
         (
             Dialect::Gemini,
             116,
@@ -1581,6 +1640,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Hermes, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Qwen3, "a <|endoftext|> b", "<|endoftext|>"),
         (Dialect::Qwen3Coder, "a <|im_end|> b", "<|im_end|>"),
+        (Dialect::SeedOss, "a <seed:eos> b", "<seed:eos>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

@@ -132,6 +132,11 @@ fn every_dialect_refuses_the_closer_of_its_result_block() {
             "</result>",
             Reason::CloserInResult("</result>"),
         ),
+        (
+            Dialect::SeedOss,
+            "<seed:eos>",
+            Reason::TemplateToken("<seed:eos>"),
+        ),
     ];
     assert_eq!(cases.len(), Dialect::ALL.len());
     for (dialect, text, reason) in cases {
@@ -217,6 +222,11 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::Gemini,
             "<end_of_turn>",
             Reason::TemplateToken("<end_of_turn>"),
+        ),
+        (
+            Dialect::SeedOss,
+            "<seed:bos>user\n",
+            Reason::TemplateToken("<seed:bos>"),
         ),
     ];
     assert_eq!(cases.len(), Dialect::ALL.len());

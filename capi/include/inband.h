@@ -415,6 +415,11 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_GLM 11
 
 /**
+ * `seed-oss`: `<seed:tool_call><function=N><parameter=k>v</parameter>…` (ByteDance Seed-OSS).
+ */
+#define INBAND_DIALECT_SEED_OSS 12
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -13,6 +13,7 @@
 //! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, Kimi, Qwen3 |
 //! | `<thinking>` | `</thinking>` | Anthropic, MiniMax, XML |
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
+//! | `<seed:think>` | `</seed:think>` | Seed-OSS |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -48,6 +49,7 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<think>", Some("</think>")),
     ("<thinking>", Some("</thinking>")),
     ("<scratchpad>", Some("</scratchpad>")),
+    ("<seed:think>", Some("</seed:think>")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (
