@@ -93,6 +93,10 @@ fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, 
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</tool_call>",
         ),
+        Dialect::Longcat => json(
+            format!("<longcat_tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}\n</longcat_tool_call>",
+        ),
         Dialect::Kimi => json(
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"

@@ -163,6 +163,12 @@ fn dialect_case(dialect: Dialect, input: &str, chunk: usize) -> Case {
 #[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = dialect_case)]
 #[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = dialect_case)]
 #[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = dialect_case)]
+#[bench::longcat_prose_whole(args = (Dialect::Longcat, "prose", 0), setup = dialect_case)]
+#[bench::longcat_prose_4b(args = (Dialect::Longcat, "prose", 4), setup = dialect_case)]
+#[bench::longcat_call_whole(args = (Dialect::Longcat, "call", 0), setup = dialect_case)]
+#[bench::longcat_call_4b(args = (Dialect::Longcat, "call", 4), setup = dialect_case)]
+#[bench::longcat_calls_whole(args = (Dialect::Longcat, "calls", 0), setup = dialect_case)]
+#[bench::longcat_calls_4b(args = (Dialect::Longcat, "calls", 4), setup = dialect_case)]
 fn dialect(case: Case) -> Case {
     let counts = inputs::scan(&case.input, case.chunk);
     case.input.check(&counts);

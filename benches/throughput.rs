@@ -209,6 +209,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Minimax,
     Dialect::Qwen3Coder,
     Dialect::SeedOss,
+    Dialect::Longcat,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

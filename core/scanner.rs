@@ -76,6 +76,10 @@ pub enum Dialect {
     /// newlines (a value is every byte between its tags), `<seed:think>` reasoning, `<seed:eos>`
     /// ending the turn: ByteDance Seed-OSS.
     SeedOss,
+    /// `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>`, the Hermes wire
+    /// with the tag pair renamed, `<longcat_think>` reasoning (also `<think>`), `</longcat_s>`
+    /// ending the turn: Meituan LongCat-Flash (Chat, Thinking).
+    Longcat,
 }
 
 impl Dialect {
@@ -94,6 +98,7 @@ impl Dialect {
         Dialect::Qwen3Coder,
         Dialect::Glm,
         Dialect::SeedOss,
+        Dialect::Longcat,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -112,6 +117,7 @@ impl Dialect {
             Dialect::Qwen3Coder => "qwen3-coder",
             Dialect::Glm => "glm",
             Dialect::SeedOss => "seed-oss",
+            Dialect::Longcat => "longcat",
         }
     }
 
@@ -138,6 +144,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
+            Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
         }
     }
 
@@ -201,6 +208,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::MODES,
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
+            Dialect::Longcat => tables::longcat::MODES,
         }
     }
 
@@ -221,6 +229,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::SOURCE,
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
+            Dialect::Longcat => tables::longcat::SOURCE,
         }
     }
 
@@ -340,6 +349,12 @@ static QWEN3: json_tag::Modes = json_tag::Modes {
     text: text_modes!(qwen3),
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
+};
+
+static LONGCAT: json_tag::Modes = json_tag::Modes {
+    text: text_modes!(longcat),
+    body: &tables::longcat::CALL_BODY,
+    tail: &tables::longcat::CALL_TAIL,
 };
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
@@ -470,6 +485,7 @@ impl Machine {
             Dialect::Qwen3Coder => Machine::Params(Engine::new(Params::new(&QWEN3_CODER), options)),
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
+            Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
         }
     }
 
@@ -514,6 +530,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Qwen3Coder => &tables::qwen3_coder::REASONING,
         Dialect::Glm => &tables::glm::REASONING,
         Dialect::SeedOss => &tables::seed_oss::REASONING,
+        Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })

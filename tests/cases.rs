@@ -366,6 +366,7 @@ case_files! {
     gemini => "gemini.md",
     gemma => "gemma.md",
     glm => "glm.md",
+    longcat => "longcat.md",
     harmony => "harmony.md",
     minimax => "minimax.md",
     qwen3_coder => "qwen3_coder.md",

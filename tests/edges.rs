@@ -105,6 +105,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Anthropic => &["</thinking>", "</think>"],
         Dialect::Gemma => &["<channel|>"],
         Dialect::SeedOss => &["</seed:think>"],
+        Dialect::Longcat => &["</longcat_think>", "</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -153,6 +153,12 @@ fn serve(case: &Case, retain: Retain) -> u64 {
 #[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = case)]
 #[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = case)]
 #[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = case)]
+#[bench::longcat_prose_whole(args = (Dialect::Longcat, "prose", 0), setup = case)]
+#[bench::longcat_prose_4b(args = (Dialect::Longcat, "prose", 4), setup = case)]
+#[bench::longcat_call_whole(args = (Dialect::Longcat, "call", 0), setup = case)]
+#[bench::longcat_call_4b(args = (Dialect::Longcat, "call", 4), setup = case)]
+#[bench::longcat_calls_whole(args = (Dialect::Longcat, "calls", 0), setup = case)]
+#[bench::longcat_calls_4b(args = (Dialect::Longcat, "calls", 4), setup = case)]
 fn delta_stream(case: Case) -> Case {
     assert_eq!(serve(&case, Retain::Unsent), case.input.calls);
     case
@@ -232,6 +238,12 @@ fn delta_stream(case: Case) -> Case {
 #[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = case)]
 #[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = case)]
 #[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = case)]
+#[bench::longcat_prose_whole(args = (Dialect::Longcat, "prose", 0), setup = case)]
+#[bench::longcat_prose_4b(args = (Dialect::Longcat, "prose", 4), setup = case)]
+#[bench::longcat_call_whole(args = (Dialect::Longcat, "call", 0), setup = case)]
+#[bench::longcat_call_4b(args = (Dialect::Longcat, "call", 4), setup = case)]
+#[bench::longcat_calls_whole(args = (Dialect::Longcat, "calls", 0), setup = case)]
+#[bench::longcat_calls_4b(args = (Dialect::Longcat, "calls", 4), setup = case)]
 fn delta_only(case: Case) -> Case {
     let dialect = case.input.dialect;
     let mut scanner = Scanner::new(dialect, inputs::options());
@@ -325,6 +337,12 @@ fn delta_only(case: Case) -> Case {
 #[bench::seed_oss_call_4b(args = (Dialect::SeedOss, "call", 4), setup = case)]
 #[bench::seed_oss_calls_whole(args = (Dialect::SeedOss, "calls", 0), setup = case)]
 #[bench::seed_oss_calls_4b(args = (Dialect::SeedOss, "calls", 4), setup = case)]
+#[bench::longcat_prose_whole(args = (Dialect::Longcat, "prose", 0), setup = case)]
+#[bench::longcat_prose_4b(args = (Dialect::Longcat, "prose", 4), setup = case)]
+#[bench::longcat_call_whole(args = (Dialect::Longcat, "call", 0), setup = case)]
+#[bench::longcat_call_4b(args = (Dialect::Longcat, "call", 4), setup = case)]
+#[bench::longcat_calls_whole(args = (Dialect::Longcat, "calls", 0), setup = case)]
+#[bench::longcat_calls_4b(args = (Dialect::Longcat, "calls", 4), setup = case)]
 fn assembled(case: Case) -> Case {
     let completion = assemble(
         case.input.dialect,

@@ -33,12 +33,13 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
+/// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
-/// need no version number, and Seed-OSS gets its own `seed-oss` dialect rather than the
-/// fallback.
+/// need no version number, and Seed-OSS and LongCat-Flash get their own `seed-oss` and
+/// `longcat` dialects rather than the fallback.
 ///
 /// # Panics
 /// Never.
@@ -88,6 +89,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Glm
     } else if bare.starts_with("seed-oss") {
         Dialect::SeedOss
+    } else if bare.starts_with("longcat-flash") || id.contains("meituan-longcat/") {
+        Dialect::Longcat
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -116,6 +119,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// | `gemma4` | `gemma` |
 /// | `granite4` | `hermes` |
 /// | `seed_oss` | `seed-oss` |
+/// | `longcat` | `longcat` |
 ///
 /// # Panics
 /// Never.
@@ -134,6 +138,7 @@ pub fn for_parser(parser: &str) -> Option<Dialect> {
         "openai" | "gpt-oss" | "gpt_oss" => Dialect::Harmony,
         "gemma4" => Dialect::Gemma,
         "seed_oss" => Dialect::SeedOss,
+        "longcat" => Dialect::Longcat,
         _ => return None,
     };
     Some(dialect)

@@ -133,6 +133,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         // Seed-OSS.
         ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed-oss"),
         ("seed-oss-36b-base", "seed-oss"),
+        // LongCat-Flash.
+        ("meituan-longcat/LongCat-Flash-Chat", "longcat"),
+        ("meituan-longcat/LongCat-Flash-Thinking", "longcat"),
+        ("longcat-flash-chat", "longcat"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
@@ -173,6 +177,7 @@ fn server_parser_names_select_their_dialects() {
         ("gpt-oss", Some("harmony")),
         ("gemma4", Some("gemma")),
         ("seed_oss", Some("seed-oss")),
+        ("longcat", Some("longcat")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", None),
@@ -401,7 +406,7 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
-        "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" => {
+        "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }
         other => panic!("no expected calls for the {other} guide"),

@@ -543,7 +543,8 @@ fn one_call_per_dialect() {
         (Dialect::Anthropic, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Minimax, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Glm, "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a & <b>.rs</arg_value>\n<arg_key>n</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"),
-        (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),        (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
+        (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),        (Dialect::Longcat, "<longcat_tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</longcat_tool_call>"),
+        (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -902,7 +903,8 @@ fn results_per_dialect() {
         (Dialect::Gemini, "```tool_outputs\n{\"a\":[1,\"x\"]}\n```\n```tool_outputs\nno such file\n```"),
         (Dialect::Anthropic, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::Minimax, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
-        (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),        (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
+        (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),        (Dialect::Longcat, "<longcat_tool_response>\n{\"a\":[1,\"x\"]}\n</longcat_tool_response>\n<longcat_tool_response>\nno such file\n</longcat_tool_response>"),
+        (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -1641,6 +1643,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Qwen3, "a <|endoftext|> b", "<|endoftext|>"),
         (Dialect::Qwen3Coder, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::SeedOss, "a <seed:eos> b", "<seed:eos>"),
+        (Dialect::Longcat, "a </longcat_s> b", "</longcat_s>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

@@ -420,6 +420,11 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_SEED_OSS 12
 
 /**
+ * `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
+ */
+#define INBAND_DIALECT_LONGCAT 13
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

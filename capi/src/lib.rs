@@ -83,9 +83,11 @@ pub const INBAND_DIALECT_QWEN3_CODER: inband_dialect_t = 10;
 pub const INBAND_DIALECT_GLM: inband_dialect_t = 11;
 /// `seed-oss`: `<seed:tool_call><function=N><parameter=k>v</parameter>…` (ByteDance Seed-OSS).
 pub const INBAND_DIALECT_SEED_OSS: inband_dialect_t = 12;
+/// `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
+pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 13;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 13] = [
+static DIALECT_NAMES: [&CStr; 14] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -99,6 +101,7 @@ static DIALECT_NAMES: [&CStr; 13] = [
     c"qwen3-coder",
     c"glm",
     c"seed-oss",
+    c"longcat",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -265,15 +268,16 @@ mod tests {
             (INBAND_DIALECT_QWEN3_CODER, Dialect::Qwen3Coder),
             (INBAND_DIALECT_GLM, Dialect::Glm),
             (INBAND_DIALECT_SEED_OSS, Dialect::SeedOss),
+            (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(13).is_null());
+        assert!(inband_dialect_name(14).is_null());
         assert_eq!(
-            dialect_of(13).unwrap_err().status,
+            dialect_of(14).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "13 is past the list"
+            "14 is past the list"
         );
     }
 }

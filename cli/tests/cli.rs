@@ -1076,7 +1076,7 @@ fn prompt_usage_errors_exit_non_zero() {
     let unknown = inband(&["prompt", "--dialect", "llama", "--tools", tools]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains(
-        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, anthropic, minimax, qwen3-coder, glm, seed-oss)"
+        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, anthropic, minimax, qwen3-coder, glm, seed-oss, longcat)"
     ));
     let not_tools = inband(&[
         "prompt",

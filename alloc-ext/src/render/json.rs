@@ -1,5 +1,5 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
-//! §2.9), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! §2.9; longcat: docs/dialects.md §longcat), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -54,6 +54,17 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
     shape: Shape::Object {
         open: "<tool_call>\n",
         close: "\n</tool_call>",
+    },
+};
+
+/// LongCat-Flash: hermes with the tag pair renamed, the blocks of a turn back to back as
+/// its model card asks (docs/dialects.md §longcat).
+pub(crate) static LONGCAT: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "",
+    shape: Shape::Object {
+        open: "<longcat_tool_call>\n",
+        close: "\n</longcat_tool_call>",
     },
 };
 

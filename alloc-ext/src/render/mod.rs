@@ -14,7 +14,7 @@
 //!   [`crate::tools::ToolSet`].
 //! - [`RenderError`], [`Reason`]: what cannot be written, and where.
 //!
-//! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
+//! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3, longcat), JSON
 //! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml,
 //! anthropic, minimax, qwen3-coder, seed-oss; glm's key and value tags),
 //! literal syntaxes (gemma, gemini); ChatML transcripts (hermes, qwen3), the legacy
@@ -74,7 +74,7 @@ use self::transcript::TemplateForm;
 /// How a dialect writes calls.
 #[derive(Debug, Clone, Copy)]
 enum CallForm {
-    /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
+    /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
     /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm).
     Params(&'static ParamCalls),
@@ -137,6 +137,12 @@ impl Style {
                     results_role: "user",
                     results_end: "\n",
                 }),
+            },
+            Dialect::Longcat => Style {
+                calls: CallForm::Json(&json::LONGCAT),
+                results: ResultForm::Longcat,
+                reasoning: ReasoningForm::Delimited(&self::reasoning::LONGCAT_THINK, false),
+                template: TemplateForm::Longcat,
             },
             Dialect::SeedOss => Style {
                 calls: CallForm::Params(&params::SEED_OSS),

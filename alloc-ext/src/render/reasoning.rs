@@ -45,6 +45,15 @@ pub(crate) static GLM_THINK: Tags = Tags {
     lines: true,
 };
 
+/// `<longcat_think>…</longcat_think>` (LongCat), whose scanner also ends reasoning at
+/// `</think>` (`longcat.toml`, mode `reasoning`).
+pub(crate) static LONGCAT_THINK: Tags = Tags {
+    open: "<longcat_think>",
+    close: "</longcat_think>",
+    closers: &["</longcat_think>", "</think>"],
+    lines: true,
+};
+
 /// `<seed:think>…</seed:think>` (Seed-OSS), the reasoning written right between the tags
 /// as its template writes it (docs/dialects.md §seed-oss).
 pub(crate) static SEED_THINK: Tags = Tags {

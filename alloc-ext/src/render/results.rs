@@ -20,6 +20,9 @@ pub(crate) enum ResultForm {
     /// `<｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>` per result, one per line
     /// (DeepSeek V3.1).
     Deepseek,
+    /// `<longcat_tool_response>\nTEXT\n</longcat_tool_response>` per result, one per line
+    /// (LongCat, docs/dialects.md §longcat).
+    Longcat,
     /// One `tool` turn per result, `<seed:bos>tool\nTEXT<seed:eos>`, back to back
     /// (Seed-OSS: its template writes every tool message as a turn of its own).
     SeedOss,
@@ -61,6 +64,7 @@ impl ResultForm {
             ResultForm::Kimi => &["<|im_end|>"],
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
+            ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
             ResultForm::Gemini => {
@@ -144,6 +148,12 @@ impl ResultForm {
                 out.push_str("<｜tool▁output▁begin｜>");
                 out.push_str(text);
                 out.push_str("<｜tool▁output▁end｜>");
+            }
+            ResultForm::Longcat => {
+                separate(out);
+                out.push_str("<longcat_tool_response>\n");
+                out.push_str(text);
+                out.push_str("\n</longcat_tool_response>");
             }
             ResultForm::SeedOss => {
                 out.push_str("<seed:bos>tool\n");

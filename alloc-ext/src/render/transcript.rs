@@ -49,6 +49,10 @@ pub(crate) enum TemplateForm {
     /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
     /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
     SeedOss,
+    /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
+    /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
+    /// docs/dialects.md §longcat).
+    Longcat,
 }
 
 impl TemplateForm {
@@ -73,6 +77,7 @@ impl TemplateForm {
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
             TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
+            TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
         }
     }
 }
@@ -252,6 +257,30 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
             }
         }
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
+        TemplateForm::Longcat => {
+            // The model card's turns: a space before every part but the first.
+            let mut round = 0;
+            for turn in &turns {
+                let space = if out.is_empty() { "" } else { " " };
+                let user = |round: &mut usize, text: &str| {
+                    let part = format!("{space}[Round {round}] USER:{text}");
+                    *round += 1;
+                    part
+                };
+                let part = match turn {
+                    Turn::System(text) | Turn::Developer(text) => format!("{space}SYSTEM:{text}"),
+                    Turn::User(text) => user(&mut round, text),
+                    Turn::Results(run) => user(&mut round, &renderer.results(run)?),
+                    Turn::Assistant(turn) => {
+                        format!(
+                            "{space}ASSISTANT:{}</longcat_s>",
+                            body(renderer, turn, "\n")?
+                        )
+                    }
+                };
+                out.push_str(&part);
+            }
+        }
         TemplateForm::SeedOss => {
             for turn in &turns {
                 match turn {

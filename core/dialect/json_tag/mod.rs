@@ -1,6 +1,7 @@
-//! The JSON-in-tags family (`hermes`, `qwen3`): `<tool_call>` + one JSON object
-//! `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning.
-//! Formats: docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3.
+//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`): `<tool_call>` + one JSON object
+//! `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning (LongCat renames
+//! the tags: `<longcat_tool_call>`, `<longcat_think>`). Formats: docs/seed.md §2.2 and §2.9;
+//! docs/dialects.md §hermes, §qwen3, §longcat.
 
 mod family;
 mod name;
