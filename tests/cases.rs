@@ -363,6 +363,8 @@ macro_rules! case_files {
 case_files! {
     anthropic => "anthropic.md",
     conformance => "conformance.md",
+    deepseek => "deepseek.md",
+    dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",
     glm => "glm.md",
