@@ -27,6 +27,9 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`: a JSON array of calls
+    /// in one block, `<think>` reasoning: AI21 Jamba.
+    Jamba,
     /// OpenAI Harmony messages (gpt-oss): `<|start|>assistant<|channel|>commentary
     /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
     /// `analysis` channel.
@@ -88,6 +91,7 @@ impl Dialect {
         Dialect::Minimax,
         Dialect::Qwen3Coder,
         Dialect::Glm,
+        Dialect::Jamba,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -95,6 +99,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Jamba => "jamba",
             Dialect::Kimi => "kimi",
             Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
@@ -120,6 +125,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::SPECIAL_TOKENS,
             Dialect::Qwen3 => tables::qwen3::SPECIAL_TOKENS,
+            Dialect::Jamba => tables::jamba::SPECIAL_TOKENS,
             Dialect::Kimi => tables::kimi::SPECIAL_TOKENS,
             Dialect::Deepseek => tables::deepseek::SPECIAL_TOKENS,
             Dialect::Harmony => tables::harmony::SPECIAL_TOKENS,
@@ -182,6 +188,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::MODES,
             Dialect::Qwen3 => tables::qwen3::MODES,
+            Dialect::Jamba => tables::jamba::MODES,
             Dialect::Kimi => tables::kimi::MODES,
             Dialect::Deepseek => tables::deepseek::MODES,
             Dialect::Harmony => tables::harmony::MODES,
@@ -201,6 +208,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::SOURCE,
             Dialect::Qwen3 => tables::qwen3::SOURCE,
+            Dialect::Jamba => tables::jamba::SOURCE,
             Dialect::Kimi => tables::kimi::SOURCE,
             Dialect::Deepseek => tables::deepseek::SOURCE,
             Dialect::Harmony => tables::harmony::SOURCE,
@@ -323,12 +331,21 @@ static HERMES: json_tag::Modes = json_tag::Modes {
     text: text_modes!(hermes),
     body: &tables::hermes::CALL_BODY,
     tail: &tables::hermes::CALL_TAIL,
+    list: false,
 };
 
 static QWEN3: json_tag::Modes = json_tag::Modes {
     text: text_modes!(qwen3),
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
+    list: false,
+};
+
+static JAMBA: json_tag::Modes = json_tag::Modes {
+    text: text_modes!(jamba),
+    body: &tables::jamba::CALL_BODY,
+    tail: &tables::jamba::CALL_TAIL,
+    list: tables::jamba::KNOBS.list,
 };
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
@@ -440,6 +457,7 @@ impl Machine {
         match dialect {
             Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
+            Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
             Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
             Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
             Dialect::Deepseek => {
@@ -488,6 +506,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
     Some(match dialect {
         Dialect::Hermes => &tables::hermes::REASONING,
         Dialect::Qwen3 => &tables::qwen3::REASONING,
+        Dialect::Jamba => &tables::jamba::REASONING,
         Dialect::Kimi => &tables::kimi::REASONING,
         Dialect::Deepseek => &tables::deepseek::REASONING,
         Dialect::Xml => &tables::xml::REASONING,

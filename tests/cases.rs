@@ -369,6 +369,7 @@ case_files! {
     gemma => "gemma.md",
     glm => "glm.md",
     harmony => "harmony.md",
+    jamba => "jamba.md",
     minimax => "minimax.md",
     qwen3_coder => "qwen3_coder.md",
     special_tokens => "special_tokens.md",

@@ -415,6 +415,11 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_GLM 11
 
 /**
+ * `jamba`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (AI21 Jamba).
+ */
+#define INBAND_DIALECT_JAMBA 12
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -81,9 +81,11 @@ pub const INBAND_DIALECT_MINIMAX: inband_dialect_t = 9;
 pub const INBAND_DIALECT_QWEN3_CODER: inband_dialect_t = 10;
 /// `glm`: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`.
 pub const INBAND_DIALECT_GLM: inband_dialect_t = 11;
+/// `jamba`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (AI21 Jamba).
+pub const INBAND_DIALECT_JAMBA: inband_dialect_t = 12;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 12] = [
+static DIALECT_NAMES: [&CStr; 13] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -96,6 +98,7 @@ static DIALECT_NAMES: [&CStr; 12] = [
     c"minimax",
     c"qwen3-coder",
     c"glm",
+    c"jamba",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -261,15 +264,16 @@ mod tests {
             (INBAND_DIALECT_MINIMAX, Dialect::Minimax),
             (INBAND_DIALECT_QWEN3_CODER, Dialect::Qwen3Coder),
             (INBAND_DIALECT_GLM, Dialect::Glm),
+            (INBAND_DIALECT_JAMBA, Dialect::Jamba),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(12).is_null());
+        assert!(inband_dialect_name(13).is_null());
         assert_eq!(
-            dialect_of(12).unwrap_err().status,
+            dialect_of(13).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "12 is past the list"
+            "13 is past the list"
         );
     }
 }
