@@ -27,6 +27,9 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`: a JSON array of calls
+    /// in one block, `<think>` reasoning: AI21 Jamba.
+    Jamba,
     /// OpenAI Harmony messages (gpt-oss): `<|start|>assistant<|channel|>commentary
     /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
     /// `analysis` channel.
@@ -98,6 +101,7 @@ impl Dialect {
         Dialect::Qwen3Coder,
         Dialect::Glm,
         Dialect::SeedOss,
+        Dialect::Jamba,
         Dialect::Longcat,
     ];
 
@@ -106,6 +110,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Jamba => "jamba",
             Dialect::Kimi => "kimi",
             Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
@@ -133,6 +138,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::SPECIAL_TOKENS,
             Dialect::Qwen3 => tables::qwen3::SPECIAL_TOKENS,
+            Dialect::Jamba => tables::jamba::SPECIAL_TOKENS,
             Dialect::Kimi => tables::kimi::SPECIAL_TOKENS,
             Dialect::Deepseek => tables::deepseek::SPECIAL_TOKENS,
             Dialect::Harmony => tables::harmony::SPECIAL_TOKENS,
@@ -197,6 +203,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::MODES,
             Dialect::Qwen3 => tables::qwen3::MODES,
+            Dialect::Jamba => tables::jamba::MODES,
             Dialect::Kimi => tables::kimi::MODES,
             Dialect::Deepseek => tables::deepseek::MODES,
             Dialect::Harmony => tables::harmony::MODES,
@@ -218,6 +225,7 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::SOURCE,
             Dialect::Qwen3 => tables::qwen3::SOURCE,
+            Dialect::Jamba => tables::jamba::SOURCE,
             Dialect::Kimi => tables::kimi::SOURCE,
             Dialect::Deepseek => tables::deepseek::SOURCE,
             Dialect::Harmony => tables::harmony::SOURCE,
@@ -343,18 +351,28 @@ static HERMES: json_tag::Modes = json_tag::Modes {
     text: text_modes!(hermes),
     body: &tables::hermes::CALL_BODY,
     tail: &tables::hermes::CALL_TAIL,
+    list: false,
 };
 
 static QWEN3: json_tag::Modes = json_tag::Modes {
     text: text_modes!(qwen3),
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
+    list: false,
+};
+
+static JAMBA: json_tag::Modes = json_tag::Modes {
+    text: text_modes!(jamba),
+    body: &tables::jamba::CALL_BODY,
+    tail: &tables::jamba::CALL_TAIL,
+    list: tables::jamba::KNOBS.list,
 };
 
 static LONGCAT: json_tag::Modes = json_tag::Modes {
     text: text_modes!(longcat),
     body: &tables::longcat::CALL_BODY,
     tail: &tables::longcat::CALL_TAIL,
+    list: false,
 };
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
@@ -472,6 +490,7 @@ impl Machine {
         match dialect {
             Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
+            Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
             Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
             Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
             Dialect::Deepseek => {
@@ -522,6 +541,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
     Some(match dialect {
         Dialect::Hermes => &tables::hermes::REASONING,
         Dialect::Qwen3 => &tables::qwen3::REASONING,
+        Dialect::Jamba => &tables::jamba::REASONING,
         Dialect::Kimi => &tables::kimi::REASONING,
         Dialect::Deepseek => &tables::deepseek::REASONING,
         Dialect::Xml => &tables::xml::REASONING,

@@ -370,6 +370,7 @@ case_files! {
     glm => "glm.md",
     longcat => "longcat.md",
     harmony => "harmony.md",
+    jamba => "jamba.md",
     minimax => "minimax.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

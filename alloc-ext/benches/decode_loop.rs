@@ -111,6 +111,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Minimax,
     Dialect::Qwen3Coder,
     Dialect::SeedOss,
+    Dialect::Jamba,
     Dialect::Longcat,
 ];
 

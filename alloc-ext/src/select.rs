@@ -34,12 +34,13 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
+/// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
-/// need no version number, and Seed-OSS and LongCat-Flash get their own `seed-oss` and
-/// `longcat` dialects rather than the fallback.
+/// need no version number, and Seed-OSS, LongCat-Flash and Jamba get their own `seed-oss`,
+/// `longcat` and `jamba` dialects rather than the fallback.
 ///
 /// # Panics
 /// Never.
@@ -91,6 +92,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::SeedOss
     } else if bare.starts_with("longcat-flash") || id.contains("meituan-longcat/") {
         Dialect::Longcat
+    } else if id.contains("jamba") {
+        Dialect::Jamba
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -120,6 +123,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// | `granite4` | `hermes` |
 /// | `seed_oss` | `seed-oss` |
 /// | `longcat` | `longcat` |
+/// | `jamba` | `jamba` |
 ///
 /// # Panics
 /// Never.
@@ -139,6 +143,7 @@ pub fn for_parser(parser: &str) -> Option<Dialect> {
         "gemma4" => Dialect::Gemma,
         "seed_oss" => Dialect::SeedOss,
         "longcat" => Dialect::Longcat,
+        "jamba" => Dialect::Jamba,
         _ => return None,
     };
     Some(dialect)

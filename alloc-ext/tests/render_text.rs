@@ -138,6 +138,11 @@ fn every_dialect_refuses_the_closer_of_its_result_block() {
             Reason::TemplateToken("<seed:eos>"),
         ),
         (
+            Dialect::Jamba,
+            "</tool_response>",
+            Reason::CloserInResult("</tool_response>"),
+        ),
+        (
             Dialect::Longcat,
             "</longcat_tool_response>",
             Reason::CloserInResult("</longcat_tool_response>"),
@@ -232,6 +237,11 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::SeedOss,
             "<seed:bos>user\n",
             Reason::TemplateToken("<seed:bos>"),
+        ),
+        (
+            Dialect::Jamba,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
         ),
         (
             Dialect::Longcat,

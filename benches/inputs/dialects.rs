@@ -80,6 +80,12 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             format!("<longcat_tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</longcat_tool_call>",
         ),
+        // One block per call here, its array of one element (a turn may also put every
+        // call in one array).
+        Dialect::Jamba => json(
+            format!("<tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]</tool_calls>",
+        ),
         Dialect::Kimi => json(
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"

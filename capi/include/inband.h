@@ -420,9 +420,14 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_SEED_OSS 12
 
 /**
+ * `jamba`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (AI21 Jamba).
+ */
+#define INBAND_DIALECT_JAMBA 13
+
+/**
  * `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
  */
-#define INBAND_DIALECT_LONGCAT 13
+#define INBAND_DIALECT_LONGCAT 14
 
 /**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to

@@ -83,11 +83,13 @@ pub const INBAND_DIALECT_QWEN3_CODER: inband_dialect_t = 10;
 pub const INBAND_DIALECT_GLM: inband_dialect_t = 11;
 /// `seed-oss`: `<seed:tool_call><function=N><parameter=k>v</parameter>…` (ByteDance Seed-OSS).
 pub const INBAND_DIALECT_SEED_OSS: inband_dialect_t = 12;
+/// `jamba`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (AI21 Jamba).
+pub const INBAND_DIALECT_JAMBA: inband_dialect_t = 13;
 /// `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
-pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 13;
+pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 14;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 14] = [
+static DIALECT_NAMES: [&CStr; 15] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -101,6 +103,7 @@ static DIALECT_NAMES: [&CStr; 14] = [
     c"qwen3-coder",
     c"glm",
     c"seed-oss",
+    c"jamba",
     c"longcat",
 ];
 
@@ -268,16 +271,17 @@ mod tests {
             (INBAND_DIALECT_QWEN3_CODER, Dialect::Qwen3Coder),
             (INBAND_DIALECT_GLM, Dialect::Glm),
             (INBAND_DIALECT_SEED_OSS, Dialect::SeedOss),
+            (INBAND_DIALECT_JAMBA, Dialect::Jamba),
             (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(14).is_null());
+        assert!(inband_dialect_name(15).is_null());
         assert_eq!(
-            dialect_of(14).unwrap_err().status,
+            dialect_of(15).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "14 is past the list"
+            "15 is past the list"
         );
     }
 }

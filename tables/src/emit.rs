@@ -210,6 +210,7 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
         knobs.bare_call
     );
     let _ = writeln!(w, "        framing: {},", knobs.framing);
+    let _ = writeln!(w, "        list: {},", knobs.list);
     let _ = writeln!(
         w,
         "        header: crate::tables::HeaderForm::{:?},",

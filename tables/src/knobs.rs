@@ -38,6 +38,9 @@ pub struct Knobs {
     /// `framing`: one leading and one trailing newline of a value are the template's.
     /// Default: `false`.
     pub framing: bool,
+    /// `list`: a call block may hold a JSON array of call objects, `[{…}, {…}]`, each
+    /// element a call (the JSON-bodies family: Jamba, Hunyuan). Default: `false`.
+    pub list: bool,
     /// `header`: `name` or `call_id`. Default: `name`.
     pub header: HeaderForm,
     /// `fence_keyword`: a call header that is exactly this word starts the fenced form
@@ -57,6 +60,8 @@ pub(crate) struct RawKnobs {
     bare_call: Option<String>,
     #[serde(default)]
     framing: bool,
+    #[serde(default)]
+    list: bool,
     header: Option<String>,
     fence_keyword: Option<String>,
     #[serde(default)]
@@ -121,6 +126,7 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         aliases,
         bare_call,
         framing: raw.framing,
+        list: raw.list,
         header,
         fence_keyword,
         value_closers,
@@ -143,7 +149,8 @@ mod tests {
 
     #[test]
     fn reads_every_knob() {
-        let text = "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\n\
+        let text =
+            "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n";
         assert_eq!(
@@ -152,6 +159,7 @@ mod tests {
                 aliases: vec![b"<a>".to_vec()],
                 bare_call: BareCall::MissingSection,
                 framing: true,
+                list: true,
                 header: HeaderForm::CallId,
                 fence_keyword: Some(b"function".to_vec()),
                 value_closers: vec![

@@ -1,5 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
-//! §2.9; longcat: docs/dialects.md §longcat), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
+//! (jamba), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -15,6 +16,9 @@ pub(crate) struct JsonCalls {
     pub(crate) section: (&'static str, &'static str),
     /// Between two calls of a turn.
     pub(crate) separator: &'static str,
+    /// The section is the calls' own block (a JSON array of calls): a call alone is
+    /// written in it too, or no scanner would read it.
+    pub(crate) list: bool,
     /// One call.
     pub(crate) shape: Shape,
 }
@@ -51,6 +55,7 @@ pub(crate) enum Header {
 pub(crate) static HERMES: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "\n",
+    list: false,
     shape: Shape::Object {
         open: "<tool_call>\n",
         close: "\n</tool_call>",
@@ -62,9 +67,22 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
 pub(crate) static LONGCAT: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "",
+    list: false,
     shape: Shape::Object {
         open: "<longcat_tool_call>\n",
         close: "\n</longcat_tool_call>",
+    },
+};
+
+/// Jamba: every call of a turn an element of one JSON array in one block
+/// (docs/dialects.md §jamba).
+pub(crate) static JAMBA: JsonCalls = JsonCalls {
+    section: ("<tool_calls>[", "]</tool_calls>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        close: "",
     },
 };
 
@@ -72,6 +90,7 @@ pub(crate) static LONGCAT: JsonCalls = JsonCalls {
 pub(crate) static KIMI: JsonCalls = JsonCalls {
     section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
     separator: "",
+    list: false,
     shape: Shape::Header {
         open: "<|tool_call_begin|>",
         header: Header::KimiId,
@@ -84,6 +103,7 @@ pub(crate) static KIMI: JsonCalls = JsonCalls {
 pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
     section: ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
     separator: "",
+    list: false,
     shape: Shape::Header {
         open: "<｜tool▁call▁begin｜>",
         header: Header::Name,
@@ -96,6 +116,7 @@ pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
 pub(crate) static HARMONY: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "",
+    list: false,
     shape: Shape::Header {
         open: "<|start|>assistant<|channel|>commentary to=",
         header: Header::Recipient,

@@ -123,6 +123,17 @@ impl Style {
                     results_end: "",
                 }),
             },
+            // Jamba's own turn tokens were not established from public material: its
+            // transcript is ChatML, tool results in a `tool` turn (docs/dialects.md §jamba).
+            Dialect::Jamba => Style {
+                calls: CallForm::Json(&json::JAMBA),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "tool",
+                    results_end: "",
+                }),
+            },
             Dialect::Glm => Style {
                 calls: CallForm::Params(&params::GLM),
                 results: ResultForm::ToolResponse,
@@ -263,11 +274,17 @@ impl<'t> Renderer<'t> {
     }
 
     /// One call, without the envelope of a turn (a section or wrapper): the block an
-    /// example or a single-call prompt shows. Kimi numbers it 0.
+    /// example or a single-call prompt shows. Kimi numbers it 0. In a dialect whose calls
+    /// are the elements of one block's array (jamba) the call is that block's one element.
     ///
     /// # Errors
     /// When a name, key or value cannot be written (see [`Reason`]); `index` is 0.
     pub fn call(&self, call: &Call) -> Result<String, RenderError> {
+        if let CallForm::Json(form) = self.style.calls {
+            if form.list {
+                return form.render_all(core::slice::from_ref(call));
+            }
+        }
         let mut out = String::new();
         self.write_call(&mut out, call, 0, false)
             .map_err(|e| e.at(0, &call.name))?;

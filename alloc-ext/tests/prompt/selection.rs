@@ -103,6 +103,11 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("meituan-longcat/LongCat-Flash-Chat", "longcat"),
         ("meituan-longcat/LongCat-Flash-Thinking", "longcat"),
         ("longcat-flash-chat", "longcat"),
+        // Jamba.
+        ("ai21labs/AI21-Jamba-Mini-1.6", "jamba"),
+        ("ai21labs/AI21-Jamba-Large-1.7", "jamba"),
+        ("ai21labs/AI21-Jamba-Reasoning-3B", "jamba"),
+        ("jamba-1.5-mini", "jamba"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
@@ -144,6 +149,7 @@ fn server_parser_names_select_their_dialects() {
         ("gemma4", Some("gemma")),
         ("seed_oss", Some("seed-oss")),
         ("longcat", Some("longcat")),
+        ("jamba", Some("jamba")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", None),

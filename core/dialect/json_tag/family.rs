@@ -52,6 +52,8 @@ impl Family for JsonTag {
         sink: &mut S,
     ) {
         if role == Role::CallOpen {
+            // A new block: no array of calls is open in it yet.
+            self.in_list = false;
             self.open_call(frame, span, options, sink);
         }
     }
