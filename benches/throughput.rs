@@ -211,6 +211,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::SeedOss,
     Dialect::Jamba,
     Dialect::Longcat,
+    Dialect::Granite,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

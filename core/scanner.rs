@@ -30,6 +30,10 @@ pub enum Dialect {
     /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`: a JSON array of calls
     /// in one block, `<think>` reasoning: AI21 Jamba.
     Jamba,
+    /// `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (or the string `<tool_call>` before
+    /// the array): a JSON array of calls that its `]` ends, no closer; `<think>` reasoning:
+    /// IBM Granite 3.0 – 3.3.
+    Granite,
     /// OpenAI Harmony messages (gpt-oss): `<|start|>assistant<|channel|>commentary
     /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
     /// `analysis` channel.
@@ -103,6 +107,7 @@ impl Dialect {
         Dialect::SeedOss,
         Dialect::Jamba,
         Dialect::Longcat,
+        Dialect::Granite,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -111,6 +116,7 @@ impl Dialect {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
             Dialect::Jamba => "jamba",
+            Dialect::Granite => "granite",
             Dialect::Kimi => "kimi",
             Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
@@ -139,6 +145,7 @@ impl Dialect {
             Dialect::Hermes => tables::hermes::SPECIAL_TOKENS,
             Dialect::Qwen3 => tables::qwen3::SPECIAL_TOKENS,
             Dialect::Jamba => tables::jamba::SPECIAL_TOKENS,
+            Dialect::Granite => tables::granite::SPECIAL_TOKENS,
             Dialect::Kimi => tables::kimi::SPECIAL_TOKENS,
             Dialect::Deepseek => tables::deepseek::SPECIAL_TOKENS,
             Dialect::Harmony => tables::harmony::SPECIAL_TOKENS,
@@ -204,6 +211,7 @@ impl Dialect {
             Dialect::Hermes => tables::hermes::MODES,
             Dialect::Qwen3 => tables::qwen3::MODES,
             Dialect::Jamba => tables::jamba::MODES,
+            Dialect::Granite => tables::granite::MODES,
             Dialect::Kimi => tables::kimi::MODES,
             Dialect::Deepseek => tables::deepseek::MODES,
             Dialect::Harmony => tables::harmony::MODES,
@@ -226,6 +234,7 @@ impl Dialect {
             Dialect::Hermes => tables::hermes::SOURCE,
             Dialect::Qwen3 => tables::qwen3::SOURCE,
             Dialect::Jamba => tables::jamba::SOURCE,
+            Dialect::Granite => tables::granite::SOURCE,
             Dialect::Kimi => tables::kimi::SOURCE,
             Dialect::Deepseek => tables::deepseek::SOURCE,
             Dialect::Harmony => tables::harmony::SOURCE,
@@ -352,6 +361,7 @@ static HERMES: json_tag::Modes = json_tag::Modes {
     body: &tables::hermes::CALL_BODY,
     tail: &tables::hermes::CALL_TAIL,
     list: false,
+    list_end: false,
 };
 
 static QWEN3: json_tag::Modes = json_tag::Modes {
@@ -359,6 +369,7 @@ static QWEN3: json_tag::Modes = json_tag::Modes {
     body: &tables::qwen3::CALL_BODY,
     tail: &tables::qwen3::CALL_TAIL,
     list: false,
+    list_end: false,
 };
 
 static JAMBA: json_tag::Modes = json_tag::Modes {
@@ -366,6 +377,15 @@ static JAMBA: json_tag::Modes = json_tag::Modes {
     body: &tables::jamba::CALL_BODY,
     tail: &tables::jamba::CALL_TAIL,
     list: tables::jamba::KNOBS.list,
+    list_end: tables::jamba::KNOBS.list_end,
+};
+
+static GRANITE: json_tag::Modes = json_tag::Modes {
+    text: text_modes!(granite),
+    body: &tables::granite::CALL_BODY,
+    tail: &tables::granite::CALL_TAIL,
+    list: tables::granite::KNOBS.list,
+    list_end: tables::granite::KNOBS.list_end,
 };
 
 static LONGCAT: json_tag::Modes = json_tag::Modes {
@@ -373,6 +393,7 @@ static LONGCAT: json_tag::Modes = json_tag::Modes {
     body: &tables::longcat::CALL_BODY,
     tail: &tables::longcat::CALL_TAIL,
     list: false,
+    list_end: false,
 };
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
@@ -491,6 +512,7 @@ impl Machine {
             Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
             Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
+            Dialect::Granite => Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE), options)),
             Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
             Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
             Dialect::Deepseek => {
@@ -542,6 +564,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Hermes => &tables::hermes::REASONING,
         Dialect::Qwen3 => &tables::qwen3::REASONING,
         Dialect::Jamba => &tables::jamba::REASONING,
+        Dialect::Granite => &tables::granite::REASONING,
         Dialect::Kimi => &tables::kimi::REASONING,
         Dialect::Deepseek => &tables::deepseek::REASONING,
         Dialect::Xml => &tables::xml::REASONING,

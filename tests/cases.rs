@@ -368,6 +368,7 @@ case_files! {
     gemini => "gemini.md",
     gemma => "gemma.md",
     glm => "glm.md",
+    granite => "granite.md",
     longcat => "longcat.md",
     harmony => "harmony.md",
     jamba => "jamba.md",

@@ -113,6 +113,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::SeedOss,
     Dialect::Jamba,
     Dialect::Longcat,
+    Dialect::Granite,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -32,6 +32,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…gemini…` | `gemini` |
 /// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
+/// | `granite-3…` (Granite 3.0 – 3.3: a JSON array of calls) | `granite` |
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
@@ -98,6 +99,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
         Dialect::Hermes
+    } else if version_after(bare, "granite-").is_some_and(|(major, _)| major == 3) {
+        Dialect::Granite
     } else {
         return None;
     };
@@ -107,12 +110,12 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang
 /// `--tool-call-parser` value, or an smg (Rust gateway) parser name (docs/dialects.md §families).
 /// `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic lists,
-/// Granite 3, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
+/// Granite's 20B function-calling model, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
 ///
 /// | parser | dialect |
 /// | --- | --- |
 /// | `hermes` | `hermes` |
-/// | `qwen`, `qwen25` | `qwen3` |
+/// | `qwen`, `qwen25`, `qwen3_json` | `qwen3` |
 /// | `qwen3_coder`, `qwen3_xml`, `qwen_coder`, `step3p5` | `qwen3-coder` |
 /// | `glm`, `glm45`, `glm47`, `glm4_moe`, `glm45_moe`, `glm47_moe` | `glm` |
 /// | `kimi_k2`, `kimik2` | `kimi` |
@@ -124,6 +127,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// | `seed_oss` | `seed-oss` |
 /// | `longcat` | `longcat` |
 /// | `jamba` | `jamba` |
+/// | `granite` | `granite` |
 ///
 /// # Panics
 /// Never.
@@ -144,6 +148,8 @@ pub fn for_parser(parser: &str) -> Option<Dialect> {
         "seed_oss" => Dialect::SeedOss,
         "longcat" => Dialect::Longcat,
         "jamba" => Dialect::Jamba,
+        "granite" => Dialect::Granite,
+        "qwen3_json" => Dialect::Qwen3,
         _ => return None,
     };
     Some(dialect)

@@ -143,6 +143,11 @@ fn every_dialect_refuses_the_closer_of_its_result_block() {
             Reason::CloserInResult("</tool_response>"),
         ),
         (
+            Dialect::Granite,
+            "<|end_of_text|>",
+            Reason::DelimiterInText("<|end_of_text|>".into()),
+        ),
+        (
             Dialect::Longcat,
             "</longcat_tool_response>",
             Reason::CloserInResult("</longcat_tool_response>"),
@@ -242,6 +247,11 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::Jamba,
             "<|im_end|>",
             Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::Granite,
+            "<|start_of_role|>",
+            Reason::DelimiterInText("<|start_of_role|>".into()),
         ),
         (
             Dialect::Longcat,

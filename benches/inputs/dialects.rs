@@ -86,6 +86,11 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             format!("<tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]</tool_calls>",
         ),
+        // Each call its own array here; the `]` ends it, no closer.
+        Dialect::Granite => json(
+            format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]",
+        ),
         Dialect::Kimi => json(
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"

@@ -430,6 +430,11 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_LONGCAT 14
 
 /**
+ * `granite`: `<|tool_call|>[{"name": …, "arguments": {…}}, …]`, no closer (IBM Granite 3).
+ */
+#define INBAND_DIALECT_GRANITE 15
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

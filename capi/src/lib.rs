@@ -87,9 +87,11 @@ pub const INBAND_DIALECT_SEED_OSS: inband_dialect_t = 12;
 pub const INBAND_DIALECT_JAMBA: inband_dialect_t = 13;
 /// `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
 pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 14;
+/// `granite`: `<|tool_call|>[{"name": …, "arguments": {…}}, …]`, no closer (IBM Granite 3).
+pub const INBAND_DIALECT_GRANITE: inband_dialect_t = 15;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 15] = [
+static DIALECT_NAMES: [&CStr; 16] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -105,6 +107,7 @@ static DIALECT_NAMES: [&CStr; 15] = [
     c"seed-oss",
     c"jamba",
     c"longcat",
+    c"granite",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -273,15 +276,16 @@ mod tests {
             (INBAND_DIALECT_SEED_OSS, Dialect::SeedOss),
             (INBAND_DIALECT_JAMBA, Dialect::Jamba),
             (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
+            (INBAND_DIALECT_GRANITE, Dialect::Granite),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(15).is_null());
+        assert!(inband_dialect_name(16).is_null());
         assert_eq!(
-            dialect_of(15).unwrap_err().status,
+            dialect_of(16).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "15 is past the list"
+            "16 is past the list"
         );
     }
 }

@@ -23,6 +23,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "anthropic": (("<thinking>", "<think>"), ("</thinking>", "</think>")),
     "gemma": (("<|channel>thought\n",), ("<channel|>",)),
     "jamba": (("<think>",), ("</think>",)),
+    "granite": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 15] = [
+const GUIDES: [(&str, &str); 16] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -50,6 +50,7 @@ const GUIDES: [(&str, &str); 15] = [
     ("seed-oss", include_str!("guides/seed-oss.md")),
     ("longcat", include_str!("guides/longcat.md")),
     ("jamba", include_str!("guides/jamba.md")),
+    ("granite", include_str!("guides/granite.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

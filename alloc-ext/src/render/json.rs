@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -78,6 +78,18 @@ pub(crate) static LONGCAT: JsonCalls = JsonCalls {
 /// (docs/dialects.md §jamba).
 pub(crate) static JAMBA: JsonCalls = JsonCalls {
     section: ("<tool_calls>[", "]</tool_calls>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        close: "",
+    },
+};
+
+/// Granite 3: every call of a turn an element of one JSON array after the `<|tool_call|>`
+/// token, no closer (docs/dialects.md §granite).
+pub(crate) static GRANITE: JsonCalls = JsonCalls {
+    section: ("<|tool_call|>[", "]"),
     separator: ", ",
     list: true,
     shape: Shape::Object {

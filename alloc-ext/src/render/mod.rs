@@ -134,6 +134,14 @@ impl Style {
                     results_end: "",
                 }),
             },
+            // The Granite 3 turns; results each a `tool_response` turn (docs/dialects.md
+            // §granite).
+            Dialect::Granite => Style {
+                calls: CallForm::Json(&json::GRANITE),
+                results: ResultForm::Granite,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::Granite,
+            },
             Dialect::Glm => Style {
                 calls: CallForm::Params(&params::GLM),
                 results: ResultForm::ToolResponse,

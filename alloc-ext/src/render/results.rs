@@ -26,6 +26,9 @@ pub(crate) enum ResultForm {
     /// One `tool` turn per result, `<seed:bos>tool\nTEXT<seed:eos>`, back to back
     /// (Seed-OSS: its template writes every tool message as a turn of its own).
     SeedOss,
+    /// One turn per result, `<|start_of_role|>tool_response<|end_of_role|>TEXT<|end_of_text|>`,
+    /// one per line (Granite 3, docs/dialects.md §granite).
+    Granite,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
@@ -64,6 +67,7 @@ impl ResultForm {
             ResultForm::Kimi => &["<|im_end|>"],
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
+            ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
@@ -154,6 +158,12 @@ impl ResultForm {
                 out.push_str("<longcat_tool_response>\n");
                 out.push_str(text);
                 out.push_str("\n</longcat_tool_response>");
+            }
+            ResultForm::Granite => {
+                separate(out);
+                out.push_str("<|start_of_role|>tool_response<|end_of_role|>");
+                out.push_str(text);
+                out.push_str("<|end_of_text|>");
             }
             ResultForm::SeedOss => {
                 out.push_str("<seed:bos>tool\n");

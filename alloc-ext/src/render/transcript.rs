@@ -53,6 +53,9 @@ pub(crate) enum TemplateForm {
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
     Longcat,
+    /// `<|start_of_role|>ROLE<|end_of_role|>BODY<|end_of_text|>` turns, one per line; each
+    /// result a `tool_response` turn (Granite 3, docs/dialects.md §granite).
+    Granite,
 }
 
 impl TemplateForm {
@@ -65,7 +68,10 @@ impl TemplateForm {
             TemplateForm::ChatMl(_) => &["<|im_start|>", "<|im_end|>", "<|endoftext|>"],
             TemplateForm::Legacy => &["\n\nHuman:", "\n\nAssistant:"],
             TemplateForm::Minimax => &["]~!b[", "]~b]", "[e~["],
-            TemplateForm::Kimi | TemplateForm::Deepseek | TemplateForm::Harmony => &[],
+            TemplateForm::Kimi
+            | TemplateForm::Deepseek
+            | TemplateForm::Harmony
+            | TemplateForm::Granite => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -180,6 +186,25 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
             }
         }
         TemplateForm::Kimi => kimi(renderer, &turns, &mut out)?,
+        TemplateForm::Granite => {
+            for turn in &turns {
+                let (role, body) = match turn {
+                    Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+                    Turn::User(text) => ("user", text.to_string()),
+                    Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n")?),
+                    // Each result is a turn of its own, written by the result form.
+                    Turn::Results(run) => {
+                        separate_line(&mut out);
+                        out.push_str(&renderer.results(run)?);
+                        continue;
+                    }
+                };
+                separate_line(&mut out);
+                out.push_str(&format!(
+                    "<|start_of_role|>{role}<|end_of_role|>{body}<|end_of_text|>"
+                ));
+            }
+        }
         TemplateForm::Minimax => {
             out.push_str("]~!b[");
             for turn in &turns {
@@ -352,6 +377,13 @@ fn body(renderer: &Renderer<'_>, turn: &Assistant, gap: &str) -> Result<String, 
     }
     out.push_str(&calls);
     Ok(out)
+}
+
+/// A line break before the next Granite turn, none before the first.
+fn separate_line(out: &mut String) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
 }
 
 fn harmony_message(out: &mut String, header: &str, text: &str) {

@@ -70,7 +70,8 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
-        "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba" => {
+        "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba"
+        | "granite" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }
         other => panic!("no expected calls for the {other} guide"),

@@ -59,6 +59,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/seed-oss-read-and-grep.txt", "seed-oss"),
     ("transcripts/seed-oss-weather-with-budget.txt", "seed-oss"),
     ("transcripts/seed-oss-write-multiline.txt", "seed-oss"),
+    ("transcripts/granite-search-and-write.txt", "granite"),
+    ("transcripts/granite-thinking-stock.txt", "granite"),
+    ("transcripts/granite-weather-two-cities.txt", "granite"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,4 +1,4 @@
-//! The bundled transcripts of the seed-oss, jamba and longcat families, read whole: each
+//! The bundled transcripts of the seed-oss, jamba, longcat and granite families, read whole: each
 //! gives exactly its content, reasoning and calls (their chunk invariance is in `scan.rs`
 //! and `openai.rs`, which read every bundled transcript).
 
@@ -84,5 +84,26 @@ fn longcat_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "longcat"), want, "{file}");
+    }
+}
+
+#[test]
+fn granite_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "granite-search-and-write.txt",
+            json!({"content": "I'll search the docs, then save what I find.", "reasoning": null, "tool_calls": [{"name": "search_docs", "arguments": {"query": "watsonx.ai rate limits", "top_k": 3}}, {"name": "write_file", "arguments": {"path": "notes/limits.md", "content": "# Rate limits\n\n- see [docs] for \"tiers\" ]"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "granite-thinking-stock.txt",
+            json!({"content": "", "reasoning": "The user asks for IBM's current share price. Prices change by the minute, so I should call the quote tool instead of answering from memory.", "tool_calls": [{"name": "get_stock_price", "arguments": {"ticker": "IBM", "exchange": "NYSE"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "granite-weather-two-cities.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Boston, MA", "unit": "fahrenheit"}}, {"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "unit": "fahrenheit"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "granite"), want, "{file}");
     }
 }

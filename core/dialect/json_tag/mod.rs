@@ -6,6 +6,7 @@
 //! §jamba.
 
 mod family;
+mod list;
 mod name;
 
 use arrayvec::ArrayVec;
@@ -32,6 +33,8 @@ pub(crate) struct Modes {
     pub(crate) tail: &'static Dfa,
     /// A block may hold a JSON array of call objects (the `list` knob).
     pub(crate) list: bool,
+    /// The array's `]` ends the block: no closer follows (the `list_end` knob).
+    pub(crate) list_end: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -627,48 +630,6 @@ impl JsonTag {
             }
         }
         end
-    }
-
-    /// In a block's array, after a call's object: `,` completes it and opens the next
-    /// element's call, `]` ends the array (the closer follows). Returns where the tail goes
-    /// on, or `None` for any other byte.
-    #[inline(never)]
-    fn list_byte<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        chunk: &[u8],
-        i: usize,
-        base: u64,
-        options: &Options,
-        sink: &mut S,
-    ) -> Option<usize> {
-        let span = Span::new(base + i as u64, base + i as u64 + 1);
-        match chunk[i] {
-            b',' => {
-                sink.markup(span, Markup::Envelope, b",");
-                self.complete(frame, Span::at(span.start), sink);
-                self.open_call(frame, Span::at(span.end), options, sink);
-            }
-            b']' => {
-                sink.markup(span, Markup::Envelope, b"]");
-                self.in_list = false;
-            }
-            _ => return None,
-        }
-        Some(i + 1)
-    }
-
-    /// The block ends at `span`: an array of calls still open lacked its `]`.
-    fn leave_list<S: Sink>(&mut self, span: Span, sink: &mut S) {
-        if core::mem::take(&mut self.in_list) {
-            sink.diagnostic(span, Diagnostic::UnclosedList);
-        }
-    }
-
-    fn end_without_closer<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        self.leave_list(span, sink);
-        sink.diagnostic(span, Diagnostic::MissingCloser);
-        self.complete(frame, span, sink);
     }
 
     /// The stream ended in the tail: complete without the closer. Held bytes are the start
