@@ -212,6 +212,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Jamba,
     Dialect::Longcat,
     Dialect::Granite,
+    Dialect::Internlm,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

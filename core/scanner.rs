@@ -34,6 +34,9 @@ pub enum Dialect {
     /// the array): a JSON array of calls that its `]` ends, no closer; `<think>` reasoning:
     /// IBM Granite 3.0 – 3.3.
     Granite,
+    /// `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` in ChatML
+    /// turns: InternLM2, InternLM2.5, InternLM3.
+    Internlm,
     /// OpenAI Harmony messages (gpt-oss): `<|start|>assistant<|channel|>commentary
     /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
     /// `analysis` channel.
@@ -108,6 +111,7 @@ impl Dialect {
         Dialect::Jamba,
         Dialect::Longcat,
         Dialect::Granite,
+        Dialect::Internlm,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -117,6 +121,7 @@ impl Dialect {
             Dialect::Qwen3 => "qwen3",
             Dialect::Jamba => "jamba",
             Dialect::Granite => "granite",
+            Dialect::Internlm => "internlm",
             Dialect::Kimi => "kimi",
             Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
@@ -146,6 +151,7 @@ impl Dialect {
             Dialect::Qwen3 => tables::qwen3::SPECIAL_TOKENS,
             Dialect::Jamba => tables::jamba::SPECIAL_TOKENS,
             Dialect::Granite => tables::granite::SPECIAL_TOKENS,
+            Dialect::Internlm => tables::internlm::SPECIAL_TOKENS,
             Dialect::Kimi => tables::kimi::SPECIAL_TOKENS,
             Dialect::Deepseek => tables::deepseek::SPECIAL_TOKENS,
             Dialect::Harmony => tables::harmony::SPECIAL_TOKENS,
@@ -212,6 +218,7 @@ impl Dialect {
             Dialect::Qwen3 => tables::qwen3::MODES,
             Dialect::Jamba => tables::jamba::MODES,
             Dialect::Granite => tables::granite::MODES,
+            Dialect::Internlm => tables::internlm::MODES,
             Dialect::Kimi => tables::kimi::MODES,
             Dialect::Deepseek => tables::deepseek::MODES,
             Dialect::Harmony => tables::harmony::MODES,
@@ -235,6 +242,7 @@ impl Dialect {
             Dialect::Qwen3 => tables::qwen3::SOURCE,
             Dialect::Jamba => tables::jamba::SOURCE,
             Dialect::Granite => tables::granite::SOURCE,
+            Dialect::Internlm => tables::internlm::SOURCE,
             Dialect::Kimi => tables::kimi::SOURCE,
             Dialect::Deepseek => tables::deepseek::SOURCE,
             Dialect::Harmony => tables::harmony::SOURCE,
@@ -356,45 +364,36 @@ macro_rules! text_modes {
 
 // Each dialect's modes, as its family's phase machine reads them.
 
-static HERMES: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(hermes),
-    body: &tables::hermes::CALL_BODY,
-    tail: &tables::hermes::CALL_TAIL,
-    list: false,
-    list_end: false,
-};
+/// A JSON-in-tags dialect's modes: its text modes, call body and tail, and its `list` and
+/// `list_end` knobs (`false` where its table has no `[knobs]`).
+macro_rules! json_tag_modes {
+    ($name:ident, $t:ident, $list:expr, $list_end:expr) => {
+        static $name: json_tag::Modes = json_tag::Modes {
+            text: text_modes!($t),
+            body: &tables::$t::CALL_BODY,
+            tail: &tables::$t::CALL_TAIL,
+            list: $list,
+            list_end: $list_end,
+        };
+    };
+}
 
-static QWEN3: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(qwen3),
-    body: &tables::qwen3::CALL_BODY,
-    tail: &tables::qwen3::CALL_TAIL,
-    list: false,
-    list_end: false,
-};
-
-static JAMBA: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(jamba),
-    body: &tables::jamba::CALL_BODY,
-    tail: &tables::jamba::CALL_TAIL,
-    list: tables::jamba::KNOBS.list,
-    list_end: tables::jamba::KNOBS.list_end,
-};
-
-static GRANITE: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(granite),
-    body: &tables::granite::CALL_BODY,
-    tail: &tables::granite::CALL_TAIL,
-    list: tables::granite::KNOBS.list,
-    list_end: tables::granite::KNOBS.list_end,
-};
-
-static LONGCAT: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(longcat),
-    body: &tables::longcat::CALL_BODY,
-    tail: &tables::longcat::CALL_TAIL,
-    list: false,
-    list_end: false,
-};
+json_tag_modes!(HERMES, hermes, false, false);
+json_tag_modes!(QWEN3, qwen3, false, false);
+json_tag_modes!(
+    JAMBA,
+    jamba,
+    tables::jamba::KNOBS.list,
+    tables::jamba::KNOBS.list_end
+);
+json_tag_modes!(
+    GRANITE,
+    granite,
+    tables::granite::KNOBS.list,
+    tables::granite::KNOBS.list_end
+);
+json_tag_modes!(INTERNLM, internlm, false, false);
+json_tag_modes!(LONGCAT, longcat, false, false);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -513,6 +512,7 @@ impl Machine {
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
             Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
             Dialect::Granite => Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE), options)),
+            Dialect::Internlm => Machine::JsonTag(Engine::new(JsonTag::new(&INTERNLM), options)),
             Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
             Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
             Dialect::Deepseek => {
@@ -565,6 +565,7 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Qwen3 => &tables::qwen3::REASONING,
         Dialect::Jamba => &tables::jamba::REASONING,
         Dialect::Granite => &tables::granite::REASONING,
+        Dialect::Internlm => &tables::internlm::REASONING,
         Dialect::Kimi => &tables::kimi::REASONING,
         Dialect::Deepseek => &tables::deepseek::REASONING,
         Dialect::Xml => &tables::xml::REASONING,

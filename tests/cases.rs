@@ -369,6 +369,7 @@ case_files! {
     gemma => "gemma.md",
     glm => "glm.md",
     granite => "granite.md",
+    internlm => "internlm.md",
     longcat => "longcat.md",
     harmony => "harmony.md",
     jamba => "jamba.md",

@@ -114,6 +114,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Jamba,
     Dialect::Longcat,
     Dialect::Granite,
+    Dialect::Internlm,
 ];
 
 fn chunk_id(chunk: usize) -> String {

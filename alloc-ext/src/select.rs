@@ -36,6 +36,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
+/// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
@@ -95,6 +96,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Longcat
     } else if id.contains("jamba") {
         Dialect::Jamba
+    } else if id.contains("internlm") {
+        Dialect::Internlm
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -128,6 +131,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// | `longcat` | `longcat` |
 /// | `jamba` | `jamba` |
 /// | `granite` | `granite` |
+/// | `internlm`, `internlm2` | `internlm` |
 ///
 /// # Panics
 /// Never.
@@ -149,6 +153,7 @@ pub fn for_parser(parser: &str) -> Option<Dialect> {
         "longcat" => Dialect::Longcat,
         "jamba" => Dialect::Jamba,
         "granite" => Dialect::Granite,
+        "internlm" | "internlm2" => Dialect::Internlm,
         "qwen3_json" => Dialect::Qwen3,
         _ => return None,
     };

@@ -148,6 +148,11 @@ fn every_dialect_refuses_the_closer_of_its_result_block() {
             Reason::DelimiterInText("<|end_of_text|>".into()),
         ),
         (
+            Dialect::Internlm,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
             Dialect::Longcat,
             "</longcat_tool_response>",
             Reason::CloserInResult("</longcat_tool_response>"),
@@ -252,6 +257,11 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::Granite,
             "<|start_of_role|>",
             Reason::DelimiterInText("<|start_of_role|>".into()),
+        ),
+        (
+            Dialect::Internlm,
+            "<|im_start|>",
+            Reason::TemplateToken("<|im_start|>"),
         ),
         (
             Dialect::Longcat,

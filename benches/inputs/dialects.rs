@@ -91,6 +91,10 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]",
         ),
+        Dialect::Internlm => json(
+            format!("<|action_start|><|plugin|>\n{{\"name\": \"{name}\", \"parameters\": "),
+            "}<|action_end|>",
+        ),
         Dialect::Kimi => json(
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"

@@ -435,6 +435,11 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_GRANITE 15
 
 /**
+ * `internlm`: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` (InternLM).
+ */
+#define INBAND_DIALECT_INTERNLM 16
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -89,9 +89,11 @@ pub const INBAND_DIALECT_JAMBA: inband_dialect_t = 13;
 pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 14;
 /// `granite`: `<|tool_call|>[{"name": …, "arguments": {…}}, …]`, no closer (IBM Granite 3).
 pub const INBAND_DIALECT_GRANITE: inband_dialect_t = 15;
+/// `internlm`: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` (InternLM).
+pub const INBAND_DIALECT_INTERNLM: inband_dialect_t = 16;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 16] = [
+static DIALECT_NAMES: [&CStr; 17] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -108,6 +110,7 @@ static DIALECT_NAMES: [&CStr; 16] = [
     c"jamba",
     c"longcat",
     c"granite",
+    c"internlm",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -277,15 +280,16 @@ mod tests {
             (INBAND_DIALECT_JAMBA, Dialect::Jamba),
             (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
             (INBAND_DIALECT_GRANITE, Dialect::Granite),
+            (INBAND_DIALECT_INTERNLM, Dialect::Internlm),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(16).is_null());
+        assert!(inband_dialect_name(17).is_null());
         assert_eq!(
-            dialect_of(16).unwrap_err().status,
+            dialect_of(17).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "16 is past the list"
+            "17 is past the list"
         );
     }
 }

@@ -24,6 +24,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "gemma": (("<|channel>thought\n",), ("<channel|>",)),
     "jamba": (("<think>",), ("</think>",)),
     "granite": (("<think>",), ("</think>",)),
+    "internlm": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

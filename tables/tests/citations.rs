@@ -392,6 +392,7 @@ fn the_documents_offer_what_the_code_cites() {
         "seed-oss",
         "jamba",
         "granite",
+        "internlm",
         "longcat",
         "glm",
         "gemma",

@@ -26,9 +26,11 @@ pub(crate) struct JsonCalls {
 /// One call's layout.
 #[derive(Debug)]
 pub(crate) enum Shape {
-    /// `OPEN{"name":NAME,"arguments":ARGS}CLOSE`.
+    /// `OPEN{"name":NAME,"KEY":ARGS}CLOSE`, `KEY` being `arguments` (or InternLM's
+    /// `parameters`).
     Object {
         open: &'static str,
+        key: &'static str,
         close: &'static str,
     },
     /// `OPEN` + header + `SEPARATOR` + ARGS + `CLOSE`.
@@ -58,6 +60,7 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
     list: false,
     shape: Shape::Object {
         open: "<tool_call>\n",
+        key: "arguments",
         close: "\n</tool_call>",
     },
 };
@@ -70,6 +73,7 @@ pub(crate) static LONGCAT: JsonCalls = JsonCalls {
     list: false,
     shape: Shape::Object {
         open: "<longcat_tool_call>\n",
+        key: "arguments",
         close: "\n</longcat_tool_call>",
     },
 };
@@ -82,6 +86,7 @@ pub(crate) static JAMBA: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        key: "arguments",
         close: "",
     },
 };
@@ -94,7 +99,21 @@ pub(crate) static GRANITE: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        key: "arguments",
         close: "",
+    },
+};
+
+/// InternLM: one action per call, `parameters` as its template writes it
+/// (docs/dialects.md §internlm).
+pub(crate) static INTERNLM: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "\n",
+    list: false,
+    shape: Shape::Object {
+        open: "<|action_start|><|plugin|>\n",
+        key: "parameters",
+        close: "<|action_end|>",
     },
 };
 
@@ -164,11 +183,13 @@ impl JsonCalls {
         check_depth(&call.arguments, crate::assemble::MAX_ARGUMENT_DEPTH - 1)?;
         let arguments = compact(&call.arguments);
         match &self.shape {
-            Shape::Object { open, close } => {
+            Shape::Object { open, key, close } => {
                 out.push_str(open);
                 out.push_str("{\"name\":");
                 out.push_str(&compact(&call.name));
-                out.push_str(",\"arguments\":");
+                out.push_str(",\"");
+                out.push_str(key);
+                out.push_str("\":");
                 out.push_str(&arguments);
                 out.push('}');
                 out.push_str(close);

@@ -142,6 +142,17 @@ impl Style {
                 reasoning: ReasoningForm::Delimited(&THINK, false),
                 template: TemplateForm::Granite,
             },
+            // ChatML turns; each result an `environment` turn of its own, addressed to the
+            // plugin (docs/dialects.md §internlm).
+            Dialect::Internlm => Style {
+                calls: CallForm::Json(&json::INTERNLM),
+                results: ResultForm::Internlm,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "",
+                    results_end: "",
+                }),
+            },
             Dialect::Glm => Style {
                 calls: CallForm::Params(&params::GLM),
                 results: ResultForm::ToolResponse,

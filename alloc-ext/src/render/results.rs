@@ -29,6 +29,9 @@ pub(crate) enum ResultForm {
     /// One turn per result, `<|start_of_role|>tool_response<|end_of_role|>TEXT<|end_of_text|>`,
     /// one per line (Granite 3, docs/dialects.md §granite).
     Granite,
+    /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
+    /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
+    Internlm,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
@@ -68,6 +71,7 @@ impl ResultForm {
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Granite => &["<|end_of_text|>"],
+            ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
@@ -158,6 +162,12 @@ impl ResultForm {
                 out.push_str("<longcat_tool_response>\n");
                 out.push_str(text);
                 out.push_str("\n</longcat_tool_response>");
+            }
+            ResultForm::Internlm => {
+                separate(out);
+                out.push_str("<|im_start|>environment name=<|plugin|>\n");
+                out.push_str(text);
+                out.push_str("<|im_end|>");
             }
             ResultForm::Granite => {
                 separate(out);

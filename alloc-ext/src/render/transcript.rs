@@ -13,7 +13,8 @@ use super::Renderer;
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChatMl {
-    /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen).
+    /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen);
+    /// empty where the result form writes each result as a turn of its own (InternLM).
     pub(crate) results_role: &'static str,
     /// After the run of results in their turn: `"\n"` where the template ends every
     /// `</tool_response>` with a line break (Qwen3-Coder, docs/dialects.md §qwen3-coder).
@@ -158,6 +159,11 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
                     Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
                     Turn::User(text) => ("user", text.to_string()),
                     Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n\n")?),
+                    Turn::Results(run) if chatml.results_role.is_empty() => {
+                        out.push_str(&renderer.results(run)?);
+                        out.push('\n');
+                        continue;
+                    }
                     Turn::Results(run) => (
                         chatml.results_role,
                         renderer.results(run)? + chatml.results_end,

@@ -110,6 +110,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("ai21labs/AI21-Jamba-Large-1.7", "jamba"),
         ("ai21labs/AI21-Jamba-Reasoning-3B", "jamba"),
         ("jamba-1.5-mini", "jamba"),
+        // InternLM.
+        ("internlm/internlm2_5-7b-chat", "internlm"),
+        ("internlm/internlm3-8b-instruct", "internlm"),
+        ("internlm2-chat-20b", "internlm"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
@@ -152,6 +156,7 @@ fn server_parser_names_select_their_dialects() {
         ("seed_oss", Some("seed-oss")),
         ("longcat", Some("longcat")),
         ("jamba", Some("jamba")),
+        ("internlm", Some("internlm")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", None),

@@ -62,6 +62,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/granite-search-and-write.txt", "granite"),
     ("transcripts/granite-thinking-stock.txt", "granite"),
     ("transcripts/granite-weather-two-cities.txt", "granite"),
+    ("transcripts/internlm-search-and-read.txt", "internlm"),
+    ("transcripts/internlm-think-and-write.txt", "internlm"),
+    ("transcripts/internlm-weather.txt", "internlm"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,6 +1,6 @@
-//! The bundled transcripts of the seed-oss, jamba, longcat and granite families, read whole: each
-//! gives exactly its content, reasoning and calls (their chunk invariance is in `scan.rs`
-//! and `openai.rs`, which read every bundled transcript).
+//! The bundled transcripts of the seed-oss, jamba, longcat, granite and internlm families,
+//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
+//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -105,5 +105,26 @@ fn granite_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "granite"), want, "{file}");
+    }
+}
+
+#[test]
+fn internlm_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "internlm-search-and-read.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search", "arguments": {"query": "InternLM2.5 context length", "limit": 3}}, {"name": "read_url", "arguments": {"url": "https://github.com/InternLM/InternLM"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "internlm-think-and-write.txt",
+            json!({"content": "Writing the file.", "reasoning": "The file needs a header line; I will write it with a quoted title.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/INTERNLM.md", "content": "# \"InternLM\" notes\n\n书生·浦语 & more"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "internlm-weather.txt",
+            json!({"content": "I'll look up the weather first.", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Shanghai", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "internlm"), want, "{file}");
     }
 }
