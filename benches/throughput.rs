@@ -208,6 +208,11 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Anthropic,
     Dialect::Minimax,
     Dialect::Qwen3Coder,
+    Dialect::SeedOss,
+    Dialect::Jamba,
+    Dialect::Longcat,
+    Dialect::Granite,
+    Dialect::Internlm,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -27,6 +27,16 @@ pub enum Dialect {
     Hermes,
     /// The Hermes wire format as Qwen2.5, Qwen3 and QwQ write it.
     Qwen3,
+    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`: a JSON array of calls
+    /// in one block, `<think>` reasoning: AI21 Jamba.
+    Jamba,
+    /// `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (or the string `<tool_call>` before
+    /// the array): a JSON array of calls that its `]` ends, no closer; `<think>` reasoning:
+    /// IBM Granite 3.0 – 3.3.
+    Granite,
+    /// `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` in ChatML
+    /// turns: InternLM2, InternLM2.5, InternLM3.
+    Internlm,
     /// OpenAI Harmony messages (gpt-oss): `<|start|>assistant<|channel|>commentary
     /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, reasoning on the
     /// `analysis` channel.
@@ -71,6 +81,15 @@ pub enum Dialect {
     /// values, one tag a line (GLM-4.5/4.6) or none (GLM-4.7/5), `<think>` reasoning: GLM
     /// (Zhipu / Z.ai).
     Glm,
+    /// `<seed:tool_call>\n<function=N>\n<parameter=k>v</parameter>\n</function>\n
+    /// </seed:tool_call>`, one block per call, qwen3-coder's equals-form tags without framing
+    /// newlines (a value is every byte between its tags), `<seed:think>` reasoning, `<seed:eos>`
+    /// ending the turn: ByteDance Seed-OSS.
+    SeedOss,
+    /// `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>`, the Hermes wire
+    /// with the tag pair renamed, `<longcat_think>` reasoning (also `<think>`), `</longcat_s>`
+    /// ending the turn: Meituan LongCat-Flash (Chat, Thinking).
+    Longcat,
 }
 
 impl Dialect {
@@ -88,6 +107,11 @@ impl Dialect {
         Dialect::Minimax,
         Dialect::Qwen3Coder,
         Dialect::Glm,
+        Dialect::SeedOss,
+        Dialect::Jamba,
+        Dialect::Longcat,
+        Dialect::Granite,
+        Dialect::Internlm,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -95,6 +119,9 @@ impl Dialect {
         match self {
             Dialect::Hermes => "hermes",
             Dialect::Qwen3 => "qwen3",
+            Dialect::Jamba => "jamba",
+            Dialect::Granite => "granite",
+            Dialect::Internlm => "internlm",
             Dialect::Kimi => "kimi",
             Dialect::Deepseek => "deepseek",
             Dialect::Harmony => "harmony",
@@ -105,6 +132,8 @@ impl Dialect {
             Dialect::Minimax => "minimax",
             Dialect::Qwen3Coder => "qwen3-coder",
             Dialect::Glm => "glm",
+            Dialect::SeedOss => "seed-oss",
+            Dialect::Longcat => "longcat",
         }
     }
 
@@ -120,6 +149,9 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::SPECIAL_TOKENS,
             Dialect::Qwen3 => tables::qwen3::SPECIAL_TOKENS,
+            Dialect::Jamba => tables::jamba::SPECIAL_TOKENS,
+            Dialect::Granite => tables::granite::SPECIAL_TOKENS,
+            Dialect::Internlm => tables::internlm::SPECIAL_TOKENS,
             Dialect::Kimi => tables::kimi::SPECIAL_TOKENS,
             Dialect::Deepseek => tables::deepseek::SPECIAL_TOKENS,
             Dialect::Harmony => tables::harmony::SPECIAL_TOKENS,
@@ -130,6 +162,8 @@ impl Dialect {
             Dialect::Minimax => tables::minimax::SPECIAL_TOKENS,
             Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
+            Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
+            Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
         }
     }
 
@@ -182,6 +216,9 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::MODES,
             Dialect::Qwen3 => tables::qwen3::MODES,
+            Dialect::Jamba => tables::jamba::MODES,
+            Dialect::Granite => tables::granite::MODES,
+            Dialect::Internlm => tables::internlm::MODES,
             Dialect::Kimi => tables::kimi::MODES,
             Dialect::Deepseek => tables::deepseek::MODES,
             Dialect::Harmony => tables::harmony::MODES,
@@ -192,6 +229,8 @@ impl Dialect {
             Dialect::Minimax => tables::minimax::MODES,
             Dialect::Qwen3Coder => tables::qwen3_coder::MODES,
             Dialect::Glm => tables::glm::MODES,
+            Dialect::SeedOss => tables::seed_oss::MODES,
+            Dialect::Longcat => tables::longcat::MODES,
         }
     }
 
@@ -201,6 +240,9 @@ impl Dialect {
         match self {
             Dialect::Hermes => tables::hermes::SOURCE,
             Dialect::Qwen3 => tables::qwen3::SOURCE,
+            Dialect::Jamba => tables::jamba::SOURCE,
+            Dialect::Granite => tables::granite::SOURCE,
+            Dialect::Internlm => tables::internlm::SOURCE,
             Dialect::Kimi => tables::kimi::SOURCE,
             Dialect::Deepseek => tables::deepseek::SOURCE,
             Dialect::Harmony => tables::harmony::SOURCE,
@@ -211,6 +253,8 @@ impl Dialect {
             Dialect::Minimax => tables::minimax::SOURCE,
             Dialect::Qwen3Coder => tables::qwen3_coder::SOURCE,
             Dialect::Glm => tables::glm::SOURCE,
+            Dialect::SeedOss => tables::seed_oss::SOURCE,
+            Dialect::Longcat => tables::longcat::SOURCE,
         }
     }
 
@@ -247,6 +291,7 @@ impl Dialect {
             Dialect::Anthropic => tagset!(anthropic),
             Dialect::Minimax => tagset!(minimax),
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
+            Dialect::SeedOss => tagset!(seed_oss),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             _ => None,
         }
@@ -319,17 +364,36 @@ macro_rules! text_modes {
 
 // Each dialect's modes, as its family's phase machine reads them.
 
-static HERMES: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(hermes),
-    body: &tables::hermes::CALL_BODY,
-    tail: &tables::hermes::CALL_TAIL,
-};
+/// A JSON-in-tags dialect's modes: its text modes, call body and tail, and its `list` and
+/// `list_end` knobs (`false` where its table has no `[knobs]`).
+macro_rules! json_tag_modes {
+    ($name:ident, $t:ident, $list:expr, $list_end:expr) => {
+        static $name: json_tag::Modes = json_tag::Modes {
+            text: text_modes!($t),
+            body: &tables::$t::CALL_BODY,
+            tail: &tables::$t::CALL_TAIL,
+            list: $list,
+            list_end: $list_end,
+        };
+    };
+}
 
-static QWEN3: json_tag::Modes = json_tag::Modes {
-    text: text_modes!(qwen3),
-    body: &tables::qwen3::CALL_BODY,
-    tail: &tables::qwen3::CALL_TAIL,
-};
+json_tag_modes!(HERMES, hermes, false, false);
+json_tag_modes!(QWEN3, qwen3, false, false);
+json_tag_modes!(
+    JAMBA,
+    jamba,
+    tables::jamba::KNOBS.list,
+    tables::jamba::KNOBS.list_end
+);
+json_tag_modes!(
+    GRANITE,
+    granite,
+    tables::granite::KNOBS.list,
+    tables::granite::KNOBS.list_end
+);
+json_tag_modes!(INTERNLM, internlm, false, false);
+json_tag_modes!(LONGCAT, longcat, false, false);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -415,6 +479,12 @@ static QWEN3_CODER: params::Modes = params::Modes {
     embedded: None,
 };
 
+static SEED_OSS: params::Modes = params::Modes {
+    text: text_modes!(seed_oss),
+    tags: tagset!(seed_oss),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     body: &tables::glm::BODY,
@@ -440,6 +510,9 @@ impl Machine {
         match dialect {
             Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
             Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
+            Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
+            Dialect::Granite => Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE), options)),
+            Dialect::Internlm => Machine::JsonTag(Engine::new(JsonTag::new(&INTERNLM), options)),
             Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
             Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
             Dialect::Deepseek => {
@@ -452,6 +525,8 @@ impl Machine {
             Dialect::Minimax => Machine::Params(Engine::new(Params::new(&MINIMAX), options)),
             Dialect::Qwen3Coder => Machine::Params(Engine::new(Params::new(&QWEN3_CODER), options)),
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
+            Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
+            Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
         }
     }
 
@@ -501,6 +576,9 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
     Some(match dialect {
         Dialect::Hermes => &tables::hermes::REASONING,
         Dialect::Qwen3 => &tables::qwen3::REASONING,
+        Dialect::Jamba => &tables::jamba::REASONING,
+        Dialect::Granite => &tables::granite::REASONING,
+        Dialect::Internlm => &tables::internlm::REASONING,
         Dialect::Kimi => &tables::kimi::REASONING,
         Dialect::Deepseek => &tables::deepseek::REASONING,
         Dialect::Xml => &tables::xml::REASONING,
@@ -508,6 +586,8 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Minimax => &tables::minimax::REASONING,
         Dialect::Qwen3Coder => &tables::qwen3_coder::REASONING,
         Dialect::Glm => &tables::glm::REASONING,
+        Dialect::SeedOss => &tables::seed_oss::REASONING,
+        Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
@@ -531,7 +611,8 @@ fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
-/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, DSML in `deepseek`),
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, DSML in
+/// `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),
 /// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a

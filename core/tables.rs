@@ -54,6 +54,10 @@ pub(crate) struct Knobs {
     pub(crate) bare_call: BareCall,
     /// One leading and one trailing newline of a value are template framing.
     pub(crate) framing: bool,
+    /// A call block may hold a JSON array of call objects.
+    pub(crate) list: bool,
+    /// The array's `]` ends the block: no closer follows.
+    pub(crate) list_end: bool,
     /// What a call header holds.
     pub(crate) header: HeaderForm,
     /// A header that is exactly this word starts DeepSeek V3's fenced form.

@@ -104,6 +104,8 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Xml => &["</thinking>", "</think>"],
         Dialect::Anthropic => &["</thinking>", "</think>"],
         Dialect::Gemma => &["<channel|>"],
+        Dialect::SeedOss => &["</seed:think>"],
+        Dialect::Longcat => &["</longcat_think>", "</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -429,6 +429,9 @@ const MARKUP_TEXT: &[&str] = &[
     "<parameter name=\"z\">",
     "<parameter=z>",
     "<think>",
+    "<seed:tool_call>",
+    "</seed:tool_call>",
+    "<seed:think>",
 ];
 
 /// A raw-text value: never one that a line-initial parameter opener would end (parameters
@@ -458,7 +461,7 @@ fn markup_value() -> impl Strategy<Value = serde_json::Value> {
 }
 
 /// The canonical rendering of one call in `dialect` (docs/seed.md §2.4 a/b, §2.6 b; docs/dialects.md
-/// §qwen3-coder): strings raw, other values JSON (`string="false"` in the attribute forms).
+/// §qwen3-coder, §seed-oss): strings raw, other values JSON (`string="false"` in the attribute forms).
 fn render_markup(dialect: Dialect, arguments: &[(String, serde_json::Value)]) -> String {
     let value = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.clone(),
@@ -471,6 +474,13 @@ fn render_markup(dialect: Dialect, arguments: &[(String, serde_json::Value)]) ->
             out.push_str(&format!("<parameter={k}>\n{}\n</parameter>\n", value(v)));
         }
         out.push_str("</function>\n</tool_call>");
+    } else if dialect == Dialect::SeedOss {
+        // No framing: the value right between its tags (docs/dialects.md §seed-oss).
+        out.push_str("\n<seed:tool_call>\n<function=f>\n");
+        for (k, v) in arguments {
+            out.push_str(&format!("<parameter={k}>{}</parameter>\n", value(v)));
+        }
+        out.push_str("</function>\n</seed:tool_call>");
     } else {
         let (open, close) = if dialect == Dialect::Minimax {
             ("<minimax:tool_call>", "</minimax:tool_call>")
@@ -494,7 +504,7 @@ proptest! {
     #[test]
     fn markup_arguments_scan_back(
         arguments in prop::collection::btree_map("[a-z_]{1,8}", markup_value(), 0..5),
-        dialect in prop::sample::select(&[Dialect::Anthropic, Dialect::Minimax, Dialect::Qwen3Coder][..]),
+        dialect in prop::sample::select(&[Dialect::Anthropic, Dialect::Minimax, Dialect::Qwen3Coder, Dialect::SeedOss][..]),
         sizes in prop::collection::vec(1usize..12, 1..8),
     ) {
         let arguments: Vec<(String, serde_json::Value)> = arguments.into_iter().collect();

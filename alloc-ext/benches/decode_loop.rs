@@ -110,6 +110,11 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Anthropic,
     Dialect::Minimax,
     Dialect::Qwen3Coder,
+    Dialect::SeedOss,
+    Dialect::Jamba,
+    Dialect::Longcat,
+    Dialect::Granite,
+    Dialect::Internlm,
 ];
 
 fn chunk_id(chunk: usize) -> String {

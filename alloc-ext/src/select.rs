@@ -32,11 +32,17 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…gemini…` | `gemini` |
 /// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
+/// | `granite-3…` (Granite 3.0 – 3.3: a JSON array of calls) | `granite` |
+/// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
+/// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
+/// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
+/// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
-/// need no version number.
+/// need no version number, and Seed-OSS, LongCat-Flash and Jamba get their own `seed-oss`,
+/// `longcat` and `jamba` dialects rather than the fallback.
 ///
 /// # Panics
 /// Never.
@@ -84,10 +90,20 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Gemini
     } else if is_glm(bare) {
         Dialect::Glm
+    } else if bare.starts_with("seed-oss") {
+        Dialect::SeedOss
+    } else if bare.starts_with("longcat-flash") || id.contains("meituan-longcat/") {
+        Dialect::Longcat
+    } else if id.contains("jamba") {
+        Dialect::Jamba
+    } else if id.contains("internlm") {
+        Dialect::Internlm
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
         Dialect::Hermes
+    } else if version_after(bare, "granite-").is_some_and(|(major, _)| major == 3) {
+        Dialect::Granite
     } else {
         return None;
     };
@@ -97,12 +113,12 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang
 /// `--tool-call-parser` value, or an smg (Rust gateway) parser name (docs/dialects.md §families).
 /// `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic lists,
-/// Granite 3, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
+/// Granite's 20B function-calling model, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
 ///
 /// | parser | dialect |
 /// | --- | --- |
 /// | `hermes` | `hermes` |
-/// | `qwen`, `qwen25` | `qwen3` |
+/// | `qwen`, `qwen25`, `qwen3_json` | `qwen3` |
 /// | `qwen3_coder`, `qwen3_xml`, `qwen_coder`, `step3p5` | `qwen3-coder` |
 /// | `glm`, `glm45`, `glm47`, `glm4_moe`, `glm45_moe`, `glm47_moe` | `glm` |
 /// | `kimi_k2`, `kimik2` | `kimi` |
@@ -111,7 +127,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// | `openai`, `gpt-oss`, `gpt_oss` | `harmony` |
 /// | `gemma4` | `gemma` |
 /// | `granite4` | `hermes` |
-/// | `seed_oss` | `xml` |
+/// | `seed_oss` | `seed-oss` |
+/// | `longcat` | `longcat` |
+/// | `jamba` | `jamba` |
+/// | `granite` | `granite` |
+/// | `internlm`, `internlm2` | `internlm` |
 ///
 /// # Panics
 /// Never.
@@ -129,7 +149,12 @@ pub fn for_parser(parser: &str) -> Option<Dialect> {
         "minimax_m2" | "minimax-m2" => Dialect::Minimax,
         "openai" | "gpt-oss" | "gpt_oss" => Dialect::Harmony,
         "gemma4" => Dialect::Gemma,
-        "seed_oss" => Dialect::Xml,
+        "seed_oss" => Dialect::SeedOss,
+        "longcat" => Dialect::Longcat,
+        "jamba" => Dialect::Jamba,
+        "granite" => Dialect::Granite,
+        "internlm" | "internlm2" => Dialect::Internlm,
+        "qwen3_json" => Dialect::Qwen3,
         _ => return None,
     };
     Some(dialect)

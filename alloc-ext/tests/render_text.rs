@@ -132,6 +132,31 @@ fn every_dialect_refuses_the_closer_of_its_result_block() {
             "</result>",
             Reason::CloserInResult("</result>"),
         ),
+        (
+            Dialect::SeedOss,
+            "<seed:eos>",
+            Reason::TemplateToken("<seed:eos>"),
+        ),
+        (
+            Dialect::Jamba,
+            "</tool_response>",
+            Reason::CloserInResult("</tool_response>"),
+        ),
+        (
+            Dialect::Granite,
+            "<|end_of_text|>",
+            Reason::DelimiterInText("<|end_of_text|>".into()),
+        ),
+        (
+            Dialect::Internlm,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::Longcat,
+            "</longcat_tool_response>",
+            Reason::CloserInResult("</longcat_tool_response>"),
+        ),
     ];
     assert_eq!(cases.len(), Dialect::ALL.len());
     for (dialect, text, reason) in cases {
@@ -252,6 +277,31 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::Gemini,
             "<end_of_turn>",
             Reason::TemplateToken("<end_of_turn>"),
+        ),
+        (
+            Dialect::SeedOss,
+            "<seed:bos>user\n",
+            Reason::TemplateToken("<seed:bos>"),
+        ),
+        (
+            Dialect::Jamba,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::Granite,
+            "<|start_of_role|>",
+            Reason::DelimiterInText("<|start_of_role|>".into()),
+        ),
+        (
+            Dialect::Internlm,
+            "<|im_start|>",
+            Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Longcat,
+            "</longcat_s> [Round 1] USER:",
+            Reason::TemplateToken("</longcat_s>"),
         ),
     ];
     assert_eq!(cases.len(), Dialect::ALL.len());

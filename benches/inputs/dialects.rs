@@ -76,6 +76,25 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</tool_call>",
         ),
+        Dialect::Longcat => json(
+            format!("<longcat_tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}\n</longcat_tool_call>",
+        ),
+        // One block per call here, its array of one element (a turn may also put every
+        // call in one array).
+        Dialect::Jamba => json(
+            format!("<tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]</tool_calls>",
+        ),
+        // Each call its own array here; the `]` ends it, no closer.
+        Dialect::Granite => json(
+            format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]",
+        ),
+        Dialect::Internlm => json(
+            format!("<|action_start|><|plugin|>\n{{\"name\": \"{name}\", \"parameters\": "),
+            "}<|action_end|>",
+        ),
         Dialect::Kimi => json(
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"
@@ -114,6 +133,13 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             format!("<tool_call>\n<function={name}>\n"),
             |key, text| format!("<parameter={key}>\n{text}\n</parameter>\n"),
             "</function>\n</tool_call>",
+        ),
+        // No framing: every byte between the parameter tags is value text.
+        Dialect::SeedOss => raw_params(
+            args,
+            format!("<seed:tool_call>\n<function={name}>\n"),
+            |key, text| format!("<parameter={key}>{text}</parameter>\n"),
+            "</function>\n</seed:tool_call>",
         ),
         Dialect::Glm => raw_params(
             args,

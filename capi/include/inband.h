@@ -415,6 +415,31 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_GLM 11
 
 /**
+ * `seed-oss`: `<seed:tool_call><function=N><parameter=k>v</parameter>…` (ByteDance Seed-OSS).
+ */
+#define INBAND_DIALECT_SEED_OSS 12
+
+/**
+ * `jamba`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (AI21 Jamba).
+ */
+#define INBAND_DIALECT_JAMBA 13
+
+/**
+ * `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
+ */
+#define INBAND_DIALECT_LONGCAT 14
+
+/**
+ * `granite`: `<|tool_call|>[{"name": …, "arguments": {…}}, …]`, no closer (IBM Granite 3).
+ */
+#define INBAND_DIALECT_GRANITE 15
+
+/**
+ * `internlm`: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` (InternLM).
+ */
+#define INBAND_DIALECT_INTERNLM 16
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

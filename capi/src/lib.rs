@@ -81,9 +81,19 @@ pub const INBAND_DIALECT_MINIMAX: inband_dialect_t = 9;
 pub const INBAND_DIALECT_QWEN3_CODER: inband_dialect_t = 10;
 /// `glm`: `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`.
 pub const INBAND_DIALECT_GLM: inband_dialect_t = 11;
+/// `seed-oss`: `<seed:tool_call><function=N><parameter=k>v</parameter>…` (ByteDance Seed-OSS).
+pub const INBAND_DIALECT_SEED_OSS: inband_dialect_t = 12;
+/// `jamba`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (AI21 Jamba).
+pub const INBAND_DIALECT_JAMBA: inband_dialect_t = 13;
+/// `longcat`: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` (LongCat-Flash).
+pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 14;
+/// `granite`: `<|tool_call|>[{"name": …, "arguments": {…}}, …]`, no closer (IBM Granite 3).
+pub const INBAND_DIALECT_GRANITE: inband_dialect_t = 15;
+/// `internlm`: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` (InternLM).
+pub const INBAND_DIALECT_INTERNLM: inband_dialect_t = 16;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 12] = [
+static DIALECT_NAMES: [&CStr; 17] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -96,6 +106,11 @@ static DIALECT_NAMES: [&CStr; 12] = [
     c"minimax",
     c"qwen3-coder",
     c"glm",
+    c"seed-oss",
+    c"jamba",
+    c"longcat",
+    c"granite",
+    c"internlm",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -261,15 +276,20 @@ mod tests {
             (INBAND_DIALECT_MINIMAX, Dialect::Minimax),
             (INBAND_DIALECT_QWEN3_CODER, Dialect::Qwen3Coder),
             (INBAND_DIALECT_GLM, Dialect::Glm),
+            (INBAND_DIALECT_SEED_OSS, Dialect::SeedOss),
+            (INBAND_DIALECT_JAMBA, Dialect::Jamba),
+            (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
+            (INBAND_DIALECT_GRANITE, Dialect::Granite),
+            (INBAND_DIALECT_INTERNLM, Dialect::Internlm),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(12).is_null());
+        assert!(inband_dialect_name(17).is_null());
         assert_eq!(
-            dialect_of(12).unwrap_err().status,
+            dialect_of(17).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "12 is past the list"
+            "17 is past the list"
         );
     }
 }

@@ -62,7 +62,7 @@ struct ScanArgs {
     /// The file to read; `-` or nothing reads standard input.
     #[arg(default_value = "-")]
     input: PathBuf,
-    /// The model's dialect (the README lists them).
+    /// The model's dialect (the README lists them), or a server's tool-call parser name.
     #[arg(long, value_parser = parse_dialect)]
     dialect: Dialect,
     /// Feed the input in chunks of this many bytes (token-like streaming); default: whole.
@@ -107,11 +107,15 @@ enum Format {
     Openai,
 }
 
+/// A dialect's name, or an inference server's `--tool-call-parser` name for it
+/// (`qwen3_coder`, `granite4`, …: `inband_alloc::select::for_parser`).
 fn parse_dialect(name: &str) -> Result<Dialect, String> {
-    Dialect::from_name(name).ok_or_else(|| {
-        let known: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
-        format!("unknown dialect `{name}` (known: {})", known.join(", "))
-    })
+    Dialect::from_name(name)
+        .or_else(|| inband_alloc::select::for_parser(name))
+        .ok_or_else(|| {
+            let known: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+            format!("unknown dialect `{name}` (known: {})", known.join(", "))
+        })
 }
 
 fn main() -> ExitCode {

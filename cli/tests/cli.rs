@@ -4,6 +4,8 @@
 
 #[path = "cli/common.rs"]
 mod common;
+#[path = "cli/families.rs"]
+mod families;
 #[path = "cli/kimi_deepseek.rs"]
 mod kimi_deepseek;
 #[path = "cli/openai.rs"]

@@ -34,6 +34,9 @@ pub enum Diagnostic {
     /// A call's closer came where only the body's last `}` was missing; the call is
     /// complete (docs/dialects.md rule 13).
     UnclosedBody,
+    /// A block's JSON array of calls (the `list` knob) reached its closer, or the end of the
+    /// stream, without its `]`; its calls are complete (docs/dialects.md rule 13).
+    UnclosedList,
     /// Bytes came between a call's complete JSON arguments and its closer (an extra `}` is
     /// the usual one); they were released as text and the call goes on to its closer
     /// (docs/dialects.md rule 2).
@@ -176,6 +179,7 @@ impl Diagnostic {
             Diagnostic::MalformedCall => "malformed_call",
             Diagnostic::CodeFence => "code_fence",
             Diagnostic::UnclosedBody => "unclosed_body",
+            Diagnostic::UnclosedList => "unclosed_list",
             Diagnostic::TrailingText => "trailing_text",
             Diagnostic::SharedBlock => "shared_block",
             Diagnostic::TruncatedCall => "truncated_call",
@@ -243,6 +247,7 @@ impl Diagnostic {
             Diagnostic::MalformedCall => "the call body was not well-formed; released as text",
             Diagnostic::CodeFence => "the call's JSON was wrapped in a Markdown code fence",
             Diagnostic::UnclosedBody => "the call's JSON lacked its final brace before the closer",
+            Diagnostic::UnclosedList => "the array of calls lacked its closing `]`",
             Diagnostic::TrailingText => {
                 "text came between the call's arguments and its closer; released as text"
             }

@@ -22,6 +22,11 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "xml": (("<think>", "<thinking>"), ("</think>", "</thinking>")),
     "anthropic": (("<thinking>", "<think>"), ("</thinking>", "</think>")),
     "gemma": (("<|channel>thought\n",), ("<channel|>",)),
+    "jamba": (("<think>",), ("</think>",)),
+    "granite": (("<think>",), ("</think>",)),
+    "internlm": (("<think>",), ("</think>",)),
+    "seed-oss": (("<seed:think>",), ("</seed:think>",)),
+    "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }
 
 

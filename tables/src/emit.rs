@@ -210,6 +210,8 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
         knobs.bare_call
     );
     let _ = writeln!(w, "        framing: {},", knobs.framing);
+    let _ = writeln!(w, "        list: {},", knobs.list);
+    let _ = writeln!(w, "        list_end: {},", knobs.list_end);
     let _ = writeln!(
         w,
         "        header: crate::tables::HeaderForm::{:?},",

@@ -38,6 +38,12 @@ pub struct Knobs {
     /// `framing`: one leading and one trailing newline of a value are the template's.
     /// Default: `false`.
     pub framing: bool,
+    /// `list`: a call block may hold a JSON array of call objects, `[{…}, {…}]`, each
+    /// element a call (the JSON-bodies family: Jamba, Hunyuan). Default: `false`.
+    pub list: bool,
+    /// `list_end`: the array's `]` ends the block, no closer follows (Granite 3). Only with
+    /// `list`. Default: `false`.
+    pub list_end: bool,
     /// `header`: `name` or `call_id`. Default: `name`.
     pub header: HeaderForm,
     /// `fence_keyword`: a call header that is exactly this word starts the fenced form
@@ -57,6 +63,10 @@ pub(crate) struct RawKnobs {
     bare_call: Option<String>,
     #[serde(default)]
     framing: bool,
+    #[serde(default)]
+    list: bool,
+    #[serde(default)]
+    list_end: bool,
     header: Option<String>,
     fence_keyword: Option<String>,
     #[serde(default)]
@@ -101,6 +111,9 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
             return Err(invalid("header", reason));
         }
     };
+    if raw.list_end && !raw.list {
+        return Err(invalid("list_end", "`list_end` needs `list`".to_owned()));
+    }
     let aliases = raw
         .aliases
         .into_iter()
@@ -121,6 +134,8 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         aliases,
         bare_call,
         framing: raw.framing,
+        list: raw.list,
+        list_end: raw.list_end,
         header,
         fence_keyword,
         value_closers,
@@ -143,7 +158,8 @@ mod tests {
 
     #[test]
     fn reads_every_knob() {
-        let text = "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\n\
+        let text =
+            "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n";
         assert_eq!(
@@ -152,6 +168,8 @@ mod tests {
                 aliases: vec![b"<a>".to_vec()],
                 bare_call: BareCall::MissingSection,
                 framing: true,
+                list: true,
+                list_end: true,
                 header: HeaderForm::CallId,
                 fence_keyword: Some(b"function".to_vec()),
                 value_closers: vec![
@@ -182,6 +200,10 @@ mod tests {
         assert_eq!(
             knobs("value_closers = [[\"</p>\", \"closer\"]]"),
             Err("dialect `demo`, knob `value_closers`: unknown role `closer`".into())
+        );
+        assert_eq!(
+            knobs("list_end = true"),
+            Err("dialect `demo`, knob `list_end`: `list_end` needs `list`".into())
         );
         assert!(knobs("colour = 1")
             .unwrap_err()

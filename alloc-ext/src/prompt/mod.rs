@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 12] = [
+const GUIDES: [(&str, &str); 17] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -47,6 +47,11 @@ const GUIDES: [(&str, &str); 12] = [
     ("minimax", include_str!("guides/minimax.md")),
     ("qwen3-coder", include_str!("guides/qwen3-coder.md")),
     ("glm", include_str!("guides/glm.md")),
+    ("seed-oss", include_str!("guides/seed-oss.md")),
+    ("longcat", include_str!("guides/longcat.md")),
+    ("jamba", include_str!("guides/jamba.md")),
+    ("granite", include_str!("guides/granite.md")),
+    ("internlm", include_str!("guides/internlm.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

@@ -1,5 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
-//! §2.9), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
+//! (jamba, granite), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -15,6 +16,9 @@ pub(crate) struct JsonCalls {
     pub(crate) section: (&'static str, &'static str),
     /// Between two calls of a turn.
     pub(crate) separator: &'static str,
+    /// The section is the calls' own block (a JSON array of calls): a call alone is
+    /// written in it too, or no scanner would read it.
+    pub(crate) list: bool,
     /// One call.
     pub(crate) shape: Shape,
 }
@@ -22,9 +26,11 @@ pub(crate) struct JsonCalls {
 /// One call's layout.
 #[derive(Debug)]
 pub(crate) enum Shape {
-    /// `OPEN{"name":NAME,"arguments":ARGS}CLOSE`.
+    /// `OPEN{"name":NAME,"KEY":ARGS}CLOSE`, `KEY` being `arguments` (or InternLM's
+    /// `parameters`).
     Object {
         open: &'static str,
+        key: &'static str,
         close: &'static str,
     },
     /// `OPEN` + header + `SEPARATOR` + ARGS + `CLOSE`.
@@ -51,9 +57,63 @@ pub(crate) enum Header {
 pub(crate) static HERMES: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "\n",
+    list: false,
     shape: Shape::Object {
         open: "<tool_call>\n",
+        key: "arguments",
         close: "\n</tool_call>",
+    },
+};
+
+/// LongCat-Flash: hermes with the tag pair renamed, the blocks of a turn back to back as
+/// its model card asks (docs/dialects.md §longcat).
+pub(crate) static LONGCAT: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "",
+    list: false,
+    shape: Shape::Object {
+        open: "<longcat_tool_call>\n",
+        key: "arguments",
+        close: "\n</longcat_tool_call>",
+    },
+};
+
+/// Jamba: every call of a turn an element of one JSON array in one block
+/// (docs/dialects.md §jamba).
+pub(crate) static JAMBA: JsonCalls = JsonCalls {
+    section: ("<tool_calls>[", "]</tool_calls>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "arguments",
+        close: "",
+    },
+};
+
+/// Granite 3: every call of a turn an element of one JSON array after the `<|tool_call|>`
+/// token, no closer (docs/dialects.md §granite).
+pub(crate) static GRANITE: JsonCalls = JsonCalls {
+    section: ("<|tool_call|>[", "]"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "arguments",
+        close: "",
+    },
+};
+
+/// InternLM: one action per call, `parameters` as its template writes it
+/// (docs/dialects.md §internlm).
+pub(crate) static INTERNLM: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "\n",
+    list: false,
+    shape: Shape::Object {
+        open: "<|action_start|><|plugin|>\n",
+        key: "parameters",
+        close: "<|action_end|>",
     },
 };
 
@@ -61,6 +121,7 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
 pub(crate) static KIMI: JsonCalls = JsonCalls {
     section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
     separator: "",
+    list: false,
     shape: Shape::Header {
         open: "<|tool_call_begin|>",
         header: Header::KimiId,
@@ -73,6 +134,7 @@ pub(crate) static KIMI: JsonCalls = JsonCalls {
 pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
     section: ("<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"),
     separator: "",
+    list: false,
     shape: Shape::Header {
         open: "<｜tool▁call▁begin｜>",
         header: Header::Name,
@@ -85,6 +147,7 @@ pub(crate) static DEEPSEEK: JsonCalls = JsonCalls {
 pub(crate) static HARMONY: JsonCalls = JsonCalls {
     section: ("", ""),
     separator: "",
+    list: false,
     shape: Shape::Header {
         open: "<|start|>assistant<|channel|>commentary to=",
         header: Header::Recipient,
@@ -120,11 +183,13 @@ impl JsonCalls {
         check_depth(&call.arguments, crate::assemble::MAX_ARGUMENT_DEPTH - 1)?;
         let arguments = compact(&call.arguments);
         match &self.shape {
-            Shape::Object { open, close } => {
+            Shape::Object { open, key, close } => {
                 out.push_str(open);
                 out.push_str("{\"name\":");
                 out.push_str(&compact(&call.name));
-                out.push_str(",\"arguments\":");
+                out.push_str(",\"");
+                out.push_str(key);
+                out.push_str("\":");
                 out.push_str(&arguments);
                 out.push('}');
                 out.push_str(close);

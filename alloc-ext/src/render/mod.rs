@@ -14,9 +14,9 @@
 //!   [`crate::tools::ToolSet`].
 //! - [`RenderError`], [`Reason`]: what cannot be written, and where.
 //!
-//! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3), JSON
+//! Dialects share shapes, and so do their writers: JSON in tags (hermes, qwen3, longcat), JSON
 //! between special tokens (kimi, deepseek), Harmony messages, raw-text parameters (xml,
-//! anthropic, minimax, qwen3-coder; glm's key and value tags),
+//! anthropic, minimax, qwen3-coder, seed-oss; glm's key and value tags),
 //! literal syntaxes (gemma, gemini); ChatML transcripts (hermes, qwen3), the legacy
 //! `Human:`/`Assistant:` transcript (xml). Each dialect is a table of those
 //! shapes, one per thing it writes; adding a dialect of a known shape is a few lines.
@@ -74,9 +74,9 @@ use self::transcript::TemplateForm;
 /// How a dialect writes calls.
 #[derive(Debug, Clone, Copy)]
 enum CallForm {
-    /// A JSON body in tags or tokens (hermes, qwen3, kimi, deepseek, harmony).
+    /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, glm).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -123,6 +123,36 @@ impl Style {
                     results_end: "",
                 }),
             },
+            // Jamba's own turn tokens were not established from public material: its
+            // transcript is ChatML, tool results in a `tool` turn (docs/dialects.md §jamba).
+            Dialect::Jamba => Style {
+                calls: CallForm::Json(&json::JAMBA),
+                results: ResultForm::ToolResponse,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "tool",
+                    results_end: "",
+                }),
+            },
+            // The Granite 3 turns; results each a `tool_response` turn (docs/dialects.md
+            // §granite).
+            Dialect::Granite => Style {
+                calls: CallForm::Json(&json::GRANITE),
+                results: ResultForm::Granite,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::Granite,
+            },
+            // ChatML turns; each result an `environment` turn of its own, addressed to the
+            // plugin (docs/dialects.md §internlm).
+            Dialect::Internlm => Style {
+                calls: CallForm::Json(&json::INTERNLM),
+                results: ResultForm::Internlm,
+                reasoning: ReasoningForm::Delimited(&THINK, false),
+                template: TemplateForm::ChatMl(ChatMl {
+                    results_role: "",
+                    results_end: "",
+                }),
+            },
             Dialect::Glm => Style {
                 calls: CallForm::Params(&params::GLM),
                 results: ResultForm::ToolResponse,
@@ -137,6 +167,18 @@ impl Style {
                     results_role: "user",
                     results_end: "\n",
                 }),
+            },
+            Dialect::Longcat => Style {
+                calls: CallForm::Json(&json::LONGCAT),
+                results: ResultForm::Longcat,
+                reasoning: ReasoningForm::Delimited(&self::reasoning::LONGCAT_THINK, false),
+                template: TemplateForm::Longcat,
+            },
+            Dialect::SeedOss => Style {
+                calls: CallForm::Params(&params::SEED_OSS),
+                results: ResultForm::SeedOss,
+                reasoning: ReasoningForm::Delimited(&self::reasoning::SEED_THINK, false),
+                template: TemplateForm::SeedOss,
             },
             Dialect::Kimi => Style {
                 calls: CallForm::Json(&json::KIMI),
@@ -215,8 +257,8 @@ impl Renderer<'static> {
 
 impl<'t> Renderer<'t> {
     /// The same renderer, knowing the tools, for an assembler given the same tools: in the
-    /// raw-text dialects (xml, anthropic, minimax, qwen3-coder, glm) each value is written
-    /// as the first text that the assembler's rule-8 typing of its parameter
+    /// raw-text dialects (xml, anthropic, minimax, qwen3-coder, seed-oss, glm) each value is
+    /// written as the first text that the assembler's rule-8 typing of its parameter
     /// ([`Tool::parameter_types`](crate::tools::Tool::parameter_types)) reads back as that
     /// value: a string raw (even one that reads as JSON, for a string-only parameter), else
     /// the value's compact JSON. A value no text of which reads back (`"5"` for an
@@ -251,11 +293,17 @@ impl<'t> Renderer<'t> {
     }
 
     /// One call, without the envelope of a turn (a section or wrapper): the block an
-    /// example or a single-call prompt shows. Kimi numbers it 0.
+    /// example or a single-call prompt shows. Kimi numbers it 0. In a dialect whose calls
+    /// are the elements of one block's array (jamba) the call is that block's one element.
     ///
     /// # Errors
     /// When a name, key or value cannot be written (see [`Reason`]); `index` is 0.
     pub fn call(&self, call: &Call) -> Result<String, RenderError> {
+        if let CallForm::Json(form) = self.style.calls {
+            if form.list {
+                return form.render_all(core::slice::from_ref(call));
+            }
+        }
         let mut out = String::new();
         self.write_call(&mut out, call, 0, false)
             .map_err(|e| e.at(0, &call.name))?;

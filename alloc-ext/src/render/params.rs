@@ -1,8 +1,9 @@
 //! Calls written as raw-text parameters in tags: the invoke/parameter markup (xml,
-//! anthropic, minimax: docs/seed.md §2.4–§2.6, docs/dialects.md §minimax, §anthropic), Qwen3-Coder's
-//! `<function=N><parameter=K>` (docs/dialects.md §qwen3-coder) and GLM's `<arg_key>`/`<arg_value>`
-//! (docs/seed.md §2.1, docs/dialects.md §glm). One layout table per dialect; the same writer and
-//! the same rule-4 check serve every tagset of this shape.
+//! anthropic, minimax: docs/seed.md §2.4–§2.6, docs/dialects.md §minimax, §anthropic),
+//! Qwen3-Coder's and Seed-OSS's `<function=N><parameter=K>` (docs/dialects.md §qwen3-coder,
+//! §seed-oss) and GLM's `<arg_key>`/`<arg_value>` (docs/seed.md §2.1, docs/dialects.md §glm).
+//! One layout table per dialect; the same writer and the same rule-4 check serve every
+//! tagset of this shape.
 //!
 //! A string value is written raw (no entity escaping, docs/dialects.md rule 11) when the
 //! assembler reads it back as that string: its parameter is string-only in the tool's
@@ -30,7 +31,8 @@ use closers::{value_rules, Follow};
 pub(crate) struct ParamCalls {
     /// Around a turn's calls, `None` for bare calls.
     pub(crate) wrapper: Option<(&'static str, &'static str)>,
-    /// Around each call (Qwen3-Coder's `<tool_call>` block), `("", "")` for none.
+    /// Around each call (Qwen3-Coder's `<tool_call>` block, Seed-OSS's `<seed:tool_call>`),
+    /// `("", "")` for none.
     pub(crate) block: (&'static str, &'static str),
     /// Between two calls of a turn.
     pub(crate) separator: &'static str,
@@ -135,6 +137,17 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     equals: true,
     implied_section: true,
     key_tag: None,
+};
+
+/// Seed-OSS: one `<seed:tool_call>` block per call, each tag on its own line, each value
+/// right between its tags with no framing newline (the chat template of docs/dialects.md
+/// §seed-oss, llama.cpp `ByteDance-Seed-OSS.jinja`).
+pub(crate) static SEED_OSS: ParamCalls = ParamCalls {
+    dialect: Dialect::SeedOss,
+    block: ("<seed:tool_call>\n", "\n</seed:tool_call>"),
+    param_open: ("<parameter=", ">"),
+    param_close: "</parameter>\n",
+    ..QWEN3_CODER
 };
 
 impl ParamCalls {

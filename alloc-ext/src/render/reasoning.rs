@@ -15,6 +15,9 @@ pub(crate) struct Tags {
     pub(crate) open: &'static str,
     pub(crate) close: &'static str,
     pub(crate) closers: &'static [&'static str],
+    /// The text on lines of its own, `OPEN\nT\nCLOSE` (most templates), or right between
+    /// the tags, `OPENTCLOSE` (Seed-OSS).
+    pub(crate) lines: bool,
 }
 
 /// `<think>…</think>` (hermes, qwen3, kimi, deepseek).
@@ -22,6 +25,7 @@ pub(crate) static THINK: Tags = Tags {
     open: "<think>",
     close: "</think>",
     closers: &["</think>"],
+    lines: true,
 };
 
 /// `<thinking>…</thinking>` (xml; its scanner also ends reasoning at `</think>`).
@@ -29,6 +33,7 @@ pub(crate) static THINKING: Tags = Tags {
     open: "<thinking>",
     close: "</thinking>",
     closers: &["</think>", "</thinking>"],
+    lines: true,
 };
 
 /// `<think>…</think>` in GLM, whose scanner also ends reasoning at the tokens that end the
@@ -37,6 +42,25 @@ pub(crate) static GLM_THINK: Tags = Tags {
     open: "<think>",
     close: "</think>",
     closers: &["</think>", "<|user|>", "<|observation|>", "<|endoftext|>"],
+    lines: true,
+};
+
+/// `<longcat_think>…</longcat_think>` (LongCat), whose scanner also ends reasoning at
+/// `</think>` (`longcat.toml`, mode `reasoning`).
+pub(crate) static LONGCAT_THINK: Tags = Tags {
+    open: "<longcat_think>",
+    close: "</longcat_think>",
+    closers: &["</longcat_think>", "</think>"],
+    lines: true,
+};
+
+/// `<seed:think>…</seed:think>` (Seed-OSS), the reasoning written right between the tags
+/// as its template writes it (docs/dialects.md §seed-oss).
+pub(crate) static SEED_THINK: Tags = Tags {
+    open: "<seed:think>",
+    close: "</seed:think>",
+    closers: &["</seed:think>"],
+    lines: false,
 };
 
 /// Harmony's tokens, each of which ends or breaks a message body.
@@ -53,7 +77,8 @@ const HARMONY_TOKENS: &[&str] = &[
 /// How a dialect writes reasoning.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum ReasoningForm {
-    /// `OPEN\nT\nCLOSE`; with `true`, envelopes already in `T` are unwrapped first.
+    /// `OPEN\nT\nCLOSE` (`OPENTCLOSE` for tags without [`Tags::lines`]); with `true`,
+    /// envelopes already in `T` are unwrapped first.
     Delimited(&'static Tags, bool),
     /// `<|start|>assistant<|channel|>analysis<|message|>T<|end|>`.
     Harmony,
@@ -88,7 +113,12 @@ impl ReasoningForm {
                 if let Some(closer) = tags.closers.iter().find(|c| text.contains(*c)) {
                     return refuse(closer);
                 }
-                Ok((tags.open, format!("\n{text}\n"), tags.close))
+                let body = if tags.lines {
+                    format!("\n{text}\n")
+                } else {
+                    text
+                };
+                Ok((tags.open, body, tags.close))
             }
             ReasoningForm::Harmony => {
                 if let Some(token) = HARMONY_TOKENS.iter().find(|t| text.contains(*t)) {

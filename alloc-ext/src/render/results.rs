@@ -20,6 +20,18 @@ pub(crate) enum ResultForm {
     /// `<｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>` per result, one per line
     /// (DeepSeek V3.1).
     Deepseek,
+    /// `<longcat_tool_response>\nTEXT\n</longcat_tool_response>` per result, one per line
+    /// (LongCat, docs/dialects.md §longcat).
+    Longcat,
+    /// One `tool` turn per result, `<seed:bos>tool\nTEXT<seed:eos>`, back to back
+    /// (Seed-OSS: its template writes every tool message as a turn of its own).
+    SeedOss,
+    /// One turn per result, `<|start_of_role|>tool_response<|end_of_role|>TEXT<|end_of_text|>`,
+    /// one per line (Granite 3, docs/dialects.md §granite).
+    Granite,
+    /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
+    /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
+    Internlm,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
@@ -57,6 +69,10 @@ impl ResultForm {
             ResultForm::ToolResponse => &["</tool_response>"],
             ResultForm::Kimi => &["<|im_end|>"],
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
+            ResultForm::SeedOss => &["<seed:eos>"],
+            ResultForm::Granite => &["<|end_of_text|>"],
+            ResultForm::Internlm => &["<|im_end|>"],
+            ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
             ResultForm::Gemini => {
@@ -140,6 +156,29 @@ impl ResultForm {
                 out.push_str("<｜tool▁output▁begin｜>");
                 out.push_str(text);
                 out.push_str("<｜tool▁output▁end｜>");
+            }
+            ResultForm::Longcat => {
+                separate(out);
+                out.push_str("<longcat_tool_response>\n");
+                out.push_str(text);
+                out.push_str("\n</longcat_tool_response>");
+            }
+            ResultForm::Internlm => {
+                separate(out);
+                out.push_str("<|im_start|>environment name=<|plugin|>\n");
+                out.push_str(text);
+                out.push_str("<|im_end|>");
+            }
+            ResultForm::Granite => {
+                separate(out);
+                out.push_str("<|start_of_role|>tool_response<|end_of_role|>");
+                out.push_str(text);
+                out.push_str("<|end_of_text|>");
+            }
+            ResultForm::SeedOss => {
+                out.push_str("<seed:bos>tool\n");
+                out.push_str(text);
+                out.push_str("<seed:eos>");
             }
             ResultForm::Harmony => {
                 out.push_str("<|start|>");

@@ -13,7 +13,8 @@ use super::Renderer;
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChatMl {
-    /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen).
+    /// The role of the turn that carries tool results: `tool` (Hermes) or `user` (Qwen);
+    /// empty where the result form writes each result as a turn of its own (InternLM).
     pub(crate) results_role: &'static str,
     /// After the run of results in their turn: `"\n"` where the template ends every
     /// `</tool_response>` with a line break (Qwen3-Coder, docs/dialects.md §qwen3-coder).
@@ -45,6 +46,17 @@ pub(crate) enum TemplateForm {
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
     /// is one `<|observation|>` turn (GLM-4.5/4.6, docs/dialects.md §glm; docs/seed.md §2.1 f).
     Glm,
+    /// `<seed:bos>ROLE\nBODY<seed:eos>` turns back to back; the assistant's turn is
+    /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
+    /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
+    SeedOss,
+    /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
+    /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
+    /// docs/dialects.md §longcat).
+    Longcat,
+    /// `<|start_of_role|>ROLE<|end_of_role|>BODY<|end_of_text|>` turns, one per line; each
+    /// result a `tool_response` turn (Granite 3, docs/dialects.md §granite).
+    Granite,
 }
 
 impl TemplateForm {
@@ -57,7 +69,10 @@ impl TemplateForm {
             TemplateForm::ChatMl(_) => &["<|im_start|>", "<|im_end|>", "<|endoftext|>"],
             TemplateForm::Legacy => &["\n\nHuman:", "\n\nAssistant:"],
             TemplateForm::Minimax => &["]~!b[", "]~b]", "[e~["],
-            TemplateForm::Kimi | TemplateForm::Deepseek | TemplateForm::Harmony => &[],
+            TemplateForm::Kimi
+            | TemplateForm::Deepseek
+            | TemplateForm::Harmony
+            | TemplateForm::Granite => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -68,6 +83,8 @@ impl TemplateForm {
             ],
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
+            TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
+            TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
         }
     }
 }
@@ -145,6 +162,9 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
+        TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
+        TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
+        TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
     }
     Ok(out)
 }
@@ -161,6 +181,11 @@ fn chatml(
             Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
             Turn::User(text) => ("user", text.to_string()),
             Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n\n")?),
+            Turn::Results(run) if chatml.results_role.is_empty() => {
+                out.push_str(&renderer.results(run)?);
+                out.push('\n');
+                continue;
+            }
             Turn::Results(run) => (
                 chatml.results_role,
                 renderer.results(run)? + chatml.results_end,
@@ -318,6 +343,102 @@ fn glm(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<
     Ok(())
 }
 
+/// Granite 3 turns, each result a turn of its own.
+fn granite(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n")?),
+            // Each result is a turn of its own, written by the result form.
+            Turn::Results(run) => {
+                separate_line(out);
+                out.push_str(&renderer.results(run)?);
+                continue;
+            }
+        };
+        separate_line(out);
+        out.push_str(&format!(
+            "<|start_of_role|>{role}<|end_of_role|>{body}<|end_of_text|>"
+        ));
+    }
+    Ok(())
+}
+
+/// LongCat-Flash rounds.
+fn longcat(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    // The model card's turns: a space before every part but the first.
+    let mut round = 0;
+    for turn in turns {
+        let space = if out.is_empty() { "" } else { " " };
+        let user = |round: &mut usize, text: &str| {
+            let part = format!("{space}[Round {round}] USER:{text}");
+            *round += 1;
+            part
+        };
+        let part = match turn {
+            Turn::System(text) | Turn::Developer(text) => format!("{space}SYSTEM:{text}"),
+            Turn::User(text) => user(&mut round, text),
+            Turn::Results(run) => user(&mut round, &renderer.results(run)?),
+            Turn::Assistant(turn) => {
+                format!(
+                    "{space}ASSISTANT:{}</longcat_s>",
+                    body(renderer, turn, "\n")?
+                )
+            }
+        };
+        out.push_str(&part);
+    }
+    Ok(())
+}
+
+/// Seed-OSS turns.
+fn seed_oss(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => {
+                out.push_str(&format!("<seed:bos>system\n{text}<seed:eos>"));
+            }
+            Turn::User(text) => out.push_str(&format!("<seed:bos>user\n{text}<seed:eos>")),
+            Turn::Assistant(turn) => {
+                // The template writes each part after a line break, the calls
+                // each after one of their own (the blocks' separator).
+                out.push_str("<seed:bos>assistant");
+                let reasoning = renderer.reasoning(&turn.reasoning)?;
+                let calls = renderer.calls(&turn.tool_calls)?;
+                for part in [reasoning.as_str(), turn.content.as_str()] {
+                    if !part.is_empty() {
+                        out.push('\n');
+                        out.push_str(part);
+                    }
+                }
+                if !calls.is_empty() {
+                    if !turn.content.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push('\n');
+                    out.push_str(&calls);
+                }
+                out.push_str("<seed:eos>");
+            }
+            Turn::Results(run) => out.push_str(&renderer.results(run)?),
+        }
+    }
+    Ok(())
+}
+
 /// An assistant turn's body: reasoning, `gap`, text, a line break, calls (each part only
 /// when present).
 fn body(renderer: &Renderer<'_>, turn: &Assistant, gap: &str) -> Result<String, RenderError> {
@@ -333,6 +454,13 @@ fn body(renderer: &Renderer<'_>, turn: &Assistant, gap: &str) -> Result<String, 
     }
     out.push_str(&calls);
     Ok(out)
+}
+
+/// A line break before the next Granite turn, none before the first.
+fn separate_line(out: &mut String) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
 }
 
 fn harmony_message(out: &mut String, header: &str, text: &str) {

@@ -13,6 +13,8 @@
 //! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, Kimi, Qwen3 |
 //! | `<thinking>` | `</thinking>` | Anthropic, MiniMax, XML |
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
+//! | `<seed:think>` | `</seed:think>` | Seed-OSS |
+//! | `<longcat_think>` | `</longcat_think>` | LongCat |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -48,6 +50,8 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<think>", Some("</think>")),
     ("<thinking>", Some("</thinking>")),
     ("<scratchpad>", Some("</scratchpad>")),
+    ("<seed:think>", Some("</seed:think>")),
+    ("<longcat_think>", Some("</longcat_think>")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (

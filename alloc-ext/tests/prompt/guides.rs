@@ -66,11 +66,12 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
     );
     let time = ("get_time".to_owned(), json!({"zone": "Europe/Paris"}));
     match dialect {
-        "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" => {
+        "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" => {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
-        "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" => {
+        "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba"
+        | "granite" | "internlm" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }
         other => panic!("no expected calls for the {other} guide"),

@@ -24,6 +24,11 @@ fn one_call_per_dialect() {
         (Dialect::Minimax, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
         (Dialect::Glm, "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a & <b>.rs</arg_value>\n<arg_key>n</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"),
         (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),
+        (Dialect::Longcat, "<longcat_tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</longcat_tool_call>"),
+        (Dialect::Jamba, "<tool_calls>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]</tool_calls>"),
+        (Dialect::Granite, "<|tool_call|>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]"),
+        (Dialect::Internlm, "<|action_start|><|plugin|>\n{\"name\":\"read\",\"parameters\":{\"path\":\"a & <b>.rs\",\"n\":2}}<|action_end|>"),
+        (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -130,6 +135,11 @@ fn results_per_dialect() {
         (Dialect::Anthropic, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::Minimax, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::Longcat, "<longcat_tool_response>\n{\"a\":[1,\"x\"]}\n</longcat_tool_response>\n<longcat_tool_response>\nno such file\n</longcat_tool_response>"),
+        (Dialect::Jamba, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::Granite, "<|start_of_role|>tool_response<|end_of_role|>{\"a\":[1,\"x\"]}<|end_of_text|>\n<|start_of_role|>tool_response<|end_of_role|>no such file<|end_of_text|>"),
+        (Dialect::Internlm, "<|im_start|>environment name=<|plugin|>\n{\"a\":[1,\"x\"]}<|im_end|>\n<|im_start|>environment name=<|plugin|>\nno such file<|im_end|>"),
+        (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(

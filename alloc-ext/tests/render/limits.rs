@@ -109,6 +109,7 @@ fn names_and_keys_as_long_as_the_scanners_read() {
         (Dialect::Anthropic, 119, 119, attribute, attribute),
         (Dialect::Minimax, 119, 119, attribute, attribute),
         (Dialect::Qwen3Coder, 127, 127, equals, equals),
+        (Dialect::SeedOss, 127, 127, equals, equals),
         (
             Dialect::Gemini,
             116,

@@ -115,14 +115,19 @@ fn legitimate(dialect: Dialect, calls: &[Call], error: &RenderError) -> bool {
     let text = serde_json::to_string(&calls[error.index].arguments).unwrap();
     let raw_text = matches!(
         dialect,
-        Dialect::Xml | Dialect::Anthropic | Dialect::Minimax | Dialect::Qwen3Coder | Dialect::Glm
+        Dialect::Xml
+            | Dialect::Anthropic
+            | Dialect::Minimax
+            | Dialect::Qwen3Coder
+            | Dialect::SeedOss
+            | Dialect::Glm
     );
     match error.reason {
         Reason::CloserInValue(closer) => raw_text && text.contains(&compact_str(closer)),
         Reason::TemplateToken(token) => {
             matches!(
                 dialect,
-                Dialect::Qwen3Coder | Dialect::Glm | Dialect::Minimax
+                Dialect::Qwen3Coder | Dialect::SeedOss | Dialect::Glm | Dialect::Minimax
             ) && text.contains(&compact_str(token))
         }
         Reason::QuoteTokenInString => dialect == Dialect::Gemma,

@@ -50,6 +50,21 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/minimax-weather-in-two-cities.txt", "minimax"),
     ("transcripts/qwen3-coder-edit-and-test.txt", "qwen3-coder"),
     ("transcripts/glm-read-and-grep.txt", "glm"),
+    ("transcripts/jamba-reasoning-search.txt", "jamba"),
+    ("transcripts/jamba-weather-two-cities.txt", "jamba"),
+    ("transcripts/jamba-write-file.txt", "jamba"),
+    ("transcripts/longcat-code-edit.txt", "longcat"),
+    ("transcripts/longcat-thinking-search.txt", "longcat"),
+    ("transcripts/longcat-weather-two-cities.txt", "longcat"),
+    ("transcripts/seed-oss-read-and-grep.txt", "seed-oss"),
+    ("transcripts/seed-oss-weather-with-budget.txt", "seed-oss"),
+    ("transcripts/seed-oss-write-multiline.txt", "seed-oss"),
+    ("transcripts/granite-search-and-write.txt", "granite"),
+    ("transcripts/granite-thinking-stock.txt", "granite"),
+    ("transcripts/granite-weather-two-cities.txt", "granite"),
+    ("transcripts/internlm-search-and-read.txt", "internlm"),
+    ("transcripts/internlm-think-and-write.txt", "internlm"),
+    ("transcripts/internlm-weather.txt", "internlm"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -14,6 +14,10 @@ fn prompt_prints_the_golden_prompt_of_a_dialect_or_a_model() {
     for (args, golden) in [
         (["--dialect", "hermes"], "golden/prompt-hermes.md"),
         (["--dialect", "qwen3-coder"], "golden/prompt-qwen3-coder.md"),
+        // A server's parser name is accepted wherever a dialect name is.
+        (["--dialect", "qwen3_coder"], "golden/prompt-qwen3-coder.md"),
+        (["--dialect", "granite4"], "golden/prompt-hermes.md"),
+        (["--dialect", "seed_oss"], "golden/prompt-seed-oss.md"),
         (
             ["--model", "openai/gpt-oss-120b"],
             "golden/prompt-harmony.md",
@@ -38,7 +42,7 @@ fn prompt_usage_errors_exit_non_zero() {
     let unknown = inband(&["prompt", "--dialect", "llama", "--tools", tools]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains(
-        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, anthropic, minimax, qwen3-coder, glm)"
+        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, anthropic, minimax, qwen3-coder, glm, seed-oss, jamba, longcat, granite, internlm)"
     ));
     let not_tools = inband(&[
         "prompt",

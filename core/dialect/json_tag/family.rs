@@ -31,6 +31,8 @@ impl Family for JsonTag {
 
     fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
+            // A new block: no array of calls is open in it yet.
+            self.in_list = false;
             self.open_call(frame, span, sink);
         }
     }

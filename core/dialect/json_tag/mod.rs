@@ -1,8 +1,12 @@
-//! The JSON-in-tags family (`hermes`, `qwen3`): `<tool_call>` + one JSON object
-//! `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning.
-//! Formats: docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3.
+//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`): `<tool_call>` + one JSON
+//! object `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning (LongCat
+//! renames the tags: `<longcat_tool_call>`, `<longcat_think>`); with the `list` knob the block
+//! may hold a JSON array of such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element
+//! a call. Formats: docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat,
+//! §jamba.
 
 mod family;
+mod list;
 mod name;
 
 use arrayvec::ArrayVec;
@@ -27,6 +31,10 @@ pub(crate) struct Modes {
     pub(crate) body: &'static Dfa,
     /// After a call's JSON body: whitespace, then the closer.
     pub(crate) tail: &'static Dfa,
+    /// A block may hold a JSON array of call objects (the `list` knob).
+    pub(crate) list: bool,
+    /// The array's `]` ends the block: no closer follows (the `list_end` knob).
+    pub(crate) list_end: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +133,8 @@ pub(crate) struct JsonTag {
     modes: &'static Modes,
     phase: Phase,
     call: Call,
+    /// Inside a block's JSON array of calls: between its `[` and `]`.
+    in_list: bool,
 }
 
 impl JsonTag {
@@ -133,6 +143,7 @@ impl JsonTag {
             modes,
             phase: Phase::Text,
             call: Call::new(),
+            in_list: false,
         }
     }
 
@@ -365,6 +376,18 @@ impl JsonTag {
         let call = &mut self.call;
         match (call.envelope, b) {
             (Envelope::Open, b'{') => call.envelope = Envelope::Key,
+            // The block's array of calls begins: its brackets and commas are markup.
+            (Envelope::Open, b'[') if self.modes.list && !self.in_list && call.fence == 0 => {
+                self.in_list = true;
+            }
+            (Envelope::Open, b']') if self.in_list => {
+                // An empty array (or a comma before `]`): no call in this element.
+                self.in_list = false;
+                c.emit(i + 1);
+                let span = c.span(i, i + 1);
+                self.invalid(c.frame, span, Diagnostic::MissingName, c.sink);
+                return Flow::Stop(i + 1);
+            }
             // Rule 13: Qwen2.5-Coder and others fence the JSON (docs/dialects.md §hermes, §qwen3).
             (Envelope::Open, b'`') if call.fence == 0 => {
                 c.flush(i);
@@ -507,6 +530,11 @@ impl JsonTag {
             if i == chunk.len() {
                 return i;
             }
+            if self.in_list {
+                if let Some(next) = self.list_byte(frame, chunk, i, base, sink) {
+                    return next;
+                }
+            }
             if chunk[i] == b'{' {
                 // Another JSON object in the same block: the next call (Qwen2.5 writes
                 // parallel calls this way).
@@ -522,6 +550,7 @@ impl JsonTag {
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.leave_list(Span::at(span.start), sink);
                 self.complete(frame, span, sink);
                 end
             }
@@ -574,6 +603,7 @@ impl JsonTag {
             Role::CallClose if self.call.envelope == Envelope::Next && self.call.has_name => {
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                 sink.diagnostic(span, Diagnostic::UnclosedBody);
+                self.leave_list(Span::at(span.start), sink);
                 self.complete(frame, span, sink);
             }
             Role::CallClose => {
@@ -591,11 +621,6 @@ impl JsonTag {
             }
         }
         end
-    }
-
-    fn end_without_closer<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        sink.diagnostic(span, Diagnostic::MissingCloser);
-        self.complete(frame, span, sink);
     }
 
     /// The stream ended in the tail: complete without the closer. Held bytes are the start

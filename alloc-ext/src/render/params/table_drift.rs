@@ -132,6 +132,33 @@ fn qwen3_coder() {
 }
 
 #[test]
+fn seed_oss() {
+    let rules = value_rules(Dialect::SeedOss);
+    assert_eq!(
+        closers(Dialect::SeedOss),
+        owned(&[
+            (
+                "\n</function>",
+                &["</seed:tool_call>@wrapper", "<function=+tag", "<seed:eos>"]
+            ),
+            (
+                "</parameter>",
+                &[
+                    "</function>",
+                    "</seed:tool_call>@wrapper",
+                    "<function=+tag",
+                    "<parameter=+tag",
+                    "<seed:eos>",
+                ]
+            ),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert_eq!(rules.line_openers, ["\n<parameter="]);
+    assert_eq!(rules.stops, ["<seed:eos>"]);
+}
+
+#[test]
 fn glm() {
     let stops = ["<|endoftext|>", "<|observation|>", "<|user|>"];
     let with = |extra: &[&'static str]| {

@@ -1,0 +1,130 @@
+//! The bundled transcripts of the seed-oss, jamba, longcat, granite and internlm families,
+//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
+//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
+
+use serde_json::{json, Value};
+
+use crate::common::{data, inband, stdout};
+
+/// The summary of `file` in `dialect` without the calls' (random) ids.
+fn summary(file: &str, dialect: &str) -> Value {
+    let path = data(&format!("transcripts/{file}"));
+    let out = stdout(&inband(&[
+        "scan",
+        path.to_str().unwrap(),
+        "--dialect",
+        dialect,
+        "--seed",
+        "1",
+    ]));
+    let mut summary: Value = serde_json::from_str(&out).unwrap();
+    for call in summary["tool_calls"].as_array_mut().unwrap() {
+        call.as_object_mut().unwrap().remove("id");
+    }
+    summary
+}
+
+#[test]
+fn seed_oss_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "seed-oss-read-and-grep.txt",
+            json!({"content": "I'll read the config loader and search for every caller of `load_config`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/config.rs", "offset": 1, "limit": 80}}, {"name": "grep", "arguments": {"pattern": "load_config(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "seed-oss-weather-with-budget.txt",
+            json!({"content": "", "reasoning": "Got it, the user wants the weather in Barcelona for tomorrow. I have a get_weather tool that takes a location and a date, so I should call it rather than guess.\n<seed:cot_budget_reflect>I have used 42 tokens, and there are 470 tokens remaining for use.</seed:cot_budget_reflect>\nThe date is relative, so I will pass \"tomorrow\" as written.", "tool_calls": [{"name": "get_weather", "arguments": {"location": "Barcelona, Spain", "date": "tomorrow"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "seed-oss-write-multiline.txt",
+            json!({"content": "Writing the fixture.", "reasoning": "The test needs a fixture with two lines; the value is written as is, with no framing newlines.", "tool_calls": [{"name": "write_file", "arguments": {"path": "tests/fixtures/greeting.txt", "content": "Hello, <world> & \"friends\"!\nZürich — 東京"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "seed-oss"), want, "{file}");
+    }
+}
+
+#[test]
+fn jamba_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "jamba-reasoning-search.txt",
+            json!({"content": "", "reasoning": "The user wants recent news about Jamba releases. I should search instead of answering from memory.", "tool_calls": [{"name": "web_search", "arguments": {"query": "AI21 Jamba 1.7 release", "max_results": 3}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "jamba-weather-two-cities.txt",
+            json!({"content": "I'll check both cities at once.", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Tel Aviv, Israel", "unit": "celsius"}}, {"name": "get_current_weather", "arguments": {"location": "Haifa, Israel", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "jamba-write-file.txt",
+            json!({"content": "Saving the summary and notifying the team.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/summary.md", "content": "# Summary\n\n- latency: 120 ms\n- errors: \"none\" </tool_calls> in text"}}, {"name": "send_message", "arguments": {"channel": "#eng", "text": "Summary saved — see notes/summary.md"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "jamba"), want, "{file}");
+    }
+}
+
+#[test]
+fn longcat_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "longcat-code-edit.txt",
+            json!({"content": "The off-by-one is in the loop bound; I'll fix it and run the tests.", "reasoning": null, "tool_calls": [{"name": "edit_file", "arguments": {"path": "src/window.py", "old": "for i in range(n - 1):\n    out.append(xs[i])", "new": "for i in range(n):\n    out.append(xs[i])"}}, {"name": "run", "arguments": {"command": "pytest -q tests/test_window.py", "timeout": 120}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "longcat-thinking-search.txt",
+            json!({"content": "", "reasoning": "The user asks who wrote the paper. I do not know it for sure, so I should search before answering.", "tool_calls": [{"name": "web_search", "arguments": {"query": "LongCat-Flash technical report authors", "top_k": 5}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "longcat-weather-two-cities.txt",
+            json!({"content": "I'll look up both cities.", "reasoning": null, "tool_calls": [{"name": "get_forecast", "arguments": {"city": "Beijing", "days": 3}}, {"name": "get_forecast", "arguments": {"city": "Shanghai", "days": 3}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "longcat"), want, "{file}");
+    }
+}
+
+#[test]
+fn granite_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "granite-search-and-write.txt",
+            json!({"content": "I'll search the docs, then save what I find.", "reasoning": null, "tool_calls": [{"name": "search_docs", "arguments": {"query": "watsonx.ai rate limits", "top_k": 3}}, {"name": "write_file", "arguments": {"path": "notes/limits.md", "content": "# Rate limits\n\n- see [docs] for \"tiers\" ]"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "granite-thinking-stock.txt",
+            json!({"content": "", "reasoning": "The user asks for IBM's current share price. Prices change by the minute, so I should call the quote tool instead of answering from memory.", "tool_calls": [{"name": "get_stock_price", "arguments": {"ticker": "IBM", "exchange": "NYSE"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "granite-weather-two-cities.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Boston, MA", "unit": "fahrenheit"}}, {"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "unit": "fahrenheit"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "granite"), want, "{file}");
+    }
+}
+
+#[test]
+fn internlm_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "internlm-search-and-read.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search", "arguments": {"query": "InternLM2.5 context length", "limit": 3}}, {"name": "read_url", "arguments": {"url": "https://github.com/InternLM/InternLM"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "internlm-think-and-write.txt",
+            json!({"content": "Writing the file.", "reasoning": "The file needs a header line; I will write it with a quoted title.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/INTERNLM.md", "content": "# \"InternLM\" notes\n\n书生·浦语 & more"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "internlm-weather.txt",
+            json!({"content": "I'll look up the weather first.", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Shanghai", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "internlm"), want, "{file}");
+    }
+}
