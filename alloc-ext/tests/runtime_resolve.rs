@@ -52,4 +52,13 @@ fn native_and_explicit_settings() {
         Some(DialectSetting::Native)
     );
     assert_eq!(DialectSetting::parse("nope"), None);
+    // A server's parser name stands for its dialect.
+    assert_eq!(
+        DialectSetting::parse("qwen3_coder"),
+        Some(DialectSetting::Named(Dialect::Qwen3Coder))
+    );
+    assert_eq!(
+        DialectSetting::parse("internlm2"),
+        Some(DialectSetting::Named(Dialect::Internlm))
+    );
 }

@@ -87,7 +87,8 @@ impl Config {
     }
 }
 
-/// Reads a model map: a JSON object of model id → dialect name.
+/// Reads a model map: a JSON object of model id → dialect name (or a server's tool-call
+/// parser name for one: `inband_alloc::select::for_parser`).
 ///
 /// # Errors
 /// Not a JSON object of strings, or an unknown dialect name (the message names it).
@@ -102,6 +103,7 @@ pub fn parse_model_map(text: &[u8]) -> Result<HashMap<String, Dialect>, String> 
             .as_str()
             .ok_or_else(|| format!("the dialect of `{model}` must be a string"))?;
         let dialect = Dialect::from_name(name)
+            .or_else(|| inband_alloc::select::for_parser(name))
             .ok_or_else(|| format!("unknown dialect `{name}` for `{model}`"))?;
         map.insert(model.clone(), dialect);
     }
@@ -146,4 +148,20 @@ pub async fn serve_stub(listener: TcpListener, stub: stub::Stub) -> std::io::Res
 /// The address cannot be bound.
 pub async fn bind(addr: SocketAddr) -> std::io::Result<TcpListener> {
     TcpListener::bind(addr).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_maps_take_dialect_and_parser_names() {
+        let map = parse_model_map(br#"{"a": "granite", "b": "qwen3_coder"}"#).unwrap();
+        assert_eq!(map["a"], Dialect::Granite);
+        assert_eq!(map["b"], Dialect::Qwen3Coder);
+        assert_eq!(
+            parse_model_map(br#"{"c": "llama"}"#).unwrap_err(),
+            "unknown dialect `llama` for `c`"
+        );
+    }
 }

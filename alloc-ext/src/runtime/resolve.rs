@@ -18,13 +18,15 @@ pub enum DialectSetting {
 }
 
 impl DialectSetting {
-    /// `auto`, `native` or a dialect name ([`Dialect::from_name`]); `None` for anything
-    /// else.
+    /// `auto`, `native`, a dialect name ([`Dialect::from_name`]) or a server's tool-call
+    /// parser name for one ([`crate::select::for_parser`]); `None` for anything else.
     pub fn parse(name: &str) -> Option<DialectSetting> {
         match name {
             "auto" => Some(DialectSetting::Auto),
             "native" => Some(DialectSetting::Native),
-            other => Dialect::from_name(other).map(DialectSetting::Named),
+            other => Dialect::from_name(other)
+                .or_else(|| crate::select::for_parser(other))
+                .map(DialectSetting::Named),
         }
     }
 }

@@ -1,9 +1,11 @@
-//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`): `<tool_call>` + one JSON
-//! object `{"name": …, "arguments": {…}}` + `</tool_call>`, with `<think>` reasoning (LongCat
-//! renames the tags: `<longcat_tool_call>`, `<longcat_think>`); with the `list` knob the block
-//! may hold a JSON array of such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element
-//! a call. Formats: docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat,
-//! §jamba.
+//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`):
+//! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
+//! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
+//! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
+//! such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element a call, and with
+//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`). Formats:
+//! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
+//! §granite, §internlm.
 
 mod family;
 mod list;
