@@ -45,6 +45,7 @@ use serde_json::{Map, Value};
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, DiagnosticRecord, Keep, Segment};
 
+mod escape;
 mod openai;
 mod utf8;
 

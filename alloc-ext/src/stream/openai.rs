@@ -1,9 +1,11 @@
 //! OpenAI's streaming wire format for a [`ChunkDelta`]: the `chat.completion.chunk` a
 //! server sends per decode step, written straight into the caller's buffer (no
-//! intermediate `serde_json::Value`), strings escaped by serde_json.
+//! intermediate `serde_json::Value`), strings escaped as serde_json escapes them
+//! ([`escape`](super::escape)).
 
 use std::io::{self, Write};
 
+use super::escape::string;
 use super::{ChunkDelta, ToolCallDelta};
 use crate::assemble::Completion;
 
@@ -17,11 +19,6 @@ pub struct ChunkMeta<'a> {
     pub created: u64,
     /// `model`: the model's name, written as a JSON string.
     pub model: &'a str,
-}
-
-/// `text` as a JSON string, escaped as serde_json escapes it.
-fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, text).map_err(io::Error::from)
 }
 
 /// Writes one `chat.completion.chunk` object (compact JSON, no newline):
@@ -71,20 +68,18 @@ impl ChunkDelta {
         let mut sep = Separator::default();
         out.write_all(b"{")?;
         if role {
-            sep.key(out, "role")?;
-            string(out, "assistant")?;
+            sep.key(out, b"\"role\":\"assistant\"")?;
         }
         if !self.content.is_empty() {
-            sep.key(out, "content")?;
+            sep.key(out, b"\"content\":")?;
             string(out, &self.content)?;
         }
         if !self.reasoning_content.is_empty() {
-            sep.key(out, "reasoning_content")?;
+            sep.key(out, b"\"reasoning_content\":")?;
             string(out, &self.reasoning_content)?;
         }
         if !self.tool_calls.is_empty() {
-            sep.key(out, "tool_calls")?;
-            out.write_all(b"[")?;
+            sep.key(out, b"\"tool_calls\":[")?;
             for (i, call) in self.tool_calls.iter().enumerate() {
                 if i > 0 {
                     out.write_all(b",")?;
@@ -171,11 +166,12 @@ struct Separator {
 }
 
 impl Separator {
-    fn key<W: Write + ?Sized>(&mut self, out: &mut W, key: &str) -> io::Result<()> {
+    /// Writes the comma before a member when one came before it, then `key`: the member's
+    /// key as JSON text with its colon (and whatever follows it that needs no escape).
+    fn key<W: Write + ?Sized>(&mut self, out: &mut W, key: &[u8]) -> io::Result<()> {
         if std::mem::replace(&mut self.started, true) {
             out.write_all(b",")?;
         }
-        string(out, key)?;
-        out.write_all(b":")
+        out.write_all(key)
     }
 }
