@@ -329,6 +329,34 @@ impl Assembler {
         }
     }
 
+    /// What settled calls and sent text are kept for; [`Keep::Unsent`] keeps so little
+    /// that no response limit applies.
+    pub(crate) fn set_keep(&mut self, keep: Keep) {
+        self.keep = keep;
+        if keep == Keep::Unsent {
+            self.limit = None;
+        }
+    }
+
+    /// Whether content arriving now goes only to the content: no call's bytes are being
+    /// captured and no code point of the content waits for its end.
+    pub(crate) fn plain_content(&self) -> bool {
+        matches!(self.capture, Capture::None) && self.content_utf8.is_clear()
+    }
+
+    /// [`Assembler::plain_content`] for reasoning.
+    pub(crate) fn plain_reasoning(&self) -> bool {
+        matches!(self.capture, Capture::None) && self.reasoning_utf8.is_clear()
+    }
+
+    /// `bytes` in a retired call's raw buffer (the start of the next call's raw text).
+    fn spare_raw(&mut self, bytes: &[u8]) -> Vec<u8> {
+        let mut raw = std::mem::take(&mut self.calls.spare.raw);
+        raw.clear();
+        raw.extend_from_slice(bytes);
+        raw
+    }
+
     fn record(&mut self, span: Span, code: &'static str, message: &'static str) {
         if self.diagnostic_dropped(span) {
             return;
@@ -442,8 +470,10 @@ impl Assembler {
         text
     }
 
-    /// The call's arguments as a JSON object, or `None` when they do not parse as one.
-    fn arguments(record: &mut CallRecord) -> Option<Value> {
+    /// The call's arguments as a JSON object, or `None` when they do not parse as one;
+    /// without `value`, only checked (`Some(Value::Null)` when they are an object: nothing
+    /// is built).
+    fn arguments(record: &mut CallRecord, value: bool) -> Option<Value> {
         let mut text = std::mem::take(&mut record.arguments);
         let CallRecord {
             normalizer, dedup, ..
@@ -454,7 +484,8 @@ impl Assembler {
         });
         dedup.finish(&mut text);
         if !record.has_args {
-            text = b"{}".to_vec();
+            text.clear();
+            text.extend_from_slice(b"{}");
         }
         record.arguments = text;
         // Clients get the text cut at code points with U+FFFD for invalid bytes (see
@@ -471,6 +502,9 @@ impl Assembler {
         let text = fixed
             .as_ref()
             .map_or(&record.arguments[..], |f| f.as_bytes());
+        if !value {
+            return crate::json::is_object(text).then_some(Value::Null);
+        }
         match crate::json::parse(text) {
             Some(value @ Value::Object(_)) => Some(value),
             _ => None,
@@ -514,7 +548,7 @@ impl Assembler {
         let parsed = if unsplit {
             None
         } else {
-            Self::arguments(record)
+            Self::arguments(record, self.keep != Keep::Unsent)
         };
         let (repaired, lossy, provisional) = (
             record.normalizer.repaired(),
@@ -556,6 +590,8 @@ impl Assembler {
             }
             return;
         };
+        // Not text: its raw bytes are not needed, their buffer is the next call's.
+        self.calls.spare.keep_raw(raw);
         self.duplicates(call_span, duplicates);
         self.show_inner(call);
         let record = &self.calls[call as usize];

@@ -22,6 +22,68 @@ pub(crate) fn parse(text: &[u8]) -> Option<Value> {
     serde_json::from_slice(text).ok()
 }
 
+/// Whether [`parse`] gives a JSON object for `text`, checked without building it: the
+/// same parser through the same calls (so the same limits), its values ignored.
+///
+/// serde_json's `Value` reads an object whose first key is one of its private tokens
+/// (`$serde_json::private::Number`, `…::RawValue`) as something else; text that could
+/// spell one (`private::`, or any `\u` escape) is parsed whole instead.
+pub(crate) fn is_object(text: &[u8]) -> bool {
+    if text.trim_ascii_start().first() != Some(&b'{') {
+        return false;
+    }
+    if memchr::memmem::find(text, b"private::").is_some()
+        || memchr::memmem::find(text, b"\\u").is_some()
+    {
+        return matches!(parse(text), Some(Value::Object(_)));
+    }
+    serde_json::from_slice::<Check>(text).is_ok()
+}
+
+/// Any JSON value, read as `Value` reads it (through `deserialize_any` at every level, so
+/// with the same recursion limit) and kept nowhere.
+struct Check;
+
+impl<'de> serde::Deserialize<'de> for Check {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(Check)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Check {
+    type Value = Check;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_unit<E>(self) -> Result<Check, E> {
+        Ok(Check)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Check, A::Error> {
+        while seq.next_element::<Check>()?.is_some() {}
+        Ok(Check)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Check, A::Error> {
+        while map.next_entry::<Check, Check>()?.is_some() {}
+        Ok(Check)
+    }
+}
+
 /// Whether `text` is exactly one JSON number (RFC 8259: `-?(0|[1-9][0-9]*)(\.[0-9]+)?
 /// ([eE][+-]?[0-9]+)?`).
 pub(crate) fn is_number(text: &str) -> bool {
@@ -153,6 +215,37 @@ impl serde_json::ser::Formatter for AsWritten<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_object_check_agrees_with_the_parse() {
+        let deep = |n: usize| format!("{{\"a\":{}1{}}}", "[".repeat(n), "]".repeat(n));
+        let cases = [
+            "{}".to_owned(),
+            " \n{\"a\": 1e999, \"b\": [true, null, -0.5E+3], \"c\": {\"d\": \"x\\n\"}} ".to_owned(),
+            "{\"a\": 1, \"a\": 2}".to_owned(),
+            "[1]".to_owned(),
+            "\"x\"".to_owned(),
+            "{\"a\": 1} x".to_owned(),
+            "{\"a\": 01}".to_owned(),
+            "{\"a\": \"\\ud800\"}".to_owned(),
+            "{\"a\": \"\u{1}\"}".to_owned(),
+            "{\"a\": NaN}".to_owned(),
+            "{\"$serde_json::private::Number\": \"1\"}".to_owned(),
+            "{\"\\u0024serde_json::private::Number\": \"x\"}".to_owned(),
+            "{\"$serde_json::private::RawValue\": \"{}\"}".to_owned(),
+            "\u{c}{}".to_owned(),
+            deep(125),
+            deep(126),
+            deep(127),
+            deep(200),
+        ];
+        for text in cases {
+            let parsed = matches!(parse(text.as_bytes()), Some(Value::Object(_)));
+            assert_eq!(is_object(text.as_bytes()), parsed, "{text}");
+        }
+        assert!(is_object(deep(125).as_bytes()));
+        assert!(!is_object(deep(200).as_bytes()));
+    }
 
     #[test]
     fn numbers_keep_their_text() {

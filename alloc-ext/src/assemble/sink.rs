@@ -10,11 +10,13 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
-        if self.open_capture(span, text, false) {
-            // Checked when it is shown, where the call stood.
-            return;
+        if !matches!(self.capture, Capture::None) {
+            if self.open_capture(span, text, false) {
+                // Checked when it is shown, where the call stood.
+                return;
+            }
+            self.capture = Capture::None;
         }
-        self.capture = Capture::None;
         self.content_utf8
             .check(span.start, text, &mut self.bad_utf8);
         self.content.extend_from_slice(text);
@@ -27,10 +29,12 @@ impl Sink for Assembler {
         // Reasoning whether or not a call holds it: checked now.
         self.reasoning_utf8
             .check(span.start, text, &mut self.bad_utf8);
-        if self.open_capture(span, text, true) {
-            return;
+        if !matches!(self.capture, Capture::None) {
+            if self.open_capture(span, text, true) {
+                return;
+            }
+            self.capture = Capture::None;
         }
-        self.capture = Capture::None;
         self.push_reasoning(text);
     }
 
@@ -57,7 +61,7 @@ impl Sink for Assembler {
                 } else {
                     Vec::new()
                 };
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, tokens);
+                self.capture = Capture::Opening(self.spare_raw(bytes), span.start, tokens);
             }
             Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
                 self.section_close(span, bytes);
@@ -65,7 +69,7 @@ impl Sink for Assembler {
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, Vec::new());
+                self.capture = Capture::Opening(self.spare_raw(bytes), span.start, Vec::new());
             }
             // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
             // parameter's tags are the call's own markup, like its closer.
@@ -106,12 +110,23 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
+        let spare = &mut self.calls.spare;
         let (raw, raw_start, tokens) =
             match std::mem::replace(&mut self.capture, Capture::Call(call)) {
                 Capture::Opening(raw, start, tokens) => (raw, start, tokens),
-                _ => (Vec::new(), span.start, Vec::new()),
+                _ => (
+                    std::mem::take(&mut spare.raw),
+                    span.start,
+                    std::mem::take(&mut spare.tokens),
+                ),
             };
-        let id = self.ids.mint();
+        let mut id = std::mem::take(&mut spare.id);
+        let (inner, arguments) = (
+            std::mem::take(&mut spare.inner),
+            std::mem::take(&mut spare.arguments),
+        );
+        let dedup = std::mem::take(&mut spare.dedup);
+        self.ids.mint_into(&mut id);
         let glued = std::mem::take(&mut self.glued_next);
         let (name, glued_key) = match name {
             Some(name) => {
@@ -129,12 +144,12 @@ impl Sink for Assembler {
             raw,
             raw_start,
             tokens,
-            inner: Vec::new(),
+            inner,
             inner_start: 0,
             inner_reasoning: false,
-            arguments: Vec::new(),
+            arguments,
             normalizer: ArgumentsNormalizer::new(),
-            dedup: FirstKeyWins::default(),
+            dedup,
             duplicates: Duplicates::default(),
             end_at: span.end,
             has_args: false,

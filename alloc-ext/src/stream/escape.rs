@@ -114,7 +114,11 @@ mod tests {
     fn every_byte_as_serde_json_escapes_it() {
         for byte in 0..0x80u8 {
             let one = char::from(byte).to_string();
-            assert_eq!(ours(&one), serde_json::to_string(&one).unwrap(), "{byte:#x}");
+            assert_eq!(
+                ours(&one),
+                serde_json::to_string(&one).unwrap(),
+                "{byte:#x}"
+            );
             // At every position of a word and of the tail, among bytes that need none.
             for at in 0..19 {
                 let mut text = "a".repeat(19);
