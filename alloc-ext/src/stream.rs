@@ -207,6 +207,9 @@ pub struct DeltaStream {
     delta: ChunkDelta,
     /// `delta` was cleared for the chunk being fed ([`DeltaStream::begin_delta`]).
     fresh: bool,
+    /// Since the last delta, nothing but text that went straight into the delta, and
+    /// then nothing was waiting ([`DeltaStream::quiet`]).
+    quiet: bool,
     spare: Spare,
     /// The draft segments whose text a delta showed, reused.
     shown: Vec<usize>,
@@ -254,6 +257,7 @@ impl DeltaStream {
             finished: false,
             delta: ChunkDelta::default(),
             fresh: true,
+            quiet: false,
             spare: Spare::default(),
             shown: Vec::new(),
         }
@@ -268,7 +272,7 @@ impl DeltaStream {
     pub fn delta(&mut self) -> &ChunkDelta {
         self.begin_delta();
         self.fresh = false;
-        if self.idle() {
+        if self.quiet {
             // Only text that went straight into the delta, if anything (see `direct`).
             return &self.delta;
         }
@@ -297,7 +301,8 @@ impl DeltaStream {
         sent.released_at = 0;
         (sent.content, sent.reasoning_at) =
             a.retire_sent(sent.first_open, sent.content, sent.reasoning_at);
-        delta
+        self.quiet = self.quiet();
+        &self.delta
     }
 
     /// [`DeltaStream::delta`], owned: the same delta, but its buffers go with it, so each
@@ -473,6 +478,7 @@ impl DeltaStream {
     /// completion.
     pub fn finish(mut self) -> (ChunkDelta, &'static str, Completion) {
         self.finished = true;
+        self.quiet = false;
         // An incomplete call's last argument bytes (held while they might have been a
         // repeated key, an escape or a closer) go out, as `incomplete_calls` has them.
         self.assembler.close_incomplete();
@@ -487,51 +493,66 @@ impl DeltaStream {
 impl Sink for DeltaStream {
     fn text(&mut self, span: Span, text: &[u8]) {
         if !self.direct_text(span, text) {
+            self.quiet = false;
             self.assembler.text(span, text);
         }
     }
     fn reasoning(&mut self, span: Span, text: &[u8]) {
         if !self.direct_reasoning(span, text) {
+            self.quiet = false;
             self.assembler.reasoning(span, text);
         }
     }
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        self.quiet = false;
         self.assembler.markup(span, kind, bytes);
     }
     fn reasoning_start(&mut self, span: Span) {
+        self.quiet = false;
         self.assembler.reasoning_start(span);
     }
     fn reasoning_end(&mut self, span: Span) {
+        self.quiet = false;
         self.assembler.reasoning_end(span);
     }
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        self.quiet = false;
         self.assembler.tool_start(span, call, name, provisional);
     }
     fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_id(span, call, id);
     }
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_name(span, call, name);
     }
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_args(span, call, json);
     }
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.quiet = false;
         self.assembler.tool_param(span, call, key, kind);
     }
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_value(span, call, piece, bytes);
     }
     fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.quiet = false;
         self.assembler.tool_param_end(span, call);
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        self.quiet = false;
         self.assembler.tool_end(span, call, end);
     }
     fn fabricated_result(&mut self, span: Span) {
+        self.quiet = false;
         self.assembler.fabricated_result(span);
     }
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        self.quiet = false;
         self.assembler.diagnostic(span, diagnostic);
     }
 }

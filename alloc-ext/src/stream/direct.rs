@@ -13,6 +13,7 @@ use crate::assemble::{Keep, Segment};
 
 impl DeltaStream {
     /// Clears the last delta once a new one begins, keeping its buffers.
+    #[inline]
     pub(super) fn begin_delta(&mut self) {
         if !std::mem::replace(&mut self.fresh, true) {
             let delta = &mut self.delta;
@@ -26,10 +27,17 @@ impl DeltaStream {
         }
     }
 
+    /// Whether text arriving now may go straight into the delta: nothing is waiting to be
+    /// sent ([`DeltaStream::idle`]), no call's bytes are being captured and no code point
+    /// waits for its end. Stays true while only such text comes (it changes none of that).
+    pub(super) fn quiet(&self) -> bool {
+        self.assembler.plain_content() && self.assembler.plain_reasoning() && self.idle()
+    }
+
     /// Whether everything the assembler holds has been sent and nothing is waiting to be:
     /// then a delta has nothing to add but the text that came straight in, and its
     /// bookkeeping (retiring sent text and calls) nothing to do.
-    pub(super) fn idle(&self) -> bool {
+    fn idle(&self) -> bool {
         let a = &self.assembler;
         let unsent = a.keep == Keep::Unsent;
         self.sent.content == a.content.len()
@@ -54,11 +62,14 @@ impl DeltaStream {
 
     /// Content straight into the delta, when nothing waits before it; returns whether it
     /// went (else the assembler takes it).
+    #[inline]
     pub(super) fn direct_text(&mut self, span: Span, text: &[u8]) -> bool {
-        if !(self.assembler.plain_content() && self.idle()) {
+        if !self.quiet {
             return false;
         }
         if self.assembler.skip(span) {
+            // Left out (it may have cut the response there: not quiet any more).
+            self.quiet = false;
             return true;
         }
         self.begin_delta();
@@ -75,12 +86,14 @@ impl DeltaStream {
     }
 
     /// Reasoning straight into the delta, as [`DeltaStream::direct_text`].
+    #[inline]
     pub(super) fn direct_reasoning(&mut self, span: Span, text: &[u8]) -> bool {
-        if !(self.assembler.plain_reasoning() && self.assembler.reasoning.is_some() && self.idle())
-        {
+        if !(self.quiet && self.assembler.reasoning.is_some()) {
             return false;
         }
         if self.assembler.skip(span) {
+            // Left out (it may have cut the response there: not quiet any more).
+            self.quiet = false;
             return true;
         }
         self.begin_delta();
