@@ -41,19 +41,36 @@ fn needs_escape(word: u64) -> u64 {
 }
 
 /// Where the first byte of `bytes` that needs an escape is, or its length when none does.
+#[inline]
 fn next_escape(bytes: &[u8]) -> usize {
-    let mut words = bytes.chunks_exact(8);
-    let mut at = 0;
-    for word in &mut words {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(word);
-        let flags = needs_escape(u64::from_le_bytes(eight));
-        if flags != 0 {
-            return at + (flags.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
+    if bytes.len() < 16 {
+        // An id, a name, a decode step's text: byte by byte is cheaper than setting up.
+        return bytes
+            .iter()
+            .position(|&b| ESCAPE[usize::from(b)] != 0)
+            .unwrap_or(bytes.len());
     }
-    let tail = words.remainder();
+    next_escape_words(bytes)
+}
+
+/// [`next_escape`], eight bytes at a time.
+fn next_escape_words(bytes: &[u8]) -> usize {
+    let word = |eight: &[u8]| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        needs_escape(u64::from_le_bytes(word))
+    };
+    let mut pairs = bytes.chunks_exact(16);
+    let mut at = 0;
+    for pair in &mut pairs {
+        let (low, high) = (word(&pair[..8]), word(&pair[8..]));
+        if low | high != 0 {
+            let (flags, base) = if low != 0 { (low, 0) } else { (high, 8) };
+            return at + base + (flags.trailing_zeros() / 8) as usize;
+        }
+        at += 16;
+    }
+    let tail = pairs.remainder();
     at + tail
         .iter()
         .position(|&b| ESCAPE[usize::from(b)] != 0)
@@ -62,19 +79,24 @@ fn next_escape(bytes: &[u8]) -> usize {
 
 /// Writes the escaped contents of a JSON string (no quotes).
 pub(super) fn contents<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
-    let mut rest = text.as_bytes();
+    let bytes = text.as_bytes();
+    let (mut start, mut at) = (0, 0);
     loop {
-        let run = next_escape(rest);
-        let (clean, tail) = rest.split_at(run);
-        if !clean.is_empty() {
-            out.write_all(clean)?;
-        }
-        let Some((&byte, tail)) = tail.split_first() else {
-            return Ok(());
+        at += next_escape(&bytes[at..]);
+        let Some(&byte) = bytes.get(at) else {
+            break;
         };
+        if start < at {
+            out.write_all(&bytes[start..at])?;
+        }
         escape(out, byte)?;
-        rest = tail;
+        at += 1;
+        start = at;
     }
+    if start < bytes.len() {
+        out.write_all(&bytes[start..])?;
+    }
+    Ok(())
 }
 
 /// Writes the escape of one byte that needs one.
