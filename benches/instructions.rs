@@ -9,7 +9,7 @@ use iai_callgrind::{
 };
 use inband::{Dialect, Options, Scanner};
 
-#[path = "inputs.rs"]
+#[path = "inputs/mod.rs"]
 mod inputs;
 
 use inputs::{Counts, Input};

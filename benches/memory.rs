@@ -3,7 +3,7 @@
 //! only what it has not sent, in bytes), on the bench inputs and on hostile ones. A counting global allocator measures them; `cargo bench --bench memory` prints a
 //! table (figures in BENCHMARKS.md). Counts are deterministic: no clock is read.
 
-#[path = "inputs.rs"]
+#[path = "inputs/mod.rs"]
 mod inputs;
 
 use std::alloc::{GlobalAlloc, Layout, System};

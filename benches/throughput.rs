@@ -15,7 +15,7 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use inband::{Dialect, Scanner};
 
-#[path = "inputs.rs"]
+#[path = "inputs/mod.rs"]
 mod inputs;
 
 use inputs::{Counts, Input};

@@ -1,7 +1,9 @@
 //! The `glm` dialect: docs/seed.md §2.1 and the GLM lines of §5.1, as amended by
-//! docs/dialects.md, pinned as exact event logs and completions. Every input goes through the
-//! chunking harness, so each behaviour holds for every split; the look-ahead across chunk
-//! boundaries (rule 4) is also pinned at chosen splits.
+//! docs/dialects.md. The cases that are an input and its exact event log or completion are
+//! in tests/cases/glm.md; here are the rest: tool lists and schemas, per-feed logs (the
+//! look-ahead across chunk boundaries, rule 4, pinned at chosen splits), streaming, the
+//! bundled transcript, generated inputs and properties. Every input goes through the
+//! chunking harness, so each behaviour holds for every split.
 
 use inband::{Dialect, Options, Piece, Scanner, Sink, Span};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
@@ -22,141 +24,15 @@ fn completion(input: &str) -> Completion {
     harness::completion(DIALECT, Options::default(), input)
 }
 
-/// Rule 9 (docs/seed.md B7): a block whose name is not one is text, with a diagnostic; no call.
+/// Rule 9 (docs/seed.md B7): a block whose name is not one is text, with a diagnostic; no call
+/// (the other names that are not one are in tests/cases/glm.md): a name over the limit.
 #[test]
-fn a_name_that_is_not_one_is_text() {
-    assert_eq!(
-        scan("Hi <tool_call>read the file\nok"),
-        [
-            "T\"Hi <tool_call>read the file\"",
-            "D:invalid_name",
-            "T\"\\nok\"",
-        ]
-    );
-    assert_eq!(
-        scan("<tool_call><arg_key>k</arg_key>"),
-        [
-            "T\"<tool_call>\"",
-            "D:invalid_name",
-            "T\"<arg_key>k</arg_key>\""
-        ]
-    );
-    assert_eq!(
-        scan("use <tool_call>List<T> here"),
-        [
-            "T\"use <tool_call>List\"",
-            "D:invalid_name",
-            "T\"<T> here\""
-        ]
-    );
+fn a_name_over_the_limit_is_text() {
     let long = format!("<tool_call>{}", "n".repeat(200));
     let completion = completion(&long);
     assert_eq!(completion.content, long);
     assert_eq!(codes(&completion), ["name_too_long"]);
     assert!(completion.tool_calls.is_empty());
-}
-
-/// docs/seed.md §5.1 item 16: key tags in prose inside a value match no heal signature.
-#[test]
-fn no_false_heal() {
-    let input = "<tool_call>write\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_value>\n<arg_key>content</arg_key>\n<arg_value>uses <arg_key> and </arg_key> tokens in prose</arg_value>\n</tool_call>";
-    let prose = completion(input);
-    assert_eq!(
-        calls(&prose),
-        [call(
-            "write",
-            json!({"path": "a.ts", "content": "uses <arg_key> and </arg_key> tokens in prose"})
-        )]
-    );
-    assert!(prose.diagnostics.is_empty());
-    // A key on trial that spans lines, or that no `<arg_value>` follows, is value text.
-    for value in [
-        "x\n<arg_key>two\nlines</arg_key><arg_value>",
-        "x <arg_key>k</arg_key> then prose",
-        "x <arg_key>k</arg_key></arg_key></arg_key>.",
-    ] {
-        let input =
-            format!("<tool_call>f<arg_key>v</arg_key><arg_value>{value}</arg_value></tool_call>");
-        assert_eq!(
-            calls(&completion(&input)),
-            [call("f", json!({ "v": value }))],
-            "{value}"
-        );
-    }
-}
-
-/// Rule 4: a value closer (or the wrong closer `</arg_key>`) followed by `<arg_key>` counts
-/// only if a whole key tag follows (`KEY</arg_key>`, whitespace, `<arg_value>`), as for the
-/// missing-closer heal; otherwise the closer, the opener and what came after them are value
-/// text, and the call stands. A model documenting GLM's own format writes such values.
-#[test]
-fn a_closer_before_a_key_that_is_not_one_is_value_text() {
-    for value in [
-        "fmt:\n</arg_value>\n<arg_key>\nend",
-        "fmt:\n</arg_value>\n<arg_key>k</arg_key> and more",
-        "fmt:\n</arg_value><arg_key>k</arg_key></arg_key></arg_key>.",
-        "fmt:\n</arg_key>\n<arg_key> and more",
-        "fmt: </arg_key> <arg_key>k</arg_key> then prose",
-    ] {
-        let input =
-            format!("<tool_call>f<arg_key>v</arg_key><arg_value>{value}</arg_value></tool_call>");
-        let completion = completion(&input);
-        assert_eq!(
-            calls(&completion),
-            [call("f", json!({ "v": value }))],
-            "{value:?}"
-        );
-        assert_eq!(completion.content, "", "{value:?}");
-        assert!(completion.diagnostics.is_empty(), "{value:?}");
-    }
-    assert_eq!(
-        scan("<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value> <arg_key>k</arg_key>.</arg_value></tool_call>"),
-        [
-            "<CallOpen>",
-            "E\"f\"",
-            "S0:f",
-            "<ParamOpen>",
-            "E\"v</arg_key><arg_value>\"",
-            "P0:v:untyped",
-            "V0:Verbatim\"a</arg_value> <arg_key>k</arg_key>.\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-    // A whole key tag after the closer: the closer counts, with or without newlines in
-    // the key tag, and the wrong closer with its diagnostic.
-    let lines = completion(
-        "<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value>\n<arg_key>\nk\n</arg_key>\n<arg_value>b</arg_value></tool_call>",
-    );
-    assert_eq!(calls(&lines), [call("f", json!({"v": "a", "k": "b"}))]);
-    assert!(lines.diagnostics.is_empty());
-    let wrong = completion(
-        "<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_key> <arg_key>k</arg_key><arg_value>b</arg_value></tool_call>",
-    );
-    assert_eq!(calls(&wrong), [call("f", json!({"v": "a", "k": "b"}))]);
-    assert_eq!(codes(&wrong), ["wrong_closer"]);
-    // Cut off inside the key tag: the end of the stream continues the structure.
-    assert_eq!(
-        scan("<tool_call>f<arg_key>v</arg_key><arg_value>a</arg_value> <arg_key>k"),
-        [
-            "<CallOpen>",
-            "E\"f\"",
-            "S0:f",
-            "<ParamOpen>",
-            "E\"v</arg_key><arg_value>\"",
-            "P0:v:untyped",
-            "V0:Verbatim\"a\"",
-            "<ParamClose>",
-            "P-0",
-            "E\" \"",
-            "<ParamOpen>",
-            "E\"k\"",
-            "D:truncated_call",
-            "X0:Incomplete",
-        ]
-    );
 }
 
 /// Corpus 018: the key's opener is missing after the name. The core cannot tell the name
@@ -278,120 +154,6 @@ fn a_glued_name_splits_at_a_declared_parameter() {
     assert_eq!(codes(&whole), ["missing_key_open"]);
 }
 
-/// Corpus 020 and its mirror: a repeated key tag is the key's markup, with a diagnostic.
-#[test]
-fn repeated_key_tags() {
-    let input = "<tool_call>list_dir<arg_key>path</arg_key></arg_key><arg_value>/srv/project</arg_value></tool_call>";
-    assert_eq!(
-        scan(input),
-        [
-            "<CallOpen>",
-            "E\"list_dir\"",
-            "S0:list_dir",
-            "<ParamOpen>",
-            "E\"path</arg_key></arg_key><arg_value>\"",
-            "D:duplicate_tag",
-            "P0:path:untyped",
-            "V0:Verbatim\"/srv/project\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-    let mirrored = "<tool_call>list_dir<arg_key><arg_key>path</arg_key><arg_value>/srv/project</arg_value></tool_call>";
-    for input in [input, mirrored] {
-        let completion = completion(input);
-        assert_eq!(
-            calls(&completion),
-            [call("list_dir", json!({"path": "/srv/project"}))]
-        );
-        assert_eq!(codes(&completion), ["duplicate_tag"]);
-    }
-    // A third tag is one too many: the call breaks, and its bytes are text.
-    let broken =
-        "<tool_call>f<arg_key>k</arg_key></arg_key></arg_key><arg_value>v</arg_value></tool_call>";
-    let third = completion(broken);
-    assert!(third.tool_calls.is_empty());
-    assert_eq!(codes(&third), ["malformed_call"]);
-    assert_eq!(third.content, broken);
-}
-
-/// Corpus 016, rule 4: `</tool_call>` and `</arg_value>` inside a value are text when
-/// what follows cannot continue the structure.
-#[test]
-fn closers_inside_values() {
-    let input = "<tool_call>edit_file<arg_key>path</arg_key><arg_value>src/scan.py</arg_value><arg_key>new_text</arg_key><arg_value>if tag in (\"</tool_call>\", \"</arg_value>\"):\n    close()</arg_value></tool_call>";
-    assert_eq!(
-        scan(input),
-        [
-            "<CallOpen>",
-            "E\"edit_file\"",
-            "S0:edit_file",
-            "<ParamOpen>",
-            "E\"path</arg_key><arg_value>\"",
-            "P0:path:untyped",
-            "V0:Verbatim\"src/scan.py\"",
-            "<ParamClose>",
-            "P-0",
-            "<ParamOpen>",
-            "E\"new_text</arg_key><arg_value>\"",
-            "P0:new_text:untyped",
-            "V0:Verbatim\"if tag in (\\\"</tool_call>\\\", \\\"</arg_value>\\\"):\\n    close()\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-    // Followed by structure, they count: a value closed by the call's closer, and a
-    // closer before the next call.
-    let unclosed =
-        "<tool_call>f<arg_key>a</arg_key><arg_value>x </tool_call>\n<tool_call>g</tool_call>";
-    assert_eq!(
-        scan(unclosed),
-        [
-            "<CallOpen>",
-            "E\"f\"",
-            "S0:f",
-            "<ParamOpen>",
-            "E\"a</arg_key><arg_value>\"",
-            "P0:a:untyped",
-            "V0:Verbatim\"x \"",
-            "P-0",
-            "D:unclosed_value",
-            "<CallClose>",
-            "X0:Complete",
-            "T\"\\n\"",
-            "<CallOpen>",
-            "E\"g\"",
-            "S1:g",
-            "<CallClose>",
-            "X1:Complete",
-        ]
-    );
-    // Text after a closer, even after whitespace, makes it value text; so do 33 bytes of
-    // whitespace before the structure.
-    let spaces = " ".repeat(33);
-    for (value, then) in [
-        ("x</arg_value>y", ""),
-        ("x</arg_value> \n y", ""),
-        ("x</tool_call>y", ""),
-        ("x</arg_value></arg_value>", ""),
-        ("x</arg_value>", spaces.as_str()),
-    ] {
-        let input = format!(
-            "<tool_call>f<arg_key>a</arg_key><arg_value>{value}{then}</arg_value></tool_call>"
-        );
-        let value = format!("{value}{then}");
-        assert_eq!(
-            calls(&completion(&input)),
-            [call("f", json!({ "a": value }))],
-            "{value}"
-        );
-    }
-}
-
 /// Rule 4 across chunk boundaries: a partial closer is held, the whitespace after a whole
 /// one too, until the next byte decides; value text streams as it arrives.
 #[test]
@@ -501,61 +263,6 @@ fn look_ahead_across_chunks() {
     );
 }
 
-/// Rule 7: a call inside a reasoning block that closes is a draft (demoted); inside one
-/// that never closes, it is a call. Templates that open `<think>` in the prompt.
-#[test]
-fn calls_inside_reasoning() {
-    let input = "<think>plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call></think>done";
-    assert_eq!(
-        scan(input),
-        [
-            "<ReasoningOpen>",
-            "R+",
-            "R\"plan \"",
-            "<CallOpen>",
-            "E\"f\"",
-            "S0?:f",
-            "<ParamOpen>",
-            "E\"a</arg_key><arg_value>\"",
-            "P0:a:untyped",
-            "V0:Verbatim\"1\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "<ReasoningClose>",
-            "X0:Demoted",
-            "R-",
-            "T\"done\"",
-        ]
-    );
-    let draft = completion(input);
-    assert!(draft.tool_calls.is_empty());
-    assert_eq!(draft.content, "done");
-    assert_eq!(
-        draft.reasoning.as_deref(),
-        Some("plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>")
-    );
-
-    let mut options = Options::default();
-    options.starts_in_reasoning = true;
-    let unclosed = "plan <tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
-    let open = harness::completion(DIALECT, options, unclosed);
-    assert_eq!(calls(&open), [call("f", json!({"a": 1}))]);
-    assert_eq!(open.reasoning.as_deref(), Some("plan"));
-    // GLM-4.7 writes the opener although the template opened it; the call after the block.
-    let after =
-        "<think>plan</think><tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>";
-    let closed = harness::completion(DIALECT, options, after);
-    assert_eq!(calls(&closed), [call("f", json!({"a": 1}))]);
-    assert_eq!(closed.reasoning.as_deref(), Some("plan"));
-    // A draft that lost its closer is ended by the reasoning closer, and demoted.
-    let lost = "<think><tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></think>x";
-    let demoted = completion(lost);
-    assert!(demoted.tool_calls.is_empty());
-    assert_eq!(demoted.content, "x");
-    assert_eq!(codes(&demoted), ["unclosed_call"]);
-}
-
 /// docs/seed.md §5.1 item 11: a string value streams as deltas whose concatenation is the value.
 #[test]
 fn string_values_stream_exactly() {
@@ -634,46 +341,6 @@ fn huge_values_stream() {
         format!("<tool_call>w<arg_key>c</arg_key><arg_value>{value}</arg_value></tool_call>");
     let completion = harness::assembled(DIALECT, Options::default(), input.as_bytes().chunks(4096));
     assert_eq!(calls(&completion), [call("w", json!({ "c": value }))]);
-}
-
-/// The argument limit ends the call as invalid on the same byte whatever the chunking; the
-/// rest is text.
-#[test]
-fn argument_limit() {
-    let mut options = Options::default();
-    options.max_argument_bytes = 4;
-    let input = "<tool_call>f<arg_key>k</arg_key><arg_value>abcdefgh</arg_value></tool_call>after";
-    assert_eq!(
-        harness::scan(DIALECT, options, input),
-        [
-            "<CallOpen>",
-            "E\"f\"",
-            "S0:f",
-            "<ParamOpen>",
-            "E\"k</arg_key><arg_value>\"",
-            "P0:k:untyped",
-            "V0:Verbatim\"abcd\"",
-            "D:arguments_too_long",
-            "X0:Invalid",
-            "T\"efgh</arg_value></tool_call>after\"",
-        ]
-    );
-    // Counted over the call's values, candidates and held whitespace included.
-    for value in ["ab</arg_value>x", "ab  \n", "a</arg_value> "] {
-        let input =
-            format!("<tool_call>f<arg_key>k</arg_key><arg_value>{value}</arg_value></tool_call>");
-        let completion = harness::completion(DIALECT, options, &input);
-        assert!(completion.tool_calls.is_empty(), "{value}");
-        assert_eq!(codes(&completion), ["arguments_too_long"], "{value}");
-        assert_eq!(completion.content, input, "{value}");
-    }
-    // A closer is held while it may be one, and its bytes count while they are held.
-    options.max_argument_bytes = 16;
-    let fits = "<tool_call>f<arg_key>k</arg_key><arg_value>ab</arg_value><arg_key>j</arg_key><arg_value>cd</arg_value></tool_call>";
-    assert_eq!(
-        calls(&harness::completion(DIALECT, options, fits)),
-        [call("f", json!({"k": "ab", "j": "cd"}))]
-    );
 }
 
 /// The bundled transcript (`tests/data/transcripts/glm-read-and-grep.txt`, GLM-4.6 style): reasoning,

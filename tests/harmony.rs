@@ -1,7 +1,9 @@
 //! Harmony (gpt-oss) scanning behaviours: docs/seed.md §2.8 and §5 as amended by
-//! docs/dialects.md, docs/dialects.md §harmony and corpus 042/044/046, pinned as exact event logs
-//! (see `harness::render` for the notation) and completions. Every input also goes
-//! through the chunking harness, so each behaviour holds for every split.
+//! docs/dialects.md, docs/dialects.md §harmony and corpus 042/044/046. The cases that are an
+//! input and its exact event log or completion are in tests/cases/harmony.md; here are the
+//! rest: logs checked from an offset, tool lists, OpenAI deltas, generated inputs and
+//! properties. Every input also goes through the chunking harness, so each behaviour holds
+//! for every split.
 
 use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion, ToolCall};
@@ -77,130 +79,11 @@ const TURN: &str = "<|channel|>analysis<|message|>Need the weather.<|end|>\
 <|start|>assistant<|channel|>commentary<|message|>Checking the forecast.<|end|>\
 <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\":\"Paris\"}<|call|>";
 
+/// Corpus 046: the scanner reports `shelljson` as written (tests/cases/harmony.md); the tool
+/// list repairs it.
 #[test]
-fn a_full_turn_reasoning_preamble_and_call() {
-    assert_eq!(
-        scan(TURN),
-        [
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R+",
-            "R\"Need the weather.\"",
-            "<MessageEnd>",
-            "R-",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"commentary\"",
-            "<MessageBody>",
-            "T\"Checking the forecast.\"",
-            "<MessageEnd>",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"commentary to=functions.get_weather \"",
-            "<Constrain>",
-            "E\"json\"",
-            "<MessageBody>",
-            "S0:get_weather",
-            "A0\"{\\\"city\\\":\\\"Paris\\\"}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-    let completion = completion(TURN);
-    assert_eq!(completion.content, "Checking the forecast.");
-    assert_eq!(completion.reasoning.as_deref(), Some("Need the weather."));
-    assert_eq!(completion.tool_calls.len(), 1);
-    assert_eq!(completion.tool_calls[0].name, "get_weather");
-    assert_eq!(arguments(&completion.tool_calls[0]), r#"{"city":"Paris"}"#);
-    assert!(completion.diagnostics.is_empty());
-}
-
-/// `<|constrain|>json`, a bare `json`, or no content type: the same call.
-#[test]
-fn content_type_with_or_without_constrain() {
-    let expected = |header: &str| {
-        vec![
-            "<Channel>".to_owned(),
-            format!("E{header:?}"),
-            "<MessageBody>".to_owned(),
-            "S0:f".to_owned(),
-            "A0\"{}\"".to_owned(),
-            "X0:Complete".to_owned(),
-            "<CallClose>".to_owned(),
-        ]
-    };
-    assert_eq!(
-        scan("<|channel|>commentary to=functions.f json<|message|>{}<|call|>"),
-        expected("commentary to=functions.f json")
-    );
-    assert_eq!(
-        scan("<|channel|>commentary to=functions.f<|message|>{}<|call|>"),
-        expected("commentary to=functions.f")
-    );
-    assert_eq!(
-        scan("<|channel|>commentary to=functions.f <|constrain|>json<|message|>{}<|call|>"),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.f \"",
-            "<Constrain>",
-            "E\"json\"",
-            "<MessageBody>",
-            "S0:f",
-            "A0\"{}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-}
-
-/// Corpus 044: a repeated `<|channel|>` ends the recipient and is reported.
-#[test]
-fn duplicate_channel_does_not_leak_into_the_name() {
-    let input = "<|start|>assistant<|channel|>commentary to=functions.update_cart<|channel|>commentary <|constrain|>json<|message|>{\"qty\":2}<|call|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"commentary to=functions.update_cart\"",
-            "<Channel>",
-            "D:duplicate_channel",
-            "E\"commentary \"",
-            "<Constrain>",
-            "E\"json\"",
-            "<MessageBody>",
-            "S0:update_cart",
-            "A0\"{\\\"qty\\\":2}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-    assert_eq!(completion(input).tool_calls[0].name, "update_cart");
-}
-
-/// Corpus 046: the scanner reports `shelljson` as written; the tool list repairs it.
-#[test]
-fn glued_recipient_with_and_without_tools() {
+fn glued_recipient_and_the_tool_list() {
     let input = "<|channel|>commentary to=functions.shelljson<|message|>{\"cmd\":[\"ls\"]}<|call|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.shelljson\"",
-            "<MessageBody>",
-            "S0:shelljson",
-            "A0\"{\\\"cmd\\\":[\\\"ls\\\"]}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-    let without = completion(input);
-    assert_eq!(without.tool_calls[0].name, "shelljson");
-    assert!(without.diagnostics.is_empty());
     let with = completion_with(input, Some(&["shell"]));
     assert_eq!(with.tool_calls[0].name, "shell");
     assert_eq!(arguments(&with.tool_calls[0]), r#"{"cmd":["ls"]}"#);
@@ -224,44 +107,6 @@ fn glued_recipient_with_and_without_tools() {
         assert_eq!(names, ["shell"], "{size}-byte chunks");
         assert_eq!(reason, "tool_calls");
     }
-}
-
-/// Rule 3: servers strip `<|call|>`; a complete JSON body is a complete call.
-#[test]
-fn missing_call_token_at_the_end_is_complete() {
-    let input = "<|channel|>commentary to=functions.read<|message|>{\"path\":\"a\"}";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.read\"",
-            "<MessageBody>",
-            "S0:read",
-            "A0\"{\\\"path\\\":\\\"a\\\"}\"",
-            "D:missing_closer",
-            "X0:Complete",
-        ]
-    );
-    assert_eq!(
-        arguments(&completion(input).tool_calls[0]),
-        r#"{"path":"a"}"#
-    );
-    // Whitespace and the start of the token the stream cut off are markup; the token is
-    // the message's end, after the call's.
-    assert_eq!(
-        scan("<|channel|>commentary to=functions.read<|message|>{}\n<|ca"),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.read\"",
-            "<MessageBody>",
-            "S0:read",
-            "A0\"{}\"",
-            "E\"\\n\"",
-            "D:missing_closer",
-            "X0:Complete",
-            "E\"<|ca\"",
-        ]
-    );
 }
 
 /// Rule 3 and docs/seed.md B1/B3: a body the stream cut off is incomplete, never executable.
@@ -288,123 +133,23 @@ fn cut_off_body_is_incomplete() {
         Some("write")
     );
     assert_eq!(completion.content, "", "its markup is not content");
-    assert_eq!(
-        scan("<|channel|>commentary to=functions.f<|message|> "),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.f\"",
-            "<MessageBody>",
-            "S0:f",
-            "E\" \"",
-            "D:truncated_call",
-            "X0:Incomplete",
-        ]
-    );
 }
 
-/// docs/seed.md §2.8 (h) and §5.1 item 9: a message authored by a tool is the model inventing a
-/// result; its body is text, as after a Hermes `<tool_response>`.
-#[test]
-fn fabricated_tool_result() {
-    let input = "<|channel|>commentary to=functions.read<|message|>{\"path\":\"a\"}<|call|>\
-<|start|>functions.read to=assistant<|channel|>commentary<|message|>FILE<|end|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.read\"",
-            "<MessageBody>",
-            "S0:read",
-            "A0\"{\\\"path\\\":\\\"a\\\"}\"",
-            "X0:Complete",
-            "<CallClose>",
-            "<MessageStart>",
-            "E\"functions.read\"",
-            "F",
-            "E\" to=assistant\"",
-            "<Channel>",
-            "E\"commentary\"",
-            "<MessageBody>",
-            "T\"FILE\"",
-            "<MessageEnd>",
-        ]
-    );
-    let completion = completion(input);
-    assert_eq!(completion.tool_calls.len(), 1);
-    assert_eq!(codes(&completion), ["fabricated_result"]);
-    // Any author but the assistant, recipient or not.
-    assert_eq!(
-        scan("<|start|>user to=functions.f<|message|>{}<|end|>"),
-        [
-            "<MessageStart>",
-            "E\"user\"",
-            "F",
-            "E\" to=functions.f\"",
-            "<MessageBody>",
-            "T\"{}\"",
-            "<MessageEnd>",
-        ]
-    );
-    // The author word is known when it ends, even at the end of the stream.
-    assert_eq!(
-        scan("<|start|>functions.rea"),
-        [
-            "<MessageStart>",
-            "E\"functions.rea\"",
-            "F",
-            "D:unclosed_header"
-        ]
-    );
-}
-
-/// docs/dialects.md §harmony: gpt-oss calls built-in tools on `analysis`. A recipient makes a call
-/// on any channel; other namespaces keep their name (docs/seed.md §2.8); a body that is not JSON
-/// (the `python` tool's code) is not a call, and on `analysis` it is reasoning.
+/// docs/dialects.md §harmony: gpt-oss calls built-in tools on `analysis` (the plain cases are in
+/// tests/cases/harmony.md). Other namespaces keep their name (docs/seed.md §2.8), even when
+/// the tool list does not declare it; `to=assistant` addresses the assistant: not a call.
 #[test]
 fn calls_on_analysis() {
-    assert_eq!(
-        scan("<|channel|>analysis to=functions.lookup<|message|>{\"q\":1}<|call|>"),
-        [
-            "<Channel>",
-            "E\"analysis to=functions.lookup\"",
-            "<MessageBody>",
-            "S0:lookup",
-            "A0\"{\\\"q\\\":1}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
     assert_eq!(
         scan("<|start|>assistant<|channel|>analysis to=browser.search code<|message|>{\"query\":\"pi\"}<|call|>")[4..6],
         ["<MessageBody>", "S0:browser.search"]
     );
-    let python = "<|channel|>analysis to=python code<|message|>print(1)<|call|>";
-    assert_eq!(
-        scan(python),
-        [
-            "<Channel>",
-            "E\"analysis to=python code\"",
-            "<MessageBody>",
-            "S0:python",
-            "R+",
-            "D:malformed_call",
-            "X0:Invalid",
-            "R\"print(1)\"",
-            "<CallClose>",
-            "R-",
-        ]
-    );
-    // The code is the channel's: reasoning, never content.
-    let code = completion(python);
-    assert_eq!(code.content, "");
-    assert_eq!(code.reasoning.as_deref(), Some("print(1)"));
     let with_tools = completion_with(
         "<|channel|>analysis to=browser.search<|message|>{}<|call|>",
         Some(&["read"]),
     );
     assert_eq!(with_tools.tool_calls[0].name, "browser.search");
     assert_eq!(codes(&with_tools), ["unknown_tool"]);
-    // `to=assistant` addresses the assistant: not a call.
     assert_eq!(
         scan("<|channel|>commentary to=assistant<|message|>hi<|end|>")[2..],
         ["<MessageBody>", "T\"hi\"", "<MessageEnd>"]
@@ -455,48 +200,13 @@ fn over_long_header() {
     assert_eq!(scan(&at_limit)[5], "X0:Complete");
 }
 
-/// Bytes pass through untouched whatever the split, inside code points included.
+/// The OpenAI deltas of non-ASCII bodies fed in chunks that split code points (the log and
+/// completion are in tests/cases/harmony.md): the bytes pass through untouched.
 #[test]
-fn non_ascii_bodies_split_inside_code_points() {
+fn non_ascii_deltas_split_inside_code_points() {
     let input = "<|channel|>analysis<|message|>Café — 城堡 🦀<|end|>\
 <|start|>assistant<|channel|>commentary to=functions.note<|message|>{\"text\":\"São Jorge — 城堡 🦀\"}<|call|>\
 <|start|>assistant<|channel|>final<|message|>Até já 🦀<|return|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R+",
-            "R\"Café — 城堡 🦀\"",
-            "<MessageEnd>",
-            "R-",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"commentary to=functions.note\"",
-            "<MessageBody>",
-            "S0:note",
-            "A0\"{\\\"text\\\":\\\"São Jorge — 城堡 🦀\\\"}\"",
-            "X0:Complete",
-            "<CallClose>",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"Até já 🦀\"",
-            "<MessageEnd>",
-        ]
-    );
-    let whole = completion(input);
-    assert_eq!(whole.reasoning.as_deref(), Some("Café — 城堡 🦀"));
-    assert_eq!(whole.content, "Até já 🦀");
-    assert_eq!(
-        arguments(&whole.tool_calls[0]),
-        r#"{"text":"São Jorge — 城堡 🦀"}"#
-    );
-    assert!(whole.diagnostics.is_empty());
     for size in [1, 2, 3] {
         let (deltas, reason) = deltas(input, size, None);
         let (content, reasoning, args) = joined(&deltas);
@@ -535,73 +245,20 @@ fn seed_rendered_call_round_trips_and_is_all_call() {
     );
 }
 
-/// docs/seed.md §5.3 items 24–39 (harmony was not covered: docs/seed.md B3): reasoning renders as an
-/// analysis message, and an unterminated one has exactly one start and one end.
+/// docs/seed.md B3's example (reasoning rendering and an unterminated block are in
+/// tests/cases/harmony.md): the held `<|` is reasoning, and the block still ends.
 #[test]
-fn seed_reasoning_rendering_and_unterminated_reasoning() {
-    let rendered =
-        "<|start|>assistant<|channel|>analysis<|message|>private chain of thought<|end|>";
-    let completion = completion(rendered);
-    assert_eq!(
-        completion.reasoning.as_deref(),
-        Some("private chain of thought")
-    );
-    assert_eq!(completion.content, "");
-    assert_eq!(
-        scan("<|channel|>analysis<|message|>partial"),
-        [
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R+",
-            "R\"partial\"",
-            "D:unclosed_reasoning",
-            "R-",
-        ]
-    );
-    // docs/seed.md B3's example: the held `<|` is reasoning, and the block still ends.
+fn seed_held_token_start_in_unterminated_reasoning() {
     assert_eq!(
         scan("<|channel|>analysis<|message|>thinking here<|")[3..],
         ["R+", "R\"thinking here<|\"", "D:unclosed_reasoning", "R-"]
     );
 }
 
-/// docs/seed.md §5.6 item 1, the assistant side of the rendered transcript, scanned back.
+/// docs/seed.md B11 (a body that is not JSON at all is in tests/cases/harmony.md): broken
+/// mid-value, the arguments so far go back into the content, tokens do not.
 #[test]
-fn seed_transcript_assistant_turn() {
-    let input = "<|start|>assistant<|channel|>analysis<|message|>I should search.<|end|>\
-<|start|>assistant<|channel|>final<|message|>Searching.<|end|>\
-<|start|>assistant<|channel|>commentary to=functions.search<|message|>{\"query\":\"pi\"}<|call|>";
-    let completion = completion(input);
-    assert_eq!(completion.reasoning.as_deref(), Some("I should search."));
-    assert_eq!(completion.content, "Searching.");
-    assert_eq!(completion.tool_calls[0].name, "search");
-    assert_eq!(arguments(&completion.tool_calls[0]), r#"{"query":"pi"}"#);
-    harness::check(Dialect::Harmony, Options::default(), input.as_bytes());
-}
-
-/// docs/seed.md B11: a body that is not JSON is not a call with `{}`; it is text.
-#[test]
-fn body_that_is_not_json_is_text() {
-    let input = "<|channel|>commentary to=functions.read<|message|>not json<|call|>after";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.read\"",
-            "<MessageBody>",
-            "S0:read",
-            "D:malformed_call",
-            "X0:Invalid",
-            "T\"not json\"",
-            "<CallClose>",
-            "T\"after\"",
-        ]
-    );
-    let completion = completion(input);
-    assert!(completion.tool_calls.is_empty());
-    assert_eq!(completion.content, "not jsonafter");
-    // Broken mid-value: the arguments so far go back into the content, tokens do not.
+fn body_broken_mid_value_is_text() {
     let input = "<|channel|>commentary to=functions.f<|message|>{\"a\": 1 <b>x</b><|call|>";
     assert_eq!(
         scan(input)[3..],
@@ -824,49 +481,14 @@ proptest! {
     }
 }
 
-/// The completion of `input` fed whole with `options`, with deterministic ids.
-fn completion_options(options: Options, input: &str) -> Completion {
-    harness::assembled(Dialect::Harmony, options, [input.as_bytes()])
-}
-
-fn in_reasoning() -> Options {
-    let mut options = Options::default();
-    options.starts_in_reasoning = true;
-    options
-}
-
 /// Review: a body whose JSON closes but does not parse as an object (a string that holds
 /// no object, a bad literal) is given back as text; `<|call|>` is a special token and
 /// never came with it (it did: content was `"str"<|call|>`). The call ends before its
-/// token, so the token is the message's end and not the call's text.
+/// token, so the token is the message's end and not the call's text (the whole feeds are
+/// in tests/cases/harmony.md; here a cut-off token and the deltas).
 #[test]
 fn arguments_that_do_not_parse_give_back_the_body_not_the_token() {
     let input = "<|channel|>commentary to=functions.f<|message|>\"str\"<|call|>";
-    assert_eq!(
-        scan(input),
-        [
-            "<Channel>",
-            "E\"commentary to=functions.f\"",
-            "<MessageBody>",
-            "S0:f",
-            "D:double_encoded_arguments",
-            "A0\"\\\"str\\\"\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-    let got = completion(input);
-    assert_eq!(got.content, "\"str\"");
-    assert!(got.tool_calls.is_empty());
-    assert_eq!(
-        codes(&got),
-        ["double_encoded_arguments", "invalid_arguments"]
-    );
-    let literal = "<|channel|>commentary to=functions.f<|message|>{\"a\": tru}<|call|>";
-    harness::check(Dialect::Harmony, Options::default(), literal.as_bytes());
-    let got = completion(literal);
-    assert_eq!(got.content, "{\"a\": tru}");
-    assert_eq!(codes(&got), ["invalid_arguments"]);
     // The start of the token the stream cut off is not given back either.
     let cut = "<|channel|>commentary to=functions.f<|message|>{\"a\": tru} <|ca";
     assert_eq!(
@@ -893,143 +515,12 @@ fn arguments_that_do_not_parse_give_back_the_body_not_the_token() {
     assert_eq!(whole[0].content, "\"str\"");
 }
 
-/// Review: with `starts_in_reasoning` (the prompt opened an analysis message), the model
-/// writing its own `<|channel|>analysis<|message|>` was reported as `unclosed_message` and
-/// split the reasoning in two blocks. Before a byte of the reasoning, a header is the
-/// optional opener: one block if it is analysis, else the block closes empty, without a
-/// diagnostic.
-#[test]
-fn starts_in_reasoning_with_the_models_own_header() {
-    let input = "<|channel|>analysis<|message|>Need a tool.<|end|>\
-<|start|>assistant<|channel|>commentary to=functions.f<|message|>{}<|call|>";
-    assert_eq!(
-        scan_with(in_reasoning(), input),
-        [
-            "R+",
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R\"Need a tool.\"",
-            "<MessageEnd>",
-            "R-",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"commentary to=functions.f\"",
-            "<MessageBody>",
-            "S0:f",
-            "A0\"{}\"",
-            "X0:Complete",
-            "<CallClose>",
-        ]
-    );
-    let got = completion_options(in_reasoning(), input);
-    assert_eq!(got.reasoning.as_deref(), Some("Need a tool."));
-    assert_eq!(got.tool_calls.len(), 1);
-    assert!(got.diagnostics.is_empty());
-    assert_eq!(
-        scan_with(
-            in_reasoning(),
-            "<|start|>assistant<|channel|>analysis<|message|>x<|end|>"
-        ),
-        [
-            "R+",
-            "<MessageStart>",
-            "E\"assistant\"",
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R\"x\"",
-            "<MessageEnd>",
-            "R-",
-        ]
-    );
-    // Whitespace is not yet reasoning that the header would cut off.
-    assert_eq!(
-        scan_with(in_reasoning(), "\n<|channel|>analysis<|message|>x"),
-        [
-            "R+",
-            "R\"\\n\"",
-            "<Channel>",
-            "E\"analysis\"",
-            "<MessageBody>",
-            "R\"x\"",
-            "D:unclosed_reasoning",
-            "R-",
-        ]
-    );
-    // The model skipped the reasoning: the block closes empty at the next body.
-    let skipped = "<|channel|>final<|message|>ok";
-    assert_eq!(
-        scan_with(in_reasoning(), skipped),
-        [
-            "R+",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageBody>",
-            "R-",
-            "T\"ok\"",
-        ]
-    );
-    let got = completion_options(in_reasoning(), skipped);
-    assert_eq!(got.content, "ok");
-    assert_eq!(got.reasoning.as_deref(), Some(""));
-    assert!(got.diagnostics.is_empty());
-    // A header that gets no body closes the block with it.
-    assert_eq!(
-        scan_with(in_reasoning(), "<|channel|>final<|end|>after"),
-        [
-            "R+",
-            "<Channel>",
-            "E\"final\"",
-            "<MessageEnd>",
-            "D:unclosed_header",
-            "R-",
-            "T\"after\"",
-        ]
-    );
-    // Once reasoning was written, a header without `<|end|>` before it is reported.
-    assert_eq!(
-        scan_with(in_reasoning(), "plan<|channel|>final<|message|>ok"),
-        [
-            "R+",
-            "R\"plan\"",
-            "<Channel>",
-            "D:unclosed_message",
-            "R-",
-            "E\"final\"",
-            "<MessageBody>",
-            "T\"ok\"",
-        ]
-    );
-}
-
 /// Review: the body of an `analysis` message is the model's chain of thought; when it
 /// turned out not to be a call (not JSON, broken JSON, text after the JSON, a bad
-/// recipient), it went to the content. It is reasoning, arguments given back included.
+/// recipient), it went to the content. It is reasoning, arguments given back included
+/// (not JSON and a bad recipient are in tests/cases/harmony.md).
 #[test]
 fn analysis_bodies_that_are_not_calls_are_reasoning() {
-    let not_json = "<|channel|>analysis to=functions.f<|message|>think<|end|>";
-    assert_eq!(
-        scan(not_json),
-        [
-            "<Channel>",
-            "E\"analysis to=functions.f\"",
-            "<MessageBody>",
-            "S0:f",
-            "R+",
-            "D:malformed_call",
-            "X0:Invalid",
-            "R\"think\"",
-            "<MessageEnd>",
-            "R-",
-        ]
-    );
-    let got = completion(not_json);
-    assert_eq!(got.content, "");
-    assert_eq!(got.reasoning.as_deref(), Some("think"));
-    assert_eq!(codes(&got), ["malformed_call"]);
-
     let broken = "<|channel|>analysis to=functions.f<|message|>{\"a\": 1 <b>x</b><|call|>";
     assert_eq!(
         scan(broken)[3..],
@@ -1095,26 +586,6 @@ fn analysis_bodies_that_are_not_calls_are_reasoning() {
         ]
     );
     assert_eq!(completion(stray).reasoning.as_deref(), Some("more"));
-
-    let bad_name = "<|channel|>analysis to=<|message|>{}<|end|>";
-    assert_eq!(
-        scan(bad_name),
-        [
-            "<Channel>",
-            "E\"analysis to=\"",
-            "<MessageBody>",
-            "R+",
-            "S0:",
-            "D:invalid_name",
-            "X0:Invalid",
-            "R\"{}\"",
-            "<MessageEnd>",
-            "R-",
-        ]
-    );
-    let got = completion(bad_name);
-    assert_eq!(got.content, "");
-    assert_eq!(got.reasoning.as_deref(), Some("{}"));
 
     // A call the limit refuses: its body is reasoning too.
     let mut options = Options::default();

@@ -2,9 +2,9 @@
 //! amended by docs/dialects.md, docs/dialects.md §deepseek, §kimi. The inputs that are
 //! pinned as an exact event log or a completion are case files (`tests/cases/
 //! special_tokens.md`, `deepseek.md`, `dsml.md`); what stays here is what a case cannot
-//! say: logs from an offset or filtered, events a log must not hold, incomplete calls' ids
-//! and arguments, minted ids, generated inputs, deltas, allocations and the token soup.
-//! Every input also goes through the chunking harness.
+//! say: filtered logs, events a log must not hold, incomplete calls' ids and arguments,
+//! minted ids, generated inputs, deltas, allocations and the token soup. Every input also
+//! goes through the chunking harness.
 
 use inband::{CallEnd, Dialect, Options, Role, Scanner, Sink, Span};
 use inband_alloc::assemble::{assemble, AssembleOptions, Completion};
@@ -36,16 +36,12 @@ fn deepseek_tokens(input: &str) -> String {
         .replace("[EOS]", "<｜end▁of▁sentence｜>")
 }
 
-fn scan_with(dialect: Dialect, options: Options, input: &str) -> Vec<String> {
-    harness::scan(dialect, options, input)
-}
-
 fn kimi(input: &str) -> Vec<String> {
-    scan_with(Dialect::Kimi, Options::default(), &kimi_tokens(input))
+    harness::scan(Dialect::Kimi, Options::default(), &kimi_tokens(input))
 }
 
 fn deepseek(input: &str) -> Vec<String> {
-    scan_with(
+    harness::scan(
         Dialect::Deepseek,
         Options::default(),
         &deepseek_tokens(input),
@@ -157,113 +153,12 @@ fn kimi_unclosed_section() {
     assert_eq!(completion.incomplete_calls[0].id, "functions.g:1");
 }
 
-/// Rule 2: bytes between a call's complete JSON and its closer are text, and the call goes
-/// on to its closer (the completion is a case).
-#[test]
-fn kimi_extra_brace_before_the_closer() {
-    // Whitespace before the text is the call's; after it, text.
-    assert_eq!(
-        kimi(r#"[S][C]functions.f:0[A]{"a":1} x } [/C][/S]"#)[6..],
-        [
-            r#"A0"{\"a\":1}""#,
-            r#"E" ""#,
-            "D:trailing_text",
-            r#"T"x } ""#,
-            "<CallClose>",
-            "X0:Complete",
-            "<SectionClose>",
-        ]
-    );
-    // A token other than the closer still ends the call without it.
-    assert_eq!(
-        kimi("[S][C]functions.f:0[A]{}}<|im_end|>")[6..],
-        [
-            r#"A0"{}""#,
-            "D:trailing_text",
-            r#"T"}""#,
-            "D:missing_closer",
-            "X0:Complete",
-            "<Stop>",
-            "D:unclosed_section",
-        ]
-    );
-}
-
-/// Rule 7: a section inside reasoning that later closes is a draft (demoted). The
-/// reasoning closes inside the section: the section ends with it.
-#[test]
-fn kimi_call_in_closed_reasoning_is_demoted() {
-    assert_eq!(
-        kimi("<think>a[S][C]functions.f:0[A]{}[/C]</think>b")[10..],
-        [
-            "<CallClose>",
-            "D:unclosed_section",
-            "<ReasoningClose>",
-            "X0:Demoted",
-            "R-",
-            r#"T"b""#,
-        ]
-    );
-}
-
 /// Rule 7: when the stream ends in the reasoning, a draft that a stop token cut off was a
-/// call, cut off (the completions are cases).
+/// call, cut off, with its arguments so far (the log and the completions are cases).
 #[test]
 fn truncated_draft_in_reasoning_that_closes_is_reasoning() {
-    let input = r#"<think>x[S][C]functions.f:0[A]{"a":<|im_end|>more"#;
-    let log = kimi(input);
-    assert_eq!(
-        log[9..],
-        [
-            r#"A0"{\"a\":""#,
-            "D:truncated_call",
-            "<Stop>",
-            "D:stray_stop_token",
-            "D:unclosed_section",
-            r#"R"more""#,
-            "X0:Incomplete",
-            "D:unclosed_reasoning",
-            "R-",
-        ]
-    );
-    let completion = kimi_completion(input);
+    let completion = kimi_completion(r#"<think>x[S][C]functions.f:0[A]{"a":<|im_end|>more"#);
     assert_eq!(completion.incomplete_calls[0].arguments, r#"{"a":"#);
-}
-
-/// Rule 5: `<|im_system|>` (how results come back) is a fabricated result in content only.
-#[test]
-fn kimi_fabricated_result() {
-    assert_eq!(
-        kimi("[S][C]functions.f:0[A]{}[/C][/S]<|im_system|>f<|im_middle|>FAKE")[9..],
-        [
-            "<SectionClose>",
-            "<ResultOpen>",
-            "F",
-            r#"T"f""#,
-            "<Stray>",
-            "D:stray_token",
-            r#"T"FAKE""#,
-        ]
-    );
-    let log = kimi("[S][C]functions.f:0[A]{\"a\": \"<|im_system|>\"}[/C][/S]");
-    assert!(!log.contains(&"F".to_owned()), "{log:?}");
-    assert!(log.contains(&"X0:Complete".to_owned()), "{log:?}");
-}
-
-/// A stop token where a call expects structure: the stream ended inside the call. The JSON
-/// was complete: the stop token ate the closer (rule 3).
-#[test]
-fn kimi_stop_token_inside_a_call_truncates_it() {
-    assert_eq!(
-        kimi("[S][C]functions.f:0[A]{}<|im_end|>")[6..],
-        [
-            r#"A0"{}""#,
-            "D:missing_closer",
-            "X0:Complete",
-            "<Stop>",
-            "D:unclosed_section",
-        ]
-    );
 }
 
 /// Rule 3: the call the end of the stream cut off is incomplete, with its name and the
@@ -315,83 +210,6 @@ fn kimi_too_long_header_does_not_turn_argument_strings_into_calls() {
     );
 }
 
-/// A broken call is read on to its closer: a closing bracket with nothing open, arguments
-/// over the limit, a call over the limit on calls (the logs from the start and the
-/// completions are cases).
-#[test]
-fn kimi_broken_calls_are_read_to_their_closer() {
-    assert_eq!(
-        kimi(r#"[S][C]functions.f:0[A]}{"s": "[/C]"}[/C][/S]"#)[6..],
-        [
-            "D:malformed_call",
-            r#"E"}{\"s\": \"<|tool_call_end|>\"}""#,
-            "<CallClose>",
-            "X0:Invalid",
-            "<SectionClose>",
-        ]
-    );
-    let mut options = Options::default();
-    options.max_argument_bytes = 8;
-    let input = kimi_tokens(r#"[S][C]functions.f:0[A]{"a": "123456789[/C]"}[/C][/S]"#);
-    assert_eq!(
-        scan_with(Dialect::Kimi, options, &input)[6..],
-        [
-            r#"A0"{\"a\": \"1""#,
-            "D:arguments_too_long",
-            r#"E"23456789<|tool_call_end|>\"}""#,
-            "<CallClose>",
-            "X0:Invalid",
-            "<SectionClose>",
-        ]
-    );
-    let mut options = Options::default();
-    options.max_calls = 1;
-    let input = kimi_tokens(
-        r#"[S][C]functions.f:0[A]{}[/C][C]functions.g:1[A]{"s": "[C]functions.h:2[A]{}[/C]"}[/C][/S]"#,
-    );
-    assert_eq!(
-        scan_with(Dialect::Kimi, options, &input)[9..],
-        [
-            "<CallOpen>",
-            "S1:",
-            "D:too_many_calls",
-            r#"E"functions.g:1""#,
-            "<ArgsOpen>",
-            r#"E"{\"s\": \"<|tool_call_begin|>functions.h:2<|tool_call_argument_begin|>{}<|tool_call_end|>\"}""#,
-            "<CallClose>",
-            "X1:Invalid",
-            "<SectionClose>",
-        ]
-    );
-}
-
-/// A broken call that a stop token cuts off is not a call that was cut off: it ends as
-/// invalid (the end of the stream is a case).
-#[test]
-fn kimi_broken_call_cut_off() {
-    assert_eq!(
-        kimi(r#"[S][C]bad name:0[A]{"a": 1<|im_end|>"#)[6..],
-        [
-            r#"E"{\"a\": 1""#,
-            "X0:Invalid",
-            "<Stop>",
-            "D:unclosed_section",
-        ]
-    );
-}
-
-/// Non-ASCII arguments stream as they are, whatever the split (the harness splits inside
-/// every code point).
-#[test]
-fn kimi_non_ascii_arguments() {
-    let input = "[S][C]functions.note:0[A]{\"text\": \"São Jorge — 城堡 🦀\"}[/C][/S]";
-    assert_eq!(kimi(input)[6], r#"A0"{\"text\": \"São Jorge — 城堡 🦀\"}""#);
-    assert_eq!(
-        calls(&kimi_completion(input))[0].2,
-        r#"{"text":"São Jorge — 城堡 🦀"}"#
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // DeepSeek
 
@@ -407,62 +225,11 @@ fn deepseek_v3_fenced_form() {
     assert!(completion.tool_calls[0].id.starts_with("call_"));
 }
 
-/// Rule 13: a fence without a line break after its info string raises no false alarm, and
-/// its info string is markup to the `{` (the completions are cases).
-#[test]
-fn deepseek_v3_fence_without_newline_after_the_info_string() {
-    for input in [
-        "[S][C]function[SEP]read\n```json{\"a\":1}```[/C][/S]",
-        "[S][C]function[SEP]read\n```json {\"a\":1}\n```[/C][/S]",
-    ] {
-        assert_no_false_alarms(&deepseek_completion(input));
-    }
-    assert_eq!(
-        deepseek("[S][C]function[SEP]read\n```json{\"a\":1}```[/C][/S]")[5..8],
-        [r#"E"read\n```json""#, r#"A0"{\"a\":1}""#, r#"E"```""#]
-    );
-}
-
 /// docs/dialects.md §deepseek: the canonical section opener is no alias (the four aliases
 /// are cases).
 #[test]
 fn deepseek_section_opener_spellings() {
     assert!(!deepseek("[S][C]f[SEP]{}[/C][/S]").contains(&"D:delimiter_alias".to_owned()));
-}
-
-/// docs/dialects.md §deepseek: the per-call opener may be missing right after the section
-/// opener only (those cases are case files).
-#[test]
-fn deepseek_missing_per_call_opener() {
-    // Elsewhere in a section, text is text: the section ended.
-    assert_eq!(
-        deepseek("[S][C]f[SEP]{}[/C]g[SEP]{}")[8..],
-        [
-            "D:unclosed_section",
-            r#"T"g""#,
-            "<Stray>",
-            "D:stray_token",
-            r#"T"{}""#,
-        ]
-    );
-}
-
-/// The V3 / R1 fenced form: a fence line that is not one breaks the call; it is read on to
-/// its closer all the same (the other invalid names are cases).
-#[test]
-fn deepseek_v3_invalid_name_does_not_turn_argument_strings_into_calls() {
-    let log = deepseek("[S][C]function[SEP]f\n```json$ {\"s\":\"[/C]\"}\n```[/C][/S]");
-    assert_eq!(
-        log[5..],
-        [
-            r#"E"f\n```json""#,
-            "D:malformed_call",
-            r#"E"$ {\"s\":\"<｜tool▁call▁end｜>\"}\n```""#,
-            "<CallClose>",
-            "X0:Invalid",
-            "<SectionClose>",
-        ]
-    );
 }
 
 /// Rule 5 and docs/seed.md B19: a result opener inside a JSON string is argument text, no
@@ -471,40 +238,6 @@ fn deepseek_v3_invalid_name_does_not_turn_argument_strings_into_calls() {
 fn deepseek_fabricated_results() {
     let log = deepseek("[S][C]f[SEP]{\"a\": \"<｜tool▁output▁begin｜>\"}[/C][/S]");
     assert!(!log.contains(&"F".to_owned()), "{log:?}");
-}
-
-/// Rule 12: between calls, a stray token is removed and the section goes on (the stray
-/// tokens in prose are a case).
-#[test]
-fn deepseek_stray_tokens() {
-    let log = deepseek("[S][C]f[SEP]{}[/C][SEP][/C][C]g[SEP]{}[/C][/S]");
-    assert_eq!(
-        log[8..13],
-        [
-            "<Stray>",
-            "D:stray_token",
-            "<Stray>",
-            "D:stray_token",
-            "<CallOpen>"
-        ]
-    );
-    assert_eq!(log[log.len() - 2..], ["X1:Complete", "<SectionClose>"]);
-}
-
-/// The JSON was complete and only the closing fence and closer are missing (the calls cut
-/// off are cases).
-#[test]
-fn deepseek_end_of_stream_inside_a_call() {
-    assert_eq!(
-        deepseek("[S][C]function[SEP]read\n```json\n{}\n``")[6..],
-        [
-            r#"A0"{}""#,
-            r#"E"\n``""#,
-            "D:missing_closer",
-            "X0:Complete",
-            "D:unclosed_section",
-        ]
-    );
 }
 
 /// An extra brace before the closer raises no false alarm (the completions are cases).
@@ -557,22 +290,6 @@ fn deepseek_token_calls_and_a_dsml_block_in_one_response() {
 fn deepseek_dsml_cut_off_by_the_end_of_the_stream() {
     let completion = dsml_completion("<:function_calls><:invoke name=\"a\"></:invoke><:invoke name=\"f\"><:parameter name=\"k\" string=\"true\">abc");
     assert_eq!(completion.incomplete_calls[0].name.as_deref(), Some("f"));
-}
-
-/// Rule 12: `</think>` outside reasoning after a token section is a stray token, as it is
-/// after a DSML block (those are cases).
-#[test]
-fn deepseek_dsml_block_ended_by_a_stray_reasoning_closer() {
-    assert_eq!(
-        deepseek("[S][C]f[SEP]{}[/C]</think>after")[8..],
-        [
-            "D:unclosed_section",
-            "<Stray>",
-            "D:unopened_reasoning",
-            "D:stray_token",
-            r#"T"after""#
-        ]
-    );
 }
 
 // ---------------------------------------------------------------------------------------

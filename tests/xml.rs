@@ -1,8 +1,10 @@
 //! The `xml` dialect (the markup family, plain and DSML tagsets): docs/seed.md §2.4, §2.5,
-//! §2.7 and the xml/DSML lines of §5.1 and §5.12, as amended by docs/dialects.md, pinned as exact
-//! event logs and completions. Every input goes through the chunking harness, so each
-//! behaviour holds for every split; look-ahead across chunk boundaries (rule 4) is also
-//! pinned at chosen splits.
+//! §2.7 and the xml/DSML lines of §5.1 and §5.12, as amended by docs/dialects.md. The cases
+//! that are an input and its exact event log or completion are in tests/cases/xml.md; here
+//! are the rest: logs checked from an offset, per-feed logs (look-ahead across chunk
+//! boundaries, rule 4, pinned at chosen splits), spans, the deepseek comparison, deltas,
+//! limits, allocation, generated inputs and properties. Every input goes through the
+//! chunking harness, so each behaviour holds for every split.
 
 use inband::{CallEnd, Dialect, Options, Scanner};
 use inband_alloc::assemble::{AssembleOptions, Completion};
@@ -22,64 +24,6 @@ fn scan(input: &str) -> Vec<String> {
 
 fn completion(input: &str) -> Completion {
     harness::completion(DIALECT, Options::default(), input)
-}
-
-/// Corpus 012 (a `deepseek` case, read here with the xml dialect's DSML tagset): empty
-/// invokes give `{}`, `string="false"` makes `-7` a number, every two-way split gives the
-/// same three calls.
-#[test]
-fn corpus_012_dsml_empty_invokes_and_typed_value() {
-    let input = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"search\">\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"run_query\">\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" string=\"false\">-7</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
-    assert_eq!(
-        scan(input),
-        [
-            "<MarkupOpen>",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"search\\\">\"",
-            "S0:search",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X0:Complete",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"run_query\\\">\"",
-            "S1:run_query",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X1:Complete",
-            "E\"\\n\"",
-            "<CallOpen>",
-            "E\" name=\\\"get_weather\\\">\"",
-            "S2:get_weather",
-            "E\"\\n\"",
-            "<ParamOpen>",
-            "E\" name=\\\"city\\\" string=\\\"false\\\">\"",
-            "P2:city:json",
-            "V2:Verbatim\"-7\"",
-            "<ParamClose>",
-            "P-2",
-            "E\"\\n\"",
-            "<CallClose>",
-            "X2:Complete",
-            "E\"\\n\"",
-            "<SectionClose>",
-        ]
-    );
-    let dsml = completion(input);
-    assert_eq!(
-        calls(&dsml),
-        [
-            call("search", json!({})),
-            call("run_query", json!({})),
-            call("get_weather", json!({"city": -7})),
-        ]
-    );
-    assert_eq!(dsml.content, "");
-    assert_eq!(dsml.reasoning, None);
-    // DeepSeek V4 renames the section (docs/dialects.md §deepseek).
-    let v4 = input.replace("function_calls", "tool_calls");
-    assert_eq!(calls(&completion(&v4)), calls(&dsml));
 }
 
 /// docs/seed.md §2.5 (g): the xml dialect keeps DeepSeek's DSML tagset, and it is the `deepseek`
@@ -234,31 +178,18 @@ fn fabricated_results() {
     );
 }
 
-/// docs/seed.md §5.12 items 2–5 and 8: a DSML envelope leaked into text.
+/// docs/seed.md §5.12 items 2–5 and 8: a DSML envelope leaked into text gives the same
+/// completion in 7-byte chunks (its calls and content are in tests/cases/xml.md), and in
+/// token-sized pieces.
 #[test]
 fn seed_dsml_leak() {
     let leak = "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"bash\">\n<｜DSML｜parameter name=\"i\" string=\"true\">inspect</｜DSML｜parameter>\n<｜DSML｜parameter name=\"command\" string=\"true\">docker ps -a | grep \"web\" && rpm -qa 'x*' 2>/dev/null</｜DSML｜parameter>\n<｜DSML｜parameter name=\"timeout\" string=\"false\">15</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>";
-    let expected = [call(
-        "bash",
-        json!({"i": "inspect", "command": "docker ps -a | grep \"web\" && rpm -qa 'x*' 2>/dev/null", "timeout": 15}),
-    )];
     let whole = completion(leak);
-    assert_eq!(calls(&whole), expected);
-    assert_eq!(whole.content, "");
     let sevens: Vec<&[u8]> = leak.as_bytes().chunks(7).collect();
     assert_eq!(
         harness::assembled(DIALECT, Options::default(), sevens),
         whole
     );
-    let around = format!("Before\n{leak}\nAfter");
-    let around = completion(&around);
-    assert_eq!(around.content, "Before\n\nAfter");
-    assert_eq!(calls(&around), expected);
-    // Cut short: no call, and the cut-off call is not content (rule 3).
-    let cut = &leak[..leak.len() - 30];
-    let cut = completion(cut);
-    assert_eq!((cut.content.as_str(), cut.tool_calls.len()), ("", 0));
-    assert_eq!(cut.incomplete_calls.len(), 1);
     // Item 8: token-sized pieces, a parameter without `string`.
     let pieces = [
         "run ",
@@ -278,41 +209,10 @@ fn seed_dsml_leak() {
     assert_eq!(completion.content, "run");
 }
 
-/// Rule 8 without a schema, and the `string` attribute.
+/// docs/seed.md B15: an over-long tag is text with a diagnostic, nothing lost (B16's
+/// self-closing tags are in tests/cases/xml.md).
 #[test]
-fn value_typing() {
-    let input = "<invoke name=\"f\"><parameter name=\"t\" string=\"true\">5</parameter><parameter name=\"j\" string=\"false\">{'x': True, 'y': [1,],}</parameter><parameter name=\"bad\" string=\"false\">{oops</parameter><parameter name=\"n\"> -7.5 </parameter><parameter name=\"o\">{\"k\": [1, null]}</parameter><parameter name=\"s\">5 apples</parameter><parameter name=\"q\">\"quoted\"</parameter><parameter name=\"py\">True</parameter><parameter name=\"nul\">null</parameter><parameter name=\"ws\">  </parameter><parameter name=\"up\" STRING=\"FALSE\">[true]</parameter></invoke>";
-    let typed = completion(input);
-    assert_eq!(
-        calls(&typed),
-        [call(
-            "f",
-            json!({
-                "t": "5",
-                "j": {"x": true, "y": [1]},
-                "bad": "{oops",
-                "n": -7.5,
-                "o": {"k": [1, null]},
-                "s": "5 apples",
-                "q": "quoted",
-                "py": "True",
-                "nul": null,
-                "ws": "  ",
-                "up": [true],
-            })
-        )]
-    );
-    assert_eq!(codes(&typed), ["repaired_arguments", "invalid_json_value"]);
-    let odd = "<invoke name=\"f\"><parameter name=\"k\" string=\"maybe\">1</parameter></invoke>";
-    let odd = completion(odd);
-    assert_eq!(calls(&odd), [call("f", json!({"k": 1}))]);
-    assert_eq!(codes(&odd), ["invalid_string_attribute"]);
-}
-
-/// docs/seed.md B15/B16: an over-long tag is text with a diagnostic, nothing lost; a self-closing
-/// invoke is an empty call, complete.
-#[test]
-fn over_long_and_self_closing_tags() {
+fn over_long_tags() {
     let long = format!("<invoke name=\"{}\"></invoke> after", "n".repeat(130));
     let log = scan(&long);
     assert_eq!(log.len(), 3);
@@ -329,106 +229,16 @@ fn over_long_and_self_closing_tags() {
     assert!(broken.tool_calls.is_empty());
     assert_eq!(broken.content, long_param);
     assert_eq!(codes(&broken), ["tag_too_long"]);
-    assert_eq!(
-        scan("<invoke name=\"a\"/>tail<invoke name=\"b\"><parameter name=\"k\"/></invoke>"),
-        [
-            "<CallOpen>",
-            "E\" name=\\\"a\\\"/>\"",
-            "S0:a",
-            "X0:Complete",
-            "T\"tail\"",
-            "<CallOpen>",
-            "E\" name=\\\"b\\\">\"",
-            "S1:b",
-            "<ParamOpen>",
-            "E\" name=\\\"k\\\"/>\"",
-            "P1:k:untyped",
-            "P-1",
-            "<CallClose>",
-            "X1:Complete",
-        ]
-    );
-    assert_eq!(
-        calls(&completion(
-            "<invoke name=\"a\"/><invoke name=\"b\"><parameter name=\"k\"/></invoke>"
-        )),
-        [call("a", json!({})), call("b", json!({"k": ""}))]
-    );
 }
 
-/// Rule 4: a closer inside a value counts only when structure follows it.
+/// Rule 4: a closer inside a value counts only when structure follows it (the closers
+/// followed by text, and the whitespace limit, are in tests/cases/xml.md). Followed by
+/// whitespace and the next parameter: a closer, the whitespace is markup.
 #[test]
-fn closers_inside_values() {
-    // Followed by text: value text.
-    assert_eq!(
-        scan("<invoke name=\"w\"><parameter name=\"c\">a</parameter> b</parameter></invoke>"),
-        [
-            "<CallOpen>",
-            "E\" name=\\\"w\\\">\"",
-            "S0:w",
-            "<ParamOpen>",
-            "E\" name=\\\"c\\\">\"",
-            "P0:c:untyped",
-            "V0:Verbatim\"a</parameter> b\"",
-            "<ParamClose>",
-            "P-0",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
-    // Followed by whitespace and the next parameter: a closer, the whitespace is markup.
+fn closer_before_whitespace_and_a_parameter() {
     assert_eq!(
         scan("<invoke name=\"w\"><parameter name=\"c\">x</parameter>\n\n<parameter name=\"d\">y</parameter></invoke>")[6..11],
         ["V0:Verbatim\"x\"", "<ParamClose>", "P-0", "E\"\\n\\n\"", "<ParamOpen>"]
-    );
-    for (value, why) in [
-        (
-            "a</parameter></parameter>b",
-            "a closer cannot follow a closer",
-        ),
-        ("a</parameter><parameterx", "an opener must begin a tag"),
-        (
-            "a</parameter><parameters>",
-            "…and that is decided by the byte after it",
-        ),
-        (
-            "x</invoke> y",
-            "the invoke closer needs structure after it too",
-        ),
-        (
-            "Québec </tool_calls> centre",
-            "corpus 040: the wrapper closer is not a value closer",
-        ),
-        ("</function_calls>\n", "even at the end of a value"),
-        (
-            "<parameter name=\"x\">nested?",
-            "openers are text in a value",
-        ),
-        ("a</parameter>x</invoke>y", "several candidates"),
-    ] {
-        let input = format!("<tool_calls><invoke name=\"w\"><parameter name=\"c\">{value}</parameter></invoke></tool_calls>");
-        assert_eq!(
-            calls(&completion(&input)),
-            [call("w", json!({ "c": value }))],
-            "{why}"
-        );
-    }
-    // 32 bytes of whitespace are looked through; the 33rd makes the closer value text.
-    let within = format!(
-        "<invoke name=\"w\"><parameter name=\"c\">a</parameter>{}</invoke>",
-        " ".repeat(32)
-    );
-    assert_eq!(calls(&completion(&within)), [call("w", json!({"c": "a"}))]);
-    let beyond = format!(
-        "<invoke name=\"w\"><parameter name=\"c\">a</parameter>{}</invoke>x</parameter></invoke>",
-        " ".repeat(33)
-    );
-    assert_eq!(
-        calls(&completion(&beyond)),
-        [call(
-            "w",
-            json!({"c": format!("a</parameter>{}</invoke>x", " ".repeat(33))})
-        )]
     );
 }
 
@@ -490,46 +300,10 @@ fn value_bytes_are_exact() {
 }
 
 /// Rule 3: the end of the stream inside a call leaves it incomplete, never complete, and
-/// its markup is not content.
+/// its markup is not content (the unwrapped cases are in tests/cases/xml.md); in a
+/// section, the section is reported unclosed after it.
 #[test]
-fn end_of_stream_inside_a_call() {
-    for (input, end) in [
-        (
-            "<invoke name=\"w\"><parameter name=\"c\">x",
-            "V0:Verbatim\"x\"",
-        ),
-        (
-            "<invoke name=\"w\"><parameter name=\"c\">x</para",
-            "E\"</para\"",
-        ),
-        (
-            "<invoke name=\"w\"><parameter name=\"c\">x</parameter>",
-            "P-0",
-        ),
-        (
-            "<invoke name=\"w\"><parameter name=\"c\">x</parameter>\n</inv",
-            "E\"\\n</inv\"",
-        ),
-        (
-            "<invoke name=\"w\"><parameter name=\"c\">x</parameter><parameter",
-            "<ParamOpen>",
-        ),
-        ("<invoke name=\"w\"><parameter na", "E\" na\""),
-        ("<invoke name=\"w\"", "S0:"),
-    ] {
-        let log = scan(input);
-        let n = log.len();
-        assert_eq!(log[n - 3], end, "{input:?}");
-        assert_eq!(
-            &log[n - 2..],
-            ["D:truncated_call", "X0:Incomplete"],
-            "{input:?}"
-        );
-        let completion = completion(input);
-        assert!(completion.tool_calls.is_empty());
-        assert_eq!(completion.incomplete_calls.len(), 1);
-        assert_eq!(completion.content, "");
-    }
+fn end_of_stream_inside_a_wrapped_call() {
     assert_eq!(
         scan("<tool_calls><invoke name=\"w\"")[1..],
         [
@@ -541,45 +315,12 @@ fn end_of_stream_inside_a_call() {
             "D:unclosed_section"
         ]
     );
-    // The end of the stream is structure enough for a closer (rule 4): the value is whole.
-    let closed = completion("<invoke name=\"w\"><parameter name=\"c\">x</invoke>");
-    assert_eq!(calls(&closed), [call("w", json!({"c": "x"}))]);
-    // An opener with nothing after it is text.
-    assert_eq!(scan("see <invoke"), ["T\"see <invoke\""]);
 }
 
-/// Rule 6 and 7: reasoning, and calls drafted inside it.
+/// Rule 6 and 7 (reasoning and calls drafted in it are in tests/cases/xml.md): a section
+/// left open by the reasoning closer ends there.
 #[test]
-fn reasoning() {
-    assert_eq!(
-        scan("<think>plan <invoke name=\"f\"></invoke></think>done"),
-        [
-            "<ReasoningOpen>",
-            "R+",
-            "R\"plan \"",
-            "<CallOpen>",
-            "E\" name=\\\"f\\\">\"",
-            "S0?:f",
-            "<CallClose>",
-            "<ReasoningClose>",
-            "X0:Demoted",
-            "R-",
-            "T\"done\"",
-        ]
-    );
-    let draft = completion(
-        "<thinking>a <tool_calls><invoke name=\"f\"></invoke></tool_calls> b</thinking>c",
-    );
-    assert_eq!(
-        draft.reasoning.as_deref(),
-        Some("a <tool_calls><invoke name=\"f\"></invoke></tool_calls> b")
-    );
-    assert!(draft.tool_calls.is_empty());
-    // Unclosed reasoning: its call is a call.
-    let unclosed =
-        completion("<think>a <invoke name=\"f\"><parameter name=\"k\">1</parameter></invoke>");
-    assert_eq!(calls(&unclosed), [call("f", json!({"k": 1}))]);
-    // A section left open by the reasoning closer ends there.
+fn reasoning_closer_ends_an_open_section() {
     let log = scan("<think><tool_calls><invoke name=\"f\"></invoke></think>x");
     assert_eq!(
         log[7..],
@@ -591,99 +332,12 @@ fn reasoning() {
             "T\"x\""
         ]
     );
-    let mut options = Options::default();
-    options.starts_in_reasoning = true;
-    assert_eq!(
-        harness::scan(
-            DIALECT,
-            options,
-            "<think>\nhm</think><invoke name=\"f\"></invoke>"
-        ),
-        [
-            "R+",
-            "<ReasoningOpen>",
-            "R\"\\nhm\"",
-            "<ReasoningClose>",
-            "R-",
-            "<CallOpen>",
-            "E\" name=\\\"f\\\">\"",
-            "S0:f",
-            "<CallClose>",
-            "X0:Complete",
-        ]
-    );
 }
 
-/// A reasoning closer outside reasoning ends a section (plain or DSML) and is then what it
-/// is in this dialect's text: text (no xml token is stray), as in prose.
+/// Rule 2 and 9: structure that breaks is released as text with a diagnostic (the other
+/// breaks are in tests/cases/xml.md): a malformed parameter tag breaks its call.
 #[test]
-fn reasoning_closer_outside_reasoning_ends_a_section_as_text() {
-    assert_eq!(
-        scan("<tool_calls><invoke name=\"f\"></invoke></think>x"),
-        [
-            "<SectionOpen>",
-            "<CallOpen>",
-            "E\" name=\\\"f\\\">\"",
-            "S0:f",
-            "<CallClose>",
-            "X0:Complete",
-            "D:unclosed_section",
-            "T\"</think>\"",
-            "D:unopened_reasoning",
-            "T\"x\"",
-        ]
-    );
-    let dsml =
-        completion("<｜DSML｜tool_calls><｜DSML｜invoke name=\"f\"></｜DSML｜invoke>\n</think>x");
-    assert_eq!(calls(&dsml), [call("f", json!({}))]);
-    assert_eq!(dsml.content, "</think>x");
-    assert_eq!(dsml.reasoning, None);
-    let codes: Vec<_> = dsml.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, ["unclosed_section", "unopened_reasoning"]);
-    assert_eq!(
-        scan("a</think>b"),
-        ["T\"a</think>\"", "D:unopened_reasoning", "T\"b\""]
-    );
-}
-
-/// Rule 2 and 9: structure that breaks is released as text with a diagnostic.
-#[test]
-fn broken_structure_is_text() {
-    assert_eq!(
-        scan("<invoker> and <invoke> and <invoke name=\"a b\"> and <invoke name=\"\">"),
-        [
-            "T\"<invoker> and <invoke>\"",
-            "D:missing_name",
-            "T\" and <invoke name=\\\"a b\\\">\"",
-            "D:invalid_name",
-            "T\" and <invoke name=\\\"\\\">\"",
-            "D:invalid_name",
-        ]
-    );
-    assert_eq!(
-        scan("<invoke name=\"a\">junk</invoke>"),
-        [
-            "<CallOpen>",
-            "E\" name=\\\"a\\\">\"",
-            "S0:a",
-            "D:malformed_call",
-            "X0:Invalid",
-            "T\"junk</invoke>\"",
-        ]
-    );
-    assert_eq!(
-        scan("<invoke name=\"a\"><parameter>v</parameter></invoke>"),
-        [
-            "<CallOpen>",
-            "E\" name=\\\"a\\\">\"",
-            "S0:a",
-            "<ParamOpen>",
-            "E\">\"",
-            "D:missing_key",
-            "X0:Invalid",
-            "T\"v</parameter></invoke>\"",
-        ]
-    );
+fn malformed_parameter_tag_breaks_the_call() {
     assert_eq!(
         scan("<invoke name=\"a\"><parameter name=k<b>x</parameter></invoke>")[3..7],
         [
@@ -692,33 +346,6 @@ fn broken_structure_is_text() {
             "X0:Invalid",
             "T\"<b>x</parameter></invoke>\""
         ]
-    );
-    for input in [
-        "<invoke name=\"a\">junk</invoke>",
-        "<invoke name=\"a\"><parameter>v</parameter></invoke>",
-        "x <invoke name=\"a\"><parameter name=k<b>x</parameter></invoke> y",
-    ] {
-        assert_eq!(completion(input).content, input);
-    }
-    // A wrapper mentioned in prose stays text (whatever follows it is not structure).
-    assert_eq!(
-        scan("Use <tool_calls> to wrap."),
-        ["T\"Use <tool_calls> to wrap.\""]
-    );
-    assert_eq!(
-        scan("<tool_calls>\n<think>x</think>"),
-        [
-            "T\"<tool_calls>\\n\"",
-            "<ReasoningOpen>",
-            "R+",
-            "R\"x\"",
-            "<ReasoningClose>",
-            "R-"
-        ]
-    );
-    assert_eq!(
-        scan("<function_calls><invoker>"),
-        ["T\"<function_calls><invoker>\""]
     );
 }
 
@@ -1021,25 +648,3 @@ const MARKUP_PIECES: &[&str] = &[
     "<｜end▁of▁sentence｜>",
     "<function_results>",
 ];
-
-/// A parameter tag at the start of a line ends a value whose `</parameter>` is missing
-/// (parameters do not nest), as in anthropic and minimax; inside a line it is value text
-/// (a fresh-eyes find: the next parameter was swallowed).
-#[test]
-fn line_initial_parameter_ends_an_unclosed_value() {
-    let input = "<invoke name=\"shell\">\n<parameter name=\"cmd\">ls\n<parameter name=\"n\">2</parameter>\n</invoke>";
-    let healed = completion(input);
-    assert_eq!(
-        calls(&healed),
-        [call("shell", json!({"cmd": "ls", "n": 2}))]
-    );
-    assert_eq!(codes(&healed), ["unclosed_parameter"]);
-    let inline = "<invoke name=\"w\"><parameter name=\"text\">see <parameter name=\"n\"> here</parameter></invoke>";
-    assert_eq!(
-        harness::calls(&completion(inline)),
-        [harness::call(
-            "w",
-            json!({"text": "see <parameter name=\"n\"> here"})
-        )]
-    );
-}

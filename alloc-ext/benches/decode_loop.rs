@@ -4,7 +4,7 @@
 //! chunks, next to the core scanner alone on the same chunks.
 //!
 //! Three loops per cell:
-//! - `core`: the scanner with a counting sink (`benches/inputs.rs`), the floor;
+//! - `core`: the scanner with a counting sink (`benches/inputs/counts.rs`), the floor;
 //! - `borrowed`: [`DeltaStream::delta`] (buffers reused) and [`write_chunk`] into one
 //!   reused `Vec<u8>`, what a server should call;
 //! - `owned`: [`DeltaStream::take_delta`], [`ChunkDelta::to_openai`] and serde_json, the
@@ -21,7 +21,7 @@ use inband_alloc::assemble::AssembleOptions;
 use inband_alloc::stream::{write_chunk, ChunkMeta, DeltaStream, Retain};
 use serde_json::{json, Value};
 
-#[path = "../../benches/inputs.rs"]
+#[path = "../../benches/inputs/mod.rs"]
 mod inputs;
 
 use inputs::Input;

@@ -15,7 +15,7 @@ use inband::{Dialect, Scanner};
 use inband_alloc::assemble::{assemble, AssembleOptions};
 use inband_alloc::stream::{write_chunk, ChunkMeta, DeltaStream, Retain};
 
-#[path = "../../benches/inputs.rs"]
+#[path = "../../benches/inputs/mod.rs"]
 mod inputs;
 
 use inputs::Input;

@@ -146,50 +146,13 @@ impl LiteralValue {
 
     /// [`Self::value`], writing to `out`, which an undecided `(` holds back.
     fn convert(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
-        if let Some(raw) = &mut self.raw {
-            raw.text.extend_from_slice(bytes);
-            if piece != Piece::Punct {
-                return;
-            }
-            // Only structure counts: brackets inside strings are data.
-            for (k, &b) in bytes.iter().enumerate() {
-                match b {
-                    b'(' | b'[' | b'{' => raw.depth += 1,
-                    b')' | b']' | b'}' => raw.depth = raw.depth.saturating_sub(1),
-                    _ => {}
-                }
-                if raw.depth == 0 {
-                    // The call closed: its text is a bare word, which may go on.
-                    let rest = bytes.len() - k - 1;
-                    let mut raw = self.raw.take().unwrap_or_default();
-                    raw.text.truncate(raw.text.len() - rest);
-                    self.bare = raw.text;
-                    self.after_bare = true;
-                    self.repaired = true;
-                    if rest > 0 {
-                        self.convert(piece, &bytes[k + 1..], out);
-                    }
-                    return;
-                }
-            }
+        if self.gathers_call(piece, bytes, out) {
             return;
         }
-        // A quote split into fragments is one quote.
-        let repeat = self.last == Some(piece);
-        self.last = Some(piece);
-        if piece == Piece::StringOpen {
-            let f = bytes.iter().any(|b| b.eq_ignore_ascii_case(&b'f'));
-            if repeat {
-                self.fstring |= f;
-            } else {
-                self.fstring = f;
-                self.field = 0;
-            }
-        }
-        if repeat && matches!(piece, Piece::StringOpen | Piece::StringClose) {
-            return;
-        }
+        let repeat = self.note_piece(piece, bytes);
         match piece {
+            // A quote split into fragments is one quote: a later fragment writes nothing.
+            Piece::StringOpen | Piece::StringClose if repeat => return,
             Piece::Space => {
                 if self.after_bare {
                     self.space.extend_from_slice(bytes);
@@ -211,20 +174,90 @@ impl LiteralValue {
                 self.string = true;
                 return;
             }
+            Piece::Punct
+                if self.after_bare
+                    && self.space.is_empty()
+                    && matches!(bytes.first(), Some(b'(' | b'[')) =>
+            {
+                return self.open_call(bytes, out);
+            }
             _ => {}
         }
-        if piece == Piece::Punct && self.after_bare && self.space.is_empty() {
-            if let Some(&open @ (b'(' | b'[')) = bytes.first() {
-                // A call (or subscript) written as a value: its text is the value.
-                let mut text = std::mem::take(&mut self.bare);
-                text.push(open);
-                self.after_bare = false;
-                self.raw = Some(RawElement { text, depth: 1 });
-                self.convert(piece, &bytes[1..], out);
-                return;
+        self.settle(out);
+        self.write_piece(piece, bytes, out);
+    }
+
+    /// Inside a call written as a value, true: the piece is part of the call's text,
+    /// gathered (and its structure counted) until the brackets balance, since the call is
+    /// one string value; what follows the call in the piece goes on as usual.
+    #[inline]
+    fn gathers_call(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) -> bool {
+        let Some(raw) = &mut self.raw else {
+            return false;
+        };
+        raw.text.extend_from_slice(bytes);
+        if piece != Piece::Punct {
+            return true;
+        }
+        // Only structure counts: brackets inside strings are data.
+        for (k, &b) in bytes.iter().enumerate() {
+            match b {
+                b'(' | b'[' | b'{' => raw.depth += 1,
+                b')' | b']' | b'}' => raw.depth = raw.depth.saturating_sub(1),
+                _ => {}
+            }
+            if raw.depth == 0 {
+                // The call closed: its text is a bare word, which may go on.
+                let rest = bytes.len() - k - 1;
+                let mut raw = self.raw.take().unwrap_or_default();
+                raw.text.truncate(raw.text.len() - rest);
+                self.bare = raw.text;
+                self.after_bare = true;
+                self.repaired = true;
+                if rest > 0 {
+                    self.convert(piece, &bytes[k + 1..], out);
+                }
+                return true;
             }
         }
-        self.settle(out);
+        true
+    }
+
+    /// Notes `piece` as the last one, and whether a string it opens is an f-string; true
+    /// when the last piece was of the same kind, which for a quote means a fragment of the
+    /// same quote (the scanner may split one across chunks).
+    #[inline]
+    fn note_piece(&mut self, piece: Piece, bytes: &[u8]) -> bool {
+        let repeat = self.last == Some(piece);
+        self.last = Some(piece);
+        if piece == Piece::StringOpen {
+            let f = bytes.iter().any(|b| b.eq_ignore_ascii_case(&b'f'));
+            if repeat {
+                self.fstring |= f;
+            } else {
+                self.fstring = f;
+                self.field = 0;
+            }
+        }
+        repeat
+    }
+
+    /// Punctuation `bytes` opening with `(` or `[` right after a bare word: the word is a
+    /// call (or subscript) written as a value, whose text is the value, so the text is
+    /// gathered from here on as a [`RawElement`].
+    #[inline]
+    fn open_call(&mut self, bytes: &[u8], out: &mut Vec<u8>) {
+        let mut text = std::mem::take(&mut self.bare);
+        text.push(bytes[0]);
+        self.after_bare = false;
+        self.raw = Some(RawElement { text, depth: 1 });
+        self.convert(Piece::Punct, &bytes[1..], out);
+    }
+
+    /// Writes a piece that nothing earlier holds back: punctuation, a string's quotes and
+    /// contents, each decoded as its kind says.
+    #[inline]
+    fn write_piece(&mut self, piece: Piece, bytes: &[u8], out: &mut Vec<u8>) {
         match piece {
             Piece::Punct => {
                 for &b in bytes {
@@ -431,6 +464,7 @@ impl LiteralValue {
     }
 
     /// One byte of escaped string contents.
+    #[inline]
     fn escaped(&mut self, b: u8, out: &mut Vec<u8>) {
         if self.escape.is_empty() {
             if b == b'\\' {
@@ -443,61 +477,109 @@ impl LiteralValue {
             return;
         }
         self.escape.push(b);
-        let esc = &self.escape[1..];
         let python = self.kind == ValueKind::Python;
-        let done = match esc[0] {
-            b'0'..=b'7' => {
-                let digits = esc.iter().take_while(|d| matches!(d, b'0'..=b'7')).count();
-                if digits == esc.len() && digits < 3 {
-                    return;
+        match self.escape[1] {
+            b'0'..=b'7' => self.octal_escape(out),
+            b'x' | b'u' | b'U' => self.hex_escape(python, out),
+            b'N' if python => self.name_escape(out),
+            other => self.one_byte_escape(other, python, out),
+        }
+    }
+
+    /// `\NNN`, up to three octal digits: the escape is only known to have ended at its
+    /// third digit or at the first byte that is not one, which is then contents again.
+    #[inline]
+    fn octal_escape(&mut self, out: &mut Vec<u8>) {
+        let esc = &self.escape[1..];
+        let digits = esc.iter().take_while(|d| matches!(d, b'0'..=b'7')).count();
+        if digits == esc.len() && digits < 3 {
+            return;
+        }
+        let value = esc[..digits]
+            .iter()
+            .fold(0u32, |n, d| n * 8 + u32::from(d - b'0'));
+        let rest = esc[digits..].to_vec();
+        self.escape.clear();
+        self.code_point(value, out);
+        for b in rest {
+            self.escaped(b, out);
+        }
+    }
+
+    /// `\xHH`, `\uHHHH` and (Python only) `\UHHHHHHHH`: held until all their digits have
+    /// come, since a code point is written whole; a non-hex digit, or `\U` in a Gemma
+    /// string, is not an escape and its text is kept.
+    #[inline]
+    fn hex_escape(&mut self, python: bool, out: &mut Vec<u8>) {
+        let esc = &self.escape[1..];
+        let want = match esc[0] {
+            b'x' => 2,
+            b'u' => 4,
+            _ if python => 8,
+            _ => 0,
+        };
+        let hex = &esc[1..];
+        if want == 0 || !hex.last().is_none_or(u8::is_ascii_hexdigit) {
+            // Not an escape Python accepts: its text is kept.
+            self.repaired = true;
+            let text = std::mem::take(&mut self.escape);
+            let (last, text) = text.split_last().unwrap_or((&0, &[]));
+            if want == 0 {
+                for &c in text {
+                    self.char_byte(c, out);
                 }
-                let value = esc[..digits]
-                    .iter()
-                    .fold(0u32, |n, d| n * 8 + u32::from(d - b'0'));
-                let rest = esc[digits..].to_vec();
-                self.escape.clear();
-                self.code_point(value, out);
-                for b in rest {
-                    self.escaped(b, out);
+                self.char_byte(*last, out);
+            } else {
+                for &c in text {
+                    self.char_byte(c, out);
                 }
-                return;
+                self.escaped(*last, out);
             }
-            b'x' | b'u' | b'U' => {
-                let want = match esc[0] {
-                    b'x' => 2,
-                    b'u' => 4,
-                    _ if python => 8,
-                    _ => 0,
-                };
-                let hex = &esc[1..];
-                if want == 0 || !hex.last().is_none_or(u8::is_ascii_hexdigit) {
-                    // Not an escape Python accepts: its text is kept.
-                    self.repaired = true;
-                    let text = std::mem::take(&mut self.escape);
-                    let (last, text) = text.split_last().unwrap_or((&0, &[]));
-                    if want == 0 {
-                        for &c in text {
-                            self.char_byte(c, out);
-                        }
-                        self.char_byte(*last, out);
-                    } else {
-                        for &c in text {
-                            self.char_byte(c, out);
-                        }
-                        self.escaped(*last, out);
-                    }
-                    return;
-                }
-                if hex.len() < want {
-                    return;
-                }
-                let value = hex
-                    .iter()
-                    .fold(0u32, |n, d| n * 16 + (*d as char).to_digit(16).unwrap_or(0));
-                self.escape.clear();
-                self.code_point(value, out);
-                return;
-            }
+            return;
+        }
+        if hex.len() < want {
+            return;
+        }
+        let value = hex
+            .iter()
+            .fold(0u32, |n, d| n * 16 + (*d as char).to_digit(16).unwrap_or(0));
+        self.escape.clear();
+        self.code_point(value, out);
+    }
+
+    /// `\N{NAME}` (Python): the name table is not carried, so the escape is kept as
+    /// written (a repair), gathered whole so that its braces are not an f-string field.
+    #[inline]
+    fn name_escape(&mut self, out: &mut Vec<u8>) {
+        let esc = &self.escape[1..];
+        let name = &esc[1..];
+        let whole = match name {
+            [] => return,
+            [b'{'] => return,
+            [b'{', .., b'}'] => true,
+            [b'{', .., last] if is_name_byte(*last) && esc.len() <= MAX_NAME_ESCAPE => return,
+            _ => false,
+        };
+        self.repaired = true;
+        let text = std::mem::take(&mut self.escape);
+        let (kept, rest) = if whole {
+            (&text[..], &[][..])
+        } else {
+            text.split_at(text.len() - 1)
+        };
+        self.flush_high(out);
+        push_escaped(kept, out);
+        for &c in rest {
+            self.escaped(c, out);
+        }
+    }
+
+    /// An escape complete at its one byte after the backslash, `c`: a control or quote
+    /// character, a backslash-newline (nothing), or an unknown escape, which keeps its
+    /// backslash as Python does.
+    #[inline]
+    fn one_byte_escape(&mut self, c: u8, python: bool, out: &mut Vec<u8>) {
+        let done = match c {
             b'\n' => None,
             b'n' => Some(b'\n'),
             b't' => Some(b'\t'),
@@ -510,34 +592,6 @@ impl LiteralValue {
             b'f' => Some(0x0c),
             b'v' if python => Some(0x0b),
             b'/' if !python => Some(b'/'),
-            b'N' if python => {
-                // `\N{NAME}`: the name table is not carried, so the escape is kept as
-                // written (a repair), gathered whole so that its braces are not an
-                // f-string field.
-                let name = &esc[1..];
-                let whole = match name {
-                    [] => return,
-                    [b'{'] => return,
-                    [b'{', .., b'}'] => true,
-                    [b'{', .., last] if is_name_byte(*last) && esc.len() <= MAX_NAME_ESCAPE => {
-                        return
-                    }
-                    _ => false,
-                };
-                self.repaired = true;
-                let text = std::mem::take(&mut self.escape);
-                let (kept, rest) = if whole {
-                    (&text[..], &[][..])
-                } else {
-                    text.split_at(text.len() - 1)
-                };
-                self.flush_high(out);
-                push_escaped(kept, out);
-                for &c in rest {
-                    self.escaped(c, out);
-                }
-                return;
-            }
             other => {
                 // Unknown escapes keep their backslash (Python); `\N{…}` names are not
                 // decoded.

@@ -56,31 +56,11 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
     let Value::Object(mut request) = value else {
         return Err(ApiError::invalid(None, "the body is not a JSON object"));
     };
-    let model = match request.get("model") {
-        Some(Value::String(model)) if !model.is_empty() => model.clone(),
-        _ => {
-            return Err(ApiError::invalid(
-                Some("model"),
-                "`model` must be a non-empty string",
-            ))
-        }
-    };
+    let model = read_model(&request)?;
     let stream = flag(&request, "stream", false)?;
     let parallel = flag(&request, "parallel_tool_calls", true)?;
-    let raw_messages = match request.get("messages") {
-        Some(Value::Array(list)) if !list.is_empty() => list.clone(),
-        _ => {
-            return Err(ApiError::invalid(
-                Some("messages"),
-                "`messages` must be a non-empty array",
-            ))
-        }
-    };
-    let tools_json = match request.remove("tools") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(list)) => list,
-        Some(_) => return Err(ApiError::invalid(Some("tools"), "`tools` must be an array")),
-    };
+    let raw_messages = read_messages(&request)?;
+    let tools_json = take_tools(&mut request)?;
     let choice = Choice::read(request.remove("tool_choice"))?;
     request.remove("parallel_tool_calls");
     let has_tools = !tools_json.is_empty();
@@ -118,18 +98,7 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
         request.insert("messages".into(), messages);
     }
     request.insert("stream".into(), Value::Bool(true));
-    // The non-streaming reply reports usage; the streaming one when the client asked.
-    let usage = !stream
-        || request
-            .get("stream_options")
-            .and_then(|o| o.get("include_usage"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-    if usage {
-        request.insert("stream_options".into(), json!({"include_usage": true}));
-    } else {
-        request.remove("stream_options");
-    }
+    set_stream_options(&mut request, stream);
     let decode = if has_tools {
         Decode::Inband(dialect)
     } else {
@@ -151,6 +120,54 @@ pub fn prepare(body: &[u8], policy: Policy<'_>) -> Result<Prepared, ApiError> {
             seed: policy.seed,
         }),
     })
+}
+
+/// `model`, which picks the dialect and is echoed in every reply, so it must be there.
+fn read_model(request: &Map<String, Value>) -> Result<String, ApiError> {
+    match request.get("model") {
+        Some(Value::String(model)) if !model.is_empty() => Ok(model.clone()),
+        _ => Err(ApiError::invalid(
+            Some("model"),
+            "`model` must be a non-empty string",
+        )),
+    }
+}
+
+/// `messages`, copied out: the history is re-encoded from them while the request keeps
+/// them in case it goes up as sent.
+fn read_messages(request: &Map<String, Value>) -> Result<Vec<Value>, ApiError> {
+    match request.get("messages") {
+        Some(Value::Array(list)) if !list.is_empty() => Ok(list.clone()),
+        _ => Err(ApiError::invalid(
+            Some("messages"),
+            "`messages` must be a non-empty array",
+        )),
+    }
+}
+
+/// `tools`, taken out of the request: the upstream sees them only as the tool prompt.
+fn take_tools(request: &mut Map<String, Value>) -> Result<Vec<Value>, ApiError> {
+    match request.remove("tools") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(list)) => Ok(list),
+        Some(_) => Err(ApiError::invalid(Some("tools"), "`tools` must be an array")),
+    }
+}
+
+/// The upstream is always asked to stream, so usage must be asked for explicitly: the
+/// non-streaming reply reports usage; the streaming one when the client asked.
+fn set_stream_options(request: &mut Map<String, Value>, stream: bool) {
+    let usage = !stream
+        || request
+            .get("stream_options")
+            .and_then(|o| o.get("include_usage"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+    if usage {
+        request.insert("stream_options".into(), json!({"include_usage": true}));
+    } else {
+        request.remove("stream_options");
+    }
 }
 
 /// The messages in `dialect` for the upstream: history re-encoded, the tool prompt added.

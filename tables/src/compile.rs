@@ -156,7 +156,57 @@ pub fn max_delimiter_len(dialects: &[CompiledDialect]) -> usize {
         .unwrap_or(0)
 }
 
+/// Compiles one mode: aho-corasick's DFA, explored, re-numbered, byte-classed and
+/// premultiplied into the core's table layout. The steps are separate functions so that
+/// each invariant the core relies on is checked next to the step that establishes it.
 fn compile_mode(dialect: &str, mode: &ModeSpec) -> Result<CompiledMode, TableError> {
+    let (dfa, start) = build_dfa(dialect, mode)?;
+    let explored = explore(&dfa, start);
+    let numbering = Numbering::new(&dfa, &explored, mode.delimiters.len());
+    let rows = numbering.rows(&dfa, &explored);
+    let states = numbering.order.len();
+    let first_match = numbering.first_match;
+
+    let classing = ByteClasses::new(mode, &rows);
+    let class_count = classing.representative.len();
+    let stride = class_count.next_power_of_two();
+    let stride_log2 = stride.trailing_zeros() as u8;
+    if (states - 1) << stride_log2 > usize::from(u16::MAX) {
+        return Err(TableError::TooManyStates {
+            dialect: dialect.to_owned(),
+            mode: mode.name.clone(),
+            states,
+            stride,
+        });
+    }
+    let trans = premultiplied_table(&rows, &classing.representative, stride_log2);
+
+    let depth: Vec<u8> = numbering
+        .order
+        .iter()
+        .map(|&old| u8::try_from(explored.distance[old]).expect("depth <= MAX_DELIMITER_CAP"))
+        .collect();
+    let matched = matched_delimiters(&dfa, &explored, &numbering, &depth, mode);
+    let (starts, first_bytes) = delimiter_starts(mode);
+
+    Ok(CompiledMode {
+        name: mode.name.clone(),
+        classes: classing.classes,
+        class_count,
+        stride_log2,
+        trans,
+        depth,
+        match_min: premultiply(first_match, stride_log2),
+        matched,
+        first_bytes,
+        starts,
+        delimiters: mode.delimiters.clone(),
+    })
+}
+
+/// aho-corasick's unanchored standard DFA over the mode's delimiters and its start state;
+/// its refusals become [`TableError::Automaton`] naming the dialect and mode.
+fn build_dfa(dialect: &str, mode: &ModeSpec) -> Result<(DFA, StateID), TableError> {
     let err_automaton = |message: String| TableError::Automaton {
         dialect: dialect.to_owned(),
         mode: mode.name.clone(),
@@ -171,10 +221,24 @@ fn compile_mode(dialect: &str, mode: &ModeSpec) -> Result<CompiledMode, TableErr
     let start = dfa
         .start_state(Anchored::No)
         .map_err(|err| err_automaton(err.to_string()))?;
+    Ok((dfa, start))
+}
 
-    // Breadth-first exploration: `found[i]` is the i-th state reached, `distance[i]` its
-    // distance from the start. In an Aho–Corasick DFA every state is a trie node, reached
-    // first by its own string, so the distance is the trie depth.
+/// The states of aho-corasick's DFA in breadth-first order from the start, which is the
+/// only order its public `Automaton` trait lets the generator walk them in.
+struct Explored {
+    /// `found[i]` is the i-th state reached.
+    found: Vec<StateID>,
+    /// `distance[i]` is the distance of `found[i]` from the start.
+    distance: Vec<usize>,
+    /// The index in `found` of each state.
+    seen: HashMap<StateID, usize>,
+}
+
+/// Breadth-first exploration from `start`. In an Aho–Corasick DFA every state is a trie
+/// node, reached first by its own string, so the distance found is the trie depth, which
+/// the core reads as the number of bytes a state holds back.
+fn explore(dfa: &DFA, start: StateID) -> Explored {
     let mut found: Vec<StateID> = vec![start];
     let mut distance: Vec<usize> = vec![0];
     let mut seen: HashMap<StateID, usize> = HashMap::from([(start, 0)]);
@@ -194,104 +258,161 @@ fn compile_mode(dialect: &str, mode: &ModeSpec) -> Result<CompiledMode, TableErr
             }
         }
     }
-
-    // Re-number: the start first, then the other non-match states, then the match states,
-    // each group in breadth-first order. `order[new] = old`, `index[old] = new`.
-    assert!(
-        !dfa.is_match(start),
-        "the start state cannot match: no delimiter is empty"
-    );
-    let (matching, plain): (Vec<usize>, Vec<usize>) =
-        (1..found.len()).partition(|&old| dfa.is_match(found[old]));
-    let order: Vec<usize> = [0].into_iter().chain(plain).chain(matching).collect();
-    let mut index = vec![0usize; found.len()];
-    for (new, &old) in order.iter().enumerate() {
-        index[old] = new;
+    Explored {
+        found,
+        distance,
+        seen,
     }
-    let states = order.len();
-    let first_match = states - mode.delimiters.len();
-    assert!(
-        order[first_match..]
-            .iter()
-            .all(|&old| dfa.is_match(found[old]))
-            && order[..first_match]
+}
+
+/// The core's state numbering: the start first, then the other non-match states, then the
+/// match states, each group in breadth-first order, so that "is a match" is one comparison
+/// against `match_min`.
+struct Numbering {
+    /// `order[new] = old`: the exploration index of each new state index.
+    order: Vec<usize>,
+    /// `index[old] = new`.
+    index: Vec<usize>,
+    /// The new index of the first match state.
+    first_match: usize,
+}
+
+impl Numbering {
+    /// Re-numbers `explored`, checking that the match states are exactly one per delimiter,
+    /// which `matched` (one delimiter index per match state) needs.
+    fn new(dfa: &DFA, explored: &Explored, delimiters: usize) -> Self {
+        let found = &explored.found;
+        assert!(
+            !dfa.is_match(found[0]),
+            "the start state cannot match: no delimiter is empty"
+        );
+        let (matching, plain): (Vec<usize>, Vec<usize>) =
+            (1..found.len()).partition(|&old| dfa.is_match(found[old]));
+        let order: Vec<usize> = [0].into_iter().chain(plain).chain(matching).collect();
+        let mut index = vec![0usize; found.len()];
+        for (new, &old) in order.iter().enumerate() {
+            index[old] = new;
+        }
+        let first_match = order.len() - delimiters;
+        assert!(
+            order[first_match..]
                 .iter()
-                .all(|&old| !dfa.is_match(found[old])),
-        "each delimiter of a substring-free set has exactly one match state"
-    );
-
-    // The unclassed table: `rows[new][byte]` = new index of the next state.
-    let rows: Vec<Vec<usize>> = order
-        .iter()
-        .map(|&old| {
-            (0..=255u8)
-                .map(|byte| index[seen[&dfa.next_state(Anchored::No, found[old], byte)]])
-                .collect()
-        })
-        .collect();
-
-    // Byte classes: bytes whose transition column is identical across all states share a
-    // class. Class 0 is the class of the bytes no delimiter contains (they all lead back to
-    // the start from everywhere); the other classes are numbered by their smallest byte.
-    let mut used = [false; 256];
-    for (bytes, _) in &mode.delimiters {
-        for &byte in bytes {
-            used[usize::from(byte)] = true;
+                .all(|&old| dfa.is_match(found[old]))
+                && order[..first_match]
+                    .iter()
+                    .all(|&old| !dfa.is_match(found[old])),
+            "each delimiter of a substring-free set has exactly one match state"
+        );
+        Numbering {
+            order,
+            index,
+            first_match,
         }
     }
-    let column = |byte: usize| -> Vec<usize> { rows.iter().map(|row| row[byte]).collect() };
-    let mut class_columns: Vec<Vec<usize>> = Vec::new();
-    let mut representative: Vec<usize> = Vec::new();
-    if let Some(unused) = (0..256).find(|&byte| !used[byte]) {
-        class_columns.push(column(unused));
-        representative.push(unused);
-    }
-    let mut classes = [0u8; 256];
-    for byte in 0..256 {
-        let col = column(byte);
-        let class = match class_columns.iter().position(|seen| *seen == col) {
-            Some(class) => class,
-            None => {
-                class_columns.push(col);
-                representative.push(byte);
-                class_columns.len() - 1
-            }
-        };
-        classes[byte] = u8::try_from(class).expect("at most 256 classes");
-        debug_assert!(
-            used[byte] || class == 0,
-            "an unused byte is always in class 0"
-        );
-    }
-    let class_count = class_columns.len();
-    let stride = class_count.next_power_of_two();
-    let stride_log2 = stride.trailing_zeros() as u8;
-    if (states - 1) << stride_log2 > usize::from(u16::MAX) {
-        return Err(TableError::TooManyStates {
-            dialect: dialect.to_owned(),
-            mode: mode.name.clone(),
-            states,
-            stride,
-        });
-    }
-    let premultiply = |new: usize| -> u16 { (new << stride_log2) as u16 };
 
-    let mut trans = vec![0u16; states << stride_log2];
+    /// The unclassed table, `rows[new][byte]` = new index of the next state: the full
+    /// 256-column form that byte classes are then derived from.
+    fn rows(&self, dfa: &DFA, explored: &Explored) -> Vec<Vec<usize>> {
+        self.order
+            .iter()
+            .map(|&old| {
+                (0..=255u8)
+                    .map(|byte| {
+                        let next = dfa.next_state(Anchored::No, explored.found[old], byte);
+                        self.index[explored.seen[&next]]
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The table's own byte classes, derived from the transitions rather than taken from
+/// aho-corasick, so that class 0 is the class of every byte no delimiter contains, as the
+/// core's `Dfa::classes` documents.
+struct ByteClasses {
+    /// Byte → class.
+    classes: [u8; 256],
+    /// A byte of each class, by class: the column of `rows` a class's transitions copy.
+    representative: Vec<usize>,
+}
+
+impl ByteClasses {
+    /// Bytes whose transition column is identical across all states share a class. Class 0
+    /// is the class of the bytes no delimiter contains (they all lead back to the start from
+    /// everywhere); the other classes are numbered by their smallest byte.
+    fn new(mode: &ModeSpec, rows: &[Vec<usize>]) -> Self {
+        let mut used = [false; 256];
+        for (bytes, _) in &mode.delimiters {
+            for &byte in bytes {
+                used[usize::from(byte)] = true;
+            }
+        }
+        let column = |byte: usize| -> Vec<usize> { rows.iter().map(|row| row[byte]).collect() };
+        let mut class_columns: Vec<Vec<usize>> = Vec::new();
+        let mut representative: Vec<usize> = Vec::new();
+        if let Some(unused) = (0..256).find(|&byte| !used[byte]) {
+            class_columns.push(column(unused));
+            representative.push(unused);
+        }
+        let mut classes = [0u8; 256];
+        for byte in 0..256 {
+            let col = column(byte);
+            let class = match class_columns.iter().position(|seen| *seen == col) {
+                Some(class) => class,
+                None => {
+                    class_columns.push(col);
+                    representative.push(byte);
+                    class_columns.len() - 1
+                }
+            };
+            classes[byte] = u8::try_from(class).expect("at most 256 classes");
+            debug_assert!(
+                used[byte] || class == 0,
+                "an unused byte is always in class 0"
+            );
+        }
+        ByteClasses {
+            classes,
+            representative,
+        }
+    }
+}
+
+/// The premultiplied id of new state index `new`: the core indexes `trans` with it
+/// directly, without a multiplication per byte.
+fn premultiply(new: usize, stride_log2: u8) -> u16 {
+    (new << stride_log2) as u16
+}
+
+/// `rows` with one column per class and each row padded to the stride, holding
+/// premultiplied ids; the padding columns stay 0 and are never read.
+fn premultiplied_table(rows: &[Vec<usize>], representative: &[usize], stride_log2: u8) -> Vec<u16> {
+    let mut trans = vec![0u16; rows.len() << stride_log2];
     for (new, row) in rows.iter().enumerate() {
         for (class, &byte) in representative.iter().enumerate() {
-            trans[(new << stride_log2) + class] = premultiply(row[byte]);
+            trans[(new << stride_log2) + class] = premultiply(row[byte], stride_log2);
         }
     }
+    trans
+}
 
-    let depth: Vec<u8> = order
-        .iter()
-        .map(|&old| u8::try_from(distance[old]).expect("depth <= MAX_DELIMITER_CAP"))
-        .collect();
-    let matched: Vec<u8> = order[first_match..]
+/// For each match state, the index of the delimiter it completes, checking the invariants
+/// the core's match handling assumes: one delimiter per match state, whose length is the
+/// state's depth.
+fn matched_delimiters(
+    dfa: &DFA,
+    explored: &Explored,
+    numbering: &Numbering,
+    depth: &[u8],
+    mode: &ModeSpec,
+) -> Vec<u8> {
+    let first_match = numbering.first_match;
+    numbering.order[first_match..]
         .iter()
         .zip(first_match..)
         .map(|(&old, new)| {
-            let sid = found[old];
+            let sid = explored.found[old];
             assert_eq!(dfa.match_len(sid), 1, "no delimiter is a suffix of another");
             let pattern = dfa.match_pattern(sid, 0).as_usize();
             assert_eq!(
@@ -301,8 +422,13 @@ fn compile_mode(dialect: &str, mode: &ModeSpec) -> Result<CompiledMode, TableErr
             );
             u8::try_from(pattern).expect("at most 256 delimiters")
         })
-        .collect();
+        .collect()
+}
 
+/// The bytes that begin a delimiter, as a lookup table and as a sorted list: the core's
+/// skip-ahead hands up to three of them to `memchr` and looks bytes up in the table
+/// otherwise.
+fn delimiter_starts(mode: &ModeSpec) -> ([bool; 256], Vec<u8>) {
     let mut starts = [false; 256];
     for (bytes, _) in &mode.delimiters {
         starts[usize::from(bytes[0])] = true;
@@ -310,20 +436,7 @@ fn compile_mode(dialect: &str, mode: &ModeSpec) -> Result<CompiledMode, TableErr
     let first_bytes = (0..=255u8)
         .filter(|&byte| starts[usize::from(byte)])
         .collect();
-
-    Ok(CompiledMode {
-        name: mode.name.clone(),
-        classes,
-        class_count,
-        stride_log2,
-        trans,
-        depth,
-        match_min: premultiply(first_match),
-        matched,
-        first_bytes,
-        starts,
-        delimiters: mode.delimiters.clone(),
-    })
+    (starts, first_bytes)
 }
 
 #[cfg(test)]

@@ -189,109 +189,91 @@ impl fmt::Display for TableError {
                     "dialect `{dialect}`: no modes (add a `[modes.NAME]` table)"
                 )
             }
-            TableError::InvalidModeName {
-                dialect,
-                mode,
-                reason,
-            } => {
-                write!(
-                    f,
-                    "dialect `{dialect}`, mode `{mode}`: invalid mode name: {reason}"
-                )
+            TableError::InvalidModeName { dialect, mode, .. }
+            | TableError::UnknownRole { dialect, mode, .. }
+            | TableError::EmptyMode { dialect, mode }
+            | TableError::EmptyDelimiter { dialect, mode, .. }
+            | TableError::DelimiterTooLong { dialect, mode, .. }
+            | TableError::DuplicateDelimiter { dialect, mode, .. }
+            | TableError::SubstringDelimiter { dialect, mode, .. }
+            | TableError::TooManyDelimiters { dialect, mode, .. }
+            | TableError::TooManyStates { dialect, mode, .. }
+            | TableError::Automaton { dialect, mode, .. } => {
+                write!(f, "dialect `{dialect}`, mode `{mode}`: ")?;
+                self.fmt_mode_problem(f)
+            }
+        }
+    }
+}
+
+impl TableError {
+    /// The message of an error about one mode, after the prefix naming the dialect and the
+    /// mode, which [`fmt`](fmt::Display::fmt) writes for all of them alike so that every
+    /// such message locates the mode the same way.
+    fn fmt_mode_problem(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::InvalidModeName { reason, .. } => {
+                write!(f, "invalid mode name: {reason}")
             }
             TableError::UnknownRole {
-                dialect,
-                mode,
-                role,
-                delimiter,
+                role, delimiter, ..
             } => {
-                write!(f, "dialect `{dialect}`, mode `{mode}`: ")?;
                 match delimiter {
                     Some(delimiter) => {
                         write!(f, "delimiter {delimiter:?} has unknown role `{role}`")?
                     }
                     None => write!(f, "unknown role `{role}`")?,
                 }
-                write!(f, " (known roles: ")?;
-                for (i, known) in ROLES.iter().enumerate() {
-                    let sep = if i == 0 { "" } else { ", " };
-                    write!(f, "{sep}{}", known.key)?;
-                }
-                write!(f, ")")
+                write_known_roles(f)
             }
-            TableError::EmptyMode { dialect, mode } => {
-                write!(
-                    f,
-                    "dialect `{dialect}`, mode `{mode}`: the mode has no delimiters"
-                )
+            TableError::EmptyMode { .. } => write!(f, "the mode has no delimiters"),
+            TableError::EmptyDelimiter { role, .. } => {
+                write!(f, "delimiter \"\" (role `{role}`) is empty")
             }
-            TableError::EmptyDelimiter {
-                dialect,
-                mode,
-                role,
-            } => write!(
+            TableError::DelimiterTooLong { delimiter, .. } => write!(
                 f,
-                "dialect `{dialect}`, mode `{mode}`: delimiter \"\" (role `{role}`) is empty"
-            ),
-            TableError::DelimiterTooLong {
-                dialect,
-                mode,
-                delimiter,
-            } => write!(
-                f,
-                "dialect `{dialect}`, mode `{mode}`: delimiter {delimiter:?} is {} bytes long, \
+                "delimiter {delimiter:?} is {} bytes long, \
                  more than the delimiter length cap MAX_DELIMITER_CAP = {MAX_DELIMITER_CAP}",
                 delimiter.len()
             ),
-            TableError::DuplicateDelimiter {
-                dialect,
-                mode,
-                delimiter,
-            } => write!(
-                f,
-                "dialect `{dialect}`, mode `{mode}`: delimiter {delimiter:?} is listed twice"
-            ),
+            TableError::DuplicateDelimiter { delimiter, .. } => {
+                write!(f, "delimiter {delimiter:?} is listed twice")
+            }
             TableError::SubstringDelimiter {
-                dialect,
-                mode,
-                delimiter,
-                within,
+                delimiter, within, ..
             } => write!(
                 f,
-                "dialect `{dialect}`, mode `{mode}`: delimiter {delimiter:?} is a substring of \
+                "delimiter {delimiter:?} is a substring of \
                  delimiter {within:?}; the delimiters of a mode must be substring-free so that \
                  the first match the scanner completes is the leftmost"
             ),
-            TableError::TooManyDelimiters {
-                dialect,
-                mode,
-                count,
-            } => write!(
+            TableError::TooManyDelimiters { count, .. } => write!(
                 f,
-                "dialect `{dialect}`, mode `{mode}`: {count} delimiters, more than the 256 a \
+                "{count} delimiters, more than the 256 a \
                  `u8` delimiter index can name"
             ),
-            TableError::TooManyStates {
-                dialect,
-                mode,
-                states,
-                stride,
-            } => write!(
+            TableError::TooManyStates { states, stride, .. } => write!(
                 f,
-                "dialect `{dialect}`, mode `{mode}`: {states} states of stride {stride} do not \
+                "{states} states of stride {stride} do not \
                  fit premultiplied `u16` state ids"
             ),
-            TableError::Automaton {
-                dialect,
-                mode,
-                message,
-            } => write!(
-                f,
-                "dialect `{dialect}`, mode `{mode}`: aho-corasick could not build the DFA: \
-                 {message}"
-            ),
+            TableError::Automaton { message, .. } => {
+                write!(f, "aho-corasick could not build the DFA: {message}")
+            }
+            _ => unreachable!("fmt writes the errors that are not about one mode itself"),
         }
     }
+}
+
+/// The list of every key of [`ROLES`] that ends an unknown-role message, so that a
+/// misspelt role can be corrected from the message alone.
+fn write_known_roles(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    write!(f, " (known roles: ")?;
+    for (i, known) in ROLES.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        write!(f, "{sep}{}", known.key)?;
+    }
+    write!(f, ")")
 }
 
 impl std::error::Error for TableError {}

@@ -135,24 +135,7 @@ fn parse_mode(
     roles: &BTreeMap<String, Vec<String>>,
 ) -> Result<ModeSpec, TableError> {
     let err_mode = || (dialect.to_owned(), mode.to_owned());
-    if !is_lower_ident(mode, false) {
-        let (dialect, mode) = err_mode();
-        let reason = "not a lowercase Rust identifier (`[a-z][a-z0-9_]*`)";
-        return Err(TableError::InvalidModeName {
-            dialect,
-            mode,
-            reason,
-        });
-    }
-    if mode == "source" {
-        let (dialect, mode) = err_mode();
-        let reason = "`source` is reserved for the dialect's `SOURCE` constant";
-        return Err(TableError::InvalidModeName {
-            dialect,
-            mode,
-            reason,
-        });
-    }
+    check_mode_name(dialect, mode)?;
     if let Some((key, list)) = roles.iter().find(|(key, _)| role(key).is_none()) {
         let (dialect, mode) = err_mode();
         let delimiter = list.first().cloned();
@@ -163,11 +146,56 @@ fn parse_mode(
             delimiter,
         });
     }
+    let delimiters = ordered_delimiters(dialect, mode, roles)?;
+    if delimiters.is_empty() {
+        let (dialect, mode) = err_mode();
+        return Err(TableError::EmptyMode { dialect, mode });
+    }
+    if delimiters.len() > 256 {
+        let (dialect, mode) = err_mode();
+        return Err(TableError::TooManyDelimiters {
+            dialect,
+            mode,
+            count: delimiters.len(),
+        });
+    }
+    check_substring_free(dialect, mode, &delimiters)?;
+    Ok(ModeSpec {
+        name: mode.to_owned(),
+        delimiters,
+    })
+}
 
+/// A mode name becomes a Rust identifier in the generated code (mode `content` is the
+/// static `CONTENT` of its dialect's module), so it must be one, and its upper case must
+/// not clash with the `SOURCE` constant emitted next to the modes.
+fn check_mode_name(dialect: &str, mode: &str) -> Result<(), TableError> {
+    let reason = if !is_lower_ident(mode, false) {
+        "not a lowercase Rust identifier (`[a-z][a-z0-9_]*`)"
+    } else if mode == "source" {
+        "`source` is reserved for the dialect's `SOURCE` constant"
+    } else {
+        return Ok(());
+    };
+    Err(TableError::InvalidModeName {
+        dialect: dialect.to_owned(),
+        mode: mode.to_owned(),
+        reason,
+    })
+}
+
+/// The delimiters of a mode in [`ROLES`] order, then table order, as the generated
+/// `delimiters` array lists them; each is checked as it is taken (not empty, within
+/// [`MAX_DELIMITER_CAP`], not listed before), so that the error names the first bad one.
+fn ordered_delimiters(
+    dialect: &str,
+    mode: &str,
+    roles: &BTreeMap<String, Vec<String>>,
+) -> Result<Vec<(Vec<u8>, &'static str)>, TableError> {
     let mut delimiters: Vec<(Vec<u8>, &'static str)> = Vec::new();
     for role in ROLES {
         for delimiter in roles.get(role.key).into_iter().flatten() {
-            let (dialect, mode) = err_mode();
+            let (dialect, mode) = (dialect.to_owned(), mode.to_owned());
             if delimiter.is_empty() {
                 return Err(TableError::EmptyDelimiter {
                     dialect,
@@ -197,44 +225,35 @@ fn parse_mode(
             delimiters.push((delimiter.as_bytes().to_vec(), role.key));
         }
     }
-    if delimiters.is_empty() {
-        let (dialect, mode) = err_mode();
-        return Err(TableError::EmptyMode { dialect, mode });
-    }
-    if delimiters.len() > 256 {
-        let (dialect, mode) = err_mode();
-        return Err(TableError::TooManyDelimiters {
-            dialect,
-            mode,
-            count: delimiters.len(),
-        });
-    }
+    Ok(delimiters)
+}
 
-    // No delimiter may be a substring of another. This is what lets the scanner stop at
-    // the first match state it reaches: a standard Aho–Corasick DFA reports the match that
-    // *ends* first, and if two matches ending at e1 < e2 started at s2 <= s1, the first
-    // would lie inside the second, i.e. be a substring of it. Without substrings the match
-    // that ends first also starts first, so standard, leftmost-first and leftmost-longest
-    // semantics agree, and every match state completes exactly one delimiter (none is a
-    // suffix of another). It also means no bytes need be held after a match to rule out a
-    // longer delimiter.
-    for (short, _) in &delimiters {
-        for (long, _) in &delimiters {
+/// No delimiter may be a substring of another. This is what lets the scanner stop at
+/// the first match state it reaches: a standard Aho–Corasick DFA reports the match that
+/// *ends* first, and if two matches ending at e1 < e2 started at s2 <= s1, the first
+/// would lie inside the second, i.e. be a substring of it. Without substrings the match
+/// that ends first also starts first, so standard, leftmost-first and leftmost-longest
+/// semantics agree, and every match state completes exactly one delimiter (none is a
+/// suffix of another). It also means no bytes need be held after a match to rule out a
+/// longer delimiter.
+fn check_substring_free(
+    dialect: &str,
+    mode: &str,
+    delimiters: &[(Vec<u8>, &'static str)],
+) -> Result<(), TableError> {
+    for (short, _) in delimiters {
+        for (long, _) in delimiters {
             if long.len() > short.len() && long.windows(short.len()).any(|w| w == short) {
-                let (dialect, mode) = err_mode();
                 return Err(TableError::SubstringDelimiter {
-                    dialect,
-                    mode,
+                    dialect: dialect.to_owned(),
+                    mode: mode.to_owned(),
                     delimiter: String::from_utf8_lossy(short).into_owned(),
                     within: String::from_utf8_lossy(long).into_owned(),
                 });
             }
         }
     }
-    Ok(ModeSpec {
-        name: mode.to_owned(),
-        delimiters,
-    })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,191 @@
+//! Selection from a model id or a server's parser name (docs/seed.md §4.7, §4.3 examples,
+//! §5.9, §5.11; docs/dialects.md §families).
+
+use inband::Dialect;
+use inband_alloc::select;
+
+#[track_caller]
+fn assert_models(cases: &[(&str, &str)]) {
+    for (model, dialect) in cases {
+        assert_eq!(select::for_model(model).name(), *dialect, "model {model}");
+    }
+}
+
+#[test]
+fn seed_model_examples_select_their_dialects() {
+    assert_models(&[
+        ("claude-sonnet-4-5", "anthropic"),
+        ("claude-3-5-sonnet-20241022", "anthropic"),
+        ("gpt-5", "harmony"),
+        ("", "xml"),
+        ("deepseek-v3", "deepseek"),
+        ("gemini-2.5-pro", "gemini"),
+        ("gemini-3-pro-preview", "gemini"),
+        ("claude-opus-4-8", "anthropic"),
+        ("claude-sonnet-4-6", "anthropic"),
+        ("claude-haiku-4-5", "anthropic"),
+        ("claude-fable-5", "anthropic"),
+        ("claude-mythos-5", "anthropic"),
+        ("us.anthropic.claude-haiku-4-5-20251001-v1:0", "anthropic"),
+        ("eu.anthropic.claude-haiku-4-5-20251001-v1:0", "anthropic"),
+        ("global.anthropic.claude-opus-4-8", "anthropic"),
+        ("anthropic/claude-3-opus", "anthropic"),
+        ("MiniMax-M3", "minimax"),
+        ("unclassified-model-id", "xml"),
+        ("deepseek-r1-distill-qwen-32b", "qwen3"),
+        ("o3-mini", "harmony"),
+        ("openai/gpt-oss-120b", "harmony"),
+        ("gpt-oss-20b", "harmony"),
+        ("glm-4.6", "glm"),
+        ("glm-10", "xml"),
+    ]);
+}
+
+#[test]
+fn every_family_of_model_formats_selects_its_dialect() {
+    assert_models(&[
+        // Hermes and Granite 4 (exact hermes).
+        ("NousResearch/Hermes-3-Llama-3.1-8B", "hermes"),
+        ("NousResearch/Hermes-4-14B", "hermes"),
+        ("ibm-granite/granite-4.0-h-small", "hermes"),
+        ("granite-3.3-8b-instruct", "xml"),
+        // Qwen JSON family, QwQ, MiMo.
+        ("Qwen/Qwen2.5-7B-Instruct", "qwen3"),
+        ("Qwen/Qwen3-235B-A22B-Thinking-2507", "qwen3"),
+        ("qwen3-32b", "qwen3"),
+        ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen3"),
+        ("Qwen/QwQ-32B", "qwen3"),
+        ("XiaomiMiMo/MiMo-7B-RL", "qwen3"),
+        // Qwen3-Coder, Qwen3.5 / 3.6, Step-3.5 / 3.7.
+        ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder"),
+        ("qwen3-coder-plus", "qwen3-coder"),
+        ("Qwen/Qwen3.5-397B-A17B", "qwen3-coder"),
+        ("qwen3.6-plus", "qwen3-coder"),
+        ("stepfun-ai/Step-3.5-Flash", "qwen3-coder"),
+        ("step-3.7-flash", "qwen3-coder"),
+        ("step3p5", "qwen3-coder"),
+        ("step-3", "xml"),
+        // GLM-4.5 … 5.
+        ("zai-org/GLM-4.5", "glm"),
+        ("zai-org/GLM-4.5-Air", "glm"),
+        ("glm-4.7", "glm"),
+        ("zai-org/GLM-5", "glm"),
+        // Kimi.
+        ("moonshotai/Kimi-K2-Instruct", "kimi"),
+        ("kimi-k2-thinking", "kimi"),
+        ("kimi-k2.5", "kimi"),
+        // DeepSeek V3, R1, V3.1, V3.2, V4.
+        ("deepseek-ai/DeepSeek-V3-0324", "deepseek"),
+        ("deepseek-ai/DeepSeek-R1-0528", "deepseek"),
+        ("deepseek-ai/DeepSeek-V3.1-Terminus", "deepseek"),
+        ("deepseek-ai/DeepSeek-V3.2", "deepseek"),
+        ("deepseek-v4-pro", "deepseek"),
+        // MiniMax M2 (M1 writes JSON lines: no dialect).
+        ("MiniMaxAI/MiniMax-M2", "minimax"),
+        ("minimax-m2.1", "minimax"),
+        ("MiniMax-M2.5", "minimax"),
+        ("MiniMaxAI/MiniMax-M1-80k", "xml"),
+        // gpt-oss and OpenAI.
+        ("openai/gpt-oss-120b", "harmony"),
+        ("chatgpt-4o-latest", "harmony"),
+        ("gpt-4.1-mini", "harmony"),
+        // Gemma 4 vs Gemma 3, Gemini.
+        ("google/gemma-4-31b-it", "gemma"),
+        ("gemma-3-27b-it", "gemini"),
+        ("gemma3:12b", "gemini"),
+        ("google/gemma-3n-E4B-it", "gemini"),
+        ("gemini-exp-1206", "gemini"),
+        ("codegemma-7b", "xml"),
+        // No dialect: the fallback.
+        ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
+        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
+    ]);
+}
+
+#[test]
+fn server_parser_names_select_their_dialects() {
+    let cases = [
+        ("hermes", Some("hermes")),
+        ("granite4", Some("hermes")),
+        ("qwen", Some("qwen3")),
+        ("qwen25", Some("qwen3")),
+        ("qwen3_coder", Some("qwen3-coder")),
+        ("qwen3_xml", Some("qwen3-coder")),
+        ("qwen_coder", Some("qwen3-coder")),
+        ("step3p5", Some("qwen3-coder")),
+        ("glm", Some("glm")),
+        ("glm45", Some("glm")),
+        ("glm47", Some("glm")),
+        ("glm45_moe", Some("glm")),
+        ("glm47_moe", Some("glm")),
+        ("kimi_k2", Some("kimi")),
+        ("kimik2", Some("kimi")),
+        ("deepseek_v3", Some("deepseek")),
+        ("deepseekv3", Some("deepseek")),
+        ("deepseek", Some("deepseek")),
+        ("deepseek_v31", Some("deepseek")),
+        ("deepseekv31", Some("deepseek")),
+        ("deepseek31", Some("deepseek")),
+        ("deepseek_v32", Some("deepseek")),
+        ("deepseekv32", Some("deepseek")),
+        ("deepseek_v4", Some("deepseek")),
+        ("deepseekv4", Some("deepseek")),
+        ("minimax_m2", Some("minimax")),
+        ("minimax-m2", Some("minimax")),
+        ("openai", Some("harmony")),
+        ("gpt-oss", Some("harmony")),
+        ("gemma4", Some("gemma")),
+        ("seed_oss", Some("xml")),
+        ("minimax", None),
+        ("kimi_k3", None),
+        ("mistral", None),
+        ("llama3_json", None),
+        ("pythonic", None),
+        ("granite", None),
+        ("step3", None),
+        ("functiongemma", None),
+        ("no_such_parser", None),
+    ];
+    for (parser, dialect) in cases {
+        assert_eq!(
+            select::for_parser(parser).map(Dialect::name),
+            dialect,
+            "parser {parser}"
+        );
+    }
+}
+
+#[test]
+fn callers_with_their_own_fallback_see_unknown_models() {
+    // The seed's agent (§5.11) prompts models no rule knows in glm; Qwen3-Coder now has
+    // its own dialect.
+    let agent = |id: Option<&str>| {
+        id.and_then(select::known_model)
+            .unwrap_or(Dialect::Glm)
+            .name()
+    };
+    assert_eq!(agent(Some("MiniMax-M3")), "minimax");
+    assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
+    assert_eq!(agent(Some("unclassified-model-id")), "glm");
+    assert_eq!(agent(None), "glm");
+    assert_eq!(select::known_model("mistral-large"), None);
+    assert_eq!(select::for_model("mistral-large"), select::FALLBACK);
+}
+
+/// Kimi K3's new markers are not the kimi dialect's (docs/dialects.md §families: fit "none"), as
+/// `for_parser` already says of `kimi_k3`; K2 and K2.5 stay kimi.
+#[test]
+fn kimi_k3_is_not_kimi() {
+    use inband_alloc::select::{for_model, known_model, FALLBACK};
+    for id in ["moonshotai/Kimi-K3", "kimi-k3-preview", "Kimi-K3.1"] {
+        assert_eq!(known_model(id), None, "{id}");
+        assert_eq!(for_model(id), FALLBACK, "{id}");
+    }
+    for id in [
+        "moonshotai/Kimi-K2.5",
+        "kimi-k2-0711-preview",
+        "moonshotai/Kimi-K2-Thinking",
+    ] {
+        assert_eq!(known_model(id), Some(Dialect::Kimi), "{id}");
+    }
+}

@@ -1,0 +1,165 @@
+//! Calls and results written exactly: each dialect's single call, a turn's envelopes,
+//! results per dialect and the Kimi ids a caller's call keeps.
+
+use inband::Dialect;
+use inband_alloc::render::{Call, Renderer, ToolResult};
+use serde_json::json;
+
+use crate::common::{object, scan};
+
+/// Every dialect's single call, exactly.
+#[test]
+fn one_call_per_dialect() {
+    let call = Call::new("read", object(json!({"path": "a & <b>.rs", "n": 2})));
+    let expected = [
+        (Dialect::Hermes, "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</tool_call>"),
+        (Dialect::Qwen3, "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</tool_call>"),
+        (Dialect::Kimi, "<|tool_call_begin|>functions.read:0<|tool_call_argument_begin|>{\"path\":\"a & <b>.rs\",\"n\":2}<|tool_call_end|>"),
+        (Dialect::Deepseek, "<｜tool▁call▁begin｜>read<｜tool▁sep｜>{\"path\":\"a & <b>.rs\",\"n\":2}<｜tool▁call▁end｜>"),
+        (Dialect::Harmony, "<|start|>assistant<|channel|>commentary to=functions.read <|constrain|>json<|message|>{\"path\":\"a & <b>.rs\",\"n\":2}<|call|>"),
+        (Dialect::Xml, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Gemma, "<|tool_call>call:read{path:<|\"|>a & <b>.rs<|\"|>,n:2}<tool_call|>"),
+        (Dialect::Gemini, "```tool_code\ndefault_api.read(path=\"a & <b>.rs\", n=2)\n```"),
+        (Dialect::Anthropic, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Minimax, "<invoke name=\"read\">\n<parameter name=\"path\">a & <b>.rs</parameter>\n<parameter name=\"n\">2</parameter>\n</invoke>"),
+        (Dialect::Glm, "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a & <b>.rs</arg_value>\n<arg_key>n</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"),
+        (Dialect::Qwen3Coder, "<tool_call>\n<function=read>\n<parameter=path>\na & <b>.rs\n</parameter>\n<parameter=n>\n2\n</parameter>\n</function>\n</tool_call>"),
+    ];
+    for (dialect, want) in expected {
+        assert_eq!(
+            Renderer::new(dialect).call(&call).unwrap(),
+            want,
+            "{dialect}"
+        );
+    }
+}
+
+/// Envelopes of a turn: Kimi's section and numbering (a caller's own
+/// `functions.NAME:IDX` id kept), DeepSeek's section, Gemini's list.
+#[test]
+fn turn_envelopes() {
+    let calls = [
+        Call {
+            id: "functions.read:7".into(),
+            name: "read".into(),
+            arguments: object(json!({"path": "a"})),
+        },
+        Call {
+            id: "call_x".into(),
+            name: "grep".into(),
+            arguments: object(json!({"q": "b"})),
+        },
+    ];
+    assert_eq!(
+        Renderer::new(Dialect::Kimi).calls(&calls).unwrap(),
+        "<|tool_calls_section_begin|>\
+         <|tool_call_begin|>functions.read:7<|tool_call_argument_begin|>{\"path\":\"a\"}<|tool_call_end|>\
+         <|tool_call_begin|>functions.grep:1<|tool_call_argument_begin|>{\"q\":\"b\"}<|tool_call_end|>\
+         <|tool_calls_section_end|>"
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Gemini).calls(&calls).unwrap(),
+        "```tool_code\n[default_api.read(path=\"a\"), default_api.grep(q=\"b\")]\n```"
+    );
+    let completion = scan(
+        Dialect::Kimi,
+        &Renderer::new(Dialect::Kimi).calls(&calls).unwrap(),
+        &[],
+    );
+    let ids: Vec<&str> = completion
+        .tool_calls
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(ids, ["functions.read:7", "functions.grep:1"]);
+    assert_eq!(Renderer::new(Dialect::Xml).calls(&[]).unwrap(), "");
+    assert_eq!(
+        Renderer::new(Dialect::Anthropic).calls(&calls).unwrap(),
+        "<function_calls>\n<invoke name=\"read\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n\
+         <invoke name=\"grep\">\n<parameter name=\"q\">b</parameter>\n</invoke>\n</function_calls>"
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Minimax).calls(&calls).unwrap(),
+        "<minimax:tool_call>\n<invoke name=\"read\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n\
+         <invoke name=\"grep\">\n<parameter name=\"q\">b</parameter>\n</invoke>\n</minimax:tool_call>"
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Qwen3Coder).calls(&calls).unwrap(),
+        "<tool_call>\n<function=read>\n<parameter=path>\na\n</parameter>\n</function>\n</tool_call>\n\
+         <tool_call>\n<function=grep>\n<parameter=q>\nb\n</parameter>\n</function>\n</tool_call>"
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Glm).calls(&calls).unwrap(),
+        "<tool_call>read\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n</tool_call>\n\
+         <tool_call>grep\n<arg_key>q</arg_key>\n<arg_value>b</arg_value>\n</tool_call>"
+    );
+    for dialect in [
+        Dialect::Anthropic,
+        Dialect::Minimax,
+        Dialect::Qwen3Coder,
+        Dialect::Glm,
+    ] {
+        assert_eq!(Renderer::new(dialect).calls(&[]).unwrap(), "", "{dialect}");
+    }
+}
+
+/// Results: ids, names and the error form where the dialect has one.
+#[test]
+fn results_per_dialect() {
+    let results = [
+        ToolResult {
+            tool_call_id: "functions.read:0".into(),
+            name: "read".into(),
+            content: "{\"a\":[1,\"x\"]}".into(),
+            is_error: false,
+        },
+        ToolResult {
+            tool_call_id: "call_9".into(),
+            name: "read".into(),
+            content: "no such file".into(),
+            is_error: true,
+        },
+    ];
+    let expected = [
+        (Dialect::Hermes, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::Kimi, "<|im_system|>read<|im_middle|>## Return of functions.read:0\n{\"a\":[1,\"x\"]}<|im_end|><|im_system|>read<|im_middle|>## Return of functions.read:1\nno such file<|im_end|>"),
+        (Dialect::Deepseek, "<｜tool▁output▁begin｜>{\"a\":[1,\"x\"]}<｜tool▁output▁end｜>\n<｜tool▁output▁begin｜>no such file<｜tool▁output▁end｜>"),
+        (Dialect::Harmony, "<|start|>functions.read to=assistant<|channel|>commentary<|message|>{\"a\":[1,\"x\"]}<|end|><|start|>functions.read to=assistant<|channel|>commentary<|message|>no such file<|end|>"),
+        (Dialect::Gemma, "<|tool_response>response:read{output:{a:[1,<|\"|>x<|\"|>]}}<tool_response|><|tool_response>response:read{error:<|\"|>no such file<|\"|>}<tool_response|>"),
+        (Dialect::Gemini, "```tool_outputs\n{\"a\":[1,\"x\"]}\n```\n```tool_outputs\nno such file\n```"),
+        (Dialect::Anthropic, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
+        (Dialect::Minimax, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
+        (Dialect::Qwen3Coder, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+    ];
+    for (dialect, want) in expected {
+        assert_eq!(
+            Renderer::new(dialect).results(&results).unwrap(),
+            want,
+            "{dialect}"
+        );
+    }
+}
+
+/// A caller's Kimi id is kept only with a decimal index: anything else after the colon
+/// (here the call's own closing token) would break the call.
+#[test]
+fn kimi_ids_keep_only_decimal_indexes() {
+    let call = |id: &str| Call {
+        id: id.to_owned(),
+        name: "f".to_owned(),
+        arguments: object(json!({"a": 1})),
+    };
+    let kimi = Renderer::new(Dialect::Kimi);
+    assert_eq!(
+        kimi.call(&call("functions.f:<|tool_call_end|>")).unwrap(),
+        "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\":1}<|tool_call_end|>"
+    );
+    assert_eq!(
+        kimi.call(&call("functions.f:x")).unwrap(),
+        "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\":1}<|tool_call_end|>"
+    );
+    assert_eq!(
+        kimi.call(&call("functions.f:12")).unwrap(),
+        "<|tool_call_begin|>functions.f:12<|tool_call_argument_begin|>{\"a\":1}<|tool_call_end|>"
+    );
+}

@@ -1,0 +1,119 @@
+//! Reasoning blocks: envelopes unwrapped (docs/seed.md §1.10) and reasoning the scanner
+//! would end or act on refused.
+
+use inband::Dialect;
+use inband_alloc::render::{Reason, RenderError, Renderer};
+
+/// docs/seed.md §1.10's unwrapping examples, amended: text that keeps the closer after unwrapping
+/// is refused (the scanner would end the block there), not written broken.
+#[test]
+fn reasoning_unwrapping() {
+    let hermes = Renderer::new(Dialect::Hermes);
+    assert_eq!(
+        hermes
+            .reasoning("<think>\n a \n</think>\n<think>b</think>")
+            .unwrap(),
+        "<think>\na\nb\n</think>"
+    );
+    assert_eq!(
+        hermes.reasoning("<think><think>x</think></think>").unwrap(),
+        "<think>\nx\n</think>"
+    );
+    assert_eq!(hermes.reasoning("").unwrap(), "");
+    let error = hermes.reasoning("x <think>a</think>").unwrap_err();
+    assert_eq!(error.reason, Reason::CloserInReasoning("</think>"));
+    // Qwen3 does not unwrap: the envelope is text, and its closer ends the block.
+    assert_eq!(
+        Renderer::new(Dialect::Qwen3)
+            .reasoning("<think>a</think>")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("</think>")
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Gemini)
+            .reasoning("a\n```\nb")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("```")
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Gemini)
+            .reasoning("a\n```rs\nb")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("```")
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Gemini)
+            .reasoning("a\n```rs\nb\n```\nc")
+            .unwrap(),
+        "```thinking\na\n```rs\nb\n```\nc\n```"
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Gemma)
+            .reasoning("a<channel|>")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("<channel|>")
+    );
+    assert_eq!(
+        Renderer::new(Dialect::Harmony)
+            .reasoning("a<|end|>")
+            .unwrap_err()
+            .reason,
+        Reason::CloserInReasoning("<|end|>")
+    );
+}
+
+/// Reasoning holding a delimiter the dialect's scanner acts on inside reasoning (a stop
+/// token, a special token it removes as stray, a section opener) is refused, naming it.
+#[test]
+fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
+    let cases: &[(Dialect, &str, &str)] = &[
+        (Dialect::Hermes, "a <|im_end|> b", "<|im_end|>"),
+        (Dialect::Qwen3, "a <|endoftext|> b", "<|endoftext|>"),
+        (Dialect::Qwen3Coder, "a <|im_end|> b", "<|im_end|>"),
+        (
+            Dialect::Kimi,
+            "a <|tool_calls_section_begin|> b",
+            "<|tool_calls_section_begin|>",
+        ),
+        (Dialect::Kimi, "a <|tool_call_end|> b", "<|tool_call_end|>"),
+        (Dialect::Deepseek, "a <｜tool▁sep｜> b", "<｜tool▁sep｜>"),
+        (
+            Dialect::Deepseek,
+            "a <｜end▁of▁sentence｜> b",
+            "<｜end▁of▁sentence｜>",
+        ),
+        (Dialect::Gemma, "a <|\"|> b", "<|\"|>"),
+        (Dialect::Gemma, "a <tool_call|> b", "<tool_call|>"),
+        (Dialect::Glm, "a <|assistant|> b", "<|assistant|>"),
+        (Dialect::Minimax, "a [e~[ b", "[e~["),
+        (
+            Dialect::Xml,
+            "a <｜end▁of▁sentence｜> b",
+            "<｜end▁of▁sentence｜>",
+        ),
+    ];
+    for &(dialect, text, delimiter) in cases {
+        let error = Renderer::new(dialect).reasoning(text).unwrap_err();
+        assert_eq!(
+            error,
+            RenderError {
+                index: 0,
+                name: None,
+                argument: None,
+                reason: Reason::DelimiterInText(delimiter.to_owned()),
+            },
+            "{dialect}"
+        );
+    }
+    // A tag the scanner reads as reasoning text stays written.
+    assert_eq!(
+        Renderer::new(Dialect::Hermes)
+            .reasoning("use <tool_call> tags")
+            .unwrap(),
+        "<think>\nuse <tool_call> tags\n</think>"
+    );
+}

@@ -1,0 +1,77 @@
+//! Helpers shared by the CLI tests: running the binary, the bundled transcripts, reading
+//! `--format openai` output and checking one-line errors.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub fn data(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data")
+        .join(path)
+}
+
+pub fn inband(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_inband"))
+        .args(args)
+        .output()
+        .expect("the inband binary runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "inband failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub const TRANSCRIPTS: &[(&str, &str)] = &[
+    ("transcripts/qwen3-weather-two-calls.txt", "qwen3"),
+    ("transcripts/qwen3-draft-then-call.txt", "qwen3"),
+    ("transcripts/hermes-code-edit.txt", "hermes"),
+    ("transcripts/harmony-run-tests.txt", "harmony"),
+    ("transcripts/kimi-ci-two-calls.txt", "kimi"),
+    ("transcripts/deepseek-r1-weather-and-time.txt", "deepseek"),
+    (
+        "transcripts/deepseek-v32-dsml-grep-and-edit.txt",
+        "deepseek",
+    ),
+    ("transcripts/xml-read-and-grep.txt", "xml"),
+    ("transcripts/xml-dsml-write-and-test.txt", "xml"),
+    ("transcripts/gemma-parallel-reads-and-write.txt", "gemma"),
+    (
+        "transcripts/gemini-search-read-and-write-docs.txt",
+        "gemini",
+    ),
+    ("transcripts/anthropic-search-and-write.txt", "anthropic"),
+    ("transcripts/minimax-weather-in-two-cities.txt", "minimax"),
+    ("transcripts/qwen3-coder-edit-and-test.txt", "qwen3-coder"),
+    ("transcripts/glm-read-and-grep.txt", "glm"),
+];
+
+/// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
+pub fn openai_deltas(out: &str) -> (Vec<Value>, Vec<String>) {
+    let mut deltas = Vec::new();
+    let mut reasons = Vec::new();
+    for line in out.lines() {
+        let chunk: Value = serde_json::from_str(line).unwrap();
+        let choice = &chunk["choices"][0];
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            reasons.push(reason.to_owned());
+        }
+        deltas.push(choice["delta"].clone());
+    }
+    (deltas, reasons)
+}
+
+pub fn one_line_error(output: &Output, code: i32, needle: &str) {
+    assert_eq!(output.status.code(), Some(code));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("inband: "), "{stderr}");
+    assert!(stderr.contains(needle), "{stderr}");
+}
