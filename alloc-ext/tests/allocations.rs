@@ -155,3 +155,105 @@ fn argument_fragments_allocate_nothing() {
     // nothing for the 16 000 more fragments.
     assert_eq!((a, b), (PER_CALL + 1, 31), "4-byte chunks");
 }
+
+#[path = "../../benches/inputs/mod.rs"]
+mod inputs;
+
+/// The dialects of the per-response table: a JSON body in tags, in tokens, Harmony, the
+/// parameter tagsets, GLM and Gemma's literals.
+const DIALECTS: [Dialect; 8] = [
+    Dialect::Hermes,
+    Dialect::Kimi,
+    Dialect::Harmony,
+    Dialect::Xml,
+    Dialect::Minimax,
+    Dialect::Qwen3Coder,
+    Dialect::Glm,
+    Dialect::Gemma,
+];
+
+/// Chunk sizes of the table (`0`: the response in one piece).
+const CHUNKS: [usize; 3] = [1, 4, 0];
+
+/// The allocations of one whole response of `input` through a server's decode loop, from
+/// the scanner's and the stream's creation to the final chunk written and everything
+/// dropped, with the chunks fed and the calls announced.
+fn response(input: &inputs::Input, chunk: usize) -> (u64, u64, u64) {
+    let size = if chunk == 0 { input.bytes.len() } else { chunk };
+    let before = allocations();
+    let dialect = input.dialect;
+    let mut scanner = Scanner::new(dialect, inputs::options());
+    let mut stream = DeltaStream::unsent(dialect, &AssembleOptions::seeded(3));
+    let mut out = Vec::with_capacity(1 << 16);
+    let (mut chunks, mut calls) = (0, 0);
+    for piece in input.bytes.chunks(size) {
+        scanner.feed(piece, &mut stream).unwrap();
+        let delta = stream.delta();
+        calls += delta.tool_calls.iter().filter(|c| c.id.is_some()).count() as u64;
+        out.clear();
+        write_chunk(&mut out, &META, delta, chunks == 0, None).unwrap();
+        chunks += 1;
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (delta, reason, completion) = stream.finish();
+    calls += delta.tool_calls.iter().filter(|c| c.id.is_some()).count() as u64;
+    out.clear();
+    write_chunk(&mut out, &META, &delta, false, Some(reason)).unwrap();
+    drop((completion, delta, out));
+    (allocations() - before, chunks, calls)
+}
+
+/// Allocations per response through the decode loop (`Retain::Unsent`), by dialect, for
+/// 64 KiB of prose, one call with a 64 KiB argument and 200 small calls with prose, each
+/// at 1 B, 4 B and whole (`BENCHMARKS.md` has them per chunk and per call). Exact: a
+/// regression of one allocation per chunk, per call or per fragment changes them.
+const RESPONSES: [(Dialect, [[u64; 3]; 3]); 8] = [
+    (Dialect::Hermes, [[3, 4, 4], [60, 60, 51], [569, 571, 3626]]),
+    (Dialect::Kimi, [[3, 3, 4], [64, 64, 56], [1537, 1538, 4433]]),
+    (
+        Dialect::Harmony,
+        [[6, 6, 6], [70, 71, 54], [3007, 3008, 5024]],
+    ),
+    (Dialect::Xml, [[3, 4, 4], [99, 99, 75], [4361, 4362, 6986]]),
+    (
+        Dialect::Minimax,
+        [[3, 4, 4], [99, 99, 87], [4361, 4361, 6986]],
+    ),
+    (
+        Dialect::Qwen3Coder,
+        [[3, 4, 4], [99, 99, 75], [4366, 4367, 6991]],
+    ),
+    (Dialect::Glm, [[3, 4, 4], [97, 97, 86], [3171, 3172, 5832]]),
+    (
+        Dialect::Gemma,
+        [[3, 4, 4], [68, 68, 73], [2347, 2348, 5649]],
+    ),
+];
+
+#[test]
+fn responses_allocate_what_the_table_says() {
+    let mut table = Vec::new();
+    for dialect in DIALECTS {
+        let inputs = [
+            inputs::prose(dialect, 64 << 10),
+            inputs::big_call(dialect, inputs::CODE_LEN),
+            inputs::many_calls(dialect, inputs::MANY_CALLS),
+        ];
+        let mut row = [[0; 3]; 3];
+        for (i, input) in inputs.iter().enumerate() {
+            for (j, chunk) in CHUNKS.into_iter().enumerate() {
+                let (n, chunks, calls) = response(input, chunk);
+                assert_eq!(calls, input.calls, "{dialect}");
+                eprintln!(
+                    "{dialect} input {i} chunk {chunk}: {n} allocations, {chunks} chunks, {calls} calls, {:.4}/chunk, {:.2}/call",
+                    n as f64 / chunks as f64,
+                    n as f64 / calls.max(1) as f64
+                );
+                row[i][j] = n;
+            }
+        }
+        table.push((dialect, row));
+    }
+    eprintln!("{table:?}");
+    assert_eq!(table, RESPONSES);
+}
