@@ -540,9 +540,11 @@ impl Assembler {
             return;
         };
         if let Some(params) = &record.params {
-            let mut close = Vec::new();
-            params.close(&mut close);
-            record.dedup.feed(&close, &mut record.arguments);
+            // The reused scratch buffer: no allocation per call.
+            let close = &mut self.scratch;
+            close.clear();
+            params.close(close);
+            record.dedup.feed(close, &mut record.arguments);
         }
         let unsplit = record.unsplit;
         let parsed = if unsplit {

@@ -9,6 +9,10 @@ use std::io;
 
 use serde_json::{Number, Value};
 
+mod valid;
+
+use valid::Verdict;
+
 /// The deepest nesting of arrays and objects [`parse`] accepts: serde_json's recursion
 /// limit (128) less the level its own bookkeeping takes.
 pub(crate) const MAX_DEPTH: usize = 127;
@@ -22,65 +26,22 @@ pub(crate) fn parse(text: &[u8]) -> Option<Value> {
     serde_json::from_slice(text).ok()
 }
 
-/// Whether [`parse`] gives a JSON object for `text`, checked without building it: the
-/// same parser through the same calls (so the same limits), its values ignored.
-///
-/// serde_json's `Value` reads an object whose first key is one of its private tokens
-/// (`$serde_json::private::Number`, `…::RawValue`) as something else; text that could
-/// spell one (`private::`, or any `\u` escape) is parsed whole instead.
+/// Whether [`parse`] gives a JSON object for `text`, checked without building it or
+/// allocating ([`valid::check`]; the parser itself only where the check cannot tell).
 pub(crate) fn is_object(text: &[u8]) -> bool {
-    if text.trim_ascii_start().first() != Some(&b'{') {
-        return false;
-    }
-    if memchr::memmem::find(text, b"private::").is_some()
-        || memchr::memmem::find(text, b"\\u").is_some()
-    {
-        return matches!(parse(text), Some(Value::Object(_)));
-    }
-    serde_json::from_slice::<Check>(text).is_ok()
-}
-
-/// Any JSON value, read as `Value` reads it (through `deserialize_any` at every level, so
-/// with the same recursion limit) and kept nowhere.
-struct Check;
-
-impl<'de> serde::Deserialize<'de> for Check {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(Check)
+    match valid::check(text) {
+        Verdict::Object => true,
+        Verdict::Other | Verdict::Invalid => false,
+        Verdict::Unsure => matches!(parse(text), Some(Value::Object(_))),
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for Check {
-    type Value = Check;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Check, E> {
-        Ok(Check)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Check, E> {
-        Ok(Check)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Check, E> {
-        Ok(Check)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Check, E> {
-        Ok(Check)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Check, E> {
-        Ok(Check)
-    }
-    fn visit_unit<E>(self) -> Result<Check, E> {
-        Ok(Check)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Check, A::Error> {
-        while seq.next_element::<Check>()?.is_some() {}
-        Ok(Check)
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Check, A::Error> {
-        while map.next_entry::<Check, Check>()?.is_some() {}
-        Ok(Check)
+/// Whether [`parse`] reads `text` as one JSON value, checked as [`is_object`].
+pub(crate) fn is_value(text: &[u8]) -> bool {
+    match valid::check(text) {
+        Verdict::Object | Verdict::Other => true,
+        Verdict::Invalid => false,
+        Verdict::Unsure => parse(text).is_some(),
     }
 }
 
@@ -239,9 +200,33 @@ mod tests {
             deep(127),
             deep(200),
         ];
-        for text in cases {
+        for text in &cases {
             let parsed = matches!(parse(text.as_bytes()), Some(Value::Object(_)));
             assert_eq!(is_object(text.as_bytes()), parsed, "{text}");
+        }
+        let values = [
+            "1",
+            " -0.5e3 ",
+            "\"x\"",
+            "true",
+            "null",
+            "[1, {\"a\": []}]",
+            "1 2",
+            "01",
+            "tru",
+            "x",
+            "",
+            "\u{c}1",
+            "NaN",
+            "\"\\u00e9\"",
+            "{\"$serde_json::private::Number\": \"x\"}",
+        ];
+        for text in cases.iter().map(String::as_str).chain(values) {
+            assert_eq!(
+                is_value(text.as_bytes()),
+                parse(text.as_bytes()).is_some(),
+                "{text:?}"
+            );
         }
         assert!(is_object(deep(125).as_bytes()));
         assert!(!is_object(deep(200).as_bytes()));

@@ -13,6 +13,7 @@ use inband::{CallEnd, Span};
 
 use super::{Assembler, CallRecord, DiagnosticRecord, Segment};
 use crate::dedup::{Duplicates, FirstKeyWins};
+use crate::params::Params;
 
 /// The default [`AssembleOptions::max_response_bytes`](super::AssembleOptions): 64 MiB of
 /// response, far more than any model writes in one turn (a million tokens are about 4 MiB).
@@ -62,6 +63,7 @@ pub(crate) struct Buffers {
     pub(crate) inner: Vec<u8>,
     pub(crate) arguments: Vec<u8>,
     pub(crate) dedup: FirstKeyWins,
+    pub(crate) params: Params,
 }
 
 impl Buffers {
@@ -93,6 +95,7 @@ impl Buffers {
             mut inner,
             mut arguments,
             mut dedup,
+            params,
             ..
         } = record;
         if id.capacity() <= Self::SMALL && id.capacity() > self.id.capacity() {
@@ -105,6 +108,11 @@ impl Buffers {
         small(&mut arguments, &mut self.arguments);
         if dedup.reset(Self::SMALL) {
             self.dedup = dedup;
+        }
+        if let Some(mut params) = params {
+            if params.reset(Self::SMALL) {
+                self.params = params;
+            }
         }
     }
 }

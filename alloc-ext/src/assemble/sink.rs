@@ -232,6 +232,15 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
+        if self
+            .calls
+            .get(call as usize)
+            .is_some_and(|record| record.params.is_none())
+        {
+            // A retired call's buffers.
+            let params = std::mem::take(&mut self.calls.spare.params);
+            self.calls[call as usize].params = Some(params);
+        }
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;
         };
