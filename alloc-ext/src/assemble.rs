@@ -349,12 +349,33 @@ impl Assembler {
         matches!(self.capture, Capture::None) && self.reasoning_utf8.is_clear()
     }
 
-    /// `bytes` in a retired call's raw buffer (the start of the next call's raw text).
-    fn spare_raw(&mut self, bytes: &[u8]) -> Vec<u8> {
-        let mut raw = std::mem::take(&mut self.calls.spare.raw);
+    /// Starts capturing an opener's bytes (the start of the next call's raw text), in the
+    /// buffers of the opening it replaces or of a retired call; `token` says they are one
+    /// special token.
+    fn open_opening(&mut self, span: Span, bytes: &[u8], token: bool) {
+        self.end_capture();
+        let spare = &mut self.calls.spare;
+        let (mut raw, mut tokens) = (
+            std::mem::take(&mut spare.raw),
+            std::mem::take(&mut spare.tokens),
+        );
         raw.clear();
+        tokens.clear();
         raw.extend_from_slice(bytes);
-        raw
+        if token {
+            tokens.push((0..bytes.len(), span));
+        }
+        self.capture = Capture::Opening(raw, span.start, tokens);
+    }
+
+    /// Ends the capture: an opening's buffers go back to the spare ones, for the next.
+    fn end_capture(&mut self) {
+        if let Capture::Opening(raw, _, tokens) =
+            std::mem::replace(&mut self.capture, Capture::None)
+        {
+            self.calls.spare.keep_raw(raw);
+            self.calls.spare.keep_tokens(tokens);
+        }
     }
 
     fn record(&mut self, span: Span, code: &'static str, message: &'static str) {
@@ -626,11 +647,12 @@ impl Assembler {
     /// A section closer: structure after real calls, but the last bytes of a draft still
     /// waiting for its reasoning to decide (a demoted draft shows its section whole).
     fn section_close(&mut self, span: Span, bytes: &[u8]) {
-        let capture = std::mem::replace(&mut self.capture, Capture::None);
-        if matches!(capture, Capture::Opening(..)) {
+        if matches!(self.capture, Capture::Opening(..)) {
             // A section without a call: nothing to show it with.
+            self.end_capture();
             return;
         }
+        self.capture = Capture::None;
         let token = self.dialect.is_special_token(bytes);
         if let Some(record) = self.calls.last_mut() {
             if record.provisional && record.end.is_none() {

@@ -79,6 +79,15 @@ impl Buffers {
         }
     }
 
+    /// Takes an opening's special-token list (cleared), if small enough to keep.
+    pub(crate) fn keep_tokens(&mut self, mut tokens: Vec<(Range<usize>, Span)>) {
+        let size = tokens.capacity() * std::mem::size_of::<(Range<usize>, Span)>();
+        if size <= Self::SMALL && tokens.capacity() > self.tokens.capacity() {
+            tokens.clear();
+            self.tokens = tokens;
+        }
+    }
+
     /// Takes `record`'s buffers (cleared), those small enough to keep.
     fn keep(&mut self, record: CallRecord) {
         fn small<T>(buffer: &mut Vec<T>, into: &mut Vec<T>) {

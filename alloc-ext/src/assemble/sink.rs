@@ -15,7 +15,7 @@ impl Sink for Assembler {
                 // Checked when it is shown, where the call stood.
                 return;
             }
-            self.capture = Capture::None;
+            self.end_capture();
         }
         self.content_utf8
             .check(span.start, text, &mut self.bad_utf8);
@@ -33,7 +33,7 @@ impl Sink for Assembler {
             if self.open_capture(span, text, true) {
                 return;
             }
-            self.capture = Capture::None;
+            self.end_capture();
         }
         self.push_reasoning(text);
     }
@@ -53,15 +53,11 @@ impl Sink for Assembler {
                 self.capture(span, bytes, token);
             }
             Markup::Delimiter(Role::SectionOpen | Role::MarkupOpen) if !self.in_reasoning => {
-                self.capture = Capture::None;
+                self.end_capture();
             }
             Markup::Delimiter(Role::CallOpen | Role::SectionOpen | Role::MarkupOpen) => {
-                let tokens = if self.dialect.is_special_token(bytes) {
-                    vec![(0..bytes.len(), span)]
-                } else {
-                    Vec::new()
-                };
-                self.capture = Capture::Opening(self.spare_raw(bytes), span.start, tokens);
+                let token = self.dialect.is_special_token(bytes);
+                self.open_opening(span, bytes, token);
             }
             Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
                 self.section_close(span, bytes);
@@ -69,7 +65,7 @@ impl Sink for Assembler {
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.capture = Capture::Opening(self.spare_raw(bytes), span.start, Vec::new());
+                self.open_opening(span, bytes, false);
             }
             // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
             // parameter's tags are the call's own markup, like its closer.
@@ -84,10 +80,10 @@ impl Sink for Assembler {
             // scanner reports the fabricated result right after it).
             Markup::Delimiter(Role::ResultOpen) if self.stop_at_fabricated => {}
             Markup::Delimiter(Role::ResultOpen) => {
-                self.capture = Capture::None;
+                self.end_capture();
                 self.push_text(bytes);
             }
-            _ => self.capture = Capture::None,
+            _ => self.end_capture(),
         }
     }
 
@@ -177,8 +173,8 @@ impl Sink for Assembler {
         // The model's own id (docs/dialects.md rule 10) replaces the minted one, unless an
         // earlier call of the response has it: results are matched to calls by id, so a
         // repeated id would give one call's result to both.
-        let id = String::from_utf8_lossy(id).into_owned();
-        if self.model_ids.contains(&id) {
+        let id = String::from_utf8_lossy(id);
+        if self.model_ids.contains(id.as_ref()) {
             self.record(
                 span,
                 "duplicate_call_id",
@@ -187,8 +183,10 @@ impl Sink for Assembler {
             return;
         }
         if let Some(record) = self.calls.get_mut(call as usize) {
-            record.id = id.clone();
-            self.model_ids.insert(id);
+            // In the record's own buffer; the set of ids keeps its own copy.
+            record.id.clear();
+            record.id.push_str(&id);
+            self.model_ids.insert(id.into_owned());
         }
     }
 
