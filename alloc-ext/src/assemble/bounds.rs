@@ -202,17 +202,20 @@ impl Calls {
         self.swept = self.swept.max(upto);
         self.resweep = false;
         let start = self.records.partition_point(|(n, _)| *n < from);
-        let mut at = start;
-        while let Some((n, record)) = self.records.get(at) {
-            if *n >= upto {
-                break;
+        let end = self.records.partition_point(|(n, _)| *n < upto);
+        // One pass: the records kept move forward in order, those retired gather at the
+        // end of the range and go in one drain (not one `remove`, which shifts every
+        // later record, per record: quadratic in a chunk that settles many calls).
+        let mut kept = start;
+        for at in start..end {
+            if keep(&self.records[at].1) {
+                self.records.swap(kept, at);
+                kept += 1;
             }
-            if keep(record) {
-                at += 1;
-            } else {
-                let (_, record) = self.records.remove(at);
-                self.keep_spare(record);
-            }
+        }
+        let spare = &mut self.spare;
+        for (_, record) in self.records.drain(kept..end) {
+            spare.keep(record);
         }
     }
 }
