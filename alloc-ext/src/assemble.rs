@@ -115,6 +115,7 @@ use crate::stream::Exposed;
 use crate::tools::ToolSet;
 
 mod bounds;
+mod capture;
 mod names;
 mod output;
 mod sink;
@@ -357,50 +358,6 @@ impl Assembler {
         }
     }
 
-    /// Adds a call's bytes to its raw text; `token` says they are one special token.
-    fn capture(&mut self, span: Span, bytes: &[u8], token: bool) {
-        match &mut self.capture {
-            Capture::None => {}
-            Capture::Opening(raw, _, tokens) => {
-                let start = raw.len();
-                raw.extend_from_slice(bytes);
-                if token {
-                    tokens.push((start..raw.len(), span));
-                }
-            }
-            Capture::Call(call) => {
-                if let Some(record) = self.calls.get_mut(*call as usize) {
-                    let start = record.raw.len();
-                    record.raw.extend_from_slice(bytes);
-                    if token {
-                        record.tokens.push((start..record.raw.len(), span));
-                    }
-                }
-            }
-        }
-    }
-
-    /// Text or reasoning reported while a call is open (bytes between its arguments and
-    /// its closer) are its own too: returns whether there was one.
-    fn open_capture(&mut self, span: Span, bytes: &[u8], reasoning: bool) -> bool {
-        let Capture::Call(call) = self.capture else {
-            return false;
-        };
-        let Some(record) = self.calls.get_mut(call as usize) else {
-            return false;
-        };
-        if record.end.is_some() {
-            return false;
-        }
-        if record.inner.is_empty() {
-            record.inner_start = span.start;
-            record.inner_reasoning = reasoning;
-        }
-        record.raw.extend_from_slice(bytes);
-        record.inner.extend_from_slice(bytes);
-        true
-    }
-
     /// The text or reasoning written inside a call that is not shown as text: it goes
     /// where the call stood.
     fn show_inner(&mut self, call: u32) {
@@ -442,8 +399,10 @@ impl Assembler {
         text
     }
 
-    /// The call's arguments as a JSON object, or `None` when they do not parse as one.
-    fn arguments(record: &mut CallRecord) -> Option<Value> {
+    /// The call's arguments as a JSON object, or `None` when they do not parse as one;
+    /// without `value`, only checked (`Some(Value::Null)` when they are an object: nothing
+    /// is built).
+    fn arguments(record: &mut CallRecord, value: bool) -> Option<Value> {
         let mut text = std::mem::take(&mut record.arguments);
         let CallRecord {
             normalizer, dedup, ..
@@ -454,7 +413,8 @@ impl Assembler {
         });
         dedup.finish(&mut text);
         if !record.has_args {
-            text = b"{}".to_vec();
+            text.clear();
+            text.extend_from_slice(b"{}");
         }
         record.arguments = text;
         // Clients get the text cut at code points with U+FFFD for invalid bytes (see
@@ -471,6 +431,9 @@ impl Assembler {
         let text = fixed
             .as_ref()
             .map_or(&record.arguments[..], |f| f.as_bytes());
+        if !value {
+            return crate::json::is_object(text).then_some(Value::Null);
+        }
         match crate::json::parse(text) {
             Some(value @ Value::Object(_)) => Some(value),
             _ => None,
@@ -506,15 +469,17 @@ impl Assembler {
             return;
         };
         if let Some(params) = &record.params {
-            let mut close = Vec::new();
-            params.close(&mut close);
-            record.dedup.feed(&close, &mut record.arguments);
+            // The reused scratch buffer: no allocation per call.
+            let close = &mut self.scratch;
+            close.clear();
+            params.close(close);
+            record.dedup.feed(close, &mut record.arguments);
         }
         let unsplit = record.unsplit;
         let parsed = if unsplit {
             None
         } else {
-            Self::arguments(record)
+            Self::arguments(record, self.keep != Keep::Unsent)
         };
         let (repaired, lossy, provisional) = (
             record.normalizer.repaired(),
@@ -556,6 +521,8 @@ impl Assembler {
             }
             return;
         };
+        // Not text: its raw bytes are not needed, their buffer is the next call's.
+        self.calls.spare.keep_raw(raw);
         self.duplicates(call_span, duplicates);
         self.show_inner(call);
         let record = &self.calls[call as usize];
@@ -588,11 +555,12 @@ impl Assembler {
     /// A section closer: structure after real calls, but the last bytes of a draft still
     /// waiting for its reasoning to decide (a demoted draft shows its section whole).
     fn section_close(&mut self, span: Span, bytes: &[u8]) {
-        let capture = std::mem::replace(&mut self.capture, Capture::None);
-        if matches!(capture, Capture::Opening(..)) {
+        if matches!(self.capture, Capture::Opening(..)) {
             // A section without a call: nothing to show it with.
+            self.end_capture();
             return;
         }
+        self.capture = Capture::None;
         let token = self.dialect.is_special_token(bytes);
         if let Some(record) = self.calls.last_mut() {
             if record.provisional && record.end.is_none() {

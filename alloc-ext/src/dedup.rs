@@ -13,7 +13,9 @@
 //! [`FirstKeyWins::invalid`] says so and the arguments do not parse. Text that is not JSON
 //! passes through unchanged.
 
-use std::collections::HashSet;
+mod keys;
+
+use keys::Keys;
 
 /// Where in an object the text is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +29,11 @@ enum At {
 #[derive(Debug)]
 enum Frame {
     Array,
-    Object { keys: HashSet<Vec<u8>>, at: At },
+    /// `keys`: where its keys start in [`FirstKeyWins::keys`].
+    Object {
+        keys: usize,
+        at: At,
+    },
 }
 
 /// Duplicates found by one [`FirstKeyWins::feed`]: at the top level (parameters of the
@@ -52,6 +58,8 @@ impl Duplicates {
 #[derive(Debug, Default)]
 pub(crate) struct FirstKeyWins {
     stack: Vec<Frame>,
+    /// The keys of the open objects.
+    keys: Keys,
     in_string: bool,
     escaped: bool,
     /// The string being written is a key (held in `held`).
@@ -87,8 +95,34 @@ impl FirstKeyWins {
             out.append(&mut self.held);
         }
         let invalid = self.invalid;
-        *self = FirstKeyWins::default();
+        self.reset(usize::MAX);
         self.invalid = invalid;
+    }
+
+    /// Back to a new filter's state, its buffers kept; false when they are larger than
+    /// `small` bytes (not worth keeping for another call).
+    pub(crate) fn reset(&mut self, small: usize) -> bool {
+        let FirstKeyWins {
+            stack,
+            keys,
+            in_string,
+            escaped,
+            in_key,
+            held,
+            key_start,
+            skip,
+            skipped,
+            invalid,
+        } = self;
+        stack.clear();
+        held.clear();
+        skipped.clear();
+        (*in_string, *escaped, *in_key, *key_start, *skip, *invalid) =
+            (false, false, false, 0, None, false);
+        keys.clear(small)
+            && held.capacity() <= small
+            && skipped.capacity() <= small
+            && stack.capacity() * std::mem::size_of::<Frame>() <= small
     }
 
     /// Whether a left-out member's value was not one JSON value: leaving it out must not
@@ -148,12 +182,14 @@ impl FirstKeyWins {
                 }
             }
             b'{' => self.stack.push(Frame::Object {
-                keys: HashSet::new(),
+                keys: self.keys.open(),
                 at: At::Key,
             }),
             b'[' => self.stack.push(Frame::Array),
             b'}' | b']' => {
-                self.stack.pop();
+                if let Some(Frame::Object { keys, .. }) = self.stack.pop() {
+                    self.keys.close(keys);
+                }
                 if self.skip.is_none() {
                     // Whitespace or a trailing comma held before the closer.
                     out.append(&mut self.held);
@@ -197,15 +233,23 @@ impl FirstKeyWins {
         // Compared as every consumer reads the key: bytes that are not UTF-8 are U+FFFD to
         // them (the text goes out through a lossy conversion), so `"\x88a"` and `"\x90a"`
         // are one key.
-        let raw = String::from_utf8_lossy(&self.held[self.key_start..]);
-        let key = serde_json::from_str::<String>(&raw)
-            .map(String::into_bytes)
-            .unwrap_or_else(|_| raw.as_bytes().to_vec());
-        let Some(Frame::Object { keys, .. }) = self.stack.last_mut() else {
+        let Some(&Frame::Object { keys: from, .. }) = self.stack.last() else {
             out.append(&mut self.held);
             return;
         };
-        if keys.insert(key) {
+        let key = &self.held[self.key_start..];
+        let new = match plain_key(key) {
+            // What serde_json decodes it to, without decoding it.
+            Some(text) => self.keys.insert(from, text),
+            None => {
+                let raw = String::from_utf8_lossy(key);
+                let key = serde_json::from_str::<String>(&raw)
+                    .map(String::into_bytes)
+                    .unwrap_or_else(|_| raw.as_bytes().to_vec());
+                self.keys.insert(from, &key)
+            }
+        };
+        if new {
             out.append(&mut self.held);
             return;
         }
@@ -217,6 +261,16 @@ impl FirstKeyWins {
             found.nested += 1;
         }
     }
+}
+
+/// The text of a key written as a JSON string without escapes, in UTF-8 and without
+/// control bytes (nearly every key): the bytes between its quotes, exactly what a JSON
+/// parser reads it as. `None` for any other key.
+fn plain_key(key: &[u8]) -> Option<&[u8]> {
+    let text = key.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    let plain = !text.iter().any(|&b| b == b'\\' || b < 0x20)
+        && (text.is_ascii() || std::str::from_utf8(text).is_ok());
+    plain.then_some(text)
 }
 
 #[cfg(test)]

@@ -40,6 +40,14 @@ impl IdMinter {
     /// The next id.
     pub fn mint(&mut self) -> String {
         let mut id = String::with_capacity(5 + ID_RANDOM_CHARS);
+        self.mint_into(&mut id);
+        id
+    }
+
+    /// The next id, written into `id` (cleared first; a reused buffer allocates nothing).
+    pub(crate) fn mint_into(&mut self, id: &mut String) {
+        id.clear();
+        id.reserve_exact(5 + ID_RANDOM_CHARS);
         id.push_str("call_");
         for _ in 0..ID_RANDOM_CHARS {
             // Rejection sampling keeps every character equally likely.
@@ -51,7 +59,6 @@ impl IdMinter {
             };
             id.push(c as char);
         }
-        id
     }
 }
 

@@ -9,6 +9,10 @@ use std::io;
 
 use serde_json::{Number, Value};
 
+mod valid;
+
+use valid::Verdict;
+
 /// The deepest nesting of arrays and objects [`parse`] accepts: serde_json's recursion
 /// limit (128) less the level its own bookkeeping takes.
 pub(crate) const MAX_DEPTH: usize = 127;
@@ -20,6 +24,25 @@ pub(crate) const MAX_DEPTH: usize = 127;
 /// `invalid_arguments` diagnostic).
 pub(crate) fn parse(text: &[u8]) -> Option<Value> {
     serde_json::from_slice(text).ok()
+}
+
+/// Whether [`parse`] gives a JSON object for `text`, checked without building it or
+/// allocating ([`valid::check`]; the parser itself only where the check cannot tell).
+pub(crate) fn is_object(text: &[u8]) -> bool {
+    match valid::check(text) {
+        Verdict::Object => true,
+        Verdict::Other | Verdict::Invalid => false,
+        Verdict::Unsure => matches!(parse(text), Some(Value::Object(_))),
+    }
+}
+
+/// Whether [`parse`] reads `text` as one JSON value, checked as [`is_object`].
+pub(crate) fn is_value(text: &[u8]) -> bool {
+    match valid::check(text) {
+        Verdict::Object | Verdict::Other => true,
+        Verdict::Invalid => false,
+        Verdict::Unsure => parse(text).is_some(),
+    }
 }
 
 /// Whether `text` is exactly one JSON number (RFC 8259: `-?(0|[1-9][0-9]*)(\.[0-9]+)?
@@ -153,6 +176,61 @@ impl serde_json::ser::Formatter for AsWritten<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_object_check_agrees_with_the_parse() {
+        let deep = |n: usize| format!("{{\"a\":{}1{}}}", "[".repeat(n), "]".repeat(n));
+        let cases = [
+            "{}".to_owned(),
+            " \n{\"a\": 1e999, \"b\": [true, null, -0.5E+3], \"c\": {\"d\": \"x\\n\"}} ".to_owned(),
+            "{\"a\": 1, \"a\": 2}".to_owned(),
+            "[1]".to_owned(),
+            "\"x\"".to_owned(),
+            "{\"a\": 1} x".to_owned(),
+            "{\"a\": 01}".to_owned(),
+            "{\"a\": \"\\ud800\"}".to_owned(),
+            "{\"a\": \"\u{1}\"}".to_owned(),
+            "{\"a\": NaN}".to_owned(),
+            "{\"$serde_json::private::Number\": \"1\"}".to_owned(),
+            "{\"\\u0024serde_json::private::Number\": \"x\"}".to_owned(),
+            "{\"$serde_json::private::RawValue\": \"{}\"}".to_owned(),
+            "\u{c}{}".to_owned(),
+            deep(125),
+            deep(126),
+            deep(127),
+            deep(200),
+        ];
+        for text in &cases {
+            let parsed = matches!(parse(text.as_bytes()), Some(Value::Object(_)));
+            assert_eq!(is_object(text.as_bytes()), parsed, "{text}");
+        }
+        let values = [
+            "1",
+            " -0.5e3 ",
+            "\"x\"",
+            "true",
+            "null",
+            "[1, {\"a\": []}]",
+            "1 2",
+            "01",
+            "tru",
+            "x",
+            "",
+            "\u{c}1",
+            "NaN",
+            "\"\\u00e9\"",
+            "{\"$serde_json::private::Number\": \"x\"}",
+        ];
+        for text in cases.iter().map(String::as_str).chain(values) {
+            assert_eq!(
+                is_value(text.as_bytes()),
+                parse(text.as_bytes()).is_some(),
+                "{text:?}"
+            );
+        }
+        assert!(is_object(deep(125).as_bytes()));
+        assert!(!is_object(deep(200).as_bytes()));
+    }
 
     #[test]
     fn numbers_keep_their_text() {

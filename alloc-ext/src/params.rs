@@ -89,20 +89,46 @@ struct Current {
     mode: Mode,
     /// A duplicate key: the value is left out.
     skip: bool,
-    /// The raw value of a buffered (JSON, untyped or typed) parameter, typed at its end.
-    raw: Vec<u8>,
 }
 
-/// One call's parameters so far.
+/// One call's parameters so far. Its buffers are reused from parameter to parameter, and
+/// from call to call ([`Params::reset`]): no allocation per parameter once they have grown.
 #[derive(Debug, Default)]
 pub(crate) struct Params {
-    keys: Vec<Vec<u8>>,
+    /// The keys so far, one after the other; each ends at its entry of `ends`.
+    keys: Vec<u8>,
+    ends: Vec<usize>,
     current: Option<Current>,
+    /// The raw value of a buffered (JSON, untyped or typed) parameter, typed at its end.
+    raw: Vec<u8>,
     /// A repair was reported for this call already.
     repaired: bool,
 }
 
 impl Params {
+    /// Back to a new call's state, its buffers kept; false when they are larger than
+    /// `small` bytes (not worth keeping for another call).
+    pub(crate) fn reset(&mut self, small: usize) -> bool {
+        self.keys.clear();
+        self.ends.clear();
+        self.raw.clear();
+        self.current = None;
+        self.repaired = false;
+        self.keys.capacity() <= small
+            && self.raw.capacity() <= small
+            && self.ends.capacity() * std::mem::size_of::<usize>() <= small
+    }
+
+    /// Whether `key` was a parameter of this call already.
+    fn has_key(&self, key: &[u8]) -> bool {
+        let mut start = 0;
+        self.ends.iter().any(|&end| {
+            let same = self.keys[start..end] == *key;
+            start = end;
+            same
+        })
+    }
+
     /// A parameter begins; appends `{"key":` (or `,"key":`) and, for a value that streams
     /// as text, the opening quote to `out`. `schema` is what the tool's schema says about
     /// the parameter; it matters only to a [`ValueKind::Untyped`] value.
@@ -121,26 +147,20 @@ impl Params {
             (_, Schema::Types(types)) => Mode::Typed(types),
             (_, Schema::None) => Mode::Untyped,
         };
-        if self.keys.iter().any(|k| k == key) {
-            self.current = Some(Current {
-                mode,
-                skip: true,
-                raw: Vec::new(),
-            });
+        self.raw.clear();
+        if self.has_key(key) {
+            self.current = Some(Current { mode, skip: true });
             return Some(ParamIssue::Duplicate);
         }
-        out.push(if self.keys.is_empty() { b'{' } else { b',' });
+        out.push(if self.ends.is_empty() { b'{' } else { b',' });
         push_string(key, out);
         out.push(b':');
         if matches!(mode, Mode::Text) {
             out.push(b'"');
         }
-        self.keys.push(key.to_vec());
-        self.current = Some(Current {
-            mode,
-            skip: false,
-            raw: Vec::new(),
-        });
+        self.keys.extend_from_slice(key);
+        self.ends.push(self.keys.len());
+        self.current = Some(Current { mode, skip: false });
         None
     }
 
@@ -153,7 +173,7 @@ impl Params {
         match &mut current.mode {
             Mode::Literal(literal) => literal.value(piece, bytes, out),
             Mode::Text => push_escaped(bytes, out),
-            Mode::Json | Mode::Untyped | Mode::Typed(_) => current.raw.extend_from_slice(bytes),
+            Mode::Json | Mode::Untyped | Mode::Typed(_) => self.raw.extend_from_slice(bytes),
         }
     }
 
@@ -174,7 +194,7 @@ impl Params {
         if current.skip {
             return None;
         }
-        let raw = &current.raw;
+        let raw = &self.raw;
         match &mut current.mode {
             Mode::Literal(literal) => {
                 literal.end(out);
@@ -217,7 +237,7 @@ impl Params {
         let Some(mut current) = self.current.take().filter(|current| !current.skip) else {
             return;
         };
-        let raw = &current.raw;
+        let raw = &self.raw;
         match &mut current.mode {
             Mode::Text => {}
             Mode::Literal(literal) => literal.cut(out),
@@ -234,7 +254,7 @@ impl Params {
 
     /// The call completed: closes the object.
     pub(crate) fn close(&self, out: &mut Vec<u8>) {
-        if self.keys.is_empty() {
+        if self.ends.is_empty() {
             out.extend_from_slice(b"{}");
         } else {
             out.push(b'}');
@@ -269,8 +289,8 @@ fn strict_json(raw: &[u8]) -> Option<&[u8]> {
     if trimmed.is_empty() || std::str::from_utf8(trimmed).is_err() {
         return None;
     }
-    crate::json::parse(trimmed)?;
-    Some(trimmed)
+    // Checked, not built: nothing allocated for a valid value.
+    crate::json::is_value(trimmed).then_some(trimmed)
 }
 
 /// One raw value read as JSON.

@@ -45,6 +45,8 @@ use serde_json::{Map, Value};
 
 use crate::assemble::{AssembleOptions, Assembler, Completion, DiagnosticRecord, Keep, Segment};
 
+mod direct;
+mod escape;
 mod openai;
 mod utf8;
 
@@ -146,12 +148,10 @@ pub(crate) struct Exposed {
     sent: usize,
 }
 
-/// A [`Sink`] that turns events into per-chunk [`ChunkDelta`]s. Feed a chunk to the
-/// scanner with this sink, then call [`DeltaStream::take_delta`].
+/// How far a [`DeltaStream`]'s deltas have gone.
 #[derive(Debug)]
-pub struct DeltaStream {
-    assembler: Assembler,
-    content_sent: usize,
+struct Sent {
+    content: usize,
     /// Next entry of the assembler's released ranges to look at.
     released_at: usize,
     hold_calls: bool,
@@ -160,12 +160,57 @@ pub struct DeltaStream {
     /// Calls before this one are settled and fully sent.
     first_open: usize,
     next_index: u32,
+}
+
+/// Buffers of earlier deltas, cleared, for the next ones.
+#[derive(Debug, Default)]
+struct Spare {
+    /// Fragments' arguments.
+    arguments: Vec<String>,
+    /// First fragments' ids and names.
+    strings: Vec<String>,
+}
+
+impl Spare {
+    fn string(&mut self) -> String {
+        self.arguments.pop().unwrap_or_default()
+    }
+
+    /// `text` in a reused `String`.
+    fn copy(&mut self, text: &str) -> String {
+        let mut out = self.strings.pop().unwrap_or_default();
+        out.push_str(text);
+        out
+    }
+
+    /// Keeps a fragment's buffers.
+    fn keep(&mut self, call: ToolCallDelta) {
+        let mut arguments = call.arguments;
+        arguments.clear();
+        self.arguments.push(arguments);
+        for mut text in [call.id, call.name].into_iter().flatten() {
+            text.clear();
+            self.strings.push(text);
+        }
+    }
+}
+
+/// A [`Sink`] that turns events into per-chunk [`ChunkDelta`]s. Feed a chunk to the
+/// scanner with this sink, then call [`DeltaStream::take_delta`].
+#[derive(Debug)]
+pub struct DeltaStream {
+    assembler: Assembler,
+    sent: Sent,
     finished: bool,
     /// The delta being built, its buffers reused from chunk to chunk (see
     /// [`DeltaStream::delta`]).
     delta: ChunkDelta,
-    /// The argument buffers of earlier deltas' fragments, cleared, for the next ones.
-    spare: Vec<String>,
+    /// `delta` was cleared for the chunk being fed ([`DeltaStream::begin_delta`]).
+    fresh: bool,
+    /// Since the last delta, nothing but text that went straight into the delta, and
+    /// then nothing was waiting ([`DeltaStream::quiet`]).
+    quiet: bool,
+    spare: Spare,
     /// The draft segments whose text a delta showed, reused.
     shown: Vec<usize>,
 }
@@ -195,21 +240,25 @@ impl DeltaStream {
     /// As [`DeltaStream::new`].
     pub fn retaining(dialect: Dialect, options: &AssembleOptions, retain: Retain) -> Self {
         let mut assembler = Assembler::new(dialect, options);
-        assembler.keep = match retain {
+        assembler.set_keep(match retain {
             Retain::Completion => Keep::Settled,
             Retain::Unsent => Keep::Unsent,
-        };
+        });
         DeltaStream {
             assembler,
-            content_sent: 0,
-            released_at: 0,
-            hold_calls: options.hold_calls,
-            reasoning_at: (0, 0),
-            first_open: 0,
-            next_index: 0,
+            sent: Sent {
+                content: 0,
+                released_at: 0,
+                hold_calls: options.hold_calls,
+                reasoning_at: (0, 0),
+                first_open: 0,
+                next_index: 0,
+            },
             finished: false,
             delta: ChunkDelta::default(),
-            spare: Vec::new(),
+            fresh: true,
+            quiet: false,
+            spare: Spare::default(),
             shown: Vec::new(),
         }
     }
@@ -217,26 +266,42 @@ impl DeltaStream {
     /// Everything that became visible since the last call, borrowed until the next one:
     /// the server's decode loop (feed a chunk, take its delta, write it out, e.g. with
     /// [`write_chunk`]). The delta's buffers are the stream's own, cleared and refilled on
-    /// each call, so in steady state a chunk costs no heap allocation; a call's first
-    /// fragment allocates its `id` and `name`. After the scanner's `finish`, call
-    /// [`DeltaStream::finish`] instead.
+    /// each call, so in steady state a chunk costs no heap allocation, nor does a call's
+    /// first fragment once an earlier one has given its `id` and `name` buffers back.
+    /// After the scanner's `finish`, call [`DeltaStream::finish`] instead.
     pub fn delta(&mut self) -> &ChunkDelta {
-        self.recycle();
-        let mut delta = std::mem::take(&mut self.delta);
-        let mut shown = std::mem::take(&mut self.shown);
-        let final_ = self.finished;
-        self.take_content(&mut delta, final_);
-        self.take_reasoning(&mut delta, final_, &mut shown);
-        self.take_calls(&mut delta, final_);
-        for at in shown.drain(..) {
-            self.assembler.draft_shown(at);
+        self.begin_delta();
+        self.fresh = false;
+        if self.quiet {
+            // Only text that went straight into the delta, if anything (see `direct`).
+            return &self.delta;
         }
-        self.shown = shown;
-        self.released_at = 0;
-        (self.content_sent, self.reasoning_at) =
-            self.assembler
-                .retire_sent(self.first_open, self.content_sent, self.reasoning_at);
-        self.delta = delta;
+        let DeltaStream {
+            assembler: a,
+            sent,
+            finished,
+            delta,
+            spare,
+            shown,
+            ..
+        } = self;
+        let final_ = *finished;
+        sent.take_content(a, delta, final_);
+        if a.reasoning.is_some() {
+            sent.take_reasoning(a, delta, final_, shown);
+        }
+        if sent.first_open < a.calls.len() {
+            sent.take_calls(a, delta, spare, final_);
+        }
+        if !shown.is_empty() {
+            for at in shown.drain(..) {
+                a.draft_shown(at);
+            }
+        }
+        sent.released_at = 0;
+        (sent.content, sent.reasoning_at) =
+            a.retire_sent(sent.first_open, sent.content, sent.reasoning_at);
+        self.quiet = self.quiet();
         &self.delta
     }
 
@@ -246,49 +311,40 @@ impl DeltaStream {
         self.delta();
         std::mem::take(&mut self.delta)
     }
+}
 
-    /// Clears the last delta, keeping its buffers for the next one.
-    fn recycle(&mut self) {
-        self.delta.content.clear();
-        self.delta.reasoning_content.clear();
-        for call in self.delta.tool_calls.drain(..) {
-            let mut arguments = call.arguments;
-            arguments.clear();
-            self.spare.push(arguments);
-        }
-    }
-
+impl Sent {
     /// Whether call `call` was shown to the client.
-    fn exposed(&self, call: u32) -> bool {
-        self.assembler
-            .calls
+    fn exposed(a: &Assembler, call: u32) -> bool {
+        a.calls
             .get(call as usize)
             .is_some_and(|record| record.exposed.is_some())
     }
 
     /// New content; a call already shown to the client that broke is not shown again as
     /// content.
-    fn take_content(&mut self, delta: &mut ChunkDelta, final_: bool) {
-        while let Some((call, range)) = self.assembler.released.get(self.released_at).cloned() {
+    fn take_content(&mut self, a: &Assembler, delta: &mut ChunkDelta, final_: bool) {
+        while let Some((call, range)) = a.released.get(self.released_at).cloned() {
             self.released_at += 1;
-            if self.exposed(call) {
-                let a = &self.assembler;
-                let upto = range.start.max(self.content_sent);
-                self.content_sent += take_utf8(
-                    &a.content[self.content_sent..upto],
-                    true,
-                    &mut delta.content,
-                );
-                self.content_sent = self.content_sent.max(range.end);
+            if Self::exposed(a, call) {
+                let upto = range.start.max(self.content);
+                self.content += take_utf8(&a.content[self.content..upto], true, &mut delta.content);
+                self.content = self.content.max(range.end);
             }
         }
-        let a = &self.assembler;
-        self.content_sent += take_utf8(&a.content[self.content_sent..], final_, &mut delta.content);
+        if self.content < a.content.len() {
+            self.content += take_utf8(&a.content[self.content..], final_, &mut delta.content);
+        }
     }
 
     /// New reasoning; adds to `shown` the draft segments whose text is now decided.
-    fn take_reasoning(&mut self, delta: &mut ChunkDelta, final_: bool, shown: &mut Vec<usize>) {
-        let a = &self.assembler;
+    fn take_reasoning(
+        &mut self,
+        a: &Assembler,
+        delta: &mut ChunkDelta,
+        final_: bool,
+        shown: &mut Vec<usize>,
+    ) {
         let Some(segments) = &a.reasoning else {
             return;
         };
@@ -298,7 +354,9 @@ impl DeltaStream {
                 Segment::Text(bytes) => {
                     // A segment followed by another is closed: cut it whole.
                     let closed = final_ || seg + 1 < segments.len();
-                    off += take_utf8(&bytes[off..], closed, &mut delta.reasoning_content);
+                    if off < bytes.len() {
+                        off += take_utf8(&bytes[off..], closed, &mut delta.reasoning_content);
+                    }
                     if off < bytes.len() || seg + 1 == segments.len() {
                         break;
                     }
@@ -328,10 +386,16 @@ impl DeltaStream {
 
     /// New tool-call fragments: a call is exposed once its name is known and it is decided
     /// to be one, then its arguments stream.
-    fn take_calls(&mut self, delta: &mut ChunkDelta, final_: bool) {
-        while self.first_open < self.assembler.calls.len() {
+    fn take_calls(
+        &mut self,
+        a: &mut Assembler,
+        delta: &mut ChunkDelta,
+        spare: &mut Spare,
+        final_: bool,
+    ) {
+        while self.first_open < a.calls.len() {
             let call = self.first_open;
-            let Some(record) = self.assembler.calls.get_mut(call) else {
+            let Some(record) = a.calls.get_mut(call) else {
                 // Retired: settled and sent.
                 self.first_open += 1;
                 continue;
@@ -360,9 +424,9 @@ impl DeltaStream {
                 self.next_index += 1;
                 delta.tool_calls.push(ToolCallDelta {
                     index,
-                    id: Some(record.id.clone()),
-                    name: Some(String::from_utf8_lossy(name).into_owned()),
-                    arguments: self.spare.pop().unwrap_or_default(),
+                    id: Some(spare.copy(&record.id)),
+                    name: Some(spare.copy(&String::from_utf8_lossy(name))),
+                    arguments: spare.string(),
                 });
                 record.exposed = Some(Exposed { index, sent: 0 });
             }
@@ -377,7 +441,7 @@ impl DeltaStream {
                     index: exposed.index,
                     id: None,
                     name: None,
-                    arguments: self.spare.pop().unwrap_or_default(),
+                    arguments: spare.string(),
                 });
             }
             if let Some(last) = delta.tool_calls.last_mut() {
@@ -389,7 +453,7 @@ impl DeltaStream {
                 if fresh && last.arguments.is_empty() {
                     // Nothing new of an already exposed call: no fragment.
                     if let Some(empty) = delta.tool_calls.pop() {
-                        self.spare.push(empty.arguments);
+                        spare.keep(empty);
                     }
                 }
             }
@@ -399,7 +463,9 @@ impl DeltaStream {
             self.first_open += 1;
         }
     }
+}
 
+impl DeltaStream {
     /// The diagnostics recorded since the last call (the scanner's and the assembler's,
     /// in the order recorded, not sorted by span), taken out of what the final
     /// completion returns: a caller that takes them as they come keeps none in memory.
@@ -412,6 +478,7 @@ impl DeltaStream {
     /// completion.
     pub fn finish(mut self) -> (ChunkDelta, &'static str, Completion) {
         self.finished = true;
+        self.quiet = false;
         // An incomplete call's last argument bytes (held while they might have been a
         // repeated key, an escape or a closer) go out, as `incomplete_calls` has them.
         self.assembler.close_incomplete();
@@ -425,48 +492,67 @@ impl DeltaStream {
 
 impl Sink for DeltaStream {
     fn text(&mut self, span: Span, text: &[u8]) {
-        self.assembler.text(span, text);
+        if !self.direct_text(span, text) {
+            self.quiet = false;
+            self.assembler.text(span, text);
+        }
     }
     fn reasoning(&mut self, span: Span, text: &[u8]) {
-        self.assembler.reasoning(span, text);
+        if !self.direct_reasoning(span, text) {
+            self.quiet = false;
+            self.assembler.reasoning(span, text);
+        }
     }
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
+        self.quiet = false;
         self.assembler.markup(span, kind, bytes);
     }
     fn reasoning_start(&mut self, span: Span) {
+        self.quiet = false;
         self.assembler.reasoning_start(span);
     }
     fn reasoning_end(&mut self, span: Span) {
+        self.quiet = false;
         self.assembler.reasoning_end(span);
     }
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
+        self.quiet = false;
         self.assembler.tool_start(span, call, name, provisional);
     }
     fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_id(span, call, id);
     }
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_name(span, call, name);
     }
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_args(span, call, json);
     }
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
+        self.quiet = false;
         self.assembler.tool_param(span, call, key, kind);
     }
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.quiet = false;
         self.assembler.tool_value(span, call, piece, bytes);
     }
     fn tool_param_end(&mut self, span: Span, call: u32) {
+        self.quiet = false;
         self.assembler.tool_param_end(span, call);
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
+        self.quiet = false;
         self.assembler.tool_end(span, call, end);
     }
     fn fabricated_result(&mut self, span: Span) {
+        self.quiet = false;
         self.assembler.fabricated_result(span);
     }
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
+        self.quiet = false;
         self.assembler.diagnostic(span, diagnostic);
     }
 }

@@ -133,11 +133,12 @@ fn calls_allocate_a_small_constant_each() {
     }
 }
 
-/// Allocations per Hermes JSON call of about 140 bytes, whatever the chunking: its id and
-/// name for the record and again for the delta's first fragment, the record's raw capture
-/// and argument text (each grown by doubling), its repeated-key filter, its record's
-/// slot, and the parse of its arguments (serde_json's map, keys and strings).
-const PER_CALL: u64 = 27;
+/// Allocations per Hermes JSON call of about 140 bytes, whatever the chunking: its name.
+/// The record's buffers (id, raw capture, argument text, repeated-key filter and its key
+/// table) are a retired call's, the delta's id and name `String`s an earlier fragment's,
+/// and with `Retain::Unsent` the arguments are checked to be one JSON object without
+/// building it.
+const PER_CALL: u64 = 1;
 
 #[test]
 fn argument_fragments_allocate_nothing() {
@@ -149,11 +150,113 @@ fn argument_fragments_allocate_nothing() {
     small.feed(&short, 4);
     large.feed(&long, 4);
     let (a, b) = (small.feed(&short, 4), large.feed(&long, 4));
-    // 64 times the text: six more doublings of the raw capture and of the argument text,
+    // Buffers of up to 16 KiB are reused from call to call; larger ones are not kept, so
+    // the 64 KiB call grows its raw capture, argument text and delta fragment again:
     // nothing for the 16 000 more fragments.
-    assert_eq!(
-        (a, b),
-        (PER_CALL + 7, PER_CALL + 7 + 2 * 6),
-        "4-byte chunks"
-    );
+    assert_eq!((a, b), (PER_CALL + 1, 31), "4-byte chunks");
+}
+
+#[path = "../../benches/inputs/mod.rs"]
+mod inputs;
+
+/// The dialects of the per-response table: a JSON body in tags, in tokens, Harmony, the
+/// parameter tagsets, GLM and Gemma's literals.
+const DIALECTS: [Dialect; 8] = [
+    Dialect::Hermes,
+    Dialect::Kimi,
+    Dialect::Harmony,
+    Dialect::Xml,
+    Dialect::Minimax,
+    Dialect::Qwen3Coder,
+    Dialect::Glm,
+    Dialect::Gemma,
+];
+
+/// Chunk sizes of the table (`0`: the response in one piece).
+const CHUNKS: [usize; 3] = [1, 4, 0];
+
+/// The allocations of one whole response of `input` through a server's decode loop, from
+/// the scanner's and the stream's creation to the final chunk written and everything
+/// dropped, with the chunks fed and the calls announced.
+fn response(input: &inputs::Input, chunk: usize) -> (u64, u64, u64) {
+    let size = if chunk == 0 { input.bytes.len() } else { chunk };
+    let before = allocations();
+    let dialect = input.dialect;
+    let mut scanner = Scanner::new(dialect, inputs::options());
+    let mut stream = DeltaStream::unsent(dialect, &AssembleOptions::seeded(3));
+    let mut out = Vec::with_capacity(1 << 16);
+    let (mut chunks, mut calls) = (0, 0);
+    for piece in input.bytes.chunks(size) {
+        scanner.feed(piece, &mut stream).unwrap();
+        let delta = stream.delta();
+        calls += delta.tool_calls.iter().filter(|c| c.id.is_some()).count() as u64;
+        out.clear();
+        write_chunk(&mut out, &META, delta, chunks == 0, None).unwrap();
+        chunks += 1;
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (delta, reason, completion) = stream.finish();
+    calls += delta.tool_calls.iter().filter(|c| c.id.is_some()).count() as u64;
+    out.clear();
+    write_chunk(&mut out, &META, &delta, false, Some(reason)).unwrap();
+    drop((completion, delta, out));
+    (allocations() - before, chunks, calls)
+}
+
+/// Allocations per response through the decode loop (`Retain::Unsent`), by dialect, for
+/// 64 KiB of prose, one call with a 64 KiB argument and 200 small calls with prose, each
+/// at 1 B, 4 B and whole (`BENCHMARKS.md` has them per chunk and per call). Exact: a
+/// regression of one allocation per chunk, per call or per fragment changes them. In
+/// small chunks a call costs its name (and, with a model-written id, the copy the set of
+/// ids keeps: Kimi); fed whole, the one delta holds every call's fragment and the calls'
+/// records are all open at once, so their buffers are not reused from call to call.
+const RESPONSES: [(Dialect, [[u64; 3]; 3]); 8] = [
+    (Dialect::Hermes, [[3, 4, 4], [49, 49, 40], [232, 234, 3289]]),
+    (Dialect::Kimi, [[3, 3, 4], [51, 51, 43], [441, 442, 3731]]),
+    (
+        Dialect::Harmony,
+        [[5, 5, 5], [49, 50, 39], [232, 233, 3290]],
+    ),
+    (Dialect::Xml, [[3, 4, 4], [82, 82, 60], [245, 246, 4161]]),
+    (
+        Dialect::Minimax,
+        [[3, 4, 4], [82, 82, 72], [245, 245, 4161]],
+    ),
+    (
+        Dialect::Qwen3Coder,
+        [[3, 4, 4], [82, 82, 61], [246, 247, 4162]],
+    ),
+    (Dialect::Glm, [[3, 4, 4], [81, 81, 72], [246, 247, 4198]]),
+    (
+        Dialect::Gemma,
+        [[3, 4, 4], [56, 56, 61], [1181, 1182, 5080]],
+    ),
+];
+
+#[test]
+fn responses_allocate_what_the_table_says() {
+    let mut table = Vec::new();
+    for dialect in DIALECTS {
+        let inputs = [
+            inputs::prose(dialect, 64 << 10),
+            inputs::big_call(dialect, inputs::CODE_LEN),
+            inputs::many_calls(dialect, inputs::MANY_CALLS),
+        ];
+        let mut row = [[0; 3]; 3];
+        for (i, input) in inputs.iter().enumerate() {
+            for (j, chunk) in CHUNKS.into_iter().enumerate() {
+                let (n, chunks, calls) = response(input, chunk);
+                assert_eq!(calls, input.calls, "{dialect}");
+                eprintln!(
+                    "{dialect} input {i} chunk {chunk}: {n} allocations, {chunks} chunks, {calls} calls, {:.4}/chunk, {:.2}/call",
+                    n as f64 / chunks as f64,
+                    n as f64 / calls.max(1) as f64
+                );
+                row[i][j] = n;
+            }
+        }
+        table.push((dialect, row));
+    }
+    eprintln!("{table:?}");
+    assert_eq!(table, RESPONSES);
 }

@@ -4,7 +4,7 @@
 
 use inband::{Dialect, Options, Scanner};
 use inband_alloc::assemble::{assemble, AssembleOptions};
-use inband_alloc::stream::{write_chunk, ChunkDelta, ChunkMeta, DeltaStream};
+use inband_alloc::stream::{write_chunk, ChunkDelta, ChunkMeta, DeltaStream, ToolCallDelta};
 use serde_json::{json, Value};
 
 const RESPONSE: &str = "<think>\nZürich \"quoted\" \\ tab\there\n</think>\nSure — \u{1F600} <b>x</b>\u{1}\n\
@@ -104,4 +104,40 @@ fn the_final_message_is_openais() {
             ],
         })
     );
+}
+
+#[test]
+fn every_escapable_byte_is_written_as_serde_json_writes_it() {
+    let every: String = (0u8..0x80).map(char::from).collect();
+    let long = "x".repeat(5000) + "\"" + &"é日😀".repeat(700) + "\\" + &"y".repeat(3333);
+    let texts = [every.clone(), long, every.repeat(3) + "tail\u{7f}\u{80}"];
+    for text in &texts {
+        let delta = ChunkDelta {
+            content: text.clone(),
+            reasoning_content: text.chars().rev().collect(),
+            tool_calls: vec![
+                ToolCallDelta {
+                    index: 0,
+                    id: Some(format!("call_{text}")),
+                    name: Some(text.clone()),
+                    arguments: text.clone(),
+                },
+                ToolCallDelta {
+                    index: 12,
+                    id: None,
+                    name: None,
+                    arguments: text.clone(),
+                },
+            ],
+        };
+        for (role, reason) in [(true, None), (false, Some("tool_calls\n\""))] {
+            assert_eq!(
+                written(&delta, role, reason),
+                expected(&delta, role, reason)
+            );
+        }
+        let mut object = Vec::new();
+        delta.write_openai(&mut object).unwrap();
+        assert_eq!(object, serde_json::to_vec(&delta.to_openai()).unwrap());
+    }
 }

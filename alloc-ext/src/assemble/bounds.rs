@@ -7,13 +7,13 @@
 //! only what it has not sent drops sent text and calls, and keeps at most
 //! [`MAX_DIAGNOSTICS`] diagnostics.
 
-use std::collections::BTreeMap;
-use std::ops::{Index, IndexMut};
+use std::ops::{Index, IndexMut, Range};
 
 use inband::{CallEnd, Span};
 
 use super::{Assembler, CallRecord, DiagnosticRecord, Segment};
-use crate::dedup::Duplicates;
+use crate::dedup::{Duplicates, FirstKeyWins};
+use crate::params::Params;
 
 /// The default [`AssembleOptions::max_response_bytes`](super::AssembleOptions): 64 MiB of
 /// response, far more than any model writes in one turn (a million tokens are about 4 MiB).
@@ -37,23 +37,115 @@ pub(crate) enum Keep {
 }
 
 /// Call records by the scanner's call number (consecutive from 0), with retired numbers
-/// left out.
+/// left out: the held records in call order, so that a stream's per-chunk bookkeeping
+/// touches only them, never the calls retired before.
 #[derive(Debug, Default)]
 pub(crate) struct Calls {
-    records: BTreeMap<usize, CallRecord>,
+    records: Vec<(usize, CallRecord)>,
     /// Calls started so far: the next call's number.
     started: usize,
+    /// [`Calls::retire_before`] has looked at every record before this call: those held
+    /// are ones it was told to keep.
+    swept: usize,
+    /// A record before `swept` may no longer be one to keep ([`Calls::unkept`]).
+    resweep: bool,
+    /// The buffers of the last record retired, cleared, for the next call's.
+    pub(crate) spare: Buffers,
+}
+
+/// A call record's buffers, kept from a retired record for the next one so that the
+/// calls of a response do not each grow their own (see [`Buffers::SMALL`]).
+#[derive(Debug, Default)]
+pub(crate) struct Buffers {
+    pub(crate) id: String,
+    pub(crate) raw: Vec<u8>,
+    pub(crate) tokens: Vec<(Range<usize>, Span)>,
+    pub(crate) inner: Vec<u8>,
+    pub(crate) arguments: Vec<u8>,
+    pub(crate) dedup: FirstKeyWins,
+    pub(crate) params: Params,
+}
+
+impl Buffers {
+    /// The largest buffer kept for reuse (bytes): one that a large call grew is dropped
+    /// with its record, so a stream keeps no more than a few small buffers.
+    const SMALL: usize = 16 << 10;
+
+    /// Takes a raw capture's buffer (cleared), if small enough to keep.
+    pub(crate) fn keep_raw(&mut self, mut raw: Vec<u8>) {
+        if raw.capacity() <= Self::SMALL && raw.capacity() > self.raw.capacity() {
+            raw.clear();
+            self.raw = raw;
+        }
+    }
+
+    /// Takes an opening's special-token list (cleared), if small enough to keep.
+    pub(crate) fn keep_tokens(&mut self, mut tokens: Vec<(Range<usize>, Span)>) {
+        let size = tokens.capacity() * std::mem::size_of::<(Range<usize>, Span)>();
+        if size <= Self::SMALL && tokens.capacity() > self.tokens.capacity() {
+            tokens.clear();
+            self.tokens = tokens;
+        }
+    }
+
+    /// Takes `record`'s buffers (cleared), those small enough to keep.
+    fn keep(&mut self, record: CallRecord) {
+        fn small<T>(buffer: &mut Vec<T>, into: &mut Vec<T>) {
+            let capacity = buffer.capacity();
+            if capacity * std::mem::size_of::<T>() <= Buffers::SMALL && capacity > into.capacity() {
+                buffer.clear();
+                *into = std::mem::take(buffer);
+            }
+        }
+        let CallRecord {
+            mut id,
+            mut raw,
+            mut tokens,
+            mut inner,
+            mut arguments,
+            mut dedup,
+            params,
+            ..
+        } = record;
+        if id.capacity() <= Self::SMALL && id.capacity() > self.id.capacity() {
+            id.clear();
+            self.id = id;
+        }
+        small(&mut raw, &mut self.raw);
+        small(&mut tokens, &mut self.tokens);
+        small(&mut inner, &mut self.inner);
+        small(&mut arguments, &mut self.arguments);
+        if dedup.reset(Self::SMALL) {
+            self.dedup = dedup;
+        }
+        if let Some(mut params) = params {
+            if params.reset(Self::SMALL) {
+                self.params = params;
+            }
+        }
+    }
 }
 
 impl Calls {
+    /// Where call `call`'s record is among the held ones.
+    fn find(&self, call: usize) -> Option<usize> {
+        match self.records.last() {
+            // Nearly always the latest call.
+            Some((last, _)) if *last == call => Some(self.records.len() - 1),
+            _ => self.records.binary_search_by_key(&call, |(n, _)| *n).ok(),
+        }
+    }
+
     /// The record of call `call`, unless it was retired or never started.
     pub(crate) fn get(&self, call: usize) -> Option<&CallRecord> {
-        self.records.get(&call)
+        let at = self.find(call)?;
+        Some(&self.records[at].1)
     }
 
     /// The record of call `call`, unless it was retired or never started.
     pub(crate) fn get_mut(&mut self, call: usize) -> Option<&mut CallRecord> {
-        self.records.get_mut(&call)
+        let at = self.find(call)?;
+        Some(&mut self.records[at].1)
     }
 
     /// Calls started so far, retired ones included.
@@ -64,35 +156,66 @@ impl Calls {
     /// The last call started, unless it was retired.
     pub(crate) fn last_mut(&mut self) -> Option<&mut CallRecord> {
         let last = self.started.checked_sub(1)?;
-        self.records.get_mut(&last)
+        self.get_mut(last)
     }
 
     /// Starts the next call.
     pub(crate) fn push(&mut self, record: CallRecord) {
-        self.records.insert(self.started, record);
+        self.records.push((self.started, record));
         self.started += 1;
     }
 
     /// The records held, in call order.
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut CallRecord> {
-        self.records.values_mut()
+        self.records.iter_mut().map(|(_, record)| record)
     }
 
     /// Drops the record of call `call`.
     pub(crate) fn retire(&mut self, call: usize) {
-        self.records.remove(&call);
+        if let Some(at) = self.find(call) {
+            let (_, record) = self.records.remove(at);
+            self.keep_spare(record);
+        }
     }
 
-    /// Drops the records of calls before `upto` that `keep` does not want.
+    /// Keeps a retired record's buffers for the next call.
+    fn keep_spare(&mut self, record: CallRecord) {
+        self.spare.keep(record);
+    }
+
+    /// A record that [`Calls::retire_before`] kept may not be one to keep any more.
+    pub(crate) fn unkept(&mut self) {
+        self.resweep = true;
+    }
+
+    /// Drops the records of calls before `upto` that `keep` does not want. Only records not
+    /// looked at yet are (or those [`Calls::unkept`] names): nothing when nothing changed.
+    #[inline]
     pub(crate) fn retire_before(&mut self, upto: usize, keep: impl Fn(&CallRecord) -> bool) {
-        let done: Vec<usize> = self
-            .records
-            .range(..upto)
-            .filter(|(_, record)| !keep(record))
-            .map(|(&call, _)| call)
-            .collect();
-        for call in done {
-            self.records.remove(&call);
+        if upto > self.swept || self.resweep {
+            self.sweep(upto, keep);
+        }
+    }
+
+    fn sweep(&mut self, upto: usize, keep: impl Fn(&CallRecord) -> bool) {
+        let from = if self.resweep { 0 } else { self.swept };
+        self.swept = self.swept.max(upto);
+        self.resweep = false;
+        let start = self.records.partition_point(|(n, _)| *n < from);
+        let end = self.records.partition_point(|(n, _)| *n < upto);
+        // One pass: the records kept move forward in order, those retired gather at the
+        // end of the range and go in one drain (not one `remove`, which shifts every
+        // later record, per record: quadratic in a chunk that settles many calls).
+        let mut kept = start;
+        for at in start..end {
+            if keep(&self.records[at].1) {
+                self.records.swap(kept, at);
+                kept += 1;
+            }
+        }
+        let spare = &mut self.spare;
+        for (_, record) in self.records.drain(kept..end) {
+            spare.keep(record);
         }
     }
 }
@@ -103,7 +226,7 @@ impl Index<usize> for Calls {
     /// # Panics
     /// If the call was retired or never started (a bug of this crate).
     fn index(&self, call: usize) -> &CallRecord {
-        &self.records[&call]
+        self.get(call).expect("a held call")
     }
 }
 
@@ -111,7 +234,7 @@ impl IndexMut<usize> for Calls {
     /// # Panics
     /// If the call was retired or never started (a bug of this crate).
     fn index_mut(&mut self, call: usize) -> &mut CallRecord {
-        self.records.get_mut(&call).expect("a held call")
+        self.get_mut(call).expect("a held call")
     }
 }
 
@@ -119,7 +242,8 @@ impl Assembler {
     /// Whether the event at `span` is left out: after a fabricated result that ends the
     /// response, or past [`AssembleOptions::max_response_bytes`](super::AssembleOptions)
     /// (the first such event cuts the response there).
-    pub(super) fn skip(&mut self, span: Span) -> bool {
+    #[inline]
+    pub(crate) fn skip(&mut self, span: Span) -> bool {
         if self.stopped {
             return true;
         }
@@ -230,6 +354,8 @@ impl Assembler {
         } else {
             record.draft_text().to_vec()
         };
+        // Its record may go now (see `Calls::retire_before`).
+        self.calls.unkept();
         segments[at] = Segment::Text(text);
         if at + 1 == segments.len() {
             // Later reasoning must not join the text a stream has already passed.
@@ -242,6 +368,7 @@ impl Assembler {
     /// is not sent yet. With [`Keep::Unsent`] the sent content and reasoning go too:
     /// `content_sent` bytes of content, the reasoning before segment `reasoning_at.0` and
     /// `reasoning_at.1` bytes of that one; returns the new positions (from 0).
+    #[inline]
     pub(crate) fn retire_sent(
         &mut self,
         first_open: usize,
@@ -255,14 +382,24 @@ impl Assembler {
         if self.keep != Keep::Unsent {
             return (content_sent, reasoning_at);
         }
-        self.content.drain(..content_sent);
+        if content_sent == self.content.len() {
+            self.content.clear();
+        } else if content_sent > 0 {
+            self.content.drain(..content_sent);
+        }
         let Some(segments) = self.reasoning.as_mut() else {
             return (0, (0, 0));
         };
         let (seg, off) = reasoning_at;
-        segments.drain(..seg.min(segments.len()));
-        if let Some(Segment::Text(text)) = segments.first_mut() {
-            text.drain(..off.min(text.len()));
+        if seg > 0 {
+            segments.drain(..seg.min(segments.len()));
+        }
+        if let (true, Some(Segment::Text(text))) = (off > 0, segments.first_mut()) {
+            if off >= text.len() {
+                text.clear();
+            } else {
+                text.drain(..off);
+            }
         }
         (0, (0, 0))
     }

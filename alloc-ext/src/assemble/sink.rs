@@ -10,11 +10,13 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
-        if self.open_capture(span, text, false) {
-            // Checked when it is shown, where the call stood.
-            return;
+        if !matches!(self.capture, Capture::None) {
+            if self.open_capture(span, text, false) {
+                // Checked when it is shown, where the call stood.
+                return;
+            }
+            self.end_capture();
         }
-        self.capture = Capture::None;
         self.content_utf8
             .check(span.start, text, &mut self.bad_utf8);
         self.content.extend_from_slice(text);
@@ -27,10 +29,12 @@ impl Sink for Assembler {
         // Reasoning whether or not a call holds it: checked now.
         self.reasoning_utf8
             .check(span.start, text, &mut self.bad_utf8);
-        if self.open_capture(span, text, true) {
-            return;
+        if !matches!(self.capture, Capture::None) {
+            if self.open_capture(span, text, true) {
+                return;
+            }
+            self.end_capture();
         }
-        self.capture = Capture::None;
         self.push_reasoning(text);
     }
 
@@ -49,15 +53,11 @@ impl Sink for Assembler {
                 self.capture(span, bytes, token);
             }
             Markup::Delimiter(Role::SectionOpen | Role::MarkupOpen) if !self.in_reasoning => {
-                self.capture = Capture::None;
+                self.end_capture();
             }
             Markup::Delimiter(Role::CallOpen | Role::SectionOpen | Role::MarkupOpen) => {
-                let tokens = if self.dialect.is_special_token(bytes) {
-                    vec![(0..bytes.len(), span)]
-                } else {
-                    Vec::new()
-                };
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, tokens);
+                let token = self.dialect.is_special_token(bytes);
+                self.open_opening(span, bytes, token);
             }
             Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
                 self.section_close(span, bytes);
@@ -65,7 +65,7 @@ impl Sink for Assembler {
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.capture = Capture::Opening(bytes.to_vec(), span.start, Vec::new());
+                self.open_opening(span, bytes, false);
             }
             // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
             // parameter's tags are the call's own markup, like its closer.
@@ -80,10 +80,10 @@ impl Sink for Assembler {
             // scanner reports the fabricated result right after it).
             Markup::Delimiter(Role::ResultOpen) if self.stop_at_fabricated => {}
             Markup::Delimiter(Role::ResultOpen) => {
-                self.capture = Capture::None;
+                self.end_capture();
                 self.push_text(bytes);
             }
-            _ => self.capture = Capture::None,
+            _ => self.end_capture(),
         }
     }
 
@@ -106,12 +106,23 @@ impl Sink for Assembler {
         if self.skip(span) {
             return;
         }
+        let spare = &mut self.calls.spare;
         let (raw, raw_start, tokens) =
             match std::mem::replace(&mut self.capture, Capture::Call(call)) {
                 Capture::Opening(raw, start, tokens) => (raw, start, tokens),
-                _ => (Vec::new(), span.start, Vec::new()),
+                _ => (
+                    std::mem::take(&mut spare.raw),
+                    span.start,
+                    std::mem::take(&mut spare.tokens),
+                ),
             };
-        let id = self.ids.mint();
+        let mut id = std::mem::take(&mut spare.id);
+        let (inner, arguments) = (
+            std::mem::take(&mut spare.inner),
+            std::mem::take(&mut spare.arguments),
+        );
+        let dedup = std::mem::take(&mut spare.dedup);
+        self.ids.mint_into(&mut id);
         let glued = std::mem::take(&mut self.glued_next);
         let (name, glued_key) = match name {
             Some(name) => {
@@ -129,12 +140,12 @@ impl Sink for Assembler {
             raw,
             raw_start,
             tokens,
-            inner: Vec::new(),
+            inner,
             inner_start: 0,
             inner_reasoning: false,
-            arguments: Vec::new(),
+            arguments,
             normalizer: ArgumentsNormalizer::new(),
-            dedup: FirstKeyWins::default(),
+            dedup,
             duplicates: Duplicates::default(),
             end_at: span.end,
             has_args: false,
@@ -162,8 +173,8 @@ impl Sink for Assembler {
         // The model's own id (docs/dialects.md rule 10) replaces the minted one, unless an
         // earlier call of the response has it: results are matched to calls by id, so a
         // repeated id would give one call's result to both.
-        let id = String::from_utf8_lossy(id).into_owned();
-        if self.model_ids.contains(&id) {
+        let id = String::from_utf8_lossy(id);
+        if self.model_ids.contains(id.as_ref()) {
             self.record(
                 span,
                 "duplicate_call_id",
@@ -172,8 +183,10 @@ impl Sink for Assembler {
             return;
         }
         if let Some(record) = self.calls.get_mut(call as usize) {
-            record.id = id.clone();
-            self.model_ids.insert(id);
+            // In the record's own buffer; the set of ids keeps its own copy.
+            record.id.clear();
+            record.id.push_str(&id);
+            self.model_ids.insert(id.into_owned());
         }
     }
 
@@ -216,6 +229,15 @@ impl Sink for Assembler {
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
         if self.skip(span) {
             return;
+        }
+        if self
+            .calls
+            .get(call as usize)
+            .is_some_and(|record| record.params.is_none())
+        {
+            // A retired call's buffers.
+            let params = std::mem::take(&mut self.calls.spare.params);
+            self.calls[call as usize].params = Some(params);
         }
         let Some(record) = self.calls.get_mut(call as usize) else {
             return;

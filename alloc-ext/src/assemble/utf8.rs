@@ -15,7 +15,21 @@ pub(super) struct Utf8Check {
 }
 
 impl Utf8Check {
+    /// No code point waits for the next piece.
+    pub(super) fn is_clear(&self) -> bool {
+        self.carry_len == 0
+    }
+
+    #[inline]
     pub(super) fn check(&mut self, start: u64, bytes: &[u8], found: &mut Vec<Span>) {
+        if self.carry_len == 0 && bytes.len() <= 32 && bytes.iter().all(|&b| b < 0x80) {
+            // A decode step's few bytes, nearly always ASCII: no validator's setup.
+            return;
+        }
+        self.check_slow(start, bytes, found);
+    }
+
+    fn check_slow(&mut self, start: u64, bytes: &[u8], found: &mut Vec<Span>) {
         let rest = if self.carry_len == 0 {
             0
         } else {

@@ -1,9 +1,11 @@
 //! OpenAI's streaming wire format for a [`ChunkDelta`]: the `chat.completion.chunk` a
 //! server sends per decode step, written straight into the caller's buffer (no
-//! intermediate `serde_json::Value`), strings escaped by serde_json.
+//! intermediate `serde_json::Value`), strings escaped as serde_json escapes them
+//! ([`escape`](super::escape)).
 
 use std::io::{self, Write};
 
+use super::escape::{contents, string};
 use super::{ChunkDelta, ToolCallDelta};
 use crate::assemble::Completion;
 
@@ -17,11 +19,6 @@ pub struct ChunkMeta<'a> {
     pub created: u64,
     /// `model`: the model's name, written as a JSON string.
     pub model: &'a str,
-}
-
-/// `text` as a JSON string, escaped as serde_json escapes it.
-fn string<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, text).map_err(io::Error::from)
 }
 
 /// Writes one `chat.completion.chunk` object (compact JSON, no newline):
@@ -40,20 +37,23 @@ pub fn write_chunk<W: Write + ?Sized>(
     role: bool,
     finish_reason: Option<&str>,
 ) -> io::Result<()> {
-    out.write_all(b"{\"id\":")?;
-    string(out, meta.id)?;
-    out.write_all(b",\"object\":\"chat.completion.chunk\",\"created\":")?;
+    // Adjacent literals are written together: a decode step's chunk is a dozen writes.
+    out.write_all(b"{\"id\":\"")?;
+    contents(out, meta.id)?;
+    out.write_all(b"\",\"object\":\"chat.completion.chunk\",\"created\":")?;
     out.write_all(itoa::Buffer::new().format(meta.created).as_bytes())?;
-    out.write_all(b",\"model\":")?;
-    string(out, meta.model)?;
-    out.write_all(b",\"choices\":[{\"index\":0,\"delta\":")?;
-    delta.write_fields(out, role)?;
-    out.write_all(b",\"finish_reason\":")?;
+    out.write_all(b",\"model\":\"")?;
+    contents(out, meta.model)?;
+    out.write_all(b"\",\"choices\":[{\"index\":0,\"delta\":{")?;
+    delta.write_members(out, role)?;
     match finish_reason {
-        Some(reason) => string(out, reason)?,
-        None => out.write_all(b"null")?,
+        Some(reason) => {
+            out.write_all(b"},\"finish_reason\":\"")?;
+            contents(out, reason)?;
+            out.write_all(b"\"}]}")
+        }
+        None => out.write_all(b"},\"finish_reason\":null}]}"),
     }
-    out.write_all(b"}]}")
 }
 
 impl ChunkDelta {
@@ -64,27 +64,29 @@ impl ChunkDelta {
     ///
     /// Errors: only `out`'s own (a `Vec<u8>` never fails).
     pub fn write_openai<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
-        self.write_fields(out, false)
+        out.write_all(b"{")?;
+        self.write_members(out, false)?;
+        out.write_all(b"}")
     }
 
-    fn write_fields<W: Write + ?Sized>(&self, out: &mut W, role: bool) -> io::Result<()> {
+    /// The members of the delta object, between its braces.
+    fn write_members<W: Write + ?Sized>(&self, out: &mut W, role: bool) -> io::Result<()> {
         let mut sep = Separator::default();
-        out.write_all(b"{")?;
         if role {
-            sep.key(out, "role")?;
-            string(out, "assistant")?;
+            sep.key(out, b"\"role\":\"assistant\"")?;
         }
         if !self.content.is_empty() {
-            sep.key(out, "content")?;
-            string(out, &self.content)?;
+            sep.key(out, b"\"content\":\"")?;
+            contents(out, &self.content)?;
+            out.write_all(b"\"")?;
         }
         if !self.reasoning_content.is_empty() {
-            sep.key(out, "reasoning_content")?;
-            string(out, &self.reasoning_content)?;
+            sep.key(out, b"\"reasoning_content\":\"")?;
+            contents(out, &self.reasoning_content)?;
+            out.write_all(b"\"")?;
         }
         if !self.tool_calls.is_empty() {
-            sep.key(out, "tool_calls")?;
-            out.write_all(b"[")?;
+            sep.key(out, b"\"tool_calls\":[")?;
             for (i, call) in self.tool_calls.iter().enumerate() {
                 if i > 0 {
                     out.write_all(b",")?;
@@ -93,7 +95,7 @@ impl ChunkDelta {
             }
             out.write_all(b"]")?;
         }
-        out.write_all(b"}")
+        Ok(())
     }
 }
 
@@ -105,20 +107,24 @@ impl ToolCallDelta {
     pub fn write_openai<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         out.write_all(b"{\"index\":")?;
         out.write_all(itoa::Buffer::new().format(self.index).as_bytes())?;
-        if let Some(id) = &self.id {
-            out.write_all(b",\"id\":")?;
-            string(out, id)?;
-            out.write_all(b",\"type\":\"function\"")?;
+        match &self.id {
+            Some(id) => {
+                out.write_all(b",\"id\":\"")?;
+                contents(out, id)?;
+                out.write_all(b"\",\"type\":\"function\",\"function\":{")?;
+            }
+            None => out.write_all(b",\"function\":{")?,
         }
-        out.write_all(b",\"function\":{")?;
-        if let Some(name) = &self.name {
-            out.write_all(b"\"name\":")?;
-            string(out, name)?;
-            out.write_all(b",")?;
+        match &self.name {
+            Some(name) => {
+                out.write_all(b"\"name\":\"")?;
+                contents(out, name)?;
+                out.write_all(b"\",\"arguments\":\"")?;
+            }
+            None => out.write_all(b"\"arguments\":\"")?,
         }
-        out.write_all(b"\"arguments\":")?;
-        string(out, &self.arguments)?;
-        out.write_all(b"}}")
+        contents(out, &self.arguments)?;
+        out.write_all(b"\"}}")
     }
 }
 
@@ -171,11 +177,12 @@ struct Separator {
 }
 
 impl Separator {
-    fn key<W: Write + ?Sized>(&mut self, out: &mut W, key: &str) -> io::Result<()> {
+    /// Writes `key`, the member's key as JSON text with its colon (and whatever follows
+    /// it that needs no escape), after a comma when a member came before it.
+    fn key<W: Write + ?Sized>(&mut self, out: &mut W, key: &[u8]) -> io::Result<()> {
         if std::mem::replace(&mut self.started, true) {
             out.write_all(b",")?;
         }
-        string(out, key)?;
-        out.write_all(b":")
+        out.write_all(key)
     }
 }

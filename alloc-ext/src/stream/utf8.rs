@@ -1,11 +1,55 @@
 //! Cutting text for a delta at code point boundaries, validated once by a SIMD validator.
 
+/// Pieces up to this long are first checked for ASCII (cheaper, for a few bytes, than any
+/// validator's setup; `simdutf8` itself hands pieces under 64 bytes to std's).
+const SHORT: usize = 32;
+
 /// Appends the longest prefix of `bytes` that ends on a code point boundary (all of it
 /// when `all`), replacing invalid sequences with U+FFFD; returns the bytes taken.
 ///
 /// Valid text (nearly always) is checked once, by `simdutf8`'s SIMD validator; only a
 /// piece with an invalid sequence takes the slower path that finds where it is.
+#[inline]
 pub(super) fn take_utf8(bytes: &[u8], all: bool, out: &mut String) -> usize {
+    if push_short_ascii(bytes, out) {
+        return bytes.len();
+    }
+    take_validated(bytes, all, out)
+}
+
+/// Appends `bytes` when they are valid UTF-8 (a piece that ends inside a code point is
+/// not); returns whether they were.
+#[inline]
+pub(super) fn push_valid(bytes: &[u8], out: &mut String) -> bool {
+    if push_short_ascii(bytes, out) {
+        return true;
+    }
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => {
+            out.push_str(text);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Appends `bytes` when they are few and all ASCII (a decode step's, nearly always):
+/// every byte is a code point, and no validator is set up.
+#[inline]
+fn push_short_ascii(bytes: &[u8], out: &mut String) -> bool {
+    if bytes.len() > SHORT || !bytes.iter().all(|&b| b < 0x80) {
+        return false;
+    }
+    out.reserve(bytes.len());
+    for &b in bytes {
+        // (The mask tells the compiler that each is one byte of UTF-8.)
+        out.push(char::from(b & 0x7F));
+    }
+    true
+}
+
+/// [`take_utf8`] for a longer piece, or one that is not ASCII.
+fn take_validated(bytes: &[u8], all: bool, out: &mut String) -> usize {
     let end = if all { bytes.len() } else { boundary(bytes) };
     if let Ok(text) = simdutf8::basic::from_utf8(&bytes[..end]) {
         out.push_str(text);
