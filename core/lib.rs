@@ -91,6 +91,7 @@ mod edges;
 mod engine;
 pub mod event;
 mod lex;
+mod machine;
 pub mod normalize;
 mod options;
 mod scan;

@@ -1,0 +1,257 @@
+//! Each dialect's phase machine: its family (`core/dialect/`) on the driver
+//! (`core/engine/`), with the modes and knobs its table compiles to (`tables/dialects/`).
+
+use crate::automaton::Dfa;
+use crate::dialect::gemini::{self, Gemini};
+use crate::dialect::gemma::{self, Gemma};
+use crate::dialect::glm::{self, Glm};
+use crate::dialect::harmony::Harmony;
+use crate::dialect::json_tag::{self, JsonTag};
+use crate::dialect::params::{self, Params};
+use crate::dialect::token_json::{self, TokenJson};
+use crate::engine::{Engine, TextModes};
+use crate::lex::params::Tagset;
+use crate::options::Options;
+use crate::tables::BareCall;
+use crate::{tables, Dialect, Sink};
+
+/// A table's `content` and `reasoning` modes.
+macro_rules! text_modes {
+    ($t:ident) => {
+        TextModes {
+            content: &tables::$t::CONTENT,
+            reasoning: &tables::$t::REASONING,
+        }
+    };
+}
+
+// Each dialect's modes, as its family's phase machine reads them.
+
+/// A JSON-in-tags dialect's modes: its text modes, call body and tail, and its `list` and
+/// `list_end` knobs (`false` where its table has no `[knobs]`).
+macro_rules! json_tag_modes {
+    ($name:ident, $t:ident, $list:expr, $list_end:expr) => {
+        static $name: json_tag::Modes = json_tag::Modes {
+            text: text_modes!($t),
+            body: &tables::$t::CALL_BODY,
+            tail: &tables::$t::CALL_TAIL,
+            list: $list,
+            list_end: $list_end,
+        };
+    };
+}
+
+json_tag_modes!(HERMES, hermes, false, false);
+json_tag_modes!(QWEN3, qwen3, false, false);
+json_tag_modes!(
+    JAMBA,
+    jamba,
+    tables::jamba::KNOBS.list,
+    tables::jamba::KNOBS.list_end
+);
+json_tag_modes!(
+    GRANITE,
+    granite,
+    tables::granite::KNOBS.list,
+    tables::granite::KNOBS.list_end
+);
+json_tag_modes!(INTERNLM, internlm, false, false);
+json_tag_modes!(LONGCAT, longcat, false, false);
+
+/// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
+/// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
+/// `[knobs]` of `deepseek.toml` are its special-token calls').
+static DSML: Tagset = Tagset {
+    section: &tables::deepseek::DSML_SECTION,
+    invoke: &tables::deepseek::DSML_INVOKE,
+    value: &tables::deepseek::DSML_VALUE,
+    after_value: &tables::deepseek::DSML_AFTER_VALUE,
+    aliases: &[],
+    bare_call: BareCall::Canonical,
+    framing: false,
+    closers: &[],
+};
+
+/// A token dialect's modes and knobs (its table's `[knobs]`).
+macro_rules! token_json {
+    ($t:ident, $markup:expr) => {
+        token_json::Modes {
+            text: text_modes!($t),
+            section: &tables::$t::SECTION,
+            call: &tables::$t::CALL,
+            header: tables::$t::KNOBS.header,
+            fenced_keyword: tables::$t::KNOBS.fence_keyword,
+            aliases: tables::$t::KNOBS.aliases,
+            markup: $markup,
+        }
+    };
+}
+
+/// A parameters dialect's tagset: its modes and its table's `[knobs]`.
+macro_rules! tagset {
+    ($t:ident) => {
+        Tagset {
+            section: &tables::$t::SECTION,
+            invoke: &tables::$t::INVOKE,
+            value: &tables::$t::VALUE,
+            after_value: &tables::$t::AFTER_VALUE,
+            aliases: tables::$t::KNOBS.aliases,
+            bare_call: tables::$t::KNOBS.bare_call,
+            framing: tables::$t::KNOBS.framing,
+            closers: tables::$t::KNOBS.value_closers,
+        }
+    };
+}
+
+static KIMI: token_json::Modes = token_json!(kimi, None);
+
+static DEEPSEEK: token_json::Modes = token_json!(deepseek, Some(&DSML));
+
+static XML: params::Modes = params::Modes {
+    text: text_modes!(xml),
+    tags: tagset!(xml),
+    embedded: Some(&DSML),
+};
+
+static GEMMA: gemma::Modes = gemma::Modes {
+    text: text_modes!(gemma),
+    body: &tables::gemma::CALL_BODY,
+    string: &tables::gemma::STRING,
+    tail: &tables::gemma::CALL_TAIL,
+};
+
+static GEMINI: gemini::Modes = gemini::Modes {
+    text: text_modes!(gemini),
+};
+
+static ANTHROPIC: params::Modes = params::Modes {
+    text: text_modes!(anthropic),
+    tags: tagset!(anthropic),
+    embedded: None,
+};
+
+static MINIMAX: params::Modes = params::Modes {
+    text: text_modes!(minimax),
+    tags: tagset!(minimax),
+    embedded: None,
+};
+
+static QWEN3_CODER: params::Modes = params::Modes {
+    text: text_modes!(qwen3_coder),
+    tags: tagset!(qwen3_coder),
+    embedded: None,
+};
+
+static SEED_OSS: params::Modes = params::Modes {
+    text: text_modes!(seed_oss),
+    tags: tagset!(seed_oss),
+    embedded: None,
+};
+
+static GLM: glm::Modes = glm::Modes {
+    text: text_modes!(glm),
+    body: &tables::glm::BODY,
+    key: &tables::glm::KEY,
+    value: &tables::glm::VALUE,
+};
+
+/// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
+#[derive(Debug, Clone)]
+#[repr(u8)]
+pub(crate) enum Machine {
+    JsonTag(Engine<JsonTag>),
+    Harmony(Engine<Harmony>),
+    TokenJson(Engine<TokenJson>),
+    Params(Engine<Params>),
+    Gemma(Engine<Gemma>),
+    Gemini(Engine<Gemini>),
+    Glm(Engine<Glm>),
+}
+
+impl Machine {
+    pub(crate) fn new(dialect: Dialect, options: &Options) -> Self {
+        match dialect {
+            Dialect::Hermes => Machine::JsonTag(Engine::new(JsonTag::new(&HERMES), options)),
+            Dialect::Qwen3 => Machine::JsonTag(Engine::new(JsonTag::new(&QWEN3), options)),
+            Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
+            Dialect::Granite => Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE), options)),
+            Dialect::Internlm => Machine::JsonTag(Engine::new(JsonTag::new(&INTERNLM), options)),
+            Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
+            Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
+            Dialect::Deepseek => {
+                Machine::TokenJson(Engine::new(TokenJson::new(&DEEPSEEK), options))
+            }
+            Dialect::Xml => Machine::Params(Engine::new(Params::new(&XML), options)),
+            Dialect::Gemma => Machine::Gemma(Engine::new(Gemma::new(&GEMMA), options)),
+            Dialect::Gemini => Machine::Gemini(Engine::new(Gemini::new(&GEMINI), options)),
+            Dialect::Anthropic => Machine::Params(Engine::new(Params::new(&ANTHROPIC), options)),
+            Dialect::Minimax => Machine::Params(Engine::new(Params::new(&MINIMAX), options)),
+            Dialect::Qwen3Coder => Machine::Params(Engine::new(Params::new(&QWEN3_CODER), options)),
+            Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
+            Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
+            Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
+        }
+    }
+
+    /// The options the scanner was made with (the driver's frame holds them).
+    pub(crate) fn options(&self) -> &Options {
+        match self {
+            Machine::JsonTag(machine) => machine.options(),
+            Machine::Harmony(machine) => machine.options(),
+            Machine::TokenJson(machine) => machine.options(),
+            Machine::Params(machine) => machine.options(),
+            Machine::Gemma(machine) => machine.options(),
+            Machine::Gemini(machine) => machine.options(),
+            Machine::Glm(machine) => machine.options(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn run<S: Sink>(&mut self, chunk: &[u8], base: u64, sink: &mut S) {
+        match self {
+            Machine::JsonTag(machine) => machine.run(chunk, base, sink),
+            Machine::Harmony(machine) => machine.run(chunk, base, sink),
+            Machine::TokenJson(machine) => machine.run(chunk, base, sink),
+            Machine::Params(machine) => machine.run(chunk, base, sink),
+            Machine::Gemma(machine) => machine.run(chunk, base, sink),
+            Machine::Gemini(machine) => machine.run(chunk, base, sink),
+            Machine::Glm(machine) => machine.run(chunk, base, sink),
+        }
+    }
+
+    pub(crate) fn finish<S: Sink>(&mut self, end: u64, sink: &mut S) {
+        match self {
+            Machine::JsonTag(machine) => machine.finish(end, sink),
+            Machine::Harmony(machine) => machine.finish(end, sink),
+            Machine::TokenJson(machine) => machine.finish(end, sink),
+            Machine::Params(machine) => machine.finish(end, sink),
+            Machine::Gemma(machine) => machine.finish(end, sink),
+            Machine::Gemini(machine) => machine.finish(end, sink),
+            Machine::Glm(machine) => machine.finish(end, sink),
+        }
+    }
+}
+
+/// The automaton of `dialect`'s reasoning mode, whose reasoning closers are watched for in
+/// content before any reasoning opened (crate::edges); `None` where a closer in content
+/// says nothing (harmony has channels, gemini's closer is a Markdown fence).
+pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
+    Some(match dialect {
+        Dialect::Hermes => &tables::hermes::REASONING,
+        Dialect::Qwen3 => &tables::qwen3::REASONING,
+        Dialect::Jamba => &tables::jamba::REASONING,
+        Dialect::Granite => &tables::granite::REASONING,
+        Dialect::Internlm => &tables::internlm::REASONING,
+        Dialect::Kimi => &tables::kimi::REASONING,
+        Dialect::Deepseek => &tables::deepseek::REASONING,
+        Dialect::Xml => &tables::xml::REASONING,
+        Dialect::Anthropic => &tables::anthropic::REASONING,
+        Dialect::Minimax => &tables::minimax::REASONING,
+        Dialect::Qwen3Coder => &tables::qwen3_coder::REASONING,
+        Dialect::Glm => &tables::glm::REASONING,
+        Dialect::SeedOss => &tables::seed_oss::REASONING,
+        Dialect::Longcat => &tables::longcat::REASONING,
+        Dialect::Gemma => &tables::gemma::REASONING,
+        Dialect::Harmony | Dialect::Gemini => return None,
+    })
+}
