@@ -237,6 +237,15 @@ impl Frame {
         }
     }
 
+    /// Takes back the number of the call opened last, which holds nothing and never
+    /// started (an empty element of a block's array of calls): no event was sent for it,
+    /// and the next call takes its number. A started call is left as it is.
+    pub(crate) fn withdraw_call(&mut self) {
+        if !self.call.started && self.next_call == self.call.index.saturating_add(1) {
+            self.next_call = self.call.index;
+        }
+    }
+
     /// Sends [`Sink::tool_start`] without a name, unless the call has started.
     pub(crate) fn ensure_started<S: Sink>(&mut self, span: Span, sink: &mut S) {
         if !self.call.started {

@@ -107,6 +107,9 @@ struct Call {
     budget: Budget,
     /// Bytes of the opening fence line so far; 0 when the body is not fenced.
     fence: u8,
+    /// An empty element of the block's array (`[]`, or `]` after a comma): the call was
+    /// withdrawn before it started, and the block's end ends nothing.
+    withdrawn: bool,
 }
 
 impl Call {
@@ -125,6 +128,7 @@ impl Call {
             value: JsonValue::new(),
             budget: Budget::EMPTY,
             fence: 0,
+            withdrawn: false,
         }
     }
 }
@@ -180,7 +184,9 @@ impl JsonTag {
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
     fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         self.phase = Phase::Text;
-        frame.complete(span, sink);
+        if !self.call.withdrawn {
+            frame.complete(span, sink);
+        }
     }
 
     /// Scans the call's JSON body; bytes are envelope markup or argument text.
@@ -382,12 +388,19 @@ impl JsonTag {
             (Envelope::Open, b'[') if self.modes.list && !self.in_list && call.fence == 0 => {
                 self.in_list = true;
             }
-            (Envelope::Open, b']') if self.in_list => {
-                // An empty array (or a comma before `]`): no call in this element.
+            (Envelope::Open, b']') if self.in_list && call.fence == 0 => {
+                // An empty array (or a comma before `]`): this element holds no call. It
+                // is withdrawn unstarted (the next call takes its number); the block's
+                // end follows as after any call.
                 self.in_list = false;
                 c.emit(i + 1);
-                let span = c.span(i, i + 1);
-                self.invalid(c.frame, span, Diagnostic::MissingName, c.sink);
+                c.frame.withdraw_call();
+                call.withdrawn = true;
+                self.phase = if self.modes.list_end {
+                    Phase::Text
+                } else {
+                    Phase::Tail
+                };
                 return Flow::Stop(i + 1);
             }
             // Rule 13: Qwen2.5-Coder and others fence the JSON (docs/dialects.md §hermes, §qwen3).
