@@ -71,109 +71,60 @@ fn a_result_cannot_forge_a_turn_and_a_call() {
     }
 }
 
+/// Each dialect's result-block closer, as a result would hold it, and why a result holding it
+/// is refused.
+fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
+    let closer = |dialect, text| (dialect, text, Reason::CloserInResult(text));
+    let delimiter =
+        |dialect, text: &'static str| (dialect, text, Reason::DelimiterInText(text.into()));
+    let token = |dialect, text| (dialect, text, Reason::TemplateToken(text));
+    vec![
+        closer(Dialect::Hermes, "</tool_response>"),
+        closer(Dialect::Qwen3, "</tool_response>"),
+        closer(Dialect::Qwen3Coder, "</tool_response>"),
+        closer(Dialect::Glm, "</tool_response>"),
+        closer(Dialect::Xml, "</tool_response>"),
+        delimiter(Dialect::Kimi, "<|im_end|>"),
+        delimiter(Dialect::Deepseek, "<｜tool▁output▁end｜>"),
+        delimiter(Dialect::Harmony, "<|end|>"),
+        token(Dialect::Gemma, "<tool_response|>"),
+        (Dialect::Gemini, "x\n```\ny", Reason::CloserInResult("```")),
+        closer(Dialect::Anthropic, "</stdout>"),
+        closer(Dialect::Minimax, "</result>"),
+        token(Dialect::SeedOss, "<seed:eos>"),
+        closer(Dialect::Jamba, "</tool_response>"),
+        delimiter(Dialect::Granite, "<|end_of_text|>"),
+        token(Dialect::Internlm, "<|im_end|>"),
+        closer(Dialect::Longcat, "</longcat_tool_response>"),
+    ]
+}
+
 /// Every dialect refuses a result holding its block's closer and accepts ordinary markup
 /// (HTML, code, other dialects' tags) in a result.
 #[test]
 fn every_dialect_refuses_the_closer_of_its_result_block() {
-    let cases: &[(Dialect, &str, Reason)] = &[
-        (
-            Dialect::Hermes,
-            "</tool_response>",
-            Reason::CloserInResult("</tool_response>"),
-        ),
-        (
-            Dialect::Qwen3,
-            "</tool_response>",
-            Reason::CloserInResult("</tool_response>"),
-        ),
-        (
-            Dialect::Qwen3Coder,
-            "</tool_response>",
-            Reason::CloserInResult("</tool_response>"),
-        ),
-        (
-            Dialect::Glm,
-            "</tool_response>",
-            Reason::CloserInResult("</tool_response>"),
-        ),
-        (
-            Dialect::Xml,
-            "</tool_response>",
-            Reason::CloserInResult("</tool_response>"),
-        ),
-        (
-            Dialect::Kimi,
-            "<|im_end|>",
-            Reason::DelimiterInText("<|im_end|>".into()),
-        ),
-        (
-            Dialect::Deepseek,
-            "<｜tool▁output▁end｜>",
-            Reason::DelimiterInText("<｜tool▁output▁end｜>".into()),
-        ),
-        (
-            Dialect::Harmony,
-            "<|end|>",
-            Reason::DelimiterInText("<|end|>".into()),
-        ),
-        (
-            Dialect::Gemma,
-            "<tool_response|>",
-            Reason::TemplateToken("<tool_response|>"),
-        ),
-        (Dialect::Gemini, "x\n```\ny", Reason::CloserInResult("```")),
-        (
-            Dialect::Anthropic,
-            "</stdout>",
-            Reason::CloserInResult("</stdout>"),
-        ),
-        (
-            Dialect::Minimax,
-            "</result>",
-            Reason::CloserInResult("</result>"),
-        ),
-        (
-            Dialect::SeedOss,
-            "<seed:eos>",
-            Reason::TemplateToken("<seed:eos>"),
-        ),
-        (
-            Dialect::Jamba,
-            "</tool_response>",
-            Reason::CloserInResult("</tool_response>"),
-        ),
-        (
-            Dialect::Granite,
-            "<|end_of_text|>",
-            Reason::DelimiterInText("<|end_of_text|>".into()),
-        ),
-        (
-            Dialect::Internlm,
-            "<|im_end|>",
-            Reason::TemplateToken("<|im_end|>"),
-        ),
-        (
-            Dialect::Longcat,
-            "</longcat_tool_response>",
-            Reason::CloserInResult("</longcat_tool_response>"),
-        ),
-    ];
+    let cases = result_block_closers();
     assert_eq!(cases.len(), Dialect::ALL.len());
     for (dialect, text, reason) in cases {
-        let renderer = Renderer::new(*dialect);
+        let renderer = Renderer::new(dialect);
         let error = renderer
             .results(&[result(&format!("out: {text} more"))])
             .unwrap_err();
         assert_eq!(
             refused(error),
-            (0, Some("search".to_owned()), reason.clone()),
+            (0, Some("search".to_owned()), reason),
             "{dialect}"
         );
         let fine = "<div>a</div> <think>b</think> <tool_call> x < y > z";
         let rendered = renderer.results(&[result(fine)]).unwrap();
         assert!(rendered.contains("<div>a</div>"), "{dialect}: {rendered}");
     }
-    // MiniMax's transcript writes results as `<response>` elements.
+}
+
+/// MiniMax's transcript writes results as `<response>` elements, and refuses a result
+/// holding their closer.
+#[test]
+fn minimax_refuses_the_closer_of_its_response_element() {
     let error = Renderer::new(Dialect::Minimax)
         .transcript(&[Message::Tool(result("a</response>b"))])
         .unwrap_err();

@@ -70,122 +70,136 @@ fn prose_markup(dialect: Dialect) -> (&'static str, &'static str) {
 /// argument text: the JSON object, or for parameters (raw-text or literal) the values as
 /// written, which the scanner reports as `tool_value` pieces.
 pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -> (String, u64) {
-    let json = |open: String, close: &str| (format!("{open}{args}{close}"), args.len() as u64);
+    if let Some((open, close)) = json_markup(dialect, name, index) {
+        return (format!("{open}{args}{close}"), args.len() as u64);
+    }
+    if let Some(markup) = param_markup(dialect) {
+        return raw_params(args, name, markup);
+    }
     match dialect {
-        Dialect::Hermes | Dialect::Qwen3 => json(
+        // Literal syntax: `<|"|>` strings without escapes, bare keys, no whitespace.
+        Dialect::Gemma => literal_call(
+            args,
+            format!("<|tool_call>call:{name}{{"),
+            (",", ":"),
+            gemma_value,
+            "}<tool_call|>",
+        ),
+        // A Python call in a tool_code block: keyword arguments, Python literals.
+        Dialect::Gemini => literal_call(
+            args,
+            format!("```tool_code\ndefault_api.{name}("),
+            (", ", "="),
+            python_value,
+            ")\n```",
+        ),
+        _ => panic!("no bench rendering for {dialect}"),
+    }
+}
+
+/// The text before and after the JSON arguments of a call in `dialect`, if its calls are a
+/// JSON object in tags or tokens.
+fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'static str)> {
+    Some(match dialect {
+        Dialect::Hermes | Dialect::Qwen3 => (
             format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</tool_call>",
         ),
-        Dialect::Longcat => json(
+        Dialect::Longcat => (
             format!("<longcat_tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}\n</longcat_tool_call>",
         ),
         // One block per call here, its array of one element (a turn may also put every
         // call in one array).
-        Dialect::Jamba => json(
+        Dialect::Jamba => (
             format!("<tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]</tool_calls>",
         ),
         // Each call its own array here; the `]` ends it, no closer.
-        Dialect::Granite => json(
+        Dialect::Granite => (
             format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]",
         ),
-        Dialect::Internlm => json(
+        Dialect::Internlm => (
             format!("<|action_start|><|plugin|>\n{{\"name\": \"{name}\", \"parameters\": "),
             "}<|action_end|>",
         ),
-        Dialect::Kimi => json(
+        Dialect::Kimi => (
             format!(
                 "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{index}<|tool_call_argument_begin|>"
             ),
             "<|tool_call_end|><|tool_calls_section_end|>",
         ),
-        Dialect::Deepseek => json(
+        Dialect::Deepseek => (
             format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>"),
             "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
         ),
-        Dialect::Harmony => json(
+        Dialect::Harmony => (
             format!("<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json<|message|>"),
             "<|call|>",
         ),
-        Dialect::Xml => raw_params(
-            args,
-            format!("<tool_calls>\n<invoke name=\"{name}\">\n"),
-            |key, text| format!("<parameter name=\"{key}\">{text}</parameter>\n"),
-            "</invoke>\n</tool_calls>",
-        ),
-        Dialect::Anthropic => raw_params(
-            args,
-            format!("<function_calls>\n<invoke name=\"{name}\">\n"),
-            |key, text| format!("<parameter name=\"{key}\">{text}</parameter>\n"),
-            "</invoke>\n</function_calls>",
-        ),
-        Dialect::Minimax => raw_params(
-            args,
-            format!("<minimax:tool_call>\n<invoke name=\"{name}\">\n"),
-            |key, text| format!("<parameter name=\"{key}\">{text}</parameter>\n"),
-            "</invoke>\n</minimax:tool_call>",
-        ),
-        // The newline on each side of a value is the template's framing, not value text.
-        Dialect::Qwen3Coder => raw_params(
-            args,
-            format!("<tool_call>\n<function={name}>\n"),
-            |key, text| format!("<parameter={key}>\n{text}\n</parameter>\n"),
-            "</function>\n</tool_call>",
-        ),
-        // No framing: every byte between the parameter tags is value text.
-        Dialect::SeedOss => raw_params(
-            args,
-            format!("<seed:tool_call>\n<function={name}>\n"),
-            |key, text| format!("<parameter={key}>{text}</parameter>\n"),
-            "</function>\n</seed:tool_call>",
-        ),
-        Dialect::Glm => raw_params(
-            args,
-            format!("<tool_call>{name}\n"),
-            |key, text| format!("<arg_key>{key}</arg_key>\n<arg_value>{text}</arg_value>\n"),
-            "</tool_call>",
-        ),
-        Dialect::Gemma => {
-            // Literal syntax: `<|"|>` strings without escapes, bare keys, no whitespace.
-            let mut call = format!("<|tool_call>call:{name}{{");
-            let mut values = 0;
-            for (k, (key, value)) in json_object(args).iter().enumerate() {
-                let text = gemma_value(value);
-                values += text.len() as u64;
-                let comma = if k > 0 { "," } else { "" };
-                call.push_str(&format!("{comma}{key}:{text}"));
-            }
-            call.push_str("}<tool_call|>");
-            (call, values)
-        }
-        Dialect::Gemini => {
-            // A Python call in a tool_code block: keyword arguments, Python literals.
-            let mut call = format!("```tool_code\ndefault_api.{name}(");
-            let mut values = 0;
-            for (k, (key, value)) in json_object(args).iter().enumerate() {
-                let text = python_value(value);
-                values += text.len() as u64;
-                let comma = if k > 0 { ", " } else { "" };
-                call.push_str(&format!("{comma}{key}={text}"));
-            }
-            call.push_str(")\n```");
-            (call, values)
-        }
-        _ => panic!("no bench rendering for {dialect}"),
+        _ => return None,
+    })
+}
+
+/// A dialect's raw-text parameter markup: a call is `open.0 NAME open.1`, then per
+/// parameter `param.0 KEY param.1 TEXT param.2`, then `close`.
+struct ParamMarkup {
+    open: (&'static str, &'static str),
+    param: (&'static str, &'static str, &'static str),
+    close: &'static str,
+}
+
+static XML: ParamMarkup = ParamMarkup {
+    open: ("<tool_calls>\n<invoke name=\"", "\">\n"),
+    param: ("<parameter name=\"", "\">", "</parameter>\n"),
+    close: "</invoke>\n</tool_calls>",
+};
+static ANTHROPIC: ParamMarkup = ParamMarkup {
+    open: ("<function_calls>\n<invoke name=\"", "\">\n"),
+    param: ("<parameter name=\"", "\">", "</parameter>\n"),
+    close: "</invoke>\n</function_calls>",
+};
+static MINIMAX: ParamMarkup = ParamMarkup {
+    open: ("<minimax:tool_call>\n<invoke name=\"", "\">\n"),
+    param: ("<parameter name=\"", "\">", "</parameter>\n"),
+    close: "</invoke>\n</minimax:tool_call>",
+};
+/// The newline on each side of a value is the template's framing, not value text.
+static QWEN3_CODER: ParamMarkup = ParamMarkup {
+    open: ("<tool_call>\n<function=", ">\n"),
+    param: ("<parameter=", ">\n", "\n</parameter>\n"),
+    close: "</function>\n</tool_call>",
+};
+/// No framing: every byte between the parameter tags is value text.
+static SEED_OSS: ParamMarkup = ParamMarkup {
+    open: ("<seed:tool_call>\n<function=", ">\n"),
+    param: ("<parameter=", ">", "</parameter>\n"),
+    close: "</function>\n</seed:tool_call>",
+};
+static GLM: ParamMarkup = ParamMarkup {
+    open: ("<tool_call>", "\n"),
+    param: ("<arg_key>", "</arg_key>\n<arg_value>", "</arg_value>\n"),
+    close: "</tool_call>",
+};
+
+/// The raw-text parameter markup of `dialect`, if its calls are written so.
+fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
+    match dialect {
+        Dialect::Xml => Some(&XML),
+        Dialect::Anthropic => Some(&ANTHROPIC),
+        Dialect::Minimax => Some(&MINIMAX),
+        Dialect::Qwen3Coder => Some(&QWEN3_CODER),
+        Dialect::SeedOss => Some(&SEED_OSS),
+        Dialect::Glm => Some(&GLM),
+        _ => None,
     }
 }
 
 /// A call of raw-text parameters, one per top-level key of `args` (strings raw, other
-/// values as JSON text), between `open` and `close`, and how many bytes the values are.
-fn raw_params(
-    args: &str,
-    open: String,
-    param: impl Fn(&str, &str) -> String,
-    close: &str,
-) -> (String, u64) {
-    let mut call = open;
+/// values as JSON text), in `markup`, and how many bytes the values are.
+fn raw_params(args: &str, name: &str, markup: &ParamMarkup) -> (String, u64) {
+    let mut call = format!("{}{name}{}", markup.open.0, markup.open.1);
     let mut values = 0;
     for (key, value) in &json_object(args) {
         let text = match value {
@@ -193,7 +207,31 @@ fn raw_params(
             other => other.to_string(),
         };
         values += text.len() as u64;
-        call.push_str(&param(key, &text));
+        let (before_key, before_text, after) = markup.param;
+        call.push_str(&format!("{before_key}{key}{before_text}{text}{after}"));
+    }
+    call.push_str(markup.close);
+    (call, values)
+}
+
+/// A call in a literal syntax: `open`, then each top-level key of `args` and its value
+/// written by `value`, the pairs separated by `separators.0` and each key from its value by
+/// `separators.1`, then `close`; and how many bytes the values are.
+fn literal_call(
+    args: &str,
+    open: String,
+    separators: (&str, &str),
+    value: fn(&serde_json::Value) -> String,
+    close: &str,
+) -> (String, u64) {
+    let (comma, equals) = separators;
+    let mut call = open;
+    let mut values = 0;
+    for (k, (key, item)) in json_object(args).iter().enumerate() {
+        let text = value(item);
+        values += text.len() as u64;
+        let comma = if k > 0 { comma } else { "" };
+        call.push_str(&format!("{comma}{key}{equals}{text}"));
     }
     call.push_str(close);
     (call, values)

@@ -67,9 +67,9 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::ReasoningForm;
+use self::reasoning::{ReasoningForm, THINK, THINKING};
 use self::results::ResultForm;
-use self::transcript::TemplateForm;
+use self::transcript::{ChatMl, TemplateForm};
 
 /// How a dialect writes calls.
 #[derive(Debug, Clone, Copy)]
@@ -97,132 +97,177 @@ impl Style {
     const XML: Style = Style {
         calls: CallForm::Params(&params::XML),
         results: ResultForm::ToolResponse,
-        reasoning: ReasoningForm::Delimited(&self::reasoning::THINKING, true),
+        reasoning: ReasoningForm::Delimited(&THINKING, true),
         template: TemplateForm::Legacy,
     };
 
+    /// Hermes: JSON in `<tool_call>` tags, `<think>` reasoning, ChatML with tool results in a
+    /// `tool` turn.
+    const HERMES: Style = Style {
+        calls: CallForm::Json(&json::HERMES),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, true),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
+    /// Qwen3: the Hermes calls, ChatML with tool results in a `user` turn.
+    const QWEN3: Style = Style {
+        calls: CallForm::Json(&json::HERMES),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "user",
+            results_end: "",
+        }),
+    };
+
+    /// Jamba: its own turn tokens were not established from public material: its
+    /// transcript is ChatML, tool results in a `tool` turn (docs/dialects.md §jamba).
+    const JAMBA: Style = Style {
+        calls: CallForm::Json(&json::JAMBA),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
+    /// Granite 3: its turns; results each a `tool_response` turn (docs/dialects.md
+    /// §granite).
+    const GRANITE: Style = Style {
+        calls: CallForm::Json(&json::GRANITE),
+        results: ResultForm::Granite,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Granite,
+    };
+
+    /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
+    /// the plugin (docs/dialects.md §internlm).
+    const INTERNLM: Style = Style {
+        calls: CallForm::Json(&json::INTERNLM),
+        results: ResultForm::Internlm,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "",
+            results_end: "",
+        }),
+    };
+
+    /// GLM: key and value tags, GLM's own turns.
+    const GLM: Style = Style {
+        calls: CallForm::Params(&params::GLM),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::GLM_THINK, false),
+        template: TemplateForm::Glm,
+    };
+
+    /// Qwen3-Coder: raw-text parameters, ChatML with tool results in a `user` turn.
+    const QWEN3_CODER: Style = Style {
+        calls: CallForm::Params(&params::QWEN3_CODER),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "user",
+            results_end: "\n",
+        }),
+    };
+
+    /// LongCat: JSON in `<longcat_tool_call>` tags, `<longcat_think>` reasoning, its own turns.
+    const LONGCAT: Style = Style {
+        calls: CallForm::Json(&json::LONGCAT),
+        results: ResultForm::Longcat,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::LONGCAT_THINK, false),
+        template: TemplateForm::Longcat,
+    };
+
+    /// Seed-OSS: raw-text parameters, `<seed:think>` reasoning, each tool result a turn.
+    const SEED_OSS: Style = Style {
+        calls: CallForm::Params(&params::SEED_OSS),
+        results: ResultForm::SeedOss,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::SEED_THINK, false),
+        template: TemplateForm::SeedOss,
+    };
+
+    /// Kimi: JSON between special tokens, Kimi's turns.
+    const KIMI: Style = Style {
+        calls: CallForm::Json(&json::KIMI),
+        results: ResultForm::Kimi,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Kimi,
+    };
+
+    /// DeepSeek V3.1: JSON between special tokens, DeepSeek's turns.
+    const DEEPSEEK: Style = Style {
+        calls: CallForm::Json(&json::DEEPSEEK),
+        results: ResultForm::Deepseek,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Deepseek,
+    };
+
+    /// Harmony: calls, results and reasoning all Harmony messages.
+    const HARMONY: Style = Style {
+        calls: CallForm::Json(&json::HARMONY),
+        results: ResultForm::Harmony,
+        reasoning: ReasoningForm::Harmony,
+        template: TemplateForm::Harmony,
+    };
+
+    /// Anthropic: invoke/parameter markup, `<function_results>`, the legacy transcript.
+    const ANTHROPIC: Style = Style {
+        calls: CallForm::Params(&params::ANTHROPIC),
+        results: ResultForm::FunctionResults,
+        reasoning: ReasoningForm::Delimited(&THINKING, true),
+        template: TemplateForm::Legacy,
+    };
+
+    /// MiniMax: invoke/parameter markup, `<function_results>`, MiniMax's turns.
+    const MINIMAX: Style = Style {
+        calls: CallForm::Params(&params::MINIMAX),
+        results: ResultForm::FunctionResults,
+        reasoning: ReasoningForm::Delimited(&THINK, true),
+        template: TemplateForm::Minimax,
+    };
+
+    /// Gemma 4: its literal syntax for calls and results, its own turns.
+    const GEMMA: Style = Style {
+        calls: CallForm::Literal(Literal::Gemma),
+        results: ResultForm::Gemma,
+        reasoning: ReasoningForm::Gemma,
+        template: TemplateForm::Gemma,
+    };
+
+    /// Gemini: a Python call in a `tool_code` fence, results in `tool_outputs` fences.
+    const GEMINI: Style = Style {
+        calls: CallForm::Literal(Literal::Gemini),
+        results: ResultForm::Gemini,
+        reasoning: ReasoningForm::Gemini,
+        template: TemplateForm::Gemini,
+    };
+
+    /// The style `dialect` writes in.
     fn of(dialect: Dialect) -> Style {
-        use self::reasoning::{THINK, THINKING};
-        use self::transcript::ChatMl;
         match dialect {
-            Dialect::Hermes => Style {
-                calls: CallForm::Json(&json::HERMES),
-                results: ResultForm::ToolResponse,
-                reasoning: ReasoningForm::Delimited(&THINK, true),
-                template: TemplateForm::ChatMl(ChatMl {
-                    results_role: "tool",
-                    results_end: "",
-                }),
-            },
-            Dialect::Qwen3 => Style {
-                calls: CallForm::Json(&json::HERMES),
-                results: ResultForm::ToolResponse,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::ChatMl(ChatMl {
-                    results_role: "user",
-                    results_end: "",
-                }),
-            },
-            // Jamba's own turn tokens were not established from public material: its
-            // transcript is ChatML, tool results in a `tool` turn (docs/dialects.md §jamba).
-            Dialect::Jamba => Style {
-                calls: CallForm::Json(&json::JAMBA),
-                results: ResultForm::ToolResponse,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::ChatMl(ChatMl {
-                    results_role: "tool",
-                    results_end: "",
-                }),
-            },
-            // The Granite 3 turns; results each a `tool_response` turn (docs/dialects.md
-            // §granite).
-            Dialect::Granite => Style {
-                calls: CallForm::Json(&json::GRANITE),
-                results: ResultForm::Granite,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::Granite,
-            },
-            // ChatML turns; each result an `environment` turn of its own, addressed to the
-            // plugin (docs/dialects.md §internlm).
-            Dialect::Internlm => Style {
-                calls: CallForm::Json(&json::INTERNLM),
-                results: ResultForm::Internlm,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::ChatMl(ChatMl {
-                    results_role: "",
-                    results_end: "",
-                }),
-            },
-            Dialect::Glm => Style {
-                calls: CallForm::Params(&params::GLM),
-                results: ResultForm::ToolResponse,
-                reasoning: ReasoningForm::Delimited(&self::reasoning::GLM_THINK, false),
-                template: TemplateForm::Glm,
-            },
-            Dialect::Qwen3Coder => Style {
-                calls: CallForm::Params(&params::QWEN3_CODER),
-                results: ResultForm::ToolResponse,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::ChatMl(ChatMl {
-                    results_role: "user",
-                    results_end: "\n",
-                }),
-            },
-            Dialect::Longcat => Style {
-                calls: CallForm::Json(&json::LONGCAT),
-                results: ResultForm::Longcat,
-                reasoning: ReasoningForm::Delimited(&self::reasoning::LONGCAT_THINK, false),
-                template: TemplateForm::Longcat,
-            },
-            Dialect::SeedOss => Style {
-                calls: CallForm::Params(&params::SEED_OSS),
-                results: ResultForm::SeedOss,
-                reasoning: ReasoningForm::Delimited(&self::reasoning::SEED_THINK, false),
-                template: TemplateForm::SeedOss,
-            },
-            Dialect::Kimi => Style {
-                calls: CallForm::Json(&json::KIMI),
-                results: ResultForm::Kimi,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::Kimi,
-            },
-            Dialect::Deepseek => Style {
-                calls: CallForm::Json(&json::DEEPSEEK),
-                results: ResultForm::Deepseek,
-                reasoning: ReasoningForm::Delimited(&THINK, false),
-                template: TemplateForm::Deepseek,
-            },
-            Dialect::Harmony => Style {
-                calls: CallForm::Json(&json::HARMONY),
-                results: ResultForm::Harmony,
-                reasoning: ReasoningForm::Harmony,
-                template: TemplateForm::Harmony,
-            },
+            Dialect::Hermes => Style::HERMES,
+            Dialect::Qwen3 => Style::QWEN3,
+            Dialect::Jamba => Style::JAMBA,
+            Dialect::Granite => Style::GRANITE,
+            Dialect::Internlm => Style::INTERNLM,
+            Dialect::Glm => Style::GLM,
+            Dialect::Qwen3Coder => Style::QWEN3_CODER,
+            Dialect::Longcat => Style::LONGCAT,
+            Dialect::SeedOss => Style::SEED_OSS,
+            Dialect::Kimi => Style::KIMI,
+            Dialect::Deepseek => Style::DEEPSEEK,
+            Dialect::Harmony => Style::HARMONY,
             Dialect::Xml => Style::XML,
-            Dialect::Anthropic => Style {
-                calls: CallForm::Params(&params::ANTHROPIC),
-                results: ResultForm::FunctionResults,
-                reasoning: ReasoningForm::Delimited(&THINKING, true),
-                template: TemplateForm::Legacy,
-            },
-            Dialect::Minimax => Style {
-                calls: CallForm::Params(&params::MINIMAX),
-                results: ResultForm::FunctionResults,
-                reasoning: ReasoningForm::Delimited(&THINK, true),
-                template: TemplateForm::Minimax,
-            },
-            Dialect::Gemma => Style {
-                calls: CallForm::Literal(Literal::Gemma),
-                results: ResultForm::Gemma,
-                reasoning: ReasoningForm::Gemma,
-                template: TemplateForm::Gemma,
-            },
-            Dialect::Gemini => Style {
-                calls: CallForm::Literal(Literal::Gemini),
-                results: ResultForm::Gemini,
-                reasoning: ReasoningForm::Gemini,
-                template: TemplateForm::Gemini,
-            },
+            Dialect::Anthropic => Style::ANTHROPIC,
+            Dialect::Minimax => Style::MINIMAX,
+            Dialect::Gemma => Style::GEMMA,
+            Dialect::Gemini => Style::GEMINI,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

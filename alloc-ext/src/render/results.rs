@@ -121,65 +121,17 @@ impl ResultForm {
         id: Option<&str>,
     ) -> Result<(), RenderError> {
         let text = &result.content;
-        let separate = |out: &mut String| {
-            if index > 0 {
+        if let Some(wrap) = self.wrap() {
+            if wrap.separated && index > 0 {
                 out.push('\n');
             }
-        };
+            out.push_str(wrap.open);
+            out.push_str(text);
+            out.push_str(wrap.close);
+            return Ok(());
+        }
         match self {
-            ResultForm::ToolResponse => {
-                separate(out);
-                out.push_str("<tool_response>\n");
-                out.push_str(text);
-                out.push_str("\n</tool_response>");
-            }
-            ResultForm::Kimi => {
-                let id = id.map_or_else(
-                    || kimi_id(&result.tool_call_id, &result.name, index),
-                    str::to_owned,
-                );
-                let author = if result.name.is_empty() {
-                    "tool"
-                } else {
-                    &result.name
-                };
-                out.push_str("<|im_system|>");
-                out.push_str(author);
-                out.push_str("<|im_middle|>## Return of ");
-                out.push_str(&id);
-                out.push('\n');
-                out.push_str(text);
-                out.push_str("<|im_end|>");
-            }
-            ResultForm::Deepseek => {
-                separate(out);
-                out.push_str("<｜tool▁output▁begin｜>");
-                out.push_str(text);
-                out.push_str("<｜tool▁output▁end｜>");
-            }
-            ResultForm::Longcat => {
-                separate(out);
-                out.push_str("<longcat_tool_response>\n");
-                out.push_str(text);
-                out.push_str("\n</longcat_tool_response>");
-            }
-            ResultForm::Internlm => {
-                separate(out);
-                out.push_str("<|im_start|>environment name=<|plugin|>\n");
-                out.push_str(text);
-                out.push_str("<|im_end|>");
-            }
-            ResultForm::Granite => {
-                separate(out);
-                out.push_str("<|start_of_role|>tool_response<|end_of_role|>");
-                out.push_str(text);
-                out.push_str("<|end_of_text|>");
-            }
-            ResultForm::SeedOss => {
-                out.push_str("<seed:bos>tool\n");
-                out.push_str(text);
-                out.push_str("<seed:eos>");
-            }
+            ResultForm::Kimi => write_kimi(out, result, index, id),
             ResultForm::Harmony => {
                 out.push_str("<|start|>");
                 out.push_str(&recipient(&result.name));
@@ -187,33 +139,11 @@ impl ResultForm {
                 out.push_str(text);
                 out.push_str("<|end|>");
             }
-            ResultForm::Gemma => {
-                // A JSON result is written as the value it is, other text as a string. A
-                // JSON object that repeats a key is written as its text too: as a value it
-                // would keep one of the two, which the tool may not have meant.
-                let value = serde_json::from_str::<Unique>(text)
-                    .map_or_else(|_| Value::String(text.clone()), |u| u.0);
-                let key = if result.is_error { "error" } else { "output" };
-                out.push_str("<|tool_response>response:");
-                out.push_str(&result.name);
-                out.push('{');
-                out.push_str(key);
-                out.push(':');
-                // The result is not an argument: the error names no argument.
-                gemma_value(out, &value, "").map_err(|mut e| {
-                    e.argument = None;
-                    e
-                })?;
-                out.push_str("}<tool_response|>");
-            }
-            ResultForm::Gemini => {
-                separate(out);
-                out.push_str("```tool_outputs\n");
-                out.push_str(text);
-                out.push_str("\n```");
-            }
+            ResultForm::Gemma => write_gemma(out, result)?,
             ResultForm::FunctionResults => {
-                separate(out);
+                if index > 0 {
+                    out.push('\n');
+                }
                 let (element, stream) = if result.is_error {
                     ("error", "stderr")
                 } else {
@@ -224,7 +154,94 @@ impl ResultForm {
                     result.name
                 ));
             }
+            // The forms that wrap the text, written above.
+            _ => {}
         }
         Ok(())
     }
+
+    /// The fixed text around each result, for a form that only wraps it.
+    fn wrap(self) -> Option<Wrap> {
+        let (separated, open, close) = match self {
+            ResultForm::ToolResponse => (true, "<tool_response>\n", "\n</tool_response>"),
+            ResultForm::Deepseek => (true, "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>"),
+            ResultForm::Longcat => (
+                true,
+                "<longcat_tool_response>\n",
+                "\n</longcat_tool_response>",
+            ),
+            ResultForm::Internlm => (
+                true,
+                "<|im_start|>environment name=<|plugin|>\n",
+                "<|im_end|>",
+            ),
+            ResultForm::Granite => (
+                true,
+                "<|start_of_role|>tool_response<|end_of_role|>",
+                "<|end_of_text|>",
+            ),
+            ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
+            ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),
+            _ => return None,
+        };
+        Some(Wrap {
+            separated,
+            open,
+            close,
+        })
+    }
+}
+
+/// The text around each result of a form that only wraps it.
+struct Wrap {
+    /// Results after the first begin on a line of their own.
+    separated: bool,
+    /// Written before the result's text.
+    open: &'static str,
+    /// Written after it.
+    close: &'static str,
+}
+
+/// A Kimi result: a system turn from the tool, `## Return of ID` first (the call's id, or
+/// the one the `index`-th call was given).
+fn write_kimi(out: &mut String, result: &ToolResult, index: usize, id: Option<&str>) {
+    let id = id.map_or_else(
+        || kimi_id(&result.tool_call_id, &result.name, index),
+        str::to_owned,
+    );
+    let author = if result.name.is_empty() {
+        "tool"
+    } else {
+        &result.name
+    };
+    out.push_str("<|im_system|>");
+    out.push_str(author);
+    out.push_str("<|im_middle|>## Return of ");
+    out.push_str(&id);
+    out.push('\n');
+    out.push_str(&result.content);
+    out.push_str("<|im_end|>");
+}
+
+/// A Gemma 4 result: `response:NAME{output:VALUE}`, `error` for a failure.
+fn write_gemma(out: &mut String, result: &ToolResult) -> Result<(), RenderError> {
+    let text = &result.content;
+    // A JSON result is written as the value it is, other text as a string. A JSON object
+    // that repeats a key is written as its text too: as a value it would keep one of the
+    // two, which the tool may not have meant.
+    let value =
+        serde_json::from_str::<Unique>(text).map_or_else(|_| Value::String(text.clone()), |u| u.0);
+    let key = if result.is_error { "error" } else { "output" };
+    out.push_str("<|tool_response>response:");
+    out.push_str(&result.name);
+    out.push('{');
+    out.push_str(key);
+    out.push(':');
+    // The result is not an argument: the error names no argument.
+    gemma_value(out, &value, "").map_err(|mut e| {
+        e.argument = None;
+        e
+    })?;
+    out.push_str("}<tool_response|>");
+    Ok(())
 }
