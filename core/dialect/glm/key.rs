@@ -8,7 +8,7 @@ use core::ops::ControlFlow;
 use super::{Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
 use crate::automaton::Delimiter;
 use crate::engine::frame::Frame;
-use crate::lex::name::{is_ws, trim};
+use crate::lex::name::{is_ws, trim, valid_name};
 use crate::options::MAX_NAME;
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
@@ -232,6 +232,9 @@ impl Glm {
             self.broken(frame, key_span, Diagnostic::MissingKey, sink);
         } else if key.len() > MAX_NAME {
             self.broken(frame, key_span, Diagnostic::KeyTooLong, sink);
+        } else if !key.is_empty() && !valid_name(key) {
+            // Rule 9: a key the arguments could not carry as written ends the call.
+            self.broken(frame, key_span, Diagnostic::InvalidName, sink);
         } else {
             frame.param(key_span, key, ValueKind::Untyped, sink);
             self.phase = Phase::Value;

@@ -323,6 +323,12 @@ impl ParamCalls {
             self.reset_structure();
             return;
         };
+        if !valid_name(key) {
+            // Rule 9: a key the arguments could not carry as written ends the call.
+            frame.invalid(opener_span, Diagnostic::InvalidName, sink);
+            self.reset_structure();
+            return;
+        }
         let kind = match self.tag.string().map(|s| trim(s).1) {
             None => ValueKind::Untyped,
             Some(s) if s.eq_ignore_ascii_case(b"true") => ValueKind::Text,
