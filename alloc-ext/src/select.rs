@@ -41,7 +41,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
-/// `qwen3-coder` (the closest reader of its XML calls, docs/parsers.md §mimo) rather than the
+/// `qwen3-coder` (the closest reader of its XML calls, docs/parsers.md) rather than the
 /// fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
 /// need no version number, and Seed-OSS, LongCat-Flash and Jamba get their own `seed-oss`,
