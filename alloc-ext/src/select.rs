@@ -25,7 +25,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
 /// | `…minimax…` with an `m2…` or `m3…` part (M2, M2.1, M2.5, M3) | `minimax` |
 /// | `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
-/// | `…mimo…` (same wire as Qwen3, §22) | `qwen3` |
+/// | `…mimo-v2…` and later (MiMo-V2-Flash: Qwen3-Coder's tags, compact values) | `qwen3-coder` |
+/// | other `…mimo…` (MiMo-7B) | `qwen3` |
 /// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
 /// | `gemma-4…` and later | `gemma` |
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
@@ -39,7 +40,9 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
-/// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` rather than the fallback, Gemma 3
+/// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
+/// `qwen3-coder` (the closest reader of its XML calls, docs/parsers.md) rather than the
+/// fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
 /// need no version number, and Seed-OSS, LongCat-Flash and Jamba get their own `seed-oss`,
 /// `longcat` and `jamba` dialects rather than the fallback.
@@ -77,7 +80,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     } else if id.contains("deepseek") {
         Dialect::Deepseek
     } else if id.contains("mimo") {
-        Dialect::Qwen3
+        mimo_dialect(bare)
     } else if is_step_3_5(bare) {
         Dialect::Qwen3Coder
     } else if let Some(major) = gemma_major(&id) {
@@ -110,55 +113,97 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     Some(dialect)
 }
 
-/// The dialect that reads what a server's tool-call parser reads: a vLLM or SGLang
-/// `--tool-call-parser` value, or an smg (Rust gateway) parser name (docs/dialects.md §families).
-/// `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic lists,
-/// Granite's 20B function-calling model, MiniMax-M1, Kimi K3, Step-3, …) and for names not in that table.
-///
-/// | parser | dialect |
-/// | --- | --- |
-/// | `hermes` | `hermes` |
-/// | `qwen`, `qwen25`, `qwen3_json` | `qwen3` |
-/// | `qwen3_coder`, `qwen3_xml`, `qwen_coder`, `step3p5` | `qwen3-coder` |
-/// | `glm`, `glm45`, `glm47`, `glm4_moe`, `glm45_moe`, `glm47_moe` | `glm` |
-/// | `kimi_k2`, `kimik2` | `kimi` |
-/// | `deepseek_v3`, `deepseekv3`, `deepseek`, `deepseek_v31`, `deepseekv31`, `deepseek31`, `deepseek_v32`, `deepseekv32`, `deepseek_v4`, `deepseekv4` | `deepseek` |
-/// | `minimax_m2`, `minimax-m2` | `minimax` |
-/// | `openai`, `gpt-oss`, `gpt_oss` | `harmony` |
-/// | `gemma4` | `gemma` |
-/// | `granite4` | `hermes` |
-/// | `seed_oss` | `seed-oss` |
-/// | `longcat` | `longcat` |
-/// | `jamba` | `jamba` |
-/// | `granite` | `granite` |
-/// | `internlm`, `internlm2` | `internlm` |
+/// The dialect that reads what a server's parser reads: a vLLM (0.33) or SGLang
+/// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
+/// (docs/dialects.md §families, docs/parsers.md). Case and surrounding whitespace do not
+/// matter. `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic
+/// lists, MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
+/// DeepSeek V4.1, …; docs/parsers.md lists each with its wire) and for names not in
+/// [`PARSERS`].
 ///
 /// # Panics
 /// Never.
 pub fn for_parser(parser: &str) -> Option<Dialect> {
-    let dialect = match parser.trim().to_ascii_lowercase().as_str() {
-        "hermes" | "granite4" => Dialect::Hermes,
-        "qwen" | "qwen25" => Dialect::Qwen3,
-        "qwen3_coder" | "qwen3_xml" | "qwen_coder" | "step3p5" => Dialect::Qwen3Coder,
-        "glm" | "glm45" | "glm47" | "glm4_moe" | "glm45_moe" | "glm47_moe" => Dialect::Glm,
-        "kimi_k2" | "kimik2" => Dialect::Kimi,
-        "deepseek_v3" | "deepseekv3" | "deepseek" | "deepseek_v31" | "deepseekv31"
-        | "deepseek31" | "deepseek_v32" | "deepseekv32" | "deepseek_v4" | "deepseekv4" => {
-            Dialect::Deepseek
-        }
-        "minimax_m2" | "minimax-m2" => Dialect::Minimax,
-        "openai" | "gpt-oss" | "gpt_oss" => Dialect::Harmony,
-        "gemma4" => Dialect::Gemma,
-        "seed_oss" => Dialect::SeedOss,
-        "longcat" => Dialect::Longcat,
-        "jamba" => Dialect::Jamba,
-        "granite" => Dialect::Granite,
-        "internlm" | "internlm2" => Dialect::Internlm,
-        "qwen3_json" => Dialect::Qwen3,
-        _ => return None,
-    };
-    Some(dialect)
+    let parser = parser.trim();
+    PARSERS
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(parser))
+        .map(|&(_, dialect)| dialect)
 }
+
+/// Every server parser name [`for_parser`] knows, with its dialect: each one's wire (the
+/// delimiters and body shape its parser reads, established from the parser's source) is that
+/// dialect's. Tool-call and reasoning parser names share the table: a reasoning parser's name
+/// gives the dialect of the family it was written for, when that family's calls are the
+/// dialect's wire and its reasoning tags the dialect's.
+pub const PARSERS: &[(&str, Dialect)] = &[
+    // Hermes JSON in `<tool_call>`.
+    ("hermes", Dialect::Hermes),
+    ("granite4", Dialect::Hermes),
+    // The same wire in ChatML (Qwen2.5 / Qwen3 / QwQ); vLLM's `qwen3_json` is its Hermes
+    // parser; SGLang's `trinity` is Qwen2.5's detector that also reads calls inside
+    // `<think>` (which this dialect leaves reasoning).
+    ("qwen", Dialect::Qwen3),
+    ("qwen25", Dialect::Qwen3),
+    ("qwen3_json", Dialect::Qwen3),
+    ("qwen3", Dialect::Qwen3),
+    ("qwen3-thinking", Dialect::Qwen3),
+    ("trinity", Dialect::Qwen3),
+    // `<tool_call><function=N><parameter=k>` XML with framing newlines: Qwen3-Coder's parser
+    // is SGLang's `nanbeige` and vLLM's `step5`; vLLM's Nemotron V3 and Granite 4.2 thinking
+    // parsers are its Qwen3 parser under another name.
+    ("qwen3_coder", Dialect::Qwen3Coder),
+    ("qwen3_xml", Dialect::Qwen3Coder),
+    ("qwen_coder", Dialect::Qwen3Coder),
+    ("step3p5", Dialect::Qwen3Coder),
+    ("step5", Dialect::Qwen3Coder),
+    ("nanbeige", Dialect::Qwen3Coder),
+    ("nemotron_v3", Dialect::Qwen3Coder),
+    ("nemotron_3", Dialect::Qwen3Coder),
+    ("granite_thinking_parser", Dialect::Qwen3Coder),
+    // `<tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`: poolside
+    // Laguna (`poolside_v1`), Ling 3 (GLM-4.5's detector), Spark 2.5.
+    ("glm", Dialect::Glm),
+    ("glm45", Dialect::Glm),
+    ("glm47", Dialect::Glm),
+    ("glm4_moe", Dialect::Glm),
+    ("glm45_moe", Dialect::Glm),
+    ("glm47_moe", Dialect::Glm),
+    ("poolside_v1", Dialect::Glm),
+    ("ling3", Dialect::Glm),
+    ("spark25", Dialect::Glm),
+    ("kimi_k2", Dialect::Kimi),
+    ("kimik2", Dialect::Kimi),
+    ("deepseek_v3", Dialect::Deepseek),
+    ("deepseekv3", Dialect::Deepseek),
+    ("deepseek-v3", Dialect::Deepseek),
+    ("deepseek", Dialect::Deepseek),
+    ("deepseek_r1", Dialect::Deepseek),
+    ("deepseek-r1", Dialect::Deepseek),
+    ("deepseek_v31", Dialect::Deepseek),
+    ("deepseekv31", Dialect::Deepseek),
+    ("deepseek31", Dialect::Deepseek),
+    ("deepseek_v32", Dialect::Deepseek),
+    ("deepseekv32", Dialect::Deepseek),
+    ("deepseek_v4", Dialect::Deepseek),
+    ("deepseekv4", Dialect::Deepseek),
+    ("deepseek-v4", Dialect::Deepseek),
+    ("minimax_m2", Dialect::Minimax),
+    ("minimax-m2", Dialect::Minimax),
+    ("minimax_m2_append_think", Dialect::Minimax),
+    ("minimax-append-think", Dialect::Minimax),
+    ("openai", Dialect::Harmony),
+    ("gpt-oss", Dialect::Harmony),
+    ("gpt_oss", Dialect::Harmony),
+    ("openai_gptoss", Dialect::Harmony),
+    ("gemma4", Dialect::Gemma),
+    ("seed_oss", Dialect::SeedOss),
+    ("longcat", Dialect::Longcat),
+    ("jamba", Dialect::Jamba),
+    ("granite", Dialect::Granite),
+    ("internlm", Dialect::Internlm),
+    ("internlm2", Dialect::Internlm),
+];
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.
 fn at_word_start(id: &str, word: &str, next: &[u8]) -> bool {
@@ -228,6 +273,17 @@ fn has_minimax_generation(bare: &str) -> bool {
         };
         starts && generation && ends
     })
+}
+
+/// MiMo-V2 and later write `<tool_call><function=N><parameter=k>v</parameter>…` (vLLM's and
+/// SGLang's `mimo` parsers): `qwen3-coder` reads it (not exactly: it takes a newline on each
+/// side of a value as framing, MiMo's values are verbatim). MiMo-7B keeps `qwen3`.
+fn mimo_dialect(bare: &str) -> Dialect {
+    if version_after(bare, "mimo-v").is_some_and(|(major, _)| major >= 2) {
+        Dialect::Qwen3Coder
+    } else {
+        Dialect::Qwen3
+    }
 }
 
 /// Step-3.5 and Step-3.7 (`step-3.5-flash`, `step3p5`): Qwen3-Coder's format.

@@ -14,6 +14,8 @@ mod examples;
 mod guides;
 #[path = "prompt/inventory.rs"]
 mod inventory;
+#[path = "prompt/parsers.rs"]
+mod parsers;
 #[path = "prompt/selection.rs"]
 mod selection;
 #[path = "prompt/tool_prompt.rs"]

@@ -62,7 +62,8 @@ struct ScanArgs {
     /// The file to read; `-` or nothing reads standard input.
     #[arg(default_value = "-")]
     input: PathBuf,
-    /// The model's dialect (the README lists them), or a server's tool-call parser name.
+    /// The model's dialect (the README lists them), or a vLLM / SGLang tool-call or
+    /// reasoning parser name (docs/parsers.md).
     #[arg(long, value_parser = parse_dialect)]
     dialect: Dialect,
     /// Feed the input in chunks of this many bytes (token-like streaming); default: whole.

@@ -58,6 +58,9 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen3"),
         ("Qwen/QwQ-32B", "qwen3"),
         ("XiaomiMiMo/MiMo-7B-RL", "qwen3"),
+        // MiMo-V2 and later: Qwen3-Coder's tags (docs/parsers.md).
+        ("XiaomiMiMo/MiMo-V2-Flash", "qwen3-coder"),
+        ("mimo-v2-flash", "qwen3-coder"),
         // Qwen3-Coder, Qwen3.5 / 3.6, Step-3.5 / 3.7.
         ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder"),
         ("qwen3-coder-plus", "qwen3-coder"),
