@@ -23,7 +23,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…hermes…` (Hermes 2 Pro, 3, 4, whatever the base model) | `hermes` |
 /// | Qwen3-Coder, Qwen3.5 and later Qwen3.x | `qwen3-coder` |
 /// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
-/// | `…minimax…` with an `m2…` or `m3…` part (M2, M2.1, M2.5, M3) | `minimax` |
+/// | `…minimax…` with an `m2…` part (M2, M2.1, M2.5; M3 writes another wire, docs/parsers.md) | `minimax` |
 /// | `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
 /// | `…mimo-v2…` and later (MiMo-V2-Flash: Qwen3-Coder's tags, compact values) | `qwen3-coder` |
 /// | other `…mimo…` (MiMo-7B) | `qwen3` |
@@ -257,13 +257,14 @@ fn qwen_dialect(bare: &str) -> Option<Dialect> {
 }
 
 /// A MiniMax generation that writes `<minimax:tool_call>`: a part of the id (between `-`,
-/// `_`, `.` or `/`) that is `m2` or `m3`, optionally followed by digits (`m21`) or a
-/// `.minor` (`m2.5`).
+/// `_`, `.` or `/`) that is `m2`, optionally followed by digits (`m21`) or a `.minor`
+/// (`m2.5`). MiniMax-M3 prefixes every tag with `]<]minimax[>[` (docs/parsers.md), which
+/// the `minimax` dialect does not read.
 fn has_minimax_generation(bare: &str) -> bool {
     bare.match_indices(['m', 'M']).any(|(at, _)| {
         let bytes = bare.as_bytes();
         let starts = at == 0 || matches!(bytes[at - 1], b'-' | b'_' | b'/' | b'.');
-        let generation = matches!(bytes.get(at + 1), Some(b'2' | b'3'));
+        let generation = bytes.get(at + 1) == Some(&b'2');
         let rest = bytes.get(at + 2..).unwrap_or(&[]);
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
         let ends = match rest.get(digits) {

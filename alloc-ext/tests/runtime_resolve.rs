@@ -13,7 +13,7 @@ fn auto(id: Option<&str>, supports_tools: Option<bool>) -> Option<Dialect> {
 #[test]
 fn auto_speaks_in_band_only_without_native_tools() {
     assert_eq!(
-        auto(Some("MiniMax-M3"), Some(false)),
+        auto(Some("MiniMax-M2.5"), Some(false)),
         Some(Dialect::Minimax)
     );
     // The seed says qwen3; Qwen3-Coder has its own dialect here (select::for_model).
@@ -26,15 +26,15 @@ fn auto_speaks_in_band_only_without_native_tools() {
         Some(Dialect::Glm)
     );
     assert_eq!(auto(None, Some(false)), Some(Dialect::Glm));
-    assert_eq!(auto(Some("MiniMax-M3"), Some(true)), None);
-    assert_eq!(auto(Some("MiniMax-M3"), None), None);
+    assert_eq!(auto(Some("MiniMax-M2.5"), Some(true)), None);
+    assert_eq!(auto(Some("MiniMax-M2.5"), None), None);
     assert_eq!(resolve_dialect(DialectSetting::Auto, None), None);
 }
 
 #[test]
 fn native_and_explicit_settings() {
     let model = ModelInfo {
-        id: Some("MiniMax-M3"),
+        id: Some("MiniMax-M2.5"),
         supports_tools: Some(false),
     };
     assert_eq!(resolve_dialect(DialectSetting::Native, Some(&model)), None);

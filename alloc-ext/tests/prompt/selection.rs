@@ -30,7 +30,9 @@ fn seed_model_examples_select_their_dialects() {
         ("eu.anthropic.claude-haiku-4-5-20251001-v1:0", "anthropic"),
         ("global.anthropic.claude-opus-4-8", "anthropic"),
         ("anthropic/claude-3-opus", "anthropic"),
-        ("MiniMax-M3", "minimax"),
+        ("MiniMax-M2.5", "minimax"),
+        // M3 writes another wire (docs/parsers.md): no rule knows it.
+        ("MiniMax-M3", "xml"),
         ("unclassified-model-id", "xml"),
         ("deepseek-r1-distill-qwen-32b", "qwen3"),
         ("o3-mini", "harmony"),
@@ -189,7 +191,8 @@ fn callers_with_their_own_fallback_see_unknown_models() {
             .unwrap_or(Dialect::Glm)
             .name()
     };
-    assert_eq!(agent(Some("MiniMax-M3")), "minimax");
+    assert_eq!(agent(Some("MiniMax-M2")), "minimax");
+    assert_eq!(agent(Some("MiniMax-M3")), "glm");
     assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
     assert_eq!(agent(Some("unclassified-model-id")), "glm");
     assert_eq!(agent(None), "glm");
