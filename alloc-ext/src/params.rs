@@ -341,37 +341,7 @@ pub(crate) fn push_string(bytes: &[u8], out: &mut Vec<u8>) {
 /// Appends `bytes` escaped for the inside of a JSON string: quotes, backslashes and
 /// control bytes; everything else (UTF-8 included, whole or split) as it is.
 pub(crate) fn push_escaped(bytes: &[u8], out: &mut Vec<u8>) {
-    let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0..=0x1F => {
-                out.extend_from_slice(&bytes[run..i]);
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 15)],
-                ]);
-                run = i + 1;
-                continue;
-            }
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[run..i]);
-        out.extend_from_slice(escape);
-        run = i + 1;
-    }
-    out.extend_from_slice(&bytes[run..]);
+    crate::stream::escape::push_escaped(bytes, out);
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@ use serde_json::{Map, Value};
 use crate::assemble::{AssembleOptions, Assembler, Completion, DiagnosticRecord, Keep, Segment};
 
 mod direct;
-mod escape;
+pub(crate) mod escape;
 mod openai;
 mod utf8;
 

@@ -79,7 +79,22 @@ fn next_escape_words(bytes: &[u8]) -> usize {
 
 /// Writes the escaped contents of a JSON string (no quotes).
 pub(super) fn contents<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
-    let bytes = text.as_bytes();
+    escaped(text.as_bytes(), |bytes| out.write_all(bytes))
+}
+
+/// Appends `bytes` escaped for the inside of a JSON string; they need not be whole UTF-8
+/// (a value's pieces may split a code point): only the escaped bytes are changed.
+pub(crate) fn push_escaped(bytes: &[u8], out: &mut Vec<u8>) {
+    let written: Result<(), core::convert::Infallible> = escaped(bytes, |run| {
+        out.extend_from_slice(run);
+        Ok(())
+    });
+    let Ok(()) = written;
+}
+
+/// Hands `bytes` to `emit` escaped: the runs that need no escape whole, each escape as its
+/// own piece.
+fn escaped<E>(bytes: &[u8], mut emit: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
     let (mut start, mut at) = (0, 0);
     loop {
         at += next_escape(&bytes[at..]);
@@ -87,31 +102,35 @@ pub(super) fn contents<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result
             break;
         };
         if start < at {
-            out.write_all(&bytes[start..at])?;
+            emit(&bytes[start..at])?;
         }
-        escape(out, byte)?;
+        let (escape, len) = escape(byte);
+        emit(&escape[..len])?;
         at += 1;
         start = at;
     }
     if start < bytes.len() {
-        out.write_all(&bytes[start..])?;
+        emit(&bytes[start..])?;
     }
     Ok(())
 }
 
-/// Writes the escape of one byte that needs one.
-fn escape<W: Write + ?Sized>(out: &mut W, byte: u8) -> io::Result<()> {
+/// The escape of one byte that needs one (`\X`, or `\u00xx`) and its length.
+fn escape(byte: u8) -> ([u8; 6], usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     match ESCAPE[usize::from(byte)] {
-        b'u' => out.write_all(&[
-            b'\\',
-            b'u',
-            b'0',
-            b'0',
-            HEX[usize::from(byte >> 4)],
-            HEX[usize::from(byte & 0xF)],
-        ]),
-        letter => out.write_all(&[b'\\', letter]),
+        b'u' => (
+            [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 0xF)],
+            ],
+            6,
+        ),
+        letter => ([b'\\', letter, 0, 0, 0, 0], 2),
     }
 }
 
