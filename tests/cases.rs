@@ -53,6 +53,7 @@
 //! completion blocks are left as written): for filling in new cases, which are then read.
 
 mod format;
+mod lossless;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -248,8 +248,10 @@ impl CallRecord {
 enum Capture {
     None,
     /// A call opener (or a section opener before it) was seen at this offset; the call has
-    /// not started yet. The ranges of the bytes that are special tokens, with their spans.
-    Opening(Vec<u8>, u64, Vec<(Range<usize>, Span)>),
+    /// not started yet. The ranges of the bytes that are special tokens, with their spans;
+    /// whether they begin with a section opener (not a call opener, not the whitespace
+    /// between two calls): text right after it gives it back.
+    Opening(Vec<u8>, u64, Vec<(Range<usize>, Span)>, bool),
     Call(u32),
 }
 

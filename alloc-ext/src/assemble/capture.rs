@@ -2,7 +2,7 @@
 //! starts, the call's raw text, its special tokens and the text written inside it, in
 //! buffers reused from call to call; and whether text arriving now is plain.
 
-use inband::Span;
+use inband::{Diagnostic, Sink, Span};
 
 use super::{Assembler, Capture, Keep};
 
@@ -29,8 +29,8 @@ impl Assembler {
 
     /// Starts capturing an opener's bytes (the start of the next call's raw text), in the
     /// buffers of the opening it replaces or of a retired call; `token` says they are one
-    /// special token.
-    pub(super) fn open_opening(&mut self, span: Span, bytes: &[u8], token: bool) {
+    /// special token, `section` that they are a section opener.
+    pub(super) fn open_opening(&mut self, span: Span, bytes: &[u8], token: bool, section: bool) {
         self.end_capture();
         let spare = &mut self.calls.spare;
         let (mut raw, mut tokens) = (
@@ -43,12 +43,12 @@ impl Assembler {
         if token {
             tokens.push((0..bytes.len(), span));
         }
-        self.capture = Capture::Opening(raw, span.start, tokens);
+        self.capture = Capture::Opening(raw, span.start, tokens, section);
     }
 
     /// Ends the capture: an opening's buffers go back to the spare ones, for the next.
     pub(super) fn end_capture(&mut self) {
-        if let Capture::Opening(raw, _, tokens) =
+        if let Capture::Opening(raw, _, tokens, _) =
             std::mem::replace(&mut self.capture, Capture::None)
         {
             self.calls.spare.keep_raw(raw);
@@ -56,11 +56,33 @@ impl Assembler {
         }
     }
 
+    /// Ends the capture before text or reasoning: a section opener no call followed (the
+    /// call's name was refused) is given back where it stood, but for its special tokens
+    /// (docs/dialects.md rules 2 and 12); a call opener or whitespace between calls is
+    /// structure.
+    pub(super) fn release_opening(&mut self) {
+        let Capture::Opening(raw, _, tokens, true) = &self.capture else {
+            return self.end_capture();
+        };
+        let (mut from, mut text) = (0, Vec::new());
+        for (range, _) in tokens {
+            text.extend_from_slice(raw.get(from..range.start).unwrap_or_default());
+            from = range.end;
+        }
+        text.extend_from_slice(raw.get(from..).unwrap_or_default());
+        let spans: Vec<Span> = tokens.iter().map(|(_, span)| *span).collect();
+        self.end_capture();
+        for span in spans {
+            self.diagnostic(span, Diagnostic::StrayToken);
+        }
+        self.push_text(&text);
+    }
+
     /// Adds a call's bytes to its raw text; `token` says they are one special token.
     pub(super) fn capture(&mut self, span: Span, bytes: &[u8], token: bool) {
         match &mut self.capture {
             Capture::None => {}
-            Capture::Opening(raw, _, tokens) => {
+            Capture::Opening(raw, _, tokens, _) => {
                 let start = raw.len();
                 raw.extend_from_slice(bytes);
                 if token {

@@ -15,7 +15,7 @@ impl Sink for Assembler {
                 // Checked when it is shown, where the call stood.
                 return;
             }
-            self.end_capture();
+            self.release_opening();
         }
         self.content_utf8
             .check(span.start, text, &mut self.bad_utf8);
@@ -33,7 +33,7 @@ impl Sink for Assembler {
             if self.open_capture(span, text, true) {
                 return;
             }
-            self.end_capture();
+            self.release_opening();
         }
         self.push_reasoning(text);
     }
@@ -43,21 +43,16 @@ impl Sink for Assembler {
             return;
         }
         match kind {
-            // Inside reasoning a call opener right after its section's opener (and the
-            // whitespace after it) joins it: a draft demoted to reasoning shows its section
-            // whole. In content a section's markup is structure only.
-            Markup::Delimiter(Role::CallOpen)
-                if self.in_reasoning && matches!(self.capture, Capture::Opening(..)) =>
-            {
+            // A call opener right after its section's opener (and the whitespace after it)
+            // joins it: a draft demoted to reasoning shows its section whole, and a broken
+            // call released as text gives its section's opener back (rules 2 and 12).
+            Markup::Delimiter(Role::CallOpen) if matches!(self.capture, Capture::Opening(..)) => {
                 let token = self.dialect.is_special_token(bytes);
                 self.capture(span, bytes, token);
             }
-            Markup::Delimiter(Role::SectionOpen | Role::MarkupOpen) if !self.in_reasoning => {
-                self.end_capture();
-            }
-            Markup::Delimiter(Role::CallOpen | Role::SectionOpen | Role::MarkupOpen) => {
+            Markup::Delimiter(role @ (Role::CallOpen | Role::SectionOpen | Role::MarkupOpen)) => {
                 let token = self.dialect.is_special_token(bytes);
-                self.open_opening(span, bytes, token);
+                self.open_opening(span, bytes, token, role != Role::CallOpen);
             }
             Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
                 self.section_close(span, bytes);
@@ -65,7 +60,7 @@ impl Sink for Assembler {
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
-                self.open_opening(span, bytes, false);
+                self.open_opening(span, bytes, false, false);
             }
             // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
             // parameter's tags are the call's own markup, like its closer.
@@ -109,7 +104,7 @@ impl Sink for Assembler {
         let spare = &mut self.calls.spare;
         let (raw, raw_start, tokens) =
             match std::mem::replace(&mut self.capture, Capture::Call(call)) {
-                Capture::Opening(raw, start, tokens) => (raw, start, tokens),
+                Capture::Opening(raw, start, tokens, _) => (raw, start, tokens),
                 _ => (
                     std::mem::take(&mut spare.raw),
                     span.start,
