@@ -120,6 +120,11 @@ pub enum Diagnostic {
     /// `<parameter name="content">`) instead of `</parameter>`; accepted where structure
     /// follows it, as `</parameter>` would be (docs/dialects.md rules 4 and 13; corpus 059).
     MismatchedCloser,
+    /// A parameter value was closed by a misspelled closer from its dialect's `aliases`
+    /// (Qwen3.5 / 3.6's `</parameter/>`, `</parameter1>`, a `</parameter` cut at the line
+    /// break, `</parameter_function>` fused with the invoke's closer); read as the closer it
+    /// means where structure follows it (docs/dialects.md rules 4 and 13, §qwen3-coder).
+    MalformedCloser,
     /// A Gemma call was written `call:NAME(k=v, …)` instead of `call:NAME{k:v,…}`
     /// (accepted, docs/dialects.md rule 13).
     ParenthesizedCall,
@@ -207,6 +212,7 @@ impl Diagnostic {
             Diagnostic::KeyTooLong => "key_too_long",
             Diagnostic::StrayCloser => "stray_closer",
             Diagnostic::MismatchedCloser => "mismatched_closer",
+            Diagnostic::MalformedCloser => "malformed_closer",
             Diagnostic::ParenthesizedCall => "parenthesized_call",
             Diagnostic::QuotedString => "quoted_string",
             Diagnostic::ToolCodeBlock => "tool_code_block",
@@ -294,6 +300,9 @@ impl Diagnostic {
             }
             Diagnostic::MismatchedCloser => {
                 "a parameter value was closed by a tag named after the parameter"
+            }
+            Diagnostic::MalformedCloser => {
+                "a parameter value was closed by a misspelled closer, read as the one it means"
             }
             Diagnostic::ParenthesizedCall => {
                 "the call was written call:NAME(k=v) instead of call:NAME{k:v}"

@@ -329,7 +329,10 @@ impl ParamCalls {
         if core::ptr::eq(candidate, &KEY_CLOSER) {
             sink.diagnostic(span, Diagnostic::MismatchedCloser);
         }
-        if candidate.role == Role::ParamClose && core::mem::take(&mut self.newline) {
+        // A closer of a value that is one of the tagset's aliases is a misspelling of it.
+        let misspelled = self.tagset.aliases.contains(&candidate.bytes);
+        if (candidate.role == Role::ParamClose || misspelled) && core::mem::take(&mut self.newline)
+        {
             // The template's trailing framing newline.
             sink.markup(Span::new(start - 1, start), Markup::Envelope, b"\n");
         }
@@ -337,8 +340,19 @@ impl ParamCalls {
         match candidate.role {
             Role::ParamClose => {
                 sink.markup(span, Markup::Delimiter(candidate.role), &bytes);
+                if misspelled {
+                    sink.diagnostic(span, Diagnostic::MalformedCloser);
+                }
                 frame.param_end(span, sink);
                 self.phase = Phase::Invoke;
+            }
+            // A misspelled closer fused with the invoke's (`</parameter_function>`) closes
+            // both.
+            Role::CallClose if misspelled => {
+                frame.param_end(Span::at(start), sink);
+                sink.diagnostic(span, Diagnostic::MalformedCloser);
+                sink.markup(span, Markup::Delimiter(candidate.role), candidate.bytes);
+                self.complete(frame, span, sink);
             }
             Role::CallClose => {
                 frame.param_end(Span::at(start), sink);
