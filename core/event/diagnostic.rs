@@ -125,6 +125,10 @@ pub enum Diagnostic {
     /// break, `</parameter_function>` fused with the invoke's closer); read as the closer it
     /// means where structure follows it (docs/dialects.md rules 4 and 13, §qwen3-coder).
     MalformedCloser,
+    /// An equals-form tag (`<parameter=KEY`, `<function=NAME`) ended at a line break
+    /// without its `>`; the name is what came before the line break (docs/dialects.md
+    /// §qwen3-coder).
+    UnclosedTag,
     /// A Gemma call was written `call:NAME(k=v, …)` instead of `call:NAME{k:v,…}`
     /// (accepted, docs/dialects.md rule 13).
     ParenthesizedCall,
@@ -213,6 +217,7 @@ impl Diagnostic {
             Diagnostic::StrayCloser => "stray_closer",
             Diagnostic::MismatchedCloser => "mismatched_closer",
             Diagnostic::MalformedCloser => "malformed_closer",
+            Diagnostic::UnclosedTag => "unclosed_tag",
             Diagnostic::ParenthesizedCall => "parenthesized_call",
             Diagnostic::QuotedString => "quoted_string",
             Diagnostic::ToolCodeBlock => "tool_code_block",
@@ -304,6 +309,7 @@ impl Diagnostic {
             Diagnostic::MalformedCloser => {
                 "a parameter value was closed by a misspelled closer, read as the one it means"
             }
+            Diagnostic::UnclosedTag => "a tag's `>` was missing; its name ended at the line break",
             Diagnostic::ParenthesizedCall => {
                 "the call was written call:NAME(k=v) instead of call:NAME{k:v}"
             }

@@ -35,6 +35,9 @@ pub(crate) enum Push {
     Malformed,
     /// Not taken: the tag would exceed [`MAX_TAG`] bytes.
     TooLong,
+    /// Not taken: a line break ended an equals-form name whose `>` is missing
+    /// ([`TagLexer::equals`] with `line_ends_name`); the name is the bytes before it.
+    Unterminated,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +55,11 @@ enum State {
     AfterValue,
     /// After `/`: only `>` may follow.
     Slash,
-    /// The equals form: the name, up to the `>`.
-    Equals,
+    /// The equals form: the name, up to the `>` (or, with `line_ends_name`, a line
+    /// break).
+    Equals {
+        line_ends_name: bool,
+    },
 }
 
 /// The attributes the markup family reads.
@@ -94,10 +100,12 @@ impl TagLexer {
         }
     }
 
-    /// A lexer for the equals form, after an opener ending in `=` (`<function=`).
-    pub(crate) const fn equals() -> Self {
+    /// A lexer for the equals form, after an opener ending in `=` (`<function=`);
+    /// `line_ends_name`: a line break after a non-empty name ends the tag whose `>` is
+    /// missing ([`Push::Unterminated`]), where the value's framing newline follows the tag.
+    pub(crate) const fn equals(line_ends_name: bool) -> Self {
         let mut tag = TagLexer::new();
-        tag.state = State::Equals;
+        tag.state = State::Equals { line_ends_name };
         tag
     }
 
@@ -227,13 +235,17 @@ impl TagLexer {
                 b'>' => return self.done(b, true),
                 _ => return Push::Malformed,
             },
-            State::Equals => match b {
+            State::Equals { line_ends_name } => match b {
                 b'>' => {
                     self.name = Some((0, at));
                     return self.done(b, false);
                 }
+                b'\n' if line_ends_name && at > 0 => {
+                    self.name = Some((0, at));
+                    return Push::Unterminated;
+                }
                 b'<' | b'\n' | b'\r' => return Push::Malformed,
-                _ => State::Equals,
+                _ => self.state,
             },
         };
         self.bytes.push(b);
@@ -345,7 +357,7 @@ mod tests {
 
     #[test]
     fn equals_form() {
-        let mut tag = TagLexer::equals();
+        let mut tag = TagLexer::equals(false);
         let (n, push) = tag.scan(b"read_file>\nrest");
         assert_eq!(
             (n, push),
@@ -358,10 +370,10 @@ mod tests {
         );
         assert_eq!(tag.name(), Some((&b"read_file"[..], 0)));
         // No attributes and no entity decoding: the name is the bytes up to `>`.
-        let mut tag = TagLexer::equals();
+        let mut tag = TagLexer::equals(false);
         tag.scan(b" a=\"b&amp;\">");
         assert_eq!(tag.name(), Some((&b" a=\"b&amp;\""[..], 0)));
-        let mut tag = TagLexer::equals();
+        let mut tag = TagLexer::equals(false);
         assert_eq!(
             tag.scan(b">"),
             (
@@ -372,11 +384,17 @@ mod tests {
             )
         );
         assert_eq!(tag.name(), Some((&b""[..], 0)));
-        assert_eq!(TagLexer::equals().scan(b"a<b>"), (1, Push::Malformed));
-        assert_eq!(TagLexer::equals().scan(b"a\nb>"), (1, Push::Malformed));
+        assert_eq!(TagLexer::equals(false).scan(b"a<b>"), (1, Push::Malformed));
+        assert_eq!(TagLexer::equals(false).scan(b"a\nb>"), (1, Push::Malformed));
+        // With `line_ends_name`, a line break ends a name whose `>` is missing, not taken.
+        let mut tag = TagLexer::equals(true);
+        assert_eq!(tag.scan(b"city\nx"), (4, Push::Unterminated));
+        assert_eq!(tag.name(), Some((&b"city"[..], 0)));
+        assert_eq!(TagLexer::equals(true).scan(b"\nx"), (0, Push::Malformed));
+        assert_eq!(TagLexer::equals(true).scan(b"a\rb"), (1, Push::Malformed));
         let long = "x".repeat(MAX_TAG + 1);
         assert_eq!(
-            TagLexer::equals().scan(long.as_bytes()),
+            TagLexer::equals(false).scan(long.as_bytes()),
             (MAX_TAG, Push::TooLong)
         );
     }

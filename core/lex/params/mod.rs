@@ -389,7 +389,9 @@ impl ParamCalls {
     fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
         self.held = Some((opener, start));
         self.tag = if equals_form(opener) {
-            TagLexer::equals()
+            // With the template's framing newline after the tag, a line break ends a name
+            // whose `>` is missing (docs/dialects.md §qwen3-coder).
+            TagLexer::equals(self.tagset.framing)
         } else {
             TagLexer::new()
         };

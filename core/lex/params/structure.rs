@@ -180,12 +180,16 @@ impl ParamCalls {
         let tail_span = Span::new(opener_span.end, base + i as u64);
         let diagnostic = match push {
             Push::More => return i,
-            Push::Done { self_closing } => {
+            Push::Unterminated | Push::Done { .. } => {
+                let self_closing = matches!(push, Push::Done { self_closing: true });
                 self.held = None;
                 if opener.role == Role::ParamOpen {
                     self.param_tag(frame, opener, opener_span, tail_span, self_closing, sink);
                 } else {
                     self.invoke_tag(frame, opener, opener_span, tail_span, self_closing, sink);
+                }
+                if push == Push::Unterminated {
+                    sink.diagnostic(Span::at(tail_span.end), Diagnostic::UnclosedTag);
                 }
                 return i;
             }
