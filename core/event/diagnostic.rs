@@ -306,10 +306,8 @@ impl Diagnostic {
             Diagnostic::MismatchedCloser => {
                 "a parameter value was closed by a tag named after the parameter"
             }
-            Diagnostic::MalformedCloser => {
-                "a parameter value was closed by a misspelled closer, read as the one it means"
-            }
-            Diagnostic::UnclosedTag => "a tag's `>` was missing; its name ended at the line break",
+            Diagnostic::MalformedCloser => "a value's closer was misspelled; read as meant",
+            Diagnostic::UnclosedTag => "a tag's `>` was missing; its name ended at the line",
             Diagnostic::ParenthesizedCall => {
                 "the call was written call:NAME(k=v) instead of call:NAME{k:v}"
             }

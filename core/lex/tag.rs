@@ -235,22 +235,30 @@ impl TagLexer {
                 b'>' => return self.done(b, true),
                 _ => return Push::Malformed,
             },
-            State::Equals { line_ends_name } => match b {
-                b'>' => {
-                    self.name = Some((0, at));
-                    return self.done(b, false);
-                }
-                b'\n' if line_ends_name && at > 0 => {
-                    self.name = Some((0, at));
-                    return Push::Unterminated;
-                }
-                b'<' | b'\n' | b'\r' => return Push::Malformed,
-                _ => self.state,
+            State::Equals { line_ends_name } => match self.equals_byte(b, at, line_ends_name) {
+                Some(push) => return push,
+                None => self.state,
             },
         };
         self.bytes.push(b);
         self.state = next;
         Push::More
+    }
+
+    /// Byte `b` at `at` of an equals-form name: `None` when it is part of the name.
+    fn equals_byte(&mut self, b: u8, at: u8, line_ends_name: bool) -> Option<Push> {
+        match b {
+            b'>' => {
+                self.name = Some((0, at));
+                Some(self.done(b, false))
+            }
+            b'\n' if line_ends_name && at > 0 => {
+                self.name = Some((0, at));
+                Some(Push::Unterminated)
+            }
+            b'<' | b'\n' | b'\r' => Some(Push::Malformed),
+            _ => None,
+        }
     }
 
     fn done(&mut self, b: u8, self_closing: bool) -> Push {

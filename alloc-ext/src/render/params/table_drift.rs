@@ -101,29 +101,32 @@ fn minimax() {
 #[test]
 fn qwen3_coder() {
     let rules = value_rules(Dialect::Qwen3Coder);
+    // The misspelled closers (docs/dialects.md §qwen3-coder) close a value too, so a value
+    // holding one before structure is refused like one holding `</parameter>`.
+    let after_param = [
+        "</function>",
+        "</tool_call>@wrapper",
+        "<function=+tag",
+        "<parameter=+tag",
+        "<|endoftext|>",
+        "<|im_end|>",
+    ];
+    let after_call = [
+        "</tool_call>@wrapper",
+        "<function=+tag",
+        "<|endoftext|>",
+        "<|im_end|>",
+    ];
     assert_eq!(
         closers(Dialect::Qwen3Coder),
         owned(&[
-            (
-                "\n</function>",
-                &[
-                    "</tool_call>@wrapper",
-                    "<function=+tag",
-                    "<|endoftext|>",
-                    "<|im_end|>"
-                ]
-            ),
-            (
-                "</parameter>",
-                &[
-                    "</function>",
-                    "</tool_call>@wrapper",
-                    "<function=+tag",
-                    "<parameter=+tag",
-                    "<|endoftext|>",
-                    "<|im_end|>",
-                ]
-            ),
+            ("\n</function>", &after_call),
+            ("</parameter\n", &after_param),
+            ("</parameter/>", &after_param),
+            ("</parameter1>", &after_param),
+            ("</parameter>", &after_param),
+            ("</parameter_function>", &after_call),
+            ("</parameterfunction>", &after_call),
         ])
     );
     assert!(rules.key_closer.is_none());
