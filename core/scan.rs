@@ -6,6 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::tables::MAX_HOLD;
+use crate::token::Tokens;
 use crate::Span;
 
 /// Where a scan stopped.
@@ -36,7 +37,9 @@ impl DelimiterScan {
 
     /// Scans `chunk[pos..]` (whose byte `i` is at stream offset `base + i`) until a
     /// delimiter completes or the chunk ends, passing every byte that is not part of a
-    /// delimiter to `release`, in order.
+    /// delimiter to `release`, in order. A delimiter that `tokens` does not admit (token
+    /// mode: gated, and not where a token arrived) is not one: its bytes are released and
+    /// the scan goes on from the root after it.
     ///
     /// How it works: in the start state nothing is pending, so `memchr` jumps straight to
     /// the next byte that can begin a delimiter and everything before it is released in
@@ -51,6 +54,7 @@ impl DelimiterScan {
         chunk: &[u8],
         pos: usize,
         base: u64,
+        tokens: &Tokens,
         release: &mut impl FnMut(Span, &[u8]),
     ) -> Stop {
         // First chunk byte not yet released; held bytes, if any, sit right before it.
@@ -70,17 +74,22 @@ impl DelimiterScan {
             i += 1;
             if let Some(delimiter) = dfa.matched(state) {
                 let len = delimiter.bytes.len();
-                let in_chunk = i - start;
-                if len <= in_chunk {
-                    self.release_hold(self.hold.len(), base + start as u64, release);
-                    emit(release, chunk, start, i - len, base);
-                } else {
-                    let from_hold = len - in_chunk;
-                    self.release_hold(self.hold.len() - from_hold, base + start as u64, release);
-                    self.hold.clear();
+                if tokens.admits(delimiter.bytes, base + i as u64 - len as u64) {
+                    let in_chunk = i - start;
+                    if len <= in_chunk {
+                        self.release_hold(self.hold.len(), base + start as u64, release);
+                        emit(release, chunk, start, i - len, base);
+                    } else {
+                        let from_hold = len - in_chunk;
+                        self.release_hold(self.hold.len() - from_hold, base + start as u64, release);
+                        self.hold.clear();
+                    }
+                    self.state = START;
+                    return Stop::Match(delimiter, i);
                 }
-                self.state = START;
-                return Stop::Match(delimiter, i);
+                // Ordinary text in token mode: the held part goes out just below (depth
+                // 0), the chunk part lazily with what follows.
+                state = START;
             }
             if !self.hold.is_empty() {
                 let pending = self.hold.len() + (i - start);

@@ -222,7 +222,7 @@ impl Gemma {
         let stop =
             frame
                 .delimiters
-                .scan(self.modes.string, chunk, pos, base, &mut |span, bytes| {
+                .scan(self.modes.string, chunk, pos, base, &frame.tokens, &mut |span, bytes| {
                     sink.tool_value(span, index, Piece::Raw, bytes);
                 });
         match stop {

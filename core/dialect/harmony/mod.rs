@@ -180,7 +180,7 @@ impl Harmony {
         let header = &mut self.header;
         let stop = frame
             .delimiters
-            .scan(&HEADER, chunk, pos, base, &mut |span, bytes| {
+            .scan(&HEADER, chunk, pos, base, &frame.tokens, &mut |span, bytes| {
                 header.text(span, bytes, sink)
             });
         match stop {

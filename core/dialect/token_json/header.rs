@@ -55,8 +55,15 @@ impl TokenJson {
                     }
                 }
             }
-            let state = dfa.next(scan.state, b);
+            let mut state = dfa.next(scan.state, b);
             i += 1;
+            if let Some(delimiter) = dfa.matched(state) {
+                let len = delimiter.bytes.len() as u64;
+                if !frame.tokens.admits(delimiter.bytes, at(i) - len) {
+                    // Token mode: ordinary header text, the bytes leave the hold below.
+                    state = START;
+                }
+            }
             if let Some(delimiter) = dfa.matched(state) {
                 scan.state = START;
                 scan.hold.clear();
@@ -145,6 +152,7 @@ impl TokenJson {
             &chunk[..limit],
             pos,
             base,
+            &frame.tokens,
             &mut |span, bytes| sink.markup(span, Markup::Envelope, bytes),
         );
         if let Stop::Match(delimiter, end) = stop {
