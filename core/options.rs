@@ -86,9 +86,9 @@ impl fmt::Display for Error {
                 f,
                 "token span {k} is empty, runs past the chunk or overlaps the span before it"
             ),
-            Error::NotTokenMode => f.write_str(
-                "feed_tokens needs a scanner in token mode (Scanner::with_tokens)",
-            ),
+            Error::NotTokenMode => {
+                f.write_str("feed_tokens needs a scanner in token mode (Scanner::with_tokens)")
+            }
         }
     }
 }

@@ -81,7 +81,11 @@ impl DelimiterScan {
                         emit(release, chunk, start, i - len, base);
                     } else {
                         let from_hold = len - in_chunk;
-                        self.release_hold(self.hold.len() - from_hold, base + start as u64, release);
+                        self.release_hold(
+                            self.hold.len() - from_hold,
+                            base + start as u64,
+                            release,
+                        );
                         self.hold.clear();
                     }
                     self.state = START;

@@ -159,6 +159,31 @@ impl Dialect {
         }
     }
 
+    /// The non-canonical spellings of section delimiters this dialect accepts with
+    /// [`Diagnostic::DelimiterAlias`](crate::Diagnostic::DelimiterAlias) (the `aliases`
+    /// knob of its table, docs/dialects.md rule 13): a tokenizer need not have them.
+    pub fn aliases(self) -> &'static [&'static [u8]] {
+        match self {
+            Dialect::Kimi => tables::kimi::KNOBS.aliases,
+            Dialect::Deepseek => tables::deepseek::KNOBS.aliases,
+            Dialect::Minimax => tables::minimax::KNOBS.aliases,
+            Dialect::Anthropic => tables::anthropic::KNOBS.aliases,
+            Dialect::Xml => tables::xml::KNOBS.aliases,
+            Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
+            Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
+            Dialect::Jamba => tables::jamba::KNOBS.aliases,
+            Dialect::Granite => tables::granite::KNOBS.aliases,
+            Dialect::Hermes
+            | Dialect::Qwen3
+            | Dialect::Internlm
+            | Dialect::Harmony
+            | Dialect::Gemma
+            | Dialect::Gemini
+            | Dialect::Glm
+            | Dialect::Longcat => &[],
+        }
+    }
+
     /// Whether `delimiter`, a delimiter this dialect's scanner reported
     /// ([`Markup::Delimiter`](crate::Markup::Delimiter)), is a single special token of the
     /// model's vocabulary, which never reaches content or reasoning as text (docs/dialects.md

@@ -64,7 +64,11 @@ fn token_scan(gate: TokenGate, spec: &str) -> Vec<String> {
     }
     for size in 1..=toks.len().max(1) {
         let groups: Vec<&[(String, bool)]> = toks.chunks(size).collect();
-        assert_eq!(scan_groups(gate, &groups), whole, "{spec:?} in groups of {size}");
+        assert_eq!(
+            scan_groups(gate, &groups),
+            whole,
+            "{spec:?} in groups of {size}"
+        );
     }
     render(&whole)
 }
@@ -258,7 +262,10 @@ fn deepseek_tokens_and_dsml_text() {
     assert!(real.contains(&"S0:f".to_string()), "{real:?}");
     assert!(real.contains(&"X0:Complete".to_string()), "{real:?}");
     let quoted = token_scan(gate, "The token <｜tool▁calls▁begin｜> starts calls.");
-    assert_eq!(quoted, [r#"T"The token <｜tool▁calls▁begin｜> starts calls.""#]);
+    assert_eq!(
+        quoted,
+        [r#"T"The token <｜tool▁calls▁begin｜> starts calls.""#]
+    );
 }
 
 #[test]
