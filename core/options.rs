@@ -74,6 +74,8 @@ pub enum Error {
     /// [`TokenGate`](crate::TokenGate) ([`Scanner::with_tokens`](crate::Scanner::with_tokens)):
     /// token spans would say nothing there. Nothing is scanned then.
     NotTokenMode,
+    /// [`Scanner::add_token`](crate::Scanner::add_token) after the stream started.
+    StreamStarted,
 }
 
 impl fmt::Display for Error {
@@ -88,6 +90,9 @@ impl fmt::Display for Error {
             ),
             Error::NotTokenMode => {
                 f.write_str("feed_tokens needs a scanner in token mode (Scanner::with_tokens)")
+            }
+            Error::StreamStarted => {
+                f.write_str("tokens are declared before the first feed (or after reset())")
             }
         }
     }

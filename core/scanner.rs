@@ -435,6 +435,27 @@ impl Scanner {
         scanner
     }
 
+    /// Declares `token`, the text of one added or special token of the model's vocabulary
+    /// ([`TokenGate::add_token`]), and puts the scanner in token mode if it was not; for
+    /// callers that cannot build a [`TokenGate`] first (the C ABI). Returns how many
+    /// delimiter texts the token gated.
+    ///
+    /// # Errors
+    /// [`Error::StreamStarted`] once anything was fed (a gate that changes mid-stream
+    /// would read the same bytes two ways); nothing changes then.
+    pub fn add_token(&mut self, token: &[u8]) -> Result<usize, Error> {
+        if self.edges.started {
+            return Err(Error::StreamStarted);
+        }
+        let dialect = self.dialect;
+        let gate = self
+            .machine
+            .tokens_mut()
+            .gate
+            .get_or_insert_with(|| TokenGate::new(dialect));
+        Ok(gate.add_token(token))
+    }
+
     /// The token gate of a scanner in token mode ([`Scanner::with_tokens`]).
     pub fn token_gate(&self) -> Option<TokenGate> {
         self.machine.tokens().gate
