@@ -36,7 +36,7 @@ for t in "${targets[@]}"; do
             (cd "$python_dir" && "$venvs/base/bin/mypy")
             cargo fmt --manifest-path "$python_dir/Cargo.toml" -- --check
             cargo clippy --manifest-path "$python_dir/Cargo.toml" --all-targets -- -D warnings
-            suite base test_package.py test_review.py
+            suite base test_package.py test_review.py test_tokens.py
             ;;
         vllm) suite vllm test_vllm.py ;;
         sglang) suite sglang test_sglang.py ;;
