@@ -334,3 +334,80 @@ fn a_closer_of_ordinary_tokens_after_the_body_does_not_close() {
         ]
     );
 }
+
+mod properties {
+    use inband::{Dialect, Options, Scanner, TokenGate};
+    use inband_alloc::events::EventLog;
+    use proptest::prelude::*;
+
+    use crate::harness::check_log;
+    use crate::properties::PIECES;
+
+    /// Random token sequences from the property tests' pieces, each piece one token,
+    /// `added` at random (so some delimiters arrive as tokens, some as ordinary text).
+    fn tokens() -> impl Strategy<Value = Vec<(&'static str, bool)>> {
+        prop::collection::vec((prop::sample::select(PIECES), any::<bool>()), 0..40)
+    }
+
+    /// A gate in which every delimiter of `dialect` is an added token.
+    fn every_delimiter(dialect: Dialect) -> TokenGate {
+        let mut gate = TokenGate::new(dialect);
+        for d in dialect.delimiters() {
+            gate.add_token(d.bytes);
+        }
+        gate
+    }
+
+    fn feed(gate: TokenGate, tokens: &[(&str, bool)], cuts: &[usize]) -> EventLog {
+        let mut scanner = Scanner::with_tokens(gate, Options::default());
+        let mut log = EventLog::new();
+        let mut from = 0;
+        for &to in cuts.iter().chain([&tokens.len()]) {
+            let to = to.clamp(from, tokens.len());
+            let mut chunk = Vec::new();
+            let mut spans = Vec::new();
+            for (text, added) in &tokens[from..to] {
+                if *added && !text.is_empty() {
+                    spans.push(chunk.len()..chunk.len() + text.len());
+                }
+                chunk.extend_from_slice(text.as_bytes());
+            }
+            scanner.feed_tokens(&chunk, &spans, &mut log).unwrap();
+            from = to;
+        }
+        scanner.finish(&mut log).unwrap();
+        log
+    }
+
+    proptest! {
+        /// Any grouping of the tokens into feeds gives one log, and it accounts for every byte.
+        #[test]
+        fn token_groupings_give_the_same_events(
+            dialect in prop::sample::select(Dialect::ALL),
+            tokens in tokens(),
+            mut cuts in prop::collection::vec(0usize..40, 0..8),
+        ) {
+            cuts.sort_unstable();
+            let gate = every_delimiter(dialect);
+            let one_per_feed: Vec<usize> = (1..tokens.len()).collect();
+            let expected = feed(gate, &tokens, &one_per_feed);
+            let input: Vec<u8> = tokens.iter().flat_map(|(t, _)| t.bytes()).collect();
+            check_log(&expected, &input);
+            prop_assert_eq!(feed(gate, &tokens, &cuts), expected.clone());
+            prop_assert_eq!(feed(gate, &tokens, &[]), expected);
+        }
+
+        /// With nothing gated, token mode is text mode.
+        #[test]
+        fn an_empty_gate_is_text_mode(
+            dialect in prop::sample::select(Dialect::ALL),
+            tokens in tokens(),
+            mut cuts in prop::collection::vec(0usize..40, 0..8),
+        ) {
+            cuts.sort_unstable();
+            let input: Vec<u8> = tokens.iter().flat_map(|(t, _)| t.bytes()).collect();
+            let text = EventLog::scan(dialect, Options::default(), [&input[..]]);
+            prop_assert_eq!(feed(TokenGate::new(dialect), &tokens, &cuts), text);
+        }
+    }
+}
