@@ -268,7 +268,9 @@ fn tokens(case: TokenCase) -> TokenCase {
         if !case.tokens {
             scanner.feed(piece, &mut counts).unwrap();
         } else if *added {
-            scanner.feed_tokens(piece, &[0..piece.len()], &mut counts).unwrap();
+            scanner
+                .feed_tokens(piece, &[0..piece.len()], &mut counts)
+                .unwrap();
         } else {
             scanner.feed_tokens(piece, &[], &mut counts).unwrap();
         }

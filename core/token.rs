@@ -9,6 +9,7 @@
 //! arrived. A gated delimiter whose first byte is not where a token arrived is text (or
 //! argument text inside a value), exactly as if no delimiter had been there.
 
+use crate::automaton::{Delimiter, Dfa, START};
 use crate::scanner::Dialect;
 
 /// Most delimiter entries (a delimiter counted once per scanner mode that lists it) a
@@ -124,5 +125,23 @@ impl Tokens {
             None => true,
             Some(gate) => start == self.at || !gate.is_gated(bytes),
         }
+    }
+
+    /// The delimiter that `*state` of `dfa` completes, ending at stream offset `end`, when
+    /// it counts; one that does not (token mode) puts `*state` back at the root, so that its
+    /// bytes are scanned on as text.
+    #[inline]
+    pub(crate) fn matched(
+        &self,
+        dfa: &Dfa,
+        state: &mut u16,
+        end: u64,
+    ) -> Option<&'static Delimiter> {
+        let delimiter = dfa.matched(*state)?;
+        if self.admits(delimiter.bytes, end - delimiter.bytes.len() as u64) {
+            return Some(delimiter);
+        }
+        *state = START;
+        None
     }
 }

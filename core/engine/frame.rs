@@ -386,7 +386,7 @@ impl Frame {
                 scan.state = START;
                 let start = self.base + i as u64 - delimiter.bytes.len() as u64;
                 if !self.tokens.admits(delimiter.bytes, start) {
-                    // Token mode: not the model's token, so not a delimiter here.
+                    // Token mode: not where the model's token began, so no delimiter here.
                     return Anchored::Failed(candidate);
                 }
                 scan.hold.clear();

@@ -57,14 +57,7 @@ impl TokenJson {
             }
             let mut state = dfa.next(scan.state, b);
             i += 1;
-            if let Some(delimiter) = dfa.matched(state) {
-                let len = delimiter.bytes.len() as u64;
-                if !frame.tokens.admits(delimiter.bytes, at(i) - len) {
-                    // Token mode: ordinary header text, the bytes leave the hold below.
-                    state = START;
-                }
-            }
-            if let Some(delimiter) = dfa.matched(state) {
+            if let Some(delimiter) = frame.tokens.matched(dfa, &mut state, at(i)) {
                 scan.state = START;
                 scan.hold.clear();
                 let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
