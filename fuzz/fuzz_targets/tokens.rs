@@ -15,7 +15,7 @@ use libfuzzer_sys::{fuzz_target, Corpus};
 
 const MAX_INPUT: usize = 4096;
 
-#[derive(Arbitrary)]
+#[derive(Arbitrary, Debug)]
 struct Input<'a> {
     /// Picks the dialect, `% Dialect::ALL.len()`.
     dialect: u8,
