@@ -7,7 +7,9 @@ use iai_callgrind::{
     library_benchmark, library_benchmark_group, main, Callgrind, Dhat, DhatMetric, EventKind,
     LibraryBenchmarkConfig,
 };
-use inband::{Dialect, Options, Scanner};
+use std::ops::Range;
+
+use inband::{Dialect, Options, Scanner, TokenGate};
 
 #[path = "inputs/mod.rs"]
 mod inputs;
@@ -193,6 +195,91 @@ fn dialect(case: Case) -> Case {
     case
 }
 
+/// An input cut into tokens as a server would feed it in token mode: each delimiter of the
+/// gate one added token, other text in ordinary tokens of at most 4 bytes (none crossing a
+/// delimiter), one token per feed; `tokens` is false for the text-mode run of the same cuts.
+struct TokenCase {
+    input: Input,
+    gate: TokenGate,
+    cuts: Vec<(Range<usize>, bool)>,
+    tokens: bool,
+}
+
+/// The gate of a vocabulary in which every delimiter of `dialect` is one added token.
+fn every_delimiter_a_token(dialect: Dialect) -> TokenGate {
+    let mut gate = TokenGate::new(dialect);
+    for d in dialect.delimiters() {
+        gate.add_token(d.bytes);
+    }
+    gate
+}
+
+fn token_case(dialect: Dialect, tokens: bool) -> TokenCase {
+    let input = inputs::many_calls(dialect, inputs::MANY_CALLS);
+    let gate = every_delimiter_a_token(dialect);
+    let texts: Vec<&[u8]> = gate.gated().collect();
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    let bytes = &input.bytes;
+    while i < bytes.len() {
+        let token = texts
+            .iter()
+            .filter(|t| bytes[i..].starts_with(t))
+            .map(|t| t.len())
+            .max();
+        if let Some(len) = token {
+            cuts.push((i..i + len, true));
+            i += len;
+            continue;
+        }
+        let mut end = (i + 4).min(bytes.len());
+        if let Some(k) = (i + 1..end).find(|&k| texts.iter().any(|t| bytes[k..].starts_with(t))) {
+            end = k;
+        }
+        cuts.push((i..end, false));
+        i = end;
+    }
+    TokenCase {
+        input,
+        gate,
+        cuts,
+        tokens,
+    }
+}
+
+// The 200-call inputs fed one token per feed, in token mode (every delimiter an added
+// token) and in text mode on the same cuts: token mode's cost per token against text mode's.
+#[library_benchmark]
+#[bench::qwen3_text(args = (Dialect::Qwen3, false), setup = token_case)]
+#[bench::qwen3_tokens(args = (Dialect::Qwen3, true), setup = token_case)]
+#[bench::kimi_text(args = (Dialect::Kimi, false), setup = token_case)]
+#[bench::kimi_tokens(args = (Dialect::Kimi, true), setup = token_case)]
+#[bench::harmony_text(args = (Dialect::Harmony, false), setup = token_case)]
+#[bench::harmony_tokens(args = (Dialect::Harmony, true), setup = token_case)]
+fn tokens(case: TokenCase) -> TokenCase {
+    let mut counts = Counts::default();
+    let mut scanner = if case.tokens {
+        Scanner::with_tokens(case.gate, Options::default())
+    } else {
+        Scanner::new(case.input.dialect, Options::default())
+    };
+    for (range, added) in &case.cuts {
+        let piece = &case.input.bytes[range.clone()];
+        if !case.tokens {
+            scanner.feed(piece, &mut counts).unwrap();
+        } else if *added {
+            scanner
+                .feed_tokens(piece, &[0..piece.len()], &mut counts)
+                .unwrap();
+        } else {
+            scanner.feed_tokens(piece, &[], &mut counts).unwrap();
+        }
+    }
+    scanner.finish(&mut counts).unwrap();
+    case.input.check(&counts);
+    case
+}
+
 /// A short, realistic Hermes turn: reasoning, prose with non-ASCII, two calls.
 const TURN: &[u8] = "<think>\nThe user wants the weather in Zürich and a file read; two calls.\n</think>\n\
 Sure — let me check the forecast for Zürich (it's usually < 10 °C in March) and read the config.\n\
@@ -222,7 +309,7 @@ fn no_allocations() -> u64 {
     counts.events
 }
 
-library_benchmark_group!(name = scanner; benchmarks = scan, dialect, no_allocations);
+library_benchmark_group!(name = scanner; benchmarks = scan, dialect, tokens, no_allocations);
 
 // CI gate: an instruction count more than 5% above the last run's fails the bench.
 main!(

@@ -28,7 +28,7 @@ use crate::event::{CallEnd, Diagnostic, Markup, Piece, Role, Sink, Span, ValueKi
 const NONE: u64 = u64::MAX;
 
 /// The state [`Watch`] keeps between chunks. Packed (14 bytes, no padding), so that the
-/// scanner stays within its 384 bytes.
+/// scanner stays within its 440 bytes.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, packed)]
 pub(crate) struct Edges {

@@ -97,6 +97,7 @@ mod options;
 mod scan;
 mod scanner;
 mod tables;
+mod token;
 
 /// The README's examples are compiled and run as doctests.
 #[cfg(doctest)]
@@ -109,3 +110,4 @@ pub use normalize::ArgumentsNormalizer;
 pub use options::{Error, Options, MAX_DRAFT_CALLS, MAX_LITERAL_DEPTH, MAX_LOOKAHEAD, MAX_NAME};
 pub use scanner::{Dialect, Scanner, TableDelimiter};
 pub use tables::MAX_HOLD;
+pub use token::{TokenGate, MAX_GATED_ENTRIES};

@@ -13,6 +13,7 @@ use crate::engine::{Engine, TextModes};
 use crate::lex::params::Tagset;
 use crate::options::Options;
 use crate::tables::BareCall;
+use crate::token::Tokens;
 use crate::{tables, Dialect, Sink};
 
 /// A table's `content` and `reasoning` modes.
@@ -203,6 +204,32 @@ impl Machine {
             Machine::Gemma(machine) => machine.options(),
             Machine::Gemini(machine) => machine.options(),
             Machine::Glm(machine) => machine.options(),
+        }
+    }
+
+    /// Token mode's state, in the driver's frame.
+    pub(crate) fn tokens(&self) -> &Tokens {
+        match self {
+            Machine::JsonTag(machine) => machine.tokens(),
+            Machine::Harmony(machine) => machine.tokens(),
+            Machine::TokenJson(machine) => machine.tokens(),
+            Machine::Params(machine) => machine.tokens(),
+            Machine::Gemma(machine) => machine.tokens(),
+            Machine::Gemini(machine) => machine.tokens(),
+            Machine::Glm(machine) => machine.tokens(),
+        }
+    }
+
+    /// Token mode's state, to set.
+    pub(crate) fn tokens_mut(&mut self) -> &mut Tokens {
+        match self {
+            Machine::JsonTag(machine) => machine.tokens_mut(),
+            Machine::Harmony(machine) => machine.tokens_mut(),
+            Machine::TokenJson(machine) => machine.tokens_mut(),
+            Machine::Params(machine) => machine.tokens_mut(),
+            Machine::Gemma(machine) => machine.tokens_mut(),
+            Machine::Gemini(machine) => machine.tokens_mut(),
+            Machine::Glm(machine) => machine.tokens_mut(),
         }
     }
 

@@ -65,6 +65,17 @@ pub enum Error {
     /// [`Scanner::feed`](crate::Scanner::feed) or [`Scanner::finish`](crate::Scanner::finish) after [`Scanner::finish`](crate::Scanner::finish) without
     /// [`Scanner::reset`](crate::Scanner::reset).
     Finished,
+    /// [`Scanner::feed_tokens`](crate::Scanner::feed_tokens) was given a token span that is
+    /// empty, runs past the chunk, or does not start at or after the end of the span before
+    /// it (spans are sorted and do not overlap); the field is the span's index. Nothing is
+    /// scanned then.
+    TokenSpan(usize),
+    /// [`Scanner::feed_tokens`](crate::Scanner::feed_tokens) on a scanner made without a
+    /// [`TokenGate`](crate::TokenGate) ([`Scanner::with_tokens`](crate::Scanner::with_tokens)):
+    /// token spans would say nothing there. Nothing is scanned then.
+    NotTokenMode,
+    /// [`Scanner::add_token`](crate::Scanner::add_token) after the stream started.
+    StreamStarted,
 }
 
 impl fmt::Display for Error {
@@ -72,6 +83,16 @@ impl fmt::Display for Error {
         match self {
             Error::Finished => {
                 f.write_str("the scanner was finished; call reset() before feeding it again")
+            }
+            Error::TokenSpan(k) => write!(
+                f,
+                "token span {k} is empty, runs past the chunk or overlaps the span before it"
+            ),
+            Error::NotTokenMode => {
+                f.write_str("feed_tokens needs a scanner in token mode (Scanner::with_tokens)")
+            }
+            Error::StreamStarted => {
+                f.write_str("tokens are declared before the first feed (or after reset())")
             }
         }
     }

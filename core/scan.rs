@@ -6,6 +6,7 @@ use arrayvec::ArrayVec;
 
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::tables::MAX_HOLD;
+use crate::token::Tokens;
 use crate::Span;
 
 /// Where a scan stopped.
@@ -36,7 +37,9 @@ impl DelimiterScan {
 
     /// Scans `chunk[pos..]` (whose byte `i` is at stream offset `base + i`) until a
     /// delimiter completes or the chunk ends, passing every byte that is not part of a
-    /// delimiter to `release`, in order.
+    /// delimiter to `release`, in order. A delimiter that `tokens` does not admit (token
+    /// mode: gated, and not where a token arrived) is not one: its bytes are released and
+    /// the scan goes on from the root after it.
     ///
     /// How it works: in the start state nothing is pending, so `memchr` jumps straight to
     /// the next byte that can begin a delimiter and everything before it is released in
@@ -51,6 +54,7 @@ impl DelimiterScan {
         chunk: &[u8],
         pos: usize,
         base: u64,
+        tokens: &Tokens,
         release: &mut impl FnMut(Span, &[u8]),
     ) -> Stop {
         // First chunk byte not yet released; held bytes, if any, sit right before it.
@@ -68,7 +72,9 @@ impl DelimiterScan {
             }
             state = dfa.next(state, chunk[i]);
             i += 1;
-            if let Some(delimiter) = dfa.matched(state) {
+            // A delimiter token mode does not admit puts `state` back at the root: its held
+            // bytes go out just below (depth 0), its chunk bytes lazily with what follows.
+            if let Some(delimiter) = tokens.matched(dfa, &mut state, base + i as u64) {
                 let len = delimiter.bytes.len();
                 let in_chunk = i - start;
                 if len <= in_chunk {

@@ -7,6 +7,7 @@ use crate::edges::{Edges, Watch};
 use crate::engine::follow;
 use crate::machine::{reasoning_table, Machine};
 use crate::options::{Error, Options};
+use crate::token::TokenGate;
 use crate::{tables, Role, Sink, Span};
 
 /// A model family's wire format for tool calls and reasoning. See `docs/dialects.md`.
@@ -155,6 +156,31 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
+        }
+    }
+
+    /// The non-canonical spellings of section delimiters this dialect accepts with
+    /// [`Diagnostic::DelimiterAlias`](crate::Diagnostic::DelimiterAlias) (the `aliases`
+    /// knob of its table, docs/dialects.md rule 13): a tokenizer need not have them.
+    pub fn aliases(self) -> &'static [&'static [u8]] {
+        match self {
+            Dialect::Kimi => tables::kimi::KNOBS.aliases,
+            Dialect::Deepseek => tables::deepseek::KNOBS.aliases,
+            Dialect::Minimax => tables::minimax::KNOBS.aliases,
+            Dialect::Anthropic => tables::anthropic::KNOBS.aliases,
+            Dialect::Xml => tables::xml::KNOBS.aliases,
+            Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
+            Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
+            Dialect::Jamba => tables::jamba::KNOBS.aliases,
+            Dialect::Granite => tables::granite::KNOBS.aliases,
+            Dialect::Hermes
+            | Dialect::Qwen3
+            | Dialect::Internlm
+            | Dialect::Harmony
+            | Dialect::Gemma
+            | Dialect::Gemini
+            | Dialect::Glm
+            | Dialect::Longcat => &[],
         }
     }
 
@@ -345,16 +371,17 @@ impl fmt::Display for Dialect {
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 384 bytes on x86_64; a test keeps it at most
-/// 384: the held-back tail of at most [`MAX_HOLD`](crate::MAX_HOLD) bytes, a name or call-header
+/// Memory is fixed (`size_of::<Scanner>()` is 440 bytes on x86_64; a test keeps it at most
+/// 440: the held-back tail of at most [`MAX_HOLD`](crate::MAX_HOLD) bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`](crate::MAX_NAME) bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
 /// them in the same memory), at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a
 /// candidate closer (two bits a byte), and a few counters, among them the stream's edges:
 /// where a stop token waits for what follows it and the watch for a reasoning closer before
 /// any opener, 14 bytes, see [`Diagnostic::StrayStopToken`](crate::Diagnostic::StrayStopToken)
-/// and [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning)); nothing is
-/// allocated. Work per
+/// and [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning)), and token
+/// mode's [`TokenGate`] with where the latest token began (56 bytes, there in text mode
+/// too); nothing is allocated. Work per
 /// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
 /// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
 /// looked at once more where the call stood (at most one delimiter's length, once per call
@@ -399,6 +426,41 @@ impl Scanner {
         }
     }
 
+    /// A scanner in token mode for `gate`'s dialect (docs/dialects.md rule 14): a delimiter
+    /// the gate names counts only where [`Scanner::feed_tokens`] says a token began; fed
+    /// through [`Scanner::feed`], no token began anywhere, so those delimiters are text.
+    pub fn with_tokens(gate: TokenGate, options: Options) -> Self {
+        let mut scanner = Scanner::new(gate.dialect(), options);
+        scanner.machine.tokens_mut().gate = Some(gate);
+        scanner
+    }
+
+    /// Declares `token`, the text of one added or special token of the model's vocabulary
+    /// ([`TokenGate::add_token`]), and puts the scanner in token mode if it was not; for
+    /// callers that cannot build a [`TokenGate`] first (the C ABI). Returns how many
+    /// delimiter texts the token gated.
+    ///
+    /// # Errors
+    /// [`Error::StreamStarted`] once anything was fed (a gate that changes mid-stream
+    /// would read the same bytes two ways); nothing changes then.
+    pub fn add_token(&mut self, token: &[u8]) -> Result<usize, Error> {
+        if self.edges.started {
+            return Err(Error::StreamStarted);
+        }
+        let dialect = self.dialect;
+        let gate = self
+            .machine
+            .tokens_mut()
+            .gate
+            .get_or_insert_with(|| TokenGate::new(dialect));
+        Ok(gate.add_token(token))
+    }
+
+    /// The token gate of a scanner in token mode ([`Scanner::with_tokens`]).
+    pub fn token_gate(&self) -> Option<TokenGate> {
+        self.machine.tokens().gate
+    }
+
     /// The dialect this scanner reads.
     pub fn dialect(&self) -> Dialect {
         self.dialect
@@ -441,6 +503,50 @@ impl Scanner {
         Ok(())
     }
 
+    /// Feeds the next chunk in token mode, with where in it the tokens that the
+    /// vocabulary has as its own (added and special tokens) arrived: `tokens` holds their
+    /// byte ranges in `chunk`, sorted, not overlapping, none empty. A range that is not
+    /// there is fine (the bytes are ordinary text); a token whose text is no delimiter
+    /// changes nothing. The events are those of [`Scanner::feed`] on the same bytes, except
+    /// that a delimiter the [`TokenGate`] names counts only when it begins where one of
+    /// these tokens began. Chunk invariance holds over any grouping of the tokens into
+    /// chunks, and any split of ordinary text.
+    ///
+    /// # Errors
+    /// [`Error::Finished`] as for [`Scanner::feed`]; [`Error::NotTokenMode`] on a scanner
+    /// without a gate; [`Error::TokenSpan`] naming the first bad range. Nothing is scanned
+    /// on an error. Never panics.
+    pub fn feed_tokens<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        tokens: &[core::ops::Range<usize>],
+        sink: &mut S,
+    ) -> Result<(), Error> {
+        if self.edges.finished {
+            return Err(Error::Finished);
+        }
+        if self.machine.tokens().gate.is_none() {
+            return Err(Error::NotTokenMode);
+        }
+        let mut end = 0;
+        for (k, token) in tokens.iter().enumerate() {
+            if token.start < end || token.start >= token.end || token.end > chunk.len() {
+                return Err(Error::TokenSpan(k));
+            }
+            end = token.end;
+        }
+        let mut pos = 0;
+        for token in tokens {
+            self.feed(&chunk[pos..token.start], sink)?;
+            // Each token is scanned as a chunk of its own, so that the delimiter it may
+            // begin is matched knowing where it began.
+            self.machine.tokens_mut().at = self.offset;
+            self.feed(&chunk[token.clone()], sink)?;
+            pos = token.end;
+        }
+        self.feed(&chunk[pos..], sink)
+    }
+
     /// Ends the stream: releases held-back bytes, ends an open call as incomplete and
     /// closes an open reasoning block. Every call started has ended after this.
     ///
@@ -467,7 +573,9 @@ impl Scanner {
     /// The old stream is abandoned without events: held-back bytes are dropped and an open
     /// call gets no [`Sink::tool_end`]; call [`Scanner::finish`] first to close it properly.
     pub fn reset(&mut self) {
+        let gate = self.machine.tokens().gate;
         *self = Scanner::new(self.dialect, *self.options());
+        self.machine.tokens_mut().gate = gate;
     }
 
     fn begin<S: Sink>(&mut self, sink: &mut S) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs each fuzz target (`chunking`, then `arguments`) on the stable toolchain for SECONDS
+# Runs each fuzz target (`chunking`, `arguments`, then `tokens`) on the stable toolchain for SECONDS
 # (default 60) each.
 #
 #   fuzz/run.sh [SECONDS]
@@ -11,12 +11,12 @@
 # AddressSanitizer on, which needs `-Zsanitizer`; this script then sets RUSTC_BOOTSTRAP=1
 # so that the stable compiler accepts it. The inputs in regressions/TARGET/ are replayed
 # first (as a read-only corpus); the fuzzer's own corpus (corpus/TARGET/) and crashes
-# (artifacts/TARGET/) are gitignored. Both targets use chunking.dict. Exits non-zero on the
+# (artifacts/TARGET/) are gitignored. Every target uses chunking.dict. Exits non-zero on the
 # first crash or failed assertion.
 set -euo pipefail
 
 duration="${1:-60}"
-targets="${FUZZ_TARGETS:-chunking arguments}"
+targets="${FUZZ_TARGETS:-chunking arguments tokens}"
 cargo_fuzz_version="0.13.2"
 sanitizer="${FUZZ_SANITIZER:-none}"
 

@@ -19,6 +19,7 @@ mod qwen3_coder;
 mod special_tokens;
 mod streams;
 mod tables;
+mod tokens;
 mod xml;
 
 #[global_allocator]

@@ -70,6 +70,7 @@ pub mod render;
 pub mod runtime;
 pub mod select;
 pub mod stream;
+pub mod tokens;
 pub mod tools;
 
 /// The JSON library of [`ToolCall::arguments`](assemble::ToolCall::arguments), with

@@ -45,7 +45,7 @@
  * mem[INBAND_SCANNER_SIZE];` (C11, C++11). At least `inband_scanner_size()`; a build that
  * would need more fails to compile.
  */
-#define INBAND_SCANNER_SIZE 400
+#define INBAND_SCANNER_SIZE 480
 
 /**
  * The alignment in bytes that memory of `INBAND_SCANNER_SIZE` bytes needs, known when
@@ -353,6 +353,22 @@ typedef struct inband_callbacks_t {
                      const char *message,
                      size_t message_len);
 } inband_callbacks_t;
+
+/**
+ * The byte range of one added or special token in a chunk given to
+ * `inband_scanner_feed_tokens()`: bytes `start` (inclusive) to `end` (exclusive), offsets
+ * from the chunk's first byte.
+ */
+typedef struct inband_token_span_t {
+  /**
+   * Offset of the token's first byte in the chunk.
+   */
+  size_t start;
+  /**
+   * Offset just after the token's last byte.
+   */
+  size_t end;
+} inband_token_span_t;
 
 /**
  * `hermes`: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, `<think>` reasoning.
@@ -756,6 +772,50 @@ inband_status_t inband_scanner_feed(struct inband_scanner_t *scanner,
                                     size_t len,
                                     const struct inband_callbacks_t *callbacks,
                                     void *user);
+
+/**
+ * Declares the `len` bytes at `text` (UTF-8) the text of one added or special token of
+ * the model's vocabulary and puts the scanner in token mode (docs/dialects.md rule 14):
+ * every delimiter of the dialect that begins with this text then counts only where
+ * `inband_scanner_feed_tokens()` says such a token began. Call it for each added token
+ * (or only those that are the dialect's delimiters) before the first feed; a scanner in
+ * token mode stays in it across `inband_scanner_reset()`. Writes to `*gated` (unless NULL)
+ * how many delimiter texts the token gated (0: no delimiter begins with it). Allocates
+ * nothing.
+ *
+ * Errors: `INBAND_ERROR_NULL` if `scanner` is NULL, or `text` is NULL with `len` > 0;
+ * `INBAND_ERROR_STATE` as in `inband_scanner_reset()`, or once anything was fed.
+ *
+ * # Safety
+ * As `inband_scanner_reset()`; `text` is NULL or readable for `len` bytes; `gated` is NULL
+ * or writable.
+ */
+inband_status_t inband_scanner_add_token(struct inband_scanner_t *scanner,
+                                         const uint8_t *text,
+                                         size_t len,
+                                         size_t *gated);
+
+/**
+ * Feeds the next chunk in token mode, as `inband_scanner_feed()`, with `spans[0..n]` the
+ * byte ranges in it where added or special tokens arrived (sorted, not overlapping, none
+ * empty; `spans` may be NULL when `n` is 0). The events are `inband_scanner_feed()`'s on
+ * the same bytes, except that a delimiter gated by `inband_scanner_add_token()` counts only
+ * where one of these tokens began. Allocates nothing.
+ *
+ * Errors: as `inband_scanner_feed()`; `INBAND_ERROR_STATE` for a scanner not in token
+ * mode; `INBAND_ERROR_ARGUMENT` for a span that is empty, runs past the chunk or overlaps
+ * the one before it (the message names its index). Nothing is scanned then.
+ *
+ * # Safety
+ * As `inband_scanner_feed()`; `spans` is NULL or readable for `n` spans.
+ */
+inband_status_t inband_scanner_feed_tokens(struct inband_scanner_t *scanner,
+                                           const uint8_t *buf,
+                                           size_t len,
+                                           const struct inband_token_span_t *spans,
+                                           size_t n,
+                                           const struct inband_callbacks_t *callbacks,
+                                           void *user);
 
 /**
  * Ends the stream: releases held-back bytes, ends an open call as incomplete and closes

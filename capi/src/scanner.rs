@@ -90,7 +90,7 @@ pub struct inband_scanner_t {
 /// uint64_t align; } mem;` (C99), or `alignas(INBAND_SCANNER_ALIGN) unsigned char
 /// mem[INBAND_SCANNER_SIZE];` (C11, C++11). At least `inband_scanner_size()`; a build that
 /// would need more fails to compile.
-pub const INBAND_SCANNER_SIZE: usize = 400;
+pub const INBAND_SCANNER_SIZE: usize = 480;
 
 /// The alignment in bytes that memory of `INBAND_SCANNER_SIZE` bytes needs, known when
 /// compiling: at least `inband_scanner_align()`, that of `uint64_t`.
@@ -426,6 +426,136 @@ pub unsafe extern "C" fn inband_scanner_feed(
         let mut sink = Callbacks { table, user };
         // SAFETY: checked above.
         unsafe { with_scanner(scanner, |s| s.feed(chunk, &mut sink)) }?.map_err(finished)
+    })
+}
+
+/// The byte range of one added or special token in a chunk given to
+/// `inband_scanner_feed_tokens()`: bytes `start` (inclusive) to `end` (exclusive), offsets
+/// from the chunk's first byte.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct inband_token_span_t {
+    /// Offset of the token's first byte in the chunk.
+    pub start: usize,
+    /// Offset just after the token's last byte.
+    pub end: usize,
+}
+
+/// Declares the `len` bytes at `text` (UTF-8) the text of one added or special token of
+/// the model's vocabulary and puts the scanner in token mode (docs/dialects.md rule 14):
+/// every delimiter of the dialect that begins with this text then counts only where
+/// `inband_scanner_feed_tokens()` says such a token began. Call it for each added token
+/// (or only those that are the dialect's delimiters) before the first feed; a scanner in
+/// token mode stays in it across `inband_scanner_reset()`. Writes to `*gated` (unless NULL)
+/// how many delimiter texts the token gated (0: no delimiter begins with it). Allocates
+/// nothing.
+///
+/// Errors: `INBAND_ERROR_NULL` if `scanner` is NULL, or `text` is NULL with `len` > 0;
+/// `INBAND_ERROR_STATE` as in `inband_scanner_reset()`, or once anything was fed.
+///
+/// # Safety
+/// As `inband_scanner_reset()`; `text` is NULL or readable for `len` bytes; `gated` is NULL
+/// or writable.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_add_token(
+    scanner: *mut inband_scanner_t,
+    text: *const u8,
+    len: usize,
+    gated: *mut usize,
+) -> inband_status_t {
+    guard(|| {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(scanner) }?;
+        // SAFETY: forwarded from this function's contract.
+        let token = unsafe { bytes(text, len, "text") }?;
+        // SAFETY: checked above.
+        let n = unsafe { with_scanner(scanner, |s| s.add_token(token)) }?
+            .map_err(|e| Failure::new(INBAND_ERROR_STATE, format!("{e}")))?;
+        if !gated.is_null() {
+            // SAFETY: not NULL, writable by contract.
+            unsafe { gated.write(n) };
+        }
+        Ok(())
+    })
+}
+
+/// Feeds the next chunk in token mode, as `inband_scanner_feed()`, with `spans[0..n]` the
+/// byte ranges in it where added or special tokens arrived (sorted, not overlapping, none
+/// empty; `spans` may be NULL when `n` is 0). The events are `inband_scanner_feed()`'s on
+/// the same bytes, except that a delimiter gated by `inband_scanner_add_token()` counts only
+/// where one of these tokens began. Allocates nothing.
+///
+/// Errors: as `inband_scanner_feed()`; `INBAND_ERROR_STATE` for a scanner not in token
+/// mode; `INBAND_ERROR_ARGUMENT` for a span that is empty, runs past the chunk or overlaps
+/// the one before it (the message names its index). Nothing is scanned then.
+///
+/// # Safety
+/// As `inband_scanner_feed()`; `spans` is NULL or readable for `n` spans.
+#[no_mangle]
+pub unsafe extern "C" fn inband_scanner_feed_tokens(
+    scanner: *mut inband_scanner_t,
+    buf: *const u8,
+    len: usize,
+    spans: *const inband_token_span_t,
+    n: usize,
+    callbacks: *const inband_callbacks_t,
+    user: *mut c_void,
+) -> inband_status_t {
+    guard(|| {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { check(scanner) }?;
+        // SAFETY: forwarded from this function's contract.
+        let chunk = unsafe { bytes(buf, len, "buf") }?;
+        let spans: &[inband_token_span_t] = if n == 0 {
+            &[]
+        } else if spans.is_null() {
+            return Err(Failure::new(
+                INBAND_ERROR_NULL,
+                format!("spans is NULL with a count of {n}"),
+            ));
+        } else if n > isize::MAX as usize / size_of::<inband_token_span_t>() {
+            return Err(Failure::new(
+                INBAND_ERROR_ARGUMENT,
+                format!("{n} spans: more than any buffer holds"),
+            ));
+        } else {
+            // SAFETY: not NULL, readable for `n` spans by contract.
+            unsafe { std::slice::from_raw_parts(spans, n) }
+        };
+        let mut end = 0;
+        for (k, t) in spans.iter().enumerate() {
+            if t.start < end || t.start >= t.end || t.end > chunk.len() {
+                return Err(Failure::new(
+                    INBAND_ERROR_ARGUMENT,
+                    format!("{}", inband::Error::TokenSpan(k)),
+                ));
+            }
+            end = t.end;
+        }
+        // SAFETY: forwarded from this function's contract.
+        let table = unsafe { table(callbacks) }?;
+        let mut sink = Callbacks { table, user };
+        // One token at a time: the spans need no copy in the core's form.
+        let feed = |s: &mut Scanner| {
+            let mut pos = 0;
+            for t in spans {
+                s.feed_tokens(&chunk[pos..t.start], &[], &mut sink)?;
+                s.feed_tokens(&chunk[t.start..t.end], &[0..t.end - t.start], &mut sink)?;
+                pos = t.end;
+            }
+            s.feed_tokens(&chunk[pos..], &[], &mut sink)
+        };
+        // SAFETY: checked above.
+        let fed = unsafe { with_scanner(scanner, feed) }?;
+        fed.map_err(|e| match e {
+            inband::Error::TokenSpan(_) => Failure::new(INBAND_ERROR_ARGUMENT, format!("{e}")),
+            inband::Error::NotTokenMode => Failure::new(
+                INBAND_ERROR_STATE,
+                "the scanner is not in token mode: declare its tokens with inband_scanner_add_token() first"
+                    .to_owned(),
+            ),
+            other => finished(other),
+        })
     })
 }
 

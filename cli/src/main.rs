@@ -12,6 +12,7 @@
 //! dialect); anything wrong in the model's output is a diagnostic in the output.
 
 mod heal;
+mod ids;
 mod output;
 mod prompt;
 mod render;
@@ -92,6 +93,15 @@ struct ScanArgs {
     /// typed from the tools' JSON Schema `parameters` (docs/dialects.md rule 8).
     #[arg(long, value_name = "FILE")]
     tools: Option<PathBuf>,
+    /// Read the model's output as token ids from FILE (`-`: standard input; a JSON array,
+    /// or one id per line) instead of text, decode them with `--tokenizer` and scan in
+    /// token mode: a delimiter counts only where the model emitted its token
+    /// (docs/dialects.md rule 14). `--chunk N` then feeds N tokens at a time (default 1).
+    #[arg(long, value_name = "FILE", requires = "tokenizer")]
+    ids: Option<PathBuf>,
+    /// The model's Hugging Face `tokenizer.json`, for `--ids`.
+    #[arg(long, value_name = "FILE", requires = "ids")]
+    tokenizer: Option<PathBuf>,
 }
 
 /// Output formats.
@@ -206,18 +216,18 @@ fn feed(
             Err(e) => return Err(Failure::Message(format!("cannot read {name}: {e}"))),
         };
         let Some(size) = chunk else {
-            output.chunk(&buffer[..n], out).map_err(write_error)?;
+            output.chunk(&buffer[..n], None, out).map_err(write_error)?;
             continue;
         };
         pending.extend_from_slice(&buffer[..n]);
         let whole = pending.len() - pending.len() % size;
         for piece in pending[..whole].chunks(size) {
-            output.chunk(piece, out).map_err(write_error)?;
+            output.chunk(piece, None, out).map_err(write_error)?;
         }
         pending.drain(..whole);
     }
     if !pending.is_empty() {
-        output.chunk(&pending, out).map_err(write_error)?;
+        output.chunk(&pending, None, out).map_err(write_error)?;
     }
     Ok(())
 }
@@ -246,10 +256,28 @@ fn run(cli: Cli) -> Result<(), Failure> {
     if let Some(path) = &args.tools {
         assemble_options.tools = Some(read_tools(path)?);
     }
-    let mut output = output::new(args.format, args.dialect, options, &assemble_options);
+    let chunk = args.chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    if let (Some(ids), Some(tokenizer)) = (&args.ids, &args.tokenizer) {
+        if args.input.as_os_str() != "-" {
+            return Err(Failure::Message(
+                "give the input either as text (FILE) or as token ids (--ids), not both".into(),
+            ));
+        }
+        let model = ids::model(tokenizer, args.dialect)?;
+        let ids = ids::read_ids(ids)?;
+        let gate = Some(model.vocabulary.gate());
+        let mut output = output::new(args.format, args.dialect, options, gate, &assemble_options);
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        ids::feed(&model, &ids, chunk.unwrap_or(1), &mut *output, &mut out)?;
+        return output
+            .finish(&mut out)
+            .and_then(|()| out.flush())
+            .map_err(write_error);
+    }
+    let mut output = output::new(args.format, args.dialect, options, None, &assemble_options);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let chunk = args.chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     // A file and standard input alike are decoded as they are read, in blocks of 64 KiB
     // (or re-cut into `--chunk` pieces): memory does not grow with the input.
     if args.input.as_os_str() == "-" {

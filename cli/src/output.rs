@@ -1,9 +1,10 @@
 //! The three output formats of `inband scan`, as JSON.
 
 use std::io::{self, Write};
+use std::ops::Range;
 
 use inband::{
-    CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, ValueKind,
+    CallEnd, Diagnostic, Dialect, Markup, Options, Piece, Scanner, Sink, Span, TokenGate, ValueKind,
 };
 use inband_alloc::assemble::{AssembleOptions, Assembler, DiagnosticRecord};
 use inband_alloc::events::{EventLog, OwnedEvent};
@@ -18,20 +19,30 @@ fn lossy(bytes: &[u8]) -> String {
 
 /// What `inband scan` prints, fed chunk by chunk as the input arrives.
 pub trait Output {
-    /// Scans the next chunk; prints what this format prints per chunk.
-    fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()>;
+    /// Scans the next chunk (in token mode with `tokens`, the byte ranges of its added
+    /// tokens); prints what this format prints per chunk.
+    fn chunk(
+        &mut self,
+        chunk: &[u8],
+        tokens: Option<&[Range<usize>]>,
+        out: &mut dyn Write,
+    ) -> io::Result<()>;
     /// Ends the stream; prints the rest.
     fn finish(self: Box<Self>, out: &mut dyn Write) -> io::Result<()>;
 }
 
-/// The output for `format`.
+/// The output for `format`; in token mode with `gate`.
 pub fn new(
     format: Format,
     dialect: Dialect,
     options: Options,
+    gate: Option<TokenGate>,
     assemble_options: &AssembleOptions,
 ) -> Box<dyn Output> {
-    let scanner = Scanner::new(dialect, options);
+    let scanner = match gate {
+        Some(gate) => Scanner::with_tokens(gate, options),
+        None => Scanner::new(dialect, options),
+    };
     match format {
         Format::Events => Box::new(Events {
             scanner,
@@ -53,6 +64,21 @@ pub fn new(
 }
 
 const FRESH: &str = "a new scanner is not finished";
+
+/// Feeds `chunk`, in token mode when `tokens` are given.
+fn scan<S: Sink>(
+    scanner: &mut Scanner,
+    chunk: &[u8],
+    tokens: Option<&[Range<usize>]>,
+    sink: &mut S,
+) {
+    match tokens {
+        // The spans come from `crate::ids`, sorted and in the chunk; the gate is set.
+        Some(tokens) => scanner.feed_tokens(chunk, tokens, sink),
+        None => scanner.feed(chunk, sink),
+    }
+    .expect(FRESH);
+}
 
 /// Most payload bytes of one printed event: a longer run of text, reasoning, arguments or
 /// a value is printed as several events (the same whatever the chunking), so memory stays
@@ -197,9 +223,14 @@ fn write_records(mut records: Vec<DiagnosticRecord>, out: &mut dyn Write) -> io:
 }
 
 impl Output for Events {
-    fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()> {
+    fn chunk(
+        &mut self,
+        chunk: &[u8],
+        tokens: Option<&[Range<usize>]>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let (scanner, mut tee) = self.tee();
-        scanner.feed(chunk, &mut tee).expect(FRESH);
+        scan(scanner, chunk, tokens, &mut tee);
         // Retires what the stream would have sent: its memory stays flat.
         self.stream.delta();
         let recorded = self.stream.take_diagnostics();
@@ -307,8 +338,13 @@ struct Summary {
 }
 
 impl Output for Summary {
-    fn chunk(&mut self, chunk: &[u8], _: &mut dyn Write) -> io::Result<()> {
-        self.scanner.feed(chunk, &mut self.assembler).expect(FRESH);
+    fn chunk(
+        &mut self,
+        chunk: &[u8],
+        tokens: Option<&[Range<usize>]>,
+        _: &mut dyn Write,
+    ) -> io::Result<()> {
+        scan(&mut self.scanner, chunk, tokens, &mut self.assembler);
         Ok(())
     }
 
@@ -328,8 +364,13 @@ struct Openai {
 }
 
 impl Output for Openai {
-    fn chunk(&mut self, chunk: &[u8], out: &mut dyn Write) -> io::Result<()> {
-        self.scanner.feed(chunk, &mut self.stream).expect(FRESH);
+    fn chunk(
+        &mut self,
+        chunk: &[u8],
+        tokens: Option<&[Range<usize>]>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        scan(&mut self.scanner, chunk, tokens, &mut self.stream);
         let delta = self.stream.delta();
         if delta.is_empty() {
             return Ok(());

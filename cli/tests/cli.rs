@@ -14,5 +14,7 @@ mod openai;
 mod prompt_render;
 #[path = "cli/scan.rs"]
 mod scan;
+#[path = "cli/token_ids.rs"]
+mod token_ids;
 #[path = "cli/tools.rs"]
 mod tools;

@@ -7,6 +7,7 @@ use crate::engine::budget::Budget;
 use crate::lex::json::JsonValue;
 use crate::options::{Options, MAX_DRAFT_CALLS};
 use crate::scan::{DelimiterScan, Stop};
+use crate::token::Tokens;
 use crate::{CallEnd, Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
 /// Where an anchored delimiter candidate stands.
@@ -39,6 +40,11 @@ pub(crate) struct Frame {
     /// The scanner's options, read where a limit applies.
     pub(crate) options: Options,
     pub(crate) delimiters: DelimiterScan,
+    /// Token mode's gate and where the latest token arrived (crate::token).
+    pub(crate) tokens: Tokens,
+    /// Stream offset of byte 0 of the chunk the driver is scanning, for the anchored
+    /// delimiter check of token mode.
+    pub(crate) base: u64,
     pub(crate) reasoning: bool,
     /// Started in reasoning and nothing but whitespace seen yet: an explicit opener is
     /// still markup, not reasoning text.
@@ -63,6 +69,8 @@ impl Frame {
         Frame {
             options: *options,
             delimiters: DelimiterScan::new(),
+            tokens: Tokens::new(None),
+            base: 0,
             reasoning: options.starts_in_reasoning,
             opener_optional: options.starts_in_reasoning,
             replay: false,
@@ -139,7 +147,7 @@ impl Frame {
         let opener_optional = &mut self.opener_optional;
         let stop = self
             .delimiters
-            .scan(dfa, chunk, pos, base, &mut |span, bytes| {
+            .scan(dfa, chunk, pos, base, &self.tokens, &mut |span, bytes| {
                 observe(reasoning, bytes);
                 if reasoning {
                     if *opener_optional && bytes.iter().any(|b| !b.is_ascii_whitespace()) {
@@ -358,7 +366,8 @@ impl Frame {
     }
 
     /// Steps `dfa` over a candidate anchored at the held bytes, or at `chunk[i]` when
-    /// nothing is held: it must stay a prefix of one delimiter byte after byte.
+    /// nothing is held: it must stay a prefix of one delimiter byte after byte. A delimiter
+    /// that token mode does not admit fails (`chunk` starts at stream offset `self.base`).
     pub(crate) fn anchored(&mut self, dfa: &Dfa, chunk: &[u8], mut i: usize) -> Anchored {
         let candidate = i;
         let scan = &mut self.delimiters;
@@ -375,6 +384,11 @@ impl Frame {
             i += 1;
             if let Some(delimiter) = dfa.matched(state) {
                 scan.state = START;
+                let start = self.base + i as u64 - delimiter.bytes.len() as u64;
+                if !self.tokens.admits(delimiter.bytes, start) {
+                    // Token mode: not where the model's token began, so no delimiter here.
+                    return Anchored::Failed(candidate);
+                }
                 scan.hold.clear();
                 return Anchored::Matched(delimiter, i);
             }

@@ -27,6 +27,7 @@ pub(crate) mod frame;
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::options::Options;
+use crate::token::Tokens;
 use crate::{Role, Sink, Span};
 use frame::Frame;
 
@@ -161,6 +162,16 @@ impl<F: Family> Engine<F> {
         &self.frame.options
     }
 
+    /// Token mode's state (crate::token).
+    pub(crate) fn tokens(&self) -> &Tokens {
+        &self.frame.tokens
+    }
+
+    /// Token mode's state, to set.
+    pub(crate) fn tokens_mut(&mut self) -> &mut Tokens {
+        &mut self.frame.tokens
+    }
+
     /// A stream's start, in the family's first phase.
     pub(crate) fn new(family: F, options: &Options) -> Self {
         Engine {
@@ -192,6 +203,8 @@ impl<F: Family> Engine<F> {
     fn run_machine<S: Sink>(&mut self, chunk: &[u8], base: u64, sink: &mut S) {
         let mut pos = 0;
         while pos < chunk.len() {
+            // Set again each time round: the replay below runs the driver on other bytes.
+            self.frame.base = base;
             let end = match self.family.budget_end(&self.frame) {
                 None => chunk.len(),
                 Some(limit) if limit <= base + pos as u64 => {

@@ -36,9 +36,9 @@ for t in "${targets[@]}"; do
             (cd "$python_dir" && "$venvs/base/bin/mypy")
             cargo fmt --manifest-path "$python_dir/Cargo.toml" -- --check
             cargo clippy --manifest-path "$python_dir/Cargo.toml" --all-targets -- -D warnings
-            suite base test_package.py test_review.py
+            suite base test_package.py test_review.py test_tokens.py
             ;;
-        vllm) suite vllm test_vllm.py ;;
+        vllm) suite vllm test_vllm.py test_tokens_real.py ;;
         sglang) suite sglang test_sglang.py ;;
         *) echo "unknown suite $t (base, vllm, sglang)" >&2; exit 2 ;;
     esac

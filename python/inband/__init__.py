@@ -70,6 +70,9 @@ Tools = Union[str, bytes, Iterable[Mapping[str, Any]], None]
 tool alone (a dict) or any other type is a ``TypeError``."""
 
 Chunk = Union[str, bytes]
+# One decode step as its tokens: (text, added), `added` when the vocabulary has the token
+# as its own (an added or special token).
+Tokens = Iterable[tuple[Chunk, bool]]
 
 
 def _tools_json(tools: Tools) -> str | None:
@@ -137,19 +140,34 @@ class Scanner:
     code point) and returns the events it completed; ``finish`` ends the response and
     returns the last ones; then ``completion`` is the assembled response, its parameter
     values typed by ``tools``' JSON Schemas. The same input gives the same events (joined)
-    whatever the chunking.
+    whatever the chunking. With ``added_tokens`` (the texts of the vocabulary's added and
+    special tokens, e.g. ``tokenizer.get_added_vocab()``) the scanner is in token mode:
+    ``feed_tokens`` then takes a decode step's ``(text, added)`` tokens, and a delimiter
+    counts only where the model emitted it as its token (docs/dialects.md rule 14).
     """
 
     def __init__(
-        self, dialect: str, *, starts_in_reasoning: bool = False, tools: Tools = None
+        self,
+        dialect: str,
+        *,
+        starts_in_reasoning: bool = False,
+        tools: Tools = None,
+        added_tokens: Iterable[str] | None = None,
     ) -> None:
         self._native = _native.Scanner(
-            dialect, starts_in_reasoning=starts_in_reasoning, tools_json=_tools_json(tools)
+            dialect,
+            starts_in_reasoning=starts_in_reasoning,
+            tools_json=_tools_json(tools),
+            added_tokens=None if added_tokens is None else list(added_tokens),
         )
 
     def feed(self, chunk: Chunk) -> list[Event]:
         """Scans ``chunk``; ``ValueError`` after ``finish``."""
         return [Event(**e) for e in self._native.feed(chunk)]
+
+    def feed_tokens(self, tokens: Tokens) -> list[Event]:
+        """Scans one decode step given as its ``(text, added)`` tokens (token mode)."""
+        return [Event(**e) for e in self._native.feed_tokens(tokens)]
 
     def finish(self) -> list[Event]:
         """Ends the response; ``ValueError`` when called twice."""
@@ -176,7 +194,8 @@ class DeltaStream:
     is complete; ``stop_at_fabricated_result`` ends the response where the model begins
     writing a tool result itself. Memory stays bounded: the first chunk that takes the response past
     ``max_response_bytes`` (``None``: 64 MiB) and every chunk after it are left out,
-    neither streamed nor kept, with a ``response_too_long`` diagnostic.
+    neither streamed nor kept, with a ``response_too_long`` diagnostic. ``added_tokens``
+    and ``feed_tokens``: token mode, as for ``Scanner``.
     """
 
     def __init__(
@@ -189,6 +208,7 @@ class DeltaStream:
         hold_calls: bool = False,
         stop_at_fabricated_result: bool = False,
         max_response_bytes: int | None = None,
+        added_tokens: Iterable[str] | None = None,
     ) -> None:
         self._native = _native.DeltaStream(
             dialect,
@@ -198,11 +218,16 @@ class DeltaStream:
             hold_calls=hold_calls,
             stop_at_fabricated_result=stop_at_fabricated_result,
             max_response_bytes=max_response_bytes,
+            added_tokens=None if added_tokens is None else list(added_tokens),
         )
 
     def feed(self, chunk: Chunk) -> Delta:
         """Scans ``chunk``; ``ValueError`` after ``finish``."""
         return _delta(self._native.feed(chunk))
+
+    def feed_tokens(self, tokens: Tokens) -> Delta:
+        """Scans one decode step given as its ``(text, added)`` tokens (token mode)."""
+        return _delta(self._native.feed_tokens(tokens))
 
     def finish(self) -> StreamEnd:
         """Ends the response; ``ValueError`` when called twice."""

@@ -1,5 +1,6 @@
 """Type stubs of the ``inband._native`` extension module (the Rust binding)."""
 
+from collections.abc import Iterable
 from typing import Any
 
 GIL_RELEASE_BYTES: int
@@ -12,9 +13,15 @@ def uses_special_tokens(name: str) -> bool: ...
 
 class Scanner:
     def __init__(
-        self, dialect: str, *, starts_in_reasoning: bool = False, tools_json: str | None = None
+        self,
+        dialect: str,
+        *,
+        starts_in_reasoning: bool = False,
+        tools_json: str | None = None,
+        added_tokens: list[str] | None = None,
     ) -> None: ...
     def feed(self, chunk: str | bytes) -> list[dict[str, Any]]: ...
+    def feed_tokens(self, tokens: Iterable[tuple[str | bytes, bool]]) -> list[dict[str, Any]]: ...
     def finish(self) -> list[dict[str, Any]]: ...
     def completion(self) -> dict[str, Any]: ...
 
@@ -32,8 +39,10 @@ class DeltaStream:
         hold_calls: bool = False,
         stop_at_fabricated_result: bool = False,
         max_response_bytes: int | None = None,
+        added_tokens: list[str] | None = None,
     ) -> None: ...
     def feed(self, chunk: str | bytes) -> _NativeDelta: ...
+    def feed_tokens(self, tokens: Iterable[tuple[str | bytes, bool]]) -> _NativeDelta: ...
     def finish(self) -> tuple[_NativeDelta, str, dict[str, Any]]: ...
 
 def assemble(

@@ -58,6 +58,49 @@ pub(crate) fn tools(json: Option<&str>) -> PyResult<Option<ToolSet>> {
 /// # Errors
 /// `TypeError` for anything else (a list of ints is no chunk), `UnicodeEncodeError` for a
 /// `str` holding a lone surrogate.
+/// One decode step's tokens, `(text, added)` pairs (`text` as [`chunk_bytes`] takes it,
+/// `added`: the vocabulary has the token as its own), as one chunk and the byte ranges of
+/// its added tokens in it, for `Scanner::feed_tokens`.
+///
+/// # Errors
+/// `TypeError` for anything that is not an iterable of such pairs.
+pub(crate) fn token_chunk(
+    tokens: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<u8>, Vec<std::ops::Range<usize>>)> {
+    let mut chunk = Vec::new();
+    let mut spans = Vec::new();
+    for item in tokens.try_iter()? {
+        let item = item?;
+        let (text, added): (Bound<'_, PyAny>, bool) = item.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err("a token is a (text, added) pair")
+        })?;
+        let bytes = chunk_bytes(&text)?;
+        if added && !bytes.is_empty() {
+            spans.push(chunk.len()..chunk.len() + bytes.len());
+        }
+        chunk.extend_from_slice(&bytes);
+    }
+    Ok((chunk, spans))
+}
+
+/// A scanner for `dialect`, in token mode when `added_tokens` (the texts of the
+/// vocabulary's added and special tokens) are given.
+pub(crate) fn scanner(
+    dialect: inband::Dialect,
+    options: inband::Options,
+    added_tokens: Option<Vec<String>>,
+) -> inband::Scanner {
+    let mut scanner = inband::Scanner::new(dialect, options);
+    if let Some(tokens) = added_tokens {
+        let mut gate = inband::TokenGate::new(dialect);
+        for token in &tokens {
+            gate.add_token(token.as_bytes());
+        }
+        scanner = inband::Scanner::with_tokens(gate, options);
+    }
+    scanner
+}
+
 pub(crate) fn chunk_bytes(chunk: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(text) = chunk.downcast::<PyString>() {
         return Ok(text.to_cow()?.as_bytes().to_vec());

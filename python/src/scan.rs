@@ -27,15 +27,20 @@ struct Tee {
 #[pymethods]
 impl Scanner {
     #[new]
-    #[pyo3(signature = (dialect, *, starts_in_reasoning = false, tools_json = None))]
-    fn new(dialect: &str, starts_in_reasoning: bool, tools_json: Option<&str>) -> PyResult<Self> {
+    #[pyo3(signature = (dialect, *, starts_in_reasoning = false, tools_json = None, added_tokens = None))]
+    fn new(
+        dialect: &str,
+        starts_in_reasoning: bool,
+        tools_json: Option<&str>,
+        added_tokens: Option<Vec<String>>,
+    ) -> PyResult<Self> {
         let dialect: Dialect = crate::dialect(dialect)?;
         let mut options = Options::default();
         options.starts_in_reasoning = starts_in_reasoning;
         let mut assemble_options = AssembleOptions::default();
         assemble_options.tools = crate::tools(tools_json)?;
         Ok(Scanner {
-            scanner: inband::Scanner::new(dialect, options),
+            scanner: crate::scanner(dialect, options, added_tokens),
             sinks: Tee {
                 log: EventLog::new(),
                 assembler: Some(Assembler::new(dialect, &assemble_options)),
@@ -58,6 +63,20 @@ impl Scanner {
             scanner.feed(&bytes, sinks)
         };
         fed.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        self.drain(py)
+    }
+
+    /// Scans one decode step given as its tokens, `(text, added)` pairs (token mode: made
+    /// with `added_tokens`); returns the events it produced.
+    fn feed_tokens<'py>(
+        &mut self,
+        py: Python<'py>,
+        tokens: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (chunk, spans) = crate::token_chunk(tokens)?;
+        self.scanner
+            .feed_tokens(&chunk, &spans, &mut self.sinks)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.drain(py)
     }
 

@@ -48,7 +48,9 @@ impl DeltaStream {
     #[new]
     #[pyo3(signature = (dialect, *, starts_in_reasoning = false, tools_json = None, seed = None,
                         hold_calls = false, stop_at_fabricated_result = false,
-                        max_response_bytes = None))]
+                        max_response_bytes = None, added_tokens = None))]
+    // One parameter per Python keyword argument: the signature is the Python API.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         dialect: &str,
         starts_in_reasoning: bool,
@@ -57,6 +59,7 @@ impl DeltaStream {
         hold_calls: bool,
         stop_at_fabricated_result: bool,
         max_response_bytes: Option<u64>,
+        added_tokens: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let dialect: Dialect = crate::dialect(dialect)?;
         let mut scan_options = Options::default();
@@ -69,7 +72,7 @@ impl DeltaStream {
             max_response_bytes,
         )?;
         Ok(DeltaStream {
-            scanner: inband::Scanner::new(dialect, scan_options),
+            scanner: crate::scanner(dialect, scan_options, added_tokens),
             stream: Some(inband_alloc::stream::DeltaStream::new(dialect, &options)),
         })
     }
@@ -89,6 +92,23 @@ impl DeltaStream {
             scanner.feed(&bytes, stream).map(|()| stream.take_delta())
         }
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        delta_tuple(py, delta)
+    }
+
+    /// Scans one decode step given as its tokens, `(text, added)` pairs (token mode: made
+    /// with `added_tokens`); returns what became visible.
+    fn feed_tokens<'py>(
+        &mut self,
+        py: Python<'py>,
+        tokens: &Bound<'py, PyAny>,
+    ) -> PyResult<DeltaTuple<'py>> {
+        let (chunk, spans) = crate::token_chunk(tokens)?;
+        let stream = self.stream.as_mut().ok_or_else(finished)?;
+        let delta = self
+            .scanner
+            .feed_tokens(&chunk, &spans, stream)
+            .map(|()| stream.take_delta())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         delta_tuple(py, delta)
     }
 

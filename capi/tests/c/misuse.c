@@ -436,6 +436,85 @@ static void cpp_raii(void) {
 }
 #endif
 
+/* Token mode: `<tool_call>` counts only where the model's token arrived. */
+struct token_counts {
+    int starts;
+    size_t text;
+};
+
+static void count_start(void *user, inband_span_t span, uint32_t call, const uint8_t *name,
+                        size_t name_len, bool provisional) {
+    (void)span;
+    (void)call;
+    (void)name;
+    (void)name_len;
+    (void)provisional;
+    ((struct token_counts *)user)->starts++;
+}
+
+static void count_text(void *user, inband_span_t span, const uint8_t *text, size_t len) {
+    (void)span;
+    (void)text;
+    ((struct token_counts *)user)->text += len;
+}
+
+static void token_mode(void) {
+    inband_callbacks_t cb;
+    inband_scanner_t *s = NULL;
+    struct token_counts counts = {0, 0};
+    size_t gated = 99;
+    const char *quoted = "Write <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>. ";
+    const char *call = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+    inband_token_span_t spans[2];
+    memset(&cb, 0, sizeof cb);
+    cb.tool_start = count_start;
+    cb.text = count_text;
+    spans[0].start = 0;
+    spans[0].end = 11;
+    spans[1].start = strlen(call) - 12;
+    spans[1].end = strlen(call);
+
+    EXPECT_STATUS(inband_scanner_new(INBAND_DIALECT_QWEN3, NULL, &s), INBAND_OK);
+    EXPECT_STATUS(inband_scanner_feed_tokens(s, (const uint8_t *)call, strlen(call), spans, 2,
+                                             &cb, &counts),
+                  INBAND_ERROR_STATE);
+    EXPECT_STATUS(inband_scanner_add_token(s, (const uint8_t *)"<tool_call>", 11, &gated),
+                  INBAND_OK);
+    CHECK(gated == 1, "one delimiter gated, got %zu", gated);
+    EXPECT_STATUS(inband_scanner_add_token(s, (const uint8_t *)"</tool_call>", 12, NULL),
+                  INBAND_OK);
+    EXPECT_STATUS(inband_scanner_add_token(s, NULL, 3, NULL), INBAND_ERROR_NULL);
+    EXPECT_STATUS(inband_scanner_feed_tokens(s, (const uint8_t *)quoted, strlen(quoted), NULL, 0,
+                                             &cb, &counts),
+                  INBAND_OK);
+    CHECK(counts.starts == 0 && counts.text == strlen(quoted), "quoted: %d calls, %zu text",
+          counts.starts, counts.text);
+    EXPECT_STATUS(inband_scanner_add_token(s, (const uint8_t *)"<x>", 3, NULL),
+                  INBAND_ERROR_STATE);
+    EXPECT_STATUS(inband_scanner_feed_tokens(s, (const uint8_t *)call, strlen(call), NULL, 2,
+                                             &cb, &counts),
+                  INBAND_ERROR_NULL);
+    spans[1].start = 5;
+    EXPECT_STATUS(inband_scanner_feed_tokens(s, (const uint8_t *)call, strlen(call), spans, 2,
+                                             &cb, &counts),
+                  INBAND_ERROR_ARGUMENT);
+    spans[1].start = strlen(call) - 12;
+    EXPECT_STATUS(inband_scanner_feed_tokens(s, (const uint8_t *)call, strlen(call), spans, 2,
+                                             &cb, &counts),
+                  INBAND_OK);
+    EXPECT_STATUS(inband_scanner_finish(s, &cb, &counts), INBAND_OK);
+    CHECK(counts.starts == 1, "the tokens' call: %d calls", counts.starts);
+    /* Token mode survives a reset. */
+    EXPECT_STATUS(inband_scanner_reset(s), INBAND_OK);
+    counts.starts = 0;
+    EXPECT_STATUS(inband_scanner_feed_tokens(s, (const uint8_t *)quoted, strlen(quoted), NULL, 0,
+                                             &cb, &counts),
+                  INBAND_OK);
+    EXPECT_STATUS(inband_scanner_finish(s, &cb, &counts), INBAND_OK);
+    CHECK(counts.starts == 0, "after reset: %d calls", counts.starts);
+    EXPECT_STATUS(inband_scanner_free(&s), INBAND_OK);
+}
+
 int misuse(void) {
     misuse_dialects();
     misuse_scanner();
@@ -444,6 +523,7 @@ int misuse(void) {
     misuse_deltas();
     deltas_memory();
     deltas_broken_call();
+    token_mode();
 #ifdef __cplusplus
     cpp_raii();
 #endif

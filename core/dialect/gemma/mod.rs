@@ -219,12 +219,16 @@ impl Gemma {
         sink: &mut S,
     ) -> usize {
         let index = frame.call.index;
-        let stop =
-            frame
-                .delimiters
-                .scan(self.modes.string, chunk, pos, base, &mut |span, bytes| {
-                    sink.tool_value(span, index, Piece::Raw, bytes);
-                });
+        let stop = frame.delimiters.scan(
+            self.modes.string,
+            chunk,
+            pos,
+            base,
+            &frame.tokens,
+            &mut |span, bytes| {
+                sink.tool_value(span, index, Piece::Raw, bytes);
+            },
+        );
         match stop {
             crate::scan::Stop::End => chunk.len(),
             crate::scan::Stop::Match(_, end) => {

@@ -45,6 +45,7 @@ impl Glm {
             &chunk[..end],
             pos,
             base,
+            &frame.tokens,
             &mut |span, bytes| {
                 budget.add(bytes.len());
                 lookahead.value_text(call, span, bytes, sink);

@@ -178,11 +178,14 @@ impl Harmony {
         sink: &mut S,
     ) -> usize {
         let header = &mut self.header;
-        let stop = frame
-            .delimiters
-            .scan(&HEADER, chunk, pos, base, &mut |span, bytes| {
-                header.text(span, bytes, sink)
-            });
+        let stop = frame.delimiters.scan(
+            &HEADER,
+            chunk,
+            pos,
+            base,
+            &frame.tokens,
+            &mut |span, bytes| header.text(span, bytes, sink),
+        );
         match stop {
             Stop::End => chunk.len(),
             Stop::Match(delimiter, end) => {

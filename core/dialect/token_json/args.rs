@@ -246,6 +246,7 @@ impl TokenJson {
             chunk,
             pos,
             base,
+            &frame.tokens,
             &mut |mut span, mut bytes| {
                 if !*trailing {
                     let ws = bytes

@@ -55,9 +55,9 @@ impl TokenJson {
                     }
                 }
             }
-            let state = dfa.next(scan.state, b);
+            let mut state = dfa.next(scan.state, b);
             i += 1;
-            if let Some(delimiter) = dfa.matched(state) {
+            if let Some(delimiter) = frame.tokens.matched(dfa, &mut state, at(i)) {
                 scan.state = START;
                 scan.hold.clear();
                 let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
@@ -145,6 +145,7 @@ impl TokenJson {
             &chunk[..limit],
             pos,
             base,
+            &frame.tokens,
             &mut |span, bytes| sink.markup(span, Markup::Envelope, bytes),
         );
         if let Stop::Match(delimiter, end) = stop {

@@ -32,6 +32,7 @@ impl ParamCalls {
             &chunk[..end],
             pos,
             base,
+            &frame.tokens,
             &mut |span, bytes| {
                 budget.add(bytes.len());
                 emit_value(newline, framing, call, span, bytes, sink);
