@@ -9,9 +9,6 @@ use inband_alloc::events::EventLog;
 
 use crate::harness::{check, check_log, render};
 
-/// `(text, added)`: the token's text, and whether it is an added or special token.
-type Token<'a> = (&'a str, bool);
-
 /// A token sequence written compactly: `⟦…⟧` is one added token, anything else ordinary
 /// text, cut into one-character tokens (the chunking inside ordinary text is the harness's
 /// business, not the test's).
