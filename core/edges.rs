@@ -23,6 +23,7 @@
 
 use crate::automaton::{Dfa, START};
 use crate::event::{CallEnd, Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
+use crate::token::Tokens;
 
 /// No stop token waits for its diagnostic.
 const NONE: u64 = u64::MAX;
@@ -70,6 +71,8 @@ pub(crate) struct Watch<'a, S: Sink> {
     pub(crate) reasoning: Option<&'static Dfa>,
     /// The stream is ending: only non-whitespace text sends a waiting diagnostic.
     pub(crate) finishing: bool,
+    /// Token mode: a closer not where its token began is no closer (docs/dialects.md rule 14).
+    pub(crate) tokens: Tokens,
 }
 
 fn blank(bytes: &[u8]) -> bool {
@@ -155,6 +158,10 @@ impl<S: Sink> Watch<'_, S> {
                 span.start + i as u64 - found.bytes.len() as u64,
                 span.start + i as u64,
             );
+            if !self.tokens.admits(found.bytes, closer.start) {
+                state = START;
+                continue;
+            }
             let (held, rest) = text.split_at(i);
             self.payload(Span::new(span.start, closer.end), held, |s, sp, t| {
                 s.text(sp, t)

@@ -492,11 +492,13 @@ impl Scanner {
             return Ok(());
         }
         self.begin(sink);
+        let tokens = *self.machine.tokens();
         let mut watch = Watch {
             edges: &mut self.edges,
             sink,
             reasoning: reasoning_table(self.dialect),
             finishing: false,
+            tokens,
         };
         self.machine.run(chunk, self.offset, &mut watch);
         self.offset += chunk.len() as u64;
@@ -557,11 +559,13 @@ impl Scanner {
             return Err(Error::Finished);
         }
         self.begin(sink);
+        let tokens = *self.machine.tokens();
         let mut watch = Watch {
             edges: &mut self.edges,
             sink,
             reasoning: reasoning_table(self.dialect),
             finishing: true,
+            tokens,
         };
         self.machine.finish(self.offset, &mut watch);
         // Whatever stop token still waits ended the turn (crate::edges).

@@ -408,3 +408,15 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn a_reasoning_closer_of_ordinary_tokens_in_content_is_plain_text() {
+    // Text mode notes a `</think>` in content as a sign that the prompt opened the
+    // reasoning (`unopened_reasoning`); made of ordinary tokens it is just text.
+    assert_eq!(
+        token_scan(qwen35(), "Use </think> to end it."),
+        [r#"T"Use </think> to end it.""#]
+    );
+    let log = token_scan(qwen35(), "Thinking.⟦</think>⟧Answer.");
+    assert!(log.contains(&"D:unopened_reasoning".to_string()), "{log:?}");
+}
