@@ -38,6 +38,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
 /// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
+/// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
+/// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -101,6 +103,10 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Jamba
     } else if id.contains("internlm") {
         Dialect::Internlm
+    } else if bare.starts_with("olmo-3") || bare.starts_with("olmo3") {
+        Dialect::Pythonic
+    } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
+        Dialect::Lfm2
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -203,6 +209,10 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("granite", Dialect::Granite),
     ("internlm", Dialect::Internlm),
     ("internlm2", Dialect::Internlm),
+    ("pythonic", Dialect::Pythonic),
+    ("llama4_pythonic", Dialect::Pythonic),
+    ("olmo3", Dialect::Pythonic),
+    ("lfm2", Dialect::Lfm2),
 ];
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.
