@@ -95,6 +95,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Jamba, "</tool_response>"),
         delimiter(Dialect::Granite, "<|end_of_text|>"),
         token(Dialect::Internlm, "<|im_end|>"),
+        token(Dialect::Pythonic, "<|im_end|>"),
+        delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -248,6 +250,16 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::Internlm,
             "<|im_start|>",
             Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Pythonic,
+            "<|im_start|>",
+            Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Lfm2,
+            "<|im_start|>",
+            Reason::DelimiterInText("<|im_start|>".into()),
         ),
         (
             Dialect::Longcat,

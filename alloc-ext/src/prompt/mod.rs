@@ -52,6 +52,8 @@ const GUIDES: [(&str, &str); 17] = [
     ("jamba", include_str!("guides/jamba.md")),
     ("granite", include_str!("guides/granite.md")),
     ("internlm", include_str!("guides/internlm.md")),
+    ("pythonic", include_str!("guides/pythonic.md")),
+    ("lfm2", include_str!("guides/lfm2.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.
