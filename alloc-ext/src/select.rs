@@ -123,7 +123,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). Case and surrounding whitespace do not
 /// matter. `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON,
-/// lists, MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
+/// MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
 /// DeepSeek V4.1, …; docs/parsers.md lists each with its wire) and for names not in
 /// [`PARSERS`].
 ///
