@@ -1,7 +1,6 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, pythonic and
-//! lfm2 families,
-//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
-//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
+//! lfm2 families, read whole: each gives exactly its content, reasoning and calls (their
+//! chunk invariance is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
 use serde_json::{json, Value};
 
