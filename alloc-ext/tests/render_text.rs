@@ -258,7 +258,7 @@ fn template_tokens() -> Vec<(Dialect, &'static str, Reason)> {
         (
             Dialect::Lfm2,
             "<|im_start|>",
-            Reason::DelimiterInText("<|im_start|>".into()),
+            Reason::TemplateToken("<|im_start|>"),
         ),
         (
             Dialect::Longcat,
