@@ -213,6 +213,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Longcat,
     Dialect::Granite,
     Dialect::Internlm,
+    Dialect::Pythonic,
+    Dialect::Lfm2,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

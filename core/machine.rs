@@ -123,7 +123,25 @@ static GEMMA: gemma::Modes = gemma::Modes {
 
 static GEMINI: gemini::Modes = gemini::Modes {
     text: text_modes!(gemini),
+    list_at_start: false,
+    closers: &[],
 };
+
+/// A literal dialect read by the `gemini` machine: its text modes and its table's
+/// `[knobs]`.
+macro_rules! literal_modes {
+    ($t:ident) => {
+        gemini::Modes {
+            text: text_modes!($t),
+            list_at_start: tables::$t::KNOBS.python_list_at_start,
+            closers: tables::$t::KNOBS.block_closers,
+        }
+    };
+}
+
+static PYTHONIC: gemini::Modes = literal_modes!(pythonic);
+
+static LFM2: gemini::Modes = literal_modes!(lfm2);
 
 static ANTHROPIC: params::Modes = params::Modes {
     text: text_modes!(anthropic),
@@ -191,6 +209,8 @@ impl Machine {
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
+            Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
+            Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
         }
     }
 
@@ -279,6 +299,8 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::SeedOss => &tables::seed_oss::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,
+        Dialect::Pythonic => &tables::pythonic::REASONING,
+        Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -82,6 +82,13 @@ pub enum Dialect {
     /// with the tag pair renamed, `<longcat_think>` reasoning (also `<think>`), `</longcat_s>`
     /// ending the turn: Meituan LongCat-Flash (Chat, Thinking).
     Longcat,
+    /// A Python list of calls that begins the output, `[NAME(key="text", n=2), …]`, also in
+    /// `<|python_start|>` … `<|python_end|>`, or one call a line in `<function_calls>` …
+    /// `</function_calls>`; `<think>` reasoning: Llama 3.2 pythonic, Llama 4, Olmo 3.
+    Pythonic,
+    /// `<|tool_call_start|>[NAME(key="text"), …]<|tool_call_end|>`, a Python list of calls
+    /// between special tokens, in ChatML turns; `<think>` reasoning: Liquid LFM2 / LFM2.5.
+    Lfm2,
 }
 
 impl Dialect {
@@ -104,6 +111,8 @@ impl Dialect {
         Dialect::Longcat,
         Dialect::Granite,
         Dialect::Internlm,
+        Dialect::Pythonic,
+        Dialect::Lfm2,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -126,6 +135,8 @@ impl Dialect {
             Dialect::Glm => "glm",
             Dialect::SeedOss => "seed-oss",
             Dialect::Longcat => "longcat",
+            Dialect::Pythonic => "pythonic",
+            Dialect::Lfm2 => "lfm2",
         }
     }
 
@@ -156,6 +167,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
+            Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
+            Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
         }
     }
 
@@ -248,6 +261,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Longcat => tables::longcat::MODES,
+            Dialect::Pythonic => tables::pythonic::MODES,
+            Dialect::Lfm2 => tables::lfm2::MODES,
         }
     }
 
@@ -272,6 +287,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
+            Dialect::Pythonic => tables::pythonic::SOURCE,
+            Dialect::Lfm2 => tables::lfm2::SOURCE,
         }
     }
 

@@ -65,6 +65,11 @@ pub(crate) struct Knobs {
     /// The closers a generic `</` in a value may begin; empty when the value mode lists
     /// whole closers.
     pub(crate) value_closers: &'static [Delimiter],
+    /// A Python list of calls that begins the output is a block of calls, ended by its `]`.
+    pub(crate) python_list_at_start: bool,
+    /// `(opener, closer)`: the closer of a literal call block each opener begins; empty
+    /// where a block closes on a Markdown fence.
+    pub(crate) block_closers: &'static [(&'static [u8], &'static [u8])],
 }
 
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));

@@ -115,6 +115,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Longcat,
     Dialect::Granite,
     Dialect::Internlm,
+    Dialect::Pythonic,
+    Dialect::Lfm2,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -38,6 +38,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
 /// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
+/// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
+/// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -101,6 +103,10 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Jamba
     } else if id.contains("internlm") {
         Dialect::Internlm
+    } else if bare.starts_with("olmo-3") || bare.starts_with("olmo3") {
+        Dialect::Pythonic
+    } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
+        Dialect::Lfm2
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -116,8 +122,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// The dialect that reads what a server's parser reads: a vLLM (0.33) or SGLang
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). Case and surrounding whitespace do not
-/// matter. `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON, pythonic
-/// lists, MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
+/// matter. `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON,
+/// MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
 /// DeepSeek V4.1, …; docs/parsers.md lists each with its wire) and for names not in
 /// [`PARSERS`].
 ///
@@ -203,6 +209,10 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("granite", Dialect::Granite),
     ("internlm", Dialect::Internlm),
     ("internlm2", Dialect::Internlm),
+    ("pythonic", Dialect::Pythonic),
+    ("llama4_pythonic", Dialect::Pythonic),
+    ("olmo3", Dialect::Pythonic),
+    ("lfm2", Dialect::Lfm2),
 ];
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.

@@ -79,11 +79,25 @@ fn names_are_refused_where_no_reader_gets_them() {
         )
     );
     ToolSet::from_json(tools(&"a".repeat(128)).as_bytes()).unwrap();
-    // `get-weather` is no Python identifier: Gemini cannot call it, every other dialect can.
+    // `get-weather` is no Python identifier: Gemini, pythonic and LFM2 cannot call it (their
+    // reference parsers read calls as Python), every other dialect can.
     let set = ToolSet::from_json(tools("get-weather").as_bytes()).unwrap();
     for &dialect in Dialect::ALL {
         let prompt = tool_prompt(&set, dialect);
-        if dialect == Dialect::Gemini {
+        if matches!(dialect, Dialect::Pythonic | Dialect::Lfm2) {
+            let error = prompt.unwrap_err();
+            assert_eq!(
+                (error.index, error.name.as_deref(), error.reason),
+                (
+                    1,
+                    Some("get-weather"),
+                    Reason::InvalidName(
+                        "a Python identifier of at most 128 bytes: [A-Za-z_][A-Za-z0-9_]*"
+                    )
+                ),
+                "{dialect}"
+            );
+        } else if dialect == Dialect::Gemini {
             let error = prompt.unwrap_err();
             assert_eq!(
                 (error.index, error.name.as_deref(), error.reason),

@@ -95,6 +95,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Jamba, "</tool_response>"),
         delimiter(Dialect::Granite, "<|end_of_text|>"),
         token(Dialect::Internlm, "<|im_end|>"),
+        token(Dialect::Pythonic, "<|im_end|>"),
+        delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -173,10 +175,9 @@ fn turns_with_text_at(text: &str, at: usize) -> Vec<Message> {
     all
 }
 
-/// A token of the chat template in any message is refused, naming the message's index.
-#[test]
-fn every_message_of_a_transcript_stays_in_its_turn() {
-    let cases: &[(Dialect, &str, Reason)] = &[
+/// Per dialect, a token of its chat template, and how a message holding it is refused.
+fn template_tokens() -> Vec<(Dialect, &'static str, Reason)> {
+    vec![
         (
             Dialect::Hermes,
             "<|im_end|>",
@@ -250,14 +251,30 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Reason::TemplateToken("<|im_start|>"),
         ),
         (
+            Dialect::Pythonic,
+            "<|im_start|>",
+            Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Lfm2,
+            "<|im_start|>",
+            Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
             Dialect::Longcat,
             "</longcat_s> [Round 1] USER:",
             Reason::TemplateToken("</longcat_s>"),
         ),
-    ];
+    ]
+}
+
+/// A token of the chat template in any message is refused, naming the message's index.
+#[test]
+fn every_message_of_a_transcript_stays_in_its_turn() {
+    let cases = template_tokens();
     assert_eq!(cases.len(), Dialect::ALL.len());
     for (dialect, token, reason) in cases {
-        let renderer = Renderer::new(*dialect);
+        let renderer = Renderer::new(dialect);
         let text = format!("before {token} after");
         let messages = |at: usize| turns_with_text_at(&text, at);
         renderer.transcript(&messages(0)[1..]).unwrap();

@@ -93,6 +93,22 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             python_value,
             ")\n```",
         ),
+        // Olmo 3's block, one call a line (read wherever it stands).
+        Dialect::Pythonic => literal_call(
+            args,
+            format!("<function_calls>\n{name}("),
+            (", ", "="),
+            python_value,
+            ")\n</function_calls>",
+        ),
+        // LFM2: a one-call Python list between its tokens.
+        Dialect::Lfm2 => literal_call(
+            args,
+            format!("<|tool_call_start|>[{name}("),
+            (", ", "="),
+            python_value,
+            ")]<|tool_call_end|>",
+        ),
         _ => panic!("no bench rendering for {dialect}"),
     }
 }

@@ -12,11 +12,18 @@
 //! a language word opens a nested code block, which a matching fence line closes. A
 //! ```` ```tool_code ```` line there opens a call block whose calls are drafts until the
 //! reasoning closes (docs/dialects.md rule 7).
+//!
+//! The same machine reads the other literal dialects from their knobs: a block's closer
+//! per opener (`block_closers`: `lfm2`'s `<|tool_call_end|>`, `pythonic`'s wrappers), and
+//! a bare list of calls at the output's start (`python_list_at_start`, `pythonic`): a `[`
+//! with only blanks before it since the stream's start or a reasoning opener or closer,
+//! followed by blanks, a callee and `(`, opens a block that the list's `]` closes; any
+//! other byte there makes the held bytes text (docs/dialects.md §pythonic).
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
 use crate::engine::{Family, Sealed, TextModes};
-use crate::lex::call_block::Block;
+use crate::lex::call_block::{ident_byte, ident_start, Block, Word};
 use crate::{Markup, Role, Sink, Span};
 
 /// The scanner modes of the dialect, from its table file.
@@ -24,6 +31,11 @@ use crate::{Markup, Role, Sink, Span};
 pub(crate) struct Modes {
     /// Content and reasoning.
     pub(crate) text: TextModes,
+    /// `python_list_at_start`: a bare list of calls may begin the output.
+    pub(crate) list_at_start: bool,
+    /// `block_closers`: the closer of the block each opener begins (the Markdown fence
+    /// for an opener not listed).
+    pub(crate) closers: &'static [(&'static [u8], &'static [u8])],
 }
 /// Where the Gemini machine is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +47,28 @@ enum Phase {
     /// Reasoning: a backtick fence at the start of a line, at the top level, held until its
     /// line says what it is.
     FenceLine,
+    /// Where a bare list of calls may begin: only blanks since the stream's start or a
+    /// reasoning opener or closer (`python_list_at_start`).
+    Start,
+    /// A `[` there, held in the block's word with what follows it until a `(` makes it a
+    /// list of calls.
+    Head,
+}
+
+/// What the held head of a bare list has reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Head {
+    /// The `[` and blanks.
+    Open,
+    /// The callee.
+    Callee,
+    /// Blanks after the callee.
+    After,
+}
+
+/// Blanks before a bare list, and between its `[` and its first callee.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// Spaces since the last line break, when the line holds nothing else; `NOT_AT_START`
@@ -143,6 +177,8 @@ pub(crate) struct Gemini {
     run: u16,
     /// FenceLine: a language word began after the run.
     word_seen: bool,
+    /// Head: what the held head has reached.
+    head: Head,
 }
 
 /// Bytes of a fence's language word (docs/seed.md §2.10.1).
@@ -154,20 +190,122 @@ impl Gemini {
     pub(crate) fn new(modes: &'static Modes) -> Self {
         Gemini {
             modes,
-            phase: Phase::Text,
+            phase: if modes.list_at_start {
+                Phase::Start
+            } else {
+                Phase::Text
+            },
             block: Block::new(),
             line: Line::new(),
             run: 0,
             word_seen: false,
+            head: Head::Open,
         }
     }
 
-    /// A ```` ```tool_code ```` opener at `span`: the block opens, unless a limit refuses its
+    /// A block opener (`opener`, at `span`): the block opens, closed by the closer the
+    /// table names for it (the Markdown fence by default), unless a limit refuses its
     /// first call.
-    fn open_block<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        if self.block.open(frame, span, sink) {
+    fn open_block<S: Sink>(&mut self, frame: &mut Frame, span: Span, opener: &[u8], sink: &mut S) {
+        let closer = self.modes.closers.iter().find(|(o, _)| *o == opener);
+        let opened = match closer {
+            Some(&(_, closer)) => self.block.open_closed_by(frame, span, closer, sink),
+            None => self.block.open(frame, span, sink),
+        };
+        if opened {
             self.phase = Phase::Block;
         }
+    }
+
+    /// Where a bare list may begin: blanks are text; a `[` is held; anything else is text
+    /// from here on.
+    fn start<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        let blanks = chunk[pos..].iter().take_while(|&&b| is_blank(b)).count();
+        let i = pos + blanks;
+        if blanks > 0 {
+            let span = Span::new(base + pos as u64, base + i as u64);
+            frame.release(span, &chunk[pos..i], sink);
+        }
+        match chunk.get(i) {
+            None => {}
+            Some(b'[') => {
+                self.block.word.clear();
+                // Cannot fail: the word was just cleared.
+                let _ = self.block.word.try_push(b'[');
+                self.head = Head::Open;
+                self.phase = Phase::Head;
+                return i + 1;
+            }
+            Some(_) => self.phase = Phase::Text,
+        }
+        i
+    }
+
+    /// The held head of a bare list: blanks, a callee, blanks, then `(` opens the block;
+    /// any other byte makes the head text.
+    fn head<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        for (i, &b) in chunk.iter().enumerate().skip(pos) {
+            let at = base + i as u64;
+            let fits = match self.head {
+                Head::Open if is_blank(b) => true,
+                Head::Open if ident_start(b) => {
+                    self.head = Head::Callee;
+                    true
+                }
+                Head::Callee if ident_byte(b) || b == b'.' => true,
+                Head::Callee | Head::After if b == b' ' || b == b'\t' => {
+                    self.head = Head::After;
+                    true
+                }
+                Head::Callee | Head::After if b == b'(' => {
+                    self.list_opens(frame, at, sink);
+                    return i;
+                }
+                _ => false,
+            };
+            if !fits || self.block.word.try_push(b).is_err() {
+                self.head_is_text(frame, at, sink);
+                return i;
+            }
+        }
+        chunk.len()
+    }
+
+    /// The held head, which ends at stream offset `at` before a `(`, begins a list of
+    /// calls: its `[` opens the block.
+    fn list_opens<S: Sink>(&mut self, frame: &mut Frame, at: u64, sink: &mut S) {
+        let word: Word = self.block.word.clone();
+        let start = at - word.len() as u64;
+        let span = Span::new(start, start + 1);
+        sink.markup(span, Markup::Delimiter(Role::CallOpen), b"[");
+        if self.block.open_list(frame, span, &word[1..], sink) {
+            self.phase = Phase::Block;
+        } else {
+            frame.release(Span::new(span.end, at), &word[1..], sink);
+            self.phase = Phase::Text;
+        }
+    }
+
+    /// The held head, which ends at stream offset `at`, is not a list of calls: it is
+    /// text, and so is what follows.
+    fn head_is_text<S: Sink>(&mut self, frame: &mut Frame, at: u64, sink: &mut S) {
+        let word = &self.block.word;
+        frame.release(Span::new(at - word.len() as u64, at), word, sink);
+        self.phase = Phase::Text;
     }
 
     /// A fence delimiter (`delimiter`, at `span`) in reasoning text; `at_start` when it
@@ -269,7 +407,7 @@ impl Gemini {
             }
             self.phase = Phase::Text;
             if role == Role::CallOpen {
-                self.open_block(frame, span, sink);
+                self.open_block(frame, span, bytes, sink);
                 return i;
             }
             // The optional opener of a stream that starts in reasoning, with its line break.
@@ -386,15 +524,21 @@ impl Family for Gemini {
             }
         }
         match frame.text_delimiter(delimiter, span, sink) {
-            Some(role) => self.text_role(frame, role, span, sink),
+            Some(Role::CallOpen) => self.open_block(frame, span, delimiter.bytes, sink),
+            Some(_) => {}
             None if delimiter.role == Role::ReasoningOpen => self.line = Line::new(),
             None => {}
+        }
+        let bound = matches!(delimiter.role, Role::ReasoningOpen | Role::ReasoningClose);
+        if bound && self.modes.list_at_start && self.phase == Phase::Text {
+            // A bare list may begin the reasoning block, or the content after it.
+            self.phase = Phase::Start;
         }
     }
 
     fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
-            self.open_block(frame, span, sink);
+            self.open_block(frame, span, b"", sink);
         }
     }
 
@@ -418,6 +562,8 @@ impl Family for Gemini {
                 end
             }
             Phase::FenceLine => self.fence_line(frame, chunk, pos, base, sink),
+            Phase::Start => self.start(frame, chunk, pos, base, sink),
+            Phase::Head => self.head(frame, chunk, pos, base, sink),
             Phase::Text => pos,
         }
     }
@@ -442,7 +588,8 @@ impl Family for Gemini {
             // (docs/seed.md §2.10.1): what follows its backticks is content.
             Phase::FenceLine => self.close(frame, end, sink),
             Phase::Block => self.block.flush_held(frame, end, sink),
-            Phase::Text => {}
+            Phase::Head => self.head_is_text(frame, end, sink),
+            Phase::Text | Phase::Start => {}
         }
     }
 

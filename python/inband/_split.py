@@ -25,6 +25,8 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "jamba": (("<think>",), ("</think>",)),
     "granite": (("<think>",), ("</think>",)),
     "internlm": (("<think>",), ("</think>",)),
+    "pythonic": (("<think>",), ("</think>",)),
+    "lfm2": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

@@ -235,6 +235,17 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
         );
     }
     let _ = writeln!(w, "        ],");
+    let _ = writeln!(
+        w,
+        "        python_list_at_start: {},",
+        knobs.python_list_at_start
+    );
+    let pairs: Vec<String> = knobs
+        .block_closers
+        .iter()
+        .map(|(opener, closer)| format!("({}, {})", byte_string(opener), byte_string(closer)))
+        .collect();
+    let _ = writeln!(w, "        block_closers: &[{}],", pairs.join(", "));
     let _ = writeln!(w, "    }};");
 }
 

@@ -52,6 +52,15 @@ pub struct Knobs {
     /// `value_closers`: `[bytes, role]` pairs, in table order, that a generic `</` in a
     /// value may begin. Default: none (the value mode lists whole closers).
     pub value_closers: Vec<(Vec<u8>, &'static str)>,
+    /// `python_list_at_start`: a Python list of calls, `[NAME(k=v), …]`, that begins the
+    /// output (whitespace only before it, or since a reasoning opener or closer) is a
+    /// block of calls, ended by its `]` (the literals family: Llama 4 pythonic). Default:
+    /// `false`.
+    pub python_list_at_start: bool,
+    /// `block_closers`: `[opener, closer]` pairs: the closer of a call block opened by
+    /// each `call_open` delimiter (the literals family: LFM2's `<|tool_call_end|>`).
+    /// Default: none (a block closes on a Markdown fence).
+    pub block_closers: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 /// `[knobs]` as TOML gives it.
@@ -71,6 +80,10 @@ pub(crate) struct RawKnobs {
     fence_keyword: Option<String>,
     #[serde(default)]
     value_closers: Vec<(String, String)>,
+    #[serde(default)]
+    python_list_at_start: bool,
+    #[serde(default)]
+    block_closers: Vec<(String, String)>,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -130,6 +143,13 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         };
         value_closers.push((bytes("value_closers", closer)?, role.key));
     }
+    let mut block_closers = Vec::new();
+    for (opener, closer) in raw.block_closers {
+        block_closers.push((
+            bytes("block_closers", opener)?,
+            bytes("block_closers", closer)?,
+        ));
+    }
     Ok(Knobs {
         aliases,
         bare_call,
@@ -139,6 +159,8 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         header,
         fence_keyword,
         value_closers,
+        python_list_at_start: raw.python_list_at_start,
+        block_closers,
     })
 }
 
@@ -161,7 +183,8 @@ mod tests {
         let text =
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
-                    value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n";
+                    value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
+                    python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
         assert_eq!(
             knobs(text),
             Ok(Knobs {
@@ -176,6 +199,8 @@ mod tests {
                     (b"</p>".to_vec(), "param_close"),
                     (b"</i>".to_vec(), "call_close")
                 ],
+                python_list_at_start: true,
+                block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
             })
         );
     }

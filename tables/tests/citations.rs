@@ -393,6 +393,8 @@ fn the_documents_offer_what_the_code_cites() {
         "jamba",
         "granite",
         "internlm",
+        "pythonic",
+        "lfm2",
         "longcat",
         "glm",
         "gemma",

@@ -27,6 +27,11 @@ const DEFAULT_API: &str = "default_api.";
 pub(crate) enum Literal {
     Gemma,
     Gemini,
+    /// Olmo 3's `<function_calls>` block, one bare `NAME(k=v)` a line (`pythonic`: the
+    /// form its scanner reads wherever it stands, docs/dialects.md §pythonic).
+    Pythonic,
+    /// `<|tool_call_start|>[NAME(k=v), …]<|tool_call_end|>` (LFM2).
+    Lfm2,
 }
 
 impl Literal {
@@ -57,6 +62,24 @@ impl Literal {
                 }
                 out.push_str("\n```");
             }
+            Literal::Pythonic => {
+                out.push_str("<function_calls>\n");
+                for (i, call) in calls.iter().enumerate() {
+                    bare_call(&mut out, call).map_err(|e| e.at(i, &call.name))?;
+                    out.push('\n');
+                }
+                out.push_str("</function_calls>");
+            }
+            Literal::Lfm2 => {
+                out.push_str("<|tool_call_start|>[");
+                for (i, call) in calls.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    bare_call(&mut out, call).map_err(|e| e.at(i, &call.name))?;
+                }
+                out.push_str("]<|tool_call_end|>");
+            }
         }
         Ok(out)
     }
@@ -69,6 +92,10 @@ impl Literal {
                 out.push_str("```tool_code\n");
                 python_call(out, call)?;
                 out.push_str("\n```");
+                Ok(())
+            }
+            Literal::Pythonic | Literal::Lfm2 => {
+                out.push_str(&self.render_all(core::slice::from_ref(call))?);
                 Ok(())
             }
         }
@@ -193,8 +220,23 @@ fn python_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
             "at most 116 bytes: the callee `default_api.NAME` holds at most 128",
         )));
     }
-    check_depth(&call.arguments, MAX_DEPTH)?;
     out.push_str(DEFAULT_API);
+    python_arguments(out, call)
+}
+
+/// A bare Python call, `NAME(key=VALUE, …)` (pythonic, LFM2).
+fn bare_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
+    if !is_identifier(&call.name) || call.name.len() > inband::MAX_NAME {
+        return Err(RenderError::new(Reason::InvalidName(
+            "a Python identifier of at most 128 bytes: [A-Za-z_][A-Za-z0-9_]*",
+        )));
+    }
+    python_arguments(out, call)
+}
+
+/// The callee's name and its keyword arguments, `NAME(key=VALUE, …)`.
+fn python_arguments(out: &mut String, call: &Call) -> Result<(), RenderError> {
+    check_depth(&call.arguments, MAX_DEPTH)?;
     out.push_str(&call.name);
     out.push('(');
     for (i, (key, value)) in call.arguments.iter().enumerate() {

@@ -248,6 +248,30 @@ impl Style {
         template: TemplateForm::Gemini,
     };
 
+    /// Pythonic: Olmo 3's `<function_calls>` lines (read wherever they stand), `<think>`
+    /// reasoning, ChatML with each result an `environment` turn of its own (Olmo 3).
+    const PYTHONIC: Style = Style {
+        calls: CallForm::Literal(Literal::Pythonic),
+        results: ResultForm::Environment,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "",
+            results_end: "",
+        }),
+    };
+
+    /// LFM2: a Python list between its call tokens, `<think>` reasoning, ChatML with the
+    /// results in one `tool` turn.
+    const LFM2: Style = Style {
+        calls: CallForm::Literal(Literal::Lfm2),
+        results: ResultForm::Lfm2,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
     /// The style `dialect` writes in.
     fn of(dialect: Dialect) -> Style {
         match dialect {
@@ -268,6 +292,8 @@ impl Style {
             Dialect::Minimax => Style::MINIMAX,
             Dialect::Gemma => Style::GEMMA,
             Dialect::Gemini => Style::GEMINI,
+            Dialect::Pythonic => Style::PYTHONIC,
+            Dialect::Lfm2 => Style::LFM2,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

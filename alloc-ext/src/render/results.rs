@@ -39,6 +39,12 @@ pub(crate) enum ResultForm {
     Gemma,
     /// A ```` ```tool_outputs ```` fence per result, one per line (Gemini).
     Gemini,
+    /// One ChatML `environment` turn per result, `<|im_start|>environment\nTEXT<|im_end|>`,
+    /// one per line (Olmo 3, the `pythonic` dialect's transcript).
+    Environment,
+    /// `<|tool_response_start|>TEXT<|tool_response_end|>` per result, back to back, in
+    /// one `tool` turn (LFM2).
+    Lfm2,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -75,6 +81,8 @@ impl ResultForm {
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
+            ResultForm::Environment => &["<|im_end|>"],
+            ResultForm::Lfm2 => &["<|tool_response_end|>", "<|im_end|>"],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -182,6 +190,8 @@ impl ResultForm {
             ),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),
+            ResultForm::Environment => (true, "<|im_start|>environment\n", "<|im_end|>"),
+            ResultForm::Lfm2 => (false, "<|tool_response_start|>", "<|tool_response_end|>"),
             _ => return None,
         };
         Some(Wrap {

@@ -63,6 +63,10 @@ const ALIASES: &[(&str, &str)] = &[
     ("granite", "granite"),
     ("internlm", "internlm"),
     ("internlm2", "internlm"),
+    ("pythonic", "pythonic"),
+    ("llama4_pythonic", "pythonic"),
+    ("olmo3", "pythonic"),
+    ("lfm2", "lfm2"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -94,11 +98,9 @@ const UNCOVERED: &[&str] = &[
     "k2_horizon",
     "kimi",
     "kimi_k3",
-    "lfm2",
     "llama3",
     "llama3_json",
     "llama4_json",
-    "llama4_pythonic",
     "mimo",
     "minicpm5",
     "minicpmv",
@@ -109,10 +111,8 @@ const UNCOVERED: &[&str] = &[
     "muse",
     "muse_glimmer",
     "musespark1x",
-    "olmo3",
     "phi4_mini_json",
     "plamo3",
-    "pythonic",
     "response_template",
     "step3",
     "xlam",

@@ -65,6 +65,10 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/internlm-search-and-read.txt", "internlm"),
     ("transcripts/internlm-think-and-write.txt", "internlm"),
     ("transcripts/internlm-weather.txt", "internlm"),
+    ("transcripts/pythonic-llama4-weather.txt", "pythonic"),
+    ("transcripts/pythonic-olmo3-think-and-read.txt", "pythonic"),
+    ("transcripts/lfm2-forecast.txt", "lfm2"),
+    ("transcripts/lfm2-think-and-search.txt", "lfm2"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

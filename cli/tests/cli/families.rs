@@ -1,6 +1,6 @@
-//! The bundled transcripts of the seed-oss, jamba, longcat, granite and internlm families,
-//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
-//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
+//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, pythonic and
+//! lfm2 families, read whole: each gives exactly its content, reasoning and calls (their
+//! chunk invariance is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -126,5 +126,39 @@ fn internlm_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "internlm"), want, "{file}");
+    }
+}
+
+#[test]
+fn pythonic_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "pythonic-llama4-weather.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"city": "San Francisco", "unit": "fahrenheit"}}, {"name": "get_time", "arguments": {"timezone": "America/Los_Angeles"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "pythonic-olmo3-think-and-read.txt",
+            json!({"content": "", "reasoning": "The user wants the repository README; I will read it, then search for the license.", "tool_calls": [{"name": "read_file", "arguments": {"path": "README.md", "lines": [1, 40]}}, {"name": "search", "arguments": {"query": "license \"MIT\" OR Apache", "case_sensitive": false}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "pythonic"), want, "{file}");
+    }
+}
+
+#[test]
+fn lfm2_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "lfm2-forecast.txt",
+            json!({"content": "I will check the forecast.", "reasoning": null, "tool_calls": [{"name": "get_forecast", "arguments": {"location": "Zürich", "days": 2, "details": {"wind": true, "units": null}}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "lfm2-think-and-search.txt",
+            json!({"content": "", "reasoning": "Two lookups are needed.", "tool_calls": [{"name": "search", "arguments": {"q": "LFM2 \"1.2B\" context"}}, {"name": "read_url", "arguments": {"url": "https://docs.liquid.ai/lfm"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "lfm2"), want, "{file}");
     }
 }

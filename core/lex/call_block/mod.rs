@@ -9,8 +9,14 @@
 //! a tool call, and a statement that is not a call makes the rest of the block text
 //! (docs/seed.md B20). A value whose structure is not a literal's (`[1][0]`, `{1, 2}`,
 //! `(1, 2]`) breaks its call, which is then text: its arguments could not be JSON.
+//!
+//! A block closes on its closer, the Markdown fence unless the family names another
+//! (LFM2's `<|tool_call_end|>`, the `block_closers` knob), or, when it is a bare list of
+//! calls (the `python_list_at_start` knob), on the `]` that closes its list.
 
 mod scan;
+
+pub(crate) use scan::{ident_byte, ident_start};
 
 use arrayvec::ArrayVec;
 
@@ -66,7 +72,7 @@ enum Stage {
     Assign,
     /// Whitespace after an assignment's `=`, then the callee.
     AfterAssign,
-    /// Backticks at the statement level, this many so far.
+    /// The block's closer at the statement level, this many bytes of it so far.
     Fence(u8),
     /// Inside a call: whitespace, then a key or `)`.
     ArgKey,
@@ -111,6 +117,11 @@ pub(crate) struct Block {
     callee_end: u8,
     /// Stream offset of the word's first byte.
     word_start: u64,
+    /// The block's closer (the Markdown fence unless the family names another; empty for
+    /// a bare list).
+    closer: &'static [u8],
+    /// The block is a bare list of calls: the `]` that closes its list closes it.
+    bracketed: bool,
 }
 
 impl Block {
@@ -128,6 +139,8 @@ impl Block {
             segment: 0,
             callee_end: 0,
             word_start: 0,
+            closer: scan::FENCE,
+            bracketed: false,
         }
     }
 
@@ -136,6 +149,42 @@ impl Block {
     pub(crate) fn open<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) -> bool {
         *self = Block::new();
         self.open_slot(frame, span, sink)
+    }
+
+    /// A block opens with the opener at `span`, closed by `closer` (see
+    /// [`Block::open`]).
+    pub(crate) fn open_closed_by<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        closer: &'static [u8],
+        sink: &mut S,
+    ) -> bool {
+        let opened = self.open(frame, span, sink);
+        self.closer = closer;
+        opened
+    }
+
+    /// A bare list of calls opens with its `[` at `span` (reported by the caller); `rest`,
+    /// the bytes after it up to its first call's `(`, are read as the block's, from stream
+    /// offset `span.end`. Returns `false` when a limit refuses the call (it has then ended
+    /// as invalid, and `rest` is the caller's to release).
+    pub(crate) fn open_list<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        rest: &[u8],
+        sink: &mut S,
+    ) -> bool {
+        if !self.open(frame, span, sink) {
+            return false;
+        }
+        self.closer = &[];
+        self.bracketed = true;
+        self.list = 1;
+        let end = self.scan(frame, rest, 0, span.end, sink);
+        debug_assert_eq!(end, BlockEnd::More, "a callee and blanks only");
+        true
     }
 
     /// Numbers the call of a slot opening at `span` and starts its budget at `span.end`;
@@ -253,7 +302,7 @@ impl Block {
                 sink.markup(
                     Span::new(end - n, end),
                     Markup::Envelope,
-                    &b"``"[..n as usize],
+                    &self.closer[..n as usize],
                 );
             }
             Stage::Value => {
@@ -272,6 +321,8 @@ impl Block {
     pub(crate) fn end<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
         if core::mem::take(&mut self.slot) {
             frame.cut_off(Span::at(end), sink);
+        } else if self.bracketed {
+            sink.diagnostic(Span::at(end), Diagnostic::UnclosedList);
         } else {
             sink.diagnostic(Span::at(end), Diagnostic::MissingCloser);
         }

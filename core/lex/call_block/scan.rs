@@ -7,19 +7,19 @@ use crate::lex::cursor::Cursor;
 use crate::lex::python::{PyValue, Step};
 use crate::{Diagnostic, Markup, Role, Sink, Span, ValueKind};
 
-/// The closing fence of a block.
-const FENCE: &[u8] = b"```";
+/// The closing fence of a block, unless its family names another closer.
+pub(super) const FENCE: &[u8] = b"```";
 
 /// What a stage step gives: the next chunk offset, or where the block's scan stops.
 type Next = Result<usize, BlockEnd>;
 
 /// `b` may start a Python name.
-fn ident_start(b: u8) -> bool {
+pub(crate) fn ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
 
 /// Names may hold `-`, which Python does not allow but tool names do.
-fn ident_byte(b: u8) -> bool {
+pub(crate) fn ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b >= 0x80
 }
 
@@ -102,8 +102,10 @@ impl Block {
     /// lists, the closing fence, or a statement's start.
     #[inline(always)]
     fn stmt<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize) -> Next {
+        let closer = self.closer.first() == Some(&b);
         let between = is_space(b)
-            || matches!(b, b';' | b'#' | b'`')
+            || matches!(b, b';' | b'#')
+            || closer
             || (self.list > 0 && b == b']')
             || (self.print > 0 && b == b')')
             || ((self.list > 0 || self.print > 0) && b == b',');
@@ -120,15 +122,23 @@ impl Block {
         match b {
             _ if is_space(b) || b == b';' => {}
             b'#' => self.stage = Stage::StmtComment,
-            b'[' => self.list = self.list.saturating_add(1),
-            b']' if self.list > 0 => self.list -= 1,
-            b')' if self.print > 0 => self.print -= 1,
-            b',' if self.list > 0 || self.print > 0 => {}
-            b'`' => {
+            _ if closer => {
                 cx.emit(i);
                 self.stage = Stage::Fence(1);
                 cx.run = i + 1;
+                if self.closer.len() == 1 {
+                    return self.fence(cx, b, i, 0);
+                }
             }
+            b'[' => self.list = self.list.saturating_add(1),
+            b']' if self.list > 0 => {
+                self.list -= 1;
+                if self.bracketed && self.list == 0 {
+                    return self.list_close(cx, i);
+                }
+            }
+            b')' if self.print > 0 => self.print -= 1,
+            b',' if self.list > 0 || self.print > 0 => {}
             _ if ident_start(b) => {
                 cx.flush(i);
                 self.word.clear();
@@ -253,29 +263,48 @@ impl Block {
         Ok(i + 1)
     }
 
-    /// The `n` backticks so far at the statement level: three close the block.
+    /// The `n` bytes of the closer so far at the statement level: the whole closer closes
+    /// the block.
     #[inline(always)]
     fn fence<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, b: u8, i: usize, n: u8) -> Next {
-        if b != b'`' {
-            return self.not_a_call_at(cx, i, &FENCE[..usize::from(n)]);
+        let closer = self.closer;
+        let n = usize::from(n);
+        if closer.get(n) != Some(&b) {
+            return self.not_a_call_at(cx, i, &closer[..n]);
         }
         let i = i + 1;
-        if n < 2 {
-            self.stage = Stage::Fence(n + 1);
+        if n + 1 < closer.len() {
+            // A closer is at most a delimiter's length, so its count fits.
+            self.stage = Stage::Fence((n + 1) as u8);
             cx.run = i;
             return Ok(i);
         }
-        let span = Span::new(cx.at(i) - 3, cx.at(i));
+        let span = Span::new(cx.at(i) - closer.len() as u64, cx.at(i));
         if self.slot {
             // The block closed before its first call: it holds none.
             self.slot = false;
             cx.frame.invalid(span, Diagnostic::NotACall, cx.sink);
-            cx.frame.release(span, FENCE, cx.sink);
+            cx.frame.release(span, closer, cx.sink);
         } else {
             cx.sink
-                .markup(span, Markup::Delimiter(Role::CallClose), FENCE);
+                .markup(span, Markup::Delimiter(Role::CallClose), closer);
         }
         Err(BlockEnd::Closed(i))
+    }
+
+    /// The `]` at `i` closes a bare list's block.
+    #[inline(always)]
+    fn list_close<S: Sink>(&mut self, cx: &mut Cursor<'_, S>, i: usize) -> Next {
+        cx.emit(i);
+        let span = cx.span(i, i + 1);
+        if core::mem::take(&mut self.slot) {
+            cx.frame.invalid(span, Diagnostic::NotACall, cx.sink);
+            cx.frame.release(span, b"]", cx.sink);
+        } else {
+            cx.sink
+                .markup(span, Markup::Delimiter(Role::CallClose), b"]");
+        }
+        Err(BlockEnd::Closed(i + 1))
     }
 
     /// Inside a call: blanks, a comment, then a key or `)`.
