@@ -81,6 +81,12 @@ pub enum Dialect {
     /// with the tag pair renamed, `<longcat_think>` reasoning (also `<think>`), `</longcat_s>`
     /// ending the turn: Meituan LongCat-Flash (Chat, Thinking).
     Longcat,
+    /// `[TOOL_CALLS]` + a JSON array `[{"name": …, "arguments": {…}}, …]` that its `]` ends
+    /// (pre-v11 tokenizers: Mistral 7B v0.3, Nemo, Small 3.0 / 3.1), or one
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` per call, `[CALL_ID]ID` before `[ARGS]` in Mistral Small
+    /// 3.2 (v11+ tokenizers: Devstral, Magistral 2509, Ministral 3, Mistral Large 3); no
+    /// closer, `[THINK]` reasoning, `</s>` ending the turn: Mistral AI.
+    Mistral,
 }
 
 impl Dialect {
@@ -103,6 +109,7 @@ impl Dialect {
         Dialect::Longcat,
         Dialect::Granite,
         Dialect::Internlm,
+        Dialect::Mistral,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -125,6 +132,7 @@ impl Dialect {
             Dialect::Glm => "glm",
             Dialect::SeedOss => "seed-oss",
             Dialect::Longcat => "longcat",
+            Dialect::Mistral => "mistral",
         }
     }
 
@@ -155,6 +163,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
+            Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
         }
     }
 
@@ -163,7 +172,9 @@ impl Dialect {
     /// model's vocabulary, which never reaches content or reasoning as text (docs/dialects.md
     /// rule 12), not even with the bytes of a broken call given back: in a dialect with
     /// [`special_tokens`](Dialect::special_tokens), one spelled `<|…|>` or `<｜…｜>`
-    /// (Kimi's `<|tool_call_begin|>`, DeepSeek's `<｜tool▁sep｜>`, Harmony's `<|call|>`).
+    /// (Kimi's `<|tool_call_begin|>`, DeepSeek's `<｜tool▁sep｜>`, Harmony's `<|call|>`), or
+    /// `[NAME]` / `[/NAME]` with NAME in capitals, digits and `_` (Mistral's control tokens
+    /// `[TOOL_CALLS]`, `[ARGS]`, `[/THINK]`).
     /// Tags of other shapes are text the tokenizer splits: `<think>`, DeepSeek's DSML
     /// markup (`<｜DSML｜invoke`, `</｜DSML｜parameter>`), Hermes's `<tool_call>`.
     pub fn is_special_token(self, delimiter: &[u8]) -> bool {
@@ -182,8 +193,21 @@ impl Dialect {
                     && !inner.windows(pipe.len()).any(|w| w == pipe)
             })
         };
+        // Mistral's control tokens: `[NAME]` or `[/NAME]`, NAME in capitals, digits and `_`.
+        let bracket = delimiter
+            .strip_prefix(b"[")
+            .and_then(|d| d.strip_suffix(b"]"))
+            .map(|d| d.strip_prefix(b"/").unwrap_or(d))
+            .is_some_and(|name| {
+                !name.is_empty()
+                    && name
+                        .iter()
+                        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            });
         self.special_tokens()
-            && (token(inner(b"|", b"|"), b"|") || token(inner(FULLWIDTH, FULLWIDTH), FULLWIDTH))
+            && (token(inner(b"|", b"|"), b"|")
+                || token(inner(FULLWIDTH, FULLWIDTH), FULLWIDTH)
+                || bracket)
     }
 }
 
@@ -222,6 +246,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Longcat => tables::longcat::MODES,
+            Dialect::Mistral => tables::mistral::MODES,
         }
     }
 
@@ -246,6 +271,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
+            Dialect::Mistral => tables::mistral::SOURCE,
         }
     }
 

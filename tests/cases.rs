@@ -374,6 +374,7 @@ case_files! {
     harmony => "harmony.md",
     jamba => "jamba.md",
     minimax => "minimax.md",
+    mistral => "mistral.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",
     special_tokens => "special_tokens.md",

@@ -52,6 +52,14 @@ pub struct Knobs {
     /// `value_closers`: `[bytes, role]` pairs, in table order, that a generic `</` in a
     /// value may begin. Default: none (the value mode lists whole closers).
     pub value_closers: Vec<(Vec<u8>, &'static str)>,
+    /// `name_header`: a call opener may be followed by the tool's name and an `args_open`
+    /// delimiter instead of a JSON object (Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`), with the
+    /// model's call id after an `id_open` delimiter between them; the arguments' JSON ends
+    /// the call (the JSON-bodies family). Default: `false`.
+    pub name_header: bool,
+    /// `no_closer`: no closer follows a call's JSON object (or, with `list`, the array's
+    /// `]`): the JSON ends the call (Mistral). Default: `false`.
+    pub no_closer: bool,
 }
 
 /// `[knobs]` as TOML gives it.
@@ -71,6 +79,10 @@ pub(crate) struct RawKnobs {
     fence_keyword: Option<String>,
     #[serde(default)]
     value_closers: Vec<(String, String)>,
+    #[serde(default)]
+    name_header: bool,
+    #[serde(default)]
+    no_closer: bool,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -139,6 +151,8 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         header,
         fence_keyword,
         value_closers,
+        name_header: raw.name_header,
+        no_closer: raw.no_closer,
     })
 }
 
@@ -161,7 +175,8 @@ mod tests {
         let text =
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
-                    value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n";
+                    value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
+                    name_header = true\nno_closer = true\n";
         assert_eq!(
             knobs(text),
             Ok(Knobs {
@@ -176,6 +191,8 @@ mod tests {
                     (b"</p>".to_vec(), "param_close"),
                     (b"</i>".to_vec(), "call_close")
                 ],
+                name_header: true,
+                no_closer: true,
             })
         );
     }

@@ -59,7 +59,7 @@ impl JsonTag {
         sink: &mut S,
     ) {
         let open = self.leave_list(span, sink);
-        if !(open && self.modes.list_end) {
+        if !(open && self.modes.list_end) && !self.modes.no_closer {
             sink.diagnostic(span, Diagnostic::MissingCloser);
         }
         self.complete(frame, span, sink);

@@ -8,6 +8,7 @@
 //! §granite, §internlm.
 
 mod family;
+mod header;
 mod list;
 mod name;
 
@@ -37,6 +38,12 @@ pub(crate) struct Modes {
     pub(crate) list: bool,
     /// The array's `]` ends the block: no closer follows (the `list_end` knob).
     pub(crate) list_end: bool,
+    /// A call opener may be followed by a name header (`NAME[CALL_ID]ID[ARGS]`) before the
+    /// arguments' JSON, which ends the call (the `name_header` knob).
+    pub(crate) name_header: bool,
+    /// No closer follows a call: its JSON object (in an array, the array's `]`) ends it
+    /// (the `no_closer` knob).
+    pub(crate) no_closer: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +72,10 @@ enum Envelope {
     Arguments,
     Skip,
     Next,
+    /// A name header's name, up to its `args_open` or `id_open` delimiter (`name_header`).
+    Header,
+    /// A name header's call id, after `id_open`, up to `args_open`.
+    Id,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,6 +121,8 @@ struct Call {
     /// An empty element of the block's array (`[]`, or `]` after a comma): the call was
     /// withdrawn before it started, and the block's end ends nothing.
     withdrawn: bool,
+    /// The call began with a name header: its arguments' JSON ends its body.
+    headed: bool,
 }
 
 impl Call {
@@ -129,6 +142,7 @@ impl Call {
             budget: Budget::EMPTY,
             fence: 0,
             withdrawn: false,
+            headed: false,
         }
     }
 }
@@ -207,6 +221,7 @@ impl JsonTag {
                 Envelope::Skip => self.skip(&mut c, i),
                 Envelope::KeyString | Envelope::Name => self.string_byte(&mut c, i),
                 Envelope::Fence => self.fence_byte(&mut c, i),
+                Envelope::Header | Envelope::Id => self.header_byte(&mut c, i),
                 Envelope::Open
                 | Envelope::Key
                 | Envelope::Colon
@@ -227,7 +242,8 @@ impl JsonTag {
     #[inline(always)]
     fn malformed<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
         c.emit(i);
-        if c.chunk[i] == b'<' {
+        // `<` in every dialect of the family; also `[` in Mistral's (its control tokens).
+        if self.modes.body.starts[usize::from(c.chunk[i])] {
             self.phase = Phase::BodyMarkup;
         } else {
             let span = c.span(i, i + 1);
@@ -276,6 +292,7 @@ impl JsonTag {
         }
         match step {
             Step::More => {}
+            Step::Done(_) if call.headed => return self.headed_done(c, end),
             Step::Done(_) => call.envelope = Envelope::Next,
             Step::Error(_) => return self.malformed(c, end),
         }
@@ -425,6 +442,10 @@ impl JsonTag {
                 return Flow::Stop(i + 1);
             }
             (Envelope::Value, _) => return self.value_start(c, i),
+            // Mistral v11+: `[TOOL_CALLS]NAME[ARGS]{…}`, a name where the JSON would begin.
+            (Envelope::Open, _) if self.modes.name_header && call.fence == 0 => {
+                return self.header_start(c, i)
+            }
             _ => return self.malformed(c, i),
         }
         Flow::Go(i + 1)
@@ -462,6 +483,8 @@ impl JsonTag {
                 call.has_args = true;
                 return Flow::Go(i);
             }
+            // A header's arguments are its whole body: nothing else to skip to.
+            (false, Key::Arguments, _) if call.headed => return self.malformed(c, i),
             (false, Key::Arguments, _) => Diagnostic::ArgumentsNotObject,
             (false, Key::Other, _) => Diagnostic::IgnoredKey,
         };
@@ -512,6 +535,11 @@ impl JsonTag {
             self.invalid(frame, span, Diagnostic::MissingName, sink);
             return;
         }
+        if self.modes.no_closer && !self.in_list {
+            // Nothing closes the call but its JSON (Mistral).
+            self.complete(frame, Span::at(span.end), sink);
+            return;
+        }
         self.phase = Phase::Tail;
     }
 
@@ -559,6 +587,12 @@ impl JsonTag {
                 self.open_call(frame, span, sink);
                 return i;
             }
+            if self.modes.no_closer {
+                // No closer to look for: the call ends here (in an array left open, with
+                // `unclosed_list`), and the byte is the text's.
+                self.end_without_closer(frame, Span::at(at(i)), sink);
+                return i;
+            }
         }
         match frame.anchored(self.modes.tail, chunk, i) {
             Anchored::Pending => chunk.len(),
@@ -598,7 +632,8 @@ impl JsonTag {
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
                 let start = at(candidate) - frame.delimiters.hold.len() as u64;
-                let diagnostic = if self.call.envelope == Envelope::Name {
+                let header = matches!(self.call.envelope, Envelope::Header | Envelope::Id);
+                let diagnostic = if self.call.envelope == Envelope::Name || header {
                     Diagnostic::InvalidName
                 } else {
                     Diagnostic::MalformedCall
@@ -609,7 +644,11 @@ impl JsonTag {
             }
         };
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+        let in_header = matches!(self.call.envelope, Envelope::Header | Envelope::Id);
         match delimiter.role {
+            Role::ArgsOpen | Role::IdOpen if in_header => {
+                self.header_end(frame, delimiter, span, sink);
+            }
             Role::Stop => {
                 self.truncate(frame, span, sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
