@@ -213,6 +213,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Longcat,
     Dialect::Granite,
     Dialect::Internlm,
+    Dialect::Mistral,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

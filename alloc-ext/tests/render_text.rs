@@ -95,6 +95,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Jamba, "</tool_response>"),
         delimiter(Dialect::Granite, "<|end_of_text|>"),
         token(Dialect::Internlm, "<|im_end|>"),
+        token(Dialect::Mistral, "[/TOOL_RESULTS]"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -248,6 +249,11 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             Dialect::Internlm,
             "<|im_start|>",
             Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Mistral,
+            "[/INST][INST]",
+            Reason::TemplateToken("[INST]"),
         ),
         (
             Dialect::Longcat,

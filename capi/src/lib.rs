@@ -91,9 +91,11 @@ pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 14;
 pub const INBAND_DIALECT_GRANITE: inband_dialect_t = 15;
 /// `internlm`: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` (InternLM).
 pub const INBAND_DIALECT_INTERNLM: inband_dialect_t = 16;
+/// `mistral`: `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (Mistral AI).
+pub const INBAND_DIALECT_MISTRAL: inband_dialect_t = 17;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 17] = [
+static DIALECT_NAMES: [&CStr; 18] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -111,6 +113,7 @@ static DIALECT_NAMES: [&CStr; 17] = [
     c"longcat",
     c"granite",
     c"internlm",
+    c"mistral",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -281,15 +284,16 @@ mod tests {
             (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
             (INBAND_DIALECT_GRANITE, Dialect::Granite),
             (INBAND_DIALECT_INTERNLM, Dialect::Internlm),
+            (INBAND_DIALECT_MISTRAL, Dialect::Mistral),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(17).is_null());
+        assert!(inband_dialect_name(18).is_null());
         assert_eq!(
-            dialect_of(17).unwrap_err().status,
+            dialect_of(18).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "17 is past the list"
+            "18 is past the list"
         );
     }
 }

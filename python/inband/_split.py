@@ -25,6 +25,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "jamba": (("<think>",), ("</think>",)),
     "granite": (("<think>",), ("</think>",)),
     "internlm": (("<think>",), ("</think>",)),
+    "mistral": (("[THINK]", "<think>"), ("[/THINK]", "</think>")),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

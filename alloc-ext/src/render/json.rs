@@ -117,6 +117,20 @@ pub(crate) static INTERNLM: JsonCalls = JsonCalls {
     },
 };
 
+/// Mistral, the v11+ form its current models write: `[TOOL_CALLS]NAME[ARGS]{…}` per call,
+/// back to back, no closer (docs/dialects.md §mistral).
+pub(crate) static MISTRAL: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "",
+    list: false,
+    shape: Shape::Header {
+        open: "[TOOL_CALLS]",
+        header: Header::Name,
+        separator: "[ARGS]",
+        close: "",
+    },
+};
+
 /// Kimi K2 (docs/seed.md §2.3 a–b, docs/dialects.md §kimi).
 pub(crate) static KIMI: JsonCalls = JsonCalls {
     section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),

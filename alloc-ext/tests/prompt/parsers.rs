@@ -63,6 +63,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("granite", "granite"),
     ("internlm", "internlm"),
     ("internlm2", "internlm"),
+    ("mistral", "mistral"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -105,7 +106,6 @@ const UNCOVERED: &[&str] = &[
     "minimax",
     "minimax_m3",
     "minimax-m3",
-    "mistral",
     "muse",
     "muse_glimmer",
     "musespark1x",

@@ -119,9 +119,18 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("internlm/internlm2_5-7b-chat", "internlm"),
         ("internlm/internlm3-8b-instruct", "internlm"),
         ("internlm2-chat-20b", "internlm"),
+        // Mistral AI, both tokenizer generations.
+        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral"),
+        ("mistralai/Mistral-7B-Instruct-v0.3", "mistral"),
+        ("mistralai/Mistral-Nemo-Instruct-2407", "mistral"),
+        ("mistralai/Magistral-Small-2509", "mistral"),
+        ("mistralai/Devstral-Small-2507", "mistral"),
+        ("mistralai/Ministral-3-8B-Instruct-2512", "mistral"),
+        ("mistralai/Mixtral-8x22B-Instruct-v0.1", "mistral"),
+        ("codestral-latest", "mistral"),
+        ("mistral-large-latest", "mistral"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
-        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
     ]);
 }
 
@@ -164,7 +173,7 @@ fn server_parser_names_select_their_dialects() {
         ("internlm", Some("internlm")),
         ("minimax", None),
         ("kimi_k3", None),
-        ("mistral", None),
+        ("mistral", Some("mistral")),
         ("llama3_json", None),
         ("pythonic", None),
         ("granite", Some("granite")),
@@ -196,8 +205,8 @@ fn callers_with_their_own_fallback_see_unknown_models() {
     assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
     assert_eq!(agent(Some("unclassified-model-id")), "glm");
     assert_eq!(agent(None), "glm");
-    assert_eq!(select::known_model("mistral-large"), None);
-    assert_eq!(select::for_model("mistral-large"), select::FALLBACK);
+    assert_eq!(select::known_model("mistral-large"), Some(Dialect::Mistral));
+    assert_eq!(select::known_model("unclassified-model-id"), None);
 }
 
 /// Kimi K3's new markers are not the kimi dialect's (docs/dialects.md §families: fit "none"), as

@@ -28,6 +28,7 @@ fn one_call_per_dialect() {
         (Dialect::Jamba, "<tool_calls>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]</tool_calls>"),
         (Dialect::Granite, "<|tool_call|>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]"),
         (Dialect::Internlm, "<|action_start|><|plugin|>\n{\"name\":\"read\",\"parameters\":{\"path\":\"a & <b>.rs\",\"n\":2}}<|action_end|>"),
+        (Dialect::Mistral, "[TOOL_CALLS]read[ARGS]{\"path\":\"a & <b>.rs\",\"n\":2}"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
@@ -139,6 +140,7 @@ fn results_per_dialect() {
         (Dialect::Jamba, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
         (Dialect::Granite, "<|start_of_role|>tool_response<|end_of_role|>{\"a\":[1,\"x\"]}<|end_of_text|>\n<|start_of_role|>tool_response<|end_of_role|>no such file<|end_of_text|>"),
         (Dialect::Internlm, "<|im_start|>environment name=<|plugin|>\n{\"a\":[1,\"x\"]}<|im_end|>\n<|im_start|>environment name=<|plugin|>\nno such file<|im_end|>"),
+        (Dialect::Mistral, "[TOOL_RESULTS]{\"a\":[1,\"x\"]}[/TOOL_RESULTS][TOOL_RESULTS]no such file[/TOOL_RESULTS]"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {
