@@ -65,6 +65,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/internlm-search-and-read.txt", "internlm"),
     ("transcripts/internlm-think-and-write.txt", "internlm"),
     ("transcripts/internlm-weather.txt", "internlm"),
+    ("transcripts/mistral-magistral-read-and-write.txt", "mistral"),
+    ("transcripts/mistral-nemo-weather-two-cities.txt", "mistral"),
+    ("transcripts/mistral-small-search-with-id.txt", "mistral"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,11 +1,14 @@
-//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`):
+//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
+//! `mistral`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
 //! such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element a call, and with
-//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`). Formats:
+//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`); with
+//! `name_header` a call may be `OPEN NAME[ARGS]{…}` instead (Mistral, `header.rs`), and with
+//! `no_closer` a call's JSON ends it. Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm.
+//! §granite, §internlm, §mistral.
 
 mod family;
 mod header;
