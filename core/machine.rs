@@ -39,6 +39,7 @@ macro_rules! json_tag_modes {
             list_end: $list_end,
             name_header: false,
             no_closer: false,
+            id_key: false,
         };
     };
     // Every field from the table's `[knobs]`; with `no_closer` nothing is looked for after
@@ -52,6 +53,7 @@ macro_rules! json_tag_modes {
             list_end: tables::$t::KNOBS.list_end,
             name_header: tables::$t::KNOBS.name_header,
             no_closer: tables::$t::KNOBS.no_closer,
+            id_key: tables::$t::KNOBS.id_key,
         };
     };
 }

@@ -70,6 +70,8 @@ pub(crate) struct Knobs {
     pub(crate) name_header: bool,
     /// No closer follows a call's JSON object (or its block's array): the JSON ends it.
     pub(crate) no_closer: bool,
+    /// A call object's `id` key is the model's call id: skipped without a diagnostic.
+    pub(crate) id_key: bool,
 }
 
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));

@@ -440,6 +440,11 @@ typedef struct inband_callbacks_t {
 #define INBAND_DIALECT_INTERNLM 16
 
 /**
+ * `mistral`: `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (Mistral AI).
+ */
+#define INBAND_DIALECT_MISTRAL 17
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -60,6 +60,9 @@ pub struct Knobs {
     /// `no_closer`: no closer follows a call's JSON object (or, with `list`, the array's
     /// `]`): the JSON ends the call (Mistral). Default: `false`.
     pub no_closer: bool,
+    /// `id_key`: a call object's `id` key is the model's call id, a key of the format:
+    /// skipped without a diagnostic (Mistral's array form). Default: `false`.
+    pub id_key: bool,
 }
 
 /// `[knobs]` as TOML gives it.
@@ -83,6 +86,8 @@ pub(crate) struct RawKnobs {
     name_header: bool,
     #[serde(default)]
     no_closer: bool,
+    #[serde(default)]
+    id_key: bool,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -153,6 +158,7 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         value_closers,
         name_header: raw.name_header,
         no_closer: raw.no_closer,
+        id_key: raw.id_key,
     })
 }
 
@@ -176,7 +182,7 @@ mod tests {
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
-                    name_header = true\nno_closer = true\n";
+                    name_header = true\nno_closer = true\nid_key = true\n";
         assert_eq!(
             knobs(text),
             Ok(Knobs {
@@ -193,6 +199,7 @@ mod tests {
                 ],
                 name_header: true,
                 no_closer: true,
+                id_key: true,
             })
         );
     }

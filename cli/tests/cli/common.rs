@@ -65,7 +65,10 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/internlm-search-and-read.txt", "internlm"),
     ("transcripts/internlm-think-and-write.txt", "internlm"),
     ("transcripts/internlm-weather.txt", "internlm"),
-    ("transcripts/mistral-magistral-read-and-write.txt", "mistral"),
+    (
+        "transcripts/mistral-magistral-read-and-write.txt",
+        "mistral",
+    ),
     ("transcripts/mistral-nemo-weather-two-cities.txt", "mistral"),
     ("transcripts/mistral-small-search-with-id.txt", "mistral"),
 ];

@@ -58,8 +58,8 @@ impl JsonTag {
     }
 
     /// The header's name or id ended at `span` (where its delimiter, or the arguments,
-    /// begin): the name is reported and the call starts, or the id is reported (an empty id
-    /// is none: the call keeps a minted one). Says why the call is invalid instead.
+    /// begin): the call starts with its name, and its id when the header held one (an
+    /// empty id is none: the call keeps a minted one). Says why the call is invalid instead.
     fn header_part_done<S: Sink>(
         &mut self,
         frame: &mut Frame,
@@ -67,16 +67,35 @@ impl JsonTag {
         sink: &mut S,
     ) -> Option<Diagnostic> {
         let call = &mut self.call;
-        let part = Span::new(call.name_start, span.start);
         if call.envelope == Envelope::Header {
+            let part = Span::new(call.name_start, span.start);
             return self.name_done(frame, part, sink);
         }
-        if !call.name.is_empty() {
-            if core::str::from_utf8(&call.name).is_err() {
-                return Some(Diagnostic::InvalidName);
-            }
-            sink.tool_id(part, frame.call.index, &call.name);
+        let at = usize::from(call.id_at);
+        let (name, id) = call.name.split_at(at);
+        if core::str::from_utf8(id).is_err() {
+            return Some(Diagnostic::InvalidName);
         }
+        let start = call.name_start;
+        frame.name(Span::new(start, start + at as u64), name, sink);
+        if !id.is_empty() {
+            sink.tool_id(Span::new(call.id_start, span.start), frame.call.index, id);
+        }
+        None
+    }
+
+    /// `[CALL_ID]` at `span` ended the header's name: it is checked (rule 9) and kept
+    /// unreported, the id follows it in the name buffer.
+    fn id_next(&mut self, span: Span) -> Option<Diagnostic> {
+        let call = &mut self.call;
+        let name = &call.name[..];
+        if name.is_empty() || core::str::from_utf8(name).is_err() {
+            return Some(Diagnostic::InvalidName);
+        }
+        // Cannot truncate: the buffer holds at most MAX_NAME (128) bytes.
+        call.id_at = u8::try_from(name.len()).unwrap_or(u8::MAX);
+        call.id_start = span.end;
+        call.envelope = Envelope::Id;
         None
     }
 
@@ -96,22 +115,25 @@ impl JsonTag {
         sink: &mut S,
     ) {
         let in_name = self.call.envelope == Envelope::Header;
-        let failed = self.header_part_done(frame, span, sink);
-        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-        let failed = match (failed, delimiter.role) {
-            (Some(diagnostic), _) => Some(diagnostic),
-            (None, Role::IdOpen) if in_name => {
-                let call = &mut self.call;
-                call.envelope = Envelope::Id;
-                call.name.clear();
-                call.name_start = span.end;
-                None
+        let markup = |sink: &mut S| {
+            sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+        };
+        let failed = match delimiter.role {
+            Role::IdOpen if in_name => {
+                markup(sink);
+                self.id_next(span)
             }
             // A second `[CALL_ID]`: not a header this dialect writes.
-            (None, Role::IdOpen) => Some(Diagnostic::MalformedCall),
-            (None, _) => {
+            Role::IdOpen => {
+                markup(sink);
+                Some(Diagnostic::MalformedCall)
+            }
+            _ => {
+                // The call starts before its separator, as every header's does.
+                let failed = self.header_part_done(frame, span, sink);
+                markup(sink);
                 self.args_next();
-                None
+                failed
             }
         };
         match failed {

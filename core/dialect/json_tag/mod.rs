@@ -47,6 +47,9 @@ pub(crate) struct Modes {
     /// No closer follows a call: its JSON object (in an array, the array's `]`) ends it
     /// (the `no_closer` knob).
     pub(crate) no_closer: bool,
+    /// A call object's `id` key is the model's call id, skipped without a diagnostic: it
+    /// may follow `arguments`, after which no id can be reported (the `id_key` knob).
+    pub(crate) id_key: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +88,8 @@ enum Envelope {
 enum Key {
     Name,
     Arguments,
+    /// The model's call id (`id_key`).
+    Id,
     Other,
 }
 
@@ -126,6 +131,11 @@ struct Call {
     withdrawn: bool,
     /// The call began with a name header: its arguments' JSON ends its body.
     headed: bool,
+    /// In a header's id: where it begins in `name` (the name before it is not reported
+    /// yet, so that the call starts with its id: a client sees both at once), and its
+    /// stream offset.
+    id_at: u8,
+    id_start: u64,
 }
 
 impl Call {
@@ -146,6 +156,8 @@ impl Call {
             fence: 0,
             withdrawn: false,
             headed: false,
+            id_at: 0,
+            id_start: 0,
         }
     }
 }
@@ -358,6 +370,7 @@ impl JsonTag {
                 call.key_kind = match (&call.key[..], call.key_overflow) {
                     (b"name", false) => Key::Name,
                     (b"arguments" | b"parameters", false) => Key::Arguments,
+                    (b"id", false) if self.modes.id_key => Key::Id,
                     _ => Key::Other,
                 };
                 call.envelope = Envelope::Colon;
@@ -463,7 +476,7 @@ impl JsonTag {
         let duplicate = match call.key_kind {
             Key::Name => call.has_name,
             Key::Arguments => call.has_args,
-            Key::Other => false,
+            Key::Id | Key::Other => false,
         };
         let skipped = match (duplicate, call.key_kind, b) {
             (true, _, _) => Diagnostic::DuplicateKey,
@@ -490,6 +503,11 @@ impl JsonTag {
             (false, Key::Arguments, _) if call.headed => return self.malformed(c, i),
             (false, Key::Arguments, _) => Diagnostic::ArgumentsNotObject,
             (false, Key::Other, _) => Diagnostic::IgnoredKey,
+            (false, Key::Id, _) => {
+                // A key of the format, not reported: the call keeps a minted id.
+                call.envelope = Envelope::Skip;
+                return Flow::Go(i);
+            }
         };
         c.flush(i);
         c.sink.diagnostic(Span::at(c.at(i)), skipped);
