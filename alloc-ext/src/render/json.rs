@@ -47,6 +47,9 @@ pub(crate) enum Shape {
 pub(crate) enum Header {
     /// The name (DeepSeek V3.1).
     Name,
+    /// The name, which may hold no `[` or `{`: Mistral's scanner ends a header's name at
+    /// either (a control token, the arguments).
+    BareName,
     /// Kimi's call id `functions.NAME:IDX`.
     KimiId,
     /// Harmony's recipient `functions.NAME` and the content type.
@@ -125,7 +128,7 @@ pub(crate) static MISTRAL: JsonCalls = JsonCalls {
     list: false,
     shape: Shape::Header {
         open: "[TOOL_CALLS]",
-        header: Header::Name,
+        header: Header::BareName,
         separator: "[ARGS]",
         close: "",
     },
@@ -217,6 +220,12 @@ impl JsonCalls {
                 out.push_str(open);
                 match header {
                     Header::Name => out.push_str(&call.name),
+                    Header::BareName if call.name.contains(['[', '{']) => {
+                        return Err(RenderError::new(Reason::InvalidName(
+                            "without [ or {, which end a Mistral call's name",
+                        )));
+                    }
+                    Header::BareName => out.push_str(&call.name),
                     Header::KimiId => out.push_str(&kimi_id(&call.id, &call.name, index)),
                     Header::Recipient => {
                         out.push_str(&recipient(&call.name));

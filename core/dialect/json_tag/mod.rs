@@ -16,7 +16,6 @@ mod list;
 mod name;
 
 use arrayvec::ArrayVec;
-use name::decode_name;
 
 use crate::automaton::{Dfa, START};
 use crate::engine::budget::Budget;
@@ -513,41 +512,6 @@ impl JsonTag {
         c.sink.diagnostic(Span::at(c.at(i)), skipped);
         call.envelope = Envelope::Skip;
         Flow::Go(i)
-    }
-
-    /// The name string closed; reports it, or says why the call is invalid.
-    fn name_done<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        sink: &mut S,
-    ) -> Option<Diagnostic> {
-        let call = &mut self.call;
-        call.envelope = Envelope::Next;
-        call.has_name = true;
-        let decoded;
-        let name = if call.name.contains(&b'\\') {
-            let Some(name) = decode_name(&call.name) else {
-                return Some(Diagnostic::InvalidName);
-            };
-            decoded = name;
-            decoded.as_slice()
-        } else {
-            call.name.as_slice()
-        };
-        let name = name.trim_ascii();
-        if name.is_empty()
-            || (!name.is_ascii() && core::str::from_utf8(name).is_err())
-            || name.iter().any(|&b| {
-                b.is_ascii_whitespace()
-                    || b.is_ascii_control()
-                    || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
-            })
-        {
-            return Some(Diagnostic::InvalidName);
-        }
-        frame.name(span, name, sink);
-        None
     }
 
     /// The envelope's closing brace was read.
