@@ -213,6 +213,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Longcat,
     Dialect::Granite,
     Dialect::Internlm,
+    Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
 ];

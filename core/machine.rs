@@ -38,6 +38,23 @@ macro_rules! json_tag_modes {
             tail: &tables::$t::CALL_TAIL,
             list: $list,
             list_end: $list_end,
+            name_header: false,
+            no_closer: false,
+            id_key: false,
+        };
+    };
+    // Every field from the table's `[knobs]`; with `no_closer` nothing is looked for after
+    // a call, so a table may have no `call_tail` mode (the tail is then never scanned).
+    ($name:ident, $t:ident, knobs, tail: $tail:ident) => {
+        static $name: json_tag::Modes = json_tag::Modes {
+            text: text_modes!($t),
+            body: &tables::$t::CALL_BODY,
+            tail: &tables::$t::$tail,
+            list: tables::$t::KNOBS.list,
+            list_end: tables::$t::KNOBS.list_end,
+            name_header: tables::$t::KNOBS.name_header,
+            no_closer: tables::$t::KNOBS.no_closer,
+            id_key: tables::$t::KNOBS.id_key,
         };
     };
 }
@@ -58,6 +75,7 @@ json_tag_modes!(
 );
 json_tag_modes!(INTERNLM, internlm, false, false);
 json_tag_modes!(LONGCAT, longcat, false, false);
+json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -209,6 +227,7 @@ impl Machine {
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
+            Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
         }
@@ -298,6 +317,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Glm => &tables::glm::REASONING,
         Dialect::SeedOss => &tables::seed_oss::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
+        Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,

@@ -82,6 +82,12 @@ pub enum Dialect {
     /// with the tag pair renamed, `<longcat_think>` reasoning (also `<think>`), `</longcat_s>`
     /// ending the turn: Meituan LongCat-Flash (Chat, Thinking).
     Longcat,
+    /// `[TOOL_CALLS]` + a JSON array `[{"name": …, "arguments": {…}}, …]` that its `]` ends
+    /// (pre-v11 tokenizers: Mistral 7B v0.3, Nemo, Small 3.0 / 3.1), or one
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` per call, `[CALL_ID]ID` before `[ARGS]` in Mistral Small
+    /// 3.2 (v11+ tokenizers: Devstral, Magistral 2509, Ministral 3, Mistral Large 3); no
+    /// closer, `[THINK]` reasoning, `</s>` ending the turn: Mistral AI.
+    Mistral,
     /// A Python list of calls that begins the output, `[NAME(key="text", n=2), …]`, also in
     /// `<|python_start|>` … `<|python_end|>`, or one call a line in `<function_calls>` …
     /// `</function_calls>`; `<think>` reasoning: Llama 3.2 pythonic, Llama 4, Olmo 3.
@@ -111,6 +117,7 @@ impl Dialect {
         Dialect::Longcat,
         Dialect::Granite,
         Dialect::Internlm,
+        Dialect::Mistral,
         Dialect::Pythonic,
         Dialect::Lfm2,
     ];
@@ -135,6 +142,7 @@ impl Dialect {
             Dialect::Glm => "glm",
             Dialect::SeedOss => "seed-oss",
             Dialect::Longcat => "longcat",
+            Dialect::Mistral => "mistral",
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
         }
@@ -167,6 +175,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
+            Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
         }
@@ -186,6 +195,9 @@ impl Dialect {
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
+            Dialect::Mistral => tables::mistral::KNOBS.aliases,
+            Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
+            Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -202,7 +214,9 @@ impl Dialect {
     /// model's vocabulary, which never reaches content or reasoning as text (docs/dialects.md
     /// rule 12), not even with the bytes of a broken call given back: in a dialect with
     /// [`special_tokens`](Dialect::special_tokens), one spelled `<|…|>` or `<｜…｜>`
-    /// (Kimi's `<|tool_call_begin|>`, DeepSeek's `<｜tool▁sep｜>`, Harmony's `<|call|>`).
+    /// (Kimi's `<|tool_call_begin|>`, DeepSeek's `<｜tool▁sep｜>`, Harmony's `<|call|>`), or
+    /// `[NAME]` / `[/NAME]` with NAME in capitals, digits and `_` (Mistral's control tokens
+    /// `[TOOL_CALLS]`, `[ARGS]`, `[/THINK]`).
     /// Tags of other shapes are text the tokenizer splits: `<think>`, DeepSeek's DSML
     /// markup (`<｜DSML｜invoke`, `</｜DSML｜parameter>`), Hermes's `<tool_call>`.
     pub fn is_special_token(self, delimiter: &[u8]) -> bool {
@@ -221,8 +235,21 @@ impl Dialect {
                     && !inner.windows(pipe.len()).any(|w| w == pipe)
             })
         };
+        // Mistral's control tokens: `[NAME]` or `[/NAME]`, NAME in capitals, digits and `_`.
+        let bracket = delimiter
+            .strip_prefix(b"[")
+            .and_then(|d| d.strip_suffix(b"]"))
+            .map(|d| d.strip_prefix(b"/").unwrap_or(d))
+            .is_some_and(|name| {
+                !name.is_empty()
+                    && name
+                        .iter()
+                        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            });
         self.special_tokens()
-            && (token(inner(b"|", b"|"), b"|") || token(inner(FULLWIDTH, FULLWIDTH), FULLWIDTH))
+            && (token(inner(b"|", b"|"), b"|")
+                || token(inner(FULLWIDTH, FULLWIDTH), FULLWIDTH)
+                || bracket)
     }
 }
 
@@ -261,6 +288,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Longcat => tables::longcat::MODES,
+            Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
         }
@@ -287,6 +315,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
+            Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
         }

@@ -65,6 +65,13 @@ pub(crate) struct Knobs {
     /// The closers a generic `</` in a value may begin; empty when the value mode lists
     /// whole closers.
     pub(crate) value_closers: &'static [Delimiter],
+    /// A call opener may be followed by a name header ended by `args_open` (or `id_open`,
+    /// the model's id, then `args_open`) before the JSON arguments, which end the call.
+    pub(crate) name_header: bool,
+    /// No closer follows a call's JSON object (or its block's array): the JSON ends it.
+    pub(crate) no_closer: bool,
+    /// A call object's `id` key is the model's call id: skipped without a diagnostic.
+    pub(crate) id_key: bool,
     /// A Python list of calls that begins the output is a block of calls, ended by its `]`.
     pub(crate) python_list_at_start: bool,
     /// `(opener, closer)`: the closer of a literal call block each opener begins; empty

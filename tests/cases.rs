@@ -376,6 +376,7 @@ case_files! {
     harmony => "harmony.md",
     jamba => "jamba.md",
     minimax => "minimax.md",
+    mistral => "mistral.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

@@ -106,6 +106,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Gemma => &["<channel|>"],
         Dialect::SeedOss => &["</seed:think>"],
         Dialect::Longcat => &["</longcat_think>", "</think>"],
+        Dialect::Mistral => &["[/THINK]", "</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }
@@ -122,7 +123,9 @@ fn a_reasoning_closer_without_an_opener_names_the_option() {
             let input = format!("Let me think.{closer}\n\nIt is 4. {closer} again");
             let silent = completion(dialect, Options::default(), &input);
             assert_eq!(silent.reasoning, None, "{dialect}");
-            if matches!(dialect, Dialect::Deepseek | Dialect::Gemma) {
+            let stray = matches!(dialect, Dialect::Deepseek | Dialect::Gemma)
+                || (dialect == Dialect::Mistral && closer.starts_with('['));
+            if stray {
                 // Their closer in content is a stray token, removed.
                 assert_eq!(silent.content, input.replace(closer, ""), "{dialect}");
                 assert_eq!(
@@ -179,7 +182,9 @@ fn a_reasoning_closer_without_an_opener_names_the_option() {
 }
 
 /// The watch's fast path skips text without `<` (core/edges.rs): every reasoning closer of
-/// every watched dialect begins with `<`.
+/// every watched dialect begins with `<`, or is a stray token of its content mode, which
+/// never reaches the watch as text (mistral's `[/THINK]`; the watch reports it from its
+/// markup).
 #[test]
 fn every_watched_reasoning_closer_begins_with_a_bracket() {
     let mut closers = 0;
@@ -192,12 +197,17 @@ fn every_watched_reasoning_closer_begins_with_a_bracket() {
             .delimiters()
             .filter(|d| d.mode == "reasoning" && d.role == Role::ReasoningClose)
         {
-            assert_eq!(
-                delimiter.bytes.first(),
-                Some(&b'<'),
-                "{:?}",
-                delimiter.bytes
-            );
+            let stray = dialect.delimiters().any(|d| {
+                d.mode == "content" && d.role == Role::Stray && d.bytes == delimiter.bytes
+            });
+            if !stray {
+                assert_eq!(
+                    delimiter.bytes.first(),
+                    Some(&b'<'),
+                    "{:?}",
+                    delimiter.bytes
+                );
+            }
             closers += 1;
         }
     }

@@ -334,6 +334,30 @@ fn special_tokens_of_a_broken_call_are_not_given_back() {
         assert!(!Dialect::Deepseek.is_special_token(tag.as_bytes()), "{tag}");
     }
     assert!(Dialect::Harmony.is_special_token(b"<|call|>"));
+    // Mistral's control tokens are bracketed capitals.
+    for token in [
+        "[TOOL_CALLS]",
+        "[ARGS]",
+        "[CALL_ID]",
+        "[/THINK]",
+        "[TOOL_RESULTS]",
+    ] {
+        assert!(
+            Dialect::Mistral.is_special_token(token.as_bytes()),
+            "{token}"
+        );
+    }
+    for tag in [
+        "<think>",
+        "[]",
+        "[/]",
+        "[tool_calls]",
+        "[A B]",
+        "[TOOL_CALLS",
+    ] {
+        assert!(!Dialect::Mistral.is_special_token(tag.as_bytes()), "{tag}");
+    }
+    assert!(!Dialect::Hermes.is_special_token(b"[TOOL_CALLS]"));
 
     // Arguments that are a string, not an object: the diagnostic says what happened, not
     // that the string held JSON.

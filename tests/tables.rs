@@ -64,6 +64,7 @@ fn role(key: &str) -> Role {
         "param_close" => Role::ParamClose,
         "quote" => Role::Quote,
         "fence" => Role::Fence,
+        "id_open" => Role::IdOpen,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

@@ -115,6 +115,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Longcat,
     Dialect::Granite,
     Dialect::Internlm,
+    Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
 ];

@@ -38,6 +38,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
 /// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
+/// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 ///
@@ -103,6 +104,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Jamba
     } else if id.contains("internlm") {
         Dialect::Internlm
+    } else if is_mistral(&id) {
+        Dialect::Mistral
     } else if bare.starts_with("olmo-3") || bare.starts_with("olmo3") {
         Dialect::Pythonic
     } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
@@ -122,6 +125,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// The dialect that reads what a server's parser reads: a vLLM (0.33) or SGLang
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). Case and surrounding whitespace do not
+/// matter. `None` for parsers of formats no dialect reads (Llama 3 JSON, pythonic
+/// lists, MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
 /// matter. `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON,
 /// MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
 /// DeepSeek V4.1, …; docs/parsers.md lists each with its wire) and for names not in
@@ -209,11 +214,29 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("granite", Dialect::Granite),
     ("internlm", Dialect::Internlm),
     ("internlm2", Dialect::Internlm),
+    // `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (vLLM and
+    // SGLang `mistral`, both tokenizer generations).
+    ("mistral", Dialect::Mistral),
     ("pythonic", Dialect::Pythonic),
     ("llama4_pythonic", Dialect::Pythonic),
     ("olmo3", Dialect::Pythonic),
     ("lfm2", Dialect::Lfm2),
 ];
+
+/// Mistral AI's models: every family name of theirs that serves tool calls.
+fn is_mistral(id: &str) -> bool {
+    [
+        "mistral",
+        "mixtral",
+        "magistral",
+        "devstral",
+        "ministral",
+        "codestral",
+        "pixtral",
+    ]
+    .iter()
+    .any(|family| id.contains(family))
+}
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.
 fn at_word_start(id: &str, word: &str, next: &[u8]) -> bool {

@@ -95,6 +95,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Jamba, "</tool_response>"),
         delimiter(Dialect::Granite, "<|end_of_text|>"),
         token(Dialect::Internlm, "<|im_end|>"),
+        token(Dialect::Mistral, "[/TOOL_RESULTS]"),
         token(Dialect::Pythonic, "<|im_end|>"),
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
@@ -175,8 +176,29 @@ fn turns_with_text_at(text: &str, at: usize) -> Vec<Message> {
     all
 }
 
-/// Per dialect, a token of its chat template, and how a message holding it is refused.
-fn template_tokens() -> Vec<(Dialect, &'static str, Reason)> {
+/// A token of the chat template in any message is refused, naming the message's index.
+#[test]
+fn every_message_of_a_transcript_stays_in_its_turn() {
+    let cases = turn_tokens();
+    assert_eq!(cases.len(), Dialect::ALL.len());
+    for (dialect, token, reason) in &cases {
+        let renderer = Renderer::new(*dialect);
+        let text = format!("before {token} after");
+        let messages = |at: usize| turns_with_text_at(&text, at);
+        renderer.transcript(&messages(0)[1..]).unwrap();
+        for at in 0..4 {
+            let error = renderer.transcript(&messages(at)).unwrap_err();
+            assert_eq!(
+                refused(error),
+                (at, None, reason.clone()),
+                "{dialect} at {at}"
+            );
+        }
+    }
+}
+
+/// Per dialect, text that would leave a message's turn, and why it is refused.
+fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
     vec![
         (
             Dialect::Hermes,
@@ -251,6 +273,11 @@ fn template_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Reason::TemplateToken("<|im_start|>"),
         ),
         (
+            Dialect::Mistral,
+            "[/INST][INST]",
+            Reason::TemplateToken("[INST]"),
+        ),
+        (
             Dialect::Pythonic,
             "<|im_start|>",
             Reason::TemplateToken("<|im_start|>"),
@@ -266,27 +293,6 @@ fn template_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Reason::TemplateToken("</longcat_s>"),
         ),
     ]
-}
-
-/// A token of the chat template in any message is refused, naming the message's index.
-#[test]
-fn every_message_of_a_transcript_stays_in_its_turn() {
-    let cases = template_tokens();
-    assert_eq!(cases.len(), Dialect::ALL.len());
-    for (dialect, token, reason) in cases {
-        let renderer = Renderer::new(dialect);
-        let text = format!("before {token} after");
-        let messages = |at: usize| turns_with_text_at(&text, at);
-        renderer.transcript(&messages(0)[1..]).unwrap();
-        for at in 0..4 {
-            let error = renderer.transcript(&messages(at)).unwrap_err();
-            assert_eq!(
-                refused(error),
-                (at, None, reason.clone()),
-                "{dialect} at {at}"
-            );
-        }
-    }
 }
 
 /// Assistant content must read back through the dialect's own scanner as that content:

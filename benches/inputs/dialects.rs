@@ -136,6 +136,8 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]",
         ),
+        // The v11+ form: one `[TOOL_CALLS]` per call, no closer.
+        Dialect::Mistral => (format!("[TOOL_CALLS]{name}[ARGS]"), ""),
         Dialect::Internlm => (
             format!("<|action_start|><|plugin|>\n{{\"name\": \"{name}\", \"parameters\": "),
             "}<|action_end|>",

@@ -456,14 +456,19 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_INTERNLM 16
 
 /**
+ * `mistral`: `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (Mistral AI).
+ */
+#define INBAND_DIALECT_MISTRAL 17
+
+/**
  * `pythonic`: a Python list of calls at the output's start, `[NAME(k=v), …]` (Llama 4, Olmo 3).
  */
-#define INBAND_DIALECT_PYTHONIC 17
+#define INBAND_DIALECT_PYTHONIC 18
 
 /**
  * `lfm2`: `<|tool_call_start|>[NAME(k=v), …]<|tool_call_end|>` (Liquid LFM2).
  */
-#define INBAND_DIALECT_LFM2 18
+#define INBAND_DIALECT_LFM2 19
 
 /**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to

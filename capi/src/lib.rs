@@ -91,13 +91,15 @@ pub const INBAND_DIALECT_LONGCAT: inband_dialect_t = 14;
 pub const INBAND_DIALECT_GRANITE: inband_dialect_t = 15;
 /// `internlm`: `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` (InternLM).
 pub const INBAND_DIALECT_INTERNLM: inband_dialect_t = 16;
+/// `mistral`: `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (Mistral AI).
+pub const INBAND_DIALECT_MISTRAL: inband_dialect_t = 17;
 /// `pythonic`: a Python list of calls at the output's start, `[NAME(k=v), …]` (Llama 4, Olmo 3).
-pub const INBAND_DIALECT_PYTHONIC: inband_dialect_t = 17;
+pub const INBAND_DIALECT_PYTHONIC: inband_dialect_t = 18;
 /// `lfm2`: `<|tool_call_start|>[NAME(k=v), …]<|tool_call_end|>` (Liquid LFM2).
-pub const INBAND_DIALECT_LFM2: inband_dialect_t = 18;
+pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 19] = [
+static DIALECT_NAMES: [&CStr; 20] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -115,6 +117,7 @@ static DIALECT_NAMES: [&CStr; 19] = [
     c"longcat",
     c"granite",
     c"internlm",
+    c"mistral",
     c"pythonic",
     c"lfm2",
 ];
@@ -287,17 +290,18 @@ mod tests {
             (INBAND_DIALECT_LONGCAT, Dialect::Longcat),
             (INBAND_DIALECT_GRANITE, Dialect::Granite),
             (INBAND_DIALECT_INTERNLM, Dialect::Internlm),
+            (INBAND_DIALECT_MISTRAL, Dialect::Mistral),
             (INBAND_DIALECT_PYTHONIC, Dialect::Pythonic),
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(19).is_null());
+        assert!(inband_dialect_name(20).is_null());
         assert_eq!(
-            dialect_of(19).unwrap_err().status,
+            dialect_of(20).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "19 is past the list"
+            "20 is past the list"
         );
     }
 }

@@ -103,6 +103,9 @@ pub enum Role {
     /// A Markdown code fence (```` ``` ````, `~~~`) whose meaning depends on its line: in
     /// Gemini reasoning, it may close the block, open a nested code block or a call block.
     Fence,
+    /// Ends a call header's name and introduces the model's call id, which an
+    /// [`ArgsOpen`](Role::ArgsOpen) ends (Mistral Small 3.2 `[CALL_ID]`).
+    IdOpen,
 }
 
 impl Role {
@@ -129,6 +132,7 @@ impl Role {
             Role::ParamClose => "param_close",
             Role::Quote => "quote",
             Role::Fence => "fence",
+            Role::IdOpen => "id_open",
         }
     }
 }

@@ -25,6 +25,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "jamba": (("<think>",), ("</think>",)),
     "granite": (("<think>",), ("</think>",)),
     "internlm": (("<think>",), ("</think>",)),
+    "mistral": (("[THINK]", "<think>"), ("[/THINK]", "</think>")),
     "pythonic": (("<think>",), ("</think>",)),
     "lfm2": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),

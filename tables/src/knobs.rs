@@ -52,6 +52,17 @@ pub struct Knobs {
     /// `value_closers`: `[bytes, role]` pairs, in table order, that a generic `</` in a
     /// value may begin. Default: none (the value mode lists whole closers).
     pub value_closers: Vec<(Vec<u8>, &'static str)>,
+    /// `name_header`: a call opener may be followed by the tool's name and an `args_open`
+    /// delimiter instead of a JSON object (Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`), with the
+    /// model's call id after an `id_open` delimiter between them; the arguments' JSON ends
+    /// the call (the JSON-bodies family). Default: `false`.
+    pub name_header: bool,
+    /// `no_closer`: no closer follows a call's JSON object (or, with `list`, the array's
+    /// `]`): the JSON ends the call (Mistral). Default: `false`.
+    pub no_closer: bool,
+    /// `id_key`: a call object's `id` key is the model's call id, a key of the format:
+    /// skipped without a diagnostic (Mistral's array form). Default: `false`.
+    pub id_key: bool,
     /// `python_list_at_start`: a Python list of calls, `[NAME(k=v), …]`, that begins the
     /// output (whitespace only before it, or since a reasoning opener or closer) is a
     /// block of calls, ended by its `]` (the literals family: Llama 4 pythonic). Default:
@@ -80,6 +91,12 @@ pub(crate) struct RawKnobs {
     fence_keyword: Option<String>,
     #[serde(default)]
     value_closers: Vec<(String, String)>,
+    #[serde(default)]
+    name_header: bool,
+    #[serde(default)]
+    no_closer: bool,
+    #[serde(default)]
+    id_key: bool,
     #[serde(default)]
     python_list_at_start: bool,
     #[serde(default)]
@@ -159,6 +176,9 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         header,
         fence_keyword,
         value_closers,
+        name_header: raw.name_header,
+        no_closer: raw.no_closer,
+        id_key: raw.id_key,
         python_list_at_start: raw.python_list_at_start,
         block_closers,
     })
@@ -184,6 +204,7 @@ mod tests {
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
+                    name_header = true\nno_closer = true\nid_key = true\n\
                     python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
         assert_eq!(
             knobs(text),
@@ -199,6 +220,9 @@ mod tests {
                     (b"</p>".to_vec(), "param_close"),
                     (b"</i>".to_vec(), "call_close")
                 ],
+                name_header: true,
+                no_closer: true,
+                id_key: true,
                 python_list_at_start: true,
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
             })

@@ -162,6 +162,10 @@ pub const ROLES: &[RoleName] = &[
         key: "fence",
         variant: "Fence",
     },
+    RoleName {
+        key: "id_open",
+        variant: "IdOpen",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

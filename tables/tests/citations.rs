@@ -393,6 +393,7 @@ fn the_documents_offer_what_the_code_cites() {
         "jamba",
         "granite",
         "internlm",
+        "mistral",
         "pythonic",
         "lfm2",
         "longcat",

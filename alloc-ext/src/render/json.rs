@@ -47,6 +47,9 @@ pub(crate) enum Shape {
 pub(crate) enum Header {
     /// The name (DeepSeek V3.1).
     Name,
+    /// The name, which may hold no `[` or `{`: Mistral's scanner ends a header's name at
+    /// either (a control token, the arguments).
+    BareName,
     /// Kimi's call id `functions.NAME:IDX`.
     KimiId,
     /// Harmony's recipient `functions.NAME` and the content type.
@@ -114,6 +117,20 @@ pub(crate) static INTERNLM: JsonCalls = JsonCalls {
         open: "<|action_start|><|plugin|>\n",
         key: "parameters",
         close: "<|action_end|>",
+    },
+};
+
+/// Mistral, the v11+ form its current models write: `[TOOL_CALLS]NAME[ARGS]{…}` per call,
+/// back to back, no closer (docs/dialects.md §mistral).
+pub(crate) static MISTRAL: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "",
+    list: false,
+    shape: Shape::Header {
+        open: "[TOOL_CALLS]",
+        header: Header::BareName,
+        separator: "[ARGS]",
+        close: "",
     },
 };
 
@@ -203,6 +220,12 @@ impl JsonCalls {
                 out.push_str(open);
                 match header {
                     Header::Name => out.push_str(&call.name),
+                    Header::BareName if call.name.contains(['[', '{']) => {
+                        return Err(RenderError::new(Reason::InvalidName(
+                            "without [ or {, which end a Mistral call's name",
+                        )));
+                    }
+                    Header::BareName => out.push_str(&call.name),
                     Header::KimiId => out.push_str(&kimi_id(&call.id, &call.name, index)),
                     Header::Recipient => {
                         out.push_str(&recipient(&call.name));

@@ -67,7 +67,7 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::{ReasoningForm, THINK, THINKING};
+use self::reasoning::{ReasoningForm, MISTRAL_THINK, THINK, THINKING};
 use self::results::ResultForm;
 use self::transcript::{ChatMl, TemplateForm};
 
@@ -240,6 +240,15 @@ impl Style {
         template: TemplateForm::Gemma,
     };
 
+    /// Mistral: the v11+ calls `[TOOL_CALLS]NAME[ARGS]{…}` (what current models write; the
+    /// scanner reads the older array too), `[THINK]` reasoning, `[INST]` turns.
+    const MISTRAL: Style = Style {
+        calls: CallForm::Json(&json::MISTRAL),
+        results: ResultForm::Mistral,
+        reasoning: ReasoningForm::Delimited(&MISTRAL_THINK, false),
+        template: TemplateForm::Mistral,
+    };
+
     /// Gemini: a Python call in a `tool_code` fence, results in `tool_outputs` fences.
     const GEMINI: Style = Style {
         calls: CallForm::Literal(Literal::Gemini),
@@ -292,6 +301,7 @@ impl Style {
             Dialect::Minimax => Style::MINIMAX,
             Dialect::Gemma => Style::GEMMA,
             Dialect::Gemini => Style::GEMINI,
+            Dialect::Mistral => Style::MISTRAL,
             Dialect::Pythonic => Style::PYTHONIC,
             Dialect::Lfm2 => Style::LFM2,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):

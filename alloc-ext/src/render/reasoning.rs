@@ -63,6 +63,15 @@ pub(crate) static SEED_THINK: Tags = Tags {
     lines: false,
 };
 
+/// `[THINK]…[/THINK]` (Mistral's Magistral), whose scanner also ends reasoning at
+/// `</think>` (`mistral.toml`, mode `reasoning`); the text right between the tokens.
+pub(crate) static MISTRAL_THINK: Tags = Tags {
+    open: "[THINK]",
+    close: "[/THINK]",
+    closers: &["[/THINK]", "</think>"],
+    lines: false,
+};
+
 /// Harmony's tokens, each of which ends or breaks a message body.
 const HARMONY_TOKENS: &[&str] = &[
     "<|start|>",

@@ -32,6 +32,9 @@ pub(crate) enum ResultForm {
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
+    /// `[TOOL_RESULTS]TEXT[/TOOL_RESULTS]` per result, back to back (Mistral's v11+
+    /// templates, docs/dialects.md §mistral).
+    Mistral,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
@@ -78,6 +81,7 @@ impl ResultForm {
             ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Internlm => &["<|im_end|>"],
+            ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
@@ -189,6 +193,7 @@ impl ResultForm {
                 "<|end_of_text|>",
             ),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
+            ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),
             ResultForm::Environment => (true, "<|im_start|>environment\n", "<|im_end|>"),
             ResultForm::Lfm2 => (false, "<|tool_response_start|>", "<|tool_response_end|>"),

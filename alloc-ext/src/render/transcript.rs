@@ -57,6 +57,10 @@ pub(crate) enum TemplateForm {
     /// `<|start_of_role|>ROLE<|end_of_role|>BODY<|end_of_text|>` turns, one per line; each
     /// result a `tool_response` turn (Granite 3, docs/dialects.md §granite).
     Granite,
+    /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
+    /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
+    /// §mistral).
+    Mistral,
 }
 
 impl TemplateForm {
@@ -85,6 +89,25 @@ impl TemplateForm {
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
             TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
+            // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
+            TemplateForm::Mistral => &[
+                "<s>",
+                "</s>",
+                "[INST]",
+                "[/INST]",
+                "[SYSTEM_PROMPT]",
+                "[/SYSTEM_PROMPT]",
+                "[AVAILABLE_TOOLS]",
+                "[/AVAILABLE_TOOLS]",
+                "[TOOL_CALLS]",
+                "[ARGS]",
+                "[CALL_ID]",
+                "[TOOL_RESULTS]",
+                "[TOOL_CONTENT]",
+                "[/TOOL_RESULTS]",
+                "[THINK]",
+                "[/THINK]",
+            ],
         }
     }
 }
@@ -165,6 +188,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
+        TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
     }
     Ok(out)
 }
@@ -365,6 +389,30 @@ fn granite(
         out.push_str(&format!(
             "<|start_of_role|>{role}<|end_of_role|>{body}<|end_of_text|>"
         ));
+    }
+    Ok(())
+}
+
+/// Mistral turns: the BOS, the system prompt in its tokens, each user turn in `[INST]`, each
+/// assistant turn ended by `</s>`, results right after the turn that called them.
+fn mistral(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<s>");
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => {
+                out.push_str(&format!("[SYSTEM_PROMPT]{text}[/SYSTEM_PROMPT]"));
+            }
+            Turn::User(text) => out.push_str(&format!("[INST]{text}[/INST]")),
+            Turn::Assistant(turn) => {
+                out.push_str(&body(renderer, turn, "")?);
+                out.push_str("</s>");
+            }
+            Turn::Results(run) => out.push_str(&renderer.results(run)?),
+        }
     }
     Ok(())
 }

@@ -15,6 +15,7 @@
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
 //! | `<seed:think>` | `</seed:think>` | Seed-OSS |
 //! | `<longcat_think>` | `</longcat_think>` | LongCat |
+//! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -52,6 +53,7 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<scratchpad>", Some("</scratchpad>")),
     ("<seed:think>", Some("</seed:think>")),
     ("<longcat_think>", Some("</longcat_think>")),
+    ("[THINK]", Some("[/THINK]")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (
@@ -200,7 +202,7 @@ impl ReasoningHealer {
         };
         let rest = &self.buf[from..];
         let mut search = 0;
-        while let Some(found) = rest[search..].find(['<', '`']) {
+        while let Some(found) = rest[search..].find(['<', '`', '[']) {
             let i = search + found;
             let here = &rest[i..];
             if let Some((open, close)) = forms().find(|(open, _)| here.starts_with(open)) {

@@ -119,6 +119,16 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("internlm/internlm2_5-7b-chat", "internlm"),
         ("internlm/internlm3-8b-instruct", "internlm"),
         ("internlm2-chat-20b", "internlm"),
+        // Mistral AI, both tokenizer generations.
+        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral"),
+        ("mistralai/Mistral-7B-Instruct-v0.3", "mistral"),
+        ("mistralai/Mistral-Nemo-Instruct-2407", "mistral"),
+        ("mistralai/Magistral-Small-2509", "mistral"),
+        ("mistralai/Devstral-Small-2507", "mistral"),
+        ("mistralai/Ministral-3-8B-Instruct-2512", "mistral"),
+        ("mistralai/Mixtral-8x22B-Instruct-v0.1", "mistral"),
+        ("codestral-latest", "mistral"),
+        ("mistral-large-latest", "mistral"),
         // Olmo 3 (its `<function_calls>` lines) and LFM2.
         ("allenai/Olmo-3-7B-Instruct", "pythonic"),
         ("allenai/Olmo-3-32B-Think", "pythonic"),
@@ -128,7 +138,6 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("lfm2-350m", "lfm2"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
-        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "xml"),
     ]);
 }
 
@@ -173,7 +182,7 @@ fn server_parser_names_select_their_dialects() {
         ("lfm2", Some("lfm2")),
         ("minimax", None),
         ("kimi_k3", None),
-        ("mistral", None),
+        ("mistral", Some("mistral")),
         ("llama3_json", None),
         ("pythonic", Some("pythonic")),
         ("granite", Some("granite")),
@@ -205,8 +214,8 @@ fn callers_with_their_own_fallback_see_unknown_models() {
     assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
     assert_eq!(agent(Some("unclassified-model-id")), "glm");
     assert_eq!(agent(None), "glm");
-    assert_eq!(select::known_model("mistral-large"), None);
-    assert_eq!(select::for_model("mistral-large"), select::FALLBACK);
+    assert_eq!(select::known_model("mistral-large"), Some(Dialect::Mistral));
+    assert_eq!(select::known_model("unclassified-model-id"), None);
 }
 
 /// Kimi K3's new markers are not the kimi dialect's (docs/dialects.md §families: fit "none"), as

@@ -78,6 +78,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Longcat, "a </longcat_s> b", "</longcat_s>"),
         (Dialect::Granite, "a <|end_of_text|> b", "<|end_of_text|>"),
         (Dialect::Internlm, "a <|im_end|> b", "<|im_end|>"),
+        (Dialect::Mistral, "a [TOOL_CALLS] b", "[TOOL_CALLS]"),
         (Dialect::Pythonic, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Lfm2, "a <|im_end|> b", "<|im_end|>"),
         (

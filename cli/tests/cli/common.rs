@@ -65,6 +65,12 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/internlm-search-and-read.txt", "internlm"),
     ("transcripts/internlm-think-and-write.txt", "internlm"),
     ("transcripts/internlm-weather.txt", "internlm"),
+    (
+        "transcripts/mistral-magistral-read-and-write.txt",
+        "mistral",
+    ),
+    ("transcripts/mistral-nemo-weather-two-cities.txt", "mistral"),
+    ("transcripts/mistral-small-search-with-id.txt", "mistral"),
     ("transcripts/pythonic-llama4-weather.txt", "pythonic"),
     ("transcripts/pythonic-olmo3-think-and-read.txt", "pythonic"),
     ("transcripts/lfm2-forecast.txt", "lfm2"),

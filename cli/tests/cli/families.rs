@@ -1,3 +1,6 @@
+//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm and mistral families,
+//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
+//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, pythonic and
 //! lfm2 families, read whole: each gives exactly its content, reasoning and calls (their
 //! chunk invariance is in `scan.rs` and `openai.rs`, which read every bundled transcript).
@@ -126,6 +129,27 @@ fn internlm_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "internlm"), want, "{file}");
+    }
+}
+
+#[test]
+fn mistral_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "mistral-magistral-read-and-write.txt",
+            json!({"content": "Reading the file, then writing it.", "reasoning": "The user wants the notes file updated. I read it first, then write the new heading with a quoted title.", "tool_calls": [{"name": "read_file", "arguments": {"path": "notes/MISTRAL.md"}}, {"name": "write_file", "arguments": {"path": "notes/MISTRAL.md", "content": "# \"Magistral\" notes\n\nLe vent — [TOOL_CALLS] is a token"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "mistral-nemo-weather-two-cities.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Paris, France", "unit": "celsius"}}, {"name": "get_current_weather", "arguments": {"location": "Lyon, France", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "mistral-small-search-with-id.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search", "arguments": {"query": "Mistral Small 3.2 context length", "limit": 3}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "mistral"), want, "{file}");
     }
 }
 

@@ -59,7 +59,9 @@ impl JsonTag {
         sink: &mut S,
     ) {
         let open = self.leave_list(span, sink);
-        if !(open && self.modes.list_end) {
+        // No closer to miss without one (`no_closer`), or after an array that ends the block.
+        let closerless = self.modes.no_closer || (open && self.modes.list_end);
+        if !closerless {
             sink.diagnostic(span, Diagnostic::MissingCloser);
         }
         self.complete(frame, span, sink);

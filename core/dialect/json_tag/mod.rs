@@ -1,18 +1,21 @@
-//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`):
+//! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
+//! `mistral`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
 //! such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element a call, and with
-//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`). Formats:
+//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`); with
+//! `name_header` a call may be `OPEN NAME[ARGS]{…}` instead (Mistral, `header.rs`), and with
+//! `no_closer` a call's JSON ends it. Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm.
+//! §granite, §internlm, §mistral.
 
 mod family;
+mod header;
 mod list;
 mod name;
 
 use arrayvec::ArrayVec;
-use name::decode_name;
 
 use crate::automaton::{Dfa, START};
 use crate::engine::budget::Budget;
@@ -37,6 +40,15 @@ pub(crate) struct Modes {
     pub(crate) list: bool,
     /// The array's `]` ends the block: no closer follows (the `list_end` knob).
     pub(crate) list_end: bool,
+    /// A call opener may be followed by a name header (`NAME[CALL_ID]ID[ARGS]`) before the
+    /// arguments' JSON, which ends the call (the `name_header` knob).
+    pub(crate) name_header: bool,
+    /// No closer follows a call: its JSON object (in an array, the array's `]`) ends it
+    /// (the `no_closer` knob).
+    pub(crate) no_closer: bool,
+    /// A call object's `id` key is the model's call id, skipped without a diagnostic: it
+    /// may follow `arguments`, after which no id can be reported (the `id_key` knob).
+    pub(crate) id_key: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,12 +77,18 @@ enum Envelope {
     Arguments,
     Skip,
     Next,
+    /// A name header's name, up to its `args_open` or `id_open` delimiter (`name_header`).
+    Header,
+    /// A name header's call id, after `id_open`, up to `args_open`.
+    Id,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Key {
     Name,
     Arguments,
+    /// The model's call id (`id_key`).
+    Id,
     Other,
 }
 
@@ -110,6 +128,13 @@ struct Call {
     /// An empty element of the block's array (`[]`, or `]` after a comma): the call was
     /// withdrawn before it started, and the block's end ends nothing.
     withdrawn: bool,
+    /// The call began with a name header: its arguments' JSON ends its body.
+    headed: bool,
+    /// In a header's id: where it begins in `name` (the name before it is not reported
+    /// yet, so that the call starts with its id: a client sees both at once), and its
+    /// stream offset.
+    id_at: u8,
+    id_start: u64,
 }
 
 impl Call {
@@ -129,6 +154,9 @@ impl Call {
             budget: Budget::EMPTY,
             fence: 0,
             withdrawn: false,
+            headed: false,
+            id_at: 0,
+            id_start: 0,
         }
     }
 }
@@ -207,6 +235,7 @@ impl JsonTag {
                 Envelope::Skip => self.skip(&mut c, i),
                 Envelope::KeyString | Envelope::Name => self.string_byte(&mut c, i),
                 Envelope::Fence => self.fence_byte(&mut c, i),
+                Envelope::Header | Envelope::Id => self.header_byte(&mut c, i),
                 Envelope::Open
                 | Envelope::Key
                 | Envelope::Colon
@@ -227,7 +256,8 @@ impl JsonTag {
     #[inline(always)]
     fn malformed<S: Sink>(&mut self, c: &mut Cursor<'_, S>, i: usize) -> Flow {
         c.emit(i);
-        if c.chunk[i] == b'<' {
+        // `<` in every dialect of the family; also `[` in Mistral's (its control tokens).
+        if self.modes.body.starts[usize::from(c.chunk[i])] {
             self.phase = Phase::BodyMarkup;
         } else {
             let span = c.span(i, i + 1);
@@ -276,6 +306,7 @@ impl JsonTag {
         }
         match step {
             Step::More => {}
+            Step::Done(_) if call.headed => return self.headed_done(c, end),
             Step::Done(_) => call.envelope = Envelope::Next,
             Step::Error(_) => return self.malformed(c, end),
         }
@@ -338,6 +369,7 @@ impl JsonTag {
                 call.key_kind = match (&call.key[..], call.key_overflow) {
                     (b"name", false) => Key::Name,
                     (b"arguments" | b"parameters", false) => Key::Arguments,
+                    (b"id", false) if self.modes.id_key => Key::Id,
                     _ => Key::Other,
                 };
                 call.envelope = Envelope::Colon;
@@ -425,6 +457,10 @@ impl JsonTag {
                 return Flow::Stop(i + 1);
             }
             (Envelope::Value, _) => return self.value_start(c, i),
+            // Mistral v11+: `[TOOL_CALLS]NAME[ARGS]{…}`, a name where the JSON would begin.
+            (Envelope::Open, _) if self.modes.name_header && call.fence == 0 => {
+                return self.header_start(c, i)
+            }
             _ => return self.malformed(c, i),
         }
         Flow::Go(i + 1)
@@ -439,7 +475,7 @@ impl JsonTag {
         let duplicate = match call.key_kind {
             Key::Name => call.has_name,
             Key::Arguments => call.has_args,
-            Key::Other => false,
+            Key::Id | Key::Other => false,
         };
         let skipped = match (duplicate, call.key_kind, b) {
             (true, _, _) => Diagnostic::DuplicateKey,
@@ -462,8 +498,15 @@ impl JsonTag {
                 call.has_args = true;
                 return Flow::Go(i);
             }
+            // A header's arguments are its whole body: nothing else to skip to.
+            (false, Key::Arguments, _) if call.headed => return self.malformed(c, i),
             (false, Key::Arguments, _) => Diagnostic::ArgumentsNotObject,
             (false, Key::Other, _) => Diagnostic::IgnoredKey,
+            (false, Key::Id, _) => {
+                // A key of the format, not reported: the call keeps a minted id.
+                call.envelope = Envelope::Skip;
+                return Flow::Go(i);
+            }
         };
         c.flush(i);
         c.sink.diagnostic(Span::at(c.at(i)), skipped);
@@ -471,45 +514,15 @@ impl JsonTag {
         Flow::Go(i)
     }
 
-    /// The name string closed; reports it, or says why the call is invalid.
-    fn name_done<S: Sink>(
-        &mut self,
-        frame: &mut Frame,
-        span: Span,
-        sink: &mut S,
-    ) -> Option<Diagnostic> {
-        let call = &mut self.call;
-        call.envelope = Envelope::Next;
-        call.has_name = true;
-        let decoded;
-        let name = if call.name.contains(&b'\\') {
-            let Some(name) = decode_name(&call.name) else {
-                return Some(Diagnostic::InvalidName);
-            };
-            decoded = name;
-            decoded.as_slice()
-        } else {
-            call.name.as_slice()
-        };
-        let name = name.trim_ascii();
-        if name.is_empty()
-            || (!name.is_ascii() && core::str::from_utf8(name).is_err())
-            || name.iter().any(|&b| {
-                b.is_ascii_whitespace()
-                    || b.is_ascii_control()
-                    || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
-            })
-        {
-            return Some(Diagnostic::InvalidName);
-        }
-        frame.name(span, name, sink);
-        None
-    }
-
     /// The envelope's closing brace was read.
     fn body_done<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         if !self.call.has_name {
             self.invalid(frame, span, Diagnostic::MissingName, sink);
+            return;
+        }
+        if self.modes.no_closer && !self.in_list {
+            // Nothing closes the call but its JSON (Mistral).
+            self.complete(frame, Span::at(span.end), sink);
             return;
         }
         self.phase = Phase::Tail;
@@ -559,6 +572,12 @@ impl JsonTag {
                 self.open_call(frame, span, sink);
                 return i;
             }
+            if self.modes.no_closer {
+                // No closer to look for: the call ends here (in an array left open, with
+                // `unclosed_list`), and the byte is the text's.
+                self.end_without_closer(frame, Span::at(at(i)), sink);
+                return i;
+            }
         }
         match frame.anchored(self.modes.tail, chunk, i) {
             Anchored::Pending => chunk.len(),
@@ -598,7 +617,8 @@ impl JsonTag {
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
                 let start = at(candidate) - frame.delimiters.hold.len() as u64;
-                let diagnostic = if self.call.envelope == Envelope::Name {
+                let header = matches!(self.call.envelope, Envelope::Header | Envelope::Id);
+                let diagnostic = if self.call.envelope == Envelope::Name || header {
                     Diagnostic::InvalidName
                 } else {
                     Diagnostic::MalformedCall
@@ -609,7 +629,11 @@ impl JsonTag {
             }
         };
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
+        let in_header = matches!(self.call.envelope, Envelope::Header | Envelope::Id);
         match delimiter.role {
+            Role::ArgsOpen | Role::IdOpen if in_header => {
+                self.header_end(frame, delimiter, span, sink);
+            }
             Role::Stop => {
                 self.truncate(frame, span, sink);
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);

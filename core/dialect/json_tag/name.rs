@@ -1,8 +1,49 @@
-//! Tool names as a JSON string writes them.
+//! Tool names as a JSON string writes them, and the check every name of the family passes
+//! (docs/dialects.md rule 9).
 
 use arrayvec::ArrayVec;
 
+use super::{Envelope, JsonTag};
+use crate::engine::frame::Frame;
 use crate::options::MAX_NAME;
+use crate::{Diagnostic, Sink, Span};
+
+impl JsonTag {
+    /// The name string closed; reports it, or says why the call is invalid.
+    pub(super) fn name_done<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        span: Span,
+        sink: &mut S,
+    ) -> Option<Diagnostic> {
+        let call = &mut self.call;
+        call.envelope = Envelope::Next;
+        call.has_name = true;
+        let decoded;
+        let name = if call.name.contains(&b'\\') {
+            let Some(name) = decode_name(&call.name) else {
+                return Some(Diagnostic::InvalidName);
+            };
+            decoded = name;
+            decoded.as_slice()
+        } else {
+            call.name.as_slice()
+        };
+        let name = name.trim_ascii();
+        if name.is_empty()
+            || (!name.is_ascii() && core::str::from_utf8(name).is_err())
+            || name.iter().any(|&b| {
+                b.is_ascii_whitespace()
+                    || b.is_ascii_control()
+                    || matches!(b, b'<' | b'>' | b'"' | b'\'' | b'\\')
+            })
+        {
+            return Some(Diagnostic::InvalidName);
+        }
+        frame.name(span, name, sink);
+        None
+    }
+}
 
 /// The name as JSON decodes it: `\uXXXX` escapes (surrogate pairs included) become UTF-8,
 /// `\/` a slash; any other escape (quotes, backslashes, whitespace) cannot be in a name.
