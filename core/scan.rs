@@ -72,21 +72,28 @@ impl DelimiterScan {
             }
             state = dfa.next(state, chunk[i]);
             i += 1;
-            // A delimiter token mode does not admit puts `state` back at the root: its held
-            // bytes go out just below (depth 0), its chunk bytes lazily with what follows.
-            if let Some(delimiter) = tokens.matched(dfa, &mut state, base + i as u64) {
+            if let Some(delimiter) = dfa.matched(state) {
                 let len = delimiter.bytes.len();
-                let in_chunk = i - start;
-                if len <= in_chunk {
-                    self.release_hold(self.hold.len(), base + start as u64, release);
-                    emit(release, chunk, start, i - len, base);
-                } else {
-                    let from_hold = len - in_chunk;
-                    self.release_hold(self.hold.len() - from_hold, base + start as u64, release);
-                    self.hold.clear();
+                if tokens.admits(delimiter.bytes, base + i as u64 - len as u64) {
+                    let in_chunk = i - start;
+                    if len <= in_chunk {
+                        self.release_hold(self.hold.len(), base + start as u64, release);
+                        emit(release, chunk, start, i - len, base);
+                    } else {
+                        let from_hold = len - in_chunk;
+                        self.release_hold(
+                            self.hold.len() - from_hold,
+                            base + start as u64,
+                            release,
+                        );
+                        self.hold.clear();
+                    }
+                    self.state = START;
+                    return Stop::Match(delimiter, i);
                 }
-                self.state = START;
-                return Stop::Match(delimiter, i);
+                // Not where its token began (token mode): the held bytes go out just below
+                // (depth 0), the chunk bytes lazily with what follows.
+                state = START;
             }
             if !self.hold.is_empty() {
                 let pending = self.hold.len() + (i - start);

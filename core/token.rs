@@ -9,7 +9,6 @@
 //! arrived. A gated delimiter whose first byte is not where a token arrived is text (or
 //! argument text inside a value), exactly as if no delimiter had been there.
 
-use crate::automaton::{Delimiter, Dfa, START};
 use crate::scanner::Dialect;
 
 /// Most delimiter entries (a delimiter counted once per scanner mode that lists it) a
@@ -119,29 +118,18 @@ impl Tokens {
 
     /// Whether the delimiter `bytes`, found starting at stream offset `start`, counts. In
     /// text mode every delimiter does.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn admits(&self, bytes: &[u8], start: u64) -> bool {
         match &self.gate {
             None => true,
-            Some(gate) => start == self.at || !gate.is_gated(bytes),
+            Some(gate) => start == self.at || !gated(gate, bytes),
         }
     }
+}
 
-    /// The delimiter that `*state` of `dfa` completes, ending at stream offset `end`, when
-    /// it counts; one that does not (token mode) puts `*state` back at the root, so that its
-    /// bytes are scanned on as text.
-    #[inline]
-    pub(crate) fn matched(
-        &self,
-        dfa: &Dfa,
-        state: &mut u16,
-        end: u64,
-    ) -> Option<&'static Delimiter> {
-        let delimiter = dfa.matched(*state)?;
-        if self.admits(delimiter.bytes, end - delimiter.bytes.len() as u64) {
-            return Some(delimiter);
-        }
-        *state = START;
-        None
-    }
+/// Out of the scan loops: token mode only, once per delimiter found.
+#[cold]
+#[inline(never)]
+fn gated(gate: &TokenGate, bytes: &[u8]) -> bool {
+    gate.is_gated(bytes)
 }

@@ -22,9 +22,7 @@ impl TokenJson {
         if self.call.token().head_dropped {
             return self.dropped_header(frame, chunk, pos, base, sink);
         }
-        let at = |i: usize| base + i as u64;
-        let dfa = self.modes.call;
-        let mut i = pos;
+        let (at, dfa, mut i) = (|i: usize| base + i as u64, self.modes.call, pos);
         while i < chunk.len() {
             let b = chunk[i];
             let call = self.call.token();
@@ -57,7 +55,11 @@ impl TokenJson {
             }
             let mut state = dfa.next(scan.state, b);
             i += 1;
-            if let Some(delimiter) = frame.tokens.matched(dfa, &mut state, at(i)) {
+            let mut found = dfa.matched(state);
+            if found.is_some_and(|d| !frame.tokens.admits(d.bytes, at(i) - d.bytes.len() as u64)) {
+                (found, state) = (None, START); // token mode: header text, out of the hold below
+            }
+            if let Some(delimiter) = found {
                 scan.state = START;
                 scan.hold.clear();
                 let span = Span::new(at(i) - delimiter.bytes.len() as u64, at(i));
