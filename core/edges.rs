@@ -29,7 +29,7 @@ use crate::token::Tokens;
 const NONE: u64 = u64::MAX;
 
 /// The state [`Watch`] keeps between chunks. Packed (14 bytes, no padding), so that the
-/// scanner stays within its 440 bytes.
+/// scanner stays within its 456 bytes.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, packed)]
 pub(crate) struct Edges {

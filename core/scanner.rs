@@ -417,8 +417,8 @@ impl fmt::Display for Dialect {
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
-/// Memory is fixed (`size_of::<Scanner>()` is 440 bytes on x86_64; a test keeps it at most
-/// 440: the held-back tail of at most [`MAX_HOLD`](crate::MAX_HOLD) bytes, a name or call-header
+/// Memory is fixed (`size_of::<Scanner>()` is 456 bytes on x86_64; a test keeps it at most
+/// 456: the held-back tail of at most [`MAX_HOLD`](crate::MAX_HOLD) bytes, a name or call-header
 /// buffer of a little more than [`MAX_NAME`](crate::MAX_NAME) bytes or a markup tag of
 /// [`MAX_TAG`](crate::MAX_TAG) bytes (one or the other: `deepseek`, which reads both, keeps
 /// them in the same memory), at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after a
@@ -426,8 +426,8 @@ impl fmt::Display for Dialect {
 /// where a stop token waits for what follows it and the watch for a reasoning closer before
 /// any opener, 14 bytes, see [`Diagnostic::StrayStopToken`](crate::Diagnostic::StrayStopToken)
 /// and [`Diagnostic::UnopenedReasoning`](crate::Diagnostic::UnopenedReasoning)), and token
-/// mode's [`TokenGate`] with where the latest token began (56 bytes, there in text mode
-/// too); nothing is allocated. Work per
+/// mode's [`TokenGate`] with where the latest token and its run of adjacent tokens began (72 bytes, there in text
+/// mode too); nothing is allocated. Work per
 /// byte is bounded whatever the chunking: held bytes are never re-scanned, except that a
 /// failed delimiter candidate, or a delimiter that ends a call where it cannot stay, is
 /// looked at once more where the call stood (at most one delimiter's length, once per call
@@ -588,7 +588,10 @@ impl Scanner {
             self.feed(&chunk[pos..token.start], sink)?;
             // Each token is scanned as a chunk of its own, so that the delimiter it may
             // begin is matched knowing where it began.
-            self.machine.tokens_mut().at = self.offset;
+            let offset = self.offset;
+            self.machine
+                .tokens_mut()
+                .arrived(offset, token.end - token.start);
             self.feed(&chunk[token.clone()], sink)?;
             pos = token.end;
         }

@@ -109,11 +109,30 @@ pub(crate) struct Tokens {
     pub(crate) gate: Option<TokenGate>,
     /// Stream offset of the first byte of the latest token fed; `u64::MAX` before any.
     pub(crate) at: u64,
+    /// Where the run of tokens that ends with the latest began: tokens with no other byte
+    /// between them (InternLM's `<|action_start|><|plugin|>` is one delimiter of two).
+    pub(crate) run: u64,
+    /// Stream offset just after the latest token.
+    pub(crate) end: u64,
 }
 
 impl Tokens {
     pub(crate) const fn new(gate: Option<TokenGate>) -> Self {
-        Tokens { gate, at: u64::MAX }
+        Tokens {
+            gate,
+            at: u64::MAX,
+            run: u64::MAX,
+            end: u64::MAX,
+        }
+    }
+
+    /// A token of `len` bytes begins at stream offset `start`.
+    pub(crate) fn arrived(&mut self, start: u64, len: usize) {
+        if start != self.end {
+            self.run = start;
+        }
+        self.at = start;
+        self.end = start + len as u64;
     }
 
     /// Whether the delimiter `bytes`, found starting at stream offset `start`, counts. In
@@ -122,7 +141,7 @@ impl Tokens {
     pub(crate) fn admits(&self, bytes: &[u8], start: u64) -> bool {
         match &self.gate {
             None => true,
-            Some(gate) => start == self.at || !gated(gate, bytes),
+            Some(gate) => start == self.at || start == self.run || !gated(gate, bytes),
         }
     }
 }

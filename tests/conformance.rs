@@ -239,7 +239,7 @@ fn scanner_is_small_send_and_sync() {
     fn assert_traits<T: Send + Sync + std::panic::UnwindSafe>() {}
     assert_traits::<Scanner>();
     assert!(
-        std::mem::size_of::<Scanner>() <= 440,
+        std::mem::size_of::<Scanner>() <= 456,
         "{}",
         std::mem::size_of::<Scanner>()
     );

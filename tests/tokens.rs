@@ -420,3 +420,26 @@ fn a_reasoning_closer_of_ordinary_tokens_in_content_is_plain_text() {
     let log = token_scan(qwen35(), "Thinking.⟦</think>⟧Answer.");
     assert!(log.contains(&"D:unopened_reasoning".to_string()), "{log:?}");
 }
+
+#[test]
+fn a_delimiter_of_two_adjacent_tokens_counts() {
+    // InternLM's call opener `<|action_start|><|plugin|>` is two added tokens.
+    let gate = gate(
+        Dialect::Internlm,
+        &[
+            "<|action_start|>",
+            "<|plugin|>",
+            "<|action_end|>",
+            "<|im_end|>",
+        ],
+    );
+    let log = token_scan(
+        gate,
+        r#"⟦<|action_start|>⟧⟦<|plugin|>⟧{"name": "f", "parameters": {}}⟦<|action_end|>⟧"#,
+    );
+    assert!(log.contains(&"S0:f".to_string()), "{log:?}");
+    assert!(log.contains(&"X0:Complete".to_string()), "{log:?}");
+    // Ordinary text between the two tokens: not the opener.
+    let split = token_scan(gate, r#"⟦<|action_start|>⟧ ⟦<|plugin|>⟧{"name": "f"}"#);
+    assert!(!split.iter().any(|e| e.starts_with("S0")), "{split:?}");
+}
