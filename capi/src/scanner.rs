@@ -540,7 +540,12 @@ pub unsafe extern "C" fn inband_scanner_feed_tokens(
             let mut pos = 0;
             for t in spans {
                 s.feed_tokens(&chunk[pos..t.start], &[], &mut sink)?;
-                s.feed_tokens(&chunk[t.start..t.end], &[0..t.end - t.start], &mut sink)?;
+                let whole = 0..t.end - t.start;
+                s.feed_tokens(
+                    &chunk[t.start..t.end],
+                    std::slice::from_ref(&whole),
+                    &mut sink,
+                )?;
                 pos = t.end;
             }
             s.feed_tokens(&chunk[pos..], &[], &mut sink)
