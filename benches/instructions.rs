@@ -287,7 +287,7 @@ fn tokens(case: TokenCase) -> TokenCase {
             scanner.feed(piece, &mut counts).unwrap();
         } else if *added {
             scanner
-                .feed_tokens(piece, &[0..piece.len()], &mut counts)
+                .feed_tokens(piece, std::slice::from_ref(&(0..piece.len())), &mut counts)
                 .unwrap();
         } else {
             scanner.feed_tokens(piece, &[], &mut counts).unwrap();

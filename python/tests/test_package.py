@@ -191,7 +191,7 @@ def test_dialect_names() -> None:
     assert inband.dialect_for_model("some/unknown-model") == "xml"
     assert inband.dialect_for_parser("qwen3_coder") == "qwen3-coder"
     assert inband.dialect_for_parser("deepseek_v31") == "deepseek"
-    assert inband.dialect_for_parser("pythonic") is None
+    assert inband.dialect_for_parser("phi4_mini_json") is None
     assert inband.dialect_name("qwen3_coder") == "qwen3-coder"
     assert inband.dialect_name("glm45") == "glm"
     assert inband.dialect_name("Hermes") == "hermes"
