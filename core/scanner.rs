@@ -148,9 +148,18 @@ impl Dialect {
         }
     }
 
-    /// The dialect called `name`, if there is one.
+    /// The dialect called `name`, if there is one. The match ignores surrounding ASCII
+    /// whitespace and ASCII case, and reads `_` as `-`, so `SEED-OSS`, `seed_oss` and
+    /// `seed-oss` name the same dialect (servers spell parser names with underscores;
+    /// [`Dialect::name`] gives the canonical spelling).
     pub fn from_name(name: &str) -> Option<Dialect> {
-        Dialect::ALL.iter().copied().find(|d| d.name() == name)
+        let name = name.trim_matches(|c: char| c.is_ascii_whitespace()).as_bytes();
+        let fold = |b: u8| if b == b'_' { b'-' } else { b.to_ascii_lowercase() };
+        Dialect::ALL.iter().copied().find(|d| {
+            let canonical = d.name().as_bytes();
+            canonical.len() == name.len()
+                && canonical.iter().zip(name).all(|(&c, &b)| c == fold(b))
+        })
     }
 
     /// Whether the dialect's own delimiters are single special tokens of the model's

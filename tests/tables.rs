@@ -478,3 +478,24 @@ fn fuzz_dictionary_holds_every_delimiter() {
         .collect();
     assert!(missing.is_empty(), "not in fuzz/chunking.dict: {missing:?}");
 }
+
+/// `Dialect::from_name` reads every dialect's name in any ASCII case, with `_` for `-` and
+/// surrounding blanks, and nothing that is not exactly a name.
+#[test]
+fn dialect_names_fold_case_and_underscores() {
+    for &dialect in Dialect::ALL {
+        let name = dialect.name();
+        let loud = name.to_ascii_uppercase();
+        let snake = name.replace('-', "_");
+        for spelling in [name.to_string(), loud, snake, format!(" {name}\n")] {
+            assert_eq!(Dialect::from_name(&spelling), Some(dialect), "{spelling:?}");
+        }
+        assert_eq!(Dialect::from_name(&format!("{name}x")), None);
+        assert_eq!(Dialect::from_name(&name[..name.len() - 1]), None);
+    }
+    assert_eq!(Dialect::from_name("SEED-OSS"), Some(Dialect::SeedOss));
+    assert_eq!(Dialect::from_name("qwen3_coder"), Some(Dialect::Qwen3Coder));
+    assert_eq!(Dialect::from_name("seed oss"), None);
+    assert_eq!(Dialect::from_name(""), None);
+    assert_eq!(Dialect::from_name("h\u{e9}rmes"), None);
+}

@@ -167,10 +167,10 @@ pub(crate) unsafe fn put<T>(out: *mut T, value: T, what: &str) -> Result<(), Fai
     Ok(())
 }
 
-/// Finds the dialect called exactly `name` (lowercase, no surrounding space: `hermes`,
-/// `qwen3`, `qwen3-coder`, … as in the README's dialect table and `inband_dialect_name()`)
-/// and writes its id to `*out`. For names as inference servers spell them, in any case, use
-/// `inband_dialect_for_parser()`.
+/// Finds the dialect called `name` (`hermes`, `qwen3`, `qwen3-coder`, … as in the README's
+/// dialect table and `inband_dialect_name()`; ASCII case, surrounding blanks and `_` for `-`
+/// do not matter) and writes its id to `*out`. For inference servers' parser names
+/// (`glm45`, `deepseek_v31`, …) use `inband_dialect_for_parser()`.
 ///
 /// Errors: `INBAND_ERROR_NULL` if `name` or `out` is NULL, `INBAND_ERROR_ARGUMENT` if `name`
 /// is not UTF-8, `INBAND_ERROR_DIALECT` if no dialect has that name (`*out` is then left

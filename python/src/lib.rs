@@ -16,6 +16,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 mod encode;
 mod scan;
 mod stream;
+mod vocab;
 
 /// Inputs at least this long (bytes) are scanned with the GIL released: below it, releasing
 /// and taking the GIL back costs more than the scan.
@@ -28,10 +29,8 @@ pub(crate) const GIL_RELEASE_BYTES: usize = 4096;
 /// # Errors
 /// `ValueError` naming the known dialects when `name` is neither.
 pub(crate) fn dialect(name: &str) -> PyResult<Dialect> {
-    let trimmed = name.trim();
-    let dashed = trimmed.to_ascii_lowercase().replace('_', "-");
-    Dialect::from_name(&dashed)
-        .or_else(|| select::for_parser(trimmed))
+    Dialect::from_name(name)
+        .or_else(|| select::for_parser(name))
         .ok_or_else(|| {
             let known: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
             PyValueError::new_err(format!(
@@ -207,6 +206,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(uses_special_tokens, m)?)?;
     m.add_class::<scan::Scanner>()?;
     m.add_class::<stream::DeltaStream>()?;
+    m.add_class::<vocab::Vocabulary>()?;
     m.add_function(wrap_pyfunction!(stream::assemble, m)?)?;
     encode::add(m)?;
     m.add("GIL_RELEASE_BYTES", GIL_RELEASE_BYTES)?;

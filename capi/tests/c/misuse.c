@@ -172,7 +172,13 @@ static void misuse_dialects(void) {
     EXPECT_STATUS(inband_dialect_from_name("qwen4", &d), INBAND_ERROR_DIALECT);
     CHECK(strstr(inband_last_error(), "qwen4") != NULL, "the message names the dialect");
     CHECK(d == 99, "a failed lookup leaves *out");
-    EXPECT_STATUS(inband_dialect_from_name("Hermes", &d), INBAND_ERROR_DIALECT);
+    EXPECT_STATUS(inband_dialect_from_name("Hermes", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_HERMES, "a dialect name in any case");
+    EXPECT_STATUS(inband_dialect_from_name("SEED_OSS", &d), INBAND_OK);
+    CHECK(d == INBAND_DIALECT_SEED_OSS, "_ for -");
+    d = 99;
+    EXPECT_STATUS(inband_dialect_from_name("seed oss", &d), INBAND_ERROR_DIALECT);
+    CHECK(d == 99, "a failed lookup leaves *out");
     EXPECT_STATUS(inband_dialect_for_parser(" Hermes ", &d), INBAND_OK);
     CHECK(d == INBAND_DIALECT_HERMES, "a parser name in any case");
     EXPECT_STATUS(inband_dialect_from_name("\xff", &d), INBAND_ERROR_ARGUMENT);
