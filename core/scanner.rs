@@ -153,12 +153,19 @@ impl Dialect {
     /// `seed-oss` name the same dialect (servers spell parser names with underscores;
     /// [`Dialect::name`] gives the canonical spelling).
     pub fn from_name(name: &str) -> Option<Dialect> {
-        let name = name.trim_matches(|c: char| c.is_ascii_whitespace()).as_bytes();
-        let fold = |b: u8| if b == b'_' { b'-' } else { b.to_ascii_lowercase() };
+        let name = name
+            .trim_matches(|c: char| c.is_ascii_whitespace())
+            .as_bytes();
+        let fold = |b: u8| {
+            if b == b'_' {
+                b'-'
+            } else {
+                b.to_ascii_lowercase()
+            }
+        };
         Dialect::ALL.iter().copied().find(|d| {
             let canonical = d.name().as_bytes();
-            canonical.len() == name.len()
-                && canonical.iter().zip(name).all(|(&c, &b)| c == fold(b))
+            canonical.len() == name.len() && canonical.iter().zip(name).all(|(&c, &b)| c == fold(b))
         })
     }
 

@@ -69,6 +69,9 @@ pub enum Diagnostic {
     /// A message header was not followed by its body: another header, a message end or the
     /// end of the stream came first. Its bytes stay markup.
     UnclosedHeader,
+    /// Harmony: the output began inside the `<|start|>assistant` header the prompt ended
+    /// with (` to=functions.NAME<|channel|>…`); read as that header's recipient.
+    HeaderFromPrompt,
     /// A message header named its channel twice (gpt-oss repeats `<|channel|>`); the first
     /// channel counts, the second is markup (docs/dialects.md rule 13).
     DuplicateChannel,
@@ -200,6 +203,7 @@ impl Diagnostic {
             Diagnostic::StrayToken => "stray_token",
             Diagnostic::HeaderTooLong => "header_too_long",
             Diagnostic::UnclosedHeader => "unclosed_header",
+            Diagnostic::HeaderFromPrompt => "header_from_prompt",
             Diagnostic::DuplicateChannel => "duplicate_channel",
             Diagnostic::UnclosedMessage => "unclosed_message",
             Diagnostic::MissingArgsOpen => "missing_args_open",
@@ -276,6 +280,9 @@ impl Diagnostic {
                 "a message header was too long; the rest of it was kept as text"
             }
             Diagnostic::UnclosedHeader => "a message header ended before its message body began",
+            Diagnostic::HeaderFromPrompt => {
+                "the output went on the header the prompt opened; read as its recipient"
+            }
             Diagnostic::DuplicateChannel => {
                 "a message header named its channel twice; the first one counts"
             }

@@ -59,8 +59,16 @@ use crate::tables::harmony::{BODY, CONTENT, HEADER};
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 use header::{markup, Author, Channel, Header, Part};
 
+/// How the header the prompt opened goes on when the output starts inside it: the
+/// recipient, ` to=functions.NAME` (the leading space optional).
+const HEADER_FROM_PROMPT: &[u8] = b" to=";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
+    /// The stream's first bytes, while they spell the start of [`HEADER_FROM_PROMPT`]
+    /// (`HEADER_FROM_PROMPT[from..to]` so far, not yet reported): the output may go on
+    /// the `<|start|>assistant` header the prompt ended with.
+    Start { from: u8, to: u8 },
     /// Content outside messages, or a text message's body (content or reasoning).
     Text,
     /// A message header, read word by word.
@@ -120,7 +128,11 @@ impl Harmony {
         // message end or a new header ends. Until a byte of it is written, a header is the
         // model writing the opener itself (the frame's optional opener): see `token`.
         Harmony {
-            phase: Phase::Text,
+            phase: if options.starts_in_reasoning {
+                Phase::Text
+            } else {
+                Phase::Start { from: 0, to: 0 }
+            },
             in_message: options.starts_in_reasoning,
             value: Value::Before,
             header: Header::new(false),
@@ -156,6 +168,46 @@ impl Harmony {
             // modes no other role.
             _ => {}
         }
+    }
+
+    /// The stream's first bytes: a recipient there (` to=functions.read<|channel|>…`) is
+    /// the header the prompt's `<|start|>assistant` opened, gone on by the model
+    /// (`header_from_prompt`, docs/dialects.md §harmony); anything else is text.
+    fn start<S: Sink>(&mut self, frame: &Frame, chunk: &[u8], pos: usize, sink: &mut S) -> usize {
+        let Phase::Start { mut from, mut to } = self.phase else {
+            return pos;
+        };
+        let mut i = pos;
+        while i < chunk.len() && usize::from(to) < HEADER_FROM_PROMPT.len() {
+            let b = chunk[i];
+            if to == 0 && b != b' ' {
+                (from, to) = (1, 1);
+            }
+            if b != HEADER_FROM_PROMPT[usize::from(to)] {
+                self.phase = Phase::Text;
+                let held = &HEADER_FROM_PROMPT[usize::from(from)..usize::from(to)];
+                if !held.is_empty() {
+                    frame.release(Span::new(0, held.len() as u64), held, sink);
+                }
+                return i;
+            }
+            to += 1;
+            i += 1;
+        }
+        if usize::from(to) < HEADER_FROM_PROMPT.len() {
+            self.phase = Phase::Start { from, to };
+            return i;
+        }
+        let recipient = &HEADER_FROM_PROMPT[usize::from(from)..];
+        let span = Span::new(0, recipient.len() as u64);
+        sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
+        // The prompt wrote the author: a word before the next token is not one.
+        self.header = Header::new(false);
+        self.header.author = Author::Assistant;
+        self.header.first_word = false;
+        self.header.text(span, recipient, sink);
+        self.phase = Phase::Header;
+        i
     }
 
     fn end_message<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
@@ -530,6 +582,7 @@ impl Family for Harmony {
             Phase::Header => self.header(frame, chunk, pos, base, sink),
             Phase::Args => self.args(frame, chunk, pos, base, sink),
             Phase::ArgsToken => self.args_token(frame, chunk, pos, base, sink),
+            Phase::Start { .. } => self.start(frame, chunk, pos, sink),
             Phase::Text => pos,
         }
     }
@@ -557,6 +610,14 @@ impl Family for Harmony {
             }
             // The start of a token the stream cut off is the call's own markup.
             Phase::Args | Phase::ArgsToken => frame.held_as_markup(end, sink),
+            // The stream ended on the first bytes of a recipient: they were text.
+            Phase::Start { from, to } => {
+                let held = &HEADER_FROM_PROMPT[usize::from(from)..usize::from(to)];
+                if !held.is_empty() {
+                    frame.release(Span::new(0, held.len() as u64), held, sink);
+                }
+                self.phase = Phase::Text;
+            }
             Phase::Text => {}
         }
     }
