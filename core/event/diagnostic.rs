@@ -138,6 +138,9 @@ pub enum Diagnostic {
     /// A Gemma string was written in JSON or Python quotes instead of `<|"|>` (accepted,
     /// docs/dialects.md rule 13). Reported once per call.
     QuotedString,
+    /// Gemma: a string's closing `<|"|>` came right after bare words, its opening one left
+    /// out; the words are the value.
+    MissingStringOpener,
     /// A Gemma model wrote its calls as Python in a ```` ```tool_code ```` fence, the
     /// Gemma 3 way (accepted, docs/dialects.md rule 13).
     ToolCodeBlock,
@@ -224,6 +227,7 @@ impl Diagnostic {
             Diagnostic::UnclosedTag => "unclosed_tag",
             Diagnostic::ParenthesizedCall => "parenthesized_call",
             Diagnostic::QuotedString => "quoted_string",
+            Diagnostic::MissingStringOpener => "missing_string_opener",
             Diagnostic::ToolCodeBlock => "tool_code_block",
             Diagnostic::PositionalArgument => "positional_argument",
             Diagnostic::NotACall => "not_a_call",
@@ -317,6 +321,9 @@ impl Diagnostic {
             Diagnostic::UnclosedTag => "a tag's `>` was missing; its name ended at the line",
             Diagnostic::ParenthesizedCall => {
                 "the call was written call:NAME(k=v) instead of call:NAME{k:v}"
+            }
+            Diagnostic::MissingStringOpener => {
+                "a string's opening quote token was missing; its bare words are the value"
             }
             Diagnostic::QuotedString => {
                 "a string was written in JSON or Python quotes instead of the quote token"

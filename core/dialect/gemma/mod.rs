@@ -277,6 +277,18 @@ impl Gemma {
                 sink.tool_value(span, index, Piece::StringOpen, delimiter.bytes);
                 self.phase = Phase::Token;
             }
+            // Right after a bare word: the closing quote of a string whose opening one the
+            // model left out (`query:weather in Tokyo<|"|>}`, about half of Gemma 4's
+            // strings by SGLang PR 39240's count). The words are the value, as bare words
+            // are; the structure after the quote must follow, or the call breaks there.
+            Role::Quote if from == Phase::Next && self.body.call().last_bare => {
+                // Reported as a string's closing quote is (`pending_as_markup`): the
+                // call's envelope, text again if the call breaks.
+                sink.markup(span, Markup::Envelope, delimiter.bytes);
+                sink.diagnostic(span, Diagnostic::MissingStringOpener);
+                self.body.call().last_bare = false;
+                self.phase = Phase::Next;
+            }
             Role::Stop => {
                 frame.truncate(span, sink);
                 self.phase = Phase::Text;
