@@ -38,7 +38,7 @@ for t in "${targets[@]}"; do
             cargo clippy --manifest-path "$python_dir/Cargo.toml" --all-targets -- -D warnings
             suite base test_package.py test_review.py test_tokens.py
             ;;
-        vllm) suite vllm test_vllm.py test_tokens_real.py ;;
+        vllm) suite vllm test_vllm.py test_vllm_tokens.py test_tokens_real.py ;;
         sglang) suite sglang test_sglang.py ;;
         *) echo "unknown suite $t (base, vllm, sglang)" >&2; exit 2 ;;
     esac

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Union
 
 from . import _native
+from ._tokens import Vocabulary
 from ._types import (
     Completion,
     Delta,
@@ -50,6 +51,7 @@ __all__ = [
     "StreamEnd",
     "ToolCall",
     "ToolCallDelta",
+    "Vocabulary",
     "assemble",
     "dialect_for_model",
     "dialect_for_parser",

@@ -5,6 +5,7 @@ separate parsers (vLLM's and SGLang's reasoning parsers)."""
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterable
 
 from . import Event, Scanner, dialect_name
 
@@ -42,12 +43,21 @@ class ReasoningSplitter:
     reasoning (after optional whitespace) ends the reasoning phase at offset 0 with the
     whole text as ``rest``. Reasoning is the raw text between opener and closer, drafted
     calls included, as inband's ``DeltaStream`` reports it. Memory: the bytes fed while
-    reasoning, until it ends.
+    reasoning, until it ends. With ``added_tokens``, ``feed_tokens`` takes a step's
+    ``(text, added)`` tokens (token mode, as ``Scanner``'s).
     """
 
-    def __init__(self, dialect: str, *, starts_in_reasoning: bool = False) -> None:
+    def __init__(
+        self,
+        dialect: str,
+        *,
+        starts_in_reasoning: bool = False,
+        added_tokens: Iterable[str] | None = None,
+    ) -> None:
         self.dialect = dialect_name(dialect)
-        self._scanner = Scanner(self.dialect, starts_in_reasoning=starts_in_reasoning)
+        self._scanner = Scanner(
+            self.dialect, starts_in_reasoning=starts_in_reasoning, added_tokens=added_tokens
+        )
         self._raw = bytearray()
         self._open_at: int | None = None
         self._sent = 0
@@ -63,6 +73,15 @@ class ReasoningSplitter:
             return ""
         self._raw += text.encode()
         return self._take(self._scanner.feed(text), final=False)
+
+    def feed_tokens(self, tokens: list[tuple[str, bool]]) -> str:
+        """As ``feed``, for one decode step given as its ``(text, added)`` tokens."""
+        if self.ended is not None:
+            self.rest += "".join(text for text, _ in tokens)
+            return ""
+        for text, _ in tokens:
+            self._raw += text.encode()
+        return self._take(self._scanner.feed_tokens(tokens), final=False)
 
     def finish(self) -> str:
         """Ends the response: the rest of an unclosed block's reasoning (once)."""

@@ -12,11 +12,20 @@ written ``_``):
 Both use vLLM's delta-only path (``engine_based_streaming = True``): each decode step's
 ``delta_text`` is fed once, never the whole text again, and ``finish_streaming`` flushes
 what was held at the end. ``adjust_request`` keeps special tokens in the detokenized text.
+
+Streaming is in token mode (docs/dialects.md rule 14) when the tokenizer has
+``get_added_vocab()`` and holds every delimiter of the dialect that is a special token: the
+step's ``delta_token_ids`` say which delimiters the model emitted as their tokens, and the
+same characters from ordinary tokens (prose quoting ``<tool_call>``) are text. Otherwise
+(a tokenizer without the dialect's tokens: a warning is logged once) it is text mode.
+``token_mode = False`` on a subclass turns it off. The non-streaming path has only the
+text, so it is text mode: the two differ only where ordinary tokens spell a delimiter.
 One parser object serves one request (vLLM makes one per request); it is not thread-safe.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,10 +40,16 @@ from vllm.entrypoints.generate.base.protocol import (
 from vllm.reasoning import ReasoningParser, ReasoningParserManager
 from vllm.tool_parsers import ToolParser, ToolParserManager
 
-from . import Delta, DeltaStream, assemble, dialect_for_model, dialects
+from . import Delta, DeltaStream, Vocabulary, assemble, dialect_for_model, dialects
 from ._split import REASONING_DELIMITERS, ReasoningSplitter, find_last
 
 __all__ = ["InbandReasoningParser", "InbandToolParser", "register"]
+
+_log = logging.getLogger(__name__)
+
+# One vocabulary per (tokenizer, dialect): vLLM makes a parser per request, the tokenizer
+# once. The tokenizer is kept with its entry so that its id is not reused.
+_VOCABULARIES: dict[tuple[int, str], tuple[Any, Vocabulary | None]] = {}
 
 
 def _model_dialect(tokenizer: Any) -> str:
@@ -49,6 +64,21 @@ def _keep_special_tokens(request: Any) -> Any:
     if hasattr(request, "spaces_between_special_tokens"):
         request.spaces_between_special_tokens = False
     return request
+
+
+def _vocabulary(tokenizer: Any, dialect: str) -> Vocabulary | None:
+    """The dialect's view of the tokenizer's added tokens, or None (text mode) when the
+    tokenizer has none or lacks one of the dialect's special tokens."""
+    key = (id(tokenizer), dialect)
+    entry = _VOCABULARIES.get(key)
+    if entry is None:
+        try:
+            vocab: Vocabulary | None = Vocabulary.from_tokenizer(dialect, tokenizer)
+        except (TypeError, ValueError) as e:
+            _log.warning("inband: %s: streaming in text mode (%s)", dialect, e)
+            vocab = None
+        entry = _VOCABULARIES[key] = (tokenizer, vocab)
+    return entry[1]
 
 
 def _tools(request: Any) -> list[Any] | None:
@@ -70,6 +100,7 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
 
     dialect: str | None = None
     engine_based_streaming = True
+    token_mode = True
     # Calls are read in the dialect's own format, also under tool_choice=required / named:
     # vLLM's JSON-forcing for those would make the model write no call inband can read.
     supports_required_and_named = False
@@ -77,6 +108,7 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
     def __init__(self, tokenizer: Any, tools: list[Any] | None = None) -> None:
         super().__init__(tokenizer, tools)
         self.inband_dialect = self.dialect or _model_dialect(tokenizer)
+        self._vocabulary = _vocabulary(tokenizer, self.inband_dialect) if self.token_mode else None
         self._stream: DeltaStream | None = None
 
     def adjust_request(self, request: Any) -> Any:
@@ -107,9 +139,16 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
         delta_token_ids: Sequence[int],
         request: Any,
     ) -> DeltaMessage | None:
+        vocab = self._vocabulary
         if self._stream is None:
-            self._stream = DeltaStream(self.inband_dialect, tools=_tools(request) or self.tools)
-        return self._message(self._stream.feed(delta_text))
+            self._stream = DeltaStream(
+                self.inband_dialect,
+                tools=_tools(request) or self.tools,
+                added_tokens=vocab.added_tokens if vocab else None,
+            )
+        if vocab is None:
+            return self._message(self._stream.feed(delta_text))
+        return self._message(self._stream.feed_tokens(vocab.tokens(delta_text, delta_token_ids)))
 
     def finish_streaming(self) -> DeltaMessage | None:
         """Ends the response: what inband held back (a partial delimiter that was text, the
@@ -159,10 +198,12 @@ class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
 
     dialect: str | None = None
     engine_based_streaming = True
+    token_mode = True
 
     def __init__(self, tokenizer: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(tokenizer, *args, **kwargs)
         self.inband_dialect = self.dialect or _model_dialect(tokenizer)
+        self._vocabulary = _vocabulary(tokenizer, self.inband_dialect) if self.token_mode else None
         openers, closers = REASONING_DELIMITERS.get(self.inband_dialect, ((), ()))
         encode = tokenizer.encode
         self._opener_ids = [encode(o, add_special_tokens=False) for o in openers]
@@ -193,6 +234,11 @@ class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
         return self.is_reasoning_end(input_ids)
 
     def extract_content_ids(self, input_ids: list[int]) -> list[int]:
+        splitter = self._splitter
+        if splitter is not None and splitter.ended == 0:
+            # The response began with something else than reasoning: all of it is
+            # content (vLLM hands these ids to the tool parser with the text).
+            return list(input_ids)
         closer = self._last(input_ids, self._closer_ids)
         return list(input_ids[closer:]) if closer >= 0 else []
 
@@ -207,8 +253,11 @@ class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
 
     def _split(self) -> ReasoningSplitter:
         if self._splitter is None:
+            vocab = self._vocabulary
             self._splitter = ReasoningSplitter(
-                self.inband_dialect, starts_in_reasoning=self._starts_in_reasoning
+                self.inband_dialect,
+                starts_in_reasoning=self._starts_in_reasoning,
+                added_tokens=vocab.added_tokens if vocab else None,
             )
         return self._splitter
 
@@ -229,7 +278,11 @@ class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
         current_token_ids: Sequence[int],
         delta_token_ids: Sequence[int],
     ) -> DeltaMessage | None:
-        reasoning = self._split().feed(delta_text)
+        splitter, vocab = self._split(), self._vocabulary
+        if vocab is None:
+            reasoning = splitter.feed(delta_text)
+        else:
+            reasoning = splitter.feed_tokens(vocab.tokens(delta_text, delta_token_ids))
         return DeltaMessage(reasoning=reasoning) if reasoning else None
 
     def has_engine_confirmed_reasoning_end(self) -> bool:

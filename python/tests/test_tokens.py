@@ -67,3 +67,80 @@ def test_misuse() -> None:
     token_mode.feed_tokens([(b"bytes ", False), ("", True), ("<think>", True)])
     events = token_mode.finish()
     assert [e.kind for e in events][-1] == "reasoning_end"
+
+
+# Qwen-like added tokens with ids, as `tokenizer.get_added_vocab()` gives them.
+VOCAB = {text: 151_000 + i for i, text in enumerate(ADDED)}
+
+
+def test_vocabulary_names_single_tokens_and_ids() -> None:
+    vocab = inband.Vocabulary("qwen3", VOCAB)
+    assert vocab.dialect == "qwen3"
+    assert vocab.token_id("<tool_call>") == 151_000
+    assert vocab.token_id("<function=") is None
+    assert ("</think>", 151_003) in vocab.single_tokens()
+    assert vocab.reasoning_ids() == ([151_002], [151_003])
+    assert sorted(vocab.added_tokens) == sorted(ADDED)
+
+
+def test_vocabulary_without_a_dialects_special_tokens_is_an_error() -> None:
+    with pytest.raises(ValueError, match="<｜tool▁calls▁begin｜>"):
+        inband.Vocabulary("deepseek", {"<think>": 1})
+    with pytest.raises(ValueError, match="dialect"):
+        inband.Vocabulary("no-such-dialect", VOCAB)
+
+
+def test_vocabulary_reasoning_helpers_on_ids() -> None:
+    vocab = inband.Vocabulary("qwen3", VOCAB)
+    think, end = VOCAB["<think>"], VOCAB["</think>"]
+    ids = [think, 5, 6, 7, end, 8, 9]
+    assert vocab.reasoning_ended(ids)
+    assert not vocab.reasoning_ended(ids[:4])
+    assert vocab.reasoning_ended([5, end, 8])  # the prompt opened the block
+    assert vocab.content_ids(ids) == [8, 9]
+    assert vocab.content_ids(ids[:4]) == []
+    assert vocab.reasoning_token_count(ids) == 3
+    assert vocab.reasoning_token_count([5, 6, end, 7], starts_in_reasoning=True) == 2
+
+
+def test_vocabulary_splits_a_step_at_its_added_tokens() -> None:
+    vocab = inband.Vocabulary("qwen3", VOCAB)
+    call, close = VOCAB["<tool_call>"], VOCAB["</tool_call>"]
+    # One token per step: exact, whatever the held text before it spells.
+    assert vocab.tokens("<tool_call><tool_call>", [call]) == [
+        ("<tool_call>", False),
+        ("<tool_call>", True),
+    ]
+    assert vocab.tokens("ab", [7]) == [("ab", False)]
+    assert vocab.tokens("", [call]) == []
+    # Several tokens: ordinary text between and after the added ones.
+    assert vocab.tokens('x<tool_call>{"a"</tool_call>y', [3, call, 4, 5, close, 6]) == [
+        ("x", False),
+        ("<tool_call>", True),
+        ('{"a"', False),
+        ("</tool_call>", True),
+        ("y", False),
+    ]
+    # An added id whose text the detokenizer did not give: the text is all still there.
+    assert vocab.tokens("plain", [close]) == [("plain", False)]
+
+
+def test_vocabulary_split_feeds_token_mode() -> None:
+    vocab = inband.Vocabulary("qwen3", VOCAB)
+    stream = inband.DeltaStream("qwen3", added_tokens=vocab.added_tokens, seed=1)
+    call, close = VOCAB["<tool_call>"], VOCAB["</tool_call>"]
+    steps = [
+        ("Use <tool_call>", [1, 2, 3]),  # the tag spelled by ordinary tokens
+        (" now.<tool_call>", [4, call]),
+        (CALL, [5, 6]),
+        ("</tool_call>", [close]),
+    ]
+    content, args = "", ""
+    for text, ids in steps:
+        delta = stream.feed_tokens(vocab.tokens(text, ids))
+        content += delta.content or ""
+        args += "".join(c.arguments for c in delta.tool_calls)
+    end = stream.finish()
+    content += end.delta.content or ""
+    assert content == "Use <tool_call> now."
+    assert args == '{"path": "a.txt"}'

@@ -28,8 +28,14 @@ def tokenizer() -> Any:
 
 def token_deltas(text: str) -> list[tuple[str, list[int]]]:
     """The text of each decode step, as vLLM's detokenizer produces it token by token."""
+    out = id_deltas(tokenizer().encode(text, add_special_tokens=False))
+    assert "".join(p for p, _ in out) == text, "the detokenized steps rebuild the text"
+    return out
+
+
+def id_deltas(ids: list[int]) -> list[tuple[str, list[int]]]:
+    """Each decode step's text and id for a response given as token ids, one per step."""
     tok = tokenizer()
-    ids = tok.encode(text, add_special_tokens=False)
     out: list[tuple[str, list[int]]] = []
     prev_tokens: list[str] | None = None
     prefix = read = 0
@@ -45,7 +51,6 @@ def token_deltas(text: str) -> list[tuple[str, list[int]]]:
         )
         prev_tokens = new_tokens if prev_tokens is None else prev_tokens + new_tokens
         out.append((piece, [ids[i]]))
-    assert "".join(p for p, _ in out) == text, "the detokenized steps rebuild the text"
     return out
 
 
