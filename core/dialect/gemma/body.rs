@@ -44,7 +44,12 @@ impl Gemma {
                 Phase::Quoted => Ok(self.quoted(&mut cx, i)),
                 Phase::Pending => self.pending(&mut cx, b, i),
                 Phase::Next => self.next(&mut cx, b, i),
-                Phase::Text | Phase::Token | Phase::Markup | Phase::Tail | Phase::Block => break,
+                Phase::Text
+                | Phase::Token
+                | Phase::KeyToken
+                | Phase::Markup
+                | Phase::Tail
+                | Phase::Block => break,
             };
             match next {
                 Ok(next) => i = next,
@@ -321,6 +326,7 @@ impl Gemma {
         let call = self.body.call();
         if call.ends_bare(b) {
             call.last_bare = true;
+            call.glued = b == b'<';
             self.phase = Phase::Next;
             return i;
         }

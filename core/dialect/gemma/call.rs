@@ -35,6 +35,12 @@ pub(super) struct Call {
     pub(super) in_value: bool,
     /// [`Diagnostic::QuotedString`](crate::Diagnostic::QuotedString) was reported for this call.
     pub(super) quoted_reported: bool,
+    /// The `<|"|>` key being read is longer than a name may be (the call breaks at its
+    /// closing quote, wherever the chunks end).
+    pub(super) key_overflow: bool,
+    /// A `<` came right after a bare word's last byte (no blank between): a quote token
+    /// there may close a string whose opener is missing.
+    pub(super) glued: bool,
     /// Pending: the whitespace after the quote token.
     pub(super) ws: Blank,
     /// Markup: the phase the `<` interrupted.
@@ -57,6 +63,8 @@ impl Call {
             last_bare: false,
             in_value: false,
             quoted_reported: false,
+            key_overflow: false,
+            glued: false,
             ws: Blank::EMPTY,
             markup_from: Phase::Text,
             start: 0,
@@ -72,9 +80,12 @@ impl Call {
         }
     }
 
-    /// A `<|"|>` followed by `b` (after whitespace) closes its string.
+    /// A `<|"|>` followed by `b` (after whitespace) closes its string; a dictionary key
+    /// written as a string (`{<|"|>3<|"|>:…}`) closes at its `:`.
     pub(super) fn closes_string(&self, b: u8) -> bool {
-        matches!(b, b',' | b'}' | b']') || (self.paren && b == b')')
+        matches!(b, b',' | b'}' | b']')
+            || (self.paren && b == b')')
+            || (b == b':' && self.nest.top() == Some(Open::Key))
     }
 
     /// `b` ends a bare word.

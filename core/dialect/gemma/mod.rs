@@ -60,6 +60,8 @@ pub(super) enum Phase {
     KeyWord,
     /// Inside a key in JSON or Python quotes.
     KeyQuoted,
+    /// Inside a key written as a `<|"|>` string (`{<|"|>path<|"|>:…}`).
+    KeyToken,
     /// After a key: whitespace, then `:` (`=` in the parenthesized form).
     Separator,
     /// Where a value's next token starts.
@@ -239,6 +241,40 @@ impl Gemma {
         }
     }
 
+    /// Inside a key written as a `<|"|>` string: its bytes up to the next quote token, which
+    /// closes it (a key holds no quote token). The key is the call's envelope, as a bare
+    /// one is.
+    #[inline(always)]
+    fn key_token<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        let dfa = self.modes.string;
+        let call = self.body.call();
+        let stop =
+            frame
+                .delimiters
+                .scan(dfa, chunk, pos, base, &frame.tokens, &mut |span, bytes| {
+                    sink.markup(span, Markup::Envelope, bytes);
+                    call.key_overflow |= call.word.try_extend_from_slice(bytes).is_err();
+                });
+        let crate::scan::Stop::Match(delimiter, end) = stop else {
+            return chunk.len();
+        };
+        let at = base + end as u64;
+        let span = Span::new(at - delimiter.bytes.len() as u64, at);
+        sink.markup(span, Markup::Envelope, delimiter.bytes);
+        self.phase = Phase::Separator;
+        if core::mem::take(&mut self.body.call().key_overflow) {
+            self.invalid(frame, Span::at(at), Diagnostic::KeyTooLong, sink);
+        }
+        end
+    }
+
     /// A `<` where structure is expected: a string's opening quote, the closer (perhaps
     /// without the body's last brace), a stop token (the stream ended inside the call),
     /// the next call's opener or the reasoning closer; anything else breaks the call.
@@ -263,12 +299,15 @@ impl Gemma {
                 } else {
                     Diagnostic::MalformedCall
                 };
+                self.body.call().glued = false;
                 self.invalid(frame, Span::new(start, start + 1), diagnostic, sink);
                 // The held bytes are scanned again, as text.
                 frame.replay = true;
                 return candidate;
             }
         };
+        // Read once the token is known (a split token comes back here chunk after chunk).
+        let glued = core::mem::take(&mut self.body.call().glued);
         let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
         let index = frame.call.index;
         let top = self.body.call().nest.depth() == 0;
@@ -277,11 +316,20 @@ impl Gemma {
                 sink.tool_value(span, index, Piece::StringOpen, delimiter.bytes);
                 self.phase = Phase::Token;
             }
-            // Right after a bare word: the closing quote of a string whose opening one the
-            // model left out (`query:weather in Tokyo<|"|>}`, about half of Gemma 4's
-            // strings by SGLang PR 39240's count). The words are the value, as bare words
-            // are; the structure after the quote must follow, or the call breaks there.
-            Role::Quote if from == Phase::Next && self.body.call().last_bare => {
+            // A parameter's key written as a string (vLLM issue 44715).
+            Role::Quote if from == Phase::Key => {
+                sink.markup(span, Markup::Envelope, delimiter.bytes);
+                let call = self.body.call();
+                call.word.clear();
+                call.word_start = span.end;
+                self.phase = Phase::KeyToken;
+            }
+            // Right after a bare word's last byte: the closing quote of a string whose
+            // opening one the model left out (`query:weather in Tokyo<|"|>}`, about half
+            // of Gemma 4's strings by SGLang PR 39240's count). The words are the value,
+            // as bare words are; the structure after the quote must follow, or the call
+            // breaks there. After a blank the quote would open a string: the call breaks.
+            Role::Quote if from == Phase::Next && glued => {
                 // Reported as a string's closing quote is (`pending_as_markup`): the
                 // call's envelope, text again if the call breaks.
                 sink.markup(span, Markup::Envelope, delimiter.bytes);
@@ -438,6 +486,7 @@ impl Family for Gemma {
     ) -> usize {
         match self.phase {
             Phase::Token => self.token(frame, chunk, pos, base, sink),
+            Phase::KeyToken => self.key_token(frame, chunk, pos, base, sink),
             Phase::Markup => self.markup(frame, chunk, pos, base, sink),
             Phase::Tail => self.tail(frame, chunk, pos, base, sink),
             Phase::Block => {
