@@ -95,6 +95,11 @@ pub enum Dialect {
     /// `<|tool_call_start|>[NAME(key="text"), …]<|tool_call_end|>`, a Python list of calls
     /// between special tokens, in ChatML turns; `<think>` reasoning: Liquid LFM2 / LFM2.5.
     Lfm2,
+    /// A JSON call object `{"name": …, "parameters": {…}}` (also `"arguments"`) that begins
+    /// the output, optionally after `<|python_tag|>`, several separated by `;`; the object
+    /// ends the call, `<|eom_id|>` / `<|eot_id|>` the turn, an `ipython` turn holds results:
+    /// Meta Llama 3.1 / 3.2 / 3.3 and Llama 4 JSON tool calling.
+    Llama3Json,
 }
 
 impl Dialect {
@@ -120,6 +125,7 @@ impl Dialect {
         Dialect::Mistral,
         Dialect::Pythonic,
         Dialect::Lfm2,
+        Dialect::Llama3Json,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -145,6 +151,7 @@ impl Dialect {
             Dialect::Mistral => "mistral",
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
+            Dialect::Llama3Json => "llama3-json",
         }
     }
 
@@ -178,6 +185,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
+            Dialect::Llama3Json => tables::llama3_json::SPECIAL_TOKENS,
         }
     }
 
@@ -198,6 +206,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
+            Dialect::Llama3Json => tables::llama3_json::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -291,6 +300,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
+            Dialect::Llama3Json => tables::llama3_json::MODES,
         }
     }
 
@@ -318,6 +328,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
+            Dialect::Llama3Json => tables::llama3_json::SOURCE,
         }
     }
 

@@ -372,6 +372,7 @@ case_files! {
     granite => "granite.md",
     internlm => "internlm.md",
     lfm2 => "lfm2.md",
+    llama3_json => "llama3_json.md",
     longcat => "longcat.md",
     harmony => "harmony.md",
     jamba => "jamba.md",

@@ -14,6 +14,7 @@ mod family;
 mod header;
 mod list;
 mod name;
+mod start;
 
 use arrayvec::ArrayVec;
 
@@ -49,6 +50,9 @@ pub(crate) struct Modes {
     /// A call object's `id` key is the model's call id, skipped without a diagnostic: it
     /// may follow `arguments`, after which no id can be reported (the `id_key` knob).
     pub(crate) id_key: bool,
+    /// A call object (with `list`, an array of them) may begin the output, or follow a
+    /// call, with no opener (the `json_start` knob, `start.rs`).
+    pub(crate) json_start: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +65,10 @@ enum Phase {
     BodyMarkup,
     /// After a complete body: whitespace, then the closer.
     Tail,
+    /// Where a call with no opener may begin: blanks are text (`json_start`).
+    Start,
+    /// The held head of a call with no opener, until its first key (`json_start`).
+    Head,
 }
 
 /// Where the envelope lexer is inside `{"name": …, "arguments": …}`.
@@ -169,15 +177,22 @@ pub(crate) struct JsonTag {
     call: Call,
     /// Inside a block's JSON array of calls: between its `[` and `]`.
     in_list: bool,
+    /// Head: the held head of a call with no opener.
+    head: start::Head,
 }
 
 impl JsonTag {
     pub(crate) fn new(modes: &'static Modes) -> Self {
         JsonTag {
             modes,
-            phase: Phase::Text,
+            phase: if modes.json_start {
+                Phase::Start
+            } else {
+                Phase::Text
+            },
             call: Call::new(),
             in_list: false,
+            head: start::Head::new(),
         }
     }
 
@@ -211,7 +226,7 @@ impl JsonTag {
 
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
     fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        self.phase = Phase::Text;
+        self.after_call();
         if !self.call.withdrawn {
             frame.complete(span, sink);
         }
@@ -366,12 +381,7 @@ impl JsonTag {
                     return Flow::Stop(i);
                 }
             } else {
-                call.key_kind = match (&call.key[..], call.key_overflow) {
-                    (b"name", false) => Key::Name,
-                    (b"arguments" | b"parameters", false) => Key::Arguments,
-                    (b"id", false) if self.modes.id_key => Key::Id,
-                    _ => Key::Other,
-                };
+                call.key_kind = start::key_kind(self.modes, &call.key, call.key_overflow);
                 call.envelope = Envelope::Colon;
             }
             return Flow::Go(i);
