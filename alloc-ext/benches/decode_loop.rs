@@ -118,6 +118,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
+    Dialect::Llama3Json,
 ];
 
 fn chunk_id(chunk: usize) -> String {
