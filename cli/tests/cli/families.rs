@@ -1,6 +1,7 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2 and llama3-json families, read whole: each gives exactly its content, reasoning and calls (their
-//! chunk invariance is in `scan.rs` and `openai.rs`, which read every bundled transcript).
+//! pythonic, lfm2 and llama3-json families, read whole: each gives exactly its content,
+//! reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`, which read
+//! every bundled transcript).
 
 use serde_json::{json, Value};
 

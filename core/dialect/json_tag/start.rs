@@ -4,7 +4,7 @@
 //! object after blanks and at most one `;` (Llama's `{…}; {…}`). Nothing marks the call but
 //! where it stands, so the head is held until its first key says what it is: `{`, blanks
 //! and a quoted `name`, `arguments` or `parameters`. Anything else there is text, and so
-//! is what follows it (docs/dialects.md §llama3-json, §xlam).
+//! is what follows it (docs/dialects.md §llama3-json).
 
 use arrayvec::ArrayVec;
 
@@ -102,7 +102,11 @@ impl JsonTag {
             Some(&b) if b == b'{' || (b == b'[' && self.modes.list) => {
                 // No separator at the start: the head begins with its call.
                 self.head = Head::new();
-                self.head.at = if b == b'{' { HeadAt::Brace } else { HeadAt::List };
+                self.head.at = if b == b'{' {
+                    HeadAt::Brace
+                } else {
+                    HeadAt::List
+                };
                 self.call.name.clear();
                 self.call.name.push(b);
                 self.phase = Phase::Head;
