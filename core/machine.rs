@@ -42,6 +42,7 @@ macro_rules! json_tag_modes {
             no_closer: false,
             id_key: false,
             json_start: false,
+            closer_optional: false,
         };
     };
     // Every field from the table's `[knobs]`; with `no_closer` nothing is looked for after
@@ -57,6 +58,7 @@ macro_rules! json_tag_modes {
             no_closer: tables::$t::KNOBS.no_closer,
             id_key: tables::$t::KNOBS.id_key,
             json_start: tables::$t::KNOBS.json_start,
+            closer_optional: tables::$t::KNOBS.closer_optional,
         };
     };
 }
@@ -79,6 +81,7 @@ json_tag_modes!(INTERNLM, internlm, false, false);
 json_tag_modes!(LONGCAT, longcat, false, false);
 json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
 json_tag_modes!(LLAMA3_JSON, llama3_json, knobs, tail: CALL_BODY);
+json_tag_modes!(XLAM, xlam, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -236,6 +239,7 @@ impl Machine {
             Dialect::Llama3Json => {
                 Machine::JsonTag(Engine::new(JsonTag::new(&LLAMA3_JSON), options))
             }
+            Dialect::Xlam => Machine::JsonTag(Engine::new(JsonTag::new(&XLAM), options)),
         }
     }
 
@@ -328,6 +332,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Llama3Json => &tables::llama3_json::REASONING,
+        Dialect::Xlam => &tables::xlam::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -100,6 +100,10 @@ pub enum Dialect {
     /// ends the call, `<|eom_id|>` / `<|eot_id|>` the turn, an `ipython` turn holds results:
     /// Meta Llama 3.1 / 3.2 / 3.3 and Llama 4 JSON tool calling.
     Llama3Json,
+    /// A JSON array of call objects `[{"name": …, "arguments": {…}}, …]` that begins the
+    /// output (or the content after `</think>`), also after `[TOOL_CALLS]` or in
+    /// `<tool_call>` … `</tool_call>`; `<think>` reasoning: Salesforce xLAM.
+    Xlam,
 }
 
 impl Dialect {
@@ -126,6 +130,7 @@ impl Dialect {
         Dialect::Pythonic,
         Dialect::Lfm2,
         Dialect::Llama3Json,
+        Dialect::Xlam,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -152,6 +157,7 @@ impl Dialect {
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
             Dialect::Llama3Json => "llama3-json",
+            Dialect::Xlam => "xlam",
         }
     }
 
@@ -186,6 +192,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
             Dialect::Llama3Json => tables::llama3_json::SPECIAL_TOKENS,
+            Dialect::Xlam => tables::xlam::SPECIAL_TOKENS,
         }
     }
 
@@ -207,6 +214,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
             Dialect::Llama3Json => tables::llama3_json::KNOBS.aliases,
+            Dialect::Xlam => tables::xlam::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -301,6 +309,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
             Dialect::Llama3Json => tables::llama3_json::MODES,
+            Dialect::Xlam => tables::xlam::MODES,
         }
     }
 
@@ -329,6 +338,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
             Dialect::Llama3Json => tables::llama3_json::SOURCE,
+            Dialect::Xlam => tables::xlam::SOURCE,
         }
     }
 

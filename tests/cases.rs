@@ -382,6 +382,7 @@ case_files! {
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",
     special_tokens => "special_tokens.md",
+    xlam => "xlam.md",
     xml => "xml.md",
 }
 

@@ -54,6 +54,8 @@ pub(crate) struct Modes {
     /// A call object (with `list`, an array of them) may begin the output, or follow a
     /// call, with no opener (the `json_start` knob, `start.rs`).
     pub(crate) json_start: bool,
+    /// A block may end without its closer, with no diagnostic (the `closer_optional` knob).
+    pub(crate) closer_optional: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

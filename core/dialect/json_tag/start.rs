@@ -173,7 +173,7 @@ impl JsonTag {
                 _ => false,
             };
             if !fits || held.len() >= HEAD_CAP {
-                self.head_is_text(frame, base + i as u64, sink);
+                self.head_is_text_again(frame, base + i as u64, sink);
                 return i;
             }
             held.push(b);
@@ -187,7 +187,7 @@ impl JsonTag {
         let key = usize::from(self.head.key);
         let kind = key_kind(self.modes, &self.call.name[key..], false);
         if !matches!(kind, Key::Name | Key::Arguments) {
-            self.head_is_text(frame, at, sink);
+            self.head_is_text_again(frame, at, sink);
             return false;
         }
         let mut held: ArrayVec<u8, HEAD_CAP> = ArrayVec::new_const();
@@ -217,6 +217,22 @@ impl JsonTag {
         call.key_kind = kind;
         call.envelope = Envelope::Colon;
         true
+    }
+
+    /// The held head, which ends at stream offset `at` (the chunk byte the scan stops at),
+    /// is no call: it is scanned again as text, as what follows is, so that a delimiter
+    /// that begins in it is found (xLAM's `[` of `[TOOL_CALLS]`).
+    fn head_is_text_again<S: Sink>(&mut self, frame: &mut Frame, at: u64, sink: &mut S) {
+        let hold = &mut frame.delimiters.hold;
+        if hold.is_empty() && self.call.name.len() <= hold.capacity() {
+            // The driver scans the held bytes again in the text phase (`Frame::replay`).
+            let _ = hold.try_extend_from_slice(&self.call.name);
+            frame.replay = true;
+            self.call.name.clear();
+            self.phase = Phase::Text;
+        } else {
+            self.head_is_text(frame, at, sink);
+        }
     }
 
     /// The held head, which ends at stream offset `at`, is no call: it is text, and so is
