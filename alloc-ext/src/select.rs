@@ -41,6 +41,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
+/// | `…xlam…` (Salesforce xLAM-1, xLAM-2 fc-r, whatever the base model) | `xlam` |
 /// | `…llama-3.1…`, `…llama-3.2…`, `…llama-3.3…`, `llama3.1…` (Meta's JSON tool calls; not Llama 3.0, which has none, nor Llama 4, whose models are served with both a JSON and a pythonic parser) | `llama3-json` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
@@ -111,6 +112,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Pythonic
     } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
         Dialect::Lfm2
+    } else if id.contains("xlam") {
+        Dialect::Xlam
     } else if is_llama3_json(bare) {
         Dialect::Llama3Json
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
@@ -226,6 +229,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("llama3_json", Dialect::Llama3Json),
     ("llama4_json", Dialect::Llama3Json),
     ("llama3", Dialect::Llama3Json),
+    // A JSON array of call objects, bare at the output's start, after `[TOOL_CALLS]` or in
+    // `<tool_call>`, after an optional `</think>` (vLLM `xlam`).
+    ("xlam", Dialect::Xlam),
 ];
 
 /// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,

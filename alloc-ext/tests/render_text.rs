@@ -99,6 +99,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Pythonic, "<|im_end|>"),
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         delimiter(Dialect::Llama3Json, "<|eot_id|>"),
+        delimiter(Dialect::Xlam, "<|eot_id|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -290,6 +291,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
         ),
         (
             Dialect::Llama3Json,
+            "<|start_header_id|>",
+            Reason::DelimiterInText("<|start_header_id|>".into()),
+        ),
+        (
+            Dialect::Xlam,
             "<|start_header_id|>",
             Reason::DelimiterInText("<|start_header_id|>".into()),
         ),

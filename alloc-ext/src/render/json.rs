@@ -148,6 +148,20 @@ pub(crate) static LLAMA3_JSON: JsonCalls = JsonCalls {
     },
 };
 
+/// xLAM: every call of a turn an element of one JSON array, in `<tool_call>` tags (one of
+/// the forms its parser reads, and the one that reads back wherever it stands: a bare
+/// array counts only at the output's start; docs/dialects.md §xlam).
+pub(crate) static XLAM: JsonCalls = JsonCalls {
+    section: ("<tool_call>[", "]</tool_call>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "arguments",
+        close: "",
+    },
+};
+
 /// Kimi K2 (docs/seed.md §2.3 a–b, docs/dialects.md §kimi).
 pub(crate) static KIMI: JsonCalls = JsonCalls {
     section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),

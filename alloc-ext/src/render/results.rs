@@ -36,7 +36,7 @@ pub(crate) enum ResultForm {
     /// templates, docs/dialects.md §mistral).
     Mistral,
     /// One `ipython` turn per result, `<|start_header_id|>ipython<|end_header_id|>\n\nTEXT
-    /// <|eot_id|>`, back to back (Llama 3, docs/dialects.md §llama3-json).
+    /// <|eot_id|>`, back to back (Llama 3, docs/dialects.md §llama3-json; Llama-xLAM-2).
     Ipython,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,

@@ -63,7 +63,7 @@ pub(crate) enum TemplateForm {
     Mistral,
     /// `<|begin_of_text|>`, then `<|start_header_id|>ROLE<|end_header_id|>\n\nBODY<|eot_id|>`
     /// turns back to back; each result an `ipython` turn (Llama 3, docs/dialects.md
-    /// §llama3-json).
+    /// §llama3-json; Llama-xLAM-2, §xlam).
     Llama3,
 }
 

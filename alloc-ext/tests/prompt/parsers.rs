@@ -71,6 +71,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("llama3_json", "llama3-json"),
     ("llama4_json", "llama3-json"),
     ("llama3", "llama3-json"),
+    ("xlam", "xlam"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -115,7 +116,6 @@ const UNCOVERED: &[&str] = &[
     "plamo3",
     "response_template",
     "step3",
-    "xlam",
 ];
 
 #[test]

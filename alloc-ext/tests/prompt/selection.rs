@@ -144,6 +144,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("meta-llama/Llama-3.2-3B-Instruct", "llama3-json"),
         ("llama3.1:8b", "llama3-json"),
         ("meta-llama/Meta-Llama-3-8B-Instruct", "xml"),
+        // Salesforce xLAM, Llama-, Qwen- and Mistral-based alike.
+        ("Salesforce/Llama-xLAM-2-8b-fc-r", "xlam"),
+        ("Salesforce/xLAM-2-32b-fc-r", "xlam"),
+        ("Salesforce/xLAM-7b-r", "xlam"),
         ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "xml"),
     ]);
 }
