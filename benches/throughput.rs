@@ -217,6 +217,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Pythonic,
     Dialect::Lfm2,
     Dialect::Llama3Json,
+    Dialect::Xlam,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -119,6 +119,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Pythonic,
     Dialect::Lfm2,
     Dialect::Llama3Json,
+    Dialect::Xlam,
 ];
 
 fn chunk_id(chunk: usize) -> String {

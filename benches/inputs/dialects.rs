@@ -143,6 +143,11 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<|python_tag|>{{\"name\": \"{name}\", \"parameters\": "),
             "}",
         ),
+        // Each call its own array in the tags here (a turn may also put every call in one).
+        Dialect::Xlam => (
+            format!("<tool_call>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]</tool_call>",
+        ),
         Dialect::Internlm => (
             format!("<|action_start|><|plugin|>\n{{\"name\": \"{name}\", \"parameters\": "),
             "}<|action_end|>",

@@ -477,6 +477,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_LLAMA3_JSON 20
 
 /**
+ * `xlam`: a JSON array of `{"name", "arguments"}` objects at the output's start, after
+ * `[TOOL_CALLS]` or in `<tool_call>` (Salesforce xLAM).
+ */
+#define INBAND_DIALECT_XLAM 21
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

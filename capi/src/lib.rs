@@ -100,9 +100,12 @@ pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
 /// `llama3-json`: a JSON call object `{"name": …, "parameters": {…}}` at the output's start or
 /// after `<|python_tag|>`, several separated by `;` (Llama 3.1 – 3.3, Llama 4).
 pub const INBAND_DIALECT_LLAMA3_JSON: inband_dialect_t = 20;
+/// `xlam`: a JSON array of `{"name", "arguments"}` objects at the output's start, after
+/// `[TOOL_CALLS]` or in `<tool_call>` (Salesforce xLAM).
+pub const INBAND_DIALECT_XLAM: inband_dialect_t = 21;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 21] = [
+static DIALECT_NAMES: [&CStr; 22] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -124,6 +127,7 @@ static DIALECT_NAMES: [&CStr; 21] = [
     c"pythonic",
     c"lfm2",
     c"llama3-json",
+    c"xlam",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -298,15 +302,16 @@ mod tests {
             (INBAND_DIALECT_PYTHONIC, Dialect::Pythonic),
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
             (INBAND_DIALECT_LLAMA3_JSON, Dialect::Llama3Json),
+            (INBAND_DIALECT_XLAM, Dialect::Xlam),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(21).is_null());
+        assert!(inband_dialect_name(22).is_null());
         assert_eq!(
-            dialect_of(21).unwrap_err().status,
+            dialect_of(22).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "21 is past the list"
+            "22 is past the list"
         );
     }
 }

@@ -29,6 +29,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pythonic": (("<think>",), ("</think>",)),
     "lfm2": (("<think>",), ("</think>",)),
     "llama3-json": (("<think>",), ("</think>",)),
+    "xlam": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

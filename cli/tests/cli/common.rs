@@ -84,6 +84,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
         "transcripts/llama3-json-llama4-prose-then-search.txt",
         "llama3-json",
     ),
+    ("transcripts/xlam-2-weather-and-time.txt", "xlam"),
+    ("transcripts/xlam-2-qwen-think-then-distance.txt", "xlam"),
+    ("transcripts/xlam-1-tool-calls-search.txt", "xlam"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,5 +1,5 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2 and llama3-json families, read whole: each gives exactly its content,
+//! pythonic, lfm2, llama3-json and xlam families, read whole: each gives exactly its content,
 //! reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`, which read
 //! every bundled transcript).
 
@@ -203,5 +203,26 @@ fn llama3_json_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "llama3-json"), want, "{file}");
+    }
+}
+
+#[test]
+fn xlam_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "xlam-2-weather-and-time.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"location": "New York, NY", "unit": "fahrenheit"}}, {"name": "get_time", "arguments": {"timezone": "America/New_York"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "xlam-2-qwen-think-then-distance.txt",
+            json!({"content": "", "reasoning": "The user asks for the distance; I should call the maps tool.", "tool_calls": [{"name": "calculate_distance", "arguments": {"origin": "San Jose, CA", "destination": "Palo Alto, CA", "mode": "driving"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "xlam-1-tool-calls-search.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search_products", "arguments": {"query": "noise cancelling headphones", "max_price": 200, "in_stock": true}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "xlam"), want, "{file}");
     }
 }
