@@ -1,5 +1,5 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
-//! `mistral`, `llama3-json`):
+//! `mistral`, `llama3-json`, `xlam`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
@@ -7,9 +7,9 @@
 //! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`); with
 //! `name_header` a call may be `OPEN NAME[ARGS]{…}` instead (Mistral, `header.rs`), and with
 //! `no_closer` a call's JSON ends it; with `json_start` a call object may stand with no opener
-//! at the output's start (Llama 3, `start.rs`). Formats:
+//! at the output's start (Llama 3, xLAM, `start.rs`). Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm, §mistral, §llama3-json.
+//! §granite, §internlm, §mistral, §llama3-json, §xlam.
 
 mod family;
 mod header;

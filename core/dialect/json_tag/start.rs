@@ -4,7 +4,7 @@
 //! object after blanks and at most one `;` (Llama's `{…}; {…}`). Nothing marks the call but
 //! where it stands, so the head is held until its first key says what it is: `{`, blanks
 //! and a quoted `name`, `arguments` or `parameters`. Anything else there is text, and so
-//! is what follows it (docs/dialects.md §llama3-json).
+//! is what follows it (docs/dialects.md §llama3-json, §xlam).
 
 use arrayvec::ArrayVec;
 
