@@ -42,6 +42,7 @@ macro_rules! json_tag_modes {
             no_closer: false,
             id_key: false,
             json_start: false,
+            json_start_fence: false,
             closer_optional: false,
         };
     };
@@ -58,6 +59,7 @@ macro_rules! json_tag_modes {
             no_closer: tables::$t::KNOBS.no_closer,
             id_key: tables::$t::KNOBS.id_key,
             json_start: tables::$t::KNOBS.json_start,
+            json_start_fence: tables::$t::KNOBS.json_start_fence,
             closer_optional: tables::$t::KNOBS.closer_optional,
         };
     };

@@ -75,6 +75,8 @@ pub(crate) struct Knobs {
     /// A JSON call object (with `list`, an array of them) that begins the output, or
     /// follows a call after blanks and at most one `;`, is a call of its own.
     pub(crate) json_start: bool,
+    /// With `json_start`, the call may stand in a code fence that begins the output.
+    pub(crate) json_start_fence: bool,
     /// A call block may end without its closer, with no `missing_closer`.
     pub(crate) closer_optional: bool,
     /// A Python list of calls that begins the output is a block of calls, ended by its `]`.

@@ -70,6 +70,10 @@ pub struct Knobs {
     /// the `{` begins an array of calls that its `]` ends (the JSON-bodies family: Llama 3
     /// JSON, xLAM). Default: `false`.
     pub json_start: bool,
+    /// `json_start_fence`: with `json_start`, the call object (or array) may stand in a
+    /// Markdown code fence that begins the output, ```` ``` ```` or ```` ```json ```` and a
+    /// line break before it, the closing fence after it, all markup (xLAM). Default: `false`.
+    pub json_start_fence: bool,
     /// `closer_optional`: a call block may end without its closer (the tail's `call_close`)
     /// with no `missing_closer`: some of the dialect's forms have one, others none (xLAM's
     /// `<tool_call>[…]</tool_call>` and bare `[…]`; the JSON-bodies family). Default:
@@ -111,6 +115,8 @@ pub(crate) struct RawKnobs {
     id_key: bool,
     #[serde(default)]
     json_start: bool,
+    #[serde(default)]
+    json_start_fence: bool,
     #[serde(default)]
     closer_optional: bool,
     #[serde(default)]
@@ -196,6 +202,7 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         no_closer: raw.no_closer,
         id_key: raw.id_key,
         json_start: raw.json_start,
+        json_start_fence: raw.json_start_fence,
         closer_optional: raw.closer_optional,
         python_list_at_start: raw.python_list_at_start,
         block_closers,
@@ -222,7 +229,7 @@ mod tests {
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
-                    name_header = true\nno_closer = true\nid_key = true\njson_start = true\ncloser_optional = true\n\
+                    name_header = true\nno_closer = true\nid_key = true\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
                     python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
         assert_eq!(
             knobs(text),
@@ -242,6 +249,7 @@ mod tests {
                 no_closer: true,
                 id_key: true,
                 json_start: true,
+                json_start_fence: true,
                 closer_optional: true,
                 python_list_at_start: true,
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],

@@ -54,6 +54,9 @@ pub(crate) struct Modes {
     /// A call object (with `list`, an array of them) may begin the output, or follow a
     /// call, with no opener (the `json_start` knob, `start.rs`).
     pub(crate) json_start: bool,
+    /// With `json_start`, the call may stand in a code fence that begins the output (the
+    /// `json_start_fence` knob).
+    pub(crate) json_start_fence: bool,
     /// A block may end without its closer, with no diagnostic (the `closer_optional` knob).
     pub(crate) closer_optional: bool,
 }
@@ -202,7 +205,10 @@ impl JsonTag {
     #[inline]
     fn open_call<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         if frame.open_call(span, sink) {
+            // The elements of a fenced array share its fence (`json_start_fence`).
+            let fence = if self.in_list { self.call.fence } else { 0 };
             self.call = Call::new();
+            self.call.fence = fence;
             self.phase = Phase::Body;
         } else {
             self.phase = Phase::Text;

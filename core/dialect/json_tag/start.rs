@@ -27,6 +27,10 @@ pub(super) enum HeadAt {
     List,
     /// After the object's `{`: blanks, then a key's quote.
     Brace,
+    /// The opening fence's backticks (`json_start_fence`).
+    Fence,
+    /// The opening fence's info string, up to its line break.
+    Info,
     /// Inside the first key.
     Key,
 }
@@ -40,6 +44,8 @@ pub(super) struct Head {
     open: u8,
     /// Where the key begins in `bytes`, after its quote.
     key: u8,
+    /// The head began with a code fence.
+    fenced: bool,
 }
 
 impl Head {
@@ -48,6 +54,7 @@ impl Head {
             at: HeadAt::Separator,
             open: 0,
             key: 0,
+            fenced: false,
         }
     }
 }
@@ -99,14 +106,19 @@ impl JsonTag {
         }
         match chunk.get(i) {
             None => i,
-            Some(&b) if b == b'{' || (b == b'[' && self.modes.list) => {
-                // No separator at the start: the head begins with its call.
+            Some(&b)
+                if b == b'{'
+                    || (b == b'[' && self.modes.list)
+                    || (b == b'`' && self.modes.json_start_fence) =>
+            {
+                // No separator at the start: the head begins with its call (or its fence).
                 self.head = Head::new();
-                self.head.at = if b == b'{' {
-                    HeadAt::Brace
-                } else {
-                    HeadAt::List
+                self.head.at = match b {
+                    b'{' => HeadAt::Brace,
+                    b'[' => HeadAt::List,
+                    _ => HeadAt::Fence,
                 };
+                self.head.fenced = b == b'`';
                 self.call.name.clear();
                 self.call.name.push(b);
                 self.phase = Phase::Head;
@@ -152,6 +164,17 @@ impl JsonTag {
                     head.open = len;
                     head.at = HeadAt::Brace;
                     true
+                }
+                // Three backticks, an info string such as `json`, the line break: then
+                // blanks and the call, as after a separator's `;`.
+                (HeadAt::Fence, b'`') => len < 3,
+                (HeadAt::Fence | HeadAt::Info, b'\n') if len >= 3 => {
+                    head.at = HeadAt::Semicolon;
+                    true
+                }
+                (HeadAt::Fence | HeadAt::Info, _) if len >= 3 && b.is_ascii_lowercase() => {
+                    head.at = HeadAt::Info;
+                    len < 12
                 }
                 (HeadAt::List, b'{') => {
                     head.at = HeadAt::Brace;
@@ -211,6 +234,8 @@ impl JsonTag {
         sink.markup(Span::new(at, at + 1), Markup::Envelope, b"\"");
         self.in_list = rest[0] == b'[';
         let call = &mut self.call;
+        // A fenced call's closing fence is markup of its tail.
+        call.fence = u8::from(self.head.fenced);
         call.key.clear();
         // Cannot fail: the head's key is at most KEY_CAP bytes.
         let _ = call.key.try_extend_from_slice(&held[key..]);
