@@ -216,6 +216,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
+    Dialect::Llama3Json,
+    Dialect::Xlam,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

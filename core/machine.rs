@@ -41,6 +41,9 @@ macro_rules! json_tag_modes {
             name_header: false,
             no_closer: false,
             id_key: false,
+            json_start: false,
+            json_start_fence: false,
+            closer_optional: false,
         };
     };
     // Every field from the table's `[knobs]`; with `no_closer` nothing is looked for after
@@ -55,6 +58,9 @@ macro_rules! json_tag_modes {
             name_header: tables::$t::KNOBS.name_header,
             no_closer: tables::$t::KNOBS.no_closer,
             id_key: tables::$t::KNOBS.id_key,
+            json_start: tables::$t::KNOBS.json_start,
+            json_start_fence: tables::$t::KNOBS.json_start_fence,
+            closer_optional: tables::$t::KNOBS.closer_optional,
         };
     };
 }
@@ -76,6 +82,8 @@ json_tag_modes!(
 json_tag_modes!(INTERNLM, internlm, false, false);
 json_tag_modes!(LONGCAT, longcat, false, false);
 json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
+json_tag_modes!(LLAMA3_JSON, llama3_json, knobs, tail: CALL_BODY);
+json_tag_modes!(XLAM, xlam, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -230,6 +238,10 @@ impl Machine {
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
+            Dialect::Llama3Json => {
+                Machine::JsonTag(Engine::new(JsonTag::new(&LLAMA3_JSON), options))
+            }
+            Dialect::Xlam => Machine::JsonTag(Engine::new(JsonTag::new(&XLAM), options)),
         }
     }
 
@@ -321,6 +333,8 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,
+        Dialect::Llama3Json => &tables::llama3_json::REASONING,
+        Dialect::Xlam => &tables::xlam::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -95,6 +95,15 @@ pub enum Dialect {
     /// `<|tool_call_start|>[NAME(key="text"), …]<|tool_call_end|>`, a Python list of calls
     /// between special tokens, in ChatML turns; `<think>` reasoning: Liquid LFM2 / LFM2.5.
     Lfm2,
+    /// A JSON call object `{"name": …, "parameters": {…}}` (also `"arguments"`) that begins
+    /// the output, optionally after `<|python_tag|>`, several separated by `;`; the object
+    /// ends the call, `<|eom_id|>` / `<|eot_id|>` the turn, an `ipython` turn holds results:
+    /// Meta Llama 3.1 / 3.2 / 3.3 and Llama 4 JSON tool calling.
+    Llama3Json,
+    /// A JSON array of call objects `[{"name": …, "arguments": {…}}, …]` that begins the
+    /// output (or the content after `</think>`), also after `[TOOL_CALLS]` or in
+    /// `<tool_call>` … `</tool_call>`; `<think>` reasoning: Salesforce xLAM.
+    Xlam,
 }
 
 impl Dialect {
@@ -120,6 +129,8 @@ impl Dialect {
         Dialect::Mistral,
         Dialect::Pythonic,
         Dialect::Lfm2,
+        Dialect::Llama3Json,
+        Dialect::Xlam,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -145,6 +156,8 @@ impl Dialect {
             Dialect::Mistral => "mistral",
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
+            Dialect::Llama3Json => "llama3-json",
+            Dialect::Xlam => "xlam",
         }
     }
 
@@ -194,6 +207,8 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
+            Dialect::Llama3Json => tables::llama3_json::SPECIAL_TOKENS,
+            Dialect::Xlam => tables::xlam::SPECIAL_TOKENS,
         }
     }
 
@@ -214,6 +229,8 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
+            Dialect::Llama3Json => tables::llama3_json::KNOBS.aliases,
+            Dialect::Xlam => tables::xlam::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -307,6 +324,8 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
+            Dialect::Llama3Json => tables::llama3_json::MODES,
+            Dialect::Xlam => tables::xlam::MODES,
         }
     }
 
@@ -334,6 +353,8 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
+            Dialect::Llama3Json => tables::llama3_json::SOURCE,
+            Dialect::Xlam => tables::xlam::SOURCE,
         }
     }
 

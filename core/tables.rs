@@ -72,6 +72,13 @@ pub(crate) struct Knobs {
     pub(crate) no_closer: bool,
     /// A call object's `id` key is the model's call id: skipped without a diagnostic.
     pub(crate) id_key: bool,
+    /// A JSON call object (with `list`, an array of them) that begins the output, or
+    /// follows a call after blanks and at most one `;`, is a call of its own.
+    pub(crate) json_start: bool,
+    /// With `json_start`, the call may stand in a code fence that begins the output.
+    pub(crate) json_start_fence: bool,
+    /// A call block may end without its closer, with no `missing_closer`.
+    pub(crate) closer_optional: bool,
     /// A Python list of calls that begins the output is a block of calls, ended by its `]`.
     pub(crate) python_list_at_start: bool,
     /// `(opener, closer)`: the closer of a literal call block each opener begins; empty

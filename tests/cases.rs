@@ -372,6 +372,7 @@ case_files! {
     granite => "granite.md",
     internlm => "internlm.md",
     lfm2 => "lfm2.md",
+    llama3_json => "llama3_json.md",
     longcat => "longcat.md",
     harmony => "harmony.md",
     jamba => "jamba.md",
@@ -381,6 +382,7 @@ case_files! {
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",
     special_tokens => "special_tokens.md",
+    xlam => "xlam.md",
     xml => "xml.md",
 }
 

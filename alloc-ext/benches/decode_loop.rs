@@ -118,6 +118,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
+    Dialect::Llama3Json,
+    Dialect::Xlam,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -41,6 +41,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
+/// | `…xlam…` (Salesforce xLAM-1, xLAM-2 fc-r, whatever the base model) | `xlam` |
+/// | `…llama-3.1…`, `…llama-3.2…`, `…llama-3.3…`, `llama3.1…` (Meta's JSON tool calls; not Llama 3.0, which has none, nor Llama 4, whose models are served with both a JSON and a pythonic parser) | `llama3-json` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -110,6 +112,10 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Pythonic
     } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
         Dialect::Lfm2
+    } else if id.contains("xlam") {
+        Dialect::Xlam
+    } else if is_llama3_json(bare) {
+        Dialect::Llama3Json
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -125,10 +131,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// The dialect that reads what a server's parser reads: a vLLM (0.33) or SGLang
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). Case and surrounding whitespace do not
-/// matter. `None` for parsers of formats no dialect reads (Llama 3 JSON, pythonic
-/// lists, MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
-/// matter. `None` for parsers of formats no dialect reads (Mistral, Llama 3 JSON,
-/// MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
+/// matter. `None` for parsers of formats no dialect reads (MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
 /// DeepSeek V4.1, …; docs/parsers.md lists each with its wire) and for names not in
 /// [`PARSERS`].
 ///
@@ -221,7 +224,22 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("llama4_pythonic", Dialect::Pythonic),
     ("olmo3", Dialect::Pythonic),
     ("lfm2", Dialect::Lfm2),
+    // A bare `{"name": …, "parameters": …}` at the output's start, or after `<|python_tag|>`,
+    // objects separated by `;` (vLLM `llama3_json` and `llama4_json`, SGLang `llama3`).
+    ("llama3_json", Dialect::Llama3Json),
+    ("llama4_json", Dialect::Llama3Json),
+    ("llama3", Dialect::Llama3Json),
+    // A JSON array of call objects, bare at the output's start, after `[TOOL_CALLS]` or in
+    // `<tool_call>`, after an optional `</think>` (vLLM `xlam`).
+    ("xlam", Dialect::Xlam),
 ];
+
+/// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,
+/// Ollama's `llama3.2:3b`): the releases with JSON tool calling.
+fn is_llama3_json(bare: &str) -> bool {
+    let version = version_after(bare, "llama-").or_else(|| version_after(bare, "llama"));
+    matches!(version, Some((3, Some(1..=3))))
+}
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.
 fn is_mistral(id: &str) -> bool {

@@ -98,6 +98,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Mistral, "[/TOOL_RESULTS]"),
         token(Dialect::Pythonic, "<|im_end|>"),
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
+        delimiter(Dialect::Llama3Json, "<|eot_id|>"),
+        delimiter(Dialect::Xlam, "<|eot_id|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -286,6 +288,16 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Lfm2,
             "<|im_start|>",
             Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Llama3Json,
+            "<|start_header_id|>",
+            Reason::DelimiterInText("<|start_header_id|>".into()),
+        ),
+        (
+            Dialect::Xlam,
+            "<|start_header_id|>",
+            Reason::DelimiterInText("<|start_header_id|>".into()),
         ),
         (
             Dialect::Longcat,

@@ -138,6 +138,16 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
         ),
         // The v11+ form: one `[TOOL_CALLS]` per call, no closer.
         Dialect::Mistral => (format!("[TOOL_CALLS]{name}[ARGS]"), ""),
+        // The tag before each call (read wherever it stands), the object ends the call.
+        Dialect::Llama3Json => (
+            format!("<|python_tag|>{{\"name\": \"{name}\", \"parameters\": "),
+            "}",
+        ),
+        // Each call its own array in the tags here (a turn may also put every call in one).
+        Dialect::Xlam => (
+            format!("<tool_call>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]</tool_call>",
+        ),
         Dialect::Internlm => (
             format!("<|action_start|><|plugin|>\n{{\"name\": \"{name}\", \"parameters\": "),
             "}<|action_end|>",

@@ -471,6 +471,18 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_LFM2 19
 
 /**
+ * `llama3-json`: a JSON call object `{"name": …, "parameters": {…}}` at the output's start or
+ * after `<|python_tag|>`, several separated by `;` (Llama 3.1 – 3.3, Llama 4).
+ */
+#define INBAND_DIALECT_LLAMA3_JSON 20
+
+/**
+ * `xlam`: a JSON array of `{"name", "arguments"}` objects at the output's start, after
+ * `[TOOL_CALLS]` or in `<tool_call>` (Salesforce xLAM).
+ */
+#define INBAND_DIALECT_XLAM 21
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -97,9 +97,15 @@ pub const INBAND_DIALECT_MISTRAL: inband_dialect_t = 17;
 pub const INBAND_DIALECT_PYTHONIC: inband_dialect_t = 18;
 /// `lfm2`: `<|tool_call_start|>[NAME(k=v), …]<|tool_call_end|>` (Liquid LFM2).
 pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
+/// `llama3-json`: a JSON call object `{"name": …, "parameters": {…}}` at the output's start or
+/// after `<|python_tag|>`, several separated by `;` (Llama 3.1 – 3.3, Llama 4).
+pub const INBAND_DIALECT_LLAMA3_JSON: inband_dialect_t = 20;
+/// `xlam`: a JSON array of `{"name", "arguments"}` objects at the output's start, after
+/// `[TOOL_CALLS]` or in `<tool_call>` (Salesforce xLAM).
+pub const INBAND_DIALECT_XLAM: inband_dialect_t = 21;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 20] = [
+static DIALECT_NAMES: [&CStr; 22] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -120,6 +126,8 @@ static DIALECT_NAMES: [&CStr; 20] = [
     c"mistral",
     c"pythonic",
     c"lfm2",
+    c"llama3-json",
+    c"xlam",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -293,15 +301,17 @@ mod tests {
             (INBAND_DIALECT_MISTRAL, Dialect::Mistral),
             (INBAND_DIALECT_PYTHONIC, Dialect::Pythonic),
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
+            (INBAND_DIALECT_LLAMA3_JSON, Dialect::Llama3Json),
+            (INBAND_DIALECT_XLAM, Dialect::Xlam),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(20).is_null());
+        assert!(inband_dialect_name(22).is_null());
         assert_eq!(
-            dialect_of(20).unwrap_err().status,
+            dialect_of(22).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "20 is past the list"
+            "22 is past the list"
         );
     }
 }

@@ -29,6 +29,8 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "mistral": (("[THINK]", "<think>"), ("[/THINK]", "</think>")),
     "pythonic": (("<think>",), ("</think>",)),
     "lfm2": (("<think>",), ("</think>",)),
+    "llama3-json": (("<think>",), ("</think>",)),
+    "xlam": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

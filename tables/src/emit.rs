@@ -238,6 +238,9 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
     let _ = writeln!(w, "        name_header: {},", knobs.name_header);
     let _ = writeln!(w, "        no_closer: {},", knobs.no_closer);
     let _ = writeln!(w, "        id_key: {},", knobs.id_key);
+    let _ = writeln!(w, "        json_start: {},", knobs.json_start);
+    let _ = writeln!(w, "        json_start_fence: {},", knobs.json_start_fence);
+    let _ = writeln!(w, "        closer_optional: {},", knobs.closer_optional);
     let _ = writeln!(
         w,
         "        python_list_at_start: {},",

@@ -63,6 +63,22 @@ pub struct Knobs {
     /// `id_key`: a call object's `id` key is the model's call id, a key of the format:
     /// skipped without a diagnostic (Mistral's array form). Default: `false`.
     pub id_key: bool,
+    /// `json_start`: a JSON call object that begins the output (only blanks before its
+    /// `{` since the stream's start, a reasoning opener or closer, or the end of a call,
+    /// with at most one `;` after a call; then blanks and a quoted key `name`, `arguments`
+    /// or `parameters`) is a call of its own, that its JSON ends; with `list` a `[` before
+    /// the `{` begins an array of calls that its `]` ends (the JSON-bodies family: Llama 3
+    /// JSON, xLAM). Default: `false`.
+    pub json_start: bool,
+    /// `json_start_fence`: with `json_start`, the call object (or array) may stand in a
+    /// Markdown code fence that begins the output, ```` ``` ```` or ```` ```json ```` and a
+    /// line break before it, the closing fence after it, all markup (xLAM). Default: `false`.
+    pub json_start_fence: bool,
+    /// `closer_optional`: a call block may end without its closer (the tail's `call_close`)
+    /// with no `missing_closer`: some of the dialect's forms have one, others none (xLAM's
+    /// `<tool_call>[…]</tool_call>` and bare `[…]`; the JSON-bodies family). Default:
+    /// `false`.
+    pub closer_optional: bool,
     /// `python_list_at_start`: a Python list of calls, `[NAME(k=v), …]`, that begins the
     /// output (whitespace only before it, or since a reasoning opener or closer) is a
     /// block of calls, ended by its `]` (the literals family: Llama 4 pythonic). Default:
@@ -97,6 +113,12 @@ pub(crate) struct RawKnobs {
     no_closer: bool,
     #[serde(default)]
     id_key: bool,
+    #[serde(default)]
+    json_start: bool,
+    #[serde(default)]
+    json_start_fence: bool,
+    #[serde(default)]
+    closer_optional: bool,
     #[serde(default)]
     python_list_at_start: bool,
     #[serde(default)]
@@ -179,6 +201,9 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         name_header: raw.name_header,
         no_closer: raw.no_closer,
         id_key: raw.id_key,
+        json_start: raw.json_start,
+        json_start_fence: raw.json_start_fence,
+        closer_optional: raw.closer_optional,
         python_list_at_start: raw.python_list_at_start,
         block_closers,
     })
@@ -204,7 +229,7 @@ mod tests {
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
-                    name_header = true\nno_closer = true\nid_key = true\n\
+                    name_header = true\nno_closer = true\nid_key = true\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
                     python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
         assert_eq!(
             knobs(text),
@@ -223,6 +248,9 @@ mod tests {
                 name_header: true,
                 no_closer: true,
                 id_key: true,
+                json_start: true,
+                json_start_fence: true,
+                closer_optional: true,
                 python_list_at_start: true,
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
             })

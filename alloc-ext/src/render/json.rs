@@ -16,8 +16,8 @@ pub(crate) struct JsonCalls {
     pub(crate) section: (&'static str, &'static str),
     /// Between two calls of a turn.
     pub(crate) separator: &'static str,
-    /// The section is the calls' own block (a JSON array of calls): a call alone is
-    /// written in it too, or no scanner would read it.
+    /// The section is the calls' own block (a JSON array of calls, Llama's
+    /// `<|python_tag|>`): a call alone is written in it too, or no scanner would read it.
     pub(crate) list: bool,
     /// One call.
     pub(crate) shape: Shape,
@@ -130,6 +130,34 @@ pub(crate) static MISTRAL: JsonCalls = JsonCalls {
         open: "[TOOL_CALLS]",
         header: Header::BareName,
         separator: "[ARGS]",
+        close: "",
+    },
+};
+
+/// Llama 3 / Llama 4 JSON: the calls after `<|python_tag|>`, which the scanner reads
+/// wherever it stands (a bare object only at the output's start), `parameters` as Meta's
+/// template writes it, the objects separated by `; ` (docs/dialects.md §llama3-json).
+pub(crate) static LLAMA3_JSON: JsonCalls = JsonCalls {
+    section: ("<|python_tag|>", ""),
+    separator: "; ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "parameters",
+        close: "",
+    },
+};
+
+/// xLAM: every call of a turn an element of one JSON array, in `<tool_call>` tags (one of
+/// the forms its parser reads, and the one that reads back wherever it stands: a bare
+/// array counts only at the output's start; docs/dialects.md §xlam).
+pub(crate) static XLAM: JsonCalls = JsonCalls {
+    section: ("<tool_call>[", "]</tool_call>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "arguments",
         close: "",
     },
 };

@@ -281,6 +281,24 @@ impl Style {
         }),
     };
 
+    /// Llama 3 JSON: the calls after `<|python_tag|>`, `<think>` reasoning (fine-tunes),
+    /// Llama 3 header turns with each result an `ipython` turn.
+    const LLAMA3_JSON: Style = Style {
+        calls: CallForm::Json(&json::LLAMA3_JSON),
+        results: ResultForm::Ipython,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Llama3,
+    };
+
+    /// xLAM: the calls' array in `<tool_call>` tags, `<think>` reasoning, Llama 3 header
+    /// turns with each result an `ipython` turn (Llama-xLAM-2, the Llama-based models).
+    const XLAM: Style = Style {
+        calls: CallForm::Json(&json::XLAM),
+        results: ResultForm::Ipython,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Llama3,
+    };
+
     /// The style `dialect` writes in.
     fn of(dialect: Dialect) -> Style {
         match dialect {
@@ -304,6 +322,8 @@ impl Style {
             Dialect::Mistral => Style::MISTRAL,
             Dialect::Pythonic => Style::PYTHONIC,
             Dialect::Lfm2 => Style::LFM2,
+            Dialect::Llama3Json => Style::LLAMA3_JSON,
+            Dialect::Xlam => Style::XLAM,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

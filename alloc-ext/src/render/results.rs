@@ -35,6 +35,9 @@ pub(crate) enum ResultForm {
     /// `[TOOL_RESULTS]TEXT[/TOOL_RESULTS]` per result, back to back (Mistral's v11+
     /// templates, docs/dialects.md §mistral).
     Mistral,
+    /// One `ipython` turn per result, `<|start_header_id|>ipython<|end_header_id|>\n\nTEXT
+    /// <|eot_id|>`, back to back (Llama 3, docs/dialects.md §llama3-json; Llama-xLAM-2).
+    Ipython,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
@@ -82,6 +85,7 @@ impl ResultForm {
             ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
+            ResultForm::Ipython => &["<|eot_id|>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
@@ -194,6 +198,11 @@ impl ResultForm {
             ),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
+            ResultForm::Ipython => (
+                false,
+                "<|start_header_id|>ipython<|end_header_id|>\n\n",
+                "<|eot_id|>",
+            ),
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),
             ResultForm::Environment => (true, "<|im_start|>environment\n", "<|im_end|>"),
             ResultForm::Lfm2 => (false, "<|tool_response_start|>", "<|tool_response_end|>"),

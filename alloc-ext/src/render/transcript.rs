@@ -61,6 +61,10 @@ pub(crate) enum TemplateForm {
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
     Mistral,
+    /// `<|begin_of_text|>`, then `<|start_header_id|>ROLE<|end_header_id|>\n\nBODY<|eot_id|>`
+    /// turns back to back; each result an `ipython` turn (Llama 3, docs/dialects.md
+    /// §llama3-json; Llama-xLAM-2, §xlam).
+    Llama3,
 }
 
 impl TemplateForm {
@@ -76,7 +80,8 @@ impl TemplateForm {
             TemplateForm::Kimi
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
-            | TemplateForm::Granite => &[],
+            | TemplateForm::Granite
+            | TemplateForm::Llama3 => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -189,6 +194,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
+        TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }
     Ok(out)
 }
@@ -413,6 +419,31 @@ fn mistral(
             }
             Turn::Results(run) => out.push_str(&renderer.results(run)?),
         }
+    }
+    Ok(())
+}
+
+/// Llama 3 header turns, each result an `ipython` turn of its own.
+fn llama3(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<|begin_of_text|>");
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "")?),
+            // Each result is a turn of its own, written by the result form.
+            Turn::Results(run) => {
+                out.push_str(&renderer.results(run)?);
+                continue;
+            }
+        };
+        out.push_str(&format!(
+            "<|start_header_id|>{role}<|end_header_id|>\n\n{body}<|eot_id|>"
+        ));
     }
     Ok(())
 }

@@ -66,12 +66,12 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
     );
     let time = ("get_time".to_owned(), json!({"zone": "Europe/Paris"}));
     match dialect {
-        "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" => {
+        "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" | "llama3-json" => {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
         "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba"
-        | "granite" | "internlm" | "mistral" | "pythonic" | "lfm2" => {
+        | "granite" | "internlm" | "mistral" | "pythonic" | "lfm2" | "xlam" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }
         other => panic!("no expected calls for the {other} guide"),

@@ -68,6 +68,10 @@ const ALIASES: &[(&str, &str)] = &[
     ("llama4_pythonic", "pythonic"),
     ("olmo3", "pythonic"),
     ("lfm2", "lfm2"),
+    ("llama3_json", "llama3-json"),
+    ("llama4_json", "llama3-json"),
+    ("llama3", "llama3-json"),
+    ("xlam", "xlam"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -99,9 +103,6 @@ const UNCOVERED: &[&str] = &[
     "k2_horizon",
     "kimi",
     "kimi_k3",
-    "llama3",
-    "llama3_json",
-    "llama4_json",
     "mimo",
     "minicpm5",
     "minicpmv",
@@ -115,7 +116,6 @@ const UNCOVERED: &[&str] = &[
     "plamo3",
     "response_template",
     "step3",
-    "xlam",
 ];
 
 #[test]

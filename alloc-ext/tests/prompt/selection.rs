@@ -137,7 +137,18 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("LiquidAI/LFM2.5-1.2B-Instruct", "lfm2"),
         ("lfm2-350m", "lfm2"),
         // No dialect: the fallback.
-        ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
+        // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
+        ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
+        ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
+        ("meta-llama/Meta-Llama-3.1-70B-Instruct", "llama3-json"),
+        ("meta-llama/Llama-3.2-3B-Instruct", "llama3-json"),
+        ("llama3.1:8b", "llama3-json"),
+        ("meta-llama/Meta-Llama-3-8B-Instruct", "xml"),
+        // Salesforce xLAM, Llama-, Qwen- and Mistral-based alike.
+        ("Salesforce/Llama-xLAM-2-8b-fc-r", "xlam"),
+        ("Salesforce/xLAM-2-32b-fc-r", "xlam"),
+        ("Salesforce/xLAM-7b-r", "xlam"),
+        ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "xml"),
     ]);
 }
 
@@ -183,7 +194,7 @@ fn server_parser_names_select_their_dialects() {
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),
-        ("llama3_json", None),
+        ("llama3_json", Some("llama3-json")),
         ("pythonic", Some("pythonic")),
         ("granite", Some("granite")),
         ("qwen3_json", Some("qwen3")),

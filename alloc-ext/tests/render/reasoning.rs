@@ -81,6 +81,8 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Mistral, "a [TOOL_CALLS] b", "[TOOL_CALLS]"),
         (Dialect::Pythonic, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Lfm2, "a <|im_end|> b", "<|im_end|>"),
+        (Dialect::Llama3Json, "a <|eot_id|> b", "<|eot_id|>"),
+        (Dialect::Xlam, "a <|eot_id|> b", "<|eot_id|>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

@@ -75,6 +75,18 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/pythonic-olmo3-think-and-read.txt", "pythonic"),
     ("transcripts/lfm2-forecast.txt", "lfm2"),
     ("transcripts/lfm2-think-and-search.txt", "lfm2"),
+    ("transcripts/llama3-json-llama31-weather.txt", "llama3-json"),
+    (
+        "transcripts/llama3-json-llama33-flights-and-hotel.txt",
+        "llama3-json",
+    ),
+    (
+        "transcripts/llama3-json-llama4-prose-then-search.txt",
+        "llama3-json",
+    ),
+    ("transcripts/xlam-2-weather-and-time.txt", "xlam"),
+    ("transcripts/xlam-2-qwen-think-then-distance.txt", "xlam"),
+    ("transcripts/xlam-1-tool-calls-search.txt", "xlam"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

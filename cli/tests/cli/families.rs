@@ -1,9 +1,7 @@
-//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm and mistral families,
-//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
-//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
-//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, pythonic and
-//! lfm2 families, read whole: each gives exactly its content, reasoning and calls (their
-//! chunk invariance is in `scan.rs` and `openai.rs`, which read every bundled transcript).
+//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
+//! pythonic, lfm2, llama3-json and xlam families, read whole: each gives exactly its content,
+//! reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`, which read
+//! every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -184,5 +182,47 @@ fn lfm2_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "lfm2"), want, "{file}");
+    }
+}
+
+#[test]
+fn llama3_json_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "llama3-json-llama31-weather.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "unit": "fahrenheit"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "llama3-json-llama33-flights-and-hotel.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search_flights", "arguments": {"origin": "SFO", "destination": "JFK", "date": "2024-09-12"}}, {"name": "get_hotel_rates", "arguments": {"city": "New York", "nights": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "llama3-json-llama4-prose-then-search.txt",
+            json!({"content": "I will look that up for you.", "reasoning": null, "tool_calls": [{"name": "wikipedia_search", "arguments": {"query": "Menlo Park \"Meta\" headquarters", "limit": 3}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "llama3-json"), want, "{file}");
+    }
+}
+
+#[test]
+fn xlam_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "xlam-2-weather-and-time.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"location": "New York, NY", "unit": "fahrenheit"}}, {"name": "get_time", "arguments": {"timezone": "America/New_York"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "xlam-2-qwen-think-then-distance.txt",
+            json!({"content": "", "reasoning": "The user asks for the distance; I should call the maps tool.", "tool_calls": [{"name": "calculate_distance", "arguments": {"origin": "San Jose, CA", "destination": "Palo Alto, CA", "mode": "driving"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "xlam-1-tool-calls-search.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search_products", "arguments": {"query": "noise cancelling headphones", "max_price": 200, "in_stock": true}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "xlam"), want, "{file}");
     }
 }

@@ -1,7 +1,7 @@
 //! How the JSON-in-tags family plugs into the driver (crate::engine).
 
 use super::{Envelope, JsonTag, Phase};
-use crate::automaton::Dfa;
+use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
 use crate::engine::{Family, Sealed};
 use crate::{Role, Sink, Span};
@@ -29,6 +29,23 @@ impl Family for JsonTag {
             && frame.plain_args(&mut call.value, &mut call.budget, chunk, span, sink)
     }
 
+    fn text_delimiter<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        sink: &mut S,
+    ) {
+        if let Some(role) = frame.text_delimiter(delimiter, span, sink) {
+            self.text_role(frame, role, span, sink);
+        }
+        let bound = matches!(delimiter.role, Role::ReasoningOpen | Role::ReasoningClose);
+        if bound && self.modes.json_start && self.phase == Phase::Text {
+            // A call with no opener may begin the reasoning block, or the content after it.
+            self.phase = Phase::Start;
+        }
+    }
+
     fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
             // A new block: no array of calls is open in it yet.
@@ -50,6 +67,8 @@ impl Family for JsonTag {
             Phase::Body => self.body(frame, chunk, pos, base, sink),
             Phase::BodyMarkup => self.body_markup(frame, chunk, pos, base, sink),
             Phase::Tail => self.tail(frame, chunk, pos, base, sink),
+            Phase::Start => self.start(frame, chunk, pos, base, sink),
+            Phase::Head => self.head(frame, chunk, pos, base, sink),
             Phase::Text => pos,
         }
     }
@@ -62,7 +81,8 @@ impl Family for JsonTag {
                 frame.held_as_markup(end, sink);
                 self.phase = Phase::Body;
             }
-            Phase::Body | Phase::Text => {}
+            Phase::Head => self.head_is_text(frame, end, sink),
+            Phase::Body | Phase::Text | Phase::Start => {}
         }
     }
 

@@ -59,8 +59,10 @@ impl JsonTag {
         sink: &mut S,
     ) {
         let open = self.leave_list(span, sink);
-        // No closer to miss without one (`no_closer`), or after an array that ends the block.
-        let closerless = self.modes.no_closer || (open && self.modes.list_end);
+        // No closer to miss without one (`no_closer`), where the dialect's forms may leave it
+        // out (`closer_optional`), or after an array that ends the block.
+        let closerless =
+            self.modes.no_closer || self.modes.closer_optional || (open && self.modes.list_end);
         if !closerless {
             sink.diagnostic(span, Diagnostic::MissingCloser);
         }

@@ -1,19 +1,21 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
-//! `mistral`):
+//! `mistral`, `llama3-json`, `xlam`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
 //! such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element a call, and with
 //! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`); with
 //! `name_header` a call may be `OPEN NAME[ARGS]{…}` instead (Mistral, `header.rs`), and with
-//! `no_closer` a call's JSON ends it. Formats:
+//! `no_closer` a call's JSON ends it; with `json_start` a call object may stand with no opener
+//! at the output's start (Llama 3, xLAM, `start.rs`). Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm, §mistral.
+//! §granite, §internlm, §mistral, §llama3-json, §xlam.
 
 mod family;
 mod header;
 mod list;
 mod name;
+mod start;
 
 use arrayvec::ArrayVec;
 
@@ -49,6 +51,14 @@ pub(crate) struct Modes {
     /// A call object's `id` key is the model's call id, skipped without a diagnostic: it
     /// may follow `arguments`, after which no id can be reported (the `id_key` knob).
     pub(crate) id_key: bool,
+    /// A call object (with `list`, an array of them) may begin the output, or follow a
+    /// call, with no opener (the `json_start` knob, `start.rs`).
+    pub(crate) json_start: bool,
+    /// With `json_start`, the call may stand in a code fence that begins the output (the
+    /// `json_start_fence` knob).
+    pub(crate) json_start_fence: bool,
+    /// A block may end without its closer, with no diagnostic (the `closer_optional` knob).
+    pub(crate) closer_optional: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +71,10 @@ enum Phase {
     BodyMarkup,
     /// After a complete body: whitespace, then the closer.
     Tail,
+    /// Where a call with no opener may begin: blanks are text (`json_start`).
+    Start,
+    /// The held head of a call with no opener, until its first key (`json_start`).
+    Head,
 }
 
 /// Where the envelope lexer is inside `{"name": …, "arguments": …}`.
@@ -169,22 +183,32 @@ pub(crate) struct JsonTag {
     call: Call,
     /// Inside a block's JSON array of calls: between its `[` and `]`.
     in_list: bool,
+    /// Head: the held head of a call with no opener.
+    head: start::Head,
 }
 
 impl JsonTag {
     pub(crate) fn new(modes: &'static Modes) -> Self {
         JsonTag {
             modes,
-            phase: Phase::Text,
+            phase: if modes.json_start {
+                Phase::Start
+            } else {
+                Phase::Text
+            },
             call: Call::new(),
             in_list: false,
+            head: start::Head::new(),
         }
     }
 
     #[inline]
     fn open_call<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         if frame.open_call(span, sink) {
+            // The elements of a fenced array share its fence (`json_start_fence`).
+            let fence = if self.in_list { self.call.fence } else { 0 };
             self.call = Call::new();
+            self.call.fence = fence;
             self.phase = Phase::Body;
         } else {
             self.phase = Phase::Text;
@@ -211,7 +235,7 @@ impl JsonTag {
 
     /// A call whose structure closed: complete now, or a draft until its reasoning decides.
     fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        self.phase = Phase::Text;
+        self.after_call();
         if !self.call.withdrawn {
             frame.complete(span, sink);
         }
@@ -366,12 +390,7 @@ impl JsonTag {
                     return Flow::Stop(i);
                 }
             } else {
-                call.key_kind = match (&call.key[..], call.key_overflow) {
-                    (b"name", false) => Key::Name,
-                    (b"arguments" | b"parameters", false) => Key::Arguments,
-                    (b"id", false) if self.modes.id_key => Key::Id,
-                    _ => Key::Other,
-                };
+                call.key_kind = start::key_kind(self.modes, &call.key, call.key_overflow);
                 call.envelope = Envelope::Colon;
             }
             return Flow::Go(i);
