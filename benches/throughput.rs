@@ -216,6 +216,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
+    Dialect::Phi4Mini,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -38,6 +38,7 @@ macro_rules! json_tag_modes {
             tail: &tables::$t::CALL_TAIL,
             list: $list,
             list_end: $list_end,
+            list_open: false,
             name_header: false,
             no_closer: false,
             id_key: false,
@@ -52,6 +53,7 @@ macro_rules! json_tag_modes {
             tail: &tables::$t::$tail,
             list: tables::$t::KNOBS.list,
             list_end: tables::$t::KNOBS.list_end,
+            list_open: tables::$t::KNOBS.list_open,
             name_header: tables::$t::KNOBS.name_header,
             no_closer: tables::$t::KNOBS.no_closer,
             id_key: tables::$t::KNOBS.id_key,
@@ -76,6 +78,7 @@ json_tag_modes!(
 json_tag_modes!(INTERNLM, internlm, false, false);
 json_tag_modes!(LONGCAT, longcat, false, false);
 json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
+json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -230,6 +233,7 @@ impl Machine {
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
+            Dialect::Phi4Mini => Machine::JsonTag(Engine::new(JsonTag::new(&PHI4_MINI), options)),
         }
     }
 
@@ -321,6 +325,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,
+        Dialect::Phi4Mini => &tables::phi4_mini::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -95,6 +95,10 @@ pub enum Dialect {
     /// `<|tool_call_start|>[NAME(key="text"), …]<|tool_call_end|>`, a Python list of calls
     /// between special tokens, in ChatML turns; `<think>` reasoning: Liquid LFM2 / LFM2.5.
     Lfm2,
+    /// `functools[{"name": …, "arguments": {…}}, …]`: the plain-text marker and a JSON
+    /// array of calls that its `]` ends, no closer; `<think>` reasoning (the reasoning
+    /// releases): Microsoft Phi-4-mini.
+    Phi4Mini,
 }
 
 impl Dialect {
@@ -120,6 +124,7 @@ impl Dialect {
         Dialect::Mistral,
         Dialect::Pythonic,
         Dialect::Lfm2,
+        Dialect::Phi4Mini,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -145,6 +150,7 @@ impl Dialect {
             Dialect::Mistral => "mistral",
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
+            Dialect::Phi4Mini => "phi4-mini",
         }
     }
 
@@ -178,6 +184,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
+            Dialect::Phi4Mini => tables::phi4_mini::SPECIAL_TOKENS,
         }
     }
 
@@ -198,6 +205,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
+            Dialect::Phi4Mini => tables::phi4_mini::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -291,6 +299,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
+            Dialect::Phi4Mini => tables::phi4_mini::MODES,
         }
     }
 
@@ -318,6 +327,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
+            Dialect::Phi4Mini => tables::phi4_mini::SOURCE,
         }
     }
 

@@ -41,6 +41,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
+/// | `phi-4-mini…`, `phi4-mini…`, `phi-4-multimodal…` (Phi-4-mini instruct, reasoning, flash; Phi-4-multimodal) | `phi4-mini` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -110,6 +111,12 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Pythonic
     } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
         Dialect::Lfm2
+    } else if ["phi-4-mini", "phi4-mini", "phi-4-multimodal"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        // Not Phi-4 (14B): its template declares no tool format.
+        Dialect::Phi4Mini
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -221,6 +228,8 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("llama4_pythonic", Dialect::Pythonic),
     ("olmo3", Dialect::Pythonic),
     ("lfm2", Dialect::Lfm2),
+    // `functools[{…}, …]` (vLLM's parser for Phi-4-mini).
+    ("phi4_mini_json", Dialect::Phi4Mini),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.

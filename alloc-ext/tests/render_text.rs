@@ -98,6 +98,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Mistral, "[/TOOL_RESULTS]"),
         token(Dialect::Pythonic, "<|im_end|>"),
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
+        delimiter(Dialect::Phi4Mini, "<|end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -286,6 +287,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Lfm2,
             "<|im_start|>",
             Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Phi4Mini,
+            "<|user|>",
+            Reason::DelimiterInText("<|user|>".into()),
         ),
         (
             Dialect::Longcat,

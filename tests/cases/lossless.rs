@@ -93,6 +93,8 @@ const BROKEN: &[(&str, &str)] = &[
     ("longcat", "<longcat_tool_call>\n{\"name\": \"a b\", \"arguments\": {}}\n</longcat_tool_call>"),
     ("jamba", "<tool_calls>[{\"name\": \"a b\", \"arguments\": {}}]</tool_calls>"),
     ("granite", "<|tool_call|>[{\"name\": \"a b\", \"arguments\": {}}]"),
+    ("phi4-mini", "functools[{\"name\": \"a b\", \"arguments\": {}}]"),
+    ("phi4-mini", "functools[see the docs]"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
     (
         "kimi",

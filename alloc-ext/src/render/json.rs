@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba, granite), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite, phi4-mini), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -130,6 +130,19 @@ pub(crate) static MISTRAL: JsonCalls = JsonCalls {
         open: "[TOOL_CALLS]",
         header: Header::BareName,
         separator: "[ARGS]",
+        close: "",
+    },
+};
+
+/// Phi-4-mini: every call of a turn an element of one JSON array after the plain-text
+/// marker `functools`, no closer (docs/dialects.md §phi4-mini).
+pub(crate) static PHI4_MINI: JsonCalls = JsonCalls {
+    section: ("functools[", "]"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "arguments",
         close: "",
     },
 };

@@ -145,6 +145,15 @@ impl Style {
         template: TemplateForm::Granite,
     };
 
+    /// Phi-4-mini: `functools[…]`, its `<|ROLE|>` turns; results each a `<|tool|>` turn
+    /// (docs/dialects.md §phi4-mini).
+    const PHI4_MINI: Style = Style {
+        calls: CallForm::Json(&json::PHI4_MINI),
+        results: ResultForm::Phi4Mini,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Phi4Mini,
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -304,6 +313,7 @@ impl Style {
             Dialect::Mistral => Style::MISTRAL,
             Dialect::Pythonic => Style::PYTHONIC,
             Dialect::Lfm2 => Style::LFM2,
+            Dialect::Phi4Mini => Style::PHI4_MINI,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

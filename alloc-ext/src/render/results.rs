@@ -29,6 +29,9 @@ pub(crate) enum ResultForm {
     /// One turn per result, `<|start_of_role|>tool_response<|end_of_role|>TEXT<|end_of_text|>`,
     /// one per line (Granite 3, docs/dialects.md §granite).
     Granite,
+    /// One `tool` turn per result, `<|tool|>\nTEXT<|end|>`, one per line (Phi-4-mini,
+    /// docs/dialects.md §phi4-mini).
+    Phi4Mini,
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
@@ -80,6 +83,7 @@ impl ResultForm {
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Granite => &["<|end_of_text|>"],
+            ResultForm::Phi4Mini => &["<|end|>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
@@ -192,6 +196,7 @@ impl ResultForm {
                 "<|start_of_role|>tool_response<|end_of_role|>",
                 "<|end_of_text|>",
             ),
+            ResultForm::Phi4Mini => (true, "<|tool|>\n", "<|end|>"),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),

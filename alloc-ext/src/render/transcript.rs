@@ -57,6 +57,9 @@ pub(crate) enum TemplateForm {
     /// `<|start_of_role|>ROLE<|end_of_role|>BODY<|end_of_text|>` turns, one per line; each
     /// result a `tool_response` turn (Granite 3, docs/dialects.md §granite).
     Granite,
+    /// `<|ROLE|>\nBODY<|end|>` turns, one per line; each result a `<|tool|>` turn (vLLM's
+    /// Phi-4-mini template, docs/dialects.md §phi4-mini).
+    Phi4Mini,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -76,7 +79,8 @@ impl TemplateForm {
             TemplateForm::Kimi
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
-            | TemplateForm::Granite => &[],
+            | TemplateForm::Granite
+            | TemplateForm::Phi4Mini => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -186,6 +190,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
+        TemplateForm::Phi4Mini => phi4_mini(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
@@ -389,6 +394,30 @@ fn granite(
         out.push_str(&format!(
             "<|start_of_role|>{role}<|end_of_role|>{body}<|end_of_text|>"
         ));
+    }
+    Ok(())
+}
+
+/// Phi-4-mini turns, one per line, each result a `<|tool|>` turn of its own.
+fn phi4_mini(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n")?),
+            // Each result is a turn of its own, written by the result form.
+            Turn::Results(run) => {
+                separate_line(out);
+                out.push_str(&renderer.results(run)?);
+                continue;
+            }
+        };
+        separate_line(out);
+        out.push_str(&format!("<|{role}|>\n{body}<|end|>"));
     }
     Ok(())
 }

@@ -68,6 +68,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("llama4_pythonic", "pythonic"),
     ("olmo3", "pythonic"),
     ("lfm2", "lfm2"),
+    ("phi4_mini_json", "phi4-mini"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -111,7 +112,6 @@ const UNCOVERED: &[&str] = &[
     "muse",
     "muse_glimmer",
     "musespark1x",
-    "phi4_mini_json",
     "plamo3",
     "response_template",
     "step3",

@@ -75,6 +75,12 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/pythonic-olmo3-think-and-read.txt", "pythonic"),
     ("transcripts/lfm2-forecast.txt", "lfm2"),
     ("transcripts/lfm2-think-and-search.txt", "lfm2"),
+    ("transcripts/phi4-mini-weather.txt", "phi4-mini"),
+    (
+        "transcripts/phi4-mini-rates-and-convert.txt",
+        "phi4-mini",
+    ),
+    ("transcripts/phi4-mini-reasoning-search.txt", "phi4-mini"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

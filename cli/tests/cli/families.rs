@@ -1,9 +1,7 @@
-//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm and mistral families,
-//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
-//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
-//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, pythonic and
-//! lfm2 families, read whole: each gives exactly its content, reasoning and calls (their
-//! chunk invariance is in `scan.rs` and `openai.rs`, which read every bundled transcript).
+//! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
+//! pythonic, lfm2 and phi4-mini families, read whole: each gives exactly its content,
+//! reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`, which read
+//! every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -184,5 +182,26 @@ fn lfm2_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "lfm2"), want, "{file}");
+    }
+}
+
+#[test]
+fn phi4_mini_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "phi4-mini-weather.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_weather_updates", "arguments": {"location": "Paris, France"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "phi4-mini-rates-and-convert.txt",
+            json!({"content": "I will look up both exchange rates and then convert the amount.", "reasoning": null, "tool_calls": [{"name": "get_exchange_rate", "arguments": {"base": "USD", "quote": "EUR"}}, {"name": "get_exchange_rate", "arguments": {"base": "USD", "quote": "JPY"}}, {"name": "convert", "arguments": {"amount": 250.0, "from": "USD", "to": ["EUR", "JPY"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "phi4-mini-reasoning-search.txt",
+            json!({"content": "", "reasoning": "The user wants the files that mention `functools` in the src tree. A plain search does it; the pattern has a bracket, so it goes in the JSON as a string.", "tool_calls": [{"name": "search_files", "arguments": {"pattern": "functools\\[", "path": "src", "glob": "*.py"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "phi4-mini"), want, "{file}");
     }
 }
