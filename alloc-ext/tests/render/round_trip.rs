@@ -63,6 +63,7 @@ const STRING_PIECES: &[&str] = &[
     "```",
     "```tool_code\n",
     "default_api.f(x=1)",
+    "functools[",
     "True",
     "null",
     "42",
