@@ -217,6 +217,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Pythonic,
     Dialect::Lfm2,
     Dialect::Phi4Mini,
+    Dialect::HunyuanA13b,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

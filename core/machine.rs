@@ -79,6 +79,7 @@ json_tag_modes!(INTERNLM, internlm, false, false);
 json_tag_modes!(LONGCAT, longcat, false, false);
 json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
 json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
+json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -234,6 +235,9 @@ impl Machine {
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
             Dialect::Phi4Mini => Machine::JsonTag(Engine::new(JsonTag::new(&PHI4_MINI), options)),
+            Dialect::HunyuanA13b => {
+                Machine::JsonTag(Engine::new(JsonTag::new(&HUNYUAN_A13B), options))
+            }
         }
     }
 
@@ -326,6 +330,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Phi4Mini => &tables::phi4_mini::REASONING,
+        Dialect::HunyuanA13b => &tables::hunyuan_a13b::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -99,6 +99,10 @@ pub enum Dialect {
     /// array of calls that its `]` ends, no closer; `<think>` reasoning (the reasoning
     /// releases): Microsoft Phi-4-mini.
     Phi4Mini,
+    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (Jamba's block),
+    /// `<think>` reasoning, the answer in `<answer>…</answer>` (markup, removed from the
+    /// content): Tencent Hunyuan-A13B.
+    HunyuanA13b,
 }
 
 impl Dialect {
@@ -125,6 +129,7 @@ impl Dialect {
         Dialect::Pythonic,
         Dialect::Lfm2,
         Dialect::Phi4Mini,
+        Dialect::HunyuanA13b,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -151,6 +156,7 @@ impl Dialect {
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
             Dialect::Phi4Mini => "phi4-mini",
+            Dialect::HunyuanA13b => "hunyuan-a13b",
         }
     }
 
@@ -185,6 +191,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
             Dialect::Phi4Mini => tables::phi4_mini::SPECIAL_TOKENS,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::SPECIAL_TOKENS,
         }
     }
 
@@ -206,6 +213,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
             Dialect::Phi4Mini => tables::phi4_mini::KNOBS.aliases,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -300,6 +308,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
             Dialect::Phi4Mini => tables::phi4_mini::MODES,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::MODES,
         }
     }
 
@@ -328,6 +337,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
             Dialect::Phi4Mini => tables::phi4_mini::SOURCE,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::SOURCE,
         }
     }
 

@@ -119,6 +119,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Pythonic,
     Dialect::Lfm2,
     Dialect::Phi4Mini,
+    Dialect::HunyuanA13b,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -42,6 +42,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 /// | `phi-4-mini…`, `phi4-mini…`, `phi-4-multimodal…` (Phi-4-mini instruct, reasoning, flash; Phi-4-multimodal) | `phi4-mini` |
+/// | `hunyuan-a13b…` (Tencent Hunyuan-A13B; other Hunyuan generations write other wires) | `hunyuan-a13b` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -117,6 +118,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     {
         // Not Phi-4 (14B): its template declares no tool format.
         Dialect::Phi4Mini
+    } else if bare.starts_with("hunyuan-a13b") {
+        Dialect::HunyuanA13b
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -230,6 +233,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("lfm2", Dialect::Lfm2),
     // `functools[{…}, …]` (vLLM's parser for Phi-4-mini).
     ("phi4_mini_json", Dialect::Phi4Mini),
+    // `<tool_calls>[{…}, …]</tool_calls>` and `<think>` / `<answer>` (vLLM's tool and
+    // reasoning parsers for Hunyuan-A13B).
+    ("hunyuan_a13b", Dialect::HunyuanA13b),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.

@@ -99,6 +99,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Pythonic, "<|im_end|>"),
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         delimiter(Dialect::Phi4Mini, "<|end|>"),
+        closer(Dialect::HunyuanA13b, "</tool_response>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -292,6 +293,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Phi4Mini,
             "<|user|>",
             Reason::DelimiterInText("<|user|>".into()),
+        ),
+        (
+            Dialect::HunyuanA13b,
+            "<|extra_0|>",
+            Reason::DelimiterInText("<|extra_0|>".into()),
         ),
         (
             Dialect::Longcat,

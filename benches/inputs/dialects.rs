@@ -136,6 +136,11 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]",
         ),
+        // Jamba's block, in the answer's wrapper.
+        Dialect::HunyuanA13b => (
+            format!("<answer><tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]</tool_calls></answer>",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

@@ -99,9 +99,12 @@ pub const INBAND_DIALECT_PYTHONIC: inband_dialect_t = 18;
 pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
 /// `phi4-mini`: `functools[{"name": …, "arguments": {…}}, …]`, no closer (Microsoft Phi-4-mini).
 pub const INBAND_DIALECT_PHI4_MINI: inband_dialect_t = 20;
+/// `hunyuan-a13b`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`, the answer in
+/// `<answer>` (Tencent Hunyuan-A13B).
+pub const INBAND_DIALECT_HUNYUAN_A13B: inband_dialect_t = 21;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 21] = [
+static DIALECT_NAMES: [&CStr; 22] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -123,6 +126,7 @@ static DIALECT_NAMES: [&CStr; 21] = [
     c"pythonic",
     c"lfm2",
     c"phi4-mini",
+    c"hunyuan-a13b",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -297,15 +301,16 @@ mod tests {
             (INBAND_DIALECT_PYTHONIC, Dialect::Pythonic),
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
             (INBAND_DIALECT_PHI4_MINI, Dialect::Phi4Mini),
+            (INBAND_DIALECT_HUNYUAN_A13B, Dialect::HunyuanA13b),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(21).is_null());
+        assert!(inband_dialect_name(22).is_null());
         assert_eq!(
-            dialect_of(21).unwrap_err().status,
+            dialect_of(22).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "21 is past the list"
+            "22 is past the list"
         );
     }
 }

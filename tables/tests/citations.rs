@@ -397,6 +397,7 @@ fn the_documents_offer_what_the_code_cites() {
         "pythonic",
         "lfm2",
         "phi4-mini",
+        "hunyuan-a13b",
         "longcat",
         "glm",
         "gemma",

@@ -82,7 +82,7 @@ pub(crate) static LONGCAT: JsonCalls = JsonCalls {
 };
 
 /// Jamba: every call of a turn an element of one JSON array in one block
-/// (docs/dialects.md §jamba).
+/// (docs/dialects.md §jamba); Hunyuan-A13B writes the same block (§hunyuan-a13b).
 pub(crate) static JAMBA: JsonCalls = JsonCalls {
     section: ("<tool_calls>[", "]</tool_calls>"),
     separator: ", ",

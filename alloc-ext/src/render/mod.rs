@@ -154,6 +154,15 @@ impl Style {
         template: TemplateForm::Phi4Mini,
     };
 
+    /// Hunyuan-A13B: Jamba's `<tool_calls>` array, its own turns; a run of results in one
+    /// turn of `<tool_response>` blocks (docs/dialects.md §hunyuan-a13b).
+    const HUNYUAN_A13B: Style = Style {
+        calls: CallForm::Json(&json::JAMBA),
+        results: ResultForm::Hunyuan,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Hunyuan,
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -314,6 +323,7 @@ impl Style {
             Dialect::Pythonic => Style::PYTHONIC,
             Dialect::Lfm2 => Style::LFM2,
             Dialect::Phi4Mini => Style::PHI4_MINI,
+            Dialect::HunyuanA13b => Style::HUNYUAN_A13B,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -32,6 +32,9 @@ pub(crate) enum ResultForm {
     /// One `tool` turn per result, `<|tool|>\nTEXT<|end|>`, one per line (Phi-4-mini,
     /// docs/dialects.md §phi4-mini).
     Phi4Mini,
+    /// `<tool_response>TEXT</tool_response>` per result, back to back, in one results turn
+    /// (Hunyuan-A13B, docs/dialects.md §hunyuan-a13b).
+    Hunyuan,
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
@@ -84,6 +87,7 @@ impl ResultForm {
             ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Phi4Mini => &["<|end|>"],
+            ResultForm::Hunyuan => &["</tool_response>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
@@ -197,6 +201,7 @@ impl ResultForm {
                 "<|end_of_text|>",
             ),
             ResultForm::Phi4Mini => (true, "<|tool|>\n", "<|end|>"),
+            ResultForm::Hunyuan => (false, "<tool_response>", "</tool_response>"),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),

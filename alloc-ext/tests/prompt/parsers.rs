@@ -69,6 +69,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("olmo3", "pythonic"),
     ("lfm2", "lfm2"),
     ("phi4_mini_json", "phi4-mini"),
+    ("hunyuan_a13b", "hunyuan-a13b"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -91,7 +92,6 @@ const UNCOVERED: &[&str] = &[
     "hf",
     "holo2",
     "hunyuan",
-    "hunyuan_a13b",
     "hy_v3",
     "hy_v4",
     "inkling",

@@ -142,6 +142,11 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("microsoft/Phi-4-multimodal-instruct", "phi4-mini"),
         ("phi4-mini", "phi4-mini"),
         ("microsoft/phi-4", "xml"),
+        // Hunyuan-A13B; the later Hunyuan models write another wire (docs/parsers.md).
+        ("tencent/Hunyuan-A13B-Instruct", "hunyuan-a13b"),
+        ("tencent/Hunyuan-A13B-Instruct-FP8", "hunyuan-a13b"),
+        ("hunyuan-a13b", "hunyuan-a13b"),
+        ("tencent/Hunyuan-7B-Instruct", "xml"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
     ]);
@@ -187,6 +192,8 @@ fn server_parser_names_select_their_dialects() {
         ("olmo3", Some("pythonic")),
         ("lfm2", Some("lfm2")),
         ("phi4_mini_json", Some("phi4-mini")),
+        ("hunyuan_a13b", Some("hunyuan-a13b")),
+        ("hunyuan", None),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

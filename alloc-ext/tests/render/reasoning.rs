@@ -82,6 +82,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Pythonic, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Lfm2, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Phi4Mini, "a <|end|> b", "<|end|>"),
+        (Dialect::HunyuanA13b, "a <|eos|> b", "<|eos|>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

@@ -81,6 +81,15 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
         "phi4-mini",
     ),
     ("transcripts/phi4-mini-reasoning-search.txt", "phi4-mini"),
+    ("transcripts/hunyuan-a13b-weather.txt", "hunyuan-a13b"),
+    (
+        "transcripts/hunyuan-a13b-fast-two-calls.txt",
+        "hunyuan-a13b",
+    ),
+    (
+        "transcripts/hunyuan-a13b-answer-after-results.txt",
+        "hunyuan-a13b",
+    ),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,7 +1,7 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2 and phi4-mini families, read whole: each gives exactly its content,
-//! reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`, which read
-//! every bundled transcript).
+//! pythonic, lfm2, phi4-mini and hunyuan-a13b families, read whole: each gives exactly its
+//! content, reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`,
+//! which read every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -203,5 +203,26 @@ fn phi4_mini_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "phi4-mini"), want, "{file}");
+    }
+}
+
+#[test]
+fn hunyuan_a13b_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "hunyuan-a13b-weather.txt",
+            json!({"content": "", "reasoning": "The user asks about the weather in Shenzhen. The get_weather tool takes a city name, so I will call it.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Shenzhen"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-a13b-fast-two-calls.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "read_excel", "arguments": {"path": "reports/q3.xlsx", "sheet": "Summary"}}, {"name": "run_sql", "arguments": {"query": "SELECT region, SUM(amount) FROM sales WHERE quarter = 'Q3' GROUP BY region"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-a13b-answer-after-results.txt",
+            json!({"content": "助手：Q3 sales were 1.2M in the North region and 0.9M in the South region.", "reasoning": "The tool results already give both totals, so no further call is needed.", "tool_calls": [], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "hunyuan-a13b"), want, "{file}");
     }
 }
