@@ -39,10 +39,11 @@ pub struct Knobs {
     /// Default: `false`.
     pub framing: bool,
     /// `list`: a call block may hold a JSON array of call objects, `[{…}, {…}]`, each
-    /// element a call (the JSON-bodies family: Jamba, Hunyuan). Default: `false`.
+    /// element a call (the JSON-bodies family: Jamba, Granite, Hunyuan-A13B, Phi-4-mini).
+    /// Default: `false`.
     pub list: bool,
-    /// `list_end`: the array's `]` ends the block, no closer follows (Granite 3). Only with
-    /// `list`. Default: `false`.
+    /// `list_end`: the array's `]` ends the block, no closer follows (Granite 3,
+    /// Phi-4-mini). Only with `list`. Default: `false`.
     pub list_end: bool,
     /// `list_open`: the call opener ends with the array's `[` (Phi-4-mini's `functools[`):
     /// the block's array is open from the opener on. Only with `list`. Default: `false`.
