@@ -432,7 +432,11 @@ fn phi4_mini(
 /// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
 /// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
 /// template's.
-fn hunyuan(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
+fn hunyuan(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
     out.push_str("<|startoftext|>");
     for turn in turns {
         match turn {

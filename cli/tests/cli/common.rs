@@ -76,10 +76,7 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/lfm2-forecast.txt", "lfm2"),
     ("transcripts/lfm2-think-and-search.txt", "lfm2"),
     ("transcripts/phi4-mini-weather.txt", "phi4-mini"),
-    (
-        "transcripts/phi4-mini-rates-and-convert.txt",
-        "phi4-mini",
-    ),
+    ("transcripts/phi4-mini-rates-and-convert.txt", "phi4-mini"),
     ("transcripts/phi4-mini-reasoning-search.txt", "phi4-mini"),
     ("transcripts/hunyuan-a13b-weather.txt", "hunyuan-a13b"),
     (
