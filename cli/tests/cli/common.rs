@@ -83,10 +83,7 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
         "transcripts/hunyuan-a13b-fast-two-calls.txt",
         "hunyuan-a13b",
     ),
-    (
-        "transcripts/hunyuan-a13b-answer-after-results.txt",
-        "hunyuan-a13b",
-    ),
+    ("transcripts/hunyuan-a13b-book-meeting.txt", "hunyuan-a13b"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -215,11 +215,11 @@ fn hunyuan_a13b_transcripts_give_their_calls() {
         ),
         (
             "hunyuan-a13b-fast-two-calls.txt",
-            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "read_excel", "arguments": {"path": "reports/q3.xlsx", "sheet": "Summary"}}, {"name": "run_sql", "arguments": {"query": "SELECT region, SUM(amount) FROM sales WHERE quarter = 'Q3' GROUP BY region"}}], "incomplete_calls": [], "diagnostics": []}),
+            json!({"content": "", "reasoning": "", "tool_calls": [{"name": "read_excel", "arguments": {"path": "reports/q3.xlsx", "sheet": "Summary"}}, {"name": "run_sql", "arguments": {"query": "SELECT region, SUM(amount) FROM sales WHERE quarter = 'Q3' GROUP BY region"}}], "incomplete_calls": [], "diagnostics": []}),
         ),
         (
-            "hunyuan-a13b-answer-after-results.txt",
-            json!({"content": "助手：Q3 sales were 1.2M in the North region and 0.9M in the South region.", "reasoning": "The tool results already give both totals, so no further call is needed.", "tool_calls": [], "incomplete_calls": [], "diagnostics": []}),
+            "hunyuan-a13b-book-meeting.txt",
+            json!({"content": "", "reasoning": "The search found the meeting room, so the next step is to book it. The title is in Chinese; it goes into the JSON as written.", "tool_calls": [{"name": "create_event", "arguments": {"title": "季度复盘会议", "room": "B-12", "time": {"start": "2025-07-01T10:00:00+08:00", "end": "2025-07-01T11:30:00+08:00"}, "attendees": ["li.wei", "zhang.min"]}}], "incomplete_calls": [], "diagnostics": []}),
         ),
     ];
     for (file, want) in cases {
