@@ -218,6 +218,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Lfm2,
     Dialect::Llama3Json,
     Dialect::Xlam,
+    Dialect::Phi4Mini,
+    Dialect::HunyuanA13b,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

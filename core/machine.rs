@@ -38,6 +38,7 @@ macro_rules! json_tag_modes {
             tail: &tables::$t::CALL_TAIL,
             list: $list,
             list_end: $list_end,
+            list_open: false,
             name_header: false,
             no_closer: false,
             id_key: false,
@@ -55,6 +56,7 @@ macro_rules! json_tag_modes {
             tail: &tables::$t::$tail,
             list: tables::$t::KNOBS.list,
             list_end: tables::$t::KNOBS.list_end,
+            list_open: tables::$t::KNOBS.list_open,
             name_header: tables::$t::KNOBS.name_header,
             no_closer: tables::$t::KNOBS.no_closer,
             id_key: tables::$t::KNOBS.id_key,
@@ -84,6 +86,8 @@ json_tag_modes!(LONGCAT, longcat, false, false);
 json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
 json_tag_modes!(LLAMA3_JSON, llama3_json, knobs, tail: CALL_BODY);
 json_tag_modes!(XLAM, xlam, knobs, tail: CALL_TAIL);
+json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
+json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -242,6 +246,10 @@ impl Machine {
                 Machine::JsonTag(Engine::new(JsonTag::new(&LLAMA3_JSON), options))
             }
             Dialect::Xlam => Machine::JsonTag(Engine::new(JsonTag::new(&XLAM), options)),
+            Dialect::Phi4Mini => Machine::JsonTag(Engine::new(JsonTag::new(&PHI4_MINI), options)),
+            Dialect::HunyuanA13b => {
+                Machine::JsonTag(Engine::new(JsonTag::new(&HUNYUAN_A13B), options))
+            }
         }
     }
 
@@ -335,6 +343,8 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Llama3Json => &tables::llama3_json::REASONING,
         Dialect::Xlam => &tables::xlam::REASONING,
+        Dialect::Phi4Mini => &tables::phi4_mini::REASONING,
+        Dialect::HunyuanA13b => &tables::hunyuan_a13b::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

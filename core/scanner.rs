@@ -104,6 +104,14 @@ pub enum Dialect {
     /// output (or the content after `</think>`), also after `[TOOL_CALLS]` or in
     /// `<tool_call>` … `</tool_call>`; `<think>` reasoning: Salesforce xLAM.
     Xlam,
+    /// `functools[{"name": …, "arguments": {…}}, …]`: the plain-text marker and a JSON
+    /// array of calls that its `]` ends, no closer; `<think>` reasoning (the reasoning
+    /// releases): Microsoft Phi-4-mini.
+    Phi4Mini,
+    /// `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` (Jamba's block),
+    /// `<think>` reasoning, the answer in `<answer>…</answer>` (markup, removed from the
+    /// content): Tencent Hunyuan-A13B.
+    HunyuanA13b,
 }
 
 impl Dialect {
@@ -131,6 +139,8 @@ impl Dialect {
         Dialect::Lfm2,
         Dialect::Llama3Json,
         Dialect::Xlam,
+        Dialect::Phi4Mini,
+        Dialect::HunyuanA13b,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -158,6 +168,8 @@ impl Dialect {
             Dialect::Lfm2 => "lfm2",
             Dialect::Llama3Json => "llama3-json",
             Dialect::Xlam => "xlam",
+            Dialect::Phi4Mini => "phi4-mini",
+            Dialect::HunyuanA13b => "hunyuan-a13b",
         }
     }
 
@@ -209,6 +221,8 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
             Dialect::Llama3Json => tables::llama3_json::SPECIAL_TOKENS,
             Dialect::Xlam => tables::xlam::SPECIAL_TOKENS,
+            Dialect::Phi4Mini => tables::phi4_mini::SPECIAL_TOKENS,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::SPECIAL_TOKENS,
         }
     }
 
@@ -231,6 +245,8 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
             Dialect::Llama3Json => tables::llama3_json::KNOBS.aliases,
             Dialect::Xlam => tables::xlam::KNOBS.aliases,
+            Dialect::Phi4Mini => tables::phi4_mini::KNOBS.aliases,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -326,6 +342,8 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::MODES,
             Dialect::Llama3Json => tables::llama3_json::MODES,
             Dialect::Xlam => tables::xlam::MODES,
+            Dialect::Phi4Mini => tables::phi4_mini::MODES,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::MODES,
         }
     }
 
@@ -355,6 +373,8 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::SOURCE,
             Dialect::Llama3Json => tables::llama3_json::SOURCE,
             Dialect::Xlam => tables::xlam::SOURCE,
+            Dialect::Phi4Mini => tables::phi4_mini::SOURCE,
+            Dialect::HunyuanA13b => tables::hunyuan_a13b::SOURCE,
         }
     }
 

@@ -58,6 +58,8 @@ pub(crate) struct Knobs {
     pub(crate) list: bool,
     /// The array's `]` ends the block: no closer follows.
     pub(crate) list_end: bool,
+    /// The call opener ends with the array's `[`: the array is open from the opener on.
+    pub(crate) list_open: bool,
     /// What a call header holds.
     pub(crate) header: HeaderForm,
     /// A header that is exactly this word starts DeepSeek V3's fenced form.

@@ -378,6 +378,8 @@ case_files! {
     jamba => "jamba.md",
     minimax => "minimax.md",
     mistral => "mistral.md",
+    phi4_mini => "phi4_mini.md",
+    hunyuan_a13b => "hunyuan_a13b.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

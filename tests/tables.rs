@@ -65,6 +65,7 @@ fn role(key: &str) -> Role {
         "quote" => Role::Quote,
         "fence" => Role::Fence,
         "id_open" => Role::IdOpen,
+        "answer" => Role::Answer,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

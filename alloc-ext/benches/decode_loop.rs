@@ -120,6 +120,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Lfm2,
     Dialect::Llama3Json,
     Dialect::Xlam,
+    Dialect::Phi4Mini,
+    Dialect::HunyuanA13b,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -43,6 +43,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 /// | `…xlam…` (Salesforce xLAM-1, xLAM-2 fc-r, whatever the base model) | `xlam` |
 /// | `…llama-3.1…`, `…llama-3.2…`, `…llama-3.3…`, `llama3.1…` (Meta's JSON tool calls; not Llama 3.0, which has none, nor Llama 4, whose models are served with both a JSON and a pythonic parser) | `llama3-json` |
+/// | `phi-4-mini…`, `phi4-mini…`, `phi-4-multimodal…` (Phi-4-mini instruct, reasoning, flash; Phi-4-multimodal) | `phi4-mini` |
+/// | `hunyuan-a13b…` (Tencent Hunyuan-A13B; other Hunyuan generations write other wires) | `hunyuan-a13b` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -116,6 +118,14 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Xlam
     } else if is_llama3_json(bare) {
         Dialect::Llama3Json
+    } else if ["phi-4-mini", "phi4-mini", "phi-4-multimodal"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        // Not Phi-4 (14B): its template declares no tool format.
+        Dialect::Phi4Mini
+    } else if bare.starts_with("hunyuan-a13b") {
+        Dialect::HunyuanA13b
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -232,6 +242,11 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // A JSON array of call objects, bare at the output's start, after `[TOOL_CALLS]` or in
     // `<tool_call>`, after an optional `</think>` (vLLM `xlam`).
     ("xlam", Dialect::Xlam),
+    // `functools[{…}, …]` (vLLM's parser for Phi-4-mini).
+    ("phi4_mini_json", Dialect::Phi4Mini),
+    // `<tool_calls>[{…}, …]</tool_calls>` and `<think>` / `<answer>` (vLLM's tool and
+    // reasoning parsers for Hunyuan-A13B).
+    ("hunyuan_a13b", Dialect::HunyuanA13b),
 ];
 
 /// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,

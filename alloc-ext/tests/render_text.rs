@@ -100,6 +100,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         delimiter(Dialect::Llama3Json, "<|eot_id|>"),
         delimiter(Dialect::Xlam, "<|eot_id|>"),
+        delimiter(Dialect::Phi4Mini, "<|end|>"),
+        closer(Dialect::HunyuanA13b, "</tool_response>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -298,6 +300,16 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Xlam,
             "<|start_header_id|>",
             Reason::DelimiterInText("<|start_header_id|>".into()),
+        ),
+        (
+            Dialect::Phi4Mini,
+            "<|user|>",
+            Reason::DelimiterInText("<|user|>".into()),
+        ),
+        (
+            Dialect::HunyuanA13b,
+            "<|extra_0|>",
+            Reason::DelimiterInText("<|extra_0|>".into()),
         ),
         (
             Dialect::Longcat,

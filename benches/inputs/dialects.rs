@@ -136,6 +136,16 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<|tool_call|>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]",
         ),
+        // Jamba's block, in the answer's wrapper.
+        Dialect::HunyuanA13b => (
+            format!("<answer><tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]</tool_calls></answer>",
+        ),
+        // Each call its own array after the plain-text marker; the `]` ends it.
+        Dialect::Phi4Mini => (
+            format!("functools[{{\"name\": \"{name}\", \"arguments\": "),
+            "}]",
+        ),
         // The v11+ form: one `[TOOL_CALLS]` per call, no closer.
         Dialect::Mistral => (format!("[TOOL_CALLS]{name}[ARGS]"), ""),
         // The tag before each call (read wherever it stands), the object ends the call.

@@ -483,6 +483,17 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_XLAM 21
 
 /**
+ * `phi4-mini`: `functools[{"name": …, "arguments": {…}}, …]`, no closer (Microsoft Phi-4-mini).
+ */
+#define INBAND_DIALECT_PHI4_MINI 22
+
+/**
+ * `hunyuan-a13b`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`, the answer in
+ * `<answer>` (Tencent Hunyuan-A13B).
+ */
+#define INBAND_DIALECT_HUNYUAN_A13B 23
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -103,9 +103,14 @@ pub const INBAND_DIALECT_LLAMA3_JSON: inband_dialect_t = 20;
 /// `xlam`: a JSON array of `{"name", "arguments"}` objects at the output's start, after
 /// `[TOOL_CALLS]` or in `<tool_call>` (Salesforce xLAM).
 pub const INBAND_DIALECT_XLAM: inband_dialect_t = 21;
+/// `phi4-mini`: `functools[{"name": …, "arguments": {…}}, …]`, no closer (Microsoft Phi-4-mini).
+pub const INBAND_DIALECT_PHI4_MINI: inband_dialect_t = 22;
+/// `hunyuan-a13b`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`, the answer in
+/// `<answer>` (Tencent Hunyuan-A13B).
+pub const INBAND_DIALECT_HUNYUAN_A13B: inband_dialect_t = 23;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 22] = [
+static DIALECT_NAMES: [&CStr; 24] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -128,6 +133,8 @@ static DIALECT_NAMES: [&CStr; 22] = [
     c"lfm2",
     c"llama3-json",
     c"xlam",
+    c"phi4-mini",
+    c"hunyuan-a13b",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -303,13 +310,15 @@ mod tests {
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
             (INBAND_DIALECT_LLAMA3_JSON, Dialect::Llama3Json),
             (INBAND_DIALECT_XLAM, Dialect::Xlam),
+            (INBAND_DIALECT_PHI4_MINI, Dialect::Phi4Mini),
+            (INBAND_DIALECT_HUNYUAN_A13B, Dialect::HunyuanA13b),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(22).is_null());
+        assert!(inband_dialect_name(24).is_null());
         assert_eq!(
-            dialect_of(22).unwrap_err().status,
+            dialect_of(24).unwrap_err().status,
             INBAND_ERROR_DIALECT,
             "22 is past the list"
         );

@@ -195,6 +195,8 @@ impl Frame {
             Role::ResultOpen => sink.fabricated_result(span),
             Role::Stop => sink.diagnostic(span, Diagnostic::StrayStopToken),
             Role::Stray => sink.diagnostic(span, Diagnostic::StrayToken),
+            // The answer's wrapper: markup, nothing more.
+            Role::Answer => {}
             role => return Some(role),
         }
         None

@@ -106,6 +106,10 @@ pub enum Role {
     /// Ends a call header's name and introduces the model's call id, which an
     /// [`ArgsOpen`](Role::ArgsOpen) ends (Mistral Small 3.2 `[CALL_ID]`).
     IdOpen,
+    /// Template markup around the model's answer (Hunyuan-A13B `<answer>`, `</answer>`):
+    /// removed from the content as markup, without a diagnostic, as the server's reasoning
+    /// parser removes it.
+    Answer,
 }
 
 impl Role {
@@ -133,6 +137,7 @@ impl Role {
             Role::Quote => "quote",
             Role::Fence => "fence",
             Role::IdOpen => "id_open",
+            Role::Answer => "answer",
         }
     }
 }

@@ -31,6 +31,8 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lfm2": (("<think>",), ("</think>",)),
     "llama3-json": (("<think>",), ("</think>",)),
     "xlam": (("<think>",), ("</think>",)),
+    "phi4-mini": (("<think>",), ("</think>",)),
+    "hunyuan-a13b": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

@@ -191,11 +191,11 @@ def test_dialect_names() -> None:
     assert inband.dialect_for_model("some/unknown-model") == "xml"
     assert inband.dialect_for_parser("qwen3_coder") == "qwen3-coder"
     assert inband.dialect_for_parser("deepseek_v31") == "deepseek"
-    assert inband.dialect_for_parser("phi4_mini_json") is None
+    assert inband.dialect_for_parser("hf") is None
     assert inband.dialect_name("qwen3_coder") == "qwen3-coder"
     assert inband.dialect_name("glm45") == "glm"
     assert inband.dialect_name("Hermes") == "hermes"
-    assert "qwen3-coder" in inband.dialects() and len(inband.dialects()) == 22
+    assert "qwen3-coder" in inband.dialects() and len(inband.dialects()) == 24
     assert inband.uses_special_tokens("kimi") and not inband.uses_special_tokens("hermes")
 
 

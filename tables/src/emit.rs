@@ -212,6 +212,7 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
     let _ = writeln!(w, "        framing: {},", knobs.framing);
     let _ = writeln!(w, "        list: {},", knobs.list);
     let _ = writeln!(w, "        list_end: {},", knobs.list_end);
+    let _ = writeln!(w, "        list_open: {},", knobs.list_open);
     let _ = writeln!(
         w,
         "        header: crate::tables::HeaderForm::{:?},",

@@ -39,11 +39,15 @@ pub struct Knobs {
     /// Default: `false`.
     pub framing: bool,
     /// `list`: a call block may hold a JSON array of call objects, `[{…}, {…}]`, each
-    /// element a call (the JSON-bodies family: Jamba, Hunyuan). Default: `false`.
+    /// element a call (the JSON-bodies family: Jamba, Granite, Hunyuan-A13B, Phi-4-mini).
+    /// Default: `false`.
     pub list: bool,
-    /// `list_end`: the array's `]` ends the block, no closer follows (Granite 3). Only with
-    /// `list`. Default: `false`.
+    /// `list_end`: the array's `]` ends the block, no closer follows (Granite 3,
+    /// Phi-4-mini). Only with `list`. Default: `false`.
     pub list_end: bool,
+    /// `list_open`: the call opener ends with the array's `[` (Phi-4-mini's `functools[`):
+    /// the block's array is open from the opener on. Only with `list`. Default: `false`.
+    pub list_open: bool,
     /// `header`: `name` or `call_id`. Default: `name`.
     pub header: HeaderForm,
     /// `fence_keyword`: a call header that is exactly this word starts the fenced form
@@ -103,6 +107,8 @@ pub(crate) struct RawKnobs {
     list: bool,
     #[serde(default)]
     list_end: bool,
+    #[serde(default)]
+    list_open: bool,
     header: Option<String>,
     fence_keyword: Option<String>,
     #[serde(default)]
@@ -166,6 +172,9 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
     if raw.list_end && !raw.list {
         return Err(invalid("list_end", "`list_end` needs `list`".to_owned()));
     }
+    if raw.list_open && !raw.list {
+        return Err(invalid("list_open", "`list_open` needs `list`".to_owned()));
+    }
     let aliases = raw
         .aliases
         .into_iter()
@@ -195,6 +204,7 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         framing: raw.framing,
         list: raw.list,
         list_end: raw.list_end,
+        list_open: raw.list_open,
         header,
         fence_keyword,
         value_closers,
@@ -226,7 +236,7 @@ mod tests {
     #[test]
     fn reads_every_knob() {
         let text =
-            "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\n\
+            "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\nlist_open = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
                     name_header = true\nno_closer = true\nid_key = true\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
@@ -239,6 +249,7 @@ mod tests {
                 framing: true,
                 list: true,
                 list_end: true,
+                list_open: true,
                 header: HeaderForm::CallId,
                 fence_keyword: Some(b"function".to_vec()),
                 value_closers: vec![
@@ -281,6 +292,10 @@ mod tests {
         assert_eq!(
             knobs("list_end = true"),
             Err("dialect `demo`, knob `list_end`: `list_end` needs `list`".into())
+        );
+        assert_eq!(
+            knobs("list_open = true"),
+            Err("dialect `demo`, knob `list_open`: `list_open` needs `list`".into())
         );
         assert!(knobs("colour = 1")
             .unwrap_err()

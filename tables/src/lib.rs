@@ -166,6 +166,10 @@ pub const ROLES: &[RoleName] = &[
         key: "id_open",
         variant: "IdOpen",
     },
+    RoleName {
+        key: "answer",
+        variant: "Answer",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

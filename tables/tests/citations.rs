@@ -396,6 +396,8 @@ fn the_documents_offer_what_the_code_cites() {
         "mistral",
         "pythonic",
         "lfm2",
+        "phi4-mini",
+        "hunyuan-a13b",
         "longcat",
         "glm",
         "gemma",

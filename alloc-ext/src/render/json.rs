@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba, granite), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite, phi4-mini), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -82,7 +82,7 @@ pub(crate) static LONGCAT: JsonCalls = JsonCalls {
 };
 
 /// Jamba: every call of a turn an element of one JSON array in one block
-/// (docs/dialects.md §jamba).
+/// (docs/dialects.md §jamba); Hunyuan-A13B writes the same block (§hunyuan-a13b).
 pub(crate) static JAMBA: JsonCalls = JsonCalls {
     section: ("<tool_calls>[", "]</tool_calls>"),
     separator: ", ",
@@ -153,6 +153,19 @@ pub(crate) static LLAMA3_JSON: JsonCalls = JsonCalls {
 /// array counts only at the output's start; docs/dialects.md §xlam).
 pub(crate) static XLAM: JsonCalls = JsonCalls {
     section: ("<tool_call>[", "]</tool_call>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        key: "arguments",
+        close: "",
+    },
+};
+
+/// Phi-4-mini: every call of a turn an element of one JSON array after the plain-text
+/// marker `functools`, no closer (docs/dialects.md §phi4-mini).
+pub(crate) static PHI4_MINI: JsonCalls = JsonCalls {
+    section: ("functools[", "]"),
     separator: ", ",
     list: true,
     shape: Shape::Object {

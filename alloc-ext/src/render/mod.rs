@@ -145,6 +145,24 @@ impl Style {
         template: TemplateForm::Granite,
     };
 
+    /// Phi-4-mini: `functools[…]`, its `<|ROLE|>` turns; results each a `<|tool|>` turn
+    /// (docs/dialects.md §phi4-mini).
+    const PHI4_MINI: Style = Style {
+        calls: CallForm::Json(&json::PHI4_MINI),
+        results: ResultForm::Phi4Mini,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Phi4Mini,
+    };
+
+    /// Hunyuan-A13B: Jamba's `<tool_calls>` array, its own turns; a run of results in one
+    /// turn of `<tool_response>` blocks (docs/dialects.md §hunyuan-a13b).
+    const HUNYUAN_A13B: Style = Style {
+        calls: CallForm::Json(&json::JAMBA),
+        results: ResultForm::Hunyuan,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Hunyuan,
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -324,6 +342,8 @@ impl Style {
             Dialect::Lfm2 => Style::LFM2,
             Dialect::Llama3Json => Style::LLAMA3_JSON,
             Dialect::Xlam => Style::XLAM,
+            Dialect::Phi4Mini => Style::PHI4_MINI,
+            Dialect::HunyuanA13b => Style::HUNYUAN_A13B,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

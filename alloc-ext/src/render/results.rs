@@ -29,6 +29,12 @@ pub(crate) enum ResultForm {
     /// One turn per result, `<|start_of_role|>tool_response<|end_of_role|>TEXT<|end_of_text|>`,
     /// one per line (Granite 3, docs/dialects.md §granite).
     Granite,
+    /// One `tool` turn per result, `<|tool|>\nTEXT<|end|>`, one per line (Phi-4-mini,
+    /// docs/dialects.md §phi4-mini).
+    Phi4Mini,
+    /// `<tool_response>TEXT</tool_response>` per result, back to back, in one results turn
+    /// (Hunyuan-A13B, docs/dialects.md §hunyuan-a13b).
+    Hunyuan,
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
@@ -83,6 +89,8 @@ impl ResultForm {
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Granite => &["<|end_of_text|>"],
+            ResultForm::Phi4Mini => &["<|end|>"],
+            ResultForm::Hunyuan => &["</tool_response>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Ipython => &["<|eot_id|>"],
@@ -196,6 +204,8 @@ impl ResultForm {
                 "<|start_of_role|>tool_response<|end_of_role|>",
                 "<|end_of_text|>",
             ),
+            ResultForm::Phi4Mini => (true, "<|tool|>\n", "<|end|>"),
+            ResultForm::Hunyuan => (false, "<tool_response>", "</tool_response>"),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
             ResultForm::Ipython => (

@@ -57,6 +57,14 @@ pub(crate) enum TemplateForm {
     /// `<|start_of_role|>ROLE<|end_of_role|>BODY<|end_of_text|>` turns, one per line; each
     /// result a `tool_response` turn (Granite 3, docs/dialects.md §granite).
     Granite,
+    /// `<|ROLE|>\nBODY<|end|>` turns, one per line; each result a `<|tool|>` turn (vLLM's
+    /// Phi-4-mini template, docs/dialects.md §phi4-mini).
+    Phi4Mini,
+    /// `<|startoftext|>`, the system text ended by `<|extra_4|>`, `用户：TEXT<|extra_0|>`,
+    /// the assistant's `BODY<|eos|>` (`助手：` before a text answer), a run of results
+    /// `<tool_response>…</tool_response><|extra_0|>` (Hunyuan-A13B, docs/dialects.md
+    /// §hunyuan-a13b).
+    Hunyuan,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -81,7 +89,9 @@ impl TemplateForm {
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
             | TemplateForm::Granite
-            | TemplateForm::Llama3 => &[],
+            | TemplateForm::Llama3
+            | TemplateForm::Phi4Mini
+            | TemplateForm::Hunyuan => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -191,6 +201,8 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
+        TemplateForm::Phi4Mini => phi4_mini(renderer, &turns, &mut out)?,
+        TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
@@ -395,6 +407,61 @@ fn granite(
         out.push_str(&format!(
             "<|start_of_role|>{role}<|end_of_role|>{body}<|end_of_text|>"
         ));
+    }
+    Ok(())
+}
+
+/// Phi-4-mini turns, one per line, each result a `<|tool|>` turn of its own.
+fn phi4_mini(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n")?),
+            // Each result is a turn of its own, written by the result form.
+            Turn::Results(run) => {
+                separate_line(out);
+                out.push_str(&renderer.results(run)?);
+                continue;
+            }
+        };
+        separate_line(out);
+        out.push_str(&format!("<|{role}|>\n{body}<|end|>"));
+    }
+    Ok(())
+}
+
+/// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
+/// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
+/// template's.
+fn hunyuan(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<|startoftext|>");
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => {
+                out.push_str(&format!("{text}<|extra_4|>"));
+            }
+            Turn::User(text) => out.push_str(&format!("用户：{text}<|extra_0|>")),
+            Turn::Assistant(turn) if turn.tool_calls.is_empty() && !turn.content.is_empty() => {
+                let mut answer = (*turn).clone();
+                answer.content = format!("助手：{}", turn.content);
+                out.push_str(&format!("{}<|eos|>", body(renderer, &answer, "\n")?));
+            }
+            Turn::Assistant(turn) => {
+                out.push_str(&format!("{}<|eos|>", body(renderer, turn, "\n")?));
+            }
+            Turn::Results(run) => {
+                out.push_str(&format!("{}<|extra_0|>", renderer.results(run)?));
+            }
+        }
     }
     Ok(())
 }

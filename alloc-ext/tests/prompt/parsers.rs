@@ -72,6 +72,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("llama4_json", "llama3-json"),
     ("llama3", "llama3-json"),
     ("xlam", "xlam"),
+    ("phi4_mini_json", "phi4-mini"),
+    ("hunyuan_a13b", "hunyuan-a13b"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -94,7 +96,6 @@ const UNCOVERED: &[&str] = &[
     "hf",
     "holo2",
     "hunyuan",
-    "hunyuan_a13b",
     "hy_v3",
     "hy_v4",
     "inkling",
@@ -112,7 +113,6 @@ const UNCOVERED: &[&str] = &[
     "muse",
     "muse_glimmer",
     "musespark1x",
-    "phi4_mini_json",
     "plamo3",
     "response_template",
     "step3",

@@ -136,6 +136,17 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("LiquidAI/LFM2-1.2B", "lfm2"),
         ("LiquidAI/LFM2.5-1.2B-Instruct", "lfm2"),
         ("lfm2-350m", "lfm2"),
+        // Phi-4-mini and its reasoning and multimodal siblings; Phi-4 (14B) has no tool format.
+        ("microsoft/Phi-4-mini-instruct", "phi4-mini"),
+        ("microsoft/Phi-4-mini-flash-reasoning", "phi4-mini"),
+        ("microsoft/Phi-4-multimodal-instruct", "phi4-mini"),
+        ("phi4-mini", "phi4-mini"),
+        ("microsoft/phi-4", "xml"),
+        // Hunyuan-A13B; the later Hunyuan models write another wire (docs/parsers.md).
+        ("tencent/Hunyuan-A13B-Instruct", "hunyuan-a13b"),
+        ("tencent/Hunyuan-A13B-Instruct-FP8", "hunyuan-a13b"),
+        ("hunyuan-a13b", "hunyuan-a13b"),
+        ("tencent/Hunyuan-7B-Instruct", "xml"),
         // No dialect: the fallback.
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
@@ -191,6 +202,9 @@ fn server_parser_names_select_their_dialects() {
         ("internlm", Some("internlm")),
         ("olmo3", Some("pythonic")),
         ("lfm2", Some("lfm2")),
+        ("phi4_mini_json", Some("phi4-mini")),
+        ("hunyuan_a13b", Some("hunyuan-a13b")),
+        ("hunyuan", None),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

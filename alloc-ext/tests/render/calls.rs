@@ -33,6 +33,8 @@ fn one_call_per_dialect() {
         (Dialect::Lfm2, "<|tool_call_start|>[read(path=\"a & <b>.rs\", n=2)]<|tool_call_end|>"),
         (Dialect::Xlam, "<tool_call>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]</tool_call>"),
         (Dialect::Llama3Json, "<|python_tag|>{\"name\":\"read\",\"parameters\":{\"path\":\"a & <b>.rs\",\"n\":2}}"),
+        (Dialect::HunyuanA13b, "<tool_calls>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]</tool_calls>"),
+        (Dialect::Phi4Mini, "functools[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
@@ -149,6 +151,8 @@ fn results_per_dialect() {
         (Dialect::Lfm2, "<|tool_response_start|>{\"a\":[1,\"x\"]}<|tool_response_end|><|tool_response_start|>no such file<|tool_response_end|>"),
         (Dialect::Xlam, "<|start_header_id|>ipython<|end_header_id|>\n\n{\"a\":[1,\"x\"]}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\nno such file<|eot_id|>"),
         (Dialect::Llama3Json, "<|start_header_id|>ipython<|end_header_id|>\n\n{\"a\":[1,\"x\"]}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\nno such file<|eot_id|>"),
+        (Dialect::HunyuanA13b, "<tool_response>{\"a\":[1,\"x\"]}</tool_response><tool_response>no such file</tool_response>"),
+        (Dialect::Phi4Mini, "<|tool|>\n{\"a\":[1,\"x\"]}<|end|>\n<|tool|>\nno such file<|end|>"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {

@@ -83,6 +83,8 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Lfm2, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Llama3Json, "a <|eot_id|> b", "<|eot_id|>"),
         (Dialect::Xlam, "a <|eot_id|> b", "<|eot_id|>"),
+        (Dialect::Phi4Mini, "a <|end|> b", "<|end|>"),
+        (Dialect::HunyuanA13b, "a <|eos|> b", "<|eos|>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

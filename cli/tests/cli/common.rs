@@ -87,6 +87,15 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/xlam-2-weather-and-time.txt", "xlam"),
     ("transcripts/xlam-2-qwen-think-then-distance.txt", "xlam"),
     ("transcripts/xlam-1-tool-calls-search.txt", "xlam"),
+    ("transcripts/phi4-mini-weather.txt", "phi4-mini"),
+    ("transcripts/phi4-mini-rates-and-convert.txt", "phi4-mini"),
+    ("transcripts/phi4-mini-reasoning-search.txt", "phi4-mini"),
+    ("transcripts/hunyuan-a13b-weather.txt", "hunyuan-a13b"),
+    (
+        "transcripts/hunyuan-a13b-fast-two-calls.txt",
+        "hunyuan-a13b",
+    ),
+    ("transcripts/hunyuan-a13b-book-meeting.txt", "hunyuan-a13b"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

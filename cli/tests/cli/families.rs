@@ -1,7 +1,7 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2, llama3-json and xlam families, read whole: each gives exactly its content,
-//! reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`, which read
-//! every bundled transcript).
+//! pythonic, lfm2, llama3-json, xlam, phi4-mini and hunyuan-a13b families, read whole: each
+//! gives exactly its content, reasoning and calls (their chunk invariance is in `scan.rs` and
+//! `openai.rs`, which read every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -224,5 +224,47 @@ fn xlam_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "xlam"), want, "{file}");
+    }
+}
+
+#[test]
+fn phi4_mini_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "phi4-mini-weather.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_weather_updates", "arguments": {"location": "Paris, France"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "phi4-mini-rates-and-convert.txt",
+            json!({"content": "I will look up both exchange rates and then convert the amount.", "reasoning": null, "tool_calls": [{"name": "get_exchange_rate", "arguments": {"base": "USD", "quote": "EUR"}}, {"name": "get_exchange_rate", "arguments": {"base": "USD", "quote": "JPY"}}, {"name": "convert", "arguments": {"amount": 250.0, "from": "USD", "to": ["EUR", "JPY"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "phi4-mini-reasoning-search.txt",
+            json!({"content": "", "reasoning": "The user wants the files that mention `functools` in the src tree. A plain search does it; the pattern has a bracket, so it goes in the JSON as a string.", "tool_calls": [{"name": "search_files", "arguments": {"pattern": "functools\\[", "path": "src", "glob": "*.py"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "phi4-mini"), want, "{file}");
+    }
+}
+
+#[test]
+fn hunyuan_a13b_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "hunyuan-a13b-weather.txt",
+            json!({"content": "", "reasoning": "The user asks about the weather in Shenzhen. The get_weather tool takes a city name, so I will call it.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Shenzhen"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-a13b-fast-two-calls.txt",
+            json!({"content": "", "reasoning": "", "tool_calls": [{"name": "read_excel", "arguments": {"path": "reports/q3.xlsx", "sheet": "Summary"}}, {"name": "run_sql", "arguments": {"query": "SELECT region, SUM(amount) FROM sales WHERE quarter = 'Q3' GROUP BY region"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-a13b-book-meeting.txt",
+            json!({"content": "", "reasoning": "The search found the meeting room, so the next step is to book it. The title is in Chinese; it goes into the JSON as written.", "tool_calls": [{"name": "create_event", "arguments": {"title": "季度复盘会议", "room": "B-12", "time": {"start": "2025-07-01T10:00:00+08:00", "end": "2025-07-01T11:30:00+08:00"}, "attendees": ["li.wei", "zhang.min"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "hunyuan-a13b"), want, "{file}");
     }
 }

@@ -48,8 +48,9 @@ impl Family for JsonTag {
 
     fn text_role<S: Sink>(&mut self, frame: &mut Frame, role: Role, span: Span, sink: &mut S) {
         if role == Role::CallOpen {
-            // A new block: no array of calls is open in it yet.
-            self.in_list = false;
+            // A new block: no array of calls is open in it yet, unless the opener holds
+            // the array's `[` (`list_open`).
+            self.in_list = self.modes.list_open;
             self.open_call(frame, span, sink);
         }
     }

@@ -1,15 +1,18 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
-//! `mistral`, `llama3-json`, `xlam`):
+//! `mistral`, `llama3-json`, `xlam`, `phi4-mini`,
+//! `hunyuan-a13b`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
 //! such objects (`<tool_calls>[{…}, {…}]</tool_calls>`), each element a call, and with
-//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`); with
+//! `list_end` the array's `]` ends the block (Granite's `<|tool_call|>[…]`; with
+//! `list_open` the opener holds the `[`, Phi-4-mini's `functools[…]`); with
 //! `name_header` a call may be `OPEN NAME[ARGS]{…}` instead (Mistral, `header.rs`), and with
 //! `no_closer` a call's JSON ends it; with `json_start` a call object may stand with no opener
 //! at the output's start (Llama 3, xLAM, `start.rs`). Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm, §mistral, §llama3-json, §xlam.
+//! §granite, §internlm, §mistral, §llama3-json, §xlam, §phi4-mini,
+//! §hunyuan-a13b.
 
 mod family;
 mod header;
@@ -42,6 +45,9 @@ pub(crate) struct Modes {
     pub(crate) list: bool,
     /// The array's `]` ends the block: no closer follows (the `list_end` knob).
     pub(crate) list_end: bool,
+    /// The call opener ends with the array's `[` (Phi-4-mini's `functools[`): the array
+    /// is open from the opener on (the `list_open` knob).
+    pub(crate) list_open: bool,
     /// A call opener may be followed by a name header (`NAME[CALL_ID]ID[ARGS]`) before the
     /// arguments' JSON, which ends the call (the `name_header` knob).
     pub(crate) name_header: bool,
