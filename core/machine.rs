@@ -187,10 +187,28 @@ static SEED_OSS: params::Modes = params::Modes {
 
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
+    section: None,
+    bare_call: BareCall::Canonical,
     body: &tables::glm::BODY,
     key: &tables::glm::KEY,
     value: &tables::glm::VALUE,
 };
+
+/// A glm-family dialect whose calls sit in a section: its modes and its table's `[knobs]`.
+macro_rules! glm_sectioned {
+    ($t:ident) => {
+        glm::Modes {
+            text: text_modes!($t),
+            section: Some(&tables::$t::SECTION),
+            bare_call: tables::$t::KNOBS.bare_call,
+            body: &tables::$t::BODY,
+            key: &tables::$t::KEY,
+            value: &tables::$t::VALUE,
+        }
+    };
+}
+
+static HUNYUAN: glm::Modes = glm_sectioned!(hunyuan);
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
@@ -230,6 +248,7 @@ impl Machine {
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
+            Dialect::Hunyuan => Machine::Glm(Engine::new(Glm::new(&HUNYUAN), options)),
         }
     }
 
@@ -321,6 +340,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Gemma => &tables::gemma::REASONING,
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,
+        Dialect::Hunyuan => &tables::hunyuan::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

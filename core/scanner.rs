@@ -95,6 +95,13 @@ pub enum Dialect {
     /// `<|tool_call_start|>[NAME(key="text"), …]<|tool_call_end|>`, a Python list of calls
     /// between special tokens, in ChatML turns; `<think>` reasoning: Liquid LFM2 / LFM2.5.
     Lfm2,
+    /// `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource>
+    /// <arg_key:opensource>k</arg_key:opensource><arg_value:opensource>v
+    /// </arg_value:opensource></tool_call:opensource></tool_calls:opensource>`, glm's
+    /// key/value shape with Hunyuan's suffixed tags in a section (HY4 writes no
+    /// `<tool_sep…>`), raw-text values, `<think:opensource>` reasoning: Tencent Hunyuan Hy3,
+    /// HY4.
+    Hunyuan,
 }
 
 impl Dialect {
@@ -120,6 +127,7 @@ impl Dialect {
         Dialect::Mistral,
         Dialect::Pythonic,
         Dialect::Lfm2,
+        Dialect::Hunyuan,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -145,6 +153,7 @@ impl Dialect {
             Dialect::Mistral => "mistral",
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
+            Dialect::Hunyuan => "hunyuan",
         }
     }
 
@@ -178,6 +187,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
+            Dialect::Hunyuan => tables::hunyuan::SPECIAL_TOKENS,
         }
     }
 
@@ -198,6 +208,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
+            Dialect::Hunyuan => tables::hunyuan::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -291,6 +302,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
+            Dialect::Hunyuan => tables::hunyuan::MODES,
         }
     }
 
@@ -318,6 +330,7 @@ impl Dialect {
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
+            Dialect::Hunyuan => tables::hunyuan::SOURCE,
         }
     }
 
@@ -356,6 +369,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
+            Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             _ => None,
         }
     }

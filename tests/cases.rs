@@ -369,6 +369,7 @@ case_files! {
     gemini => "gemini.md",
     gemma => "gemma.md",
     glm => "glm.md",
+    hunyuan => "hunyuan.md",
     granite => "granite.md",
     internlm => "internlm.md",
     lfm2 => "lfm2.md",

@@ -107,6 +107,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::SeedOss => &["</seed:think>"],
         Dialect::Longcat => &["</longcat_think>", "</think>"],
         Dialect::Mistral => &["[/THINK]", "</think>"],
+        Dialect::Hunyuan => &["</think:opensource>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -41,6 +41,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
+/// | `hy3…`, `hy-3…`, `hy4…`, `hy-4…`, `hunyuan-v3…` (Tencent Hy3, HY4; not Hunyuan-A13B) | `hunyuan` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -110,6 +111,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Pythonic
     } else if bare.starts_with("lfm2") || id.starts_with("liquidai/") {
         Dialect::Lfm2
+    } else if is_hunyuan_v3(bare) {
+        Dialect::Hunyuan
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -221,6 +224,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("llama4_pythonic", Dialect::Pythonic),
     ("olmo3", Dialect::Pythonic),
     ("lfm2", Dialect::Lfm2),
+    ("hunyuan", Dialect::Hunyuan),
+    ("hy_v3", Dialect::Hunyuan),
+    ("hy_v4", Dialect::Hunyuan),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.
@@ -236,6 +242,24 @@ fn is_mistral(id: &str) -> bool {
     ]
     .iter()
     .any(|family| id.contains(family))
+}
+
+/// Whether `bare` (a model id's last part, lower case) names Tencent Hy3 or HY4, whose
+/// `:opensource` key/value calls the `hunyuan` dialect reads; Hunyuan-A13B writes a JSON list
+/// (docs/parsers.md) and is not one.
+fn is_hunyuan_v3(bare: &str) -> bool {
+    [
+        "hy3",
+        "hy-3",
+        "hy4",
+        "hy-4",
+        "hunyuan-v3",
+        "hunyuan-3",
+        "hunyuan-v4",
+        "hunyuan-4",
+    ]
+    .iter()
+    .any(|prefix| bare.starts_with(prefix))
 }
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.

@@ -97,9 +97,12 @@ pub const INBAND_DIALECT_MISTRAL: inband_dialect_t = 17;
 pub const INBAND_DIALECT_PYTHONIC: inband_dialect_t = 18;
 /// `lfm2`: `<|tool_call_start|>[NAME(k=v), …]<|tool_call_end|>` (Liquid LFM2).
 pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
+/// `hunyuan`: `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>k…`
+/// (Tencent Hy3, HY4).
+pub const INBAND_DIALECT_HUNYUAN: inband_dialect_t = 20;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 20] = [
+static DIALECT_NAMES: [&CStr; 21] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -120,6 +123,7 @@ static DIALECT_NAMES: [&CStr; 20] = [
     c"mistral",
     c"pythonic",
     c"lfm2",
+    c"hunyuan",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -293,15 +297,16 @@ mod tests {
             (INBAND_DIALECT_MISTRAL, Dialect::Mistral),
             (INBAND_DIALECT_PYTHONIC, Dialect::Pythonic),
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
+            (INBAND_DIALECT_HUNYUAN, Dialect::Hunyuan),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(20).is_null());
+        assert!(inband_dialect_name(21).is_null());
         assert_eq!(
-            dialect_of(20).unwrap_err().status,
+            dialect_of(21).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "20 is past the list"
+            "21 is past the list"
         );
     }
 }

@@ -28,6 +28,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "mistral": (("[THINK]", "<think>"), ("[/THINK]", "</think>")),
     "pythonic": (("<think>",), ("</think>",)),
     "lfm2": (("<think>",), ("</think>",)),
+    "hunyuan": (("<think:opensource>",), ("</think:opensource>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

@@ -398,6 +398,7 @@ fn the_documents_offer_what_the_code_cites() {
         "lfm2",
         "longcat",
         "glm",
+        "hunyuan",
         "gemma",
         "gemini",
         "families",

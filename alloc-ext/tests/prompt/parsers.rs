@@ -68,6 +68,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("llama4_pythonic", "pythonic"),
     ("olmo3", "pythonic"),
     ("lfm2", "lfm2"),
+    ("hunyuan", "hunyuan"),
+    ("hy_v3", "hunyuan"),
+    ("hy_v4", "hunyuan"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -89,10 +92,7 @@ const UNCOVERED: &[&str] = &[
     "granite-20b-fc",
     "hf",
     "holo2",
-    "hunyuan",
     "hunyuan_a13b",
-    "hy_v3",
-    "hy_v4",
     "inkling",
     "interns1",
     "iquest_q1",

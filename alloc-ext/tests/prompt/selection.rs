@@ -136,6 +136,12 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("LiquidAI/LFM2-1.2B", "lfm2"),
         ("LiquidAI/LFM2.5-1.2B-Instruct", "lfm2"),
         ("lfm2-350m", "lfm2"),
+        // Tencent Hy3 / HY4 (`:opensource` key/value calls); Hunyuan-A13B is not one.
+        ("tencent/Hy3", "hunyuan"),
+        ("tencent/Hy3-preview", "hunyuan"),
+        ("hy3-nvfp4", "hunyuan"),
+        ("tencent/HY4", "hunyuan"),
+        ("tencent/Hunyuan-A13B-Instruct", "xml"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
     ]);
@@ -180,6 +186,10 @@ fn server_parser_names_select_their_dialects() {
         ("internlm", Some("internlm")),
         ("olmo3", Some("pythonic")),
         ("lfm2", Some("lfm2")),
+        ("hunyuan", Some("hunyuan")),
+        ("hy_v3", Some("hunyuan")),
+        ("hy_v4", Some("hunyuan")),
+        ("hunyuan_a13b", None),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),
