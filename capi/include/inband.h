@@ -471,6 +471,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_LFM2 19
 
 /**
+ * `hunyuan`: `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>k…`
+ * (Tencent Hy3, HY4).
+ */
+#define INBAND_DIALECT_HUNYUAN 20
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */
