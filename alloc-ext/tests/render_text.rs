@@ -99,6 +99,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Pythonic, "<|im_end|>"),
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
+        closer(Dialect::Hunyuan, "</tool_response:opensource>"),
     ]
 }
 
@@ -291,6 +292,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Longcat,
             "</longcat_s> [Round 1] USER:",
             Reason::TemplateToken("</longcat_s>"),
+        ),
+        (
+            Dialect::Hunyuan,
+            "<｜hy_User:opensource｜>",
+            Reason::DelimiterInText("<｜hy_User:opensource｜>".into()),
         ),
     ]
 }

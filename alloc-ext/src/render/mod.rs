@@ -76,7 +76,7 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm, hunyuan).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -163,6 +163,15 @@ impl Style {
         results: ResultForm::ToolResponse,
         reasoning: ReasoningForm::Delimited(&self::reasoning::GLM_THINK, false),
         template: TemplateForm::Glm,
+    };
+
+    /// Hunyuan Hy3 / HY4: glm's key and value tags with Hunyuan's `:opensource` suffix in a
+    /// section, `<think:opensource>` reasoning, Hunyuan's turns.
+    const HUNYUAN: Style = Style {
+        calls: CallForm::Params(&params::HUNYUAN),
+        results: ResultForm::Hunyuan,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::HUNYUAN_THINK, false),
+        template: TemplateForm::Hunyuan,
     };
 
     /// Qwen3-Coder: raw-text parameters, ChatML with tool results in a `user` turn.
@@ -304,6 +313,7 @@ impl Style {
             Dialect::Mistral => Style::MISTRAL,
             Dialect::Pythonic => Style::PYTHONIC,
             Dialect::Lfm2 => Style::LFM2,
+            Dialect::Hunyuan => Style::HUNYUAN,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

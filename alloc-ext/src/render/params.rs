@@ -89,6 +89,32 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     }),
 };
 
+/// Hunyuan Hy3: glm's layout with Hunyuan's `:opensource` tags, the name ended by
+/// `<tool_sep:opensource>`, the calls of a turn in one `<tool_calls:opensource>` section
+/// (docs/dialects.md §hunyuan; SGLang `hunyuan_detector.py`'s documented layout).
+pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
+    dialect: Dialect::Hunyuan,
+    wrapper: Some(("<tool_calls:opensource>\n", "\n</tool_calls:opensource>")),
+    block: ("", ""),
+    separator: "\n",
+    call_open: ("<tool_call:opensource>", "<tool_sep:opensource>\n"),
+    param_open: (
+        "<arg_key:opensource>",
+        "</arg_key:opensource>\n<arg_value:opensource>",
+    ),
+    param_close: "</arg_value:opensource>\n",
+    call_close: "</tool_call:opensource>",
+    quote: None,
+    equals: false,
+    // The table's `bare_call = "missing_section"`.
+    implied_section: true,
+    key_tag: Some(&KeyTag {
+        open: "<arg_key:opensource>",
+        close: "</arg_key:opensource>",
+        value_open: "<arg_value:opensource>",
+    }),
+};
+
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
     dialect: Dialect::Xml,
@@ -393,8 +419,9 @@ impl ParamCalls {
 /// then the value's opener end the value (`None`). Otherwise the offset where the scanner
 /// reads value again.
 fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag, after_closer: bool) -> Option<usize> {
-    // glm.rs `BUF` and `KEY_TEXT`: the bytes a key tag may take before its value opens.
-    let room = inband::MAX_NAME + 2 * key_tag.close.len() + inband::MAX_LOOKAHEAD;
+    // core/dialect/glm `BUF` (MAX_NAME + 52) and `key_text_room`: the bytes a key tag may
+    // take before its value opens.
+    let room = inband::MAX_NAME + 52;
     let key_room = room - 2 * key_tag.close.len();
     let start = at;
     let mut after_key = false;

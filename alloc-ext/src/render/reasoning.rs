@@ -45,6 +45,19 @@ pub(crate) static GLM_THINK: Tags = Tags {
     lines: true,
 };
 
+/// `<think:opensource>…</think:opensource>` (Hunyuan), whose scanner also ends reasoning
+/// at the tokens that end the turn (`hunyuan.toml`, mode `reasoning`).
+pub(crate) static HUNYUAN_THINK: Tags = Tags {
+    open: "<think:opensource>",
+    close: "</think:opensource>",
+    closers: &[
+        "</think:opensource>",
+        "<｜hy_User:opensource｜>",
+        "<｜hy_eos:opensource｜>",
+    ],
+    lines: true,
+};
+
 /// `<longcat_think>…</longcat_think>` (LongCat), whose scanner also ends reasoning at
 /// `</think>` (`longcat.toml`, mode `reasoning`).
 pub(crate) static LONGCAT_THINK: Tags = Tags {

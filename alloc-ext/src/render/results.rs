@@ -48,6 +48,10 @@ pub(crate) enum ResultForm {
     /// `<|tool_response_start|>TEXT<|tool_response_end|>` per result, back to back, in
     /// one `tool` turn (LFM2).
     Lfm2,
+    /// One `<tool_responses:opensource>` block for the run, a
+    /// `<tool_response:opensource>\nTEXT\n</tool_response:opensource>` per result, one per
+    /// line (Hunyuan Hy3 / HY4, docs/dialects.md §hunyuan).
+    Hunyuan,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -87,6 +91,10 @@ impl ResultForm {
             ResultForm::Gemma => &["<tool_response|>"],
             ResultForm::Environment => &["<|im_end|>"],
             ResultForm::Lfm2 => &["<|tool_response_end|>", "<|im_end|>"],
+            ResultForm::Hunyuan => &[
+                "</tool_response:opensource>",
+                "</tool_responses:opensource>",
+            ],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -108,16 +116,23 @@ impl ResultForm {
         if results.is_empty() {
             return Ok(out);
         }
-        let block = matches!(self, ResultForm::FunctionResults);
-        if block {
-            out.push_str("<function_results>\n");
+        let block = match self {
+            ResultForm::FunctionResults => Some(("<function_results>\n", "\n</function_results>")),
+            ResultForm::Hunyuan => Some((
+                "<tool_responses:opensource>\n",
+                "\n</tool_responses:opensource>",
+            )),
+            _ => None,
+        };
+        if let Some((open, _)) = block {
+            out.push_str(open);
         }
         for (i, result) in results.iter().enumerate() {
             self.write(&mut out, result, i, None)
                 .map_err(|e| e.at(i, &result.name))?;
         }
-        if block {
-            out.push_str("\n</function_results>");
+        if let Some((_, close)) = block {
+            out.push_str(close);
         }
         Ok(out)
     }
@@ -197,6 +212,11 @@ impl ResultForm {
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),
             ResultForm::Environment => (true, "<|im_start|>environment\n", "<|im_end|>"),
             ResultForm::Lfm2 => (false, "<|tool_response_start|>", "<|tool_response_end|>"),
+            ResultForm::Hunyuan => (
+                true,
+                "<tool_response:opensource>\n",
+                "\n</tool_response:opensource>",
+            ),
             _ => return None,
         };
         Some(Wrap {

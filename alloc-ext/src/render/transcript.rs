@@ -46,6 +46,11 @@ pub(crate) enum TemplateForm {
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
     /// is one `<|observation|>` turn (GLM-4.5/4.6, docs/dialects.md §glm; docs/seed.md §2.1 f).
     Glm,
+    /// `<｜hy_begin_of_sentence:opensource｜>`, the system text, then
+    /// `<｜hy_User:opensource｜>USER` and `<｜hy_Assistant:opensource｜>BODY<｜hy_eos:opensource｜>`
+    /// turns; a run of results is a user turn of one `<tool_responses:opensource>` block
+    /// (Hunyuan Hy3 / HY4, docs/dialects.md §hunyuan).
+    Hunyuan,
     /// `<seed:bos>ROLE\nBODY<seed:eos>` turns back to back; the assistant's turn is
     /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
     /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
@@ -76,7 +81,8 @@ impl TemplateForm {
             TemplateForm::Kimi
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
-            | TemplateForm::Granite => &[],
+            | TemplateForm::Granite
+            | TemplateForm::Hunyuan => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -185,6 +191,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
+        TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
@@ -363,6 +370,35 @@ fn glm(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<
             Turn::Results(run) => ("observation", renderer.results(run)?),
         };
         out.push_str(&format!("<|{role}|>\n{body}"));
+    }
+    Ok(())
+}
+
+/// Hunyuan turns: the begin-of-sentence token and the system text first, then user and
+/// assistant turns, each assistant turn ended by the end-of-sentence token.
+fn hunyuan(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<｜hy_begin_of_sentence:opensource｜>");
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => out.push_str(text),
+            Turn::User(text) => {
+                out.push_str("<｜hy_User:opensource｜>");
+                out.push_str(text);
+            }
+            Turn::Assistant(turn) => {
+                out.push_str("<｜hy_Assistant:opensource｜>");
+                out.push_str(&body(renderer, turn, "\n")?);
+                out.push_str("<｜hy_eos:opensource｜>");
+            }
+            Turn::Results(run) => {
+                out.push_str("<｜hy_User:opensource｜>");
+                out.push_str(&renderer.results(run)?);
+            }
+        }
     }
     Ok(())
 }

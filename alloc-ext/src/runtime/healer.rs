@@ -15,6 +15,7 @@
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
 //! | `<seed:think>` | `</seed:think>` | Seed-OSS |
 //! | `<longcat_think>` | `</longcat_think>` | LongCat |
+//! | `<think:opensource>` | `</think:opensource>` | Hunyuan Hy3 / HY4 |
 //! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
@@ -53,6 +54,7 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<scratchpad>", Some("</scratchpad>")),
     ("<seed:think>", Some("</seed:think>")),
     ("<longcat_think>", Some("</longcat_think>")),
+    ("<think:opensource>", Some("</think:opensource>")),
     ("[THINK]", Some("[/THINK]")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),

@@ -77,7 +77,7 @@ const KEY_TAG_MAX: usize = 24;
 /// Room in the buffer beyond the longest name or key: a key tag's closer and one repeated
 /// tag, and the whitespace around the key and after them (glm's two 10-byte closers and
 /// [`MAX_LOOKAHEAD`] bytes of whitespace).
-const KEY_ROOM: usize = 52;
+const KEY_ROOM: usize = 20 + MAX_LOOKAHEAD;
 const _: () = assert!(KEY_ROOM >= 2 * KEY_TAG_MAX, "a key of MAX_NAME bytes fits");
 
 /// Bytes of a name, or of a key tag after its opener up to the value opener: the key with
