@@ -216,6 +216,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
+    Dialect::Hunyuan,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -118,6 +118,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mistral,
     Dialect::Pythonic,
     Dialect::Lfm2,
+    Dialect::Hunyuan,
 ];
 
 fn chunk_id(chunk: usize) -> String {

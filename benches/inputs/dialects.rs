@@ -200,6 +200,18 @@ static GLM: ParamMarkup = ParamMarkup {
     param: ("<arg_key>", "</arg_key>\n<arg_value>", "</arg_value>\n"),
     close: "</tool_call>",
 };
+static HUNYUAN: ParamMarkup = ParamMarkup {
+    open: (
+        "<tool_calls:opensource>\n<tool_call:opensource>",
+        "<tool_sep:opensource>\n",
+    ),
+    param: (
+        "<arg_key:opensource>",
+        "</arg_key:opensource>\n<arg_value:opensource>",
+        "</arg_value:opensource>\n",
+    ),
+    close: "</tool_call:opensource>\n</tool_calls:opensource>",
+};
 
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
@@ -210,6 +222,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Qwen3Coder => Some(&QWEN3_CODER),
         Dialect::SeedOss => Some(&SEED_OSS),
         Dialect::Glm => Some(&GLM),
+        Dialect::Hunyuan => Some(&HUNYUAN),
         _ => None,
     }
 }

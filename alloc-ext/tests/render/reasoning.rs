@@ -82,6 +82,11 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Pythonic, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Lfm2, "a <|im_end|> b", "<|im_end|>"),
         (
+            Dialect::Hunyuan,
+            "a <｜hy_Assistant:opensource｜> b",
+            "<｜hy_Assistant:opensource｜>",
+        ),
+        (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",
             "<|tool_calls_section_begin|>",

@@ -75,6 +75,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/pythonic-olmo3-think-and-read.txt", "pythonic"),
     ("transcripts/lfm2-forecast.txt", "lfm2"),
     ("transcripts/lfm2-think-and-search.txt", "lfm2"),
+    ("transcripts/hunyuan-hy3-weather-two-cities.txt", "hunyuan"),
+    ("transcripts/hunyuan-hy3-think-and-edit.txt", "hunyuan"),
+    ("transcripts/hunyuan-hy4-search.txt", "hunyuan"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -186,3 +186,24 @@ fn lfm2_transcripts_give_their_calls() {
         assert_eq!(summary(file, "lfm2"), want, "{file}");
     }
 }
+
+#[test]
+fn hunyuan_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "hunyuan-hy3-weather-two-cities.txt",
+            json!({"content": "I will check the weather in both cities.", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"city": "Shenzhen", "days": 2}}, {"name": "get_weather", "arguments": {"city": "北京", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-hy3-think-and-edit.txt",
+            json!({"content": "", "reasoning": "The test fails on an off-by-one; I should edit the loop bound, then rerun the tests.", "tool_calls": [{"name": "edit_file", "arguments": {"path": "src/range.rs", "old": "for i in 0..=n {", "new": "for i in 0..n {\n    // n is exclusive"}}, {"name": "run", "arguments": {"command": "cargo test --lib range"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-hy4-search.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search", "arguments": {"query": "Hunyuan \"HY4\" release notes", "limit": 5}}, {"name": "get_current_date", "arguments": {}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "hunyuan"), want, "{file}");
+    }
+}

@@ -2,6 +2,9 @@
 //! with raw-text values, with or without newlines between the parts (GLM-4.5/4.6 write one
 //! tag a line, GLM-4.7/5 none), and `<think>` reasoning. Formats: docs/seed.md §2.1,
 //! docs/dialects.md §glm; the repairs are the seed's healing rules and corpus 016, 018, 020.
+//! The same machine reads `hunyuan` (docs/dialects.md §hunyuan) from its own table: its
+//! tags, a `section` mode (the calls sit in a `<tool_calls…>` section, [`Phase::Section`]
+//! between them) and an `args_open` separator after the name.
 //!
 //! Phase diagram (`·` is content or reasoning text):
 //!
@@ -10,6 +13,8 @@
 //!  Name --<arg_key>--> Key              Name | Body --</tool_call>--> ·
 //!  AfterKey --<arg_value>--> Value --candidate closer--> Pending --confirmed--> Body | ·
 //!  Pending --rejected--> Value          Value --<arg_key>--> Key (healing) --> Value
+//!  · --section opener--> Section --call opener--> Name    a call that ends --> Section
+//!  Section --section closer | text--> ·                Name --separator--> Body
 //! ```
 //!
 //! Rule 4 of docs/dialects.md is the `Pending` phase: `</arg_value>`, `</tool_call>` or (the
