@@ -217,6 +217,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Pythonic,
     Dialect::Lfm2,
     Dialect::Hunyuan,
+    Dialect::IquestQ1,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -210,6 +210,15 @@ macro_rules! glm_sectioned {
 
 static HUNYUAN: glm::Modes = glm_sectioned!(hunyuan);
 
+static IQUEST_Q1: glm::Modes = glm::Modes {
+    text: text_modes!(iquest_q1),
+    section: None,
+    bare_call: BareCall::Canonical,
+    body: &tables::iquest_q1::BODY,
+    key: &tables::iquest_q1::KEY,
+    value: &tables::iquest_q1::VALUE,
+};
+
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
 #[derive(Debug, Clone)]
 #[repr(u8)]
@@ -249,6 +258,7 @@ impl Machine {
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
             Dialect::Hunyuan => Machine::Glm(Engine::new(Glm::new(&HUNYUAN), options)),
+            Dialect::IquestQ1 => Machine::Glm(Engine::new(Glm::new(&IQUEST_Q1), options)),
         }
     }
 
@@ -341,6 +351,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Pythonic => &tables::pythonic::REASONING,
         Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Hunyuan => &tables::hunyuan::REASONING,
+        Dialect::IquestQ1 => &tables::iquest_q1::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

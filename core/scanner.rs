@@ -102,6 +102,11 @@ pub enum Dialect {
     /// `<tool_sep…>`), raw-text values, `<think:opensource>` reasoning: Tencent Hunyuan Hy3,
     /// HY4.
     Hunyuan,
+    /// `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>
+    /// </iquest_tool_call>`, glm's key/value calls in a block of IQuest's, with or without
+    /// newlines between the parts, raw-text values, `<think>` reasoning, `<|iquest_end|>`
+    /// ending the turn: IQuest Q1.
+    IquestQ1,
 }
 
 impl Dialect {
@@ -128,6 +133,7 @@ impl Dialect {
         Dialect::Pythonic,
         Dialect::Lfm2,
         Dialect::Hunyuan,
+        Dialect::IquestQ1,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -154,6 +160,7 @@ impl Dialect {
             Dialect::Pythonic => "pythonic",
             Dialect::Lfm2 => "lfm2",
             Dialect::Hunyuan => "hunyuan",
+            Dialect::IquestQ1 => "iquest-q1",
         }
     }
 
@@ -188,6 +195,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
             Dialect::Hunyuan => tables::hunyuan::SPECIAL_TOKENS,
+            Dialect::IquestQ1 => tables::iquest_q1::SPECIAL_TOKENS,
         }
     }
 
@@ -216,6 +224,7 @@ impl Dialect {
             | Dialect::Gemma
             | Dialect::Gemini
             | Dialect::Glm
+            | Dialect::IquestQ1
             | Dialect::Longcat => &[],
         }
     }
@@ -303,6 +312,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::MODES,
             Dialect::Lfm2 => tables::lfm2::MODES,
             Dialect::Hunyuan => tables::hunyuan::MODES,
+            Dialect::IquestQ1 => tables::iquest_q1::MODES,
         }
     }
 
@@ -331,6 +341,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::SOURCE,
             Dialect::Lfm2 => tables::lfm2::SOURCE,
             Dialect::Hunyuan => tables::hunyuan::SOURCE,
+            Dialect::IquestQ1 => tables::iquest_q1::SOURCE,
         }
     }
 
@@ -370,6 +381,7 @@ impl Dialect {
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
+            Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
             _ => None,
         }
     }

@@ -370,6 +370,7 @@ case_files! {
     gemma => "gemma.md",
     glm => "glm.md",
     hunyuan => "hunyuan.md",
+    iquest_q1 => "iquest_q1.md",
     granite => "granite.md",
     internlm => "internlm.md",
     lfm2 => "lfm2.md",

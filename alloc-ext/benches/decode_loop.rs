@@ -119,6 +119,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Pythonic,
     Dialect::Lfm2,
     Dialect::Hunyuan,
+    Dialect::IquestQ1,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -42,6 +42,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 /// | `hy3…`, `hy-3…`, `hy4…`, `hy-4…`, `hunyuan-v3…` (Tencent Hy3, HY4; not Hunyuan-A13B) | `hunyuan` |
+/// | `…iquest-q1…`, `…iquest_q1…`, `…iquestq1…` (IQuest Q1) | `iquest-q1` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -113,6 +114,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Lfm2
     } else if is_hunyuan_v3(bare) {
         Dialect::Hunyuan
+    } else if ["iquest-q1", "iquest_q1", "iquestq1"]
+        .iter()
+        .any(|name| bare.contains(name))
+    {
+        Dialect::IquestQ1
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -227,6 +233,7 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("hunyuan", Dialect::Hunyuan),
     ("hy_v3", Dialect::Hunyuan),
     ("hy_v4", Dialect::Hunyuan),
+    ("iquest_q1", Dialect::IquestQ1),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.

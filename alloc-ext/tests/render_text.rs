@@ -100,6 +100,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
         closer(Dialect::Hunyuan, "</tool_response:opensource>"),
+        closer(Dialect::IquestQ1, "</tool_response>"),
     ]
 }
 
@@ -297,6 +298,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Hunyuan,
             "<｜hy_User:opensource｜>",
             Reason::DelimiterInText("<｜hy_User:opensource｜>".into()),
+        ),
+        (
+            Dialect::IquestQ1,
+            "<|iquest_end|>",
+            Reason::DelimiterInText("<|iquest_end|>".into()),
         ),
     ]
 }

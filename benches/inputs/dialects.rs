@@ -213,6 +213,12 @@ static HUNYUAN: ParamMarkup = ParamMarkup {
     close: "</tool_call:opensource>\n</tool_calls:opensource>",
 };
 
+static IQUEST_Q1: ParamMarkup = ParamMarkup {
+    open: ("<iquest_tool_call>", ""),
+    param: ("<arg_key>", "</arg_key><arg_value>", "</arg_value>"),
+    close: "</iquest_tool_call>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -223,6 +229,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::SeedOss => Some(&SEED_OSS),
         Dialect::Glm => Some(&GLM),
         Dialect::Hunyuan => Some(&HUNYUAN),
+        Dialect::IquestQ1 => Some(&IQUEST_Q1),
         _ => None,
     }
 }

@@ -477,6 +477,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_HUNYUAN 20
 
 /**
+ * `iquest-q1`: `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></iquest_tool_call>` (IQuest Q1).
+ */
+#define INBAND_DIALECT_IQUEST_Q1 21
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

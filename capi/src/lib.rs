@@ -100,9 +100,11 @@ pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
 /// `hunyuan`: `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>k…`
 /// (Tencent Hy3, HY4).
 pub const INBAND_DIALECT_HUNYUAN: inband_dialect_t = 20;
+/// `iquest-q1`: `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></iquest_tool_call>` (IQuest Q1).
+pub const INBAND_DIALECT_IQUEST_Q1: inband_dialect_t = 21;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 21] = [
+static DIALECT_NAMES: [&CStr; 22] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -124,6 +126,7 @@ static DIALECT_NAMES: [&CStr; 21] = [
     c"pythonic",
     c"lfm2",
     c"hunyuan",
+    c"iquest-q1",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -298,15 +301,16 @@ mod tests {
             (INBAND_DIALECT_PYTHONIC, Dialect::Pythonic),
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
             (INBAND_DIALECT_HUNYUAN, Dialect::Hunyuan),
+            (INBAND_DIALECT_IQUEST_Q1, Dialect::IquestQ1),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(21).is_null());
+        assert!(inband_dialect_name(22).is_null());
         assert_eq!(
-            dialect_of(21).unwrap_err().status,
+            dialect_of(22).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "21 is past the list"
+            "22 is past the list"
         );
     }
 }

@@ -29,6 +29,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pythonic": (("<think>",), ("</think>",)),
     "lfm2": (("<think>",), ("</think>",)),
     "hunyuan": (("<think:opensource>",), ("</think:opensource>",)),
+    "iquest-q1": (("<think>",), ("</think>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

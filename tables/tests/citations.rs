@@ -399,6 +399,7 @@ fn the_documents_offer_what_the_code_cites() {
         "longcat",
         "glm",
         "hunyuan",
+        "iquest-q1",
         "gemma",
         "gemini",
         "families",

@@ -76,7 +76,8 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm, hunyuan).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm, hunyuan,
+    /// iquest-q1).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -172,6 +173,15 @@ impl Style {
         results: ResultForm::Hunyuan,
         reasoning: ReasoningForm::Delimited(&self::reasoning::HUNYUAN_THINK, false),
         template: TemplateForm::Hunyuan,
+    };
+
+    /// IQuest Q1: glm's key and value tags in its own block, `<think>` reasoning, IQuest's
+    /// turns with the results in a user turn.
+    const IQUEST_Q1: Style = Style {
+        calls: CallForm::Params(&params::IQUEST_Q1),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::IQUEST_THINK, false),
+        template: TemplateForm::Iquest,
     };
 
     /// Qwen3-Coder: raw-text parameters, ChatML with tool results in a `user` turn.
@@ -314,6 +324,7 @@ impl Style {
             Dialect::Pythonic => Style::PYTHONIC,
             Dialect::Lfm2 => Style::LFM2,
             Dialect::Hunyuan => Style::HUNYUAN,
+            Dialect::IquestQ1 => Style::IQUEST_Q1,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -115,6 +115,27 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
     }),
 };
 
+/// IQuest Q1: glm's key and value tags in an `<iquest_tool_call>` block, the parts back to
+/// back as its chat template writes them (docs/dialects.md §iquest-q1).
+pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
+    dialect: Dialect::IquestQ1,
+    wrapper: None,
+    block: ("", ""),
+    separator: "",
+    call_open: ("<iquest_tool_call>", ""),
+    param_open: ("<arg_key>", "</arg_key><arg_value>"),
+    param_close: "</arg_value>",
+    call_close: "</iquest_tool_call>",
+    quote: None,
+    equals: false,
+    implied_section: false,
+    key_tag: Some(&KeyTag {
+        open: "<arg_key>",
+        close: "</arg_key>",
+        value_open: "<arg_value>",
+    }),
+};
+
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
     dialect: Dialect::Xml,

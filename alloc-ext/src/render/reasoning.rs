@@ -58,6 +58,15 @@ pub(crate) static HUNYUAN_THINK: Tags = Tags {
     lines: true,
 };
 
+/// `<think>…</think>` in IQuest Q1, whose scanner also ends reasoning at the token that ends
+/// the turn (`iquest-q1.toml`, mode `reasoning`).
+pub(crate) static IQUEST_THINK: Tags = Tags {
+    open: "<think>",
+    close: "</think>",
+    closers: &["</think>", "<|iquest_end|>"],
+    lines: true,
+};
+
 /// `<longcat_think>…</longcat_think>` (LongCat), whose scanner also ends reasoning at
 /// `</think>` (`longcat.toml`, mode `reasoning`).
 pub(crate) static LONGCAT_THINK: Tags = Tags {

@@ -51,6 +51,10 @@ pub(crate) enum TemplateForm {
     /// turns; a run of results is a user turn of one `<tool_responses:opensource>` block
     /// (Hunyuan Hy3 / HY4, docs/dialects.md §hunyuan).
     Hunyuan,
+    /// `<|iquest_ROLE|>BODY<|iquest_end|>` turns back to back; a run of results is a user
+    /// turn of `<tool_response>` blocks (IQuest Q1, docs/dialects.md §iquest-q1: the result
+    /// turn's layout was not established from public material).
+    Iquest,
     /// `<seed:bos>ROLE\nBODY<seed:eos>` turns back to back; the assistant's turn is
     /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
     /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
@@ -82,7 +86,8 @@ impl TemplateForm {
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
             | TemplateForm::Granite
-            | TemplateForm::Hunyuan => &[],
+            | TemplateForm::Hunyuan
+            | TemplateForm::Iquest => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -192,6 +197,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
+        TemplateForm::Iquest => iquest(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
@@ -399,6 +405,25 @@ fn hunyuan(
                 out.push_str(&renderer.results(run)?);
             }
         }
+    }
+    Ok(())
+}
+
+/// IQuest Q1 turns, each ended by `<|iquest_end|>`.
+fn iquest(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        let (role, body) = match turn {
+            Turn::System(text) => ("system", text.to_string()),
+            Turn::Developer(text) => ("developer", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "")?),
+            Turn::Results(run) => ("user", renderer.results(run)?),
+        };
+        out.push_str(&format!("<|iquest_{role}|>{body}<|iquest_end|>"));
     }
     Ok(())
 }

@@ -10,7 +10,7 @@
 //!
 //! | opener | closer | idiom of |
 //! |---|---|---|
-//! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, Kimi, Qwen3 |
+//! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, IQuest Q1, Kimi, Qwen3 |
 //! | `<thinking>` | `</thinking>` | Anthropic, MiniMax, XML |
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
 //! | `<seed:think>` | `</seed:think>` | Seed-OSS |

@@ -71,6 +71,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("hunyuan", "hunyuan"),
     ("hy_v3", "hunyuan"),
     ("hy_v4", "hunyuan"),
+    ("iquest_q1", "iquest-q1"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -95,7 +96,6 @@ const UNCOVERED: &[&str] = &[
     "hunyuan_a13b",
     "inkling",
     "interns1",
-    "iquest_q1",
     "k2_horizon",
     "kimi",
     "kimi_k3",

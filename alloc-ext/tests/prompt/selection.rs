@@ -142,6 +142,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("hy3-nvfp4", "hunyuan"),
         ("tencent/HY4", "hunyuan"),
         ("tencent/Hunyuan-A13B-Instruct", "xml"),
+        // IQuest Q1.
+        ("IQuest/IQuest-Q1", "iquest-q1"),
+        ("iquest-q1-375b-a23b", "iquest-q1"),
+        ("iquest_q1", "iquest-q1"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
     ]);
@@ -190,6 +194,7 @@ fn server_parser_names_select_their_dialects() {
         ("hy_v3", Some("hunyuan")),
         ("hy_v4", Some("hunyuan")),
         ("hunyuan_a13b", None),
+        ("iquest_q1", Some("iquest-q1")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -86,6 +86,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "a <｜hy_Assistant:opensource｜> b",
             "<｜hy_Assistant:opensource｜>",
         ),
+        (Dialect::IquestQ1, "a <|iquest_user|> b", "<|iquest_user|>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

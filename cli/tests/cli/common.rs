@@ -78,6 +78,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/hunyuan-hy3-weather-two-cities.txt", "hunyuan"),
     ("transcripts/hunyuan-hy3-think-and-edit.txt", "hunyuan"),
     ("transcripts/hunyuan-hy4-search.txt", "hunyuan"),
+    ("transcripts/iquest-q1-think-and-add.txt", "iquest-q1"),
+    ("transcripts/iquest-q1-read-and-list.txt", "iquest-q1"),
+    ("transcripts/iquest-q1-write-multiline.txt", "iquest-q1"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -207,3 +207,24 @@ fn hunyuan_transcripts_give_their_calls() {
         assert_eq!(summary(file, "hunyuan"), want, "{file}");
     }
 }
+
+#[test]
+fn iquest_q1_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "iquest-q1-think-and-add.txt",
+            json!({"content": "", "reasoning": "The sum needs the tool.", "tool_calls": [{"name": "add", "arguments": {"a": 19, "b": 23}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "iquest-q1-read-and-list.txt",
+            json!({"content": "I will read the config and list the tests.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "config/app.toml"}}, {"name": "run", "arguments": {"command": "ls tests/ | grep -c \"_test.rs\""}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "iquest-q1-write-multiline.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "src/lib.rs", "content": "pub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10) // keep 0 <= x <= 10\n}\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "iquest-q1"), want, "{file}");
+    }
+}
