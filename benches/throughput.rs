@@ -218,6 +218,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Lfm2,
     Dialect::Hunyuan,
     Dialect::IquestQ1,
+    Dialect::K2Horizon,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -210,6 +210,8 @@ macro_rules! glm_sectioned {
 
 static HUNYUAN: glm::Modes = glm_sectioned!(hunyuan);
 
+static K2_HORIZON: glm::Modes = glm_sectioned!(k2_horizon);
+
 static IQUEST_Q1: glm::Modes = glm::Modes {
     text: text_modes!(iquest_q1),
     section: None,
@@ -259,6 +261,7 @@ impl Machine {
             Dialect::Lfm2 => Machine::Gemini(Engine::new(Gemini::new(&LFM2), options)),
             Dialect::Hunyuan => Machine::Glm(Engine::new(Glm::new(&HUNYUAN), options)),
             Dialect::IquestQ1 => Machine::Glm(Engine::new(Glm::new(&IQUEST_Q1), options)),
+            Dialect::K2Horizon => Machine::Glm(Engine::new(Glm::new(&K2_HORIZON), options)),
         }
     }
 
@@ -352,6 +355,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Hunyuan => &tables::hunyuan::REASONING,
         Dialect::IquestQ1 => &tables::iquest_q1::REASONING,
+        Dialect::K2Horizon => &tables::k2_horizon::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -107,6 +107,11 @@ pub enum Dialect {
     /// newlines between the parts, raw-text values, `<think>` reasoning, `<|iquest_end|>`
     /// ending the turn: IQuest Q1.
     IquestQ1,
+    /// `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v
+    /// </ifm|arg_value></ifm|tool_call></ifm|tool_calls>`, glm's key/value shape with IFM's
+    /// tags in a section, raw-text values, `<ifm|think>` / `<ifm|think_fast>` /
+    /// `<ifm|think_faster>` reasoning, `<|ifm|im_end|>` ending the turn: K2 Horizon.
+    K2Horizon,
 }
 
 impl Dialect {
@@ -134,6 +139,7 @@ impl Dialect {
         Dialect::Lfm2,
         Dialect::Hunyuan,
         Dialect::IquestQ1,
+        Dialect::K2Horizon,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -161,6 +167,7 @@ impl Dialect {
             Dialect::Lfm2 => "lfm2",
             Dialect::Hunyuan => "hunyuan",
             Dialect::IquestQ1 => "iquest-q1",
+            Dialect::K2Horizon => "k2-horizon",
         }
     }
 
@@ -196,6 +203,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
             Dialect::Hunyuan => tables::hunyuan::SPECIAL_TOKENS,
             Dialect::IquestQ1 => tables::iquest_q1::SPECIAL_TOKENS,
+            Dialect::K2Horizon => tables::k2_horizon::SPECIAL_TOKENS,
         }
     }
 
@@ -217,6 +225,7 @@ impl Dialect {
             Dialect::Pythonic => tables::pythonic::KNOBS.aliases,
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
             Dialect::Hunyuan => tables::hunyuan::KNOBS.aliases,
+            Dialect::K2Horizon => tables::k2_horizon::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -313,6 +322,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::MODES,
             Dialect::Hunyuan => tables::hunyuan::MODES,
             Dialect::IquestQ1 => tables::iquest_q1::MODES,
+            Dialect::K2Horizon => tables::k2_horizon::MODES,
         }
     }
 
@@ -342,6 +352,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::SOURCE,
             Dialect::Hunyuan => tables::hunyuan::SOURCE,
             Dialect::IquestQ1 => tables::iquest_q1::SOURCE,
+            Dialect::K2Horizon => tables::k2_horizon::SOURCE,
         }
     }
 

@@ -371,6 +371,7 @@ case_files! {
     glm => "glm.md",
     hunyuan => "hunyuan.md",
     iquest_q1 => "iquest_q1.md",
+    k2_horizon => "k2_horizon.md",
     granite => "granite.md",
     internlm => "internlm.md",
     lfm2 => "lfm2.md",

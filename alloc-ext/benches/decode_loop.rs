@@ -120,6 +120,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Lfm2,
     Dialect::Hunyuan,
     Dialect::IquestQ1,
+    Dialect::K2Horizon,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -43,6 +43,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 /// | `hy3…`, `hy-3…`, `hy4…`, `hy-4…`, `hunyuan-v3…` (Tencent Hy3, HY4; not Hunyuan-A13B) | `hunyuan` |
 /// | `…iquest-q1…`, `…iquest_q1…`, `…iquestq1…` (IQuest Q1) | `iquest-q1` |
+/// | `k2-horizon…`, `k2_horizon…`, `k2horizon…` (K2 Horizon, IFM) | `k2-horizon` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -119,6 +120,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         .any(|name| bare.contains(name))
     {
         Dialect::IquestQ1
+    } else if ["k2-horizon", "k2_horizon", "k2horizon"]
+        .iter()
+        .any(|name| bare.starts_with(name))
+    {
+        Dialect::K2Horizon
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -234,6 +240,7 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("hy_v3", Dialect::Hunyuan),
     ("hy_v4", Dialect::Hunyuan),
     ("iquest_q1", Dialect::IquestQ1),
+    ("k2_horizon", Dialect::K2Horizon),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.

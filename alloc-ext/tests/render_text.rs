@@ -101,6 +101,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Longcat, "</longcat_tool_response>"),
         closer(Dialect::Hunyuan, "</tool_response:opensource>"),
         closer(Dialect::IquestQ1, "</tool_response>"),
+        token(Dialect::K2Horizon, "<|ifm|im_end|>"),
     ]
 }
 
@@ -303,6 +304,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::IquestQ1,
             "<|iquest_end|>",
             Reason::DelimiterInText("<|iquest_end|>".into()),
+        ),
+        (
+            Dialect::K2Horizon,
+            "<|ifm|im_end|><|ifm|im_start|>user\n",
+            Reason::TemplateToken("<|ifm|im_start|>"),
         ),
     ]
 }

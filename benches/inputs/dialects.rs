@@ -219,6 +219,16 @@ static IQUEST_Q1: ParamMarkup = ParamMarkup {
     close: "</iquest_tool_call>",
 };
 
+static K2_HORIZON: ParamMarkup = ParamMarkup {
+    open: ("<ifm|tool_calls>\n<ifm|tool_call>", "\n"),
+    param: (
+        "<ifm|arg_key>",
+        "</ifm|arg_key>\n<ifm|arg_value>",
+        "</ifm|arg_value>\n",
+    ),
+    close: "</ifm|tool_call>\n</ifm|tool_calls>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -230,6 +240,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Glm => Some(&GLM),
         Dialect::Hunyuan => Some(&HUNYUAN),
         Dialect::IquestQ1 => Some(&IQUEST_Q1),
+        Dialect::K2Horizon => Some(&K2_HORIZON),
         _ => None,
     }
 }

@@ -482,6 +482,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_IQUEST_Q1 21
 
 /**
+ * `k2-horizon`: `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v…` (K2 Horizon).
+ */
+#define INBAND_DIALECT_K2_HORIZON 22
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -102,9 +102,11 @@ pub const INBAND_DIALECT_LFM2: inband_dialect_t = 19;
 pub const INBAND_DIALECT_HUNYUAN: inband_dialect_t = 20;
 /// `iquest-q1`: `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></iquest_tool_call>` (IQuest Q1).
 pub const INBAND_DIALECT_IQUEST_Q1: inband_dialect_t = 21;
+/// `k2-horizon`: `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v…` (K2 Horizon).
+pub const INBAND_DIALECT_K2_HORIZON: inband_dialect_t = 22;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 22] = [
+static DIALECT_NAMES: [&CStr; 23] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -127,6 +129,7 @@ static DIALECT_NAMES: [&CStr; 22] = [
     c"lfm2",
     c"hunyuan",
     c"iquest-q1",
+    c"k2-horizon",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -302,15 +305,16 @@ mod tests {
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
             (INBAND_DIALECT_HUNYUAN, Dialect::Hunyuan),
             (INBAND_DIALECT_IQUEST_Q1, Dialect::IquestQ1),
+            (INBAND_DIALECT_K2_HORIZON, Dialect::K2Horizon),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(22).is_null());
+        assert!(inband_dialect_name(23).is_null());
         assert_eq!(
-            dialect_of(22).unwrap_err().status,
+            dialect_of(23).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "22 is past the list"
+            "23 is past the list"
         );
     }
 }

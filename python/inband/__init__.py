@@ -4,7 +4,8 @@ Feed a model's raw output (detokenized with special tokens kept) in chunks split
 get content, reasoning and tool calls in the model family's dialect (``hermes``, ``qwen3``,
 ``qwen3-coder``, ``deepseek``, ``kimi``, ``harmony``, ``glm``, ``minimax``, ``gemma``,
 ``gemini``, ``anthropic``, ``xml``, ``seed-oss``, ``jamba``, ``longcat``, ``granite``,
-``internlm``, ``mistral``, ``pythonic``, ``lfm2``, ``hunyuan``, ``iquest-q1``). Dialect names also accept an inference
+``internlm``, ``mistral``, ``pythonic``, ``lfm2``, ``hunyuan``, ``iquest-q1``,
+``k2-horizon``). Dialect names also accept an inference
 server's ``--tool-call-parser`` names
 (``qwen3_coder``, ``deepseek_v31``, ``glm45``, …).
 

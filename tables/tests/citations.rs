@@ -400,6 +400,7 @@ fn the_documents_offer_what_the_code_cites() {
         "glm",
         "hunyuan",
         "iquest-q1",
+        "k2-horizon",
         "gemma",
         "gemini",
         "families",

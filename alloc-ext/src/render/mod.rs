@@ -77,7 +77,7 @@ enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
     /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm, hunyuan,
-    /// iquest-q1).
+    /// iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -182,6 +182,15 @@ impl Style {
         results: ResultForm::ToolResponse,
         reasoning: ReasoningForm::Delimited(&self::reasoning::IQUEST_THINK, false),
         template: TemplateForm::Iquest,
+    };
+
+    /// K2 Horizon: glm's key and value tags with IFM's `ifm|` tags in a section,
+    /// `<ifm|think>` reasoning, ChatML turns with `ifm|` tokens, each result a `tool` turn.
+    const K2_HORIZON: Style = Style {
+        calls: CallForm::Params(&params::K2_HORIZON),
+        results: ResultForm::Ifm,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::IFM_THINK, false),
+        template: TemplateForm::Ifm,
     };
 
     /// Qwen3-Coder: raw-text parameters, ChatML with tool results in a `user` turn.
@@ -325,6 +334,7 @@ impl Style {
             Dialect::Lfm2 => Style::LFM2,
             Dialect::Hunyuan => Style::HUNYUAN,
             Dialect::IquestQ1 => Style::IQUEST_Q1,
+            Dialect::K2Horizon => Style::K2_HORIZON,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -136,6 +136,29 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
     }),
 };
 
+/// K2 Horizon: glm's one-part-a-line layout with IFM's `ifm|` tags, the calls of a turn in
+/// one `<ifm|tool_calls>` section (the template's tool-call instructions, docs/dialects.md
+/// §k2-horizon).
+pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
+    dialect: Dialect::K2Horizon,
+    wrapper: Some(("<ifm|tool_calls>\n", "\n</ifm|tool_calls>")),
+    block: ("", ""),
+    separator: "\n",
+    call_open: ("<ifm|tool_call>", "\n"),
+    param_open: ("<ifm|arg_key>", "</ifm|arg_key>\n<ifm|arg_value>"),
+    param_close: "</ifm|arg_value>\n",
+    call_close: "</ifm|tool_call>",
+    quote: None,
+    equals: false,
+    // The table's `bare_call = "canonical"`: only a real section's closer counts.
+    implied_section: false,
+    key_tag: Some(&KeyTag {
+        open: "<ifm|arg_key>",
+        close: "</ifm|arg_key>",
+        value_open: "<ifm|arg_value>",
+    }),
+};
+
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
     dialect: Dialect::Xml,

@@ -52,6 +52,9 @@ pub(crate) enum ResultForm {
     /// `<tool_response:opensource>\nTEXT\n</tool_response:opensource>` per result, one per
     /// line (Hunyuan Hy3 / HY4, docs/dialects.md §hunyuan).
     Hunyuan,
+    /// One `tool` turn per result, `<|ifm|im_start|>tool\nTEXT<|ifm|im_end|>`, back to back
+    /// (K2 Horizon, docs/dialects.md §k2-horizon).
+    Ifm,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -95,6 +98,7 @@ impl ResultForm {
                 "</tool_response:opensource>",
                 "</tool_responses:opensource>",
             ],
+            ResultForm::Ifm => &["<|ifm|im_end|>", "<|ifm|im_start|>"],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -217,6 +221,7 @@ impl ResultForm {
                 "<tool_response:opensource>\n",
                 "\n</tool_response:opensource>",
             ),
+            ResultForm::Ifm => (false, "<|ifm|im_start|>tool\n", "<|ifm|im_end|>"),
             _ => return None,
         };
         Some(Wrap {

@@ -10,6 +10,10 @@ use super::message::{Assistant, Call, Message, ToolResult};
 use super::text::{check_content, check_message};
 use super::Renderer;
 
+mod keyvalue;
+
+use keyvalue::{glm, hunyuan, ifm, iquest};
+
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChatMl {
@@ -55,6 +59,9 @@ pub(crate) enum TemplateForm {
     /// turn of `<tool_response>` blocks (IQuest Q1, docs/dialects.md §iquest-q1: the result
     /// turn's layout was not established from public material).
     Iquest,
+    /// `<|ifm|begin_of_text|>`, then `<|ifm|im_start|>ROLE\nBODY<|ifm|im_end|>` turns back to
+    /// back; each result a `tool` turn of its own (K2 Horizon, docs/dialects.md §k2-horizon).
+    Ifm,
     /// `<seed:bos>ROLE\nBODY<seed:eos>` turns back to back; the assistant's turn is
     /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
     /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
@@ -98,6 +105,13 @@ impl TemplateForm {
             ],
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
+            // Its tokens are not of a spelling rule 2 finds: all listed.
+            TemplateForm::Ifm => &[
+                "<|ifm|begin_of_text|>",
+                "<|ifm|im_start|>",
+                "<|ifm|im_end|>",
+                "<|ifm|endoftext|>",
+            ],
             TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
@@ -198,6 +212,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
         TemplateForm::Iquest => iquest(renderer, &turns, &mut out)?,
+        TemplateForm::Ifm => ifm(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
@@ -353,77 +368,6 @@ fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Resul
         }
         out.push_str(&format!("<|turn>{role}\n{text}<turn|>\n"));
         i += 1;
-    }
-    Ok(())
-}
-
-/// GLM turns.
-fn glm(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
-    out.push_str("[gMASK]<sop>");
-    for turn in turns {
-        let (role, body) = match turn {
-            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-            Turn::User(text) => ("user", text.to_string()),
-            // The template puts each part of the turn on a line of its own, the
-            // reasoning block after an empty line (docs/seed.md §5.6 item 3).
-            Turn::Assistant(turn) => {
-                let lead = if turn.reasoning.is_empty() { "" } else { "\n" };
-                (
-                    "assistant",
-                    format!("{lead}{}", body(renderer, turn, "\n")?),
-                )
-            }
-            Turn::Results(run) => ("observation", renderer.results(run)?),
-        };
-        out.push_str(&format!("<|{role}|>\n{body}"));
-    }
-    Ok(())
-}
-
-/// Hunyuan turns: the begin-of-sentence token and the system text first, then user and
-/// assistant turns, each assistant turn ended by the end-of-sentence token.
-fn hunyuan(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    out.push_str("<｜hy_begin_of_sentence:opensource｜>");
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => out.push_str(text),
-            Turn::User(text) => {
-                out.push_str("<｜hy_User:opensource｜>");
-                out.push_str(text);
-            }
-            Turn::Assistant(turn) => {
-                out.push_str("<｜hy_Assistant:opensource｜>");
-                out.push_str(&body(renderer, turn, "\n")?);
-                out.push_str("<｜hy_eos:opensource｜>");
-            }
-            Turn::Results(run) => {
-                out.push_str("<｜hy_User:opensource｜>");
-                out.push_str(&renderer.results(run)?);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// IQuest Q1 turns, each ended by `<|iquest_end|>`.
-fn iquest(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    for turn in turns {
-        let (role, body) = match turn {
-            Turn::System(text) => ("system", text.to_string()),
-            Turn::Developer(text) => ("developer", text.to_string()),
-            Turn::User(text) => ("user", text.to_string()),
-            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "")?),
-            Turn::Results(run) => ("user", renderer.results(run)?),
-        };
-        out.push_str(&format!("<|iquest_{role}|>{body}<|iquest_end|>"));
     }
     Ok(())
 }

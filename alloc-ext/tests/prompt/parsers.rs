@@ -72,6 +72,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("hy_v3", "hunyuan"),
     ("hy_v4", "hunyuan"),
     ("iquest_q1", "iquest-q1"),
+    ("k2_horizon", "k2-horizon"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -96,7 +97,6 @@ const UNCOVERED: &[&str] = &[
     "hunyuan_a13b",
     "inkling",
     "interns1",
-    "k2_horizon",
     "kimi",
     "kimi_k3",
     "llama3",

@@ -146,6 +146,9 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("IQuest/IQuest-Q1", "iquest-q1"),
         ("iquest-q1-375b-a23b", "iquest-q1"),
         ("iquest_q1", "iquest-q1"),
+        // K2 Horizon (IFM).
+        ("k2-horizon-375b-a23b", "k2-horizon"),
+        ("K2-Horizon-MoVA", "k2-horizon"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
     ]);
@@ -195,6 +198,7 @@ fn server_parser_names_select_their_dialects() {
         ("hy_v4", Some("hunyuan")),
         ("hunyuan_a13b", None),
         ("iquest_q1", Some("iquest-q1")),
+        ("k2_horizon", Some("k2-horizon")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

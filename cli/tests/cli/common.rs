@@ -81,6 +81,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/iquest-q1-think-and-add.txt", "iquest-q1"),
     ("transcripts/iquest-q1-read-and-list.txt", "iquest-q1"),
     ("transcripts/iquest-q1-write-multiline.txt", "iquest-q1"),
+    ("transcripts/k2-horizon-think-and-shell.txt", "k2-horizon"),
+    ("transcripts/k2-horizon-python.txt", "k2-horizon"),
+    ("transcripts/k2-horizon-fast-edit.txt", "k2-horizon"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -228,3 +228,24 @@ fn iquest_q1_transcripts_give_their_calls() {
         assert_eq!(summary(file, "iquest-q1"), want, "{file}");
     }
 }
+
+#[test]
+fn k2_horizon_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "k2-horizon-think-and-shell.txt",
+            json!({"content": "", "reasoning": "The user wants the files and the disk usage; two shell calls.", "tool_calls": [{"name": "shell", "arguments": {"cmd": "ls -la src/"}}, {"name": "shell", "arguments": {"cmd": "du -sh ."}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "k2-horizon-python.txt",
+            json!({"content": "Let me compute that.", "reasoning": null, "tool_calls": [{"name": "python", "arguments": {"code": "print(1234567 * 891011)"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "k2-horizon-fast-edit.txt",
+            json!({"content": "", "reasoning": "Edit then test.", "tool_calls": [{"name": "edit", "arguments": {"path": "src/main.cc", "patch": "-  return a<b;\n+  return a <= b;", "dry_run": false}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "k2-horizon"), want, "{file}");
+    }
+}

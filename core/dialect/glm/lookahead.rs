@@ -210,10 +210,11 @@ mod tests {
     use crate::Role;
 
     /// The `body` and `key` modes of every glm-family table.
-    const CALL_MODES: [[&Dfa; 2]; 3] = [
+    const CALL_MODES: [[&Dfa; 2]; 4] = [
         [&tables::glm::BODY, &tables::glm::KEY],
         [&tables::hunyuan::BODY, &tables::hunyuan::KEY],
         [&tables::iquest_q1::BODY, &tables::iquest_q1::KEY],
+        [&tables::k2_horizon::BODY, &tables::k2_horizon::KEY],
     ];
 
     /// [`super::give_back`] puts a whole delimiter of the `body` or `key` mode into the
@@ -233,6 +234,8 @@ mod tests {
         assert_eq!(longest(&CALL_MODES[1]), Some(26));
         // `</iquest_tool_call>`.
         assert_eq!(longest(&CALL_MODES[2]), Some(19));
+        // `</ifm|think_faster>`.
+        assert_eq!(longest(&CALL_MODES[3]), Some(19));
         for modes in &CALL_MODES {
             assert!(longest(modes) <= Some(MAX_HOLD), "MAX_HOLD is {MAX_HOLD}");
         }
