@@ -2,9 +2,10 @@
 //! with raw-text values, with or without newlines between the parts (GLM-4.5/4.6 write one
 //! tag a line, GLM-4.7/5 none), and `<think>` reasoning. Formats: docs/seed.md §2.1,
 //! docs/dialects.md §glm; the repairs are the seed's healing rules and corpus 016, 018, 020.
-//! The same machine reads `hunyuan` (docs/dialects.md §hunyuan) from its own table: its
-//! tags, a `section` mode (the calls sit in a `<tool_calls…>` section, [`Phase::Section`]
-//! between them) and an `args_open` separator after the name.
+//! The same machine reads `hunyuan`, `iquest-q1` and `k2-horizon` (docs/dialects.md) from
+//! their own tables: their tags, and for `hunyuan` and `k2-horizon` a `section` mode (the
+//! calls sit in a section, [`Phase::Section`] between them) and, for `hunyuan`, an
+//! `args_open` separator after the name.
 //!
 //! Phase diagram (`·` is content or reasoning text):
 //!
