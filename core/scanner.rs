@@ -393,6 +393,9 @@ impl Dialect {
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
+            Dialect::K2Horizon => {
+                Some((&tables::k2_horizon::VALUE, &[], &tables::k2_horizon::BODY))
+            }
             _ => None,
         }
     }
