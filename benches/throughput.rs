@@ -220,6 +220,9 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Xlam,
     Dialect::Phi4Mini,
     Dialect::HunyuanA13b,
+    Dialect::Hunyuan,
+    Dialect::IquestQ1,
+    Dialect::K2Horizon,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

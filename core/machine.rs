@@ -199,9 +199,38 @@ static SEED_OSS: params::Modes = params::Modes {
 
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
+    section: None,
+    bare_call: BareCall::Canonical,
     body: &tables::glm::BODY,
     key: &tables::glm::KEY,
     value: &tables::glm::VALUE,
+};
+
+/// A glm-family dialect whose calls sit in a section: its modes and its table's `[knobs]`.
+macro_rules! glm_sectioned {
+    ($t:ident) => {
+        glm::Modes {
+            text: text_modes!($t),
+            section: Some(&tables::$t::SECTION),
+            bare_call: tables::$t::KNOBS.bare_call,
+            body: &tables::$t::BODY,
+            key: &tables::$t::KEY,
+            value: &tables::$t::VALUE,
+        }
+    };
+}
+
+static HUNYUAN: glm::Modes = glm_sectioned!(hunyuan);
+
+static K2_HORIZON: glm::Modes = glm_sectioned!(k2_horizon);
+
+static IQUEST_Q1: glm::Modes = glm::Modes {
+    text: text_modes!(iquest_q1),
+    section: None,
+    bare_call: BareCall::Canonical,
+    body: &tables::iquest_q1::BODY,
+    key: &tables::iquest_q1::KEY,
+    value: &tables::iquest_q1::VALUE,
 };
 
 /// The phase machine of a dialect's family, one variant per family (`core/dialect/`).
@@ -250,6 +279,9 @@ impl Machine {
             Dialect::HunyuanA13b => {
                 Machine::JsonTag(Engine::new(JsonTag::new(&HUNYUAN_A13B), options))
             }
+            Dialect::Hunyuan => Machine::Glm(Engine::new(Glm::new(&HUNYUAN), options)),
+            Dialect::IquestQ1 => Machine::Glm(Engine::new(Glm::new(&IQUEST_Q1), options)),
+            Dialect::K2Horizon => Machine::Glm(Engine::new(Glm::new(&K2_HORIZON), options)),
         }
     }
 
@@ -345,6 +377,9 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Xlam => &tables::xlam::REASONING,
         Dialect::Phi4Mini => &tables::phi4_mini::REASONING,
         Dialect::HunyuanA13b => &tables::hunyuan_a13b::REASONING,
+        Dialect::Hunyuan => &tables::hunyuan::REASONING,
+        Dialect::IquestQ1 => &tables::iquest_q1::REASONING,
+        Dialect::K2Horizon => &tables::k2_horizon::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

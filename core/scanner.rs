@@ -112,6 +112,23 @@ pub enum Dialect {
     /// `<think>` reasoning, the answer in `<answer>…</answer>` (markup, removed from the
     /// content): Tencent Hunyuan-A13B.
     HunyuanA13b,
+    /// `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource>
+    /// <arg_key:opensource>k</arg_key:opensource><arg_value:opensource>v
+    /// </arg_value:opensource></tool_call:opensource></tool_calls:opensource>`, glm's
+    /// key/value shape with Hunyuan's suffixed tags in a section (HY4 writes no
+    /// `<tool_sep…>`), raw-text values, `<think:opensource>` reasoning: Tencent Hunyuan Hy3,
+    /// HY4.
+    Hunyuan,
+    /// `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>
+    /// </iquest_tool_call>`, glm's key/value calls in a block of IQuest's, with or without
+    /// newlines between the parts, raw-text values, `<think>` reasoning, `<|iquest_end|>`
+    /// ending the turn: IQuest Q1.
+    IquestQ1,
+    /// `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v
+    /// </ifm|arg_value></ifm|tool_call></ifm|tool_calls>`, glm's key/value shape with IFM's
+    /// tags in a section, raw-text values, `<ifm|think>` / `<ifm|think_fast>` /
+    /// `<ifm|think_faster>` reasoning, `<|ifm|im_end|>` ending the turn: K2 Horizon.
+    K2Horizon,
 }
 
 impl Dialect {
@@ -141,6 +158,9 @@ impl Dialect {
         Dialect::Xlam,
         Dialect::Phi4Mini,
         Dialect::HunyuanA13b,
+        Dialect::Hunyuan,
+        Dialect::IquestQ1,
+        Dialect::K2Horizon,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -170,6 +190,9 @@ impl Dialect {
             Dialect::Xlam => "xlam",
             Dialect::Phi4Mini => "phi4-mini",
             Dialect::HunyuanA13b => "hunyuan-a13b",
+            Dialect::Hunyuan => "hunyuan",
+            Dialect::IquestQ1 => "iquest-q1",
+            Dialect::K2Horizon => "k2-horizon",
         }
     }
 
@@ -223,6 +246,9 @@ impl Dialect {
             Dialect::Xlam => tables::xlam::SPECIAL_TOKENS,
             Dialect::Phi4Mini => tables::phi4_mini::SPECIAL_TOKENS,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::SPECIAL_TOKENS,
+            Dialect::Hunyuan => tables::hunyuan::SPECIAL_TOKENS,
+            Dialect::IquestQ1 => tables::iquest_q1::SPECIAL_TOKENS,
+            Dialect::K2Horizon => tables::k2_horizon::SPECIAL_TOKENS,
         }
     }
 
@@ -247,6 +273,8 @@ impl Dialect {
             Dialect::Xlam => tables::xlam::KNOBS.aliases,
             Dialect::Phi4Mini => tables::phi4_mini::KNOBS.aliases,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
+            Dialect::Hunyuan => tables::hunyuan::KNOBS.aliases,
+            Dialect::K2Horizon => tables::k2_horizon::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -254,6 +282,7 @@ impl Dialect {
             | Dialect::Gemma
             | Dialect::Gemini
             | Dialect::Glm
+            | Dialect::IquestQ1
             | Dialect::Longcat => &[],
         }
     }
@@ -344,6 +373,9 @@ impl Dialect {
             Dialect::Xlam => tables::xlam::MODES,
             Dialect::Phi4Mini => tables::phi4_mini::MODES,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::MODES,
+            Dialect::Hunyuan => tables::hunyuan::MODES,
+            Dialect::IquestQ1 => tables::iquest_q1::MODES,
+            Dialect::K2Horizon => tables::k2_horizon::MODES,
         }
     }
 
@@ -375,6 +407,9 @@ impl Dialect {
             Dialect::Xlam => tables::xlam::SOURCE,
             Dialect::Phi4Mini => tables::phi4_mini::SOURCE,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::SOURCE,
+            Dialect::Hunyuan => tables::hunyuan::SOURCE,
+            Dialect::IquestQ1 => tables::iquest_q1::SOURCE,
+            Dialect::K2Horizon => tables::k2_horizon::SOURCE,
         }
     }
 
@@ -413,6 +448,11 @@ impl Dialect {
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
+            Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
+            Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
+            Dialect::K2Horizon => {
+                Some((&tables::k2_horizon::VALUE, &[], &tables::k2_horizon::BODY))
+            }
             _ => None,
         }
     }

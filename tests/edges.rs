@@ -107,6 +107,8 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::SeedOss => &["</seed:think>"],
         Dialect::Longcat => &["</longcat_think>", "</think>"],
         Dialect::Mistral => &["[/THINK]", "</think>"],
+        Dialect::Hunyuan => &["</think:opensource>"],
+        Dialect::K2Horizon => &["</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

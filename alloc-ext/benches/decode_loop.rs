@@ -122,6 +122,9 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Xlam,
     Dialect::Phi4Mini,
     Dialect::HunyuanA13b,
+    Dialect::Hunyuan,
+    Dialect::IquestQ1,
+    Dialect::K2Horizon,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -45,6 +45,9 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…llama-3.1…`, `…llama-3.2…`, `…llama-3.3…`, `llama3.1…` (Meta's JSON tool calls; not Llama 3.0, which has none, nor Llama 4, whose models are served with both a JSON and a pythonic parser) | `llama3-json` |
 /// | `phi-4-mini…`, `phi4-mini…`, `phi-4-multimodal…` (Phi-4-mini instruct, reasoning, flash; Phi-4-multimodal) | `phi4-mini` |
 /// | `hunyuan-a13b…` (Tencent Hunyuan-A13B; other Hunyuan generations write other wires) | `hunyuan-a13b` |
+/// | `hy3…`, `hy-3…`, `hy4…`, `hy-4…`, `hunyuan-v3…` (Tencent Hy3, HY4; not Hunyuan-A13B) | `hunyuan` |
+/// | `…iquest-q1…`, `…iquest_q1…`, `…iquestq1…` (IQuest Q1) | `iquest-q1` |
+/// | `k2-horizon…`, `k2_horizon…`, `k2horizon…` (K2 Horizon, IFM) | `k2-horizon` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -126,6 +129,18 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Phi4Mini
     } else if bare.starts_with("hunyuan-a13b") {
         Dialect::HunyuanA13b
+    } else if is_hunyuan_v3(bare) {
+        Dialect::Hunyuan
+    } else if ["iquest-q1", "iquest_q1", "iquestq1"]
+        .iter()
+        .any(|name| bare.contains(name))
+    {
+        Dialect::IquestQ1
+    } else if ["k2-horizon", "k2_horizon", "k2horizon"]
+        .iter()
+        .any(|name| bare.starts_with(name))
+    {
+        Dialect::K2Horizon
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -247,6 +262,11 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // `<tool_calls>[{…}, …]</tool_calls>` and `<think>` / `<answer>` (vLLM's tool and
     // reasoning parsers for Hunyuan-A13B).
     ("hunyuan_a13b", Dialect::HunyuanA13b),
+    ("hunyuan", Dialect::Hunyuan),
+    ("hy_v3", Dialect::Hunyuan),
+    ("hy_v4", Dialect::Hunyuan),
+    ("iquest_q1", Dialect::IquestQ1),
+    ("k2_horizon", Dialect::K2Horizon),
 ];
 
 /// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,
@@ -269,6 +289,24 @@ fn is_mistral(id: &str) -> bool {
     ]
     .iter()
     .any(|family| id.contains(family))
+}
+
+/// Whether `bare` (a model id's last part, lower case) names Tencent Hy3 or HY4, whose
+/// `:opensource` key/value calls the `hunyuan` dialect reads; Hunyuan-A13B writes a JSON list
+/// (docs/parsers.md) and is not one.
+fn is_hunyuan_v3(bare: &str) -> bool {
+    [
+        "hy3",
+        "hy-3",
+        "hy4",
+        "hy-4",
+        "hunyuan-v3",
+        "hunyuan-3",
+        "hunyuan-v4",
+        "hunyuan-4",
+    ]
+    .iter()
+    .any(|prefix| bare.starts_with(prefix))
 }
 
 /// Whether `word` occurs in `id` at the start or after a `/`, followed by one of `next`.

@@ -103,6 +103,9 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         delimiter(Dialect::Phi4Mini, "<|end|>"),
         closer(Dialect::HunyuanA13b, "</tool_response>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
+        closer(Dialect::Hunyuan, "</tool_response:opensource>"),
+        closer(Dialect::IquestQ1, "</tool_response>"),
+        token(Dialect::K2Horizon, "<|ifm|im_end|>"),
     ]
 }
 
@@ -315,6 +318,21 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Longcat,
             "</longcat_s> [Round 1] USER:",
             Reason::TemplateToken("</longcat_s>"),
+        ),
+        (
+            Dialect::Hunyuan,
+            "<｜hy_User:opensource｜>",
+            Reason::DelimiterInText("<｜hy_User:opensource｜>".into()),
+        ),
+        (
+            Dialect::IquestQ1,
+            "<|iquest_end|>",
+            Reason::DelimiterInText("<|iquest_end|>".into()),
+        ),
+        (
+            Dialect::K2Horizon,
+            "<|ifm|im_end|><|ifm|im_start|>user\n",
+            Reason::TemplateToken("<|ifm|im_start|>"),
         ),
     ]
 }

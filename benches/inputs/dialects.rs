@@ -220,6 +220,34 @@ static GLM: ParamMarkup = ParamMarkup {
     param: ("<arg_key>", "</arg_key>\n<arg_value>", "</arg_value>\n"),
     close: "</tool_call>",
 };
+static HUNYUAN: ParamMarkup = ParamMarkup {
+    open: (
+        "<tool_calls:opensource>\n<tool_call:opensource>",
+        "<tool_sep:opensource>\n",
+    ),
+    param: (
+        "<arg_key:opensource>",
+        "</arg_key:opensource>\n<arg_value:opensource>",
+        "</arg_value:opensource>\n",
+    ),
+    close: "</tool_call:opensource>\n</tool_calls:opensource>",
+};
+
+static IQUEST_Q1: ParamMarkup = ParamMarkup {
+    open: ("<iquest_tool_call>", ""),
+    param: ("<arg_key>", "</arg_key><arg_value>", "</arg_value>"),
+    close: "</iquest_tool_call>",
+};
+
+static K2_HORIZON: ParamMarkup = ParamMarkup {
+    open: ("<ifm|tool_calls>\n<ifm|tool_call>", "\n"),
+    param: (
+        "<ifm|arg_key>",
+        "</ifm|arg_key>\n<ifm|arg_value>",
+        "</ifm|arg_value>\n",
+    ),
+    close: "</ifm|tool_call>\n</ifm|tool_calls>",
+};
 
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
@@ -230,6 +258,9 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Qwen3Coder => Some(&QWEN3_CODER),
         Dialect::SeedOss => Some(&SEED_OSS),
         Dialect::Glm => Some(&GLM),
+        Dialect::Hunyuan => Some(&HUNYUAN),
+        Dialect::IquestQ1 => Some(&IQUEST_Q1),
+        Dialect::K2Horizon => Some(&K2_HORIZON),
         _ => None,
     }
 }

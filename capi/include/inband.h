@@ -494,6 +494,22 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_HUNYUAN_A13B 23
 
 /**
+ * `hunyuan`: `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>k…`
+ * (Tencent Hy3, HY4).
+ */
+#define INBAND_DIALECT_HUNYUAN 24
+
+/**
+ * `iquest-q1`: `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></iquest_tool_call>` (IQuest Q1).
+ */
+#define INBAND_DIALECT_IQUEST_Q1 25
+
+/**
+ * `k2-horizon`: `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v…` (K2 Horizon).
+ */
+#define INBAND_DIALECT_K2_HORIZON 26
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

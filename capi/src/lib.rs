@@ -108,9 +108,16 @@ pub const INBAND_DIALECT_PHI4_MINI: inband_dialect_t = 22;
 /// `hunyuan-a13b`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`, the answer in
 /// `<answer>` (Tencent Hunyuan-A13B).
 pub const INBAND_DIALECT_HUNYUAN_A13B: inband_dialect_t = 23;
+/// `hunyuan`: `<tool_calls:opensource><tool_call:opensource>NAME<tool_sep:opensource><arg_key:opensource>k…`
+/// (Tencent Hy3, HY4).
+pub const INBAND_DIALECT_HUNYUAN: inband_dialect_t = 24;
+/// `iquest-q1`: `<iquest_tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value></iquest_tool_call>` (IQuest Q1).
+pub const INBAND_DIALECT_IQUEST_Q1: inband_dialect_t = 25;
+/// `k2-horizon`: `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v…` (K2 Horizon).
+pub const INBAND_DIALECT_K2_HORIZON: inband_dialect_t = 26;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 24] = [
+static DIALECT_NAMES: [&CStr; 27] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -135,6 +142,9 @@ static DIALECT_NAMES: [&CStr; 24] = [
     c"xlam",
     c"phi4-mini",
     c"hunyuan-a13b",
+    c"hunyuan",
+    c"iquest-q1",
+    c"k2-horizon",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -312,15 +322,18 @@ mod tests {
             (INBAND_DIALECT_XLAM, Dialect::Xlam),
             (INBAND_DIALECT_PHI4_MINI, Dialect::Phi4Mini),
             (INBAND_DIALECT_HUNYUAN_A13B, Dialect::HunyuanA13b),
+            (INBAND_DIALECT_HUNYUAN, Dialect::Hunyuan),
+            (INBAND_DIALECT_IQUEST_Q1, Dialect::IquestQ1),
+            (INBAND_DIALECT_K2_HORIZON, Dialect::K2Horizon),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(24).is_null());
+        assert!(inband_dialect_name(27).is_null());
         assert_eq!(
-            dialect_of(24).unwrap_err().status,
+            dialect_of(27).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "22 is past the list"
+            "27 is past the list"
         );
     }
 }

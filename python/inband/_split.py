@@ -33,6 +33,12 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "xlam": (("<think>",), ("</think>",)),
     "phi4-mini": (("<think>",), ("</think>",)),
     "hunyuan-a13b": (("<think>",), ("</think>",)),
+    "hunyuan": (("<think:opensource>",), ("</think:opensource>",)),
+    "iquest-q1": (("<think>",), ("</think>",)),
+    "k2-horizon": (
+        ("<ifm|think>", "<ifm|think_fast>", "<ifm|think_faster>"),
+        ("</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"),
+    ),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

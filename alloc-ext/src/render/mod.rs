@@ -76,7 +76,8 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm, hunyuan,
+    /// iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -158,9 +159,9 @@ impl Style {
     /// turn of `<tool_response>` blocks (docs/dialects.md §hunyuan-a13b).
     const HUNYUAN_A13B: Style = Style {
         calls: CallForm::Json(&json::JAMBA),
-        results: ResultForm::Hunyuan,
+        results: ResultForm::HunyuanA13b,
         reasoning: ReasoningForm::Delimited(&THINK, false),
-        template: TemplateForm::Hunyuan,
+        template: TemplateForm::HunyuanA13b,
     };
 
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
@@ -181,6 +182,33 @@ impl Style {
         results: ResultForm::ToolResponse,
         reasoning: ReasoningForm::Delimited(&self::reasoning::GLM_THINK, false),
         template: TemplateForm::Glm,
+    };
+
+    /// Hunyuan Hy3 / HY4: glm's key and value tags with Hunyuan's `:opensource` suffix in a
+    /// section, `<think:opensource>` reasoning, Hunyuan's turns.
+    const HUNYUAN: Style = Style {
+        calls: CallForm::Params(&params::HUNYUAN),
+        results: ResultForm::Hunyuan,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::HUNYUAN_THINK, false),
+        template: TemplateForm::Hunyuan,
+    };
+
+    /// IQuest Q1: glm's key and value tags in its own block, `<think>` reasoning, IQuest's
+    /// turns with the results in a user turn.
+    const IQUEST_Q1: Style = Style {
+        calls: CallForm::Params(&params::IQUEST_Q1),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::IQUEST_THINK, false),
+        template: TemplateForm::Iquest,
+    };
+
+    /// K2 Horizon: glm's key and value tags with IFM's `ifm|` tags in a section,
+    /// `<ifm|think>` reasoning, ChatML turns with `ifm|` tokens, each result a `tool` turn.
+    const K2_HORIZON: Style = Style {
+        calls: CallForm::Params(&params::K2_HORIZON),
+        results: ResultForm::Ifm,
+        reasoning: ReasoningForm::Delimited(&self::reasoning::IFM_THINK, false),
+        template: TemplateForm::Ifm,
     };
 
     /// Qwen3-Coder: raw-text parameters, ChatML with tool results in a `user` turn.
@@ -344,6 +372,9 @@ impl Style {
             Dialect::Xlam => Style::XLAM,
             Dialect::Phi4Mini => Style::PHI4_MINI,
             Dialect::HunyuanA13b => Style::HUNYUAN_A13B,
+            Dialect::Hunyuan => Style::HUNYUAN,
+            Dialect::IquestQ1 => Style::IQUEST_Q1,
+            Dialect::K2Horizon => Style::K2_HORIZON,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

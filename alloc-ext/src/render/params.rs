@@ -89,6 +89,76 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     }),
 };
 
+/// Hunyuan Hy3: glm's layout with Hunyuan's `:opensource` tags, the name ended by
+/// `<tool_sep:opensource>`, the calls of a turn in one `<tool_calls:opensource>` section
+/// (docs/dialects.md §hunyuan; SGLang `hunyuan_detector.py`'s documented layout).
+pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
+    dialect: Dialect::Hunyuan,
+    wrapper: Some(("<tool_calls:opensource>\n", "\n</tool_calls:opensource>")),
+    block: ("", ""),
+    separator: "\n",
+    call_open: ("<tool_call:opensource>", "<tool_sep:opensource>\n"),
+    param_open: (
+        "<arg_key:opensource>",
+        "</arg_key:opensource>\n<arg_value:opensource>",
+    ),
+    param_close: "</arg_value:opensource>\n",
+    call_close: "</tool_call:opensource>",
+    quote: None,
+    equals: false,
+    // The table's `bare_call = "missing_section"`.
+    implied_section: true,
+    key_tag: Some(&KeyTag {
+        open: "<arg_key:opensource>",
+        close: "</arg_key:opensource>",
+        value_open: "<arg_value:opensource>",
+    }),
+};
+
+/// IQuest Q1: glm's key and value tags in an `<iquest_tool_call>` block, the parts back to
+/// back as its chat template writes them (docs/dialects.md §iquest-q1).
+pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
+    dialect: Dialect::IquestQ1,
+    wrapper: None,
+    block: ("", ""),
+    separator: "",
+    call_open: ("<iquest_tool_call>", ""),
+    param_open: ("<arg_key>", "</arg_key><arg_value>"),
+    param_close: "</arg_value>",
+    call_close: "</iquest_tool_call>",
+    quote: None,
+    equals: false,
+    implied_section: false,
+    key_tag: Some(&KeyTag {
+        open: "<arg_key>",
+        close: "</arg_key>",
+        value_open: "<arg_value>",
+    }),
+};
+
+/// K2 Horizon: glm's one-part-a-line layout with IFM's `ifm|` tags, the calls of a turn in
+/// one `<ifm|tool_calls>` section (the template's tool-call instructions, docs/dialects.md
+/// §k2-horizon).
+pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
+    dialect: Dialect::K2Horizon,
+    wrapper: Some(("<ifm|tool_calls>\n", "\n</ifm|tool_calls>")),
+    block: ("", ""),
+    separator: "\n",
+    call_open: ("<ifm|tool_call>", "\n"),
+    param_open: ("<ifm|arg_key>", "</ifm|arg_key>\n<ifm|arg_value>"),
+    param_close: "</ifm|arg_value>\n",
+    call_close: "</ifm|tool_call>",
+    quote: None,
+    equals: false,
+    // The table's `bare_call = "canonical"`: only a real section's closer counts.
+    implied_section: false,
+    key_tag: Some(&KeyTag {
+        open: "<ifm|arg_key>",
+        close: "</ifm|arg_key>",
+        value_open: "<ifm|arg_value>",
+    }),
+};
+
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
 pub(crate) static XML: ParamCalls = ParamCalls {
     dialect: Dialect::Xml,
@@ -393,8 +463,9 @@ impl ParamCalls {
 /// then the value's opener end the value (`None`). Otherwise the offset where the scanner
 /// reads value again.
 fn heal(bytes: &[u8], mut at: usize, key_tag: &KeyTag, after_closer: bool) -> Option<usize> {
-    // glm.rs `BUF` and `KEY_TEXT`: the bytes a key tag may take before its value opens.
-    let room = inband::MAX_NAME + 2 * key_tag.close.len() + inband::MAX_LOOKAHEAD;
+    // core/dialect/glm `BUF` (MAX_NAME + 52) and `key_text_room`: the bytes a key tag may
+    // take before its value opens.
+    let room = inband::MAX_NAME + 52;
     let key_room = room - 2 * key_tag.close.len();
     let start = at;
     let mut after_key = false;

@@ -45,6 +45,44 @@ pub(crate) static GLM_THINK: Tags = Tags {
     lines: true,
 };
 
+/// `<think:opensource>…</think:opensource>` (Hunyuan), whose scanner also ends reasoning
+/// at the tokens that end the turn (`hunyuan.toml`, mode `reasoning`).
+pub(crate) static HUNYUAN_THINK: Tags = Tags {
+    open: "<think:opensource>",
+    close: "</think:opensource>",
+    closers: &[
+        "</think:opensource>",
+        "<｜hy_User:opensource｜>",
+        "<｜hy_eos:opensource｜>",
+    ],
+    lines: true,
+};
+
+/// `<think>…</think>` in IQuest Q1, whose scanner also ends reasoning at the token that ends
+/// the turn (`iquest-q1.toml`, mode `reasoning`).
+pub(crate) static IQUEST_THINK: Tags = Tags {
+    open: "<think>",
+    close: "</think>",
+    closers: &["</think>", "<|iquest_end|>"],
+    lines: true,
+};
+
+/// `<ifm|think>…</ifm|think>` (K2 Horizon at its default, high, effort), whose scanner also
+/// ends reasoning at the medium and low efforts' closers and at the tokens that end the
+/// turn (`k2-horizon.toml`, mode `reasoning`).
+pub(crate) static IFM_THINK: Tags = Tags {
+    open: "<ifm|think>",
+    close: "</ifm|think>",
+    closers: &[
+        "</ifm|think>",
+        "</ifm|think_fast>",
+        "</ifm|think_faster>",
+        "<|ifm|im_end|>",
+        "<|ifm|endoftext|>",
+    ],
+    lines: true,
+};
+
 /// `<longcat_think>…</longcat_think>` (LongCat), whose scanner also ends reasoning at
 /// `</think>` (`longcat.toml`, mode `reasoning`).
 pub(crate) static LONGCAT_THINK: Tags = Tags {

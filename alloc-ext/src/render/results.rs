@@ -34,7 +34,7 @@ pub(crate) enum ResultForm {
     Phi4Mini,
     /// `<tool_response>TEXT</tool_response>` per result, back to back, in one results turn
     /// (Hunyuan-A13B, docs/dialects.md §hunyuan-a13b).
-    Hunyuan,
+    HunyuanA13b,
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
@@ -57,6 +57,13 @@ pub(crate) enum ResultForm {
     /// `<|tool_response_start|>TEXT<|tool_response_end|>` per result, back to back, in
     /// one `tool` turn (LFM2).
     Lfm2,
+    /// One `<tool_responses:opensource>` block for the run, a
+    /// `<tool_response:opensource>\nTEXT\n</tool_response:opensource>` per result, one per
+    /// line (Hunyuan Hy3 / HY4, docs/dialects.md §hunyuan).
+    Hunyuan,
+    /// One `tool` turn per result, `<|ifm|im_start|>tool\nTEXT<|ifm|im_end|>`, back to back
+    /// (K2 Horizon, docs/dialects.md §k2-horizon).
+    Ifm,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -90,7 +97,7 @@ impl ResultForm {
             ResultForm::SeedOss => &["<seed:eos>"],
             ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Phi4Mini => &["<|end|>"],
-            ResultForm::Hunyuan => &["</tool_response>"],
+            ResultForm::HunyuanA13b => &["</tool_response>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Ipython => &["<|eot_id|>"],
@@ -99,6 +106,11 @@ impl ResultForm {
             ResultForm::Gemma => &["<tool_response|>"],
             ResultForm::Environment => &["<|im_end|>"],
             ResultForm::Lfm2 => &["<|tool_response_end|>", "<|im_end|>"],
+            ResultForm::Hunyuan => &[
+                "</tool_response:opensource>",
+                "</tool_responses:opensource>",
+            ],
+            ResultForm::Ifm => &["<|ifm|im_end|>", "<|ifm|im_start|>"],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -120,16 +132,23 @@ impl ResultForm {
         if results.is_empty() {
             return Ok(out);
         }
-        let block = matches!(self, ResultForm::FunctionResults);
-        if block {
-            out.push_str("<function_results>\n");
+        let block = match self {
+            ResultForm::FunctionResults => Some(("<function_results>\n", "\n</function_results>")),
+            ResultForm::Hunyuan => Some((
+                "<tool_responses:opensource>\n",
+                "\n</tool_responses:opensource>",
+            )),
+            _ => None,
+        };
+        if let Some((open, _)) = block {
+            out.push_str(open);
         }
         for (i, result) in results.iter().enumerate() {
             self.write(&mut out, result, i, None)
                 .map_err(|e| e.at(i, &result.name))?;
         }
-        if block {
-            out.push_str("\n</function_results>");
+        if let Some((_, close)) = block {
+            out.push_str(close);
         }
         Ok(out)
     }
@@ -205,7 +224,7 @@ impl ResultForm {
                 "<|end_of_text|>",
             ),
             ResultForm::Phi4Mini => (true, "<|tool|>\n", "<|end|>"),
-            ResultForm::Hunyuan => (false, "<tool_response>", "</tool_response>"),
+            ResultForm::HunyuanA13b => (false, "<tool_response>", "</tool_response>"),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
             ResultForm::Ipython => (
@@ -216,6 +235,12 @@ impl ResultForm {
             ResultForm::Gemini => (true, "```tool_outputs\n", "\n```"),
             ResultForm::Environment => (true, "<|im_start|>environment\n", "<|im_end|>"),
             ResultForm::Lfm2 => (false, "<|tool_response_start|>", "<|tool_response_end|>"),
+            ResultForm::Hunyuan => (
+                true,
+                "<tool_response:opensource>\n",
+                "\n</tool_response:opensource>",
+            ),
+            ResultForm::Ifm => (false, "<|ifm|im_start|>tool\n", "<|ifm|im_end|>"),
             _ => return None,
         };
         Some(Wrap {

@@ -10,6 +10,10 @@ use super::message::{Assistant, Call, Message, ToolResult};
 use super::text::{check_content, check_message};
 use super::Renderer;
 
+mod keyvalue;
+
+use keyvalue::{glm, hunyuan, ifm, iquest};
+
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChatMl {
@@ -46,6 +50,18 @@ pub(crate) enum TemplateForm {
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
     /// is one `<|observation|>` turn (GLM-4.5/4.6, docs/dialects.md §glm; docs/seed.md §2.1 f).
     Glm,
+    /// `<｜hy_begin_of_sentence:opensource｜>`, the system text, then
+    /// `<｜hy_User:opensource｜>USER` and `<｜hy_Assistant:opensource｜>BODY<｜hy_eos:opensource｜>`
+    /// turns; a run of results is a user turn of one `<tool_responses:opensource>` block
+    /// (Hunyuan Hy3 / HY4, docs/dialects.md §hunyuan).
+    Hunyuan,
+    /// `<|iquest_ROLE|>BODY<|iquest_end|>` turns back to back; a run of results is a user
+    /// turn of `<tool_response>` blocks (IQuest Q1, docs/dialects.md §iquest-q1: the result
+    /// turn's layout was not established from public material).
+    Iquest,
+    /// `<|ifm|begin_of_text|>`, then `<|ifm|im_start|>ROLE\nBODY<|ifm|im_end|>` turns back to
+    /// back; each result a `tool` turn of its own (K2 Horizon, docs/dialects.md §k2-horizon).
+    Ifm,
     /// `<seed:bos>ROLE\nBODY<seed:eos>` turns back to back; the assistant's turn is
     /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
     /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
@@ -64,7 +80,7 @@ pub(crate) enum TemplateForm {
     /// the assistant's `BODY<|eos|>` (`助手：` before a text answer), a run of results
     /// `<tool_response>…</tool_response><|extra_0|>` (Hunyuan-A13B, docs/dialects.md
     /// §hunyuan-a13b).
-    Hunyuan,
+    HunyuanA13b,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -91,7 +107,9 @@ impl TemplateForm {
             | TemplateForm::Granite
             | TemplateForm::Llama3
             | TemplateForm::Phi4Mini
-            | TemplateForm::Hunyuan => &[],
+            | TemplateForm::Hunyuan
+            | TemplateForm::HunyuanA13b
+            | TemplateForm::Iquest => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -102,6 +120,13 @@ impl TemplateForm {
             ],
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
+            // Its tokens are not of a spelling rule 2 finds: all listed.
+            TemplateForm::Ifm => &[
+                "<|ifm|begin_of_text|>",
+                "<|ifm|im_start|>",
+                "<|ifm|im_end|>",
+                "<|ifm|endoftext|>",
+            ],
             TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
@@ -200,9 +225,12 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
+        TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
+        TemplateForm::Iquest => iquest(renderer, &turns, &mut out)?,
+        TemplateForm::Ifm => ifm(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
         TemplateForm::Phi4Mini => phi4_mini(renderer, &turns, &mut out)?,
-        TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
+        TemplateForm::HunyuanA13b => hunyuan_a13b(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
@@ -362,29 +390,6 @@ fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Resul
     Ok(())
 }
 
-/// GLM turns.
-fn glm(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
-    out.push_str("[gMASK]<sop>");
-    for turn in turns {
-        let (role, body) = match turn {
-            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-            Turn::User(text) => ("user", text.to_string()),
-            // The template puts each part of the turn on a line of its own, the
-            // reasoning block after an empty line (docs/seed.md §5.6 item 3).
-            Turn::Assistant(turn) => {
-                let lead = if turn.reasoning.is_empty() { "" } else { "\n" };
-                (
-                    "assistant",
-                    format!("{lead}{}", body(renderer, turn, "\n")?),
-                )
-            }
-            Turn::Results(run) => ("observation", renderer.results(run)?),
-        };
-        out.push_str(&format!("<|{role}|>\n{body}"));
-    }
-    Ok(())
-}
-
 /// Granite 3 turns, each result a turn of its own.
 fn granite(
     renderer: &Renderer<'_>,
@@ -438,7 +443,7 @@ fn phi4_mini(
 /// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
 /// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
 /// template's.
-fn hunyuan(
+fn hunyuan_a13b(
     renderer: &Renderer<'_>,
     turns: &[Turn<'_>],
     out: &mut String,

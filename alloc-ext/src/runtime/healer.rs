@@ -10,11 +10,13 @@
 //!
 //! | opener | closer | idiom of |
 //! |---|---|---|
-//! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, Kimi, Qwen3 |
+//! | `<think>` | `</think>` | DeepSeek, GLM, Hermes, IQuest Q1, Kimi, Qwen3 |
 //! | `<thinking>` | `</thinking>` | Anthropic, MiniMax, XML |
 //! | `<scratchpad>` | `</scratchpad>` | Anthropic |
 //! | `<seed:think>` | `</seed:think>` | Seed-OSS |
 //! | `<longcat_think>` | `</longcat_think>` | LongCat |
+//! | `<think:opensource>` | `</think:opensource>` | Hunyuan Hy3 / HY4 |
+//! | `<ifm\|think>` | `</ifm\|think>` | K2 Horizon |
 //! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
@@ -53,6 +55,8 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<scratchpad>", Some("</scratchpad>")),
     ("<seed:think>", Some("</seed:think>")),
     ("<longcat_think>", Some("</longcat_think>")),
+    ("<think:opensource>", Some("</think:opensource>")),
+    ("<ifm|think>", Some("</ifm|think>")),
     ("[THINK]", Some("[/THINK]")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),

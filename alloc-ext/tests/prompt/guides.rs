@@ -70,6 +70,9 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
+        "hunyuan" | "iquest-q1" | "k2-horizon" => {
+            vec![weather.clone(), weather.clone(), time, weather]
+        }
         "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba"
         | "granite" | "internlm" | "mistral" | "pythonic" | "lfm2" | "xlam" | "phi4-mini"
         | "hunyuan-a13b" => {

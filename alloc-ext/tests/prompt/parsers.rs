@@ -74,6 +74,11 @@ const ALIASES: &[(&str, &str)] = &[
     ("xlam", "xlam"),
     ("phi4_mini_json", "phi4-mini"),
     ("hunyuan_a13b", "hunyuan-a13b"),
+    ("hunyuan", "hunyuan"),
+    ("hy_v3", "hunyuan"),
+    ("hy_v4", "hunyuan"),
+    ("iquest_q1", "iquest-q1"),
+    ("k2_horizon", "k2-horizon"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -95,13 +100,8 @@ const UNCOVERED: &[&str] = &[
     "granite-20b-fc",
     "hf",
     "holo2",
-    "hunyuan",
-    "hy_v3",
-    "hy_v4",
     "inkling",
     "interns1",
-    "iquest_q1",
-    "k2_horizon",
     "kimi",
     "kimi_k3",
     "mimo",

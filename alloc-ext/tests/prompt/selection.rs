@@ -147,6 +147,18 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("tencent/Hunyuan-A13B-Instruct-FP8", "hunyuan-a13b"),
         ("hunyuan-a13b", "hunyuan-a13b"),
         ("tencent/Hunyuan-7B-Instruct", "xml"),
+        // Tencent Hy3 / HY4 (`:opensource` key/value calls).
+        ("tencent/Hy3", "hunyuan"),
+        ("tencent/Hy3-preview", "hunyuan"),
+        ("hy3-nvfp4", "hunyuan"),
+        ("tencent/HY4", "hunyuan"),
+        // IQuest Q1.
+        ("IQuest/IQuest-Q1", "iquest-q1"),
+        ("iquest-q1-375b-a23b", "iquest-q1"),
+        ("iquest_q1", "iquest-q1"),
+        // K2 Horizon (IFM).
+        ("k2-horizon-375b-a23b", "k2-horizon"),
+        ("K2-Horizon-MoVA", "k2-horizon"),
         // No dialect: the fallback.
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
@@ -204,7 +216,11 @@ fn server_parser_names_select_their_dialects() {
         ("lfm2", Some("lfm2")),
         ("phi4_mini_json", Some("phi4-mini")),
         ("hunyuan_a13b", Some("hunyuan-a13b")),
-        ("hunyuan", None),
+        ("hunyuan", Some("hunyuan")),
+        ("hy_v3", Some("hunyuan")),
+        ("hy_v4", Some("hunyuan")),
+        ("iquest_q1", Some("iquest-q1")),
+        ("k2_horizon", Some("k2-horizon")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -35,6 +35,9 @@ fn one_call_per_dialect() {
         (Dialect::Llama3Json, "<|python_tag|>{\"name\":\"read\",\"parameters\":{\"path\":\"a & <b>.rs\",\"n\":2}}"),
         (Dialect::HunyuanA13b, "<tool_calls>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]</tool_calls>"),
         (Dialect::Phi4Mini, "functools[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]"),
+        (Dialect::Hunyuan, "<tool_call:opensource>read<tool_sep:opensource>\n<arg_key:opensource>path</arg_key:opensource>\n<arg_value:opensource>a & <b>.rs</arg_value:opensource>\n<arg_key:opensource>n</arg_key:opensource>\n<arg_value:opensource>2</arg_value:opensource>\n</tool_call:opensource>"),
+        (Dialect::IquestQ1, "<iquest_tool_call>read<arg_key>path</arg_key><arg_value>a & <b>.rs</arg_value><arg_key>n</arg_key><arg_value>2</arg_value></iquest_tool_call>"),
+        (Dialect::K2Horizon, "<ifm|tool_call>read\n<ifm|arg_key>path</ifm|arg_key>\n<ifm|arg_value>a & <b>.rs</ifm|arg_value>\n<ifm|arg_key>n</ifm|arg_key>\n<ifm|arg_value>2</ifm|arg_value>\n</ifm|tool_call>"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
@@ -153,6 +156,9 @@ fn results_per_dialect() {
         (Dialect::Llama3Json, "<|start_header_id|>ipython<|end_header_id|>\n\n{\"a\":[1,\"x\"]}<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\nno such file<|eot_id|>"),
         (Dialect::HunyuanA13b, "<tool_response>{\"a\":[1,\"x\"]}</tool_response><tool_response>no such file</tool_response>"),
         (Dialect::Phi4Mini, "<|tool|>\n{\"a\":[1,\"x\"]}<|end|>\n<|tool|>\nno such file<|end|>"),
+        (Dialect::Hunyuan, "<tool_responses:opensource>\n<tool_response:opensource>\n{\"a\":[1,\"x\"]}\n</tool_response:opensource>\n<tool_response:opensource>\nno such file\n</tool_response:opensource>\n</tool_responses:opensource>"),
+        (Dialect::IquestQ1, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::K2Horizon, "<|ifm|im_start|>tool\n{\"a\":[1,\"x\"]}<|ifm|im_end|><|ifm|im_start|>tool\nno such file<|ifm|im_end|>"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {

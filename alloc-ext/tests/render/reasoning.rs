@@ -86,6 +86,18 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Phi4Mini, "a <|end|> b", "<|end|>"),
         (Dialect::HunyuanA13b, "a <|eos|> b", "<|eos|>"),
         (
+            Dialect::Hunyuan,
+            "a <｜hy_Assistant:opensource｜> b",
+            "<｜hy_Assistant:opensource｜>",
+        ),
+        (Dialect::IquestQ1, "a <|iquest_user|> b", "<|iquest_user|>"),
+        (
+            Dialect::K2Horizon,
+            "a <|ifm|im_start|>assistant\n b",
+            // The diagnostic names the token without the line break that ends it.
+            "<|ifm|im_start|>assistant",
+        ),
+        (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",
             "<|tool_calls_section_begin|>",

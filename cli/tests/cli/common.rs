@@ -96,6 +96,15 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
         "hunyuan-a13b",
     ),
     ("transcripts/hunyuan-a13b-book-meeting.txt", "hunyuan-a13b"),
+    ("transcripts/hunyuan-hy3-weather-two-cities.txt", "hunyuan"),
+    ("transcripts/hunyuan-hy3-think-and-edit.txt", "hunyuan"),
+    ("transcripts/hunyuan-hy4-search.txt", "hunyuan"),
+    ("transcripts/iquest-q1-think-and-add.txt", "iquest-q1"),
+    ("transcripts/iquest-q1-read-and-list.txt", "iquest-q1"),
+    ("transcripts/iquest-q1-write-multiline.txt", "iquest-q1"),
+    ("transcripts/k2-horizon-think-and-shell.txt", "k2-horizon"),
+    ("transcripts/k2-horizon-python.txt", "k2-horizon"),
+    ("transcripts/k2-horizon-fast-edit.txt", "k2-horizon"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -268,3 +268,66 @@ fn hunyuan_a13b_transcripts_give_their_calls() {
         assert_eq!(summary(file, "hunyuan-a13b"), want, "{file}");
     }
 }
+
+#[test]
+fn hunyuan_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "hunyuan-hy3-weather-two-cities.txt",
+            json!({"content": "I will check the weather in both cities.", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"city": "Shenzhen", "days": 2}}, {"name": "get_weather", "arguments": {"city": "北京", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-hy3-think-and-edit.txt",
+            json!({"content": "", "reasoning": "The test fails on an off-by-one; I should edit the loop bound, then rerun the tests.", "tool_calls": [{"name": "edit_file", "arguments": {"path": "src/range.rs", "old": "for i in 0..=n {", "new": "for i in 0..n {\n    // n is exclusive"}}, {"name": "run", "arguments": {"command": "cargo test --lib range"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "hunyuan-hy4-search.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search", "arguments": {"query": "Hunyuan \"HY4\" release notes", "limit": 5}}, {"name": "get_current_date", "arguments": {}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "hunyuan"), want, "{file}");
+    }
+}
+
+#[test]
+fn iquest_q1_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "iquest-q1-think-and-add.txt",
+            json!({"content": "", "reasoning": "The sum needs the tool.", "tool_calls": [{"name": "add", "arguments": {"a": 19, "b": 23}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "iquest-q1-read-and-list.txt",
+            json!({"content": "I will read the config and list the tests.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "config/app.toml"}}, {"name": "run", "arguments": {"command": "ls tests/ | grep -c \"_test.rs\""}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "iquest-q1-write-multiline.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "src/lib.rs", "content": "pub fn clamp(x: i32) -> i32 {\n    x.max(0).min(10) // keep 0 <= x <= 10\n}\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "iquest-q1"), want, "{file}");
+    }
+}
+
+#[test]
+fn k2_horizon_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "k2-horizon-think-and-shell.txt",
+            json!({"content": "", "reasoning": "The user wants the files and the disk usage; two shell calls.", "tool_calls": [{"name": "shell", "arguments": {"cmd": "ls -la src/"}}, {"name": "shell", "arguments": {"cmd": "du -sh ."}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "k2-horizon-python.txt",
+            json!({"content": "Let me compute that.", "reasoning": null, "tool_calls": [{"name": "python", "arguments": {"code": "print(1234567 * 891011)"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "k2-horizon-fast-edit.txt",
+            json!({"content": "", "reasoning": "Edit then test.", "tool_calls": [{"name": "edit", "arguments": {"path": "src/main.cc", "patch": "-  return a<b;\n+  return a <= b;", "dry_run": false}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "k2-horizon"), want, "{file}");
+    }
+}

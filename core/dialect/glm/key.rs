@@ -5,7 +5,7 @@
 use super::lookahead::{give_back, Rest};
 use core::ops::ControlFlow;
 
-use super::{Glm, Phase, KEY_CLOSE_LEN, KEY_OPEN, KEY_TEXT};
+use super::{Glm, Phase};
 use crate::automaton::Delimiter;
 use crate::engine::frame::Frame;
 use crate::lex::name::{is_ws, trim, valid_name};
@@ -58,6 +58,7 @@ impl Glm {
     #[inline(always)]
     fn key_text(&mut self, chunk: &[u8], from: usize) -> Result<usize, (usize, Diagnostic)> {
         let after_key = self.phase == Phase::AfterKey;
+        let key_room = self.key_text_room();
         let mut i = from;
         while i < chunk.len() && chunk[i] != b'<' {
             let b = chunk[i];
@@ -67,7 +68,7 @@ impl Glm {
                 (is_ws(b), !self.buf.is_full())
             } else {
                 let heal = self.healing && !self.closer;
-                (!(heal && b == b'\n'), self.buf.len() < KEY_TEXT)
+                (!(heal && b == b'\n'), self.buf.len() < key_room)
             };
             if !fits || !room {
                 let diagnostic = if fits {
@@ -167,7 +168,7 @@ impl Glm {
             // The candidate closer before the key, and its whitespace, come first.
             let start = self.trial_opener_start();
             self.reject(frame, Rest::None, sink);
-            (KEY_OPEN, start)
+            (self.body_delimiter(Role::ParamOpen).bytes, start)
         } else {
             let Some((opener, start)) = self.lookahead.take() else {
                 return;
@@ -217,7 +218,7 @@ impl Glm {
         if let Some(at) = self.repeat {
             let at = start + u64::from(at);
             sink.diagnostic(
-                Span::new(at, at + KEY_CLOSE_LEN as u64),
+                Span::new(at, at + self.key_close_len() as u64),
                 Diagnostic::DuplicateTag,
             );
         }
@@ -248,8 +249,9 @@ impl Glm {
         self.closer = false;
         self.healing = false;
         self.confirm(frame, sink);
-        let span = Span::new(start, start + KEY_OPEN.len() as u64);
-        sink.markup(span, Markup::Delimiter(Role::ParamOpen), KEY_OPEN);
+        let opener = self.body_delimiter(Role::ParamOpen);
+        let span = Span::new(start, start + opener.bytes.len() as u64);
+        sink.markup(span, Markup::Delimiter(opener.role), opener.bytes);
         self.phase = Phase::Key;
     }
 

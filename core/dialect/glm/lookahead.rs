@@ -9,7 +9,7 @@
 //!   [`Lookahead::flush_blank`] gives that whitespace to the value after all.
 //! - [`Lookahead::pend`] holds a candidate closer (the pending candidate), and
 //!   [`Lookahead::push_blank`] the whitespace after it.
-//! - [`follows`] says whether the delimiter after them continues the structure. If it does,
+//! - [`Lookahead::admits`] says whether the delimiter after them continues the structure. If it does,
 //!   [`Lookahead::take_candidate`] hands candidate and whitespace back to be reported as
 //!   markup (confirm); if not, to be reported as value text (reject), and [`give_back`]
 //!   has the driver scan what followed ([`Rest`]) again, as value.
@@ -94,12 +94,14 @@ impl Lookahead {
         self.blank_start = start + candidate.bytes.len() as u64;
     }
 
-    /// Whether `follow` after the pending candidate continues the structure ([`follows`]);
-    /// false when no candidate is held.
+    /// Whether `follow` after the pending candidate continues the structure (rule 4's
+    /// relation, `engine/follow.rs`; `in_section`: the call is in a section, whose closer
+    /// may follow); false when no candidate is held.
     #[inline]
-    pub(super) fn admits(&self, follow: Role, reasoning: bool) -> bool {
-        self.held
-            .is_some_and(|(candidate, _)| follows(candidate.role, follow, reasoning))
+    pub(super) fn admits(&self, follow: Role, reasoning: bool, in_section: bool) -> bool {
+        self.held.is_some_and(|(candidate, _)| {
+            follow::admits(candidate.role, follow, reasoning, in_section)
+        })
     }
 
     /// Holds whitespace byte `b` after a pending candidate; false when it is not
@@ -180,12 +182,6 @@ impl Lookahead {
     }
 }
 
-/// Whether `follow` after a candidate value closer continues the structure (`reasoning`:
-/// the call is a draft inside reasoning, which its closer may end); glm has no sections.
-pub(super) fn follows(candidate: Role, follow: Role, reasoning: bool) -> bool {
-    follow::admits(candidate, follow, reasoning, false)
-}
-
 /// After a rejected candidate (or a failed anchored match): the driver scans `rest` again,
 /// in the phase now current, right before the chunk offset the phase returns. A whole
 /// delimiter goes back into the frame's holdback for that (it was matched, so nothing else
@@ -209,19 +205,54 @@ pub(super) fn give_back(frame: &mut Frame, rest: Rest) {
 
 #[cfg(test)]
 mod tests {
+    use crate::automaton::Dfa;
     use crate::tables::{self, MAX_HOLD};
+    use crate::Role;
+
+    /// The `body` and `key` modes of every glm-family table.
+    const CALL_MODES: [[&Dfa; 2]; 4] = [
+        [&tables::glm::BODY, &tables::glm::KEY],
+        [&tables::hunyuan::BODY, &tables::hunyuan::KEY],
+        [&tables::iquest_q1::BODY, &tables::iquest_q1::KEY],
+        [&tables::k2_horizon::BODY, &tables::k2_horizon::KEY],
+    ];
 
     /// [`super::give_back`] puts a whole delimiter of the `body` or `key` mode into the
     /// holdback, which keeps at most [`MAX_HOLD`] bytes.
     #[test]
     fn every_call_mode_delimiter_fits_the_holdback() {
-        let longest = [&tables::glm::BODY, &tables::glm::KEY]
-            .iter()
-            .flat_map(|dfa| dfa.delimiters)
-            .map(|delimiter| delimiter.bytes.len())
-            .max();
-        // `<|observation|>`, a stop token of the `body` mode.
-        assert_eq!(longest, Some(15));
-        assert!(longest <= Some(MAX_HOLD), "MAX_HOLD is {MAX_HOLD}");
+        let longest = |modes: &[&Dfa; 2]| {
+            modes
+                .iter()
+                .flat_map(|dfa| dfa.delimiters)
+                .map(|delimiter| delimiter.bytes.len())
+                .max()
+        };
+        // `<|observation|>`, a stop token of glm's `body` mode; Hunyuan's
+        // `<｜hy_User:opensource｜>`.
+        assert_eq!(longest(&CALL_MODES[0]), Some(15));
+        assert_eq!(longest(&CALL_MODES[1]), Some(26));
+        // `</iquest_tool_call>`.
+        assert_eq!(longest(&CALL_MODES[2]), Some(19));
+        // `</ifm|think_faster>`.
+        assert_eq!(longest(&CALL_MODES[3]), Some(19));
+        for modes in &CALL_MODES {
+            assert!(longest(modes) <= Some(MAX_HOLD), "MAX_HOLD is {MAX_HOLD}");
+        }
+    }
+
+    /// The family reads the key opener from the `body` mode (one per table) and sizes its
+    /// key buffer for the longest key tag ([`super::super::KEY_TAG_MAX`]).
+    #[test]
+    fn key_tags_are_one_each_and_fit_the_key_buffer() {
+        for [body, key] in &CALL_MODES {
+            let openers = body.delimiters.iter().filter(|d| d.role == Role::ParamOpen);
+            assert_eq!(openers.count(), 1);
+            for delimiter in key.delimiters {
+                assert!(delimiter.bytes.len() <= super::super::KEY_TAG_MAX);
+            }
+            let closers = key.delimiters.iter().filter(|d| d.role == Role::ParamClose);
+            assert_eq!(closers.count(), 1);
+        }
     }
 }

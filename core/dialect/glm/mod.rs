@@ -2,6 +2,10 @@
 //! with raw-text values, with or without newlines between the parts (GLM-4.5/4.6 write one
 //! tag a line, GLM-4.7/5 none), and `<think>` reasoning. Formats: docs/seed.md §2.1,
 //! docs/dialects.md §glm; the repairs are the seed's healing rules and corpus 016, 018, 020.
+//! The same machine reads `hunyuan`, `iquest-q1` and `k2-horizon` (docs/dialects.md) from
+//! their own tables: their tags, and for `hunyuan` and `k2-horizon` a `section` mode (the
+//! calls sit in a section, [`Phase::Section`] between them) and, for `hunyuan`, an
+//! `args_open` separator after the name.
 //!
 //! Phase diagram (`·` is content or reasoning text):
 //!
@@ -10,6 +14,8 @@
 //!  Name --<arg_key>--> Key              Name | Body --</tool_call>--> ·
 //!  AfterKey --<arg_value>--> Value --candidate closer--> Pending --confirmed--> Body | ·
 //!  Pending --rejected--> Value          Value --<arg_key>--> Key (healing) --> Value
+//!  · --section opener--> Section --call opener--> Name    a call that ends --> Section
+//!  Section --section closer | text--> ·                Name --separator--> Body
 //! ```
 //!
 //! Rule 4 of docs/dialects.md is the `Pending` phase: `</arg_value>`, `</tool_call>` or (the
@@ -33,6 +39,7 @@
 mod key;
 mod lookahead;
 mod name;
+mod section;
 mod value;
 
 use core::ops::ControlFlow;
@@ -45,14 +52,21 @@ use crate::engine::frame::{envelope_while, held_markup, Anchored, Frame};
 use crate::engine::{Family, Sealed, TextModes};
 use crate::lex::name::is_ws;
 use crate::options::{MAX_LOOKAHEAD, MAX_NAME};
+use crate::tables::BareCall;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 use lookahead::{give_back, Lookahead, Rest};
 
-/// The modes of `glm.toml`.
+/// The modes of a glm-family table (`glm.toml`, `hunyuan.toml`, …) and its knobs.
 #[derive(Debug)]
 pub(crate) struct Modes {
     /// Content and reasoning.
     pub(crate) text: TextModes,
+    /// Between the calls of a section, anchored (after whitespace); `None` for a dialect
+    /// whose calls stand alone (glm).
+    pub(crate) section: Option<&'static Dfa>,
+    /// What a call opener outside a section means (the `bare_call` knob; read only when
+    /// the dialect has sections).
+    pub(crate) bare_call: BareCall,
     /// Between the parts of a call, anchored: after the name, between pairs, after a
     /// candidate value closer.
     pub(crate) body: &'static Dfa,
@@ -62,20 +76,20 @@ pub(crate) struct Modes {
     pub(crate) value: &'static Dfa,
 }
 
-/// `<arg_key>`, the `body` mode's only key opener.
-const KEY_OPEN: &[u8] = b"<arg_key>";
+/// The longest key tag delimiter (`</arg_key>`, `</arg_key:opensource>`, …) of any
+/// glm-family table; a unit test checks every table against it.
+const KEY_TAG_MAX: usize = 24;
 
-/// `</arg_key>`, which a key tag may repeat once.
-const KEY_CLOSE_LEN: usize = b"</arg_key>".len();
+/// Room in the buffer beyond the longest name or key: a key tag's closer and one repeated
+/// tag, and the whitespace around the key and after them (glm's two 10-byte closers and
+/// [`MAX_LOOKAHEAD`] bytes of whitespace).
+const KEY_ROOM: usize = 20 + MAX_LOOKAHEAD;
+const _: () = assert!(KEY_ROOM >= 2 * KEY_TAG_MAX, "a key of MAX_NAME bytes fits");
 
-/// Bytes of a name, or of a key tag after `<arg_key>` up to `<arg_value>`: the key with the
-/// whitespace around it, its closer and one repeated tag, and the whitespace after them.
-const BUF: usize = MAX_NAME + 2 * KEY_CLOSE_LEN + MAX_LOOKAHEAD;
+/// Bytes of a name, or of a key tag after its opener up to the value opener: the key with
+/// the whitespace around it, its closer and one repeated tag, and the whitespace after them.
+const BUF: usize = MAX_NAME + KEY_ROOM;
 const _: () = assert!(BUF <= u8::MAX as usize, "offsets in the buffer fit a byte");
-
-/// Longest key text (with a repeated opener and whitespace) kept before its closer: the
-/// rest of the buffer is room for the key's closer and one repeated closer.
-const KEY_TEXT: usize = BUF - 2 * KEY_CLOSE_LEN;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -93,6 +107,8 @@ enum Phase {
     Value,
     /// A candidate value closer, waiting for what follows it.
     Pending,
+    /// Inside a section (`<tool_calls…>`), between its calls.
+    Section,
 }
 
 /// The phase machine of the `glm` dialect.
@@ -102,6 +118,9 @@ pub(crate) struct Glm {
     phase: Phase,
     /// A call has started and not ended.
     in_call: bool,
+    /// A section opener was read and its closer not yet: a call that completes returns to
+    /// [`Phase::Section`]. Meaningful while a call is open or in that phase.
+    in_section: bool,
     /// The key being read is on trial, not yet confirmed: the missing-closer heal of the
     /// value before it (its `<arg_key>` was found in that value), or the key after a
     /// candidate closer (`closer`).
@@ -135,6 +154,7 @@ impl Glm {
             modes,
             phase: Phase::Text,
             in_call: false,
+            in_section: false,
             healing: false,
             closer: false,
             lookahead: Lookahead::EMPTY,
@@ -157,9 +177,17 @@ impl Glm {
         sink: &mut S,
     ) {
         if delimiter.role == Role::CallOpen {
+            if self.phase != Phase::Section {
+                // A call outside any section (a bare call, where the dialect has them).
+                self.in_section = false;
+            }
             self.lookahead.hold(delimiter, span.start);
             self.buf.clear();
             self.phase = Phase::Name;
+        } else if delimiter.role == Role::SectionOpen && self.modes.section.is_some() {
+            sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+            self.in_section = true;
+            self.phase = Phase::Section;
         } else {
             frame.text_delimiter(delimiter, span, sink);
         }
@@ -215,8 +243,11 @@ impl Glm {
                 ControlFlow::Continue(next) | ControlFlow::Break(next) => return next,
             }
         }
-        let key = matches!(self.phase, Phase::Key | Phase::AfterKey);
-        let dfa = if key { self.modes.key } else { self.modes.body };
+        let dfa = match (self.phase, self.modes.section) {
+            (Phase::Key | Phase::AfterKey, _) => self.modes.key,
+            (Phase::Section, Some(section)) => section,
+            _ => self.modes.body,
+        };
         match frame.anchored(dfa, chunk, i) {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
@@ -228,6 +259,7 @@ impl Glm {
                         self.key_tag(frame, delimiter, span, sink);
                     }
                     Phase::Pending => self.pending_tag(frame, delimiter, span, sink),
+                    Phase::Section => self.section_tag(frame, delimiter, span, sink),
                     _ => self.structure(frame, delimiter, span, sink),
                 }
                 end
@@ -254,6 +286,8 @@ impl Glm {
             }
             // Not a delimiter that can follow the candidate: it is value text.
             Phase::Pending => self.reject(frame, Rest::None, sink),
+            // Text cannot be in a section: it ended without its closer.
+            Phase::Section => self.leave_section(Span::at(start), sink),
             // Text between the parts of a call: it is broken.
             _ => self.broken(
                 frame,
@@ -286,6 +320,11 @@ impl Glm {
         span: Span,
         sink: &mut S,
     ) {
+        if !self.in_call && self.in_section {
+            // After `</tool_call>` ended a value: the section goes on.
+            self.section_tag(frame, delimiter, span, sink);
+            return;
+        }
         if !self.in_call {
             // After `</tool_call>` ended a value: the structure is over.
             self.phase = Phase::Text;
@@ -307,10 +346,19 @@ impl Glm {
                 self.complete(frame, at, sink);
                 self.delimiter_in_text(frame, delimiter, span, sink);
             }
+            Role::SectionClose => {
+                // The call's closer is missing; the section closes.
+                sink.diagnostic(at, Diagnostic::UnclosedCall);
+                self.complete(frame, at, sink);
+                self.section_tag(frame, delimiter, span, sink);
+            }
             Role::ReasoningClose if frame.reasoning => {
                 // A draft whose closer is missing: the reasoning closer demotes it with the
-                // other drafts (rule 7).
+                // other drafts (rule 7), and ends its section.
                 sink.diagnostic(at, Diagnostic::UnclosedCall);
+                if core::mem::take(&mut self.in_section) {
+                    sink.diagnostic(at, Diagnostic::UnclosedSection);
+                }
                 self.complete(frame, at, sink);
                 frame.text_delimiter(delimiter, span, sink);
             }
@@ -328,11 +376,37 @@ impl Glm {
         }
     }
 
-    /// The call's structure closed.
+    /// The call's structure closed: its section goes on, if it is in one.
     pub(super) fn complete<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
         frame.complete(span, sink);
         self.in_call = false;
-        self.phase = Phase::Text;
+        self.phase = if self.in_section {
+            Phase::Section
+        } else {
+            Phase::Text
+        };
+    }
+
+    /// The first delimiter of `role` in the `body` mode: the key opener (`<arg_key>`) of the
+    /// dialect's table, which has exactly one (a unit test checks).
+    pub(super) fn body_delimiter(&self, role: Role) -> &'static Delimiter {
+        let found = self.modes.body.delimiters.iter().find(|d| d.role == role);
+        found.unwrap_or(&self.modes.body.delimiters[0])
+    }
+
+    /// Longest key text (with a repeated opener and whitespace) kept before its closer:
+    /// the rest of the buffer is room for the table's key closer and one repeated closer
+    /// (160 bytes in glm, 138 with Hunyuan's longer tags).
+    pub(super) fn key_text_room(&self) -> usize {
+        BUF - 2 * self.key_close_len()
+    }
+
+    /// Length of the key closer (`</arg_key>`) of the dialect's table.
+    pub(super) fn key_close_len(&self) -> usize {
+        let mut closers = self.modes.key.delimiters.iter();
+        closers
+            .find(|d| d.role == Role::ParamClose)
+            .map_or(0, |d| d.bytes.len())
     }
 }
 
@@ -445,12 +519,16 @@ impl Family for Glm {
                 // The end of the stream continues the structure (rule 4).
                 let held = frame.delimiters.take();
                 self.confirm(frame, sink);
-                if self.in_call {
+                if self.in_call || self.phase == Phase::Section {
                     held_markup(&held, end, sink);
                 } else {
                     frame.release_held(&held, end, sink);
                 }
             }
+            Phase::Section => frame.held_as_markup(end, sink),
+        }
+        if self.in_section && (self.in_call || self.phase == Phase::Section) {
+            sink.diagnostic(Span::at(end), Diagnostic::UnclosedSection);
         }
     }
 
@@ -462,6 +540,7 @@ impl Family for Glm {
     #[inline(always)]
     fn to_text(&mut self) {
         self.in_call = false;
+        self.in_section = false;
         self.phase = Phase::Text;
     }
 }

@@ -9,6 +9,7 @@ use crate::engine::budget::Budget;
 use crate::engine::frame::Frame;
 use crate::lex::name::{trim, valid_name};
 use crate::options::MAX_NAME;
+use crate::tables::BareCall;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 
 impl Glm {
@@ -63,6 +64,14 @@ impl Glm {
                     frame.release(span, delimiter.bytes, sink);
                 }
             }
+            Role::ArgsOpen => {
+                // The separator after the name (Hunyuan's `<tool_sep…>`): the parts follow.
+                if self.start_call(frame, sink) {
+                    sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                } else {
+                    frame.release(span, delimiter.bytes, sink);
+                }
+            }
             Role::Stray => {
                 // `NAMEKEY</arg_key>`: the key's opener is missing (corpus 018). Only the
                 // tool list tells the name from the key, so the call is reported with the
@@ -112,6 +121,12 @@ impl Glm {
         }
         if self.glued {
             sink.diagnostic(Span::new(start, raw.end), Diagnostic::MissingKeyOpen);
+        }
+        if !self.in_section
+            && self.modes.section.is_some()
+            && self.modes.bare_call == BareCall::MissingSection
+        {
+            sink.diagnostic(opener_span, Diagnostic::MissingSection);
         }
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         if !self.buf.is_empty() {

@@ -125,7 +125,10 @@ impl Glm {
         span: Span,
         sink: &mut S,
     ) {
-        if !self.lookahead.admits(follow.role, frame.reasoning) {
+        if !self
+            .lookahead
+            .admits(follow.role, frame.reasoning, self.in_section)
+        {
             self.reject(frame, Rest::Delimiter(follow), sink);
         } else if follow.role == Role::ParamOpen {
             // Only a whole key tag continues the structure: the key is read on trial, as

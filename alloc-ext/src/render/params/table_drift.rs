@@ -190,6 +190,104 @@ fn glm() {
     );
 }
 
+/// The key/value family's other tables: glm's closers with their own tags, and for the
+/// sectioned ones the section closer after a value or a call.
+#[test]
+fn hunyuan() {
+    let stops = ["<｜hy_User:opensource｜>", "<｜hy_eos:opensource｜>"];
+    let with = |extra: &[&'static str]| {
+        let mut v: Vec<&str> = extra.to_vec();
+        v.extend(stops);
+        v.sort();
+        v
+    };
+    let after_key = with(&[
+        "</arg_value:opensource>",
+        "</tool_call:opensource>",
+        "<arg_key:opensource>",
+        "<tool_call:opensource>",
+    ]);
+    let after_value = with(&[
+        "</tool_call:opensource>",
+        "</tool_calls:opensource>@wrapper",
+        "<arg_key:opensource>",
+        "<tool_call:opensource>",
+    ]);
+    let after_call = with(&["</tool_calls:opensource>@wrapper", "<tool_call:opensource>"]);
+    assert_eq!(
+        closers(Dialect::Hunyuan),
+        owned(&[
+            ("</arg_key:opensource>", &after_key),
+            ("</arg_value:opensource>", &after_value),
+            ("</tool_call:opensource>", &after_call),
+        ])
+    );
+    assert_eq!(value_rules(Dialect::Hunyuan).stops, stops);
+}
+
+#[test]
+fn iquest_q1() {
+    let after_key = [
+        "</arg_value>",
+        "</iquest_tool_call>",
+        "<arg_key>",
+        "<iquest_tool_call>",
+        "<|iquest_end|>",
+    ];
+    let after_value = [
+        "</iquest_tool_call>",
+        "<arg_key>",
+        "<iquest_tool_call>",
+        "<|iquest_end|>",
+    ];
+    let after_call = ["<iquest_tool_call>", "<|iquest_end|>"];
+    assert_eq!(
+        closers(Dialect::IquestQ1),
+        owned(&[
+            ("</arg_key>", &after_key),
+            ("</arg_value>", &after_value),
+            ("</iquest_tool_call>", &after_call),
+        ])
+    );
+    assert_eq!(value_rules(Dialect::IquestQ1).stops, ["<|iquest_end|>"]);
+}
+
+#[test]
+fn k2_horizon() {
+    let stops = ["<|ifm|endoftext|>", "<|ifm|im_end|>"];
+    let with = |extra: &[&'static str]| {
+        let mut v: Vec<&str> = extra.to_vec();
+        v.extend(stops);
+        v.sort();
+        v
+    };
+    let after_key = with(&[
+        "</ifm|arg_value>",
+        "</ifm|tool_call>",
+        "<ifm|arg_key>",
+        "<ifm|tool_call>",
+    ]);
+    let after_value = with(&[
+        "</ifm|tool_call>",
+        "</ifm|tool_calls>@wrapper",
+        "<ifm|arg_key>",
+        "<ifm|tool_call>",
+    ]);
+    let after_call = with(&["</ifm|tool_calls>@wrapper", "<ifm|tool_call>"]);
+    assert_eq!(
+        closers(Dialect::K2Horizon),
+        owned(&[
+            ("</ifm|arg_key>", &after_key),
+            ("</ifm|arg_value>", &after_value),
+            ("</ifm|tool_call>", &after_call),
+        ])
+    );
+    assert_eq!(
+        value_rules(Dialect::K2Horizon).stops,
+        ["<|ifm|im_end|>", "<|ifm|endoftext|>"]
+    );
+}
+
 #[test]
 fn dialects_without_raw_values_have_no_rules() {
     for dialect in [
