@@ -117,10 +117,15 @@ impl Vocabulary {
                 }
             }
         }
-        let by_text: HashMap<&[u8], u32> = added
-            .iter()
-            .map(|(&id, text)| (text.as_bytes(), id))
-            .collect();
+        // A text two ids share (tokenizers that list a token twice) maps to the lower id,
+        // whatever order the map iterates in.
+        let mut by_text: HashMap<&[u8], u32> = HashMap::with_capacity(added.len());
+        for (&id, text) in &added {
+            by_text
+                .entry(text.as_bytes())
+                .and_modify(|old| *old = (*old).min(id))
+                .or_insert(id);
+        }
         let mut gate = TokenGate::new(dialect);
         for text in added.values() {
             gate.add_token(text.as_bytes());

@@ -245,3 +245,20 @@ fn reasoning_helpers_on_ids() {
     assert_eq!(vocabulary.reasoning_token_count(&ids[1..], true), close - 1);
     assert!(vocabulary.reasoning_ended(&ids[1..]));
 }
+
+/// A text two ids share is the lower id, whatever the order the pairs come in.
+#[test]
+fn a_text_two_ids_share_is_the_lower_id() {
+    let pairs = |order: &[u32]| {
+        order
+            .iter()
+            .map(|&id| (id, "<tool_call>".to_string()))
+            .chain([(9, "</tool_call>".to_string())])
+            .collect::<Vec<_>>()
+    };
+    for order in [[7, 3, 5], [3, 5, 7], [5, 7, 3]] {
+        let vocabulary = Vocabulary::from_tokens(Dialect::Hermes, pairs(&order)).unwrap();
+        assert_eq!(vocabulary.token_id(b"<tool_call>"), Some(3), "{order:?}");
+        assert_eq!(vocabulary.token_id(b"</tool_call>"), Some(9));
+    }
+}
