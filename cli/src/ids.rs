@@ -87,11 +87,18 @@ pub fn feed(
             .unwrap_or_default();
         if let Some(added) = model.vocabulary.added_text(id) {
             // The decoder may put bytes it held back before the token's own text.
-            if let Some(before) = text.len().checked_sub(added.len()) {
-                if !added.is_empty() && text.ends_with(added) {
-                    let start = chunk.len() + before;
-                    spans.push(start..start + added.len());
-                }
+            if !added.is_empty() && text.ends_with(added) {
+                let start = chunk.len() + text.len() - added.len();
+                spans.push(start..start + added.len());
+            } else if !added.is_empty() {
+                // A decoder that rewrites added tokens (a `Replace` step, say): the token
+                // cannot be placed in the text, so it is read as ordinary text. Said, not
+                // silent: a delimiter lost this way loses its call.
+                eprintln!(
+                    "inband: warning: token {} (id {id}) decoded as {text:?}, not its added \
+                     text {added:?}: read as ordinary text",
+                    k + 1
+                );
             }
         }
         chunk.extend_from_slice(text.as_bytes());

@@ -117,3 +117,47 @@ fn token_mode_errors_are_one_line() {
         "clap: --tokenizer is required"
     );
 }
+
+/// A tokenizer whose decoder rewrites an added token (`_` to ` `): the token cannot be
+/// placed in the text, so it is ordinary text, and the CLI says so on stderr.
+#[test]
+fn an_added_token_the_decoder_rewrites_is_text_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("inband-rewrite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tokenizer = serde_json::json!({
+        "version": "1.0",
+        "truncation": null,
+        "padding": null,
+        "added_tokens": [
+            {"id": 0, "content": "<tool_call>", "single_word": false, "lstrip": false,
+             "rstrip": false, "normalized": false, "special": false},
+        ],
+        "normalizer": null,
+        "pre_tokenizer": {"type": "Whitespace"},
+        "post_processor": null,
+        "decoder": {"type": "Replace", "pattern": {"String": "_"}, "content": " "},
+        "model": {"type": "WordLevel", "vocab": {"<tool_call>": 0, "hi": 1, "[UNK]": 2},
+                  "unk_token": "[UNK]"},
+    });
+    let path = dir.join("tokenizer.json");
+    std::fs::write(&path, tokenizer.to_string()).unwrap();
+    let ids = dir.join("ids.txt");
+    std::fs::write(&ids, "1\n0\n").unwrap();
+    let out = inband(&[
+        "scan",
+        "--dialect",
+        "hermes",
+        "--ids",
+        &ids.display().to_string(),
+        "--tokenizer",
+        &path.display().to_string(),
+    ]);
+    let summary: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(summary["content"], "hi<tool call>");
+    assert_eq!(summary["tool_calls"], serde_json::json!([]));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "inband: warning: token 2 (id 0) decoded as \"<tool call>\", not its added text \
+         \"<tool_call>\": read as ordinary text\n"
+    );
+}
