@@ -103,7 +103,8 @@ impl Vocabulary {
     ///
     /// # Errors
     /// [`VocabularyError::MissingDelimiters`] naming every delimiter of the dialect that is a
-    /// special token by rule 12 but no added token here; [`VocabularyError::DuplicateId`]
+    /// special token by rule 12 but no added token here, of each role (call opener, stop
+    /// token, …) none of whose spellings is an added token; [`VocabularyError::DuplicateId`]
     /// for one id given two texts.
     pub fn from_tokens(
         dialect: Dialect,
@@ -133,6 +134,14 @@ impl Vocabulary {
         let mut single: Vec<(&'static [u8], u32)> = Vec::new();
         let mut missing: Vec<String> = Vec::new();
         let (mut reasoning_open, mut reasoning_close) = (Vec::new(), Vec::new());
+        // A role is covered when any of its spellings is an added token: a dialect that
+        // reads several model generations (Llama 3's `<|eot_id|>`, Llama 4's `<|eot|>`)
+        // meets one generation's tokenizer at a time.
+        let covered: Vec<Role> = dialect
+            .delimiters()
+            .filter(|d| by_text.contains_key(d.bytes))
+            .map(|d| d.role)
+            .collect();
         for d in dialect.delimiters() {
             match by_text.get(d.bytes) {
                 Some(&id) => {
@@ -149,7 +158,8 @@ impl Vocabulary {
                     }
                 }
                 None if dialect.is_special_token(d.bytes)
-                    && !dialect.aliases().contains(&d.bytes) =>
+                    && !dialect.aliases().contains(&d.bytes)
+                    && !covered.contains(&d.role) =>
                 {
                     let text = String::from_utf8_lossy(d.bytes).into_owned();
                     if !missing.contains(&text) {

@@ -262,3 +262,37 @@ fn a_text_two_ids_share_is_the_lower_id() {
         assert_eq!(vocabulary.token_id(b"</tool_call>"), Some(9));
     }
 }
+
+/// A dialect that reads several model generations needs one spelling of each of its
+/// special-token roles, not all: Llama 3.1's tokenizer has `<|eot_id|>`, not Llama 4's
+/// `<|eot|>`; a Qwen-based xLAM has `<tool_call>`, not Mistral's `[TOOL_CALLS]`.
+#[test]
+fn one_generations_tokens_are_enough() {
+    let tokens = |texts: &[&str]| -> Vec<(u32, String)> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (128_000 + i as u32, t.to_string()))
+            .collect()
+    };
+    let llama31 = tokens(&[
+        "<|begin_of_text|>",
+        "<|end_of_text|>",
+        "<|start_header_id|>",
+        "<|end_header_id|>",
+        "<|eom_id|>",
+        "<|eot_id|>",
+        "<|python_tag|>",
+    ]);
+    let vocabulary = Vocabulary::from_tokens(Dialect::Llama3Json, llama31).unwrap();
+    assert_eq!(vocabulary.token_id(b"<|python_tag|>"), Some(128_006));
+    assert_eq!(vocabulary.token_id(b"<|eot|>"), None);
+    let qwen = tokens(&["<|im_end|>", "<|endoftext|>", "<tool_call>", "</tool_call>"]);
+    assert!(Vocabulary::from_tokens(Dialect::Xlam, qwen).is_ok());
+    // No spelling of a role at all is still refused, naming its spellings.
+    let err = Vocabulary::from_tokens(Dialect::Llama3Json, tokens(&["<|eot_id|>"]))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("<|python_tag|>"), "{err}");
+    assert!(!err.contains("<|eot|>"), "{err}");
+}

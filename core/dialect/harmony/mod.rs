@@ -60,8 +60,9 @@ use crate::{Diagnostic, Markup, Role, Sink, Span};
 use header::{markup, Author, Channel, Header, Part};
 
 /// How the header the prompt opened goes on when the output starts inside it: the
-/// recipient, ` to=functions.NAME` (the leading space optional).
-const HEADER_FROM_PROMPT: &[u8] = b" to=";
+/// recipient, ` to=functions.NAME` (the leading space optional). The namespace is part of
+/// it: prose may begin `to=` (`to=5 is set`), never `to=functions.`.
+const HEADER_FROM_PROMPT: &[u8] = b" to=functions.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -170,9 +171,10 @@ impl Harmony {
         }
     }
 
-    /// The stream's first bytes: a recipient there (` to=functions.read<|channel|>…`) is
-    /// the header the prompt's `<|start|>assistant` opened, gone on by the model
-    /// (`header_from_prompt`, docs/dialects.md §harmony); anything else is text.
+    /// The stream's first bytes: a function recipient there
+    /// (` to=functions.read<|channel|>…`) is the header the prompt's `<|start|>assistant`
+    /// opened, gone on by the model (`header_from_prompt`, docs/dialects.md §harmony);
+    /// anything else is text.
     fn start<S: Sink>(&mut self, frame: &Frame, chunk: &[u8], pos: usize, sink: &mut S) -> usize {
         let Phase::Start { mut from, mut to } = self.phase else {
             return pos;
