@@ -4,7 +4,7 @@ split of a decode step's detokenized text into the ``(text, added)`` tokens that
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Union
 
 from . import _native
@@ -12,6 +12,15 @@ from . import _native
 # A vocabulary's added tokens: ``{text: id}`` (``tokenizer.get_added_vocab()``) or
 # ``(id, text)`` pairs.
 AddedTokens = Union[Mapping[str, int], Iterable[tuple[int, str]]]
+
+
+def _token_id(value: Any) -> int:
+    """A token id: an int from 0 to 2**32 - 1 (``TypeError`` / ``ValueError`` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"a token id is an int, not {type(value).__name__}")
+    if not 0 <= value < 2**32:
+        raise ValueError(f"token id {value} is out of range (0 to 2**32 - 1)")
+    return value
 
 
 class Vocabulary:
@@ -26,9 +35,9 @@ class Vocabulary:
 
     def __init__(self, dialect: str, added: AddedTokens) -> None:
         pairs = (
-            [(int(i), str(t)) for t, i in added.items()]
+            [(_token_id(i), str(t)) for t, i in added.items()]
             if isinstance(added, Mapping)
-            else [(int(i), str(t)) for i, t in added]
+            else [(_token_id(i), str(t)) for i, t in added]
         )
         self._native = _native.Vocabulary(dialect, tokens=pairs)
         self._added: dict[int, str] = dict(pairs)
@@ -48,8 +57,12 @@ class Vocabulary:
         import json
 
         data = json.loads(text)
-        tokens = [(int(t["id"]), str(t["content"])) for t in data.get("added_tokens", [])]
-        return cls(dialect, tokens)
+        added = data.get("added_tokens") if isinstance(data, dict) else None
+        if not isinstance(added, list) or not all(
+            isinstance(t, dict) and "id" in t and "content" in t for t in added
+        ):
+            raise ValueError("not a tokenizer.json: no added_tokens list of {id, content}")
+        return cls(dialect, [(t["id"], str(t["content"])) for t in added])
 
     @property
     def dialect(self) -> str:
@@ -69,27 +82,43 @@ class Vocabulary:
         """The id of ``delimiter`` when it is exactly one added token."""
         return self._native.token_id(delimiter)
 
-    def tokens(self, text: str, ids: Sequence[int]) -> list[tuple[str, bool]]:
+    def tokens(
+        self,
+        text: str,
+        ids: Sequence[int],
+        decode: Callable[[list[int]], str] | None = None,
+    ) -> list[tuple[str, bool]]:
         """One decode step's text split at its added tokens: ``ids`` are the step's token ids
         and ``text`` what the detokenizer gave for them (special tokens kept, no spaces
         added around them). The added tokens are placed from the last one back: one that
         no ordinary id follows ends the text still unplaced (exact, whatever that text
-        spells, so a step of one token is always split exactly); otherwise it is its text's
-        last occurrence there. The text between is ordinary tokens' (with what the
-        detokenizer held from earlier steps). An added id whose text is not there (a
+        spells, so a step of one token is always split exactly); one that ordinary ids
+        follow ends where their text begins, when ``decode`` (the tokenizer's, e.g.
+        ``lambda ids: tokenizer.decode(ids)``) gives that text exactly; otherwise it is its
+        text's last occurrence there (a guess that fails only when ordinary tokens after it
+        in the same step spell it again). The text between is ordinary tokens' (with what
+        the detokenizer held from earlier steps). An added id whose text is not there (a
         detokenizer that dropped it) is skipped: every character of ``text`` is in the
         result either way, in order."""
         pieces: list[tuple[str, bool]] = []
         end = len(text)
-        ordinary_after = False
-        for i in reversed(ids):
-            piece = self._added.get(int(i))
+        after: list[int] = []
+        for raw in reversed(ids):
+            i = _token_id(raw)
+            piece = self._added.get(i)
             if not piece:
-                ordinary_after = True
+                after.append(i)
                 continue
-            if not ordinary_after and text.endswith(piece, 0, end):
-                found = end - len(piece)
-            else:
+            found = -1
+            if not after:
+                if text.endswith(piece, 0, end):
+                    found = end - len(piece)
+            elif decode is not None:
+                tail = decode(after[::-1])
+                at = end - len(tail) - len(piece)
+                if at >= 0 and text.startswith(piece, at) and text[at + len(piece) : end] == tail:
+                    found = at
+            if found < 0:
                 found = text.rfind(piece, 0, end)
             if found < 0:
                 continue
@@ -97,7 +126,7 @@ class Vocabulary:
                 pieces.append((text[found + len(piece) : end], False))
             pieces.append((piece, True))
             end = found
-            ordinary_after = False
+            after = []
         if end > 0:
             pieces.append((text[:end], False))
         pieces.reverse()
@@ -106,16 +135,16 @@ class Vocabulary:
     def reasoning_ended(self, ids: Sequence[int]) -> bool:
         """Whether a reasoning closer token comes after the last opener token in ``ids``
         (with no opener, any closer: the prompt opened the block)."""
-        return self._native.reasoning_ended(list(ids))
+        return self._native.reasoning_ended([_token_id(i) for i in ids])
 
     def content_ids(self, ids: Sequence[int]) -> list[int]:
         """The ids after the last reasoning closer token; empty while the block is open."""
-        return self._native.content_ids(list(ids))
+        return self._native.content_ids([_token_id(i) for i in ids])
 
     def reasoning_token_count(self, ids: Sequence[int], starts_in_reasoning: bool = False) -> int:
         """How many of ``ids`` are reasoning (between opener and closer tokens, both
         excluded; from the start when the prompt opened the block)."""
-        return self._native.reasoning_token_count(list(ids), starts_in_reasoning)
+        return self._native.reasoning_token_count([_token_id(i) for i in ids], starts_in_reasoning)
 
     def reasoning_ids(self) -> tuple[list[int], list[int]]:
         """The reasoning opener and closer token ids of this vocabulary."""

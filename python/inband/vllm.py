@@ -81,6 +81,15 @@ def _vocabulary(tokenizer: Any, dialect: str) -> Vocabulary | None:
     return entry[1]
 
 
+def _decoder(tokenizer: Any) -> Any:
+    """The tokenizer's decode of ordinary ids, for placing a multi-token step's added tokens
+    (``Vocabulary.tokens``); None without one."""
+    decode = getattr(tokenizer, "decode", None)
+    if decode is None:
+        return None
+    return lambda ids: decode(ids, skip_special_tokens=False)
+
+
 def _tools(request: Any) -> list[Any] | None:
     tools = getattr(request, "tools", None)
     return list(tools) if tools else None
@@ -109,6 +118,7 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
         super().__init__(tokenizer, tools)
         self.inband_dialect = self.dialect or _model_dialect(tokenizer)
         self._vocabulary = _vocabulary(tokenizer, self.inband_dialect) if self.token_mode else None
+        self._decode = _decoder(tokenizer)
         self._stream: DeltaStream | None = None
 
     def adjust_request(self, request: Any) -> Any:
@@ -148,7 +158,8 @@ class InbandToolParser(ToolParser):  # type: ignore[misc]
             )
         if vocab is None:
             return self._message(self._stream.feed(delta_text))
-        return self._message(self._stream.feed_tokens(vocab.tokens(delta_text, delta_token_ids)))
+        steps = vocab.tokens(delta_text, delta_token_ids, self._decode)
+        return self._message(self._stream.feed_tokens(steps))
 
     def finish_streaming(self) -> DeltaMessage | None:
         """Ends the response: what inband held back (a partial delimiter that was text, the
@@ -204,6 +215,7 @@ class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
         super().__init__(tokenizer, *args, **kwargs)
         self.inband_dialect = self.dialect or _model_dialect(tokenizer)
         self._vocabulary = _vocabulary(tokenizer, self.inband_dialect) if self.token_mode else None
+        self._decode = _decoder(tokenizer)
         openers, closers = REASONING_DELIMITERS.get(self.inband_dialect, ((), ()))
         encode = tokenizer.encode
         self._opener_ids = [encode(o, add_special_tokens=False) for o in openers]
@@ -282,7 +294,8 @@ class InbandReasoningParser(ReasoningParser):  # type: ignore[misc]
         if vocab is None:
             reasoning = splitter.feed(delta_text)
         else:
-            reasoning = splitter.feed_tokens(vocab.tokens(delta_text, delta_token_ids))
+            steps = vocab.tokens(delta_text, delta_token_ids, self._decode)
+            reasoning = splitter.feed_tokens(steps)
         return DeltaMessage(reasoning=reasoning) if reasoning else None
 
     def has_engine_confirmed_reasoning_end(self) -> bool:

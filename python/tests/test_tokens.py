@@ -144,3 +144,41 @@ def test_vocabulary_split_feeds_token_mode() -> None:
     content += end.delta.content or ""
     assert content == "Use <tool_call> now."
     assert args == '{"path": "a.txt"}'
+
+
+def test_a_multi_token_step_places_added_tokens_with_the_decoder() -> None:
+    # Review finding: the real <tool_call> token, then ordinary ids spelling it again in the
+    # same step (speculative decoding): the last occurrence is the ordinary one.
+    vocab = inband.Vocabulary("qwen3", VOCAB)
+    call = VOCAB["<tool_call>"]
+    ordinary = {7: "<tool", 8: "_call", 9: ">"}
+
+    def decode(ids: list[int]) -> str:
+        return "".join(ordinary[i] for i in ids)
+
+    text = "<tool_call><tool_call>"
+    assert vocab.tokens(text, [call, 7, 8, 9], decode) == [
+        ("<tool_call>", True),
+        ("<tool_call>", False),
+    ]
+    # Without the decoder the split falls back on the last occurrence.
+    assert vocab.tokens(text, [call, 7, 8, 9]) == [("<tool_call>", False), ("<tool_call>", True)]
+    # A decoder whose text is not the step's (held bytes, a rewritten space) is not trusted.
+    assert vocab.tokens("<tool_call> x", [call, 7], lambda ids: "y") == [
+        ("<tool_call>", True),
+        (" x", False),
+    ]
+
+
+def test_token_ids_are_checked() -> None:
+    with pytest.raises(ValueError, match="out of range"):
+        inband.Vocabulary("qwen3", {"<tool_call>": -1})
+    vocab = inband.Vocabulary("qwen3", VOCAB)
+    with pytest.raises(TypeError, match="int"):
+        vocab.tokens("x", [1.7])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="out of range"):
+        vocab.reasoning_ended([2**32])
+    with pytest.raises(ValueError, match="tokenizer.json"):
+        inband.Vocabulary.from_tokenizer_json("qwen3", "[]")
+    with pytest.raises(ValueError, match="tokenizer.json"):
+        inband.Vocabulary.from_tokenizer_json("qwen3", '{"added_tokens": null}')

@@ -109,3 +109,20 @@ def test_a_tokenizer_without_the_dialects_tokens_streams_in_text_mode(
     case = {**CASE, "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}]}
     out = run(case, steps, "inband_kimi", None)
     assert [(c["name"], c["arguments"]) for c in out["calls"]] == [("f", '{"a": 1}')]
+
+
+def test_one_step_holding_a_quoted_separator_after_the_real_one() -> None:
+    # Review finding: the whole response as one decode step (speculative decoding, a stream
+    # interval), an argument quoting the separator in ordinary tokens after the real one.
+    ids = (
+        encode("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n")
+        + encode('```json\n{"city": "')
+        + ordinary_ids("<｜tool▁sep｜>")
+        + encode('"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>')
+    )
+    text = tokenizer().decode(ids, skip_special_tokens=False)
+    for steps in ([(text, ids)], id_deltas(ids)):
+        out = run(CASE, steps, "inband_deepseek", None)
+        assert [(c["name"], c["arguments"]) for c in out["calls"]] == [
+            ("get_weather", '{"city": "<｜tool▁sep｜>"}')
+        ], len(steps)
