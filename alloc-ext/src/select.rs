@@ -155,18 +155,29 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 
 /// The dialect that reads what a server's parser reads: a vLLM (0.33) or SGLang
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
-/// (docs/dialects.md §families, docs/parsers.md). Case and surrounding whitespace do not
-/// matter. `None` for parsers of formats no dialect reads (MiMo, Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3,
-/// DeepSeek V4.1, …; docs/parsers.md lists each with its wire) and for names not in
-/// [`PARSERS`].
+/// (docs/dialects.md §families, docs/parsers.md). ASCII case, surrounding whitespace and
+/// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (MiMo,
+/// Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3, …;
+/// docs/parsers.md lists each with its wire) and for names not in [`PARSERS`].
 ///
 /// # Panics
 /// Never.
 pub fn for_parser(parser: &str) -> Option<Dialect> {
-    let parser = parser.trim();
+    // Case, surrounding blanks and `-` for `_` do not matter (`Hy-V3`, `deepseek-v31`): no
+    // two names in the table differ only so and mean different dialects (a test checks).
+    let fold = |b: u8| {
+        if b == b'-' {
+            b'_'
+        } else {
+            b.to_ascii_lowercase()
+        }
+    };
+    let parser = parser.trim().as_bytes();
     PARSERS
         .iter()
-        .find(|(name, _)| name.eq_ignore_ascii_case(parser))
+        .find(|(name, _)| {
+            name.len() == parser.len() && name.bytes().zip(parser).all(|(a, &b)| fold(a) == fold(b))
+        })
         .map(|&(_, dialect)| dialect)
 }
 

@@ -158,3 +158,29 @@ fn case_and_whitespace_do_not_matter() {
     assert_eq!(for_parser("Deepseek-R1"), Some(Dialect::Deepseek));
     assert_eq!(for_parser(""), None);
 }
+
+/// `-` and `_` are one byte to `for_parser` (`Hy-V3` is `hy_v3`), so no two table names
+/// that differ only there may name different dialects.
+#[test]
+fn dashes_and_underscores_name_one_dialect() {
+    let fold = |name: &str| name.to_ascii_lowercase().replace('-', "_");
+    for &(a, x) in PARSERS {
+        for &(b, y) in PARSERS {
+            if fold(a) == fold(b) {
+                assert_eq!(x, y, "{a} and {b}");
+            }
+        }
+        let swapped: String = a
+            .chars()
+            .map(|c| match c {
+                '-' => '_',
+                '_' => '-',
+                c => c.to_ascii_uppercase(),
+            })
+            .collect();
+        assert_eq!(for_parser(&swapped), Some(x), "{swapped}");
+    }
+    assert_eq!(for_parser("Hy-V3"), Some(Dialect::Hunyuan));
+    assert_eq!(for_parser("deepseek_v3"), for_parser("deepseek-v3"));
+    assert_eq!(for_parser("granite-20b_fc"), None);
+}
