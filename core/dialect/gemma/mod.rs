@@ -269,8 +269,12 @@ impl Gemma {
         let span = Span::new(at - delimiter.bytes.len() as u64, at);
         sink.markup(span, Markup::Envelope, delimiter.bytes);
         self.phase = Phase::Separator;
-        if core::mem::take(&mut self.body.call().key_overflow) {
+        let call = self.body.call();
+        if core::mem::take(&mut call.key_overflow) {
             self.invalid(frame, Span::at(at), Diagnostic::KeyTooLong, sink);
+        } else if !crate::lex::name::valid_name(&call.word) {
+            // Rule 9, as for a bare key: a quoted key may not hold what a name may not.
+            self.invalid(frame, Span::at(at), Diagnostic::InvalidName, sink);
         }
         end
     }
