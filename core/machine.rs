@@ -41,7 +41,10 @@ macro_rules! json_tag_modes {
             list_open: false,
             name_header: false,
             no_closer: false,
-            id_key: false,
+            id_key: None,
+            name_key: b"name",
+            arguments_key: b"arguments",
+            keyed: false,
         };
     };
     // Every field from the table's `[knobs]`; with `no_closer` nothing is looked for after
@@ -57,6 +60,15 @@ macro_rules! json_tag_modes {
             name_header: tables::$t::KNOBS.name_header,
             no_closer: tables::$t::KNOBS.no_closer,
             id_key: tables::$t::KNOBS.id_key,
+            name_key: match tables::$t::KNOBS.name_key {
+                Some(key) => key,
+                None => b"name",
+            },
+            arguments_key: match tables::$t::KNOBS.arguments_key {
+                Some(key) => key,
+                None => b"arguments",
+            },
+            keyed: tables::$t::KNOBS.keyed,
         };
     };
 }
@@ -80,6 +92,7 @@ json_tag_modes!(LONGCAT, longcat, false, false);
 json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
 json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
 json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
+json_tag_modes!(COHERE, cohere, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -238,6 +251,7 @@ impl Machine {
             Dialect::HunyuanA13b => {
                 Machine::JsonTag(Engine::new(JsonTag::new(&HUNYUAN_A13B), options))
             }
+            Dialect::Cohere => Machine::JsonTag(Engine::new(JsonTag::new(&COHERE), options)),
         }
     }
 
@@ -331,6 +345,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Lfm2 => &tables::lfm2::REASONING,
         Dialect::Phi4Mini => &tables::phi4_mini::REASONING,
         Dialect::HunyuanA13b => &tables::hunyuan_a13b::REASONING,
+        Dialect::Cohere => &tables::cohere::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -103,6 +103,11 @@ pub enum Dialect {
     /// `<think>` reasoning, the answer in `<answer>…</answer>` (markup, removed from the
     /// content): Tencent Hunyuan-A13B.
     HunyuanA13b,
+    /// `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`
+    /// between special tokens, `<|START_THINKING|>` reasoning, the answer in
+    /// `<|START_RESPONSE|>…<|END_RESPONSE|>` or `<|START_TEXT|>…<|END_TEXT|>` (markup,
+    /// removed from the content): Cohere Command R7B, Command A.
+    Cohere,
 }
 
 impl Dialect {
@@ -130,6 +135,7 @@ impl Dialect {
         Dialect::Lfm2,
         Dialect::Phi4Mini,
         Dialect::HunyuanA13b,
+        Dialect::Cohere,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -157,6 +163,7 @@ impl Dialect {
             Dialect::Lfm2 => "lfm2",
             Dialect::Phi4Mini => "phi4-mini",
             Dialect::HunyuanA13b => "hunyuan-a13b",
+            Dialect::Cohere => "cohere",
         }
     }
 
@@ -192,6 +199,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::SPECIAL_TOKENS,
             Dialect::Phi4Mini => tables::phi4_mini::SPECIAL_TOKENS,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::SPECIAL_TOKENS,
+            Dialect::Cohere => tables::cohere::SPECIAL_TOKENS,
         }
     }
 
@@ -214,6 +222,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::KNOBS.aliases,
             Dialect::Phi4Mini => tables::phi4_mini::KNOBS.aliases,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
+            Dialect::Cohere => tables::cohere::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -309,6 +318,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::MODES,
             Dialect::Phi4Mini => tables::phi4_mini::MODES,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::MODES,
+            Dialect::Cohere => tables::cohere::MODES,
         }
     }
 
@@ -338,6 +348,7 @@ impl Dialect {
             Dialect::Lfm2 => tables::lfm2::SOURCE,
             Dialect::Phi4Mini => tables::phi4_mini::SOURCE,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::SOURCE,
+            Dialect::Cohere => tables::cohere::SOURCE,
         }
     }
 

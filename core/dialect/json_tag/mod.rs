@@ -13,6 +13,7 @@
 
 mod family;
 mod header;
+mod keys;
 mod list;
 mod name;
 
@@ -50,9 +51,18 @@ pub(crate) struct Modes {
     /// No closer follows a call: its JSON object (in an array, the array's `]`) ends it
     /// (the `no_closer` knob).
     pub(crate) no_closer: bool,
-    /// A call object's `id` key is the model's call id, skipped without a diagnostic: it
-    /// may follow `arguments`, after which no id can be reported (the `id_key` knob).
-    pub(crate) id_key: bool,
+    /// The call-object key that holds the model's call id, skipped without a diagnostic:
+    /// it may follow the arguments, after which no id can be reported (the `id_key` knob:
+    /// Mistral's `id`, Cohere's `tool_call_id`).
+    pub(crate) id_key: Option<&'static [u8]>,
+    /// The call-object key that holds the tool's name (the `name_key` knob; `name`).
+    pub(crate) name_key: &'static [u8],
+    /// The call-object key that holds the arguments besides `parameters` (the
+    /// `arguments_key` knob; `arguments`).
+    pub(crate) arguments_key: &'static [u8],
+    /// A call object's one key is the tool's name, its value the arguments,
+    /// `{"NAME": {…}}` (the `keyed` knob: Apertus; `keys.rs`).
+    pub(crate) keyed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,8 +115,9 @@ enum Flow {
     Stop(usize),
 }
 
-/// Longest key the envelope needs to tell apart.
-const KEY_CAP: usize = 10;
+/// Longest key the envelope needs to tell apart (inband-tables' `MAX_KEY_LEN` bounds the
+/// keys a table's knobs name).
+const KEY_CAP: usize = 16;
 
 /// Longest opening fence line (backticks, info string such as `json`, newline) accepted.
 const FENCE_CAP: u8 = 32;
@@ -370,13 +381,8 @@ impl JsonTag {
                     return Flow::Stop(i);
                 }
             } else {
-                call.key_kind = match (&call.key[..], call.key_overflow) {
-                    (b"name", false) => Key::Name,
-                    (b"arguments" | b"parameters", false) => Key::Arguments,
-                    (b"id", false) if self.modes.id_key => Key::Id,
-                    _ => Key::Other,
-                };
-                call.envelope = Envelope::Colon;
+                self.call.key_kind = self.key_kind();
+                self.call.envelope = Envelope::Colon;
             }
             return Flow::Go(i);
         }
@@ -445,6 +451,10 @@ impl JsonTag {
                 c.sink.diagnostic(Span::at(c.at(i)), Diagnostic::CodeFence);
                 call.envelope = Envelope::Fence;
                 return Flow::Go(i);
+            }
+            // Apertus: the object's first key is the tool's name.
+            (Envelope::Key, b'"' | b'\'') if self.modes.keyed && !call.has_name => {
+                return self.keyed_name_start(c, i);
             }
             (Envelope::Key, b'"' | b'\'') => {
                 call.envelope = Envelope::KeyString;
