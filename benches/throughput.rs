@@ -218,6 +218,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Lfm2,
     Dialect::Phi4Mini,
     Dialect::HunyuanA13b,
+    Dialect::Cohere,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -120,6 +120,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Lfm2,
     Dialect::Phi4Mini,
     Dialect::HunyuanA13b,
+    Dialect::Cohere,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -43,6 +43,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
 /// | `phi-4-mini…`, `phi4-mini…`, `phi-4-multimodal…` (Phi-4-mini instruct, reasoning, flash; Phi-4-multimodal) | `phi4-mini` |
 /// | `hunyuan-a13b…` (Tencent Hunyuan-A13B; other Hunyuan generations write other wires) | `hunyuan-a13b` |
+/// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -120,6 +121,13 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Phi4Mini
     } else if bare.starts_with("hunyuan-a13b") {
         Dialect::HunyuanA13b
+    } else if ["c4ai-command-r7b", "command-r7b", "c4ai-command-a-", "command-a-"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        // Not Command R / R+ (`c4ai-command-r-v01`, `command-r-plus…`): their plain-text
+        // `Action:` form is not read (docs/dialects.md §cohere).
+        Dialect::Cohere
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -236,6 +244,11 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // `<tool_calls>[{…}, …]</tool_calls>` and `<think>` / `<answer>` (vLLM's tool and
     // reasoning parsers for Hunyuan-A13B).
     ("hunyuan_a13b", Dialect::HunyuanA13b),
+    // `<|START_ACTION|>[{…}, …]<|END_ACTION|>`, `<|START_THINKING|>` reasoning and the
+    // response or text wrapper (vLLM's Command 3 and Command 4 parsers, SGLang's Command 4
+    // detector and reasoning parser).
+    ("cohere_command3", Dialect::Cohere),
+    ("cohere_command4", Dialect::Cohere),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.

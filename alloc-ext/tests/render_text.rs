@@ -100,6 +100,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         delimiter(Dialect::Lfm2, "<|tool_response_end|>"),
         delimiter(Dialect::Phi4Mini, "<|end|>"),
         closer(Dialect::HunyuanA13b, "</tool_response>"),
+        delimiter(Dialect::Cohere, "<|END_TOOL_RESULT|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }

@@ -102,9 +102,12 @@ pub const INBAND_DIALECT_PHI4_MINI: inband_dialect_t = 20;
 /// `hunyuan-a13b`: `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>`, the answer in
 /// `<answer>` (Tencent Hunyuan-A13B).
 pub const INBAND_DIALECT_HUNYUAN_A13B: inband_dialect_t = 21;
+/// `cohere`: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`,
+/// the answer in `<|START_RESPONSE|>` or `<|START_TEXT|>` (Cohere Command R7B, Command A).
+pub const INBAND_DIALECT_COHERE: inband_dialect_t = 22;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 22] = [
+static DIALECT_NAMES: [&CStr; 23] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -127,6 +130,7 @@ static DIALECT_NAMES: [&CStr; 22] = [
     c"lfm2",
     c"phi4-mini",
     c"hunyuan-a13b",
+    c"cohere",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -302,15 +306,16 @@ mod tests {
             (INBAND_DIALECT_LFM2, Dialect::Lfm2),
             (INBAND_DIALECT_PHI4_MINI, Dialect::Phi4Mini),
             (INBAND_DIALECT_HUNYUAN_A13B, Dialect::HunyuanA13b),
+            (INBAND_DIALECT_COHERE, Dialect::Cohere),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(22).is_null());
+        assert!(inband_dialect_name(23).is_null());
         assert_eq!(
-            dialect_of(22).unwrap_err().status,
+            dialect_of(23).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "22 is past the list"
+            "23 is past the list"
         );
     }
 }

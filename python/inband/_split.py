@@ -30,6 +30,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lfm2": (("<think>",), ("</think>",)),
     "phi4-mini": (("<think>",), ("</think>",)),
     "hunyuan-a13b": (("<think>",), ("</think>",)),
+    "cohere": (("<|START_THINKING|>",), ("<|END_THINKING|>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

@@ -67,7 +67,7 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::{ReasoningForm, MISTRAL_THINK, THINK, THINKING};
+use self::reasoning::{ReasoningForm, COHERE_THINK, MISTRAL_THINK, THINK, THINKING};
 use self::results::ResultForm;
 use self::transcript::{ChatMl, TemplateForm};
 
@@ -161,6 +161,16 @@ impl Style {
         results: ResultForm::Hunyuan,
         reasoning: ReasoningForm::Delimited(&THINK, false),
         template: TemplateForm::Hunyuan,
+    };
+
+    /// Cohere Command R7B / Command A: the action block's array with Cohere's keys, the
+    /// tool plan in `<|START_THINKING|>`, its turn tokens; a run of results one
+    /// `<|START_TOOL_RESULT|>` block (docs/dialects.md §cohere).
+    const COHERE: Style = Style {
+        calls: CallForm::Json(&json::COHERE),
+        results: ResultForm::Cohere,
+        reasoning: ReasoningForm::Delimited(&COHERE_THINK, false),
+        template: TemplateForm::Cohere,
     };
 
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
@@ -324,6 +334,7 @@ impl Style {
             Dialect::Lfm2 => Style::LFM2,
             Dialect::Phi4Mini => Style::PHI4_MINI,
             Dialect::HunyuanA13b => Style::HUNYUAN_A13B,
+            Dialect::Cohere => Style::COHERE,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

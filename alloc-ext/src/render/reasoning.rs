@@ -72,6 +72,15 @@ pub(crate) static MISTRAL_THINK: Tags = Tags {
     lines: false,
 };
 
+/// `<|START_THINKING|>…<|END_THINKING|>` (Cohere's tool plan), the text right between
+/// the tokens as its templates write it.
+pub(crate) static COHERE_THINK: Tags = Tags {
+    open: "<|START_THINKING|>",
+    close: "<|END_THINKING|>",
+    closers: &["<|END_THINKING|>"],
+    lines: false,
+};
+
 /// Harmony's tokens, each of which ends or breaks a message body.
 const HARMONY_TOKENS: &[&str] = &[
     "<|start|>",

@@ -38,6 +38,11 @@ pub(crate) enum ResultForm {
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
+    /// One `<|START_TOOL_RESULT|>[…]<|END_TOOL_RESULT|>` block for the run, a
+    /// `{"tool_call_id": "I", "results": {"0": {"content": TEXT}}, "is_error": null}`
+    /// element per result, `I` its position in the run, the text a JSON string (Cohere,
+    /// docs/dialects.md §cohere).
+    Cohere,
     /// `[TOOL_RESULTS]TEXT[/TOOL_RESULTS]` per result, back to back (Mistral's v11+
     /// templates, docs/dialects.md §mistral).
     Mistral,
@@ -88,6 +93,7 @@ impl ResultForm {
             ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Phi4Mini => &["<|end|>"],
             ResultForm::Hunyuan => &["</tool_response>"],
+            ResultForm::Cohere => &["<|END_TOOL_RESULT|>", "<|END_OF_TURN_TOKEN|>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
@@ -116,17 +122,17 @@ impl ResultForm {
         if results.is_empty() {
             return Ok(out);
         }
-        let block = matches!(self, ResultForm::FunctionResults);
-        if block {
-            out.push_str("<function_results>\n");
-        }
+        let (open, close) = match self {
+            ResultForm::FunctionResults => ("<function_results>\n", "\n</function_results>"),
+            ResultForm::Cohere => ("<|START_TOOL_RESULT|>[", "]<|END_TOOL_RESULT|>"),
+            _ => ("", ""),
+        };
+        out.push_str(open);
         for (i, result) in results.iter().enumerate() {
             self.write(&mut out, result, i, None)
                 .map_err(|e| e.at(i, &result.name))?;
         }
-        if block {
-            out.push_str("\n</function_results>");
-        }
+        out.push_str(close);
         Ok(out)
     }
 
@@ -160,6 +166,16 @@ impl ResultForm {
                 out.push_str("<|end|>");
             }
             ResultForm::Gemma => write_gemma(out, result)?,
+            ResultForm::Cohere => {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                let error = if result.is_error { "true" } else { "null" };
+                out.push_str(&format!(
+                    "{{\"tool_call_id\":\"{index}\",\"results\":{{\"0\":{{\"content\":{}}}}},\"is_error\":{error}}}",
+                    super::json::compact(text)
+                ));
+            }
             ResultForm::FunctionResults => {
                 if index > 0 {
                     out.push('\n');

@@ -2,6 +2,8 @@
 //! §2.x f; docs/dialects.md for the real templates): system, user, assistant and
 //! tool-result turns, without a generation prompt at the end.
 
+mod turns;
+
 use std::collections::HashMap;
 
 use super::error::RenderError;
@@ -65,6 +67,11 @@ pub(crate) enum TemplateForm {
     /// `<tool_response>…</tool_response><|extra_0|>` (Hunyuan-A13B, docs/dialects.md
     /// §hunyuan-a13b).
     Hunyuan,
+    /// `<BOS_TOKEN>`, then `<|START_OF_TURN_TOKEN|><|ROLE_TOKEN|>BODY<|END_OF_TURN_TOKEN|>`
+    /// turns; the assistant's text answer in `<|START_RESPONSE|>…<|END_RESPONSE|>`, a run of
+    /// results one `<|START_TOOL_RESULT|>` block in a system turn (Cohere Command R7B /
+    /// Command A, docs/dialects.md §cohere).
+    Cohere,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -86,7 +93,8 @@ impl TemplateForm {
             | TemplateForm::Harmony
             | TemplateForm::Granite
             | TemplateForm::Phi4Mini
-            | TemplateForm::Hunyuan => &[],
+            | TemplateForm::Hunyuan
+            | TemplateForm::Cohere => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -197,7 +205,8 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
         TemplateForm::Phi4Mini => phi4_mini(renderer, &turns, &mut out)?,
-        TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
+        TemplateForm::Hunyuan => turns::hunyuan(renderer, &turns, &mut out)?,
+        TemplateForm::Cohere => turns::cohere(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
@@ -425,37 +434,6 @@ fn phi4_mini(
         };
         separate_line(out);
         out.push_str(&format!("<|{role}|>\n{body}<|end|>"));
-    }
-    Ok(())
-}
-
-/// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
-/// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
-/// template's.
-fn hunyuan(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    out.push_str("<|startoftext|>");
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => {
-                out.push_str(&format!("{text}<|extra_4|>"));
-            }
-            Turn::User(text) => out.push_str(&format!("用户：{text}<|extra_0|>")),
-            Turn::Assistant(turn) if turn.tool_calls.is_empty() && !turn.content.is_empty() => {
-                let mut answer = (*turn).clone();
-                answer.content = format!("助手：{}", turn.content);
-                out.push_str(&format!("{}<|eos|>", body(renderer, &answer, "\n")?));
-            }
-            Turn::Assistant(turn) => {
-                out.push_str(&format!("{}<|eos|>", body(renderer, turn, "\n")?));
-            }
-            Turn::Results(run) => {
-                out.push_str(&format!("{}<|extra_0|>", renderer.results(run)?));
-            }
-        }
     }
     Ok(())
 }

@@ -70,6 +70,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("lfm2", "lfm2"),
     ("phi4_mini_json", "phi4-mini"),
     ("hunyuan_a13b", "hunyuan-a13b"),
+    ("cohere_command3", "cohere"),
+    ("cohere_command4", "cohere"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -78,8 +80,6 @@ const UNCOVERED: &[&str] = &[
     "apertus",
     "apertus2509",
     "beam",
-    "cohere_command3",
-    "cohere_command4",
     "deepseek_v41",
     "deepseekv41",
     "deepseek-v41",

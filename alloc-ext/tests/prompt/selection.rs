@@ -147,6 +147,14 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("tencent/Hunyuan-A13B-Instruct-FP8", "hunyuan-a13b"),
         ("hunyuan-a13b", "hunyuan-a13b"),
         ("tencent/Hunyuan-7B-Instruct", "xml"),
+        // Command R7B and Command A; Command R / R+ write the unread `Action:` form.
+        ("CohereLabs/c4ai-command-r7b-12-2024", "cohere"),
+        ("CohereForAI/c4ai-command-r7b-arabic-02-2025", "cohere"),
+        ("CohereLabs/c4ai-command-a-03-2025", "cohere"),
+        ("CohereLabs/command-a-reasoning-08-2025", "cohere"),
+        ("CohereLabs/command-a-vision-07-2025", "cohere"),
+        ("CohereForAI/c4ai-command-r-plus-08-2024", "xml"),
+        ("CohereForAI/c4ai-command-r-v01", "xml"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
     ]);
@@ -194,6 +202,8 @@ fn server_parser_names_select_their_dialects() {
         ("phi4_mini_json", Some("phi4-mini")),
         ("hunyuan_a13b", Some("hunyuan-a13b")),
         ("hunyuan", None),
+        ("cohere_command3", Some("cohere")),
+        ("cohere_command4", Some("cohere")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

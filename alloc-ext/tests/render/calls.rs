@@ -32,6 +32,7 @@ fn one_call_per_dialect() {
         (Dialect::Pythonic, "<function_calls>\nread(path=\"a & <b>.rs\", n=2)\n</function_calls>"),
         (Dialect::Lfm2, "<|tool_call_start|>[read(path=\"a & <b>.rs\", n=2)]<|tool_call_end|>"),
         (Dialect::HunyuanA13b, "<tool_calls>[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]</tool_calls>"),
+        (Dialect::Cohere, "<|START_ACTION|>[{\"tool_call_id\":\"0\",\"tool_name\":\"read\",\"parameters\":{\"path\":\"a & <b>.rs\",\"n\":2}}]<|END_ACTION|>"),
         (Dialect::Phi4Mini, "functools[{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}]"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
@@ -148,6 +149,7 @@ fn results_per_dialect() {
         (Dialect::Pythonic, "<|im_start|>environment\n{\"a\":[1,\"x\"]}<|im_end|>\n<|im_start|>environment\nno such file<|im_end|>"),
         (Dialect::Lfm2, "<|tool_response_start|>{\"a\":[1,\"x\"]}<|tool_response_end|><|tool_response_start|>no such file<|tool_response_end|>"),
         (Dialect::HunyuanA13b, "<tool_response>{\"a\":[1,\"x\"]}</tool_response><tool_response>no such file</tool_response>"),
+        (Dialect::Cohere, "<|START_TOOL_RESULT|>[{\"tool_call_id\":\"0\",\"results\":{\"0\":{\"content\":\"{\\\"a\\\":[1,\\\"x\\\"]}\"}},\"is_error\":null}, {\"tool_call_id\":\"1\",\"results\":{\"0\":{\"content\":\"no such file\"}},\"is_error\":true}]<|END_TOOL_RESULT|>"),
         (Dialect::Phi4Mini, "<|tool|>\n{\"a\":[1,\"x\"]}<|end|>\n<|tool|>\nno such file<|end|>"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];

@@ -84,6 +84,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
         "hunyuan-a13b",
     ),
     ("transcripts/hunyuan-a13b-book-meeting.txt", "hunyuan-a13b"),
+    ("transcripts/cohere-weather.txt", "cohere"),
+    ("transcripts/cohere-search-three-calls.txt", "cohere"),
+    ("transcripts/cohere-text-then-write.txt", "cohere"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,5 +1,5 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2, phi4-mini and hunyuan-a13b families, read whole: each gives exactly its
+//! pythonic, lfm2, phi4-mini, hunyuan-a13b and cohere families, read whole: each gives exactly its
 //! content, reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`,
 //! which read every bundled transcript).
 
@@ -224,5 +224,26 @@ fn hunyuan_a13b_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "hunyuan-a13b"), want, "{file}");
+    }
+}
+
+#[test]
+fn cohere_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "cohere-weather.txt",
+            json!({"content": "", "reasoning": "The user wants the weather in Toronto. I will call get_weather with the city.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Toronto", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "cohere-search-three-calls.txt",
+            json!({"content": "", "reasoning": "I will search for the founders and the headquarters separately, then read the company page.", "tool_calls": [{"name": "web_search", "arguments": {"query": "Cohere founders"}}, {"name": "web_search", "arguments": {"query": "Cohere headquarters"}}, {"name": "read_page", "arguments": {"url": "https://cohere.com/about", "max_chars": 4000}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "cohere-text-then-write.txt",
+            json!({"content": "I found the report and am saving a summary.\n", "reasoning": "The search found the file; I now write the summary to notes.md and tell the user.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes.md", "content": "# Q3 report\n\n- revenue up 12%\n- <b>two</b> new regions & offices\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "cohere"), want, "{file}");
     }
 }

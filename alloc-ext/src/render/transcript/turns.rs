@@ -1,0 +1,66 @@
+//! The templates of families whose turns are their own special tokens and whose
+//! assistant turns wrap the answer (Hunyuan-A13B's `<answer>`, Cohere's
+//! `<|START_RESPONSE|>`): docs/dialects.md §hunyuan-a13b, §cohere.
+
+use super::{body, Renderer, RenderError, Turn};
+
+/// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
+/// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
+/// template's.
+pub(super) fn hunyuan(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<|startoftext|>");
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => {
+                out.push_str(&format!("{text}<|extra_4|>"));
+            }
+            Turn::User(text) => out.push_str(&format!("用户：{text}<|extra_0|>")),
+            Turn::Assistant(turn) if turn.tool_calls.is_empty() && !turn.content.is_empty() => {
+                let mut answer = (*turn).clone();
+                answer.content = format!("助手：{}", turn.content);
+                out.push_str(&format!("{}<|eos|>", body(renderer, &answer, "\n")?));
+            }
+            Turn::Assistant(turn) => {
+                out.push_str(&format!("{}<|eos|>", body(renderer, turn, "\n")?));
+            }
+            Turn::Results(run) => {
+                out.push_str(&format!("{}<|extra_0|>", renderer.results(run)?));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Cohere Command R7B / Command A turns, as their chat templates write them: each turn
+/// `<|START_OF_TURN_TOKEN|>` + the role's token + body + `<|END_OF_TURN_TOKEN|>`; the
+/// assistant's reasoning (the tool plan) first, its text in the response wrapper, then its
+/// action block; a run of results one `<|START_TOOL_RESULT|>` block in a system turn.
+pub(super) fn cohere(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<BOS_TOKEN>");
+    for turn in turns {
+        let (role, text) = match turn {
+            Turn::System(text) | Turn::Developer(text) => ("SYSTEM", text.to_string()),
+            Turn::User(text) => ("USER", text.to_string()),
+            Turn::Assistant(turn) => {
+                let mut answer = (*turn).clone();
+                if !turn.content.is_empty() {
+                    answer.content = format!("<|START_RESPONSE|>{}<|END_RESPONSE|>", turn.content);
+                }
+                ("CHATBOT", body(renderer, &answer, "")?)
+            }
+            Turn::Results(run) => ("SYSTEM", renderer.results(run)?),
+        };
+        out.push_str(&format!(
+            "<|START_OF_TURN_TOKEN|><|{role}_TOKEN|>{text}<|END_OF_TURN_TOKEN|>"
+        ));
+    }
+    Ok(())
+}
