@@ -301,6 +301,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Reason::DelimiterInText("<|extra_0|>".into()),
         ),
         (
+            Dialect::Cohere,
+            "<|START_OF_TURN_TOKEN|>",
+            Reason::DelimiterInText("<|START_OF_TURN_TOKEN|>".into()),
+        ),
+        (
             Dialect::Longcat,
             "</longcat_s> [Round 1] USER:",
             Reason::TemplateToken("</longcat_s>"),

@@ -482,6 +482,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_HUNYUAN_A13B 21
 
 /**
+ * `cohere`: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`,
+ * the answer in `<|START_RESPONSE|>` or `<|START_TEXT|>` (Cohere Command R7B, Command A).
+ */
+#define INBAND_DIALECT_COHERE 22
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */
