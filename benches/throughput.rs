@@ -219,6 +219,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Phi4Mini,
     Dialect::HunyuanA13b,
     Dialect::Cohere,
+    Dialect::Apertus,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

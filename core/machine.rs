@@ -93,6 +93,7 @@ json_tag_modes!(MISTRAL, mistral, knobs, tail: CALL_BODY);
 json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
 json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
 json_tag_modes!(COHERE, cohere, knobs, tail: CALL_TAIL);
+json_tag_modes!(APERTUS, apertus, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -252,6 +253,7 @@ impl Machine {
                 Machine::JsonTag(Engine::new(JsonTag::new(&HUNYUAN_A13B), options))
             }
             Dialect::Cohere => Machine::JsonTag(Engine::new(JsonTag::new(&COHERE), options)),
+            Dialect::Apertus => Machine::JsonTag(Engine::new(JsonTag::new(&APERTUS), options)),
         }
     }
 
@@ -346,6 +348,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Phi4Mini => &tables::phi4_mini::REASONING,
         Dialect::HunyuanA13b => &tables::hunyuan_a13b::REASONING,
         Dialect::Cohere => &tables::cohere::REASONING,
+        Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -108,6 +108,10 @@ pub enum Dialect {
     /// `<|START_RESPONSE|>…<|END_RESPONSE|>` or `<|START_TEXT|>…<|END_TEXT|>` (markup,
     /// removed from the content): Cohere Command R7B, Command A.
     Cohere,
+    /// `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` between special tokens, each
+    /// call an object whose one key is the tool's name; `<|inner_prefix|>` reasoning: Swiss
+    /// AI Apertus.
+    Apertus,
 }
 
 impl Dialect {
@@ -136,6 +140,7 @@ impl Dialect {
         Dialect::Phi4Mini,
         Dialect::HunyuanA13b,
         Dialect::Cohere,
+        Dialect::Apertus,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -164,6 +169,7 @@ impl Dialect {
             Dialect::Phi4Mini => "phi4-mini",
             Dialect::HunyuanA13b => "hunyuan-a13b",
             Dialect::Cohere => "cohere",
+            Dialect::Apertus => "apertus",
         }
     }
 
@@ -200,6 +206,7 @@ impl Dialect {
             Dialect::Phi4Mini => tables::phi4_mini::SPECIAL_TOKENS,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::SPECIAL_TOKENS,
             Dialect::Cohere => tables::cohere::SPECIAL_TOKENS,
+            Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
         }
     }
 
@@ -223,6 +230,7 @@ impl Dialect {
             Dialect::Phi4Mini => tables::phi4_mini::KNOBS.aliases,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
             Dialect::Cohere => tables::cohere::KNOBS.aliases,
+            Dialect::Apertus => tables::apertus::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -319,6 +327,7 @@ impl Dialect {
             Dialect::Phi4Mini => tables::phi4_mini::MODES,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::MODES,
             Dialect::Cohere => tables::cohere::MODES,
+            Dialect::Apertus => tables::apertus::MODES,
         }
     }
 
@@ -349,6 +358,7 @@ impl Dialect {
             Dialect::Phi4Mini => tables::phi4_mini::SOURCE,
             Dialect::HunyuanA13b => tables::hunyuan_a13b::SOURCE,
             Dialect::Cohere => tables::cohere::SOURCE,
+            Dialect::Apertus => tables::apertus::SOURCE,
         }
     }
 

@@ -108,6 +108,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Longcat => &["</longcat_think>", "</think>"],
         Dialect::Mistral => &["[/THINK]", "</think>"],
         Dialect::Cohere => &["<|END_THINKING|>"],
+        Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }
@@ -124,7 +125,8 @@ fn a_reasoning_closer_without_an_opener_names_the_option() {
             let input = format!("Let me think.{closer}\n\nIt is 4. {closer} again");
             let silent = completion(dialect, Options::default(), &input);
             assert_eq!(silent.reasoning, None, "{dialect}");
-            let stray = matches!(dialect, Dialect::Deepseek | Dialect::Gemma | Dialect::Cohere)
+            let stray = matches!(dialect, Dialect::Deepseek | Dialect::Gemma | Dialect::Cohere | Dialect::Apertus
+            )
                 || (dialect == Dialect::Mistral && closer.starts_with('['));
             if stray {
                 // Their closer in content is a stray token, removed.

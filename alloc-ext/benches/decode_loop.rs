@@ -121,6 +121,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Phi4Mini,
     Dialect::HunyuanA13b,
     Dialect::Cohere,
+    Dialect::Apertus,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -44,6 +44,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `phi-4-mini…`, `phi4-mini…`, `phi-4-multimodal…` (Phi-4-mini instruct, reasoning, flash; Phi-4-multimodal) | `phi4-mini` |
 /// | `hunyuan-a13b…` (Tencent Hunyuan-A13B; other Hunyuan generations write other wires) | `hunyuan-a13b` |
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
+/// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -128,6 +129,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         // Not Command R / R+ (`c4ai-command-r-v01`, `command-r-plus…`): their plain-text
         // `Action:` form is not read (docs/dialects.md §cohere).
         Dialect::Cohere
+    } else if bare.starts_with("apertus-") {
+        Dialect::Apertus
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -249,6 +252,10 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // detector and reasoning parser).
     ("cohere_command3", Dialect::Cohere),
     ("cohere_command4", Dialect::Cohere),
+    // `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` and `<|inner_prefix|>`
+    // reasoning (vLLM's `apertus`, SGLang's `apertus2509` tool and reasoning parsers).
+    ("apertus", Dialect::Apertus),
+    ("apertus2509", Dialect::Apertus),
 ];
 
 /// Mistral AI's models: every family name of theirs that serves tool calls.

@@ -101,6 +101,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         delimiter(Dialect::Phi4Mini, "<|end|>"),
         closer(Dialect::HunyuanA13b, "</tool_response>"),
         delimiter(Dialect::Cohere, "<|END_TOOL_RESULT|>"),
+        delimiter(Dialect::Apertus, "<|assistant_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
     ]
 }
@@ -304,6 +305,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Cohere,
             "<|START_OF_TURN_TOKEN|>",
             Reason::DelimiterInText("<|START_OF_TURN_TOKEN|>".into()),
+        ),
+        (
+            Dialect::Apertus,
+            "<|user_start|>",
+            Reason::DelimiterInText("<|user_start|>".into()),
         ),
         (
             Dialect::Longcat,

@@ -148,6 +148,11 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             ),
             "}]<|END_ACTION|>",
         ),
+        // One array per block, the name the object's one key.
+        Dialect::Apertus => (
+            format!("<|tools_prefix|>[{{\"{name}\": "),
+            "}]<|tools_suffix|>",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

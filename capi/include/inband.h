@@ -488,6 +488,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_COHERE 22
 
 /**
+ * `apertus`: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, the name the object's one key
+ * (Swiss AI Apertus).
+ */
+#define INBAND_DIALECT_APERTUS 23
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -105,9 +105,12 @@ pub const INBAND_DIALECT_HUNYUAN_A13B: inband_dialect_t = 21;
 /// `cohere`: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`,
 /// the answer in `<|START_RESPONSE|>` or `<|START_TEXT|>` (Cohere Command R7B, Command A).
 pub const INBAND_DIALECT_COHERE: inband_dialect_t = 22;
+/// `apertus`: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, the name the object's one key
+/// (Swiss AI Apertus).
+pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 23;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 23] = [
+static DIALECT_NAMES: [&CStr; 24] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -131,6 +134,7 @@ static DIALECT_NAMES: [&CStr; 23] = [
     c"phi4-mini",
     c"hunyuan-a13b",
     c"cohere",
+    c"apertus",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -307,15 +311,16 @@ mod tests {
             (INBAND_DIALECT_PHI4_MINI, Dialect::Phi4Mini),
             (INBAND_DIALECT_HUNYUAN_A13B, Dialect::HunyuanA13b),
             (INBAND_DIALECT_COHERE, Dialect::Cohere),
+            (INBAND_DIALECT_APERTUS, Dialect::Apertus),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(23).is_null());
+        assert!(inband_dialect_name(24).is_null());
         assert_eq!(
-            dialect_of(23).unwrap_err().status,
+            dialect_of(24).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "23 is past the list"
+            "24 is past the list"
         );
     }
 }

@@ -5,7 +5,7 @@ get content, reasoning and tool calls in the model family's dialect (``hermes``,
 ``qwen3-coder``, ``deepseek``, ``kimi``, ``harmony``, ``glm``, ``minimax``, ``gemma``,
 ``gemini``, ``anthropic``, ``xml``, ``seed-oss``, ``jamba``, ``longcat``, ``granite``,
 ``internlm``, ``mistral``, ``pythonic``, ``lfm2``, ``phi4-mini``,
-``hunyuan-a13b``, ``cohere``). Dialect names also accept an inference
+``hunyuan-a13b``, ``cohere``, ``apertus``). Dialect names also accept an inference
 server's ``--tool-call-parser`` names
 (``qwen3_coder``, ``deepseek_v31``, ``glm45``, …).
 

@@ -31,6 +31,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "phi4-mini": (("<think>",), ("</think>",)),
     "hunyuan-a13b": (("<think>",), ("</think>",)),
     "cohere": (("<|START_THINKING|>",), ("<|END_THINKING|>",)),
+    "apertus": (("<|inner_prefix|>",), ("<|inner_suffix|>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

@@ -399,6 +399,7 @@ fn the_documents_offer_what_the_code_cites() {
         "phi4-mini",
         "hunyuan-a13b",
         "cohere",
+        "apertus",
         "longcat",
         "glm",
         "gemma",

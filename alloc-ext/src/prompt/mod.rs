@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 23] = [
+const GUIDES: [(&str, &str); 24] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -58,6 +58,7 @@ const GUIDES: [(&str, &str); 23] = [
     ("phi4-mini", include_str!("guides/phi4-mini.md")),
     ("hunyuan-a13b", include_str!("guides/hunyuan-a13b.md")),
     ("cohere", include_str!("guides/cohere.md")),
+    ("apertus", include_str!("guides/apertus.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba, granite, phi4-mini, cohere), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite, phi4-mini, cohere, apertus), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -37,6 +37,8 @@ pub(crate) enum Shape {
         key: &'static str,
         close: &'static str,
     },
+    /// `{NAME:ARGS}`: the name is the object's one key (Apertus).
+    Keyed,
     /// `OPEN` + header + `SEPARATOR` + ARGS + `CLOSE`.
     Header {
         open: &'static str,
@@ -179,6 +181,15 @@ pub(crate) static COHERE: JsonCalls = JsonCalls {
     },
 };
 
+/// Apertus: every call of a turn an element of one JSON array between the tools tokens,
+/// `{"NAME": {…}}` (docs/dialects.md §apertus).
+pub(crate) static APERTUS: JsonCalls = JsonCalls {
+    section: ("<|tools_prefix|>[", "]<|tools_suffix|>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Keyed,
+};
+
 /// Kimi K2 (docs/seed.md §2.3 a–b, docs/dialects.md §kimi).
 pub(crate) static KIMI: JsonCalls = JsonCalls {
     section: ("<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"),
@@ -267,6 +278,13 @@ impl JsonCalls {
                 out.push_str(&arguments);
                 out.push('}');
                 out.push_str(close);
+            }
+            Shape::Keyed => {
+                out.push('{');
+                out.push_str(&compact(&call.name));
+                out.push(':');
+                out.push_str(&arguments);
+                out.push('}');
             }
             Shape::Header {
                 open,

@@ -67,7 +67,9 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::{ReasoningForm, COHERE_THINK, MISTRAL_THINK, THINK, THINKING};
+use self::reasoning::{
+    ReasoningForm, APERTUS_INNER, COHERE_THINK, MISTRAL_THINK, THINK, THINKING,
+};
 use self::results::ResultForm;
 use self::transcript::{ChatMl, TemplateForm};
 
@@ -171,6 +173,16 @@ impl Style {
         results: ResultForm::Cohere,
         reasoning: ReasoningForm::Delimited(&COHERE_THINK, false),
         template: TemplateForm::Cohere,
+    };
+
+    /// Apertus: the tools tokens' array of `{"NAME": {…}}` calls, the inner section's
+    /// reasoning, its turn tokens; a run of results one JSON array inside the assistant
+    /// turn (docs/dialects.md §apertus).
+    const APERTUS: Style = Style {
+        calls: CallForm::Json(&json::APERTUS),
+        results: ResultForm::Apertus,
+        reasoning: ReasoningForm::Delimited(&APERTUS_INNER, false),
+        template: TemplateForm::Apertus,
     };
 
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
@@ -335,6 +347,7 @@ impl Style {
             Dialect::Phi4Mini => Style::PHI4_MINI,
             Dialect::HunyuanA13b => Style::HUNYUAN_A13B,
             Dialect::Cohere => Style::COHERE,
+            Dialect::Apertus => Style::APERTUS,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -43,6 +43,10 @@ pub(crate) enum ResultForm {
     /// element per result, `I` its position in the run, the text a JSON string (Cohere,
     /// docs/dialects.md §cohere).
     Cohere,
+    /// One JSON array for the run, each result's text as the JSON value it is (a JSON
+    /// string for other text), on a line of its own inside the assistant turn that made
+    /// the calls (Apertus, docs/dialects.md §apertus).
+    Apertus,
     /// `[TOOL_RESULTS]TEXT[/TOOL_RESULTS]` per result, back to back (Mistral's v11+
     /// templates, docs/dialects.md §mistral).
     Mistral,
@@ -94,6 +98,7 @@ impl ResultForm {
             ResultForm::Phi4Mini => &["<|end|>"],
             ResultForm::Hunyuan => &["</tool_response>"],
             ResultForm::Cohere => &["<|END_TOOL_RESULT|>", "<|END_OF_TURN_TOKEN|>"],
+            ResultForm::Apertus => &["<|assistant_end|>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
@@ -125,6 +130,7 @@ impl ResultForm {
         let (open, close) = match self {
             ResultForm::FunctionResults => ("<function_results>\n", "\n</function_results>"),
             ResultForm::Cohere => ("<|START_TOOL_RESULT|>[", "]<|END_TOOL_RESULT|>"),
+            ResultForm::Apertus => ("[", "]"),
             _ => ("", ""),
         };
         out.push_str(open);
@@ -166,6 +172,17 @@ impl ResultForm {
                 out.push_str("<|end|>");
             }
             ResultForm::Gemma => write_gemma(out, result)?,
+            ResultForm::Apertus => {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                // A JSON result is written as the value it is (the format's `[4]`), other
+                // text as a string; a repeated key keeps the text (as Gemma's results).
+                match serde_json::from_str::<Unique>(text) {
+                    Ok(value) => out.push_str(&super::json::compact(&value.0)),
+                    Err(_) => out.push_str(&super::json::compact(text)),
+                }
+            }
             ResultForm::Cohere => {
                 if index > 0 {
                     out.push_str(", ");

@@ -72,6 +72,10 @@ pub(crate) enum TemplateForm {
     /// results one `<|START_TOOL_RESULT|>` block in a system turn (Cohere Command R7B /
     /// Command A, docs/dialects.md §cohere).
     Cohere,
+    /// `<s>`, then `<|ROLE_start|>BODY<|ROLE_end|>` turns, one per line; a run of results
+    /// a JSON array inside the assistant turn that made the calls, which goes on after it
+    /// (Apertus, docs/dialects.md §apertus).
+    Apertus,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -94,7 +98,8 @@ impl TemplateForm {
             | TemplateForm::Granite
             | TemplateForm::Phi4Mini
             | TemplateForm::Hunyuan
-            | TemplateForm::Cohere => &[],
+            | TemplateForm::Cohere
+            | TemplateForm::Apertus => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -207,6 +212,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Phi4Mini => phi4_mini(renderer, &turns, &mut out)?,
         TemplateForm::Hunyuan => turns::hunyuan(renderer, &turns, &mut out)?,
         TemplateForm::Cohere => turns::cohere(renderer, &turns, &mut out)?,
+        TemplateForm::Apertus => turns::apertus(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,

@@ -16,6 +16,8 @@
 //! | `<seed:think>` | `</seed:think>` | Seed-OSS |
 //! | `<longcat_think>` | `</longcat_think>` | LongCat |
 //! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
+//! | `<\|START_THINKING\|>` | `<\|END_THINKING\|>` | Cohere |
+//! | `<\|inner_prefix\|>` | `<\|inner_suffix\|>` | Apertus |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -54,6 +56,8 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<seed:think>", Some("</seed:think>")),
     ("<longcat_think>", Some("</longcat_think>")),
     ("[THINK]", Some("[/THINK]")),
+    ("<|START_THINKING|>", Some("<|END_THINKING|>")),
+    ("<|inner_prefix|>", Some("<|inner_suffix|>")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (

@@ -72,7 +72,7 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
         "harmony" => vec![weather.clone(), weather],
         "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba"
         | "granite" | "internlm" | "mistral" | "pythonic" | "lfm2" | "phi4-mini"
-        | "hunyuan-a13b" | "cohere" => {
+        | "hunyuan-a13b" | "cohere" | "apertus" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }
         other => panic!("no expected calls for the {other} guide"),

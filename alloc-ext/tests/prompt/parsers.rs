@@ -72,13 +72,13 @@ const ALIASES: &[(&str, &str)] = &[
     ("hunyuan_a13b", "hunyuan-a13b"),
     ("cohere_command3", "cohere"),
     ("cohere_command4", "cohere"),
+    ("apertus", "apertus"),
+    ("apertus2509", "apertus"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
-    "apertus",
-    "apertus2509",
     "beam",
     "deepseek_v41",
     "deepseekv41",

@@ -155,6 +155,8 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("CohereLabs/command-a-vision-07-2025", "cohere"),
         ("CohereForAI/c4ai-command-r-plus-08-2024", "xml"),
         ("CohereForAI/c4ai-command-r-v01", "xml"),
+        ("swiss-ai/Apertus-8B-Instruct-2509", "apertus"),
+        ("swiss-ai/Apertus-70B-Instruct-2509", "apertus"),
         // No dialect: the fallback.
         ("meta-llama/Llama-3.3-70B-Instruct", "xml"),
     ]);
@@ -204,6 +206,8 @@ fn server_parser_names_select_their_dialects() {
         ("hunyuan", None),
         ("cohere_command3", Some("cohere")),
         ("cohere_command4", Some("cohere")),
+        ("apertus", Some("apertus")),
+        ("apertus2509", Some("apertus")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

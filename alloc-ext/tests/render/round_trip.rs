@@ -68,6 +68,8 @@ const STRING_PIECES: &[&str] = &[
     "<|START_ACTION|>",
     "<|END_RESPONSE|>",
     "tool_name",
+    "<|tools_prefix|>",
+    "<|inner_suffix|>",
     "</answer>",
     "<tool_calls>",
     "</tool_calls>",

@@ -87,6 +87,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/cohere-weather.txt", "cohere"),
     ("transcripts/cohere-search-three-calls.txt", "cohere"),
     ("transcripts/cohere-text-then-write.txt", "cohere"),
+    ("transcripts/apertus-weather.txt", "apertus"),
+    ("transcripts/apertus-two-calls.txt", "apertus"),
+    ("transcripts/apertus-answer-then-write.txt", "apertus"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

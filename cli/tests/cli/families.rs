@@ -1,5 +1,5 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2, phi4-mini, hunyuan-a13b and cohere families, read whole: each gives exactly its
+//! pythonic, lfm2, phi4-mini, hunyuan-a13b, cohere and apertus families, read whole: each gives exactly its
 //! content, reasoning and calls (their chunk invariance is in `scan.rs` and `openai.rs`,
 //! which read every bundled transcript).
 
@@ -245,5 +245,26 @@ fn cohere_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "cohere"), want, "{file}");
+    }
+}
+
+#[test]
+fn apertus_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "apertus-weather.txt",
+            json!({"content": "", "reasoning": "The user asks for the weather in Bern. The get_weather tool takes a city, so I call it.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Bern", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "apertus-two-calls.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search_papers", "arguments": {"query": "Swiss AI Apertus", "limit": 5}}, {"name": "fetch_page", "arguments": {"url": "https://www.swiss-ai.org/apertus"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "apertus-answer-then-write.txt",
+            json!({"content": "Ich speichere die Übersetzung.\n", "reasoning": "I will save the translation the user asked for.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/de.md", "content": "# Grüezi\n\nDas Modell & die <b>Daten</b> sind offen.\n", "overwrite": true}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "apertus"), want, "{file}");
     }
 }

@@ -1,5 +1,5 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
-//! `mistral`, `phi4-mini`, `hunyuan-a13b`):
+//! `mistral`, `phi4-mini`, `hunyuan-a13b`, `cohere`, `apertus`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
@@ -9,7 +9,8 @@
 //! `name_header` a call may be `OPEN NAME[ARGS]{…}` instead (Mistral, `header.rs`), and with
 //! `no_closer` a call's JSON ends it. Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm, §mistral, §phi4-mini, §hunyuan-a13b.
+//! §granite, §internlm, §mistral, §phi4-mini, §hunyuan-a13b, §cohere, §apertus. The keys of a
+//! call object are table data, and with `keyed` its one key is the name (`keys.rs`).
 
 mod family;
 mod header;

@@ -1,6 +1,7 @@
 //! The templates of families whose turns are their own special tokens and whose
 //! assistant turns wrap the answer (Hunyuan-A13B's `<answer>`, Cohere's
-//! `<|START_RESPONSE|>`): docs/dialects.md §hunyuan-a13b, §cohere.
+//! `<|START_RESPONSE|>`) or hold the tool results (Apertus): docs/dialects.md
+//! §hunyuan-a13b, §cohere, §apertus.
 
 use super::{body, Renderer, RenderError, Turn};
 
@@ -63,4 +64,62 @@ pub(super) fn cohere(
         ));
     }
     Ok(())
+}
+
+/// Apertus turns, as its format specification renders them: `<s>`, then each turn
+/// `<|ROLE_start|>BODY<|ROLE_end|>` on a line of its own; a run of results is a JSON array
+/// on a line of its own inside the assistant turn that made the calls, and the assistant's
+/// next message goes on in the same turn.
+pub(super) fn apertus(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    out.push_str("<s>");
+    let mut open = false;
+    for (i, turn) in turns.iter().enumerate() {
+        let next_results = matches!(turns.get(i + 1), Some(Turn::Results(_)));
+        let next_answer = matches!(turns.get(i + 1), Some(Turn::Assistant(_)));
+        let (role, text) = match turn {
+            Turn::System(text) => ("system", text.to_string()),
+            Turn::Developer(text) => ("developer", text.to_string()),
+            Turn::User(text) => ("user", text.to_string()),
+            Turn::Assistant(turn) => {
+                if !open {
+                    separate(out);
+                    out.push_str("<|assistant_start|>");
+                }
+                out.push_str(&body(renderer, turn, "")?);
+                open = next_results;
+                if !open {
+                    out.push_str("<|assistant_end|>");
+                }
+                continue;
+            }
+            Turn::Results(run) => {
+                if !open {
+                    separate(out);
+                    out.push_str("<|assistant_start|>");
+                }
+                out.push('\n');
+                out.push_str(&renderer.results(run)?);
+                out.push('\n');
+                open = next_answer;
+                if !open {
+                    out.push_str("<|assistant_end|>");
+                }
+                continue;
+            }
+        };
+        separate(out);
+        out.push_str(&format!("<|{role}_start|>{text}<|{role}_end|>"));
+    }
+    Ok(())
+}
+
+/// A line break before the next Apertus turn, none after the `<s>`.
+fn separate(out: &mut String) {
+    if out != "<s>" {
+        out.push('\n');
+    }
 }
