@@ -122,9 +122,14 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Phi4Mini
     } else if bare.starts_with("hunyuan-a13b") {
         Dialect::HunyuanA13b
-    } else if ["c4ai-command-r7b", "command-r7b", "c4ai-command-a-", "command-a-"]
-        .iter()
-        .any(|family| bare.starts_with(family))
+    } else if [
+        "c4ai-command-r7b",
+        "command-r7b",
+        "c4ai-command-a-",
+        "command-a-",
+    ]
+    .iter()
+    .any(|family| bare.starts_with(family))
     {
         // Not Command R / R+ (`c4ai-command-r-v01`, `command-r-plus…`): their plain-text
         // `Action:` form is not read (docs/dialects.md §cohere).

@@ -324,10 +324,7 @@ mod tests {
             knobs("list_open = true"),
             Err("dialect `demo`, knob `list_open`: `list_open` needs `list`".into())
         );
-        assert_eq!(
-            knobs("id_key = true").unwrap().id_key,
-            Some(b"id".to_vec())
-        );
+        assert_eq!(knobs("id_key = true").unwrap().id_key, Some(b"id".to_vec()));
         assert_eq!(knobs("keyed = true").unwrap().keyed, true);
         assert_eq!(
             knobs("name_key = \"a_key_longer_than_16\""),
@@ -338,7 +335,10 @@ mod tests {
         );
         assert_eq!(
             knobs("keyed = true\nname_key = \"n\""),
-            Err("dialect `demo`, knob `keyed`: a keyed call object has no name or arguments key".into())
+            Err(
+                "dialect `demo`, knob `keyed`: a keyed call object has no name or arguments key"
+                    .into()
+            )
         );
         assert!(knobs("colour = 1")
             .unwrap_err()

@@ -67,9 +67,7 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::{
-    ReasoningForm, APERTUS_INNER, COHERE_THINK, MISTRAL_THINK, THINK, THINKING,
-};
+use self::reasoning::{ReasoningForm, APERTUS_INNER, COHERE_THINK, MISTRAL_THINK, THINK, THINKING};
 use self::results::ResultForm;
 use self::transcript::{ChatMl, TemplateForm};
 

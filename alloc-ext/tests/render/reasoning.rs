@@ -83,8 +83,16 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Lfm2, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::Phi4Mini, "a <|end|> b", "<|end|>"),
         (Dialect::HunyuanA13b, "a <|eos|> b", "<|eos|>"),
-        (Dialect::Cohere, "a <|END_OF_TURN_TOKEN|> b", "<|END_OF_TURN_TOKEN|>"),
-        (Dialect::Apertus, "a <|assistant_end|> b", "<|assistant_end|>"),
+        (
+            Dialect::Cohere,
+            "a <|END_OF_TURN_TOKEN|> b",
+            "<|END_OF_TURN_TOKEN|>",
+        ),
+        (
+            Dialect::Apertus,
+            "a <|assistant_end|> b",
+            "<|assistant_end|>",
+        ),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",

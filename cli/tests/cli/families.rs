@@ -240,7 +240,7 @@ fn cohere_transcripts_give_their_calls() {
         ),
         (
             "cohere-text-then-write.txt",
-            json!({"content": "I found the report and am saving a summary.\n", "reasoning": "The search found the file; I now write the summary to notes.md and tell the user.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes.md", "content": "# Q3 report\n\n- revenue up 12%\n- <b>two</b> new regions & offices\n"}}], "incomplete_calls": [], "diagnostics": []}),
+            json!({"content": "I found the report and am saving a summary.", "reasoning": "The search found the file; I now write the summary to notes.md and tell the user.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes.md", "content": "# Q3 report\n\n- revenue up 12%\n- <b>two</b> new regions & offices\n"}}], "incomplete_calls": [], "diagnostics": []}),
         ),
     ];
     for (file, want) in cases {
@@ -261,7 +261,7 @@ fn apertus_transcripts_give_their_calls() {
         ),
         (
             "apertus-answer-then-write.txt",
-            json!({"content": "Ich speichere die Übersetzung.\n", "reasoning": "I will save the translation the user asked for.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/de.md", "content": "# Grüezi\n\nDas Modell & die <b>Daten</b> sind offen.\n", "overwrite": true}}], "incomplete_calls": [], "diagnostics": []}),
+            json!({"content": "Ich speichere die Übersetzung.", "reasoning": "I will save the translation the user asked for.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/de.md", "content": "# Grüezi\n\nDas Modell & die <b>Daten</b> sind offen.\n", "overwrite": true}}], "incomplete_calls": [], "diagnostics": []}),
         ),
     ];
     for (file, want) in cases {

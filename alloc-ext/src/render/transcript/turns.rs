@@ -3,7 +3,7 @@
 //! `<|START_RESPONSE|>`) or hold the tool results (Apertus): docs/dialects.md
 //! §hunyuan-a13b, §cohere, §apertus.
 
-use super::{body, Renderer, RenderError, Turn};
+use super::{body, RenderError, Renderer, Turn};
 
 /// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
 /// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
