@@ -93,6 +93,9 @@ pub struct Knobs {
 /// in a buffer of this many bytes (`KEY_CAP` in core/dialect/json_tag/mod.rs).
 pub const MAX_KEY_LEN: usize = 16;
 
+/// The `id_key`, `name_key` and `arguments_key` knobs' keys, in that order.
+type Keys = (Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
+
 /// `id_key` as TOML gives it: `true` (the key `id`) or the key itself.
 #[derive(Deserialize)]
 #[serde(untagged)]
@@ -195,28 +198,11 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         };
         value_closers.push((bytes("value_closers", closer)?, role.key));
     }
-    let key = |knob: &'static str, text: String| {
-        if text.is_empty() || text.len() > MAX_KEY_LEN || text.contains(['"', '\\']) {
-            let reason = format!("`{text}` is empty, over {MAX_KEY_LEN} bytes or not a plain key");
-            Err(invalid(knob, reason))
-        } else {
-            Ok(text.into_bytes())
-        }
-    };
-    let id_key = match raw.id_key {
-        None | Some(IdKey::Flag(false)) => None,
-        Some(IdKey::Flag(true)) => Some(b"id".to_vec()),
-        Some(IdKey::Key(text)) => Some(key("id_key", text)?),
-    };
-    let name_key = raw.name_key.map(|text| key("name_key", text)).transpose()?;
-    let arguments_key = raw
-        .arguments_key
-        .map(|text| key("arguments_key", text))
-        .transpose()?;
-    if raw.keyed && (name_key.is_some() || arguments_key.is_some()) {
-        let reason = "a keyed call object has no name or arguments key".to_owned();
-        return Err(invalid("keyed", reason));
-    }
+    let (id_key, name_key, arguments_key) = parse_keys(
+        dialect,
+        (raw.id_key, raw.name_key, raw.arguments_key),
+        raw.keyed,
+    )?;
     let mut block_closers = Vec::new();
     for (opener, closer) in raw.block_closers {
         block_closers.push((
@@ -243,6 +229,46 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         python_list_at_start: raw.python_list_at_start,
         block_closers,
     })
+}
+
+/// The call-object keys a table names (`id_key`, `name_key`, `arguments_key`, as TOML
+/// gives them), checked against `keyed`, whose objects have none.
+///
+/// # Errors
+///
+/// [`TableError::InvalidKnob`] for an empty, over-long or quoted key, or a key with `keyed`.
+fn parse_keys(
+    dialect: &str,
+    (id_key, name_key, arguments_key): (Option<IdKey>, Option<String>, Option<String>),
+    keyed: bool,
+) -> Result<Keys, TableError> {
+    let invalid = |knob: &'static str, reason: String| TableError::InvalidKnob {
+        dialect: dialect.to_owned(),
+        knob,
+        reason,
+    };
+    let key = |knob: &'static str, text: String| {
+        if text.is_empty() || text.len() > MAX_KEY_LEN || text.contains(['"', '\\']) {
+            let reason = format!("`{text}` is empty, over {MAX_KEY_LEN} bytes or not a plain key");
+            Err(invalid(knob, reason))
+        } else {
+            Ok(text.into_bytes())
+        }
+    };
+    let id_key = match id_key {
+        None | Some(IdKey::Flag(false)) => None,
+        Some(IdKey::Flag(true)) => Some(b"id".to_vec()),
+        Some(IdKey::Key(text)) => Some(key("id_key", text)?),
+    };
+    let name_key = name_key.map(|text| key("name_key", text)).transpose()?;
+    let arguments_key = arguments_key
+        .map(|text| key("arguments_key", text))
+        .transpose()?;
+    if keyed && (name_key.is_some() || arguments_key.is_some()) {
+        let reason = "a keyed call object has no name or arguments key".to_owned();
+        return Err(invalid("keyed", reason));
+    }
+    Ok((id_key, name_key, arguments_key))
 }
 
 #[cfg(test)]
@@ -325,7 +351,7 @@ mod tests {
             Err("dialect `demo`, knob `list_open`: `list_open` needs `list`".into())
         );
         assert_eq!(knobs("id_key = true").unwrap().id_key, Some(b"id".to_vec()));
-        assert_eq!(knobs("keyed = true").unwrap().keyed, true);
+        assert!(knobs("keyed = true").unwrap().keyed);
         assert_eq!(
             knobs("name_key = \"a_key_longer_than_16\""),
             Err(
