@@ -223,6 +223,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Hunyuan,
     Dialect::IquestQ1,
     Dialect::K2Horizon,
+    Dialect::Cohere,
+    Dialect::Apertus,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -41,7 +41,10 @@ macro_rules! json_tag_modes {
             list_open: false,
             name_header: false,
             no_closer: false,
-            id_key: false,
+            id_key: None,
+            name_key: b"name",
+            arguments_key: b"arguments",
+            keyed: false,
             json_start: false,
             json_start_fence: false,
             closer_optional: false,
@@ -63,6 +66,15 @@ macro_rules! json_tag_modes {
             json_start: tables::$t::KNOBS.json_start,
             json_start_fence: tables::$t::KNOBS.json_start_fence,
             closer_optional: tables::$t::KNOBS.closer_optional,
+            name_key: match tables::$t::KNOBS.name_key {
+                Some(key) => key,
+                None => b"name",
+            },
+            arguments_key: match tables::$t::KNOBS.arguments_key {
+                Some(key) => key,
+                None => b"arguments",
+            },
+            keyed: tables::$t::KNOBS.keyed,
         };
     };
 }
@@ -88,6 +100,8 @@ json_tag_modes!(LLAMA3_JSON, llama3_json, knobs, tail: CALL_BODY);
 json_tag_modes!(XLAM, xlam, knobs, tail: CALL_TAIL);
 json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
 json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
+json_tag_modes!(COHERE, cohere, knobs, tail: CALL_TAIL);
+json_tag_modes!(APERTUS, apertus, knobs, tail: CALL_TAIL);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -282,6 +296,8 @@ impl Machine {
             Dialect::Hunyuan => Machine::Glm(Engine::new(Glm::new(&HUNYUAN), options)),
             Dialect::IquestQ1 => Machine::Glm(Engine::new(Glm::new(&IQUEST_Q1), options)),
             Dialect::K2Horizon => Machine::Glm(Engine::new(Glm::new(&K2_HORIZON), options)),
+            Dialect::Cohere => Machine::JsonTag(Engine::new(JsonTag::new(&COHERE), options)),
+            Dialect::Apertus => Machine::JsonTag(Engine::new(JsonTag::new(&APERTUS), options)),
         }
     }
 
@@ -380,6 +396,8 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Hunyuan => &tables::hunyuan::REASONING,
         Dialect::IquestQ1 => &tables::iquest_q1::REASONING,
         Dialect::K2Horizon => &tables::k2_horizon::REASONING,
+        Dialect::Cohere => &tables::cohere::REASONING,
+        Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

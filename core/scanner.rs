@@ -129,6 +129,15 @@ pub enum Dialect {
     /// tags in a section, raw-text values, `<ifm|think>` / `<ifm|think_fast>` /
     /// `<ifm|think_faster>` reasoning, `<|ifm|im_end|>` ending the turn: K2 Horizon.
     K2Horizon,
+    /// `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`
+    /// between special tokens, `<|START_THINKING|>` reasoning, the answer in
+    /// `<|START_RESPONSE|>…<|END_RESPONSE|>` or `<|START_TEXT|>…<|END_TEXT|>` (markup,
+    /// removed from the content): Cohere Command R7B, Command A.
+    Cohere,
+    /// `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` between special tokens, each
+    /// call an object whose one key is the tool's name; `<|inner_prefix|>` reasoning: Swiss
+    /// AI Apertus.
+    Apertus,
 }
 
 impl Dialect {
@@ -161,6 +170,8 @@ impl Dialect {
         Dialect::Hunyuan,
         Dialect::IquestQ1,
         Dialect::K2Horizon,
+        Dialect::Cohere,
+        Dialect::Apertus,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -193,6 +204,8 @@ impl Dialect {
             Dialect::Hunyuan => "hunyuan",
             Dialect::IquestQ1 => "iquest-q1",
             Dialect::K2Horizon => "k2-horizon",
+            Dialect::Cohere => "cohere",
+            Dialect::Apertus => "apertus",
         }
     }
 
@@ -249,6 +262,8 @@ impl Dialect {
             Dialect::Hunyuan => tables::hunyuan::SPECIAL_TOKENS,
             Dialect::IquestQ1 => tables::iquest_q1::SPECIAL_TOKENS,
             Dialect::K2Horizon => tables::k2_horizon::SPECIAL_TOKENS,
+            Dialect::Cohere => tables::cohere::SPECIAL_TOKENS,
+            Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
         }
     }
 
@@ -275,6 +290,8 @@ impl Dialect {
             Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
             Dialect::Hunyuan => tables::hunyuan::KNOBS.aliases,
             Dialect::K2Horizon => tables::k2_horizon::KNOBS.aliases,
+            Dialect::Cohere => tables::cohere::KNOBS.aliases,
+            Dialect::Apertus => tables::apertus::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -376,6 +393,8 @@ impl Dialect {
             Dialect::Hunyuan => tables::hunyuan::MODES,
             Dialect::IquestQ1 => tables::iquest_q1::MODES,
             Dialect::K2Horizon => tables::k2_horizon::MODES,
+            Dialect::Cohere => tables::cohere::MODES,
+            Dialect::Apertus => tables::apertus::MODES,
         }
     }
 
@@ -410,6 +429,8 @@ impl Dialect {
             Dialect::Hunyuan => tables::hunyuan::SOURCE,
             Dialect::IquestQ1 => tables::iquest_q1::SOURCE,
             Dialect::K2Horizon => tables::k2_horizon::SOURCE,
+            Dialect::Cohere => tables::cohere::SOURCE,
+            Dialect::Apertus => tables::apertus::SOURCE,
         }
     }
 

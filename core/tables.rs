@@ -72,8 +72,14 @@ pub(crate) struct Knobs {
     pub(crate) name_header: bool,
     /// No closer follows a call's JSON object (or its block's array): the JSON ends it.
     pub(crate) no_closer: bool,
-    /// A call object's `id` key is the model's call id: skipped without a diagnostic.
-    pub(crate) id_key: bool,
+    /// The call-object key that holds the model's call id: skipped without a diagnostic.
+    pub(crate) id_key: Option<&'static [u8]>,
+    /// The call-object key that holds the tool's name, when it is not `name`.
+    pub(crate) name_key: Option<&'static [u8]>,
+    /// The call-object key that holds the arguments, when it is not `arguments`.
+    pub(crate) arguments_key: Option<&'static [u8]>,
+    /// A call object's one key is the tool's name, its value the arguments.
+    pub(crate) keyed: bool,
     /// A JSON call object (with `list`, an array of them) that begins the output, or
     /// follows a call after blanks and at most one `;`, is a call of its own.
     pub(crate) json_start: bool,

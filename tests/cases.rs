@@ -383,6 +383,8 @@ case_files! {
     mistral => "mistral.md",
     phi4_mini => "phi4_mini.md",
     hunyuan_a13b => "hunyuan_a13b.md",
+    cohere => "cohere.md",
+    apertus => "apertus.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

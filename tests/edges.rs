@@ -109,6 +109,8 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Mistral => &["[/THINK]", "</think>"],
         Dialect::Hunyuan => &["</think:opensource>"],
         Dialect::K2Horizon => &["</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"],
+        Dialect::Cohere => &["<|END_THINKING|>"],
+        Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }
@@ -125,8 +127,10 @@ fn a_reasoning_closer_without_an_opener_names_the_option() {
             let input = format!("Let me think.{closer}\n\nIt is 4. {closer} again");
             let silent = completion(dialect, Options::default(), &input);
             assert_eq!(silent.reasoning, None, "{dialect}");
-            let stray = matches!(dialect, Dialect::Deepseek | Dialect::Gemma)
-                || (dialect == Dialect::Mistral && closer.starts_with('['));
+            let stray = matches!(
+                dialect,
+                Dialect::Deepseek | Dialect::Gemma | Dialect::Cohere | Dialect::Apertus
+            ) || (dialect == Dialect::Mistral && closer.starts_with('['));
             if stray {
                 // Their closer in content is a stray token, removed.
                 assert_eq!(silent.content, input.replace(closer, ""), "{dialect}");

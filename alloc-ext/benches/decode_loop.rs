@@ -125,6 +125,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Hunyuan,
     Dialect::IquestQ1,
     Dialect::K2Horizon,
+    Dialect::Cohere,
+    Dialect::Apertus,
 ];
 
 fn chunk_id(chunk: usize) -> String {

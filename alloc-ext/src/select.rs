@@ -48,6 +48,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `hy3…`, `hy-3…`, `hy4…`, `hy-4…`, `hunyuan-v3…` (Tencent Hy3, HY4; not Hunyuan-A13B) | `hunyuan` |
 /// | `…iquest-q1…`, `…iquest_q1…`, `…iquestq1…` (IQuest Q1) | `iquest-q1` |
 /// | `k2-horizon…`, `k2_horizon…`, `k2horizon…` (K2 Horizon, IFM) | `k2-horizon` |
+/// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
+/// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -141,6 +143,20 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         .any(|name| bare.starts_with(name))
     {
         Dialect::K2Horizon
+    } else if [
+        "c4ai-command-r7b",
+        "command-r7b",
+        "c4ai-command-a-",
+        "command-a-",
+    ]
+    .iter()
+    .any(|family| bare.starts_with(family))
+    {
+        // Not Command R / R+ (`c4ai-command-r-v01`, `command-r-plus…`): their plain-text
+        // `Action:` form is not read (docs/dialects.md §cohere).
+        Dialect::Cohere
+    } else if bare.starts_with("apertus-") {
+        Dialect::Apertus
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -278,6 +294,15 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("hy_v4", Dialect::Hunyuan),
     ("iquest_q1", Dialect::IquestQ1),
     ("k2_horizon", Dialect::K2Horizon),
+    // `<|START_ACTION|>[{…}, …]<|END_ACTION|>`, `<|START_THINKING|>` reasoning and the
+    // response or text wrapper (vLLM's Command 3 and Command 4 parsers, SGLang's Command 4
+    // detector and reasoning parser).
+    ("cohere_command3", Dialect::Cohere),
+    ("cohere_command4", Dialect::Cohere),
+    // `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` and `<|inner_prefix|>`
+    // reasoning (vLLM's `apertus`, SGLang's `apertus2509` tool and reasoning parsers).
+    ("apertus", Dialect::Apertus),
+    ("apertus2509", Dialect::Apertus),
 ];
 
 /// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,

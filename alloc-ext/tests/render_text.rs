@@ -102,6 +102,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         delimiter(Dialect::Xlam, "<|eot_id|>"),
         delimiter(Dialect::Phi4Mini, "<|end|>"),
         closer(Dialect::HunyuanA13b, "</tool_response>"),
+        delimiter(Dialect::Cohere, "<|END_TOOL_RESULT|>"),
+        delimiter(Dialect::Apertus, "<|assistant_end|>"),
         closer(Dialect::Longcat, "</longcat_tool_response>"),
         closer(Dialect::Hunyuan, "</tool_response:opensource>"),
         closer(Dialect::IquestQ1, "</tool_response>"),
@@ -186,7 +188,8 @@ fn turns_with_text_at(text: &str, at: usize) -> Vec<Message> {
 /// A token of the chat template in any message is refused, naming the message's index.
 #[test]
 fn every_message_of_a_transcript_stays_in_its_turn() {
-    let cases = turn_tokens();
+    let mut cases = turn_tokens();
+    cases.extend(later_turn_tokens());
     assert_eq!(cases.len(), Dialect::ALL.len());
     for (dialect, token, reason) in &cases {
         let renderer = Renderer::new(*dialect);
@@ -202,6 +205,28 @@ fn every_message_of_a_transcript_stays_in_its_turn() {
             );
         }
     }
+}
+
+/// [`turn_tokens`] of the dialects added after the first list (kept apart so that each
+/// list stays short).
+fn later_turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
+    vec![
+        (
+            Dialect::HunyuanA13b,
+            "<|extra_0|>",
+            Reason::DelimiterInText("<|extra_0|>".into()),
+        ),
+        (
+            Dialect::Cohere,
+            "<|START_OF_TURN_TOKEN|>",
+            Reason::DelimiterInText("<|START_OF_TURN_TOKEN|>".into()),
+        ),
+        (
+            Dialect::Apertus,
+            "<|user_start|>",
+            Reason::DelimiterInText("<|user_start|>".into()),
+        ),
+    ]
 }
 
 /// Per dialect, text that would leave a message's turn, and why it is refused.
@@ -308,11 +333,6 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Phi4Mini,
             "<|user|>",
             Reason::DelimiterInText("<|user|>".into()),
-        ),
-        (
-            Dialect::HunyuanA13b,
-            "<|extra_0|>",
-            Reason::DelimiterInText("<|extra_0|>".into()),
         ),
         (
             Dialect::Longcat,

@@ -141,6 +141,18 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<answer><tool_calls>[{{\"name\": \"{name}\", \"arguments\": "),
             "}]</tool_calls></answer>",
         ),
+        // One array per block, Cohere's keys (the model's own id first).
+        Dialect::Cohere => (
+            format!(
+                "<|START_ACTION|>[{{\"tool_call_id\": \"{index}\", \"tool_name\": \"{name}\", \"parameters\": "
+            ),
+            "}]<|END_ACTION|>",
+        ),
+        // One array per block, the name the object's one key.
+        Dialect::Apertus => (
+            format!("<|tools_prefix|>[{{\"{name}\": "),
+            "}]<|tools_suffix|>",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

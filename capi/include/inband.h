@@ -510,6 +510,18 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_K2_HORIZON 26
 
 /**
+ * `cohere`: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`,
+ * the answer in `<|START_RESPONSE|>` or `<|START_TEXT|>` (Cohere Command R7B, Command A).
+ */
+#define INBAND_DIALECT_COHERE 27
+
+/**
+ * `apertus`: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, the name the object's one key
+ * (Swiss AI Apertus).
+ */
+#define INBAND_DIALECT_APERTUS 28
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -115,9 +115,15 @@ pub const INBAND_DIALECT_HUNYUAN: inband_dialect_t = 24;
 pub const INBAND_DIALECT_IQUEST_Q1: inband_dialect_t = 25;
 /// `k2-horizon`: `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v…` (K2 Horizon).
 pub const INBAND_DIALECT_K2_HORIZON: inband_dialect_t = 26;
+/// `cohere`: `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`,
+/// the answer in `<|START_RESPONSE|>` or `<|START_TEXT|>` (Cohere Command R7B, Command A).
+pub const INBAND_DIALECT_COHERE: inband_dialect_t = 27;
+/// `apertus`: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, the name the object's one key
+/// (Swiss AI Apertus).
+pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 27] = [
+static DIALECT_NAMES: [&CStr; 29] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -145,6 +151,8 @@ static DIALECT_NAMES: [&CStr; 27] = [
     c"hunyuan",
     c"iquest-q1",
     c"k2-horizon",
+    c"cohere",
+    c"apertus",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -325,15 +333,17 @@ mod tests {
             (INBAND_DIALECT_HUNYUAN, Dialect::Hunyuan),
             (INBAND_DIALECT_IQUEST_Q1, Dialect::IquestQ1),
             (INBAND_DIALECT_K2_HORIZON, Dialect::K2Horizon),
+            (INBAND_DIALECT_COHERE, Dialect::Cohere),
+            (INBAND_DIALECT_APERTUS, Dialect::Apertus),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(27).is_null());
+        assert!(inband_dialect_name(29).is_null());
         assert_eq!(
-            dialect_of(27).unwrap_err().status,
+            dialect_of(29).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "27 is past the list"
+            "29 is past the list"
         );
     }
 }

@@ -39,6 +39,8 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("<ifm|think>", "<ifm|think_fast>", "<ifm|think_faster>"),
         ("</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"),
     ),
+    "cohere": (("<|START_THINKING|>",), ("<|END_THINKING|>",)),
+    "apertus": (("<|inner_prefix|>",), ("<|inner_suffix|>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
 }

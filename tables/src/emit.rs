@@ -238,7 +238,14 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
     let _ = writeln!(w, "        ],");
     let _ = writeln!(w, "        name_header: {},", knobs.name_header);
     let _ = writeln!(w, "        no_closer: {},", knobs.no_closer);
-    let _ = writeln!(w, "        id_key: {},", knobs.id_key);
+    let key = |key: &Option<Vec<u8>>| match key {
+        Some(bytes) => format!("Some({})", byte_string(bytes)),
+        None => "None".to_owned(),
+    };
+    let _ = writeln!(w, "        id_key: {},", key(&knobs.id_key));
+    let _ = writeln!(w, "        name_key: {},", key(&knobs.name_key));
+    let _ = writeln!(w, "        arguments_key: {},", key(&knobs.arguments_key));
+    let _ = writeln!(w, "        keyed: {},", knobs.keyed);
     let _ = writeln!(w, "        json_start: {},", knobs.json_start);
     let _ = writeln!(w, "        json_start_fence: {},", knobs.json_start_fence);
     let _ = writeln!(w, "        closer_optional: {},", knobs.closer_optional);

@@ -64,9 +64,20 @@ pub struct Knobs {
     /// `no_closer`: no closer follows a call's JSON object (or, with `list`, the array's
     /// `]`): the JSON ends the call (Mistral). Default: `false`.
     pub no_closer: bool,
-    /// `id_key`: a call object's `id` key is the model's call id, a key of the format:
-    /// skipped without a diagnostic (Mistral's array form). Default: `false`.
-    pub id_key: bool,
+    /// `id_key`: the key of a call object that holds the model's call id, a key of the
+    /// format: skipped without a diagnostic. `true` names `id` (Mistral's array form), a
+    /// string names the key itself (Cohere's `tool_call_id`). Default: none.
+    pub id_key: Option<Vec<u8>>,
+    /// `name_key`: the key of a call object that holds the tool's name (Cohere's
+    /// `tool_name`). Default: `name`.
+    pub name_key: Option<Vec<u8>>,
+    /// `arguments_key`: the key of a call object that holds the arguments, besides
+    /// `parameters`, which every dialect of the family reads (Cohere's is `parameters`).
+    /// Default: `arguments`.
+    pub arguments_key: Option<Vec<u8>>,
+    /// `keyed`: a call object's one key is the tool's name and its value the arguments,
+    /// `{"NAME": {…}}` (Apertus). Default: `false`.
+    pub keyed: bool,
     /// `json_start`: a JSON call object that begins the output (only blanks before its
     /// `{` since the stream's start, a reasoning opener or closer, or the end of a call,
     /// with at most one `;` after a call; then blanks and a quoted key `name`, `arguments`
@@ -94,6 +105,21 @@ pub struct Knobs {
     pub block_closers: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
+/// The longest call-object key a knob may name: the JSON-bodies machine tells keys apart
+/// in a buffer of this many bytes (`KEY_CAP` in core/dialect/json_tag/mod.rs).
+pub const MAX_KEY_LEN: usize = 16;
+
+/// The `id_key`, `name_key` and `arguments_key` knobs' keys, in that order.
+type Keys = (Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// `id_key` as TOML gives it: `true` (the key `id`) or the key itself.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(crate) enum IdKey {
+    Flag(bool),
+    Key(String),
+}
+
 /// `[knobs]` as TOML gives it.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -117,8 +143,11 @@ pub(crate) struct RawKnobs {
     name_header: bool,
     #[serde(default)]
     no_closer: bool,
+    id_key: Option<IdKey>,
+    name_key: Option<String>,
+    arguments_key: Option<String>,
     #[serde(default)]
-    id_key: bool,
+    keyed: bool,
     #[serde(default)]
     json_start: bool,
     #[serde(default)]
@@ -191,6 +220,11 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         };
         value_closers.push((bytes("value_closers", closer)?, role.key));
     }
+    let (id_key, name_key, arguments_key) = parse_keys(
+        dialect,
+        (raw.id_key, raw.name_key, raw.arguments_key),
+        raw.keyed,
+    )?;
     let mut block_closers = Vec::new();
     for (opener, closer) in raw.block_closers {
         block_closers.push((
@@ -210,13 +244,56 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         value_closers,
         name_header: raw.name_header,
         no_closer: raw.no_closer,
-        id_key: raw.id_key,
+        id_key,
+        name_key,
+        arguments_key,
+        keyed: raw.keyed,
         json_start: raw.json_start,
         json_start_fence: raw.json_start_fence,
         closer_optional: raw.closer_optional,
         python_list_at_start: raw.python_list_at_start,
         block_closers,
     })
+}
+
+/// The call-object keys a table names (`id_key`, `name_key`, `arguments_key`, as TOML
+/// gives them), checked against `keyed`, whose objects have none.
+///
+/// # Errors
+///
+/// [`TableError::InvalidKnob`] for an empty, over-long or quoted key, or a key with `keyed`.
+fn parse_keys(
+    dialect: &str,
+    (id_key, name_key, arguments_key): (Option<IdKey>, Option<String>, Option<String>),
+    keyed: bool,
+) -> Result<Keys, TableError> {
+    let invalid = |knob: &'static str, reason: String| TableError::InvalidKnob {
+        dialect: dialect.to_owned(),
+        knob,
+        reason,
+    };
+    let key = |knob: &'static str, text: String| {
+        if text.is_empty() || text.len() > MAX_KEY_LEN || text.contains(['"', '\\']) {
+            let reason = format!("`{text}` is empty, over {MAX_KEY_LEN} bytes or not a plain key");
+            Err(invalid(knob, reason))
+        } else {
+            Ok(text.into_bytes())
+        }
+    };
+    let id_key = match id_key {
+        None | Some(IdKey::Flag(false)) => None,
+        Some(IdKey::Flag(true)) => Some(b"id".to_vec()),
+        Some(IdKey::Key(text)) => Some(key("id_key", text)?),
+    };
+    let name_key = name_key.map(|text| key("name_key", text)).transpose()?;
+    let arguments_key = arguments_key
+        .map(|text| key("arguments_key", text))
+        .transpose()?;
+    if keyed && (name_key.is_some() || arguments_key.is_some()) {
+        let reason = "a keyed call object has no name or arguments key".to_owned();
+        return Err(invalid("keyed", reason));
+    }
+    Ok((id_key, name_key, arguments_key))
 }
 
 #[cfg(test)]
@@ -239,7 +316,8 @@ mod tests {
             "aliases = [\"<a>\"]\nbare_call = \"missing_section\"\nframing = true\nlist = true\nlist_end = true\nlist_open = true\n\
                     header = \"call_id\"\nfence_keyword = \"function\"\n\
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
-                    name_header = true\nno_closer = true\nid_key = true\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
+                    name_header = true\nno_closer = true\nid_key = \"tool_call_id\"\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
+                    name_key = \"tool_name\"\narguments_key = \"parameters\"\n\
                     python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
         assert_eq!(
             knobs(text),
@@ -258,7 +336,10 @@ mod tests {
                 ],
                 name_header: true,
                 no_closer: true,
-                id_key: true,
+                id_key: Some(b"tool_call_id".to_vec()),
+                name_key: Some(b"tool_name".to_vec()),
+                arguments_key: Some(b"parameters".to_vec()),
+                keyed: false,
                 json_start: true,
                 json_start_fence: true,
                 closer_optional: true,
@@ -296,6 +377,22 @@ mod tests {
         assert_eq!(
             knobs("list_open = true"),
             Err("dialect `demo`, knob `list_open`: `list_open` needs `list`".into())
+        );
+        assert_eq!(knobs("id_key = true").unwrap().id_key, Some(b"id".to_vec()));
+        assert!(knobs("keyed = true").unwrap().keyed);
+        assert_eq!(
+            knobs("name_key = \"a_key_longer_than_16\""),
+            Err(
+                "dialect `demo`, knob `name_key`: `a_key_longer_than_16` is empty, over 16 bytes or not a plain key"
+                    .into()
+            )
+        );
+        assert_eq!(
+            knobs("keyed = true\nname_key = \"n\""),
+            Err(
+                "dialect `demo`, knob `keyed`: a keyed call object has no name or arguments key"
+                    .into()
+            )
         );
         assert!(knobs("colour = 1")
             .unwrap_err()

@@ -398,6 +398,8 @@ fn the_documents_offer_what_the_code_cites() {
         "lfm2",
         "phi4-mini",
         "hunyuan-a13b",
+        "cohere",
+        "apertus",
         "longcat",
         "glm",
         "hunyuan",

@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba, granite, phi4-mini), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite, phi4-mini, cohere, apertus), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -26,13 +26,19 @@ pub(crate) struct JsonCalls {
 /// One call's layout.
 #[derive(Debug)]
 pub(crate) enum Shape {
-    /// `OPEN{"name":NAME,"KEY":ARGS}CLOSE`, `KEY` being `arguments` (or InternLM's
-    /// `parameters`).
+    /// `OPEN{"NAME_KEY":NAME,"KEY":ARGS}CLOSE`, `NAME_KEY` being `name` (Cohere's
+    /// `tool_name`), `KEY` `arguments` (InternLM's and Cohere's `parameters`); with an
+    /// `ID_KEY`, `{"ID_KEY":"INDEX",…}` first, the call's number in its turn as Cohere's
+    /// template writes it.
     Object {
         open: &'static str,
+        id_key: Option<&'static str>,
+        name_key: &'static str,
         key: &'static str,
         close: &'static str,
     },
+    /// `{NAME:ARGS}`: the name is the object's one key (Apertus).
+    Keyed,
     /// `OPEN` + header + `SEPARATOR` + ARGS + `CLOSE`.
     Header {
         open: &'static str,
@@ -63,6 +69,8 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
     list: false,
     shape: Shape::Object {
         open: "<tool_call>\n",
+        id_key: None,
+        name_key: "name",
         key: "arguments",
         close: "\n</tool_call>",
     },
@@ -76,6 +84,8 @@ pub(crate) static LONGCAT: JsonCalls = JsonCalls {
     list: false,
     shape: Shape::Object {
         open: "<longcat_tool_call>\n",
+        id_key: None,
+        name_key: "name",
         key: "arguments",
         close: "\n</longcat_tool_call>",
     },
@@ -89,6 +99,8 @@ pub(crate) static JAMBA: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        id_key: None,
+        name_key: "name",
         key: "arguments",
         close: "",
     },
@@ -102,6 +114,8 @@ pub(crate) static GRANITE: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        id_key: None,
+        name_key: "name",
         key: "arguments",
         close: "",
     },
@@ -115,6 +129,8 @@ pub(crate) static INTERNLM: JsonCalls = JsonCalls {
     list: false,
     shape: Shape::Object {
         open: "<|action_start|><|plugin|>\n",
+        id_key: None,
+        name_key: "name",
         key: "parameters",
         close: "<|action_end|>",
     },
@@ -143,6 +159,8 @@ pub(crate) static LLAMA3_JSON: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        id_key: None,
+        name_key: "name",
         key: "parameters",
         close: "",
     },
@@ -157,6 +175,8 @@ pub(crate) static XLAM: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        id_key: None,
+        name_key: "name",
         key: "arguments",
         close: "",
     },
@@ -170,9 +190,36 @@ pub(crate) static PHI4_MINI: JsonCalls = JsonCalls {
     list: true,
     shape: Shape::Object {
         open: "",
+        id_key: None,
+        name_key: "name",
         key: "arguments",
         close: "",
     },
+};
+
+/// Cohere Command R7B / Command A: every call of a turn an element of one JSON array in
+/// one action block, `{"tool_call_id": "0", "tool_name": …, "parameters": {…}}`
+/// (docs/dialects.md §cohere).
+pub(crate) static COHERE: JsonCalls = JsonCalls {
+    section: ("<|START_ACTION|>[", "]<|END_ACTION|>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Object {
+        open: "",
+        id_key: Some("tool_call_id"),
+        name_key: "tool_name",
+        key: "parameters",
+        close: "",
+    },
+};
+
+/// Apertus: every call of a turn an element of one JSON array between the tools tokens,
+/// `{"NAME": {…}}` (docs/dialects.md §apertus).
+pub(crate) static APERTUS: JsonCalls = JsonCalls {
+    section: ("<|tools_prefix|>[", "]<|tools_suffix|>"),
+    separator: ", ",
+    list: true,
+    shape: Shape::Keyed,
 };
 
 /// Kimi K2 (docs/seed.md §2.3 a–b, docs/dialects.md §kimi).
@@ -241,9 +288,21 @@ impl JsonCalls {
         check_depth(&call.arguments, crate::assemble::MAX_ARGUMENT_DEPTH - 1)?;
         let arguments = compact(&call.arguments);
         match &self.shape {
-            Shape::Object { open, key, close } => {
+            Shape::Object {
+                open,
+                id_key,
+                name_key,
+                key,
+                close,
+            } => {
                 out.push_str(open);
-                out.push_str("{\"name\":");
+                out.push('{');
+                if let Some(id_key) = id_key {
+                    out.push_str(&format!("\"{id_key}\":\"{index}\","));
+                }
+                out.push('"');
+                out.push_str(name_key);
+                out.push_str("\":");
                 out.push_str(&compact(&call.name));
                 out.push_str(",\"");
                 out.push_str(key);
@@ -251,6 +310,13 @@ impl JsonCalls {
                 out.push_str(&arguments);
                 out.push('}');
                 out.push_str(close);
+            }
+            Shape::Keyed => {
+                out.push('{');
+                out.push_str(&compact(&call.name));
+                out.push(':');
+                out.push_str(&arguments);
+                out.push('}');
             }
             Shape::Header {
                 open,

@@ -67,7 +67,7 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::{ReasoningForm, MISTRAL_THINK, THINK, THINKING};
+use self::reasoning::{ReasoningForm, APERTUS_INNER, COHERE_THINK, MISTRAL_THINK, THINK, THINKING};
 use self::results::ResultForm;
 use self::transcript::{ChatMl, TemplateForm};
 
@@ -162,6 +162,26 @@ impl Style {
         results: ResultForm::HunyuanA13b,
         reasoning: ReasoningForm::Delimited(&THINK, false),
         template: TemplateForm::HunyuanA13b,
+    };
+
+    /// Cohere Command R7B / Command A: the action block's array with Cohere's keys, the
+    /// tool plan in `<|START_THINKING|>`, its turn tokens; a run of results one
+    /// `<|START_TOOL_RESULT|>` block (docs/dialects.md §cohere).
+    const COHERE: Style = Style {
+        calls: CallForm::Json(&json::COHERE),
+        results: ResultForm::Cohere,
+        reasoning: ReasoningForm::Delimited(&COHERE_THINK, false),
+        template: TemplateForm::Cohere,
+    };
+
+    /// Apertus: the tools tokens' array of `{"NAME": {…}}` calls, the inner section's
+    /// reasoning, its turn tokens; a run of results one JSON array inside the assistant
+    /// turn (docs/dialects.md §apertus).
+    const APERTUS: Style = Style {
+        calls: CallForm::Json(&json::APERTUS),
+        results: ResultForm::Apertus,
+        reasoning: ReasoningForm::Delimited(&APERTUS_INNER, false),
+        template: TemplateForm::Apertus,
     };
 
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
@@ -375,6 +395,8 @@ impl Style {
             Dialect::Hunyuan => Style::HUNYUAN,
             Dialect::IquestQ1 => Style::IQUEST_Q1,
             Dialect::K2Horizon => Style::K2_HORIZON,
+            Dialect::Cohere => Style::COHERE,
+            Dialect::Apertus => Style::APERTUS,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -110,6 +110,24 @@ pub(crate) static MISTRAL_THINK: Tags = Tags {
     lines: false,
 };
 
+/// `<|START_THINKING|>…<|END_THINKING|>` (Cohere's tool plan), the text right between
+/// the tokens as its templates write it.
+pub(crate) static COHERE_THINK: Tags = Tags {
+    open: "<|START_THINKING|>",
+    close: "<|END_THINKING|>",
+    closers: &["<|END_THINKING|>"],
+    lines: false,
+};
+
+/// `<|inner_prefix|>…<|inner_suffix|>` (Apertus's inner section), the text right between
+/// the tokens as its format renders it.
+pub(crate) static APERTUS_INNER: Tags = Tags {
+    open: "<|inner_prefix|>",
+    close: "<|inner_suffix|>",
+    closers: &["<|inner_suffix|>"],
+    lines: false,
+};
+
 /// Harmony's tokens, each of which ends or breaks a message body.
 const HARMONY_TOKENS: &[&str] = &[
     "<|start|>",

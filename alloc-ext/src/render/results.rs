@@ -38,6 +38,15 @@ pub(crate) enum ResultForm {
     /// One `environment` turn per result, `<|im_start|>environment name=<|plugin|>\nTEXT
     /// <|im_end|>`, one per line (InternLM, docs/dialects.md §internlm).
     Internlm,
+    /// One `<|START_TOOL_RESULT|>[…]<|END_TOOL_RESULT|>` block for the run, a
+    /// `{"tool_call_id": "I", "results": {"0": {"content": TEXT}}, "is_error": null}`
+    /// element per result, `I` its position in the run, the text a JSON string (Cohere,
+    /// docs/dialects.md §cohere).
+    Cohere,
+    /// One JSON array for the run, each result's text as the JSON value it is (a JSON
+    /// string for other text), on a line of its own inside the assistant turn that made
+    /// the calls (Apertus, docs/dialects.md §apertus).
+    Apertus,
     /// `[TOOL_RESULTS]TEXT[/TOOL_RESULTS]` per result, back to back (Mistral's v11+
     /// templates, docs/dialects.md §mistral).
     Mistral,
@@ -98,6 +107,8 @@ impl ResultForm {
             ResultForm::Granite => &["<|end_of_text|>"],
             ResultForm::Phi4Mini => &["<|end|>"],
             ResultForm::HunyuanA13b => &["</tool_response>"],
+            ResultForm::Cohere => &["<|END_TOOL_RESULT|>", "<|END_OF_TURN_TOKEN|>"],
+            ResultForm::Apertus => &["<|assistant_end|>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Ipython => &["<|eot_id|>"],
@@ -132,24 +143,22 @@ impl ResultForm {
         if results.is_empty() {
             return Ok(out);
         }
-        let block = match self {
-            ResultForm::FunctionResults => Some(("<function_results>\n", "\n</function_results>")),
-            ResultForm::Hunyuan => Some((
+        let (open, close) = match self {
+            ResultForm::FunctionResults => ("<function_results>\n", "\n</function_results>"),
+            ResultForm::Hunyuan => (
                 "<tool_responses:opensource>\n",
                 "\n</tool_responses:opensource>",
-            )),
-            _ => None,
+            ),
+            ResultForm::Cohere => ("<|START_TOOL_RESULT|>[", "]<|END_TOOL_RESULT|>"),
+            ResultForm::Apertus => ("[", "]"),
+            _ => ("", ""),
         };
-        if let Some((open, _)) = block {
-            out.push_str(open);
-        }
+        out.push_str(open);
         for (i, result) in results.iter().enumerate() {
             self.write(&mut out, result, i, None)
                 .map_err(|e| e.at(i, &result.name))?;
         }
-        if let Some((_, close)) = block {
-            out.push_str(close);
-        }
+        out.push_str(close);
         Ok(out)
     }
 
@@ -183,6 +192,27 @@ impl ResultForm {
                 out.push_str("<|end|>");
             }
             ResultForm::Gemma => write_gemma(out, result)?,
+            ResultForm::Apertus => {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                // A JSON result is written as the value it is (the format's `[4]`), other
+                // text as a string; a repeated key keeps the text (as Gemma's results).
+                match serde_json::from_str::<Unique>(text) {
+                    Ok(value) => out.push_str(&super::json::compact(&value.0)),
+                    Err(_) => out.push_str(&super::json::compact(text)),
+                }
+            }
+            ResultForm::Cohere => {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                let error = if result.is_error { "true" } else { "null" };
+                out.push_str(&format!(
+                    "{{\"tool_call_id\":\"{index}\",\"results\":{{\"0\":{{\"content\":{}}}}},\"is_error\":{error}}}",
+                    super::json::compact(text)
+                ));
+            }
             ResultForm::FunctionResults => {
                 if index > 0 {
                     out.push('\n');

@@ -2,6 +2,8 @@
 //! §2.x f; docs/dialects.md for the real templates): system, user, assistant and
 //! tool-result turns, without a generation prompt at the end.
 
+mod turns;
+
 use std::collections::HashMap;
 
 use super::error::RenderError;
@@ -81,6 +83,15 @@ pub(crate) enum TemplateForm {
     /// `<tool_response>…</tool_response><|extra_0|>` (Hunyuan-A13B, docs/dialects.md
     /// §hunyuan-a13b).
     HunyuanA13b,
+    /// `<BOS_TOKEN>`, then `<|START_OF_TURN_TOKEN|><|ROLE_TOKEN|>BODY<|END_OF_TURN_TOKEN|>`
+    /// turns; the assistant's text answer in `<|START_RESPONSE|>…<|END_RESPONSE|>`, a run of
+    /// results one `<|START_TOOL_RESULT|>` block in a system turn (Cohere Command R7B /
+    /// Command A, docs/dialects.md §cohere).
+    Cohere,
+    /// `<s>`, then `<|ROLE_start|>BODY<|ROLE_end|>` turns, one per line; a run of results
+    /// a JSON array inside the assistant turn that made the calls, which goes on after it
+    /// (Apertus, docs/dialects.md §apertus).
+    Apertus,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -109,7 +120,9 @@ impl TemplateForm {
             | TemplateForm::Phi4Mini
             | TemplateForm::Hunyuan
             | TemplateForm::HunyuanA13b
-            | TemplateForm::Iquest => &[],
+            | TemplateForm::Iquest
+            | TemplateForm::Cohere
+            | TemplateForm::Apertus => &[],
             TemplateForm::Gemma => &[
                 "<bos>",
                 "<eos>",
@@ -229,8 +242,10 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Iquest => iquest(renderer, &turns, &mut out)?,
         TemplateForm::Ifm => ifm(renderer, &turns, &mut out)?,
         TemplateForm::Granite => granite(renderer, &turns, &mut out)?,
-        TemplateForm::Phi4Mini => phi4_mini(renderer, &turns, &mut out)?,
-        TemplateForm::HunyuanA13b => hunyuan_a13b(renderer, &turns, &mut out)?,
+        TemplateForm::Phi4Mini => turns::phi4_mini(renderer, &turns, &mut out)?,
+        TemplateForm::HunyuanA13b => turns::hunyuan_a13b(renderer, &turns, &mut out)?,
+        TemplateForm::Cohere => turns::cohere(renderer, &turns, &mut out)?,
+        TemplateForm::Apertus => turns::apertus(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
@@ -412,61 +427,6 @@ fn granite(
         out.push_str(&format!(
             "<|start_of_role|>{role}<|end_of_role|>{body}<|end_of_text|>"
         ));
-    }
-    Ok(())
-}
-
-/// Phi-4-mini turns, one per line, each result a `<|tool|>` turn of its own.
-fn phi4_mini(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    for turn in turns {
-        let (role, body) = match turn {
-            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-            Turn::User(text) => ("user", text.to_string()),
-            Turn::Assistant(turn) => ("assistant", body(renderer, turn, "\n")?),
-            // Each result is a turn of its own, written by the result form.
-            Turn::Results(run) => {
-                separate_line(out);
-                out.push_str(&renderer.results(run)?);
-                continue;
-            }
-        };
-        separate_line(out);
-        out.push_str(&format!("<|{role}|>\n{body}<|end|>"));
-    }
-    Ok(())
-}
-
-/// Hunyuan-A13B turns, as Tencent's agent guide shows its template's text: the speaker
-/// prefixes `用户：` and `助手：` (the latter before a turn without calls) are the
-/// template's.
-fn hunyuan_a13b(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    out.push_str("<|startoftext|>");
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => {
-                out.push_str(&format!("{text}<|extra_4|>"));
-            }
-            Turn::User(text) => out.push_str(&format!("用户：{text}<|extra_0|>")),
-            Turn::Assistant(turn) if turn.tool_calls.is_empty() && !turn.content.is_empty() => {
-                let mut answer = (*turn).clone();
-                answer.content = format!("助手：{}", turn.content);
-                out.push_str(&format!("{}<|eos|>", body(renderer, &answer, "\n")?));
-            }
-            Turn::Assistant(turn) => {
-                out.push_str(&format!("{}<|eos|>", body(renderer, turn, "\n")?));
-            }
-            Turn::Results(run) => {
-                out.push_str(&format!("{}<|extra_0|>", renderer.results(run)?));
-            }
-        }
     }
     Ok(())
 }

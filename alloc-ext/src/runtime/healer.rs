@@ -18,6 +18,8 @@
 //! | `<think:opensource>` | `</think:opensource>` | Hunyuan Hy3 / HY4 |
 //! | `<ifm\|think>` | `</ifm\|think>` | K2 Horizon |
 //! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
+//! | `<\|START_THINKING\|>` | `<\|END_THINKING\|>` | Cohere |
+//! | `<\|inner_prefix\|>` | `<\|inner_suffix\|>` | Apertus |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -58,6 +60,8 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<think:opensource>", Some("</think:opensource>")),
     ("<ifm|think>", Some("</ifm|think>")),
     ("[THINK]", Some("[/THINK]")),
+    ("<|START_THINKING|>", Some("<|END_THINKING|>")),
+    ("<|inner_prefix|>", Some("<|inner_suffix|>")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (

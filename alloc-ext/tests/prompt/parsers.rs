@@ -79,16 +79,16 @@ const ALIASES: &[(&str, &str)] = &[
     ("hy_v4", "hunyuan"),
     ("iquest_q1", "iquest-q1"),
     ("k2_horizon", "k2-horizon"),
+    ("cohere_command3", "cohere"),
+    ("cohere_command4", "cohere"),
+    ("apertus", "apertus"),
+    ("apertus2509", "apertus"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
-    "apertus",
-    "apertus2509",
     "beam",
-    "cohere_command3",
-    "cohere_command4",
     "deepseek_v41",
     "deepseekv41",
     "deepseek-v41",

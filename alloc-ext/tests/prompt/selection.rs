@@ -142,6 +142,13 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("microsoft/Phi-4-multimodal-instruct", "phi4-mini"),
         ("phi4-mini", "phi4-mini"),
         ("microsoft/phi-4", "xml"),
+    ]);
+}
+
+/// The JSON-bodies families added after the first table: Hunyuan-A13B, Cohere, Apertus.
+#[test]
+fn later_json_body_families_select_their_dialects() {
+    assert_models(&[
         // Hunyuan-A13B; the later Hunyuan models write another wire (docs/parsers.md).
         ("tencent/Hunyuan-A13B-Instruct", "hunyuan-a13b"),
         ("tencent/Hunyuan-A13B-Instruct-FP8", "hunyuan-a13b"),
@@ -159,7 +166,16 @@ fn every_family_of_model_formats_selects_its_dialect() {
         // K2 Horizon (IFM).
         ("k2-horizon-375b-a23b", "k2-horizon"),
         ("K2-Horizon-MoVA", "k2-horizon"),
-        // No dialect: the fallback.
+        // Command R7B and Command A; Command R / R+ write the unread `Action:` form.
+        ("CohereLabs/c4ai-command-r7b-12-2024", "cohere"),
+        ("CohereForAI/c4ai-command-r7b-arabic-02-2025", "cohere"),
+        ("CohereLabs/c4ai-command-a-03-2025", "cohere"),
+        ("CohereLabs/command-a-reasoning-08-2025", "cohere"),
+        ("CohereLabs/command-a-vision-07-2025", "cohere"),
+        ("CohereForAI/c4ai-command-r-plus-08-2024", "xml"),
+        ("CohereForAI/c4ai-command-r-v01", "xml"),
+        ("swiss-ai/Apertus-8B-Instruct-2509", "apertus"),
+        ("swiss-ai/Apertus-70B-Instruct-2509", "apertus"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -221,6 +237,10 @@ fn server_parser_names_select_their_dialects() {
         ("hy_v4", Some("hunyuan")),
         ("iquest_q1", Some("iquest-q1")),
         ("k2_horizon", Some("k2-horizon")),
+        ("cohere_command3", Some("cohere")),
+        ("cohere_command4", Some("cohere")),
+        ("apertus", Some("apertus")),
+        ("apertus2509", Some("apertus")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

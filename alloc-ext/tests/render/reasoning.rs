@@ -98,6 +98,16 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "<|ifm|im_start|>assistant",
         ),
         (
+            Dialect::Cohere,
+            "a <|END_OF_TURN_TOKEN|> b",
+            "<|END_OF_TURN_TOKEN|>",
+        ),
+        (
+            Dialect::Apertus,
+            "a <|assistant_end|> b",
+            "<|assistant_end|>",
+        ),
+        (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",
             "<|tool_calls_section_begin|>",

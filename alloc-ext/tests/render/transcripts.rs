@@ -19,6 +19,11 @@ fn rendered_results_are_fabricated_results_to_the_scanner() {
         is_error: false,
     }];
     for &dialect in Dialect::ALL {
+        if dialect == Dialect::Apertus {
+            // Its tool outputs are a plain JSON array in the assistant turn, no token: no
+            // scanner can tell them from text (docs/dialects.md §apertus).
+            continue;
+        }
         let rendered = Renderer::new(dialect).results(&results).unwrap();
         let completion = scan(dialect, &format!("Done. {rendered}"), &[]);
         assert!(

@@ -105,6 +105,12 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/k2-horizon-think-and-shell.txt", "k2-horizon"),
     ("transcripts/k2-horizon-python.txt", "k2-horizon"),
     ("transcripts/k2-horizon-fast-edit.txt", "k2-horizon"),
+    ("transcripts/cohere-weather.txt", "cohere"),
+    ("transcripts/cohere-search-three-calls.txt", "cohere"),
+    ("transcripts/cohere-text-then-write.txt", "cohere"),
+    ("transcripts/apertus-weather.txt", "apertus"),
+    ("transcripts/apertus-two-calls.txt", "apertus"),
+    ("transcripts/apertus-answer-then-write.txt", "apertus"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

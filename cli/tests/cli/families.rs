@@ -1,7 +1,7 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2, llama3-json, xlam, phi4-mini and hunyuan-a13b families, read whole: each
-//! gives exactly its content, reasoning and calls (their chunk invariance is in `scan.rs` and
-//! `openai.rs`, which read every bundled transcript).
+//! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere and apertus families,
+//! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
+//! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
 use serde_json::{json, Value};
 
@@ -329,5 +329,47 @@ fn k2_horizon_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "k2-horizon"), want, "{file}");
+    }
+}
+
+#[test]
+fn cohere_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "cohere-weather.txt",
+            json!({"content": "", "reasoning": "The user wants the weather in Toronto. I will call get_weather with the city.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Toronto", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "cohere-search-three-calls.txt",
+            json!({"content": "", "reasoning": "I will search for the founders and the headquarters separately, then read the company page.", "tool_calls": [{"name": "web_search", "arguments": {"query": "Cohere founders"}}, {"name": "web_search", "arguments": {"query": "Cohere headquarters"}}, {"name": "read_page", "arguments": {"url": "https://cohere.com/about", "max_chars": 4000}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "cohere-text-then-write.txt",
+            json!({"content": "I found the report and am saving a summary.", "reasoning": "The search found the file; I now write the summary to notes.md and tell the user.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes.md", "content": "# Q3 report\n\n- revenue up 12%\n- <b>two</b> new regions & offices\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "cohere"), want, "{file}");
+    }
+}
+
+#[test]
+fn apertus_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "apertus-weather.txt",
+            json!({"content": "", "reasoning": "The user asks for the weather in Bern. The get_weather tool takes a city, so I call it.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Bern", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "apertus-two-calls.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "search_papers", "arguments": {"query": "Swiss AI Apertus", "limit": 5}}, {"name": "fetch_page", "arguments": {"url": "https://www.swiss-ai.org/apertus"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "apertus-answer-then-write.txt",
+            json!({"content": "Ich speichere die Übersetzung.", "reasoning": "I will save the translation the user asked for.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/de.md", "content": "# Grüezi\n\nDas Modell & die <b>Daten</b> sind offen.\n", "overwrite": true}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "apertus"), want, "{file}");
     }
 }

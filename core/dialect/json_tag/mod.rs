@@ -1,6 +1,6 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
-//! `mistral`, `llama3-json`, `xlam`, `phi4-mini`,
-//! `hunyuan-a13b`):
+//! `mistral`, `llama3-json`, `xlam`, `phi4-mini`, `hunyuan-a13b`, `cohere`,
+//! `apertus`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
@@ -11,11 +11,13 @@
 //! `no_closer` a call's JSON ends it; with `json_start` a call object may stand with no opener
 //! at the output's start (Llama 3, xLAM, `start.rs`). Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
-//! §granite, §internlm, §mistral, §llama3-json, §xlam, §phi4-mini,
-//! §hunyuan-a13b.
+//! §granite, §internlm, §mistral, §llama3-json, §xlam, §phi4-mini, §hunyuan-a13b, §cohere,
+//! §apertus. The keys of a call object are table data, and with `keyed` its one key is
+//! the name (`keys.rs`).
 
 mod family;
 mod header;
+mod keys;
 mod list;
 mod name;
 mod start;
@@ -54,9 +56,18 @@ pub(crate) struct Modes {
     /// No closer follows a call: its JSON object (in an array, the array's `]`) ends it
     /// (the `no_closer` knob).
     pub(crate) no_closer: bool,
-    /// A call object's `id` key is the model's call id, skipped without a diagnostic: it
-    /// may follow `arguments`, after which no id can be reported (the `id_key` knob).
-    pub(crate) id_key: bool,
+    /// The call-object key that holds the model's call id, skipped without a diagnostic:
+    /// it may follow the arguments, after which no id can be reported (the `id_key` knob:
+    /// Mistral's `id`, Cohere's `tool_call_id`).
+    pub(crate) id_key: Option<&'static [u8]>,
+    /// The call-object key that holds the tool's name (the `name_key` knob; `name`).
+    pub(crate) name_key: &'static [u8],
+    /// The call-object key that holds the arguments besides `parameters` (the
+    /// `arguments_key` knob; `arguments`).
+    pub(crate) arguments_key: &'static [u8],
+    /// A call object's one key is the tool's name, its value the arguments,
+    /// `{"NAME": {…}}` (the `keyed` knob: Apertus; `keys.rs`).
+    pub(crate) keyed: bool,
     /// A call object (with `list`, an array of them) may begin the output, or follow a
     /// call, with no opener (the `json_start` knob, `start.rs`).
     pub(crate) json_start: bool,
@@ -121,8 +132,9 @@ enum Flow {
     Stop(usize),
 }
 
-/// Longest key the envelope needs to tell apart.
-const KEY_CAP: usize = 10;
+/// Longest key the envelope needs to tell apart (inband-tables' `MAX_KEY_LEN` bounds the
+/// keys a table's knobs name).
+const KEY_CAP: usize = 16;
 
 /// Longest opening fence line (backticks, info string such as `json`, newline) accepted.
 const FENCE_CAP: u8 = 32;
@@ -466,6 +478,10 @@ impl JsonTag {
                 c.sink.diagnostic(Span::at(c.at(i)), Diagnostic::CodeFence);
                 call.envelope = Envelope::Fence;
                 return Flow::Go(i);
+            }
+            // Apertus: the object's first key is the tool's name.
+            (Envelope::Key, b'"' | b'\'') if self.modes.keyed && !call.has_name => {
+                return self.keyed_name_start(c, i);
             }
             (Envelope::Key, b'"' | b'\'') => {
                 call.envelope = Envelope::KeyString;

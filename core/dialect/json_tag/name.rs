@@ -3,7 +3,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::{Envelope, JsonTag};
+use super::{Envelope, JsonTag, Key};
 use crate::engine::frame::Frame;
 use crate::options::MAX_NAME;
 use crate::{Diagnostic, Sink, Span};
@@ -17,8 +17,14 @@ impl JsonTag {
         sink: &mut S,
     ) -> Option<Diagnostic> {
         let call = &mut self.call;
-        call.envelope = Envelope::Next;
         call.has_name = true;
+        if self.modes.keyed {
+            // `{"NAME": …}`: the name was the key; its value is the arguments.
+            call.envelope = Envelope::Colon;
+            call.key_kind = Key::Arguments;
+        } else {
+            call.envelope = Envelope::Next;
+        }
         let decoded;
         let name = if call.name.contains(&b'\\') {
             let Some(name) = decode_name(&call.name) else {

@@ -61,11 +61,16 @@ impl Head {
 
 /// What a call object's key means in a dialect with `modes`.
 pub(super) fn key_kind(modes: &Modes, key: &[u8], overflow: bool) -> Key {
-    match (key, overflow) {
-        (b"name", false) => Key::Name,
-        (b"arguments" | b"parameters", false) => Key::Arguments,
-        (b"id", false) if modes.id_key => Key::Id,
-        _ => Key::Other,
+    if overflow || modes.keyed {
+        Key::Other
+    } else if key == modes.name_key {
+        Key::Name
+    } else if key == modes.arguments_key || key == b"parameters" {
+        Key::Arguments
+    } else if modes.id_key == Some(key) {
+        Key::Id
+    } else {
+        Key::Other
     }
 }
 
