@@ -191,6 +191,12 @@ static QWEN3_CODER: params::Modes = params::Modes {
     embedded: None,
 };
 
+static DEEPSEEK_V41: params::Modes = params::Modes {
+    text: text_modes!(deepseek_v41),
+    tags: tagset!(deepseek_v41),
+    embedded: None,
+};
+
 static SEED_OSS: params::Modes = params::Modes {
     text: text_modes!(seed_oss),
     tags: tagset!(seed_oss),
@@ -282,6 +288,9 @@ impl Machine {
             Dialect::Hunyuan => Machine::Glm(Engine::new(Glm::new(&HUNYUAN), options)),
             Dialect::IquestQ1 => Machine::Glm(Engine::new(Glm::new(&IQUEST_Q1), options)),
             Dialect::K2Horizon => Machine::Glm(Engine::new(Glm::new(&K2_HORIZON), options)),
+            Dialect::DeepseekV41 => {
+                Machine::Params(Engine::new(Params::new(&DEEPSEEK_V41), options))
+            }
         }
     }
 
@@ -380,6 +389,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Hunyuan => &tables::hunyuan::REASONING,
         Dialect::IquestQ1 => &tables::iquest_q1::REASONING,
         Dialect::K2Horizon => &tables::k2_horizon::REASONING,
+        Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

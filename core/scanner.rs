@@ -129,6 +129,11 @@ pub enum Dialect {
     /// tags in a section, raw-text values, `<ifm|think>` / `<ifm|think_fast>` /
     /// `<ifm|think_faster>` reasoning, `<|ifm|im_end|>` ending the turn: K2 Horizon.
     K2Horizon,
+    /// `<｜DSML｜ calls><｜DSML｜ invoke name="N"><｜DSML｜ parameter name="k"
+    /// string="true|false">v</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>`, DeepSeek
+    /// V4's DSML with one space after each `｜DSML｜` and the block named ` calls` (fullwidth
+    /// or ASCII pipes), `<think>` reasoning: DeepSeek V4.1.
+    DeepseekV41,
 }
 
 impl Dialect {
@@ -161,6 +166,7 @@ impl Dialect {
         Dialect::Hunyuan,
         Dialect::IquestQ1,
         Dialect::K2Horizon,
+        Dialect::DeepseekV41,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -193,6 +199,7 @@ impl Dialect {
             Dialect::Hunyuan => "hunyuan",
             Dialect::IquestQ1 => "iquest-q1",
             Dialect::K2Horizon => "k2-horizon",
+            Dialect::DeepseekV41 => "deepseek-v41",
         }
     }
 
@@ -249,6 +256,7 @@ impl Dialect {
             Dialect::Hunyuan => tables::hunyuan::SPECIAL_TOKENS,
             Dialect::IquestQ1 => tables::iquest_q1::SPECIAL_TOKENS,
             Dialect::K2Horizon => tables::k2_horizon::SPECIAL_TOKENS,
+            Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
         }
     }
 
@@ -275,6 +283,7 @@ impl Dialect {
             Dialect::HunyuanA13b => tables::hunyuan_a13b::KNOBS.aliases,
             Dialect::Hunyuan => tables::hunyuan::KNOBS.aliases,
             Dialect::K2Horizon => tables::k2_horizon::KNOBS.aliases,
+            Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -376,6 +385,7 @@ impl Dialect {
             Dialect::Hunyuan => tables::hunyuan::MODES,
             Dialect::IquestQ1 => tables::iquest_q1::MODES,
             Dialect::K2Horizon => tables::k2_horizon::MODES,
+            Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
         }
     }
 
@@ -410,6 +420,7 @@ impl Dialect {
             Dialect::Hunyuan => tables::hunyuan::SOURCE,
             Dialect::IquestQ1 => tables::iquest_q1::SOURCE,
             Dialect::K2Horizon => tables::k2_horizon::SOURCE,
+            Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
         }
     }
 
@@ -447,6 +458,7 @@ impl Dialect {
             Dialect::Minimax => tagset!(minimax),
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
             Dialect::SeedOss => tagset!(seed_oss),
+            Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
