@@ -105,6 +105,12 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/k2-horizon-think-and-shell.txt", "k2-horizon"),
     ("transcripts/k2-horizon-python.txt", "k2-horizon"),
     ("transcripts/k2-horizon-fast-edit.txt", "k2-horizon"),
+    (
+        "transcripts/deepseek-v41-think-and-shell.txt",
+        "deepseek-v41",
+    ),
+    ("transcripts/deepseek-v41-python.txt", "deepseek-v41"),
+    ("transcripts/deepseek-v41-edit.txt", "deepseek-v41"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
