@@ -225,6 +225,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::K2Horizon,
     Dialect::Cohere,
     Dialect::Apertus,
+    Dialect::DeepseekV41,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

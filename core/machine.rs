@@ -205,6 +205,12 @@ static QWEN3_CODER: params::Modes = params::Modes {
     embedded: None,
 };
 
+static DEEPSEEK_V41: params::Modes = params::Modes {
+    text: text_modes!(deepseek_v41),
+    tags: tagset!(deepseek_v41),
+    embedded: None,
+};
+
 static SEED_OSS: params::Modes = params::Modes {
     text: text_modes!(seed_oss),
     tags: tagset!(seed_oss),
@@ -298,6 +304,9 @@ impl Machine {
             Dialect::K2Horizon => Machine::Glm(Engine::new(Glm::new(&K2_HORIZON), options)),
             Dialect::Cohere => Machine::JsonTag(Engine::new(JsonTag::new(&COHERE), options)),
             Dialect::Apertus => Machine::JsonTag(Engine::new(JsonTag::new(&APERTUS), options)),
+            Dialect::DeepseekV41 => {
+                Machine::Params(Engine::new(Params::new(&DEEPSEEK_V41), options))
+            }
         }
     }
 
@@ -398,6 +407,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::K2Horizon => &tables::k2_horizon::REASONING,
         Dialect::Cohere => &tables::cohere::REASONING,
         Dialect::Apertus => &tables::apertus::REASONING,
+        Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

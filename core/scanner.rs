@@ -138,6 +138,11 @@ pub enum Dialect {
     /// call an object whose one key is the tool's name; `<|inner_prefix|>` reasoning: Swiss
     /// AI Apertus.
     Apertus,
+    /// `<｜DSML｜ calls><｜DSML｜ invoke name="N"><｜DSML｜ parameter name="k"
+    /// string="true|false">v</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>`, DeepSeek
+    /// V4's DSML with one space after each `｜DSML｜` and the block named ` calls` (fullwidth
+    /// or ASCII pipes), `<think>` reasoning: DeepSeek V4.1.
+    DeepseekV41,
 }
 
 impl Dialect {
@@ -172,6 +177,7 @@ impl Dialect {
         Dialect::K2Horizon,
         Dialect::Cohere,
         Dialect::Apertus,
+        Dialect::DeepseekV41,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -206,6 +212,7 @@ impl Dialect {
             Dialect::K2Horizon => "k2-horizon",
             Dialect::Cohere => "cohere",
             Dialect::Apertus => "apertus",
+            Dialect::DeepseekV41 => "deepseek-v41",
         }
     }
 
@@ -264,6 +271,7 @@ impl Dialect {
             Dialect::K2Horizon => tables::k2_horizon::SPECIAL_TOKENS,
             Dialect::Cohere => tables::cohere::SPECIAL_TOKENS,
             Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
+            Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
         }
     }
 
@@ -292,6 +300,7 @@ impl Dialect {
             Dialect::K2Horizon => tables::k2_horizon::KNOBS.aliases,
             Dialect::Cohere => tables::cohere::KNOBS.aliases,
             Dialect::Apertus => tables::apertus::KNOBS.aliases,
+            Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -395,6 +404,7 @@ impl Dialect {
             Dialect::K2Horizon => tables::k2_horizon::MODES,
             Dialect::Cohere => tables::cohere::MODES,
             Dialect::Apertus => tables::apertus::MODES,
+            Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
         }
     }
 
@@ -431,6 +441,7 @@ impl Dialect {
             Dialect::K2Horizon => tables::k2_horizon::SOURCE,
             Dialect::Cohere => tables::cohere::SOURCE,
             Dialect::Apertus => tables::apertus::SOURCE,
+            Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
         }
     }
 
@@ -468,6 +479,7 @@ impl Dialect {
             Dialect::Minimax => tagset!(minimax),
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
             Dialect::SeedOss => tagset!(seed_oss),
+            Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -127,6 +127,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::K2Horizon,
     Dialect::Cohere,
     Dialect::Apertus,
+    Dialect::DeepseekV41,
 ];
 
 fn chunk_id(chunk: usize) -> String {

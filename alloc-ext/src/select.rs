@@ -24,7 +24,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | Qwen3-Coder, Qwen3.5 and later Qwen3.x | `qwen3-coder` |
 /// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
 /// | `…minimax…` with an `m2…` part (M2, M2.1, M2.5; M3 writes another wire, docs/parsers.md) | `minimax` |
-/// | `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
+/// | `…deepseek-v4.1…`, `…deepseek-v41…`, `…deepseek_v41…` (DeepSeek V4.1: spaced DSML) | `deepseek-v41` |
+/// | other `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
 /// | `…mimo-v2…` and later (MiMo-V2-Flash: Qwen3-Coder's tags, compact values) | `qwen3-coder` |
 /// | other `…mimo…` (MiMo-7B) | `qwen3` |
 /// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
@@ -89,6 +90,17 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         qwen
     } else if id.contains("minimax") && has_minimax_generation(bare) {
         Dialect::Minimax
+    } else if [
+        "deepseek-v4.1",
+        "deepseek-v41",
+        "deepseek_v41",
+        "deepseek_v4.1",
+    ]
+    .iter()
+    .any(|name| bare.contains(name))
+    {
+        // V4.1 renamed and spaced V4's DSML tags, which a V4 reader takes for prose.
+        Dialect::DeepseekV41
     } else if id.contains("deepseek") {
         Dialect::Deepseek
     } else if id.contains("mimo") {
@@ -254,6 +266,11 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("deepseek_v4", Dialect::Deepseek),
     ("deepseekv4", Dialect::Deepseek),
     ("deepseek-v4", Dialect::Deepseek),
+    // V4's DSML with a space after each `｜DSML｜` and the block named ` calls` (vLLM
+    // `deepseek_v41`, SGLang `deepseekv41` and its reasoning parser `deepseek-v41`).
+    ("deepseek_v41", Dialect::DeepseekV41),
+    ("deepseekv41", Dialect::DeepseekV41),
+    ("deepseek-v41", Dialect::DeepseekV41),
     ("minimax_m2", Dialect::Minimax),
     ("minimax-m2", Dialect::Minimax),
     ("minimax_m2_append_think", Dialect::Minimax),

@@ -108,6 +108,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Hunyuan, "</tool_response:opensource>"),
         closer(Dialect::IquestQ1, "</tool_response>"),
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
+        closer(Dialect::DeepseekV41, "</result>"),
     ]
 }
 
@@ -265,6 +266,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
         ),
         (
             Dialect::Deepseek,
+            "<｜Assistant｜>",
+            Reason::DelimiterInText("<｜Assistant｜>".into()),
+        ),
+        (
+            Dialect::DeepseekV41,
             "<｜Assistant｜>",
             Reason::DelimiterInText("<｜Assistant｜>".into()),
         ),

@@ -261,6 +261,17 @@ static K2_HORIZON: ParamMarkup = ParamMarkup {
     close: "</ifm|tool_call>\n</ifm|tool_calls>",
 };
 
+/// Spaced DSML: every value raw text (`string="true"`).
+static DEEPSEEK_V41: ParamMarkup = ParamMarkup {
+    open: ("<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"", "\">\n"),
+    param: (
+        "<｜DSML｜ parameter name=\"",
+        "\" string=\"true\">",
+        "</｜DSML｜ parameter>\n",
+    ),
+    close: "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -273,6 +284,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Hunyuan => Some(&HUNYUAN),
         Dialect::IquestQ1 => Some(&IQUEST_Q1),
         Dialect::K2Horizon => Some(&K2_HORIZON),
+        Dialect::DeepseekV41 => Some(&DEEPSEEK_V41),
         _ => None,
     }
 }

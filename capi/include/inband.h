@@ -522,6 +522,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_APERTUS 28
 
 /**
+ * `deepseek-v41`: `<｜DSML｜ calls><｜DSML｜ invoke name="N"><｜DSML｜ parameter name="k" string="true">v…`
+ * (DeepSeek V4.1: V4's DSML with spaced tag names).
+ */
+#define INBAND_DIALECT_DEEPSEEK_V41 29
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -121,9 +121,12 @@ pub const INBAND_DIALECT_COHERE: inband_dialect_t = 27;
 /// `apertus`: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, the name the object's one key
 /// (Swiss AI Apertus).
 pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
+/// `deepseek-v41`: `<｜DSML｜ calls><｜DSML｜ invoke name="N"><｜DSML｜ parameter name="k" string="true">v…`
+/// (DeepSeek V4.1: V4's DSML with spaced tag names).
+pub const INBAND_DIALECT_DEEPSEEK_V41: inband_dialect_t = 29;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 29] = [
+static DIALECT_NAMES: [&CStr; 30] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -153,6 +156,7 @@ static DIALECT_NAMES: [&CStr; 29] = [
     c"k2-horizon",
     c"cohere",
     c"apertus",
+    c"deepseek-v41",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -335,15 +339,16 @@ mod tests {
             (INBAND_DIALECT_K2_HORIZON, Dialect::K2Horizon),
             (INBAND_DIALECT_COHERE, Dialect::Cohere),
             (INBAND_DIALECT_APERTUS, Dialect::Apertus),
+            (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(29).is_null());
+        assert!(inband_dialect_name(30).is_null());
         assert_eq!(
-            dialect_of(29).unwrap_err().status,
+            dialect_of(30).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "29 is past the list"
+            "30 is past the list"
         );
     }
 }

@@ -18,6 +18,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "qwen3-coder": (("<think>",), ("</think>",)),
     "kimi": (("<think>",), ("</think>",)),
     "deepseek": (("<think>",), ("</think>",)),
+    "deepseek-v41": (("<think>",), ("</think>",)),
     "glm": (("<think>",), ("</think>",)),
     "minimax": (("<think>",), ("</think>",)),
     "xml": (("<think>", "<thinking>"), ("</think>", "</thinking>")),

@@ -405,6 +405,7 @@ fn the_documents_offer_what_the_code_cites() {
         "hunyuan",
         "iquest-q1",
         "k2-horizon",
+        "deepseek-v41",
         "gemma",
         "gemini",
         "families",

@@ -274,6 +274,15 @@ impl Style {
         template: TemplateForm::Deepseek,
     };
 
+    /// DeepSeek V4.1: spaced DSML calls after a blank line, `<function_results>`, DeepSeek's
+    /// turns.
+    const DEEPSEEK_V41: Style = Style {
+        calls: CallForm::Params(&params::DEEPSEEK_V41),
+        results: ResultForm::FunctionResults,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Deepseek,
+    };
+
     /// Harmony: calls, results and reasoning all Harmony messages.
     const HARMONY: Style = Style {
         calls: CallForm::Json(&json::HARMONY),
@@ -397,6 +406,7 @@ impl Style {
             Dialect::K2Horizon => Style::K2_HORIZON,
             Dialect::Cohere => Style::COHERE,
             Dialect::Apertus => Style::APERTUS,
+            Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -38,6 +38,10 @@ pub(crate) struct ParamCalls {
     pub(crate) separator: &'static str,
     pub(crate) call_open: (&'static str, &'static str),
     pub(crate) param_open: (&'static str, &'static str),
+    /// The end of a parameter's opening tag when it declares the value's type, replacing
+    /// `param_open.1`: for a raw-text value and for a JSON one (DSML's
+    /// `string="true|false"`, docs/dialects.md §deepseek-v41); `None` for untyped tags.
+    pub(crate) typed_open: Option<(&'static str, &'static str)>,
     /// After a value; the scanner reads it as value text up to the closer, so the rule-4
     /// check runs over the value followed by it.
     pub(crate) param_close: &'static str,
@@ -82,6 +86,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     quote: None,
     equals: false,
     implied_section: false,
+    typed_open: None,
     key_tag: Some(&KeyTag {
         open: "<arg_key>",
         close: "</arg_key>",
@@ -108,6 +113,7 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
     equals: false,
     // The table's `bare_call = "missing_section"`.
     implied_section: true,
+    typed_open: None,
     key_tag: Some(&KeyTag {
         open: "<arg_key:opensource>",
         close: "</arg_key:opensource>",
@@ -129,6 +135,7 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
     quote: None,
     equals: false,
     implied_section: false,
+    typed_open: None,
     key_tag: Some(&KeyTag {
         open: "<arg_key>",
         close: "</arg_key>",
@@ -152,6 +159,7 @@ pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
     equals: false,
     // The table's `bare_call = "canonical"`: only a real section's closer counts.
     implied_section: false,
+    typed_open: None,
     key_tag: Some(&KeyTag {
         open: "<ifm|arg_key>",
         close: "</ifm|arg_key>",
@@ -172,6 +180,27 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     quote: Some('"'),
     equals: false,
     implied_section: false,
+    typed_open: None,
+    key_tag: None,
+};
+
+/// DeepSeek V4.1: the invokes of a turn in one `<｜DSML｜ calls>` block, each parameter
+/// tag declaring its value raw text or JSON (docs/dialects.md §deepseek-v41).
+pub(crate) static DEEPSEEK_V41: ParamCalls = ParamCalls {
+    dialect: Dialect::DeepseekV41,
+    wrapper: Some(("<｜DSML｜ calls>\n", "\n</｜DSML｜ calls>")),
+    block: ("", ""),
+    separator: "\n",
+    call_open: ("<｜DSML｜ invoke name=\"", "\">\n"),
+    param_open: ("<｜DSML｜ parameter name=\"", "\">"),
+    typed_open: Some(("\" string=\"true\">", "\" string=\"false\">")),
+    param_close: "</｜DSML｜ parameter>\n",
+    call_close: "</｜DSML｜ invoke>",
+    quote: Some('"'),
+    equals: false,
+    // The table's `bare_call = "missing_section"`: the block's closer counts after a value
+    // even outside a block.
+    implied_section: true,
     key_tag: None,
 };
 
@@ -206,6 +235,7 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     quote: None,
     equals: true,
     implied_section: true,
+    typed_open: None,
     key_tag: None,
 };
 
@@ -287,7 +317,14 @@ impl ParamCalls {
                 .map_err(|e| e.argument(pointer.clone()))?;
             out.push_str(self.param_open.0);
             out.push_str(key);
-            out.push_str(self.param_open.1);
+            out.push_str(match self.typed_open {
+                // Raw exactly when the text is the string itself; anything else is JSON.
+                Some((raw, json)) => match value {
+                    Value::String(s) if *s == text => raw,
+                    _ => json,
+                },
+                None => self.param_open.1,
+            });
             out.push_str(&text);
             out.push_str(self.param_close);
         }
@@ -322,7 +359,9 @@ impl ParamCalls {
     /// ` name="WORD">` in the attribute form and `WORD>` in the equals form
     /// (core/lex/tag.rs); a longer tag is released as text (`tag_too_long`).
     fn max_word(&self) -> usize {
-        if self.quote.is_some() {
+        if let Some((_, json)) = self.typed_open {
+            inband::MAX_TAG - " name=\"".len() - json.len()
+        } else if self.quote.is_some() {
             inband::MAX_TAG - " name=\"\">".len()
         } else if self.equals {
             inband::MAX_TAG - ">".len()
@@ -332,7 +371,9 @@ impl ParamCalls {
     }
 
     fn too_long(&self) -> &'static str {
-        if self.quote.is_some() {
+        if self.typed_open.is_some() {
+            "at most 104 bytes: the tag ` name=\"…\" string=\"false\">` after <｜DSML｜ invoke or <｜DSML｜ parameter holds at most 128"
+        } else if self.quote.is_some() {
             "at most 119 bytes: the tag ` name=\"…\">` after <invoke or <parameter holds at most 128"
         } else if self.equals {
             "at most 127 bytes: the tag `…>` after <function= or <parameter= holds at most 128"

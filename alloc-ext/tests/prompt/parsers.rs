@@ -48,6 +48,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("deepseek_v4", "deepseek"),
     ("deepseekv4", "deepseek"),
     ("deepseek-v4", "deepseek"),
+    ("deepseek_v41", "deepseek-v41"),
+    ("deepseekv41", "deepseek-v41"),
+    ("deepseek-v41", "deepseek-v41"),
     ("minimax_m2", "minimax"),
     ("minimax-m2", "minimax"),
     ("minimax_m2_append_think", "minimax"),
@@ -89,9 +92,6 @@ const ALIASES: &[(&str, &str)] = &[
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
     "beam",
-    "deepseek_v41",
-    "deepseekv41",
-    "deepseek-v41",
     "dots",
     "ernie45",
     "functiongemma",

@@ -87,6 +87,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("deepseek-ai/DeepSeek-V3.1-Terminus", "deepseek"),
         ("deepseek-ai/DeepSeek-V3.2", "deepseek"),
         ("deepseek-v4-pro", "deepseek"),
+        // DeepSeek V4.1: spaced DSML, a dialect of its own.
+        ("deepseek-ai/DeepSeek-V4.1-Flash", "deepseek-v41"),
+        ("deepseek-v4.1", "deepseek-v41"),
+        ("deepseek_v41-pro", "deepseek-v41"),
         // MiniMax M2 (M1 writes JSON lines: no dialect).
         ("MiniMaxAI/MiniMax-M2", "minimax"),
         ("minimax-m2.1", "minimax"),
@@ -241,6 +245,9 @@ fn server_parser_names_select_their_dialects() {
         ("cohere_command4", Some("cohere")),
         ("apertus", Some("apertus")),
         ("apertus2509", Some("apertus")),
+        ("deepseek_v41", Some("deepseek-v41")),
+        ("deepseekv41", Some("deepseek-v41")),
+        ("deepseek-v41", Some("deepseek-v41")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -128,6 +128,11 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "a <｜end▁of▁sentence｜> b",
             "<｜end▁of▁sentence｜>",
         ),
+        (
+            Dialect::DeepseekV41,
+            "a <｜end▁of▁sentence｜> b",
+            "<｜end▁of▁sentence｜>",
+        ),
     ];
     for &(dialect, text, delimiter) in cases {
         let error = Renderer::new(dialect).reasoning(text).unwrap_err();

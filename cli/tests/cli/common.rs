@@ -111,6 +111,12 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/apertus-weather.txt", "apertus"),
     ("transcripts/apertus-two-calls.txt", "apertus"),
     ("transcripts/apertus-answer-then-write.txt", "apertus"),
+    (
+        "transcripts/deepseek-v41-think-and-shell.txt",
+        "deepseek-v41",
+    ),
+    ("transcripts/deepseek-v41-python.txt", "deepseek-v41"),
+    ("transcripts/deepseek-v41-edit.txt", "deepseek-v41"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -373,3 +373,24 @@ fn apertus_transcripts_give_their_calls() {
         assert_eq!(summary(file, "apertus"), want, "{file}");
     }
 }
+
+#[test]
+fn deepseek_v41_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "deepseek-v41-think-and-shell.txt",
+            json!({"content": "", "reasoning": "The user wants the files and the disk usage; two shell calls.", "tool_calls": [{"name": "shell", "arguments": {"cmd": "ls -la src/"}}, {"name": "shell", "arguments": {"cmd": "du -sh ."}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "deepseek-v41-python.txt",
+            json!({"content": "Let me compute that.", "reasoning": null, "tool_calls": [{"name": "python", "arguments": {"code": "print(1234567 * 891011)"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "deepseek-v41-edit.txt",
+            json!({"content": "", "reasoning": "Edit then test.", "tool_calls": [{"name": "edit", "arguments": {"path": "src/main.cc", "patch": "-  return a<b;\n+  return a <= b;", "dry_run": false}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "deepseek-v41"), want, "{file}");
+    }
+}

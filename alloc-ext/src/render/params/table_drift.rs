@@ -303,3 +303,39 @@ fn dialects_without_raw_values_have_no_rules() {
         );
     }
 }
+
+/// Spaced DSML, both pipe spellings of every tag (docs/dialects.md §deepseek-v41).
+#[test]
+fn deepseek_v41() {
+    let after_call: &[&str] = &[
+        "</|DSML| calls>@wrapper",
+        "</｜DSML｜ calls>@wrapper",
+        "<|DSML| invoke+tag",
+        "<｜DSML｜ invoke+tag",
+        "<｜end▁of▁sentence｜>",
+    ];
+    let after_param: &[&str] = &[
+        "</|DSML| calls>@wrapper",
+        "</|DSML| invoke>",
+        "</｜DSML｜ calls>@wrapper",
+        "</｜DSML｜ invoke>",
+        "<|DSML| invoke+tag",
+        "<|DSML| parameter+tag",
+        "<｜DSML｜ invoke+tag",
+        "<｜DSML｜ parameter+tag",
+        "<｜end▁of▁sentence｜>",
+    ];
+    let rules = value_rules(Dialect::DeepseekV41);
+    assert_eq!(
+        closers(Dialect::DeepseekV41),
+        owned(&[
+            ("</|DSML| invoke>", after_call),
+            ("</|DSML| parameter>", after_param),
+            ("</｜DSML｜ invoke>", after_call),
+            ("</｜DSML｜ parameter>", after_param),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert!(rules.line_openers.is_empty());
+    assert_eq!(rules.stops, ["<｜end▁of▁sentence｜>"]);
+}
