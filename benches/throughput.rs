@@ -223,6 +223,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Hunyuan,
     Dialect::IquestQ1,
     Dialect::K2Horizon,
+    Dialect::Dots,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

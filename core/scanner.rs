@@ -129,6 +129,11 @@ pub enum Dialect {
     /// tags in a section, raw-text values, `<ifm|think>` / `<ifm|think_fast>` /
     /// `<ifm|think_faster>` reasoning, `<|ifm|im_end|>` ending the turn: K2 Horizon.
     K2Horizon,
+    /// `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>
+    /// </dots_function_call>`, the xml dialect's invoke/parameter markup in rednote's wrapper
+    /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
+    /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
+    Dots,
 }
 
 impl Dialect {
@@ -161,6 +166,7 @@ impl Dialect {
         Dialect::Hunyuan,
         Dialect::IquestQ1,
         Dialect::K2Horizon,
+        Dialect::Dots,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -193,6 +199,7 @@ impl Dialect {
             Dialect::Hunyuan => "hunyuan",
             Dialect::IquestQ1 => "iquest-q1",
             Dialect::K2Horizon => "k2-horizon",
+            Dialect::Dots => "dots",
         }
     }
 
@@ -238,6 +245,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
+            Dialect::Dots => tables::dots::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -264,6 +272,7 @@ impl Dialect {
             Dialect::Xml => tables::xml::KNOBS.aliases,
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
+            Dialect::Dots => tables::dots::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -365,6 +374,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::MODES,
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
+            Dialect::Dots => tables::dots::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -399,6 +409,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::SOURCE,
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
+            Dialect::Dots => tables::dots::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -447,6 +458,7 @@ impl Dialect {
             Dialect::Minimax => tagset!(minimax),
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
             Dialect::SeedOss => tagset!(seed_oss),
+            Dialect::Dots => tagset!(dots),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
@@ -531,7 +543,7 @@ impl fmt::Display for Dialect {
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
-/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, DSML in
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, `dots`, DSML in
 /// `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),

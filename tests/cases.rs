@@ -365,6 +365,7 @@ case_files! {
     anthropic => "anthropic.md",
     conformance => "conformance.md",
     deepseek => "deepseek.md",
+    dots => "dots.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

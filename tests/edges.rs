@@ -109,6 +109,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Mistral => &["[/THINK]", "</think>"],
         Dialect::Hunyuan => &["</think:opensource>"],
         Dialect::K2Horizon => &["</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"],
+        Dialect::Dots => &["</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -125,6 +125,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Hunyuan,
     Dialect::IquestQ1,
     Dialect::K2Horizon,
+    Dialect::Dots,
 ];
 
 fn chunk_id(chunk: usize) -> String {

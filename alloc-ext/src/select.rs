@@ -48,6 +48,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `hy3…`, `hy-3…`, `hy4…`, `hy-4…`, `hunyuan-v3…` (Tencent Hy3, HY4; not Hunyuan-A13B) | `hunyuan` |
 /// | `…iquest-q1…`, `…iquest_q1…`, `…iquestq1…` (IQuest Q1) | `iquest-q1` |
 /// | `k2-horizon…`, `k2_horizon…`, `k2horizon…` (K2 Horizon, IFM) | `k2-horizon` |
+/// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -141,6 +142,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         .any(|name| bare.starts_with(name))
     {
         Dialect::K2Horizon
+    } else if is_dots(bare) {
+        Dialect::Dots
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -267,7 +270,21 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("hy_v4", Dialect::Hunyuan),
     ("iquest_q1", Dialect::IquestQ1),
     ("k2_horizon", Dialect::K2Horizon),
+    // `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>
+    // </dots_function_call>` (vLLM and SGLang `dots`; SGLang's reasoning parser `dots`
+    // reads `<think>`).
+    ("dots", Dialect::Dots),
 ];
+
+/// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the
+/// releases whose template writes `<dots_function_call>`; not dots.ocr, which has no tools.
+fn is_dots(bare: &str) -> bool {
+    [
+        "dots.llm", "dots.vlm", "dots-llm", "dots-vlm", "dots_llm", "dots_vlm", "dots1",
+    ]
+    .iter()
+    .any(|family| bare.starts_with(family))
+}
 
 /// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,
 /// Ollama's `llama3.2:3b`): the releases with JSON tool calling.

@@ -249,6 +249,12 @@ static K2_HORIZON: ParamMarkup = ParamMarkup {
     close: "</ifm|tool_call>\n</ifm|tool_calls>",
 };
 
+static DOTS: ParamMarkup = ParamMarkup {
+    open: ("<dots_function_call>\n<invoke name=\"", "\">\n"),
+    param: ("<parameter name=\"", "\">", "</parameter>\n"),
+    close: "</invoke>\n</dots_function_call>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -261,6 +267,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Hunyuan => Some(&HUNYUAN),
         Dialect::IquestQ1 => Some(&IQUEST_Q1),
         Dialect::K2Horizon => Some(&K2_HORIZON),
+        Dialect::Dots => Some(&DOTS),
         _ => None,
     }
 }

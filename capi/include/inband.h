@@ -510,6 +510,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_K2_HORIZON 26
 
 /**
+ * `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
+ */
+#define INBAND_DIALECT_DOTS 27
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

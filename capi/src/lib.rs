@@ -115,9 +115,11 @@ pub const INBAND_DIALECT_HUNYUAN: inband_dialect_t = 24;
 pub const INBAND_DIALECT_IQUEST_Q1: inband_dialect_t = 25;
 /// `k2-horizon`: `<ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>k</ifm|arg_key><ifm|arg_value>v…` (K2 Horizon).
 pub const INBAND_DIALECT_K2_HORIZON: inband_dialect_t = 26;
+/// `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
+pub const INBAND_DIALECT_DOTS: inband_dialect_t = 27;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 27] = [
+static DIALECT_NAMES: [&CStr; 28] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -145,6 +147,7 @@ static DIALECT_NAMES: [&CStr; 27] = [
     c"hunyuan",
     c"iquest-q1",
     c"k2-horizon",
+    c"dots",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -325,15 +328,16 @@ mod tests {
             (INBAND_DIALECT_HUNYUAN, Dialect::Hunyuan),
             (INBAND_DIALECT_IQUEST_Q1, Dialect::IquestQ1),
             (INBAND_DIALECT_K2_HORIZON, Dialect::K2Horizon),
+            (INBAND_DIALECT_DOTS, Dialect::Dots),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(27).is_null());
+        assert!(inband_dialect_name(28).is_null());
         assert_eq!(
-            dialect_of(27).unwrap_err().status,
+            dialect_of(28).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "27 is past the list"
+            "28 is past the list"
         );
     }
 }

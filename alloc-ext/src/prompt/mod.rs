@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 27] = [
+const GUIDES: [(&str, &str); 28] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -62,6 +62,7 @@ const GUIDES: [(&str, &str); 27] = [
     ("hunyuan", include_str!("guides/hunyuan.md")),
     ("iquest-q1", include_str!("guides/iquest-q1.md")),
     ("k2-horizon", include_str!("guides/k2-horizon.md")),
+    ("dots", include_str!("guides/dots.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

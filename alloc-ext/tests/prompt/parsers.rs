@@ -79,6 +79,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("hy_v4", "hunyuan"),
     ("iquest_q1", "iquest-q1"),
     ("k2_horizon", "k2-horizon"),
+    ("dots", "dots"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -92,7 +93,6 @@ const UNCOVERED: &[&str] = &[
     "deepseek_v41",
     "deepseekv41",
     "deepseek-v41",
-    "dots",
     "ernie45",
     "functiongemma",
     "gigachat3",

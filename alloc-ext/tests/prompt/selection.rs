@@ -159,6 +159,11 @@ fn every_family_of_model_formats_selects_its_dialect() {
         // K2 Horizon (IFM).
         ("k2-horizon-375b-a23b", "k2-horizon"),
         ("K2-Horizon-MoVA", "k2-horizon"),
+        // rednote dots.
+        ("rednote-hilab/dots.llm1.inst", "dots"),
+        ("rednote-hilab/dots.vlm1.inst", "dots"),
+        ("dots1-142b", "dots"),
+        ("rednote-hilab/dots.ocr", "xml"),
         // No dialect: the fallback.
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
@@ -221,6 +226,7 @@ fn server_parser_names_select_their_dialects() {
         ("hy_v4", Some("hunyuan")),
         ("iquest_q1", Some("iquest-q1")),
         ("k2_horizon", Some("k2-horizon")),
+        ("dots", Some("dots")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -105,6 +105,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/k2-horizon-think-and-shell.txt", "k2-horizon"),
     ("transcripts/k2-horizon-python.txt", "k2-horizon"),
     ("transcripts/k2-horizon-fast-edit.txt", "k2-horizon"),
+    ("transcripts/dots-think-and-weather.txt", "dots"),
+    ("transcripts/dots-read-and-grep.txt", "dots"),
+    ("transcripts/dots-write-html.txt", "dots"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
