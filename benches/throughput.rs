@@ -226,6 +226,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Cohere,
     Dialect::Apertus,
     Dialect::DeepseekV41,
+    Dialect::Dots,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -217,6 +217,12 @@ static SEED_OSS: params::Modes = params::Modes {
     embedded: None,
 };
 
+static DOTS: params::Modes = params::Modes {
+    text: text_modes!(dots),
+    tags: tagset!(dots),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -287,6 +293,7 @@ impl Machine {
             Dialect::Qwen3Coder => Machine::Params(Engine::new(Params::new(&QWEN3_CODER), options)),
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
+            Dialect::Dots => Machine::Params(Engine::new(Params::new(&DOTS), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -393,6 +400,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Qwen3Coder => &tables::qwen3_coder::REASONING,
         Dialect::Glm => &tables::glm::REASONING,
         Dialect::SeedOss => &tables::seed_oss::REASONING,
+        Dialect::Dots => &tables::dots::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

@@ -143,6 +143,11 @@ pub enum Dialect {
     /// V4's DSML with one space after each `｜DSML｜` and the block named ` calls` (fullwidth
     /// or ASCII pipes), `<think>` reasoning: DeepSeek V4.1.
     DeepseekV41,
+    /// `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>
+    /// </dots_function_call>`, the xml dialect's invoke/parameter markup in rednote's wrapper
+    /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
+    /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
+    Dots,
 }
 
 impl Dialect {
@@ -178,6 +183,7 @@ impl Dialect {
         Dialect::Cohere,
         Dialect::Apertus,
         Dialect::DeepseekV41,
+        Dialect::Dots,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -213,6 +219,7 @@ impl Dialect {
             Dialect::Cohere => "cohere",
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
+            Dialect::Dots => "dots",
         }
     }
 
@@ -258,6 +265,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::SPECIAL_TOKENS,
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
+            Dialect::Dots => tables::dots::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -287,6 +295,7 @@ impl Dialect {
             Dialect::Xml => tables::xml::KNOBS.aliases,
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
+            Dialect::Dots => tables::dots::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -391,6 +400,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::MODES,
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
+            Dialect::Dots => tables::dots::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -428,6 +438,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::SOURCE,
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
+            Dialect::Dots => tables::dots::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -480,6 +491,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tagset!(qwen3_coder),
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
+            Dialect::Dots => tagset!(dots),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
@@ -564,7 +576,7 @@ impl fmt::Display for Dialect {
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
-/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, DSML in
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, `dots`, DSML in
 /// `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),

@@ -366,6 +366,7 @@ case_files! {
     conformance => "conformance.md",
     deepseek => "deepseek.md",
     deepseek_v41 => "deepseek_v41.md",
+    dots => "dots.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

@@ -111,6 +111,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::K2Horizon => &["</ifm|think>", "</ifm|think_fast>", "</ifm|think_faster>"],
         Dialect::Cohere => &["<|END_THINKING|>"],
         Dialect::Apertus => &["<|inner_suffix|>"],
+        Dialect::Dots => &["</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -128,6 +128,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Cohere,
     Dialect::Apertus,
     Dialect::DeepseekV41,
+    Dialect::Dots,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -51,6 +51,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `k2-horizon…`, `k2_horizon…`, `k2horizon…` (K2 Horizon, IFM) | `k2-horizon` |
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
+/// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -169,6 +170,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Cohere
     } else if bare.starts_with("apertus-") {
         Dialect::Apertus
+    } else if is_dots(bare) {
+        Dialect::Dots
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -320,7 +323,21 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // reasoning (vLLM's `apertus`, SGLang's `apertus2509` tool and reasoning parsers).
     ("apertus", Dialect::Apertus),
     ("apertus2509", Dialect::Apertus),
+    // `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>
+    // </dots_function_call>` (vLLM and SGLang `dots`; SGLang's reasoning parser `dots`
+    // reads `<think>`).
+    ("dots", Dialect::Dots),
 ];
+
+/// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the
+/// releases whose template writes `<dots_function_call>`; not dots.ocr, which has no tools.
+fn is_dots(bare: &str) -> bool {
+    [
+        "dots.llm", "dots.vlm", "dots-llm", "dots-vlm", "dots_llm", "dots_vlm", "dots1",
+    ]
+    .iter()
+    .any(|family| bare.starts_with(family))
+}
 
 /// Meta's Llama 3.1, 3.2 and 3.3 (`llama-3.1-8b-instruct`, `meta-llama-3.1-70b-instruct`,
 /// Ollama's `llama3.2:3b`): the releases with JSON tool calling.

@@ -109,6 +109,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::IquestQ1, "</tool_response>"),
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
         closer(Dialect::DeepseekV41, "</result>"),
+        closer(Dialect::Dots, "</tool_response>"),
     ]
 }
 
@@ -359,6 +360,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::K2Horizon,
             "<|ifm|im_end|><|ifm|im_start|>user\n",
             Reason::TemplateToken("<|ifm|im_start|>"),
+        ),
+        (
+            Dialect::Dots,
+            "<|response|>",
+            Reason::TemplateToken("<|response|>"),
         ),
     ]
 }

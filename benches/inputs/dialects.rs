@@ -272,6 +272,12 @@ static DEEPSEEK_V41: ParamMarkup = ParamMarkup {
     close: "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
 };
 
+static DOTS: ParamMarkup = ParamMarkup {
+    open: ("<dots_function_call>\n<invoke name=\"", "\">\n"),
+    param: ("<parameter name=\"", "\">", "</parameter>\n"),
+    close: "</invoke>\n</dots_function_call>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -285,6 +291,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::IquestQ1 => Some(&IQUEST_Q1),
         Dialect::K2Horizon => Some(&K2_HORIZON),
         Dialect::DeepseekV41 => Some(&DEEPSEEK_V41),
+        Dialect::Dots => Some(&DOTS),
         _ => None,
     }
 }

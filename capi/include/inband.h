@@ -528,6 +528,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_DEEPSEEK_V41 29
 
 /**
+ * `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
+ */
+#define INBAND_DIALECT_DOTS 30
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -124,9 +124,11 @@ pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
 /// `deepseek-v41`: `<｜DSML｜ calls><｜DSML｜ invoke name="N"><｜DSML｜ parameter name="k" string="true">v…`
 /// (DeepSeek V4.1: V4's DSML with spaced tag names).
 pub const INBAND_DIALECT_DEEPSEEK_V41: inband_dialect_t = 29;
+/// `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
+pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 30] = [
+static DIALECT_NAMES: [&CStr; 31] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -157,6 +159,7 @@ static DIALECT_NAMES: [&CStr; 30] = [
     c"cohere",
     c"apertus",
     c"deepseek-v41",
+    c"dots",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -340,15 +343,16 @@ mod tests {
             (INBAND_DIALECT_COHERE, Dialect::Cohere),
             (INBAND_DIALECT_APERTUS, Dialect::Apertus),
             (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
+            (INBAND_DIALECT_DOTS, Dialect::Dots),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(30).is_null());
+        assert!(inband_dialect_name(31).is_null());
         assert_eq!(
-            dialect_of(30).unwrap_err().status,
+            dialect_of(31).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "30 is past the list"
+            "31 is past the list"
         );
     }
 }

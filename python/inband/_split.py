@@ -44,6 +44,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "apertus": (("<|inner_prefix|>",), ("<|inner_suffix|>",)),
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
+    "dots": (("<think>",), ("</think>",)),
 }
 
 

@@ -390,6 +390,7 @@ fn the_documents_offer_what_the_code_cites() {
         "minimax",
         "qwen3-coder",
         "seed-oss",
+        "dots",
         "jamba",
         "granite",
         "internlm",

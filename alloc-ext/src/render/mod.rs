@@ -76,8 +76,8 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, glm, hunyuan,
-    /// iquest-q1, k2-horizon).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots, glm,
+    /// hunyuan, iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -258,6 +258,15 @@ impl Style {
         template: TemplateForm::SeedOss,
     };
 
+    /// dots: xml's invokes in one `<dots_function_call>` block, `<think>` reasoning, the dots1
+    /// turns with the results in a user turn of `<tool_response>` blocks.
+    const DOTS: Style = Style {
+        calls: CallForm::Params(&params::DOTS),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Dots,
+    };
+
     /// Kimi: JSON between special tokens, Kimi's turns.
     const KIMI: Style = Style {
         calls: CallForm::Json(&json::KIMI),
@@ -407,6 +416,7 @@ impl Style {
             Dialect::Cohere => Style::COHERE,
             Dialect::Apertus => Style::APERTUS,
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
+            Dialect::Dots => Style::DOTS,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -250,6 +250,14 @@ pub(crate) static SEED_OSS: ParamCalls = ParamCalls {
     ..QWEN3_CODER
 };
 
+/// rednote dots.llm1 / dots.vlm1: the invokes of a turn in one `<dots_function_call>`
+/// block, one part a line (vLLM's dots parser, docs/dialects.md §dots).
+pub(crate) static DOTS: ParamCalls = ParamCalls {
+    dialect: Dialect::Dots,
+    wrapper: Some(("<dots_function_call>\n", "\n</dots_function_call>")),
+    ..ANTHROPIC
+};
+
 impl ParamCalls {
     /// A turn's calls, in the wrapper if the dialect has one.
     pub(crate) fn render_all(

@@ -12,8 +12,10 @@ use super::message::{Assistant, Call, Message, ToolResult};
 use super::text::{check_content, check_message};
 use super::Renderer;
 
+mod dots;
 mod keyvalue;
 
+use dots::dots;
 use keyvalue::{glm, hunyuan, ifm, iquest};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
@@ -68,6 +70,10 @@ pub(crate) enum TemplateForm {
     /// `<seed:bos>assistant`, then each of reasoning, content and calls after a line break;
     /// each result a `tool` turn of its own (Seed-OSS, docs/dialects.md §seed-oss).
     SeedOss,
+    /// `<|system|>TEXT<|endofsystem|>`, `<|userprompt|>TEXT<|endofuserprompt|>`,
+    /// `<|response|>BODY<|endofresponse|>` turns back to back; a run of results is a user turn
+    /// of `<tool_response>` blocks (dots.llm1, docs/dialects.md §dots).
+    Dots,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -141,6 +147,16 @@ impl TemplateForm {
                 "<|ifm|endoftext|>",
             ],
             TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
+            // The dots table has no special tokens (rule 2 finds none): all listed.
+            TemplateForm::Dots => &[
+                "<|system|>",
+                "<|endofsystem|>",
+                "<|userprompt|>",
+                "<|endofuserprompt|>",
+                "<|response|>",
+                "<|endofresponse|>",
+                "<|endoftext|>",
+            ],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
             TemplateForm::Mistral => &[
@@ -248,6 +264,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Apertus => turns::apertus(renderer, &turns, &mut out)?,
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
+        TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }

@@ -86,13 +86,13 @@ const ALIASES: &[(&str, &str)] = &[
     ("cohere_command4", "cohere"),
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
+    ("dots", "dots"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
     "beam",
-    "dots",
     "ernie45",
     "functiongemma",
     "gigachat3",

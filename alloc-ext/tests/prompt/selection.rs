@@ -180,6 +180,11 @@ fn later_json_body_families_select_their_dialects() {
         ("CohereForAI/c4ai-command-r-v01", "xml"),
         ("swiss-ai/Apertus-8B-Instruct-2509", "apertus"),
         ("swiss-ai/Apertus-70B-Instruct-2509", "apertus"),
+        // rednote dots.
+        ("rednote-hilab/dots.llm1.inst", "dots"),
+        ("rednote-hilab/dots.vlm1.inst", "dots"),
+        ("dots1-142b", "dots"),
+        ("rednote-hilab/dots.ocr", "xml"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -248,6 +253,7 @@ fn server_parser_names_select_their_dialects() {
         ("deepseek_v41", Some("deepseek-v41")),
         ("deepseekv41", Some("deepseek-v41")),
         ("deepseek-v41", Some("deepseek-v41")),
+        ("dots", Some("dots")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

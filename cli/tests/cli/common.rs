@@ -117,6 +117,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ),
     ("transcripts/deepseek-v41-python.txt", "deepseek-v41"),
     ("transcripts/deepseek-v41-edit.txt", "deepseek-v41"),
+    ("transcripts/dots-think-and-weather.txt", "dots"),
+    ("transcripts/dots-read-and-grep.txt", "dots"),
+    ("transcripts/dots-write-html.txt", "dots"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

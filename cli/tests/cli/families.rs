@@ -394,3 +394,24 @@ fn deepseek_v41_transcripts_give_their_calls() {
         assert_eq!(summary(file, "deepseek-v41"), want, "{file}");
     }
 }
+
+#[test]
+fn dots_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "dots-think-and-weather.txt",
+            json!({"content": "", "reasoning": "The user asks for the weather in Shanghai over the next three days. The search tool takes a query and a day count; call it once.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Shanghai", "days": 3}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "dots-read-and-grep.txt",
+            json!({"content": "I will read the router and look for every handler that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "dots-write-html.txt",
+            json!({"content": "Writing the fixture.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "tests/fixtures/menu.html", "content": "<ul>\n  <li>Fish & chips — £9</li>\n  <li>小笼包</li>\n</ul>"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "dots"), want, "{file}");
+    }
+}
