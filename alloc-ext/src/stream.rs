@@ -210,6 +210,8 @@ pub struct DeltaStream {
     /// Since the last delta, nothing but text that went straight into the delta, and
     /// then nothing was waiting ([`DeltaStream::quiet`]).
     quiet: bool,
+    /// A code point the last quiet piece ended inside ([`direct::Carry`]).
+    carry: direct::Carry,
     spare: Spare,
     /// The draft segments whose text a delta showed, reused.
     shown: Vec<usize>,
@@ -258,6 +260,7 @@ impl DeltaStream {
             delta: ChunkDelta::default(),
             fresh: true,
             quiet: false,
+            carry: direct::Carry::default(),
             spare: Spare::default(),
             shown: Vec::new(),
         }
@@ -269,13 +272,21 @@ impl DeltaStream {
     /// each call, so in steady state a chunk costs no heap allocation, nor does a call's
     /// first fragment once an earlier one has given its `id` and `name` buffers back.
     /// After the scanner's `finish`, call [`DeltaStream::finish`] instead.
+    #[inline]
     pub fn delta(&mut self) -> &ChunkDelta {
         self.begin_delta();
         self.fresh = false;
-        if self.quiet {
-            // Only text that went straight into the delta, if anything (see `direct`).
-            return &self.delta;
+        // When quiet, the delta is only text that went straight into it, if anything (see
+        // `direct`); the decode loop's common step stays this short.
+        if !self.quiet {
+            self.settle();
         }
+        &self.delta
+    }
+
+    /// [`DeltaStream::delta`]'s general path: what the assembler holds that was not sent.
+    #[inline(never)]
+    fn settle(&mut self) {
         let DeltaStream {
             assembler: a,
             sent,
@@ -302,7 +313,6 @@ impl DeltaStream {
         (sent.content, sent.reasoning_at) =
             a.retire_sent(sent.first_open, sent.content, sent.reasoning_at);
         self.quiet = self.quiet();
-        &self.delta
     }
 
     /// [`DeltaStream::delta`], owned: the same delta, but its buffers go with it, so each
@@ -478,7 +488,7 @@ impl DeltaStream {
     /// completion.
     pub fn finish(mut self) -> (ChunkDelta, &'static str, Completion) {
         self.finished = true;
-        self.quiet = false;
+        self.loud();
         // An incomplete call's last argument bytes (held while they might have been a
         // repeated key, an escape or a closer) go out, as `incomplete_calls` has them.
         self.assembler.close_incomplete();
@@ -491,68 +501,68 @@ impl DeltaStream {
 }
 
 impl Sink for DeltaStream {
+    #[inline]
     fn text(&mut self, span: Span, text: &[u8]) {
         if !self.direct_text(span, text) {
-            self.quiet = false;
-            self.assembler.text(span, text);
+            self.assembled_text(span, text);
         }
     }
+    #[inline]
     fn reasoning(&mut self, span: Span, text: &[u8]) {
         if !self.direct_reasoning(span, text) {
-            self.quiet = false;
-            self.assembler.reasoning(span, text);
+            self.assembled_reasoning(span, text);
         }
     }
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
-        self.quiet = false;
+        self.loud();
         self.assembler.markup(span, kind, bytes);
     }
     fn reasoning_start(&mut self, span: Span) {
-        self.quiet = false;
+        self.loud();
         self.assembler.reasoning_start(span);
     }
     fn reasoning_end(&mut self, span: Span) {
-        self.quiet = false;
+        self.loud();
         self.assembler.reasoning_end(span);
     }
     fn tool_start(&mut self, span: Span, call: u32, name: Option<&[u8]>, provisional: bool) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_start(span, call, name, provisional);
     }
     fn tool_id(&mut self, span: Span, call: u32, id: &[u8]) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_id(span, call, id);
     }
     fn tool_name(&mut self, span: Span, call: u32, name: &[u8]) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_name(span, call, name);
     }
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_args(span, call, json);
     }
     fn tool_param(&mut self, span: Span, call: u32, key: &[u8], kind: ValueKind) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_param(span, call, key, kind);
     }
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_value(span, call, piece, bytes);
     }
     fn tool_param_end(&mut self, span: Span, call: u32) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_param_end(span, call);
     }
     fn tool_end(&mut self, span: Span, call: u32, end: CallEnd) {
-        self.quiet = false;
+        self.loud();
         self.assembler.tool_end(span, call, end);
     }
     fn fabricated_result(&mut self, span: Span) {
-        self.quiet = false;
+        self.loud();
         self.assembler.fabricated_result(span);
     }
     fn diagnostic(&mut self, span: Span, diagnostic: Diagnostic) {
-        self.quiet = false;
+        self.loud();
         self.assembler.diagnostic(span, diagnostic);
     }
 }

@@ -177,3 +177,76 @@ fn invalid_utf8_is_located() {
         assert_eq!(completion.reasoning.as_deref(), Some("r\u{fffd}"));
     }
 }
+
+/// Every delta of a Qwen3 stream fed `chunks` (the last one after finish), and the
+/// completion's content, reasoning and `invalid_utf8` spans.
+fn stream_bytes(chunks: &[&[u8]]) -> (Vec<ChunkDelta>, String, Option<String>, Vec<[u64; 2]>) {
+    let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
+    let mut stream = DeltaStream::new(Dialect::Qwen3, &AssembleOptions::seeded(1));
+    let mut deltas = Vec::new();
+    for chunk in chunks {
+        scanner.feed(chunk, &mut stream).unwrap();
+        deltas.push(stream.delta().clone());
+    }
+    scanner.finish(&mut stream).unwrap();
+    let (last, _, completion) = stream.finish();
+    deltas.push(last);
+    let spans = completion
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "invalid_utf8")
+        .map(|d| d.span)
+        .collect();
+    (deltas, completion.content, completion.reasoning, spans)
+}
+
+/// A decode step that ends inside a code point sends the text before it at once, and the
+/// code point with the step that finishes it (in content and in reasoning).
+#[test]
+fn a_code_point_cut_by_a_chunk_goes_with_the_chunk_that_ends_it() {
+    let chunks: [&[u8]; 6] = [
+        b"a\xc3",
+        b"\xa9b\xf0\x9f",
+        b"\xa6",
+        b"\x80<think>r\xe5",
+        b"\x9f",
+        b"\x8e!",
+    ];
+    let (deltas, content, reasoning, spans) = stream_bytes(&chunks);
+    let texts: Vec<(&str, &str)> = deltas
+        .iter()
+        .map(|d| (d.content.as_str(), d.reasoning_content.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("a", ""),
+            ("éb", ""),
+            ("", ""),
+            ("🦀", "r"),
+            ("", ""),
+            ("", "城!"),
+            ("", "")
+        ]
+    );
+    assert_eq!(content, "aéb🦀");
+    assert_eq!(reasoning.as_deref(), Some("r城!"));
+    assert!(spans.is_empty());
+}
+
+/// A cut code point that the next bytes do not finish (another byte, markup, the end) is
+/// one U+FFFD where it was, at every chunking, as when the input is fed whole.
+#[test]
+fn a_cut_code_point_left_unfinished_is_one_replacement_at_every_chunking() {
+    let input: &[u8] = b"x\xe2\x82y \xc3<think>\xe5\x9f</think>z\xf0\x9f\xa6";
+    for size in 1..=input.len() {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        let (deltas, content, reasoning, spans) = stream_bytes(&chunks);
+        let (sent, sent_reasoning, _) = joined(&deltas);
+        assert_eq!(content, "x\u{fffd}y \u{fffd}z\u{fffd}", "{size}");
+        assert_eq!(sent, content, "{size}");
+        assert_eq!(reasoning.as_deref(), Some("\u{fffd}"), "{size}");
+        assert_eq!(sent_reasoning, "\u{fffd}", "{size}");
+        assert_eq!(spans, [[1, 3], [5, 6], [13, 15], [24, 27]], "{size}");
+    }
+}

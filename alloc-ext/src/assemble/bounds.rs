@@ -256,6 +256,17 @@ impl Assembler {
         }
     }
 
+    /// Whether an event at `span` is taken whole, with no side effect: the response was not
+    /// cut and `span` ends within the limit (see [`Assembler::skip`]).
+    #[inline]
+    pub(crate) fn within_limit(&self, span: Span) -> bool {
+        !self.stopped
+            && match self.limit {
+                Some(limit) => span.end <= limit || self.keep == Keep::Unsent,
+                None => true,
+            }
+    }
+
     /// Ends the response at `limit`: open calls are incomplete, later events left out.
     fn cut(&mut self, span: Span, limit: u64) {
         self.stopped = true;

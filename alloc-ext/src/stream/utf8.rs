@@ -17,19 +17,43 @@ pub(super) fn take_utf8(bytes: &[u8], all: bool, out: &mut String) -> usize {
     take_validated(bytes, all, out)
 }
 
-/// Appends `bytes` when they are valid UTF-8 (a piece that ends inside a code point is
-/// not); returns whether they were.
+/// Appends `bytes` when they are valid UTF-8 but for a code point cut short at their end;
+/// returns how many were appended (`bytes.len()` but for such a tail, of at most 3 bytes),
+/// or `None`, appending nothing, when they are not UTF-8.
 #[inline]
-pub(super) fn push_valid(bytes: &[u8], out: &mut String) -> bool {
+pub(super) fn push_valid(bytes: &[u8], out: &mut String) -> Option<usize> {
     if push_short_ascii(bytes, out) {
-        return true;
+        return Some(bytes.len());
     }
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => {
-            out.push_str(text);
-            true
-        }
-        Err(_) => false,
+    push_validated(bytes, out)
+}
+
+/// [`push_valid`] for a longer piece, or one that is not ASCII (kept out of line: the
+/// decode step's common piece is short ASCII).
+#[inline(never)]
+fn push_validated(bytes: &[u8], out: &mut String) -> Option<usize> {
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+        out.push_str(text);
+        return Some(bytes.len());
+    }
+    // Only now find where it fails: a piece that ends inside a code point is sent up to it.
+    let error = simdutf8::compat::from_utf8(bytes).err()?;
+    if error.error_len().is_some() {
+        return None;
+    }
+    let valid = &bytes[..error.valid_up_to()];
+    out.push_str(simdutf8::basic::from_utf8(valid).ok()?);
+    Some(valid.len())
+}
+
+/// The length of the code point whose first byte is `lead` (1 for a byte that cannot
+/// begin one: the validator rejects it).
+pub(super) fn width(lead: u8) -> usize {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
     }
 }
 
@@ -37,13 +61,17 @@ pub(super) fn push_valid(bytes: &[u8], out: &mut String) -> bool {
 /// every byte is a code point, and no validator is set up.
 #[inline]
 fn push_short_ascii(bytes: &[u8], out: &mut String) -> bool {
-    if bytes.len() > SHORT || !bytes.iter().all(|&b| b < 0x80) {
+    if bytes.len() > SHORT {
         return false;
     }
+    let start = out.len();
     out.reserve(bytes.len());
     for &b in bytes {
-        // (The mask tells the compiler that each is one byte of UTF-8.)
-        out.push(char::from(b & 0x7F));
+        if b >= 0x80 {
+            out.truncate(start);
+            return false;
+        }
+        out.push(char::from(b));
     }
     true
 }
@@ -68,12 +96,7 @@ fn boundary(bytes: &[u8]) -> usize {
         if byte & 0xC0 == 0x80 {
             continue;
         }
-        let needs = match byte {
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF7 => 4,
-            _ => 1,
-        };
+        let needs = width(byte);
         return if needs > back { len - back } else { len };
     }
     len
