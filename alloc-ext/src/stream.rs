@@ -246,7 +246,7 @@ impl DeltaStream {
             Retain::Completion => Keep::Settled,
             Retain::Unsent => Keep::Unsent,
         });
-        DeltaStream {
+        let mut stream = DeltaStream {
             assembler,
             sent: Sent {
                 content: 0,
@@ -263,7 +263,10 @@ impl DeltaStream {
             carry: direct::Carry::default(),
             spare: Spare::default(),
             shown: Vec::new(),
-        }
+        };
+        // A response that begins with text takes the quiet path from its first byte.
+        stream.quiet = stream.quiet();
+        stream
     }
 
     /// Everything that became visible since the last call, borrowed until the next one:
