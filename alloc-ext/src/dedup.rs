@@ -83,8 +83,34 @@ impl FirstKeyWins {
     /// key was completed by them.
     pub(crate) fn feed(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> Duplicates {
         let mut found = Duplicates::default();
-        for &b in bytes {
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if self.in_string && !self.escaped && !self.in_key {
+                // A value string's body: only its escapes and its end change anything, so
+                // the run up to the next of them goes out at once (a long argument is
+                // nearly all such runs).
+                let rest = &bytes[i..];
+                let special = |&b: &u8| b == b'"' || b == b'\\';
+                let run = if rest.len() < 32 {
+                    // (Fewer bytes than the vector search's setup costs.)
+                    rest.iter().position(special)
+                } else {
+                    memchr::memchr2(b'"', b'\\', rest)
+                }
+                .unwrap_or(rest.len());
+                if run > 0 {
+                    let to = if self.skip.is_none() {
+                        &mut *out
+                    } else {
+                        &mut self.skipped
+                    };
+                    to.extend_from_slice(&rest[..run]);
+                    i += run;
+                    continue;
+                }
+            }
             self.byte(b, out, &mut found);
+            i += 1;
         }
         found
     }

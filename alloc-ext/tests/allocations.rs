@@ -211,25 +211,25 @@ fn response(input: &inputs::Input, chunk: usize) -> (u64, u64, u64) {
 /// ids keeps: Kimi); fed whole, the one delta holds every call's fragment and the calls'
 /// records are all open at once, so their buffers are not reused from call to call.
 const RESPONSES: [(Dialect, [[u64; 3]; 3]); 8] = [
-    (Dialect::Hermes, [[3, 3, 3], [48, 48, 39], [232, 234, 3290]]),
-    (Dialect::Kimi, [[3, 2, 3], [50, 50, 42], [441, 442, 3732]]),
+    (Dialect::Hermes, [[3, 3, 3], [48, 48, 39], [232, 234, 3252]]),
+    (Dialect::Kimi, [[3, 2, 3], [50, 50, 42], [441, 442, 3694]]),
     (
         Dialect::Harmony,
-        [[5, 5, 5], [49, 50, 39], [232, 233, 3290]],
+        [[5, 5, 5], [49, 50, 39], [232, 233, 3252]],
     ),
-    (Dialect::Xml, [[3, 3, 3], [81, 81, 60], [246, 247, 4163]]),
+    (Dialect::Xml, [[3, 3, 3], [80, 80, 59], [245, 246, 4125]]),
     (
         Dialect::Minimax,
-        [[3, 3, 3], [80, 80, 71], [245, 245, 4162]],
+        [[3, 3, 3], [79, 79, 70], [244, 244, 4124]],
     ),
     (
         Dialect::Qwen3Coder,
-        [[3, 3, 3], [81, 81, 60], [246, 247, 4163]],
+        [[3, 3, 3], [80, 80, 59], [245, 246, 4125]],
     ),
-    (Dialect::Glm, [[3, 3, 3], [80, 80, 71], [246, 247, 4199]]),
+    (Dialect::Glm, [[3, 3, 3], [79, 79, 70], [245, 246, 4161]]),
     (
         Dialect::Gemma,
-        [[3, 3, 3], [55, 55, 60], [1181, 1182, 5081]],
+        [[3, 3, 3], [55, 55, 59], [1181, 1182, 5043]],
     ),
 ];
 
