@@ -86,13 +86,21 @@ impl DeltaStream {
     /// went (else the assembler takes it).
     #[inline]
     pub(super) fn direct_text(&mut self, span: Span, text: &[u8]) -> bool {
-        self.quiet && self.direct(span, text, Channel::Content)
+        (self.quiet || self.requiet()) && self.direct(span, text, Channel::Content)
+    }
+
+    /// Whether the step may go quiet again: markup or a call earlier in it left nothing
+    /// waiting (a message header before a long answer, a call's end before prose).
+    #[inline(never)]
+    fn requiet(&mut self) -> bool {
+        self.quiet = self.quiet();
+        self.quiet
     }
 
     /// Reasoning straight into the delta, as [`DeltaStream::direct_text`].
     #[inline]
     pub(super) fn direct_reasoning(&mut self, span: Span, text: &[u8]) -> bool {
-        self.quiet
+        (self.quiet || self.requiet())
             && self.assembler.reasoning.is_some()
             && self.direct(span, text, Channel::Reasoning)
     }
