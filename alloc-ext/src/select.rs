@@ -52,6 +52,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
+/// | `ernie-4.5…`, `ernie4.5…`, `ernie-4_5…` (Baidu ERNIE 4.5, its Thinking and VL releases) | `ernie45` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -172,6 +173,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Apertus
     } else if is_dots(bare) {
         Dialect::Dots
+    } else if ["ernie-4.5", "ernie4.5", "ernie-4_5"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        Dialect::Ernie45
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -327,6 +333,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // </dots_function_call>` (vLLM and SGLang `dots`; SGLang's reasoning parser `dots`
     // reads `<think>`).
     ("dots", Dialect::Dots),
+    // Hermes' `<tool_call>` JSON, the answer in `<response>`, reasoning a bare `</think>`
+    // ends (vLLM's `ernie45` tool and reasoning parsers).
+    ("ernie45", Dialect::Ernie45),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

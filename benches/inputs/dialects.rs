@@ -153,6 +153,10 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<|tools_prefix|>[{{\"{name}\": "),
             "}]<|tools_suffix|>",
         ),
+        Dialect::Ernie45 => (
+            format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}\n</tool_call>",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

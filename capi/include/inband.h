@@ -533,6 +533,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_DOTS 30
 
 /**
+ * `ernie45`: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, reasoning a bare `</think>` ends,
+ * the answer in `<response>` (Baidu ERNIE 4.5).
+ */
+#define INBAND_DIALECT_ERNIE45 31
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

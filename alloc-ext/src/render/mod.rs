@@ -114,6 +114,20 @@ impl Style {
         }),
     };
 
+    /// ERNIE 4.5: the Hermes calls, `<think>` reasoning; its turns and result layout are not
+    /// established (docs/dialects.md §ernie45): ChatML turns, as a published template of the
+    /// thinking model writes them, with the results in ERNIE's `<tool_output>` tags in a
+    /// `tool` turn.
+    const ERNIE45: Style = Style {
+        calls: CallForm::Json(&json::HERMES),
+        results: ResultForm::ToolOutput,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
     /// Qwen3: the Hermes calls, ChatML with tool results in a `user` turn.
     const QWEN3: Style = Style {
         calls: CallForm::Json(&json::HERMES),
@@ -417,6 +431,7 @@ impl Style {
             Dialect::Apertus => Style::APERTUS,
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             Dialect::Dots => Style::DOTS,
+            Dialect::Ernie45 => Style::ERNIE45,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

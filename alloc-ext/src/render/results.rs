@@ -15,6 +15,9 @@ pub(crate) enum ResultForm {
     /// `<tool_response>\nTEXT\n</tool_response>` per result, one per line (hermes, qwen3,
     /// xml, qwen3-coder, glm).
     ToolResponse,
+    /// `<tool_output>\nTEXT\n</tool_output>` per result, one per line (ERNIE 4.5's result
+    /// tag; the layout is not established, docs/dialects.md §ernie45).
+    ToolOutput,
     /// One system turn per result, `## Return of functions.NAME:IDX` first (Kimi).
     Kimi,
     /// `<｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>` per result, one per line
@@ -101,6 +104,7 @@ impl ResultForm {
     fn check_text(self, text: &str) -> Result<(), RenderError> {
         let closers: &[&'static str] = match self {
             ResultForm::ToolResponse => &["</tool_response>"],
+            ResultForm::ToolOutput => &["</tool_output>"],
             ResultForm::Kimi => &["<|im_end|>"],
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
@@ -237,6 +241,7 @@ impl ResultForm {
     fn wrap(self) -> Option<Wrap> {
         let (separated, open, close) = match self {
             ResultForm::ToolResponse => (true, "<tool_response>\n", "\n</tool_response>"),
+            ResultForm::ToolOutput => (true, "<tool_output>\n", "\n</tool_output>"),
             ResultForm::Deepseek => (true, "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>"),
             ResultForm::Longcat => (
                 true,

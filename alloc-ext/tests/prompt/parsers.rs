@@ -87,13 +87,13 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("ernie45", "ernie45"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
     "beam",
-    "ernie45",
     "functiongemma",
     "gigachat3",
     "gigachat35",

@@ -185,6 +185,10 @@ fn later_json_body_families_select_their_dialects() {
         ("rednote-hilab/dots.vlm1.inst", "dots"),
         ("dots1-142b", "dots"),
         ("rednote-hilab/dots.ocr", "xml"),
+        // Baidu ERNIE 4.5.
+        ("baidu/ERNIE-4.5-21B-A3B-Thinking", "ernie45"),
+        ("baidu/ERNIE-4.5-300B-A47B-PT", "ernie45"),
+        ("baidu/ERNIE-4.5-VL-28B-A3B-Thinking", "ernie45"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -254,6 +258,7 @@ fn server_parser_names_select_their_dialects() {
         ("deepseekv41", Some("deepseek-v41")),
         ("deepseek-v41", Some("deepseek-v41")),
         ("dots", Some("dots")),
+        ("ernie45", Some("ernie45")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -120,6 +120,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/dots-think-and-weather.txt", "dots"),
     ("transcripts/dots-read-and-grep.txt", "dots"),
     ("transcripts/dots-write-html.txt", "dots"),
+    ("transcripts/ernie45-weather.txt", "ernie45"),
+    ("transcripts/ernie45-two-calls.txt", "ernie45"),
+    ("transcripts/ernie45-answer-then-write.txt", "ernie45"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
