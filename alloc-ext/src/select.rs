@@ -38,7 +38,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
-/// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
+/// | `…internlm…`, `intern-s1…`, `interns1…` (InternLM2, 2.5, 3; Intern-S1, Intern-S1-mini) | `internlm` |
 /// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
@@ -125,7 +125,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Longcat
     } else if id.contains("jamba") {
         Dialect::Jamba
-    } else if id.contains("internlm") {
+    } else if id.contains("internlm")
+        || bare.starts_with("intern-s1")
+        || bare.starts_with("interns1")
+    {
+        // Intern-S1 writes InternLM's action tokens (docs/dialects.md §internlm).
         Dialect::Internlm
     } else if is_mistral(&id) {
         Dialect::Mistral
@@ -295,6 +299,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("granite", Dialect::Granite),
     ("internlm", Dialect::Internlm),
     ("internlm2", Dialect::Internlm),
+    // Intern-S1: the same action tokens, spaced as a detokenizer writes them, and `<think>`
+    // reasoning (SGLang's `interns1` tool and reasoning parsers).
+    ("interns1", Dialect::Internlm),
     // `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (vLLM and
     // SGLang `mistral`, both tokenizer generations).
     ("mistral", Dialect::Mistral),

@@ -101,6 +101,7 @@ const BROKEN: &[(&str, &str)] = &[
     ("apertus", "<|tools_prefix|>[{\"a b\": {}}]<|tools_suffix|>"),
     ("cohere", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a b\", \"parameters\": {}}]<|END_ACTION|>"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
+    ("internlm", "<|action_start|> <|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
     (
         "kimi",
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.a b:0\

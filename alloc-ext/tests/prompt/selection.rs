@@ -122,6 +122,9 @@ fn every_family_of_model_formats_selects_its_dialect() {
         // InternLM.
         ("internlm/internlm2_5-7b-chat", "internlm"),
         ("internlm/internlm3-8b-instruct", "internlm"),
+        ("internlm/Intern-S1", "internlm"),
+        ("Intern-S1-mini-FP8", "internlm"),
+        ("interns1:latest", "internlm"),
         ("internlm2-chat-20b", "internlm"),
         // Mistral AI, both tokenizer generations.
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral"),
@@ -241,6 +244,7 @@ fn server_parser_names_select_their_dialects() {
         ("longcat", Some("longcat")),
         ("jamba", Some("jamba")),
         ("internlm", Some("internlm")),
+        ("interns1", Some("internlm")),
         ("olmo3", Some("pythonic")),
         ("lfm2", Some("lfm2")),
         ("phi4_mini_json", Some("phi4-mini")),
