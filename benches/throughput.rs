@@ -228,6 +228,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::DeepseekV41,
     Dialect::Dots,
     Dialect::Ernie45,
+    Dialect::Granite20bFc,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -130,6 +130,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::DeepseekV41,
     Dialect::Dots,
     Dialect::Ernie45,
+    Dialect::Granite20bFc,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -33,6 +33,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
 /// | `…gemini…` | `gemini` |
 /// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
+/// | `granite-20b-functioncalling…`, `granite-20b-fc…` (IBM's 20B function-calling model) | `granite-20b-fc` |
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
 /// | `granite-3…` (Granite 3.0 – 3.3: a JSON array of calls) | `granite` |
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
@@ -182,6 +183,12 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         .any(|family| bare.starts_with(family))
     {
         Dialect::Ernie45
+    } else if ["granite-20b-functioncalling", "granite-20b-fc"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        // Before the version rule, which would read its `20b` as Granite 20.
+        Dialect::Granite20bFc
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -198,7 +205,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). ASCII case, surrounding whitespace and
 /// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (MiMo,
-/// Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3, …;
+/// MiniMax-M1 and M3, Kimi K3, Step-3, …;
 /// docs/parsers.md lists each with its wire) and for names not in [`PARSERS`].
 ///
 /// # Panics
@@ -343,6 +350,8 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // Hermes' `<tool_call>` JSON, the answer in `<response>`, reasoning a bare `</think>`
     // ends (vLLM's `ernie45` tool and reasoning parsers).
     ("ernie45", Dialect::Ernie45),
+    // `<function_call> {…}` per call, no closer (vLLM's `granite-20b-fc`).
+    ("granite-20b-fc", Dialect::Granite20bFc),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

@@ -111,6 +111,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
         closer(Dialect::Ernie45, "</tool_output>"),
+        token(Dialect::Granite20bFc, "\nASSISTANT:"),
     ]
 }
 
@@ -233,6 +234,11 @@ fn later_turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Ernie45,
             "<|im_end|>",
             Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::Granite20bFc,
+            "\nUSER:",
+            Reason::TemplateToken("\nUSER:"),
         ),
     ]
 }

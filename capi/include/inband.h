@@ -539,6 +539,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_ERNIE45 31
 
 /**
+ * `granite-20b-fc`: `<function_call> {"name": …, "arguments": {…}}` per call, no closer
+ * (IBM granite-20b-functioncalling).
+ */
+#define INBAND_DIALECT_GRANITE_20B_FC 32
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

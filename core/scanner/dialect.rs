@@ -149,6 +149,10 @@ pub enum Dialect {
     /// reasoning that the prompt opens (a bare `</think>` ends it), the answer in
     /// `<response>…</response>` (markup, removed from the content): Baidu ERNIE 4.5.
     Ernie45,
+    /// `<function_call> {"name": …, "arguments": {…}}` per call, several in a row, no closer
+    /// (the object ends its call), `<|endoftext|>` ending the turn: IBM
+    /// granite-20b-functioncalling.
+    Granite20bFc,
 }
 
 impl Dialect {
@@ -186,6 +190,7 @@ impl Dialect {
         Dialect::DeepseekV41,
         Dialect::Dots,
         Dialect::Ernie45,
+        Dialect::Granite20bFc,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -223,6 +228,7 @@ impl Dialect {
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
             Dialect::Ernie45 => "ernie45",
+            Dialect::Granite20bFc => "granite-20b-fc",
         }
     }
 
@@ -270,6 +276,7 @@ impl Dialect {
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
             Dialect::Ernie45 => tables::ernie45::SPECIAL_TOKENS,
+            Dialect::Granite20bFc => tables::granite_20b_fc::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -301,6 +308,7 @@ impl Dialect {
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Dots => tables::dots::KNOBS.aliases,
             Dialect::Ernie45 => tables::ernie45::KNOBS.aliases,
+            Dialect::Granite20bFc => tables::granite_20b_fc::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -407,6 +415,7 @@ impl Dialect {
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Dots => tables::dots::MODES,
             Dialect::Ernie45 => tables::ernie45::MODES,
+            Dialect::Granite20bFc => tables::granite_20b_fc::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -446,6 +455,7 @@ impl Dialect {
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Dots => tables::dots::SOURCE,
             Dialect::Ernie45 => tables::ernie45::SOURCE,
+            Dialect::Granite20bFc => tables::granite_20b_fc::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,

@@ -46,6 +46,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
     "dots": (("<think>",), ("</think>",)),
     "ernie45": (("<think>",), ("</think>",)),
+    "granite-20b-fc": (("<think>",), ("</think>",)),
 }
 
 

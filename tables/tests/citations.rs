@@ -402,6 +402,7 @@ fn the_documents_offer_what_the_code_cites() {
         "cohere",
         "apertus",
         "ernie45",
+        "granite-20b-fc",
         "longcat",
         "glm",
         "hunyuan",

@@ -98,6 +98,7 @@ const BROKEN: &[(&str, &str)] = &[
     ("phi4-mini", "functools[see the docs]"),
     ("hunyuan-a13b", "<tool_calls>[{\"name\": \"a b\", \"arguments\": {}}]</tool_calls>"),
     ("ernie45", "<tool_call>\n{\"name\": \"a b\", \"arguments\": {}}\n</tool_call>"),
+    ("granite-20b-fc", "<function_call> {\"name\": \"a b\", \"arguments\": {}}"),
     ("apertus", "<|tools_prefix|>[{\"a b\": {}}]<|tools_suffix|>"),
     ("cohere", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a b\", \"parameters\": {}}]<|END_ACTION|>"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),

@@ -89,6 +89,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus2509", "apertus"),
     ("dots", "dots"),
     ("ernie45", "ernie45"),
+    ("granite-20b-fc", "granite-20b-fc"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -98,7 +99,6 @@ const UNCOVERED: &[&str] = &[
     "functiongemma",
     "gigachat3",
     "gigachat35",
-    "granite-20b-fc",
     "hf",
     "holo2",
     "inkling",
@@ -182,5 +182,5 @@ fn dashes_and_underscores_name_one_dialect() {
     }
     assert_eq!(for_parser("Hy-V3"), Some(Dialect::Hunyuan));
     assert_eq!(for_parser("deepseek_v3"), for_parser("deepseek-v3"));
-    assert_eq!(for_parser("granite-20b_fc"), None);
+    assert_eq!(for_parser("granite-20b_fc"), Some(Dialect::Granite20bFc));
 }

@@ -192,6 +192,8 @@ fn later_json_body_families_select_their_dialects() {
         ("baidu/ERNIE-4.5-21B-A3B-Thinking", "ernie45"),
         ("baidu/ERNIE-4.5-300B-A47B-PT", "ernie45"),
         ("baidu/ERNIE-4.5-VL-28B-A3B-Thinking", "ernie45"),
+        // IBM granite-20b-functioncalling (not Granite 20: its own wire).
+        ("ibm-granite/granite-20b-functioncalling", "granite-20b-fc"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -263,6 +265,7 @@ fn server_parser_names_select_their_dialects() {
         ("deepseek-v41", Some("deepseek-v41")),
         ("dots", Some("dots")),
         ("ernie45", Some("ernie45")),
+        ("granite-20b-fc", Some("granite-20b-fc")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),
