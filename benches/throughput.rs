@@ -227,6 +227,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::Ernie45,
+    Dialect::Granite20bFc,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -102,6 +102,8 @@ json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
 json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
 json_tag_modes!(COHERE, cohere, knobs, tail: CALL_TAIL);
 json_tag_modes!(APERTUS, apertus, knobs, tail: CALL_TAIL);
+json_tag_modes!(ERNIE45, ernie45, knobs, tail: CALL_TAIL);
+json_tag_modes!(GRANITE_20B_FC, granite_20b_fc, knobs, tail: CALL_BODY);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -314,6 +316,10 @@ impl Machine {
             Dialect::DeepseekV41 => {
                 Machine::Params(Engine::new(Params::new(&DEEPSEEK_V41), options))
             }
+            Dialect::Granite20bFc => {
+                Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE_20B_FC), options))
+            }
+            Dialect::Ernie45 => Machine::JsonTag(Engine::new(JsonTag::new(&ERNIE45), options)),
         }
     }
 
@@ -401,6 +407,8 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Glm => &tables::glm::REASONING,
         Dialect::SeedOss => &tables::seed_oss::REASONING,
         Dialect::Dots => &tables::dots::REASONING,
+        Dialect::Ernie45 => &tables::ernie45::REASONING,
+        Dialect::Granite20bFc => &tables::granite_20b_fc::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

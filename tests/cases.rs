@@ -387,6 +387,8 @@ case_files! {
     hunyuan_a13b => "hunyuan_a13b.md",
     cohere => "cohere.md",
     apertus => "apertus.md",
+    ernie45 => "ernie45.md",
+    granite_20b_fc => "granite_20b_fc.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

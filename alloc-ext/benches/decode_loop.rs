@@ -129,6 +129,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::Ernie45,
+    Dialect::Granite20bFc,
 ];
 
 fn chunk_id(chunk: usize) -> String {

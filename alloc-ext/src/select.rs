@@ -33,12 +33,13 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
 /// | `…gemini…` | `gemini` |
 /// | `glm-M[.m]…` with M ≤ 9, m ≤ 10 (GLM-4.5, 4.6, 4.7, 5) | `glm` |
+/// | `granite-20b-functioncalling…`, `granite-20b-fc…` (IBM's 20B function-calling model) | `granite-20b-fc` |
 /// | `granite-4…` and later (Granite 4 writes Hermes calls) | `hermes` |
 /// | `granite-3…` (Granite 3.0 – 3.3: a JSON array of calls) | `granite` |
 /// | `seed-oss…`, `bytedance-seed/seed-oss…` (Seed-OSS) | `seed-oss` |
 /// | `longcat-flash…`, `meituan-longcat/…` (LongCat-Flash) | `longcat` |
 /// | `…jamba…` (AI21 Jamba 1.5, 1.6, 1.7, Jamba Reasoning) | `jamba` |
-/// | `…internlm…` (InternLM2, 2.5, 3) | `internlm` |
+/// | `…internlm…`, `intern-s1…`, `interns1…` (InternLM2, 2.5, 3; Intern-S1, Intern-S1-mini) | `internlm` |
 /// | `…mistral…`, `…mixtral…`, `…magistral…`, `…devstral…`, `…ministral…`, `…codestral…`, `…pixtral…` (Mistral AI) | `mistral` |
 /// | `olmo-3…`, `olmo3…` (Olmo 3: `<function_calls>` lines) | `pythonic` |
 /// | `lfm2…`, `liquidai/…` (Liquid LFM2, LFM2.5) | `lfm2` |
@@ -52,6 +53,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
+/// | `ernie-4.5…`, `ernie4.5…`, `ernie-4_5…` (Baidu ERNIE 4.5, its Thinking and VL releases) | `ernie45` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -124,7 +126,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Longcat
     } else if id.contains("jamba") {
         Dialect::Jamba
-    } else if id.contains("internlm") {
+    } else if id.contains("internlm")
+        || bare.starts_with("intern-s1")
+        || bare.starts_with("interns1")
+    {
+        // Intern-S1 writes InternLM's action tokens (docs/dialects.md §internlm).
         Dialect::Internlm
     } else if is_mistral(&id) {
         Dialect::Mistral
@@ -172,6 +178,17 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Apertus
     } else if is_dots(bare) {
         Dialect::Dots
+    } else if ["ernie-4.5", "ernie4.5", "ernie-4_5"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        Dialect::Ernie45
+    } else if ["granite-20b-functioncalling", "granite-20b-fc"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        // Before the version rule, which would read its `20b` as Granite 20.
+        Dialect::Granite20bFc
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -188,7 +205,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). ASCII case, surrounding whitespace and
 /// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (MiMo,
-/// Granite's 20B function-calling model, MiniMax-M1 and M3, Kimi K3, Step-3, …;
+/// MiniMax-M1 and M3, Kimi K3, Step-3, …;
 /// docs/parsers.md lists each with its wire) and for names not in [`PARSERS`].
 ///
 /// # Panics
@@ -289,6 +306,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("granite", Dialect::Granite),
     ("internlm", Dialect::Internlm),
     ("internlm2", Dialect::Internlm),
+    // Intern-S1: the same action tokens, spaced as a detokenizer writes them, and `<think>`
+    // reasoning (SGLang's `interns1` tool and reasoning parsers).
+    ("interns1", Dialect::Internlm),
     // `[TOOL_CALLS]` + a JSON array, or `[TOOL_CALLS]NAME[ARGS]{…}` per call (vLLM and
     // SGLang `mistral`, both tokenizer generations).
     ("mistral", Dialect::Mistral),
@@ -327,6 +347,11 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // </dots_function_call>` (vLLM and SGLang `dots`; SGLang's reasoning parser `dots`
     // reads `<think>`).
     ("dots", Dialect::Dots),
+    // Hermes' `<tool_call>` JSON, the answer in `<response>`, reasoning a bare `</think>`
+    // ends (vLLM's `ernie45` tool and reasoning parsers).
+    ("ernie45", Dialect::Ernie45),
+    // `<function_call> {…}` per call, no closer (vLLM's `granite-20b-fc`).
+    ("granite-20b-fc", Dialect::Granite20bFc),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

@@ -110,6 +110,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
+        closer(Dialect::Ernie45, "</tool_output>"),
+        token(Dialect::Granite20bFc, "\nASSISTANT:"),
     ]
 }
 
@@ -227,6 +229,16 @@ fn later_turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Apertus,
             "<|user_start|>",
             Reason::DelimiterInText("<|user_start|>".into()),
+        ),
+        (
+            Dialect::Ernie45,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::Granite20bFc,
+            "\nUSER:",
+            Reason::TemplateToken("\nUSER:"),
         ),
     ]
 }

@@ -153,6 +153,14 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<|tools_prefix|>[{{\"{name}\": "),
             "}]<|tools_suffix|>",
         ),
+        Dialect::Ernie45 => (
+            format!("<tool_call>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}\n</tool_call>",
+        ),
+        Dialect::Granite20bFc => (
+            format!("<function_call> {{\"name\": \"{name}\", \"arguments\": "),
+            "}",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

@@ -533,6 +533,18 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_DOTS 30
 
 /**
+ * `ernie45`: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, reasoning a bare `</think>` ends,
+ * the answer in `<response>` (Baidu ERNIE 4.5).
+ */
+#define INBAND_DIALECT_ERNIE45 31
+
+/**
+ * `granite-20b-fc`: `<function_call> {"name": …, "arguments": {…}}` per call, no closer
+ * (IBM granite-20b-functioncalling).
+ */
+#define INBAND_DIALECT_GRANITE_20B_FC 32
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

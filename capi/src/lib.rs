@@ -126,9 +126,15 @@ pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
 pub const INBAND_DIALECT_DEEPSEEK_V41: inband_dialect_t = 29;
 /// `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
 pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
+/// `ernie45`: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, reasoning a bare `</think>` ends,
+/// the answer in `<response>` (Baidu ERNIE 4.5).
+pub const INBAND_DIALECT_ERNIE45: inband_dialect_t = 31;
+/// `granite-20b-fc`: `<function_call> {"name": …, "arguments": {…}}` per call, no closer
+/// (IBM granite-20b-functioncalling).
+pub const INBAND_DIALECT_GRANITE_20B_FC: inband_dialect_t = 32;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 31] = [
+static DIALECT_NAMES: [&CStr; 33] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -160,6 +166,8 @@ static DIALECT_NAMES: [&CStr; 31] = [
     c"apertus",
     c"deepseek-v41",
     c"dots",
+    c"ernie45",
+    c"granite-20b-fc",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -344,15 +352,17 @@ mod tests {
             (INBAND_DIALECT_APERTUS, Dialect::Apertus),
             (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
             (INBAND_DIALECT_DOTS, Dialect::Dots),
+            (INBAND_DIALECT_ERNIE45, Dialect::Ernie45),
+            (INBAND_DIALECT_GRANITE_20B_FC, Dialect::Granite20bFc),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(31).is_null());
+        assert!(inband_dialect_name(33).is_null());
         assert_eq!(
-            dialect_of(31).unwrap_err().status,
+            dialect_of(33).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "31 is past the list"
+            "33 is past the list"
         );
     }
 }

@@ -145,6 +145,14 @@ pub enum Dialect {
     /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
     /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
     Dots,
+    /// `<tool_call>{"name": …, "arguments": {…}}</tool_call>` (the Hermes wire), `<think>`
+    /// reasoning that the prompt opens (a bare `</think>` ends it), the answer in
+    /// `<response>…</response>` (markup, removed from the content): Baidu ERNIE 4.5.
+    Ernie45,
+    /// `<function_call> {"name": …, "arguments": {…}}` per call, several in a row, no closer
+    /// (the object ends its call), `<|endoftext|>` ending the turn: IBM
+    /// granite-20b-functioncalling.
+    Granite20bFc,
 }
 
 impl Dialect {
@@ -181,6 +189,8 @@ impl Dialect {
         Dialect::Apertus,
         Dialect::DeepseekV41,
         Dialect::Dots,
+        Dialect::Ernie45,
+        Dialect::Granite20bFc,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -217,6 +227,8 @@ impl Dialect {
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
+            Dialect::Ernie45 => "ernie45",
+            Dialect::Granite20bFc => "granite-20b-fc",
         }
     }
 
@@ -263,6 +275,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
+            Dialect::Ernie45 => tables::ernie45::SPECIAL_TOKENS,
+            Dialect::Granite20bFc => tables::granite_20b_fc::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -293,6 +307,8 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Dots => tables::dots::KNOBS.aliases,
+            Dialect::Ernie45 => tables::ernie45::KNOBS.aliases,
+            Dialect::Granite20bFc => tables::granite_20b_fc::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -398,6 +414,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Dots => tables::dots::MODES,
+            Dialect::Ernie45 => tables::ernie45::MODES,
+            Dialect::Granite20bFc => tables::granite_20b_fc::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -436,6 +454,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Dots => tables::dots::SOURCE,
+            Dialect::Ernie45 => tables::ernie45::SOURCE,
+            Dialect::Granite20bFc => tables::granite_20b_fc::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,

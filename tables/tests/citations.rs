@@ -401,6 +401,8 @@ fn the_documents_offer_what_the_code_cites() {
         "hunyuan-a13b",
         "cohere",
         "apertus",
+        "ernie45",
+        "granite-20b-fc",
         "longcat",
         "glm",
         "hunyuan",

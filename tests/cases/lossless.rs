@@ -1,7 +1,7 @@
 //! Nothing lost (docs/dialects.md rules 2 and 12): every case of every case file whose
 //! response holds no call (no complete, no incomplete one) and no reasoning, in each of its
 //! dialects, gives back its whole input as content but for exactly the tokens rule 12
-//! drops: stop tokens, the answer wrapper (hunyuan-a13b, cohere) and, in the dialects whose
+//! drops: stop tokens, the answer wrapper (hunyuan-a13b, cohere, ernie45) and, in the dialects whose
 //! delimiters are special tokens, the special-token delimiters out of place. A broken block's delimiters, names, keys and
 //! values all come back.
 
@@ -97,9 +97,12 @@ const BROKEN: &[(&str, &str)] = &[
     ("phi4-mini", "functools[{\"name\": \"a b\", \"arguments\": {}}]"),
     ("phi4-mini", "functools[see the docs]"),
     ("hunyuan-a13b", "<tool_calls>[{\"name\": \"a b\", \"arguments\": {}}]</tool_calls>"),
+    ("ernie45", "<tool_call>\n{\"name\": \"a b\", \"arguments\": {}}\n</tool_call>"),
+    ("granite-20b-fc", "<function_call> {\"name\": \"a b\", \"arguments\": {}}"),
     ("apertus", "<|tools_prefix|>[{\"a b\": {}}]<|tools_suffix|>"),
     ("cohere", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a b\", \"parameters\": {}}]<|END_ACTION|>"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
+    ("internlm", "<|action_start|> <|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
     (
         "kimi",
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.a b:0\

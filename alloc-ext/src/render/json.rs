@@ -76,6 +76,21 @@ pub(crate) static HERMES: JsonCalls = JsonCalls {
     },
 };
 
+/// granite-20b-functioncalling: `<function_call> ` before each call object, the calls of a
+/// turn back to back, no closer (vLLM's template, docs/dialects.md §granite-20b-fc).
+pub(crate) static GRANITE_20B_FC: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "",
+    list: false,
+    shape: Shape::Object {
+        open: "<function_call> ",
+        id_key: None,
+        name_key: "name",
+        key: "arguments",
+        close: "",
+    },
+};
+
 /// LongCat-Flash: hermes with the tag pair renamed, the blocks of a turn back to back as
 /// its model card asks (docs/dialects.md §longcat).
 pub(crate) static LONGCAT: JsonCalls = JsonCalls {

@@ -114,6 +114,27 @@ impl Style {
         }),
     };
 
+    /// ERNIE 4.5: the Hermes calls; ChatML turns, results in `<tool_output>` tags in a `tool`
+    /// turn (not established, docs/dialects.md §ernie45).
+    const ERNIE45: Style = Style {
+        calls: CallForm::Json(&json::HERMES),
+        results: ResultForm::ToolOutput,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
+    /// granite-20b-functioncalling: `<function_call>` before each call object, vLLM's
+    /// template's `SYSTEM:` / `USER:` / `ASSISTANT:` turns, `<function_response>` results.
+    const GRANITE_20B_FC: Style = Style {
+        calls: CallForm::Json(&json::GRANITE_20B_FC),
+        results: ResultForm::FunctionResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Granite20bFc,
+    };
+
     /// Qwen3: the Hermes calls, ChatML with tool results in a `user` turn.
     const QWEN3: Style = Style {
         calls: CallForm::Json(&json::HERMES),
@@ -417,6 +438,8 @@ impl Style {
             Dialect::Apertus => Style::APERTUS,
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             Dialect::Dots => Style::DOTS,
+            Dialect::Ernie45 => Style::ERNIE45,
+            Dialect::Granite20bFc => Style::GRANITE_20B_FC,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

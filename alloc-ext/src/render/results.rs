@@ -15,6 +15,12 @@ pub(crate) enum ResultForm {
     /// `<tool_response>\nTEXT\n</tool_response>` per result, one per line (hermes, qwen3,
     /// xml, qwen3-coder, glm).
     ToolResponse,
+    /// `<function_response> TEXT` per result, back to back after the calls' turn, no closer
+    /// (vLLM's granite-20b-functioncalling template, docs/dialects.md §granite-20b-fc).
+    FunctionResponse,
+    /// `<tool_output>\nTEXT\n</tool_output>` per result, one per line (ERNIE 4.5's result
+    /// tag; the layout is not established, docs/dialects.md §ernie45).
+    ToolOutput,
     /// One system turn per result, `## Return of functions.NAME:IDX` first (Kimi).
     Kimi,
     /// `<｜tool▁output▁begin｜>TEXT<｜tool▁output▁end｜>` per result, one per line
@@ -101,6 +107,9 @@ impl ResultForm {
     fn check_text(self, text: &str) -> Result<(), RenderError> {
         let closers: &[&'static str] = match self {
             ResultForm::ToolResponse => &["</tool_response>"],
+            ResultForm::ToolOutput => &["</tool_output>"],
+            // No closer: the next turn's prefix ends a result.
+            ResultForm::FunctionResponse => &["\nASSISTANT:", "\nUSER:"],
             ResultForm::Kimi => &["<|im_end|>"],
             ResultForm::Deepseek => &["<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>"],
             ResultForm::SeedOss => &["<seed:eos>"],
@@ -237,6 +246,8 @@ impl ResultForm {
     fn wrap(self) -> Option<Wrap> {
         let (separated, open, close) = match self {
             ResultForm::ToolResponse => (true, "<tool_response>\n", "\n</tool_response>"),
+            ResultForm::ToolOutput => (true, "<tool_output>\n", "\n</tool_output>"),
+            ResultForm::FunctionResponse => (false, "<function_response> ", ""),
             ResultForm::Deepseek => (true, "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>"),
             ResultForm::Longcat => (
                 true,

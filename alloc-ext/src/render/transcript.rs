@@ -14,9 +14,11 @@ use super::Renderer;
 
 mod dots;
 mod keyvalue;
+mod plain;
 
 use dots::dots;
 use keyvalue::{glm, hunyuan, ifm, iquest};
+use plain::{granite_20b_fc, longcat};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +76,10 @@ pub(crate) enum TemplateForm {
     /// `<|response|>BODY<|endofresponse|>` turns back to back; a run of results is a user turn
     /// of `<tool_response>` blocks (dots.llm1, docs/dialects.md §dots).
     Dots,
+    /// `SYSTEM: TEXT`, then `\nUSER: TEXT` and `\nASSISTANT:BODY<|endoftext|>` turns; each
+    /// result `<function_response> TEXT` after the calls' turn (vLLM's
+    /// granite-20b-functioncalling template, docs/dialects.md §granite-20b-fc).
+    Granite20bFc,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -158,6 +164,7 @@ impl TemplateForm {
                 "<|endoftext|>",
             ],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
+            TemplateForm::Granite20bFc => &["\nUSER:", "\nASSISTANT:", "<function_response>"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
             TemplateForm::Mistral => &[
                 "<s>",
@@ -265,6 +272,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
+        TemplateForm::Granite20bFc => granite_20b_fc(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }
@@ -493,37 +501,6 @@ fn llama3(
         out.push_str(&format!(
             "<|start_header_id|>{role}<|end_header_id|>\n\n{body}<|eot_id|>"
         ));
-    }
-    Ok(())
-}
-
-/// LongCat-Flash rounds.
-fn longcat(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    // The model card's turns: a space before every part but the first.
-    let mut round = 0;
-    for turn in turns {
-        let space = if out.is_empty() { "" } else { " " };
-        let user = |round: &mut usize, text: &str| {
-            let part = format!("{space}[Round {round}] USER:{text}");
-            *round += 1;
-            part
-        };
-        let part = match turn {
-            Turn::System(text) | Turn::Developer(text) => format!("{space}SYSTEM:{text}"),
-            Turn::User(text) => user(&mut round, text),
-            Turn::Results(run) => user(&mut round, &renderer.results(run)?),
-            Turn::Assistant(turn) => {
-                format!(
-                    "{space}ASSISTANT:{}</longcat_s>",
-                    body(renderer, turn, "\n")?
-                )
-            }
-        };
-        out.push_str(&part);
     }
     Ok(())
 }

@@ -66,6 +66,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("granite", "granite"),
     ("internlm", "internlm"),
     ("internlm2", "internlm"),
+    ("interns1", "internlm"),
     ("mistral", "mistral"),
     ("pythonic", "pythonic"),
     ("llama4_pythonic", "pythonic"),
@@ -87,21 +88,20 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("ernie45", "ernie45"),
+    ("granite-20b-fc", "granite-20b-fc"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
     "beam",
-    "ernie45",
     "functiongemma",
     "gigachat3",
     "gigachat35",
-    "granite-20b-fc",
     "hf",
     "holo2",
     "inkling",
-    "interns1",
     "kimi",
     "kimi_k3",
     "mimo",
@@ -182,5 +182,5 @@ fn dashes_and_underscores_name_one_dialect() {
     }
     assert_eq!(for_parser("Hy-V3"), Some(Dialect::Hunyuan));
     assert_eq!(for_parser("deepseek_v3"), for_parser("deepseek-v3"));
-    assert_eq!(for_parser("granite-20b_fc"), None);
+    assert_eq!(for_parser("granite-20b_fc"), Some(Dialect::Granite20bFc));
 }

@@ -122,6 +122,9 @@ fn every_family_of_model_formats_selects_its_dialect() {
         // InternLM.
         ("internlm/internlm2_5-7b-chat", "internlm"),
         ("internlm/internlm3-8b-instruct", "internlm"),
+        ("internlm/Intern-S1", "internlm"),
+        ("Intern-S1-mini-FP8", "internlm"),
+        ("interns1:latest", "internlm"),
         ("internlm2-chat-20b", "internlm"),
         // Mistral AI, both tokenizer generations.
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral"),
@@ -185,6 +188,12 @@ fn later_json_body_families_select_their_dialects() {
         ("rednote-hilab/dots.vlm1.inst", "dots"),
         ("dots1-142b", "dots"),
         ("rednote-hilab/dots.ocr", "xml"),
+        // Baidu ERNIE 4.5.
+        ("baidu/ERNIE-4.5-21B-A3B-Thinking", "ernie45"),
+        ("baidu/ERNIE-4.5-300B-A47B-PT", "ernie45"),
+        ("baidu/ERNIE-4.5-VL-28B-A3B-Thinking", "ernie45"),
+        // IBM granite-20b-functioncalling (not Granite 20: its own wire).
+        ("ibm-granite/granite-20b-functioncalling", "granite-20b-fc"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -237,6 +246,7 @@ fn server_parser_names_select_their_dialects() {
         ("longcat", Some("longcat")),
         ("jamba", Some("jamba")),
         ("internlm", Some("internlm")),
+        ("interns1", Some("internlm")),
         ("olmo3", Some("pythonic")),
         ("lfm2", Some("lfm2")),
         ("phi4_mini_json", Some("phi4-mini")),
@@ -254,6 +264,8 @@ fn server_parser_names_select_their_dialects() {
         ("deepseekv41", Some("deepseek-v41")),
         ("deepseek-v41", Some("deepseek-v41")),
         ("dots", Some("dots")),
+        ("ernie45", Some("ernie45")),
+        ("granite-20b-fc", Some("granite-20b-fc")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -42,6 +42,8 @@ fn one_call_per_dialect() {
         (Dialect::K2Horizon, "<ifm|tool_call>read\n<ifm|arg_key>path</ifm|arg_key>\n<ifm|arg_value>a & <b>.rs</ifm|arg_value>\n<ifm|arg_key>n</ifm|arg_key>\n<ifm|arg_value>2</ifm|arg_value>\n</ifm|tool_call>"),
         (Dialect::DeepseekV41, "<｜DSML｜ invoke name=\"read\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">a & <b>.rs</｜DSML｜ parameter>\n<｜DSML｜ parameter name=\"n\" string=\"false\">2</｜DSML｜ parameter>\n</｜DSML｜ invoke>"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
+        (Dialect::Ernie45, "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</tool_call>"),
+        (Dialect::Granite20bFc, "<function_call> {\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -166,6 +168,8 @@ fn results_per_dialect() {
         (Dialect::K2Horizon, "<|ifm|im_start|>tool\n{\"a\":[1,\"x\"]}<|ifm|im_end|><|ifm|im_start|>tool\nno such file<|ifm|im_end|>"),
         (Dialect::DeepseekV41, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
+        (Dialect::Ernie45, "<tool_output>\n{\"a\":[1,\"x\"]}\n</tool_output>\n<tool_output>\nno such file\n</tool_output>"),
+        (Dialect::Granite20bFc, "<function_response> {\"a\":[1,\"x\"]}<function_response> no such file"),
     ];
     for (dialect, want) in expected {
         assert_eq!(

@@ -108,6 +108,12 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "<|assistant_end|>",
         ),
         (
+            Dialect::Ernie45,
+            "a <|end_of_sentence|> b",
+            "<|end_of_sentence|>",
+        ),
+        (Dialect::Granite20bFc, "a <|endoftext|> b", "<|endoftext|>"),
+        (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",
             "<|tool_calls_section_begin|>",

@@ -120,6 +120,18 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/dots-think-and-weather.txt", "dots"),
     ("transcripts/dots-read-and-grep.txt", "dots"),
     ("transcripts/dots-write-html.txt", "dots"),
+    ("transcripts/ernie45-weather.txt", "ernie45"),
+    ("transcripts/ernie45-two-calls.txt", "ernie45"),
+    ("transcripts/ernie45-answer-then-write.txt", "ernie45"),
+    ("transcripts/granite-20b-fc-weather.txt", "granite-20b-fc"),
+    (
+        "transcripts/granite-20b-fc-three-calls.txt",
+        "granite-20b-fc",
+    ),
+    (
+        "transcripts/granite-20b-fc-text-then-write.txt",
+        "granite-20b-fc",
+    ),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,5 +1,5 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere and apertus families,
+//! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere, apertus, dots, ernie45 and granite-20b-fc families,
 //! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
 //! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
@@ -413,5 +413,47 @@ fn dots_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "dots"), want, "{file}");
+    }
+}
+
+#[test]
+fn ernie45_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "ernie45-weather.txt",
+            json!({"content": "", "reasoning": "The user asks for the weather in Beijing. get_weather takes a city and a unit, so I call it once.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "北京", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "ernie45-two-calls.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/lib.rs", "limit": 200}}, {"name": "grep", "arguments": {"pattern": "fn parse(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "ernie45-answer-then-write.txt",
+            json!({"content": "我把译文保存到文件里。", "reasoning": "Save the translation the user asked for.", "tool_calls": [{"name": "write_file", "arguments": {"path": "notes/zh.md", "content": "# 你好\n\n模型 & <b>数据</b> 都是开放的。\n", "overwrite": true}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "ernie45"), want, "{file}");
+    }
+}
+
+#[test]
+fn granite_20b_fc_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "granite-20b-fc-weather.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "unit": "celsius"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "granite-20b-fc-three-calls.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "get_stock_price", "arguments": {"symbol": "IBM"}}, {"name": "get_stock_price", "arguments": {"symbol": "RHT"}}, {"name": "convert_currency", "arguments": {"amount": 100, "from": "USD", "to": "EUR"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "granite-20b-fc-text-then-write.txt",
+            json!({"content": "I will write the page.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "site/menu.html", "content": "<ul>\n  <li>Crêpes & cidre</li>\n  <li>\"Plat du jour\"</li>\n</ul>\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "granite-20b-fc"), want, "{file}");
     }
 }
