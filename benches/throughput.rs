@@ -227,6 +227,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::FunctionGemma,
+    Dialect::Minicpm5,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -129,6 +129,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::FunctionGemma,
+    Dialect::Minicpm5,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -29,6 +29,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mimo-v2…` and later (MiMo-V2-Flash: Qwen3-Coder's tags, compact values) | `qwen3-coder` |
 /// | other `…mimo…` (MiMo-7B) | `qwen3` |
 /// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
+/// | `functiongemma…` (Google FunctionGemma: Gemma 4's body with `<escape>` strings) | `functiongemma` |
 /// | `gemma-4…` and later | `gemma` |
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
 /// | `…gemini…` | `gemini` |
@@ -52,6 +53,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
+/// | `minicpm5…`, `minicpm-5…`, `minicpm_5…` (OpenBMB MiniCPM 5; not MiniCPM-V, whose calls are Qwen3-Coder's) | `minicpm5` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -108,6 +110,9 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         mimo_dialect(bare)
     } else if is_step_3_5(bare) {
         Dialect::Qwen3Coder
+    } else if bare.starts_with("functiongemma") {
+        // Before Gemma's rule: FunctionGemma is a Gemma 3 whose calls are Gemma 4's body.
+        Dialect::FunctionGemma
     } else if let Some(major) = gemma_major(&id) {
         if major >= 4 {
             Dialect::Gemma
@@ -172,6 +177,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Apertus
     } else if is_dots(bare) {
         Dialect::Dots
+    } else if ["minicpm5", "minicpm-5", "minicpm_5"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        Dialect::Minicpm5
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -327,6 +337,12 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // </dots_function_call>` (vLLM and SGLang `dots`; SGLang's reasoning parser `dots`
     // reads `<think>`).
     ("dots", Dialect::Dots),
+    // `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (vLLM's
+    // FunctionGemma parser).
+    ("functiongemma", Dialect::FunctionGemma),
+    // `<function name="N"><param name="k">v</param></function>`, CDATA values (vLLM and
+    // SGLang `minicpm5`).
+    ("minicpm5", Dialect::Minicpm5),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

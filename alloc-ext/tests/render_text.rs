@@ -110,6 +110,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
+        token(Dialect::FunctionGemma, "<end_function_response>"),
+        closer(Dialect::Minicpm5, "</tool_response>"),
     ]
 }
 
@@ -365,6 +367,16 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Dots,
             "<|response|>",
             Reason::TemplateToken("<|response|>"),
+        ),
+        (
+            Dialect::FunctionGemma,
+            "<end_of_turn>",
+            Reason::TemplateToken("<end_of_turn>"),
+        ),
+        (
+            Dialect::Minicpm5,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
         ),
     ]
 }

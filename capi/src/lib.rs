@@ -126,9 +126,13 @@ pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
 pub const INBAND_DIALECT_DEEPSEEK_V41: inband_dialect_t = 29;
 /// `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
 pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
+/// `functiongemma`: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (Google FunctionGemma).
+pub const INBAND_DIALECT_FUNCTIONGEMMA: inband_dialect_t = 31;
+/// `minicpm5`: `<function name="N"><param name="k">v</param></function>`, `<![CDATA[…]]>` values (OpenBMB MiniCPM 5).
+pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 32;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 31] = [
+static DIALECT_NAMES: [&CStr; 33] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -160,6 +164,8 @@ static DIALECT_NAMES: [&CStr; 31] = [
     c"apertus",
     c"deepseek-v41",
     c"dots",
+    c"functiongemma",
+    c"minicpm5",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -344,15 +350,17 @@ mod tests {
             (INBAND_DIALECT_APERTUS, Dialect::Apertus),
             (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
             (INBAND_DIALECT_DOTS, Dialect::Dots),
+            (INBAND_DIALECT_FUNCTIONGEMMA, Dialect::FunctionGemma),
+            (INBAND_DIALECT_MINICPM5, Dialect::Minicpm5),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(31).is_null());
+        assert!(inband_dialect_name(33).is_null());
         assert_eq!(
-            dialect_of(31).unwrap_err().status,
+            dialect_of(33).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "31 is past the list"
+            "33 is past the list"
         );
     }
 }

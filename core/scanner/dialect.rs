@@ -145,6 +145,14 @@ pub enum Dialect {
     /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
     /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
     Dots,
+    /// `<start_function_call>call:NAME{key:<escape>text<escape>,n:2}<end_function_call>`,
+    /// Gemma 4's literal body with `<escape>` as the string quote, no reasoning,
+    /// `<end_of_turn>` ending the turn: Google FunctionGemma.
+    FunctionGemma,
+    /// `<function name="N"><param name="k">v</param></function>`, raw-text values (a
+    /// `<![CDATA[…]]>` section's bytes verbatim), `<think>` reasoning, `<|im_end|>` ending
+    /// the turn: OpenBMB MiniCPM 5.
+    Minicpm5,
 }
 
 impl Dialect {
@@ -181,6 +189,8 @@ impl Dialect {
         Dialect::Apertus,
         Dialect::DeepseekV41,
         Dialect::Dots,
+        Dialect::FunctionGemma,
+        Dialect::Minicpm5,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -217,6 +227,8 @@ impl Dialect {
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
+            Dialect::FunctionGemma => "functiongemma",
+            Dialect::Minicpm5 => "minicpm5",
         }
     }
 
@@ -263,6 +275,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
+            Dialect::FunctionGemma => tables::functiongemma::SPECIAL_TOKENS,
+            Dialect::Minicpm5 => tables::minicpm5::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -293,6 +307,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Dots => tables::dots::KNOBS.aliases,
+            Dialect::Minicpm5 => tables::minicpm5::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -312,6 +327,7 @@ impl Dialect {
             | Dialect::Internlm
             | Dialect::Harmony
             | Dialect::Gemma
+            | Dialect::FunctionGemma
             | Dialect::Gemini
             | Dialect::Glm
             | Dialect::IquestQ1
@@ -398,6 +414,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Dots => tables::dots::MODES,
+            Dialect::FunctionGemma => tables::functiongemma::MODES,
+            Dialect::Minicpm5 => tables::minicpm5::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -436,6 +454,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Dots => tables::dots::SOURCE,
+            Dialect::FunctionGemma => tables::functiongemma::SOURCE,
+            Dialect::Minicpm5 => tables::minicpm5::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -489,6 +509,7 @@ impl Dialect {
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Dots => tagset!(dots),
+            Dialect::Minicpm5 => tagset!(minicpm5),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -49,6 +49,9 @@ pub(crate) enum TemplateForm {
     Harmony,
     /// `<bos><|turn>ROLE\n…<turn|>\n`, results inside the model turn (Gemma 4).
     Gemma,
+    /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, the system text a `developer` turn,
+    /// results inside the model turn (FunctionGemma, docs/dialects.md §functiongemma).
+    FunctionGemma,
     /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, no system role (Gemma 3 / Gemini).
     Gemini,
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
@@ -138,6 +141,16 @@ impl TemplateForm {
                 "<tool_response|>",
             ],
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
+            TemplateForm::FunctionGemma => &[
+                "<bos>",
+                "<eos>",
+                "<start_of_turn>",
+                "<end_of_turn>",
+                "<start_function_response>",
+                "<end_function_response>",
+                "<start_function_declaration>",
+                "<end_function_declaration>",
+            ],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
             // Its tokens are not of a spelling rule 2 finds: all listed.
             TemplateForm::Ifm => &[
@@ -251,7 +264,8 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Minimax => minimax(renderer, &turns, &mut out)?,
         TemplateForm::Deepseek => deepseek(renderer, &turns, &mut out)?,
         TemplateForm::Harmony => harmony(renderer, &turns, &mut out)?,
-        TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
+        TemplateForm::Gemma => gemma(renderer, &turns, &mut out, &GEMMA4_TURNS)?,
+        TemplateForm::FunctionGemma => gemma(renderer, &turns, &mut out, &FUNCTIONGEMMA_TURNS)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
@@ -400,13 +414,40 @@ fn harmony(
     Ok(())
 }
 
-/// Gemma 4 turns, results inside the model turn.
-fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
+/// A gemma-family template's turn tokens and the role its system text takes.
+struct GemmaTurns {
+    open: &'static str,
+    close: &'static str,
+    system: &'static str,
+}
+
+/// Gemma 4: `<|turn>ROLE\n…<turn|>`.
+static GEMMA4_TURNS: GemmaTurns = GemmaTurns {
+    open: "<|turn>",
+    close: "<turn|>",
+    system: "system",
+};
+
+/// FunctionGemma: Gemma 3's `<start_of_turn>ROLE\n…<end_of_turn>`, the system text (where
+/// the tool declarations go) a `developer` turn.
+static FUNCTIONGEMMA_TURNS: GemmaTurns = GemmaTurns {
+    open: "<start_of_turn>",
+    close: "<end_of_turn>",
+    system: "developer",
+};
+
+/// Gemma-family turns, results inside the model turn.
+fn gemma(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+    tokens: &GemmaTurns,
+) -> Result<(), RenderError> {
     out.push_str("<bos>");
     let mut i = 0;
     while i < turns.len() {
         let (role, mut text) = match &turns[i] {
-            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
+            Turn::System(text) | Turn::Developer(text) => (tokens.system, text.to_string()),
             Turn::User(text) => ("user", text.to_string()),
             Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
             Turn::Results(run) => ("model", renderer.results(run)?),
@@ -416,7 +457,7 @@ fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Resul
             text.push_str(&renderer.results(run)?);
             i += 1;
         }
-        out.push_str(&format!("<|turn>{role}\n{text}<turn|>\n"));
+        out.push_str(&format!("{}{role}\n{text}{}\n", tokens.open, tokens.close));
         i += 1;
     }
     Ok(())

@@ -87,6 +87,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("functiongemma", "functiongemma"),
+    ("minicpm5", "minicpm5"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -94,7 +96,6 @@ const ALIASES: &[(&str, &str)] = &[
 const UNCOVERED: &[&str] = &[
     "beam",
     "ernie45",
-    "functiongemma",
     "gigachat3",
     "gigachat35",
     "granite-20b-fc",
@@ -105,7 +106,6 @@ const UNCOVERED: &[&str] = &[
     "kimi",
     "kimi_k3",
     "mimo",
-    "minicpm5",
     "minicpmv",
     "minimax",
     "minimax_m3",
