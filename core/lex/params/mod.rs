@@ -4,7 +4,8 @@
 //! DSML spelling `<｜DSML｜invoke …>`; `anthropic`, `minimax` and `qwen3-coder` are tagsets
 //! of their own; the `deepseek` dialect embeds the DSML tagset in its special-token
 //! family). Formats: docs/seed.md §2.4, §2.5, §2.7 (DSML);
-//! docs/dialects.md §deepseek, §minimax, §anthropic.
+//! docs/dialects.md §deepseek, §minimax, §anthropic, §minicpm5 (a value's CDATA sections,
+//! `verbatim.rs`).
 //!
 //! [`ParamCalls`] is the machine of the structure itself (sections, invokes, parameters,
 //! values). It owns no text phase and takes the driver's [`Frame`] by reference, so that
