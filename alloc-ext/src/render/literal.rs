@@ -1,6 +1,7 @@
 //! Calls written in a literal syntax instead of JSON: Gemma 4's
 //! `<|tool_call>call:NAME{key:VALUE,…}<tool_call|>` (docs/seed.md §2.11 a–b,
-//! docs/dialects.md §gemma) and Gemini's Python `default_api.NAME(key=VALUE, …)` in a
+//! docs/dialects.md §gemma) and FunctionGemma's same body between its own tokens
+//! (docs/dialects.md §functiongemma) and Gemini's Python `default_api.NAME(key=VALUE, …)` in a
 //! ```` ```tool_code ```` fence (docs/seed.md §2.10 a–b, docs/dialects.md §gemini).
 
 use serde_json::{Map, Value};

@@ -76,10 +76,10 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots, glm,
-    /// hunyuan, iquest-q1, k2-horizon).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots,
+    /// minicpm5, glm, hunyuan, iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
-    /// A literal syntax (gemma, gemini).
+    /// A literal syntax (gemma, functiongemma, gemini, pythonic, lfm2).
     Literal(Literal),
 }
 

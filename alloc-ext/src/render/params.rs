@@ -23,6 +23,7 @@ use super::message::Call;
 use crate::params::{Params, Schema};
 use crate::tools::ToolSet;
 use closers::{value_rules, Follow};
+pub(crate) use verbatim::MINICPM5;
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -269,24 +270,6 @@ pub(crate) static DOTS: ParamCalls = ParamCalls {
     ..ANTHROPIC
 };
 
-/// OpenBMB MiniCPM 5: bare `<function name="N">` elements back to back, each parameter a
-/// `<param name="k">` element; a value the scanner would end early (a `</param>` followed by
-/// structure, a CDATA opener) is written as a CDATA section (docs/dialects.md §minicpm5;
-/// SGLang's `minicpm5` detector).
-pub(crate) static MINICPM5: ParamCalls = ParamCalls {
-    dialect: Dialect::Minicpm5,
-    wrapper: None,
-    block: ("", ""),
-    separator: "\n",
-    call_open: ("<function name=\"", "\">"),
-    param_open: ("<param name=\"", "\">"),
-    param_close: "</param>",
-    call_close: "</function>",
-    implied_section: false,
-    verbatim: Some(("<![CDATA[", "]]>")),
-    ..XML
-};
-
 impl ParamCalls {
     /// A turn's calls, in the wrapper if the dialect has one.
     pub(crate) fn render_all(
@@ -380,18 +363,6 @@ impl ParamCalls {
         out.push_str(self.call_close);
         out.push_str(self.block.1);
         Ok(())
-    }
-
-    /// Whether `text` can be written in the dialect's verbatim section: it has one, and the
-    /// text holds neither the section's closer nor a stop token (which end it).
-    fn verbatim_fits(&self, text: &str) -> bool {
-        self.verbatim.is_some_and(|(_, close)| {
-            !text.contains(close)
-                && !value_rules(self.dialect)
-                    .stops
-                    .iter()
-                    .any(|stop| text.contains(*stop))
-        })
     }
 
     fn check_key(&self, key: &str) -> Result<(), RenderError> {
@@ -705,3 +676,4 @@ fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
 mod closers;
 #[cfg(test)]
 mod table_drift;
+mod verbatim;

@@ -13,9 +13,11 @@ use super::text::{check_content, check_message};
 use super::Renderer;
 
 mod dots;
+mod gemma;
 mod keyvalue;
 
 use dots::dots;
+use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
 use keyvalue::{glm, hunyuan, ifm, iquest};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
@@ -410,55 +412,6 @@ fn harmony(
             }
             Turn::Results(run) => out.push_str(&renderer.results(run)?),
         }
-    }
-    Ok(())
-}
-
-/// A gemma-family template's turn tokens and the role its system text takes.
-struct GemmaTurns {
-    open: &'static str,
-    close: &'static str,
-    system: &'static str,
-}
-
-/// Gemma 4: `<|turn>ROLE\n…<turn|>`.
-static GEMMA4_TURNS: GemmaTurns = GemmaTurns {
-    open: "<|turn>",
-    close: "<turn|>",
-    system: "system",
-};
-
-/// FunctionGemma: Gemma 3's `<start_of_turn>ROLE\n…<end_of_turn>`, the system text (where
-/// the tool declarations go) a `developer` turn.
-static FUNCTIONGEMMA_TURNS: GemmaTurns = GemmaTurns {
-    open: "<start_of_turn>",
-    close: "<end_of_turn>",
-    system: "developer",
-};
-
-/// Gemma-family turns, results inside the model turn.
-fn gemma(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-    tokens: &GemmaTurns,
-) -> Result<(), RenderError> {
-    out.push_str("<bos>");
-    let mut i = 0;
-    while i < turns.len() {
-        let (role, mut text) = match &turns[i] {
-            Turn::System(text) | Turn::Developer(text) => (tokens.system, text.to_string()),
-            Turn::User(text) => ("user", text.to_string()),
-            Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
-            Turn::Results(run) => ("model", renderer.results(run)?),
-        };
-        // The results of a model turn's calls go inside that turn (docs/dialects.md §gemma).
-        if let (Turn::Assistant(_), Some(Turn::Results(run))) = (&turns[i], turns.get(i + 1)) {
-            text.push_str(&renderer.results(run)?);
-            i += 1;
-        }
-        out.push_str(&format!("{}{role}\n{text}{}\n", tokens.open, tokens.close));
-        i += 1;
     }
     Ok(())
 }
