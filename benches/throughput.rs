@@ -229,6 +229,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Dots,
     Dialect::Ernie45,
     Dialect::Granite20bFc,
+    Dialect::FunctionGemma,
+    Dialect::Minicpm5,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

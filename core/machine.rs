@@ -117,6 +117,7 @@ static DSML: Tagset = Tagset {
     bare_call: BareCall::Canonical,
     framing: false,
     closers: &[],
+    cdata_close: None,
 };
 
 /// A token dialect's modes and knobs (its table's `[knobs]`).
@@ -146,6 +147,7 @@ macro_rules! tagset {
             bare_call: tables::$t::KNOBS.bare_call,
             framing: tables::$t::KNOBS.framing,
             closers: tables::$t::KNOBS.value_closers,
+            cdata_close: tables::$t::KNOBS.cdata_close,
         }
     };
 }
@@ -225,6 +227,19 @@ static DOTS: params::Modes = params::Modes {
     embedded: None,
 };
 
+static MINICPM5: params::Modes = params::Modes {
+    text: text_modes!(minicpm5),
+    tags: tagset!(minicpm5),
+    embedded: None,
+};
+
+static FUNCTIONGEMMA: gemma::Modes = gemma::Modes {
+    text: text_modes!(functiongemma),
+    body: &tables::functiongemma::CALL_BODY,
+    string: &tables::functiongemma::STRING,
+    tail: &tables::functiongemma::CALL_TAIL,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -296,6 +311,10 @@ impl Machine {
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
             Dialect::Dots => Machine::Params(Engine::new(Params::new(&DOTS), options)),
+            Dialect::Minicpm5 => Machine::Params(Engine::new(Params::new(&MINICPM5), options)),
+            Dialect::FunctionGemma => {
+                Machine::Gemma(Engine::new(Gemma::new(&FUNCTIONGEMMA), options))
+            }
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -390,7 +409,8 @@ impl Machine {
 
 /// The automaton of `dialect`'s reasoning mode, whose reasoning closers are watched for in
 /// content before any reasoning opened (crate::edges); `None` where a closer in content
-/// says nothing (harmony has channels, gemini's closer is a Markdown fence).
+/// says nothing (harmony has channels, gemini's closer is a Markdown fence, functiongemma
+/// has no reasoning).
 pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
     Some(match dialect {
         Dialect::Hermes => &tables::hermes::REASONING,
@@ -409,6 +429,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Dots => &tables::dots::REASONING,
         Dialect::Ernie45 => &tables::ernie45::REASONING,
         Dialect::Granite20bFc => &tables::granite_20b_fc::REASONING,
+        Dialect::Minicpm5 => &tables::minicpm5::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,
@@ -424,6 +445,6 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Cohere => &tables::cohere::REASONING,
         Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
-        Dialect::Harmony | Dialect::Gemini => return None,
+        Dialect::Harmony | Dialect::Gemini | Dialect::FunctionGemma => return None,
     })
 }

@@ -92,6 +92,9 @@ pub(crate) struct Knobs {
     /// `(opener, closer)`: the closer of a literal call block each opener begins; empty
     /// where a block closes on a Markdown fence.
     pub(crate) block_closers: &'static [(&'static [u8], &'static [u8])],
+    /// The closer of a verbatim (CDATA) section that a `quote` delimiter of the `value`
+    /// mode opens inside a value; `None` where values have none.
+    pub(crate) cdata_close: Option<&'static [u8]>,
 }
 
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));

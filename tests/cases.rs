@@ -367,6 +367,8 @@ case_files! {
     deepseek => "deepseek.md",
     deepseek_v41 => "deepseek_v41.md",
     dots => "dots.md",
+    functiongemma => "functiongemma.md",
+    minicpm5 => "minicpm5.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

@@ -209,19 +209,20 @@ fn arguments() -> impl Strategy<Value = Vec<(String, serde_json::Value)>> {
     prop::collection::btree_map(key(), value(), 0..5).prop_map(|m| m.into_iter().collect())
 }
 
-/// Gemma's canonical rendering (docs/seed.md §2.11 (a)); strings hold no `<|"|>`.
-fn gemma(value: &serde_json::Value) -> String {
+/// Gemma's canonical rendering (docs/seed.md §2.11 (a)), strings between `quote` tokens
+/// (`<|"|>`, FunctionGemma's `<escape>`); strings hold no quote token.
+fn gemma(value: &serde_json::Value, quote: &str) -> String {
     use serde_json::Value;
     match value {
-        Value::String(s) => format!("<|\"|>{s}<|\"|>"),
+        Value::String(s) => format!("{quote}{s}{quote}"),
         Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(gemma).collect();
+            let items: Vec<String> = items.iter().map(|item| gemma(item, quote)).collect();
             format!("[{}]", items.join(","))
         }
         Value::Object(map) => {
             let pairs: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{k}:{}", gemma(v)))
+                .map(|(k, v)| format!("{k}:{}", gemma(v, quote)))
                 .collect();
             format!("{{{}}}", pairs.join(","))
         }
@@ -229,15 +230,20 @@ fn gemma(value: &serde_json::Value) -> String {
     }
 }
 
-/// Strips `<|"|>` from generated strings: Gemma strings cannot hold it.
-fn without_quote_tokens(value: serde_json::Value) -> serde_json::Value {
+/// Strips the `quote` token from generated strings: Gemma strings cannot hold it.
+fn without_quote_tokens(value: serde_json::Value, quote: &str) -> serde_json::Value {
     use serde_json::Value;
     match value {
-        Value::String(s) => Value::String(s.replace("<|\"|>", "\"")),
-        Value::Array(items) => Value::Array(items.into_iter().map(without_quote_tokens).collect()),
+        Value::String(s) => Value::String(s.replace(quote, "\"")),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| without_quote_tokens(item, quote))
+                .collect(),
+        ),
         Value::Object(map) => Value::Object(
             map.into_iter()
-                .map(|(k, v)| (k, without_quote_tokens(v)))
+                .map(|(k, v)| (k, without_quote_tokens(v, quote)))
                 .collect(),
         ),
         other => other,
@@ -296,14 +302,36 @@ proptest! {
         arguments in arguments(),
         sizes in prop::collection::vec(1usize..12, 1..8),
     ) {
+        let quote = "<|\"|>";
         let arguments: Vec<(String, serde_json::Value)> = arguments
             .into_iter()
-            .map(|(k, v)| (k, without_quote_tokens(v)))
+            .map(|(k, v)| (k, without_quote_tokens(v, quote)))
             .collect();
-        let pairs: Vec<String> = arguments.iter().map(|(k, v)| format!("{k}:{}", gemma(v))).collect();
+        let pairs: Vec<String> = arguments.iter().map(|(k, v)| format!("{k}:{}", gemma(v, quote))).collect();
         let input = format!("Calling.\n<|tool_call>call:f{{{}}}<tool_call|>\nDone.", pairs.join(","));
         let expected = serde_json::Value::Object(arguments.into_iter().collect());
         let got = scan_back(Dialect::Gemma, &input, &sizes);
+        prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
+    }
+
+    /// FunctionGemma: the same body between its tokens, `<escape>` strings.
+    #[test]
+    fn functiongemma_arguments_scan_back(
+        arguments in arguments(),
+        sizes in prop::collection::vec(1usize..12, 1..8),
+    ) {
+        let quote = "<escape>";
+        let arguments: Vec<(String, serde_json::Value)> = arguments
+            .into_iter()
+            .map(|(k, v)| (k, without_quote_tokens(v, quote)))
+            .collect();
+        let pairs: Vec<String> = arguments.iter().map(|(k, v)| format!("{k}:{}", gemma(v, quote))).collect();
+        let input = format!(
+            "Calling.\n<start_function_call>call:f{{{}}}<end_function_call>\nDone.",
+            pairs.join(",")
+        );
+        let expected = serde_json::Value::Object(arguments.into_iter().collect());
+        let got = scan_back(Dialect::FunctionGemma, &input, &sizes);
         prop_assert!(same_json(&got, &expected), "{input:?}: {got} != {expected}");
     }
 }

@@ -500,3 +500,37 @@ fn dialect_names_fold_case_and_underscores() {
     assert_eq!(Dialect::from_name(""), None);
     assert_eq!(Dialect::from_name("h\u{e9}rmes"), None);
 }
+
+/// The quote role's two uses: a string quote token of a literal dialect holds exactly one
+/// `<` (the assembler writes one `"` per `<` of a run of literal quote tokens,
+/// alloc-ext/src/literal.rs), and a `quote` in a parameters dialect's `value` mode opens a
+/// verbatim section, which needs the `cdata_close` knob to close it.
+#[test]
+fn quote_tokens_fit_their_readers() {
+    for dialect in compiled() {
+        for mode in &dialect.modes {
+            for (bytes, key) in &mode.delimiters {
+                if *key != "quote" {
+                    continue;
+                }
+                if mode.name == "value" {
+                    let close = dialect.knobs.as_ref().and_then(|k| k.cdata_close.as_ref());
+                    assert!(
+                        close.is_some(),
+                        "{}: a value quote needs cdata_close",
+                        dialect.name
+                    );
+                } else {
+                    let angles = bytes.iter().filter(|&&b| b == b'<').count();
+                    assert_eq!(
+                        angles,
+                        1,
+                        "{}: {:?}",
+                        dialect.name,
+                        String::from_utf8_lossy(bytes)
+                    );
+                }
+            }
+        }
+    }
+}

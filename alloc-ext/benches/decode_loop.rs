@@ -131,6 +131,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Dots,
     Dialect::Ernie45,
     Dialect::Granite20bFc,
+    Dialect::FunctionGemma,
+    Dialect::Minicpm5,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -286,7 +286,10 @@ impl LiteralValue {
                 }
             }
             Piece::LiteralQuote => {
-                for _ in bytes.iter().filter(|&&b| b == b'"') {
+                // One `"` per quote token: the pieces of a run of tokens may come merged,
+                // and every table's quote token (`<|"|>`, FunctionGemma's `<escape>`)
+                // holds one `<`.
+                for _ in bytes.iter().filter(|&&b| b == b'<') {
                     out.extend_from_slice(b"\\\"");
                 }
             }

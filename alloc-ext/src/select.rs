@@ -29,6 +29,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mimo-v2…` and later (MiMo-V2-Flash: Qwen3-Coder's tags, compact values) | `qwen3-coder` |
 /// | other `…mimo…` (MiMo-7B) | `qwen3` |
 /// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
+/// | `functiongemma…` (Google FunctionGemma: Gemma 4's body with `<escape>` strings) | `functiongemma` |
 /// | `gemma-4…` and later | `gemma` |
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
 /// | `…gemini…` | `gemini` |
@@ -54,6 +55,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
 /// | `ernie-4.5…`, `ernie4.5…`, `ernie-4_5…` (Baidu ERNIE 4.5, its Thinking and VL releases) | `ernie45` |
+/// | `minicpm5…`, `minicpm-5…`, `minicpm_5…` (OpenBMB MiniCPM 5; not MiniCPM-V, whose calls are Qwen3-Coder's) | `minicpm5` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -110,6 +112,9 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         mimo_dialect(bare)
     } else if is_step_3_5(bare) {
         Dialect::Qwen3Coder
+    } else if bare.starts_with("functiongemma") {
+        // Before Gemma's rule: FunctionGemma is a Gemma 3 whose calls are Gemma 4's body.
+        Dialect::FunctionGemma
     } else if let Some(major) = gemma_major(&id) {
         if major >= 4 {
             Dialect::Gemma
@@ -189,6 +194,11 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     {
         // Before the version rule, which would read its `20b` as Granite 20.
         Dialect::Granite20bFc
+    } else if ["minicpm5", "minicpm-5", "minicpm_5"]
+        .iter()
+        .any(|family| bare.starts_with(family))
+    {
+        Dialect::Minicpm5
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -352,6 +362,12 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("ernie45", Dialect::Ernie45),
     // `<function_call> {…}` per call, no closer (vLLM's `granite-20b-fc`).
     ("granite-20b-fc", Dialect::Granite20bFc),
+    // `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (vLLM's
+    // FunctionGemma parser).
+    ("functiongemma", Dialect::FunctionGemma),
+    // `<function name="N"><param name="k">v</param></function>`, CDATA values (vLLM and
+    // SGLang `minicpm5`).
+    ("minicpm5", Dialect::Minicpm5),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

@@ -56,9 +56,11 @@ fn scan(dialect: Dialect, text: &str, step: usize) -> Completion {
 /// The deepest value each dialect's reading side parses.
 fn deepest(dialect: Dialect) -> usize {
     match dialect {
-        Dialect::Gemma | Dialect::Gemini | Dialect::Pythonic | Dialect::Lfm2 => {
-            inband::MAX_LITERAL_DEPTH
-        }
+        Dialect::Gemma
+        | Dialect::FunctionGemma
+        | Dialect::Gemini
+        | Dialect::Pythonic
+        | Dialect::Lfm2 => inband::MAX_LITERAL_DEPTH,
         _ => MAX_ARGUMENT_DEPTH - 1,
     }
 }

@@ -112,6 +112,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Dots, "</tool_response>"),
         closer(Dialect::Ernie45, "</tool_output>"),
         token(Dialect::Granite20bFc, "\nASSISTANT:"),
+        token(Dialect::FunctionGemma, "<end_function_response>"),
+        closer(Dialect::Minicpm5, "</tool_response>"),
     ]
 }
 
@@ -377,6 +379,16 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Dots,
             "<|response|>",
             Reason::TemplateToken("<|response|>"),
+        ),
+        (
+            Dialect::FunctionGemma,
+            "<end_of_turn>",
+            Reason::TemplateToken("<end_of_turn>"),
+        ),
+        (
+            Dialect::Minicpm5,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
         ),
     ]
 }

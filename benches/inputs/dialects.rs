@@ -85,6 +85,14 @@ pub(super) fn write_call(dialect: Dialect, name: &str, args: &str, index: u64) -
             gemma_value,
             "}<tool_call|>",
         ),
+        // Gemma 4's body with FunctionGemma's tokens and `<escape>` strings.
+        Dialect::FunctionGemma => literal_call(
+            args,
+            format!("<start_function_call>call:{name}{{"),
+            (",", ":"),
+            functiongemma_value,
+            "}<end_function_call>",
+        ),
         // A Python call in a tool_code block: keyword arguments, Python literals.
         Dialect::Gemini => literal_call(
             args,
@@ -286,6 +294,12 @@ static DOTS: ParamMarkup = ParamMarkup {
     close: "</invoke>\n</dots_function_call>",
 };
 
+static MINICPM5: ParamMarkup = ParamMarkup {
+    open: ("<function name=\"", "\">"),
+    param: ("<param name=\"", "\">", "</param>"),
+    close: "</function>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -300,6 +314,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::K2Horizon => Some(&K2_HORIZON),
         Dialect::DeepseekV41 => Some(&DEEPSEEK_V41),
         Dialect::Dots => Some(&DOTS),
+        Dialect::Minicpm5 => Some(&MINICPM5),
         _ => None,
     }
 }
@@ -352,17 +367,31 @@ fn json_object(args: &str) -> serde_json::Map<String, serde_json::Value> {
 
 /// `value` in Gemma 4's literal syntax (docs/dialects.md §gemma).
 fn gemma_value(value: &serde_json::Value) -> String {
+    literal_value(value, "<|\"|>")
+}
+
+/// `value` in FunctionGemma's: Gemma 4's with `<escape>` strings (docs/dialects.md
+/// §functiongemma).
+fn functiongemma_value(value: &serde_json::Value) -> String {
+    literal_value(value, "<escape>")
+}
+
+/// `value` in the gemma family's literal syntax, strings between `quote` tokens.
+fn literal_value(value: &serde_json::Value, quote: &str) -> String {
     use serde_json::Value;
     match value {
-        Value::String(text) => format!("<|\"|>{text}<|\"|>"),
+        Value::String(text) => format!("{quote}{text}{quote}"),
         Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(gemma_value).collect();
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| literal_value(item, quote))
+                .collect();
             format!("[{}]", items.join(","))
         }
         Value::Object(object) => {
             let entries: Vec<String> = object
                 .iter()
-                .map(|(key, value)| format!("{key}:{}", gemma_value(value)))
+                .map(|(key, value)| format!("{key}:{}", literal_value(value, quote)))
                 .collect();
             format!("{{{}}}", entries.join(","))
         }

@@ -545,6 +545,16 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_GRANITE_20B_FC 32
 
 /**
+ * `functiongemma`: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (Google FunctionGemma).
+ */
+#define INBAND_DIALECT_FUNCTIONGEMMA 31
+
+/**
+ * `minicpm5`: `<function name="N"><param name="k">v</param></function>`, `<![CDATA[…]]>` values (OpenBMB MiniCPM 5).
+ */
+#define INBAND_DIALECT_MINICPM5 32
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

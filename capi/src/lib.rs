@@ -132,9 +132,13 @@ pub const INBAND_DIALECT_ERNIE45: inband_dialect_t = 31;
 /// `granite-20b-fc`: `<function_call> {"name": …, "arguments": {…}}` per call, no closer
 /// (IBM granite-20b-functioncalling).
 pub const INBAND_DIALECT_GRANITE_20B_FC: inband_dialect_t = 32;
+/// `functiongemma`: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (Google FunctionGemma).
+pub const INBAND_DIALECT_FUNCTIONGEMMA: inband_dialect_t = 31;
+/// `minicpm5`: `<function name="N"><param name="k">v</param></function>`, `<![CDATA[…]]>` values (OpenBMB MiniCPM 5).
+pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 32;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 33] = [
+static DIALECT_NAMES: [&CStr; 35] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -168,6 +172,8 @@ static DIALECT_NAMES: [&CStr; 33] = [
     c"dots",
     c"ernie45",
     c"granite-20b-fc",
+    c"functiongemma",
+    c"minicpm5",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -354,6 +360,8 @@ mod tests {
             (INBAND_DIALECT_DOTS, Dialect::Dots),
             (INBAND_DIALECT_ERNIE45, Dialect::Ernie45),
             (INBAND_DIALECT_GRANITE_20B_FC, Dialect::Granite20bFc),
+            (INBAND_DIALECT_FUNCTIONGEMMA, Dialect::FunctionGemma),
+            (INBAND_DIALECT_MINICPM5, Dialect::Minicpm5),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));

@@ -153,6 +153,14 @@ pub enum Dialect {
     /// (the object ends its call), `<|endoftext|>` ending the turn: IBM
     /// granite-20b-functioncalling.
     Granite20bFc,
+    /// `<start_function_call>call:NAME{key:<escape>text<escape>,n:2}<end_function_call>`,
+    /// Gemma 4's literal body with `<escape>` as the string quote, no reasoning,
+    /// `<end_of_turn>` ending the turn: Google FunctionGemma.
+    FunctionGemma,
+    /// `<function name="N"><param name="k">v</param></function>`, raw-text values (a
+    /// `<![CDATA[…]]>` section's bytes verbatim), `<think>` reasoning, `<|im_end|>` ending
+    /// the turn: OpenBMB MiniCPM 5.
+    Minicpm5,
 }
 
 impl Dialect {
@@ -191,6 +199,8 @@ impl Dialect {
         Dialect::Dots,
         Dialect::Ernie45,
         Dialect::Granite20bFc,
+        Dialect::FunctionGemma,
+        Dialect::Minicpm5,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -229,6 +239,8 @@ impl Dialect {
             Dialect::Dots => "dots",
             Dialect::Ernie45 => "ernie45",
             Dialect::Granite20bFc => "granite-20b-fc",
+            Dialect::FunctionGemma => "functiongemma",
+            Dialect::Minicpm5 => "minicpm5",
         }
     }
 
@@ -277,6 +289,8 @@ impl Dialect {
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
             Dialect::Ernie45 => tables::ernie45::SPECIAL_TOKENS,
             Dialect::Granite20bFc => tables::granite_20b_fc::SPECIAL_TOKENS,
+            Dialect::FunctionGemma => tables::functiongemma::SPECIAL_TOKENS,
+            Dialect::Minicpm5 => tables::minicpm5::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -309,6 +323,7 @@ impl Dialect {
             Dialect::Dots => tables::dots::KNOBS.aliases,
             Dialect::Ernie45 => tables::ernie45::KNOBS.aliases,
             Dialect::Granite20bFc => tables::granite_20b_fc::KNOBS.aliases,
+            Dialect::Minicpm5 => tables::minicpm5::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -328,6 +343,7 @@ impl Dialect {
             | Dialect::Internlm
             | Dialect::Harmony
             | Dialect::Gemma
+            | Dialect::FunctionGemma
             | Dialect::Gemini
             | Dialect::Glm
             | Dialect::IquestQ1
@@ -416,6 +432,8 @@ impl Dialect {
             Dialect::Dots => tables::dots::MODES,
             Dialect::Ernie45 => tables::ernie45::MODES,
             Dialect::Granite20bFc => tables::granite_20b_fc::MODES,
+            Dialect::FunctionGemma => tables::functiongemma::MODES,
+            Dialect::Minicpm5 => tables::minicpm5::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -456,6 +474,8 @@ impl Dialect {
             Dialect::Dots => tables::dots::SOURCE,
             Dialect::Ernie45 => tables::ernie45::SOURCE,
             Dialect::Granite20bFc => tables::granite_20b_fc::SOURCE,
+            Dialect::FunctionGemma => tables::functiongemma::SOURCE,
+            Dialect::Minicpm5 => tables::minicpm5::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -509,6 +529,7 @@ impl Dialect {
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Dots => tagset!(dots),
+            Dialect::Minicpm5 => tagset!(minicpm5),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -11,7 +11,8 @@ from . import Event, Scanner, dialect_name
 
 # The reasoning delimiters of each dialect as token text, for answers from token ids
 # (vLLM's ``is_reasoning_end``); the first of each is what the model writes. Harmony's
-# reasoning is a channel and Gemini's a fence, neither one token string: not listed.
+# reasoning is a channel and Gemini's a fence, neither one token string, and FunctionGemma
+# has none: not listed.
 REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "hermes": (("<think>",), ("</think>",)),
     "qwen3": (("<think>",), ("</think>",)),
@@ -47,6 +48,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dots": (("<think>",), ("</think>",)),
     "ernie45": (("<think>",), ("</think>",)),
     "granite-20b-fc": (("<think>",), ("</think>",)),
+    "minicpm5": (("<think>",), ("</think>",)),
 }
 
 

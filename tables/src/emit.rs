@@ -248,6 +248,7 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
     let _ = writeln!(w, "        keyed: {},", knobs.keyed);
     let _ = writeln!(w, "        json_start: {},", knobs.json_start);
     let _ = writeln!(w, "        json_start_fence: {},", knobs.json_start_fence);
+    let _ = writeln!(w, "        cdata_close: {},", key(&knobs.cdata_close));
     let _ = writeln!(w, "        closer_optional: {},", knobs.closer_optional);
     let _ = writeln!(
         w,

@@ -103,6 +103,11 @@ pub struct Knobs {
     /// each `call_open` delimiter (the literals family: LFM2's `<|tool_call_end|>`).
     /// Default: none (a block closes on a Markdown fence).
     pub block_closers: Vec<(Vec<u8>, Vec<u8>)>,
+    /// `cdata_close`: the closer of a verbatim section inside a value, which a `quote`
+    /// delimiter of the `value` mode opens (MiniCPM 5's `<![CDATA[` … `]]>`): the bytes
+    /// between are value as written, markup inside them included (the parameters family).
+    /// Default: none (a value has no verbatim sections).
+    pub cdata_close: Option<Vec<u8>>,
 }
 
 /// The longest call-object key a knob may name: the JSON-bodies machine tells keys apart
@@ -158,6 +163,7 @@ pub(crate) struct RawKnobs {
     python_list_at_start: bool,
     #[serde(default)]
     block_closers: Vec<(String, String)>,
+    cdata_close: Option<String>,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -232,6 +238,10 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
             bytes("block_closers", closer)?,
         ));
     }
+    let cdata_close = raw
+        .cdata_close
+        .map(|closer| bytes("cdata_close", closer))
+        .transpose()?;
     Ok(Knobs {
         aliases,
         bare_call,
@@ -253,6 +263,7 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         closer_optional: raw.closer_optional,
         python_list_at_start: raw.python_list_at_start,
         block_closers,
+        cdata_close,
     })
 }
 
@@ -318,7 +329,8 @@ mod tests {
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
                     name_header = true\nno_closer = true\nid_key = \"tool_call_id\"\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
                     name_key = \"tool_name\"\narguments_key = \"parameters\"\n\
-                    python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
+                    python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n\
+                    cdata_close = \"]]>\"\n";
         assert_eq!(
             knobs(text),
             Ok(Knobs {
@@ -345,6 +357,7 @@ mod tests {
                 closer_optional: true,
                 python_list_at_start: true,
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
+                cdata_close: Some(b"]]>".to_vec()),
             })
         );
     }

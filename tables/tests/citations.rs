@@ -391,6 +391,8 @@ fn the_documents_offer_what_the_code_cites() {
         "qwen3-coder",
         "seed-oss",
         "dots",
+        "functiongemma",
+        "minicpm5",
         "jamba",
         "granite",
         "internlm",

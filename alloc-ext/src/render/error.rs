@@ -31,8 +31,12 @@ pub enum Reason {
     /// the anthropic and minimax scanners take for the parameter's closer, corpus 059),
     /// followed by structure. The key is the last step of the error's `argument`.
     KeyCloserInValue,
-    /// A Gemma string holds the quote token `<|"|>`, which no escape can write (it would
-    /// end the string or come back as a plain `"`).
+    /// A raw-text value holds the opener of a verbatim section (MiniCPM 5's `<![CDATA[`)
+    /// and cannot be written in one (it holds the section's closer or a stop token).
+    SectionOpenerInValue(&'static str),
+    /// A Gemma string holds its dialect's quote token (`<|"|>`, FunctionGemma's
+    /// `<escape>`), which no escape can write (it would end the string or come back as a
+    /// plain `"`).
     QuoteTokenInString,
     /// The tool name cannot be written: empty, whitespace or markup in it (docs/dialects.md
     /// rule 9), or a character the dialect's name syntax does not allow. Carries the
@@ -87,6 +91,10 @@ impl fmt::Display for RenderError {
             Reason::CloserInValue(closer) => write!(
                 f,
                 "the value holds {closer:?} followed by structure; the scanner would end the value there"
+            ),
+            Reason::SectionOpenerInValue(opener) => write!(
+                f,
+                "the value holds {opener:?}, which the scanner would read as a verbatim section"
             ),
             Reason::KeyCloserInValue => f.write_str(
                 "the value holds the closer named after its parameter followed by structure; the scanner would end the value there"

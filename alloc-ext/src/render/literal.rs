@@ -1,6 +1,7 @@
 //! Calls written in a literal syntax instead of JSON: Gemma 4's
 //! `<|tool_call>call:NAME{key:VALUE,…}<tool_call|>` (docs/seed.md §2.11 a–b,
-//! docs/dialects.md §gemma) and Gemini's Python `default_api.NAME(key=VALUE, …)` in a
+//! docs/dialects.md §gemma) and FunctionGemma's same body between its own tokens
+//! (docs/dialects.md §functiongemma) and Gemini's Python `default_api.NAME(key=VALUE, …)` in a
 //! ```` ```tool_code ```` fence (docs/seed.md §2.10 a–b, docs/dialects.md §gemini).
 
 use serde_json::{Map, Value};
@@ -10,8 +11,32 @@ use super::error::{pointer_step, Reason, RenderError};
 use super::json::check_name;
 use super::message::Call;
 
-/// Gemma's string quote token: no escape exists, so a string cannot hold it.
-pub(crate) const GEMMA_QUOTE: &str = "<|\"|>";
+/// The tokens of a gemma-family dialect's calls: Gemma 4's and FunctionGemma's bodies are
+/// the same literal syntax between other tokens (their tables, docs/dialects.md §gemma,
+/// §functiongemma).
+#[derive(Debug)]
+pub(crate) struct GemmaTokens {
+    /// Before `call:NAME{…}`.
+    pub(crate) call_open: &'static str,
+    /// After the body.
+    pub(crate) call_close: &'static str,
+    /// Around a string; no escape exists, so a string cannot hold it.
+    pub(crate) quote: &'static str,
+}
+
+/// Gemma 4: `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>`.
+pub(crate) static GEMMA4: GemmaTokens = GemmaTokens {
+    call_open: "<|tool_call>",
+    call_close: "<tool_call|>",
+    quote: "<|\"|>",
+};
+
+/// FunctionGemma: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>`.
+pub(crate) static FUNCTIONGEMMA: GemmaTokens = GemmaTokens {
+    call_open: "<start_function_call>",
+    call_close: "<end_function_call>",
+    quote: "<escape>",
+};
 
 /// How deep lists and objects nest in a value that the literal scanners read: their
 /// bracket stack holds [`inband::MAX_LITERAL_DEPTH`] levels; one more opener makes the call
@@ -25,7 +50,8 @@ const DEFAULT_API: &str = "default_api.";
 /// Which literal syntax.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Literal {
-    Gemma,
+    /// The gemma family's `call:NAME{…}` between its tokens.
+    Gemma(&'static GemmaTokens),
     Gemini,
     /// Olmo 3's `<function_calls>` block, one bare `NAME(k=v)` a line (`pythonic`: the
     /// form its scanner reads wherever it stands, docs/dialects.md §pythonic).
@@ -40,9 +66,9 @@ impl Literal {
     pub(crate) fn render_all(self, calls: &[Call]) -> Result<String, RenderError> {
         let mut out = String::new();
         match self {
-            Literal::Gemma => {
+            Literal::Gemma(tokens) => {
                 for (i, call) in calls.iter().enumerate() {
-                    gemma_call(&mut out, call).map_err(|e| e.at(i, &call.name))?;
+                    gemma_call(&mut out, call, tokens).map_err(|e| e.at(i, &call.name))?;
                 }
             }
             Literal::Gemini => {
@@ -87,7 +113,7 @@ impl Literal {
     /// One call.
     pub(crate) fn write(self, out: &mut String, call: &Call) -> Result<(), RenderError> {
         match self {
-            Literal::Gemma => gemma_call(out, call),
+            Literal::Gemma(tokens) => gemma_call(out, call, tokens),
             Literal::Gemini => {
                 out.push_str("```tool_code\n");
                 python_call(out, call)?;
@@ -102,8 +128,8 @@ impl Literal {
     }
 }
 
-/// `<|tool_call>call:NAME{…}<tool_call|>`.
-fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
+/// `<|tool_call>call:NAME{…}<tool_call|>`, in `tokens`.
+fn gemma_call(out: &mut String, call: &Call, tokens: &GemmaTokens) -> Result<(), RenderError> {
     check_name(&call.name)?;
     // The bytes core/dialect/gemma/call.rs `name_byte` ends a name at.
     if call.name.contains(['{', '}', '[', ']', '(', ')', ',', '=']) {
@@ -112,7 +138,8 @@ fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
         )));
     }
     check_depth(&call.arguments, MAX_DEPTH)?;
-    out.push_str("<|tool_call>call:");
+    out.push_str(tokens.call_open);
+    out.push_str("call:");
     out.push_str(&call.name);
     for key in call.arguments.keys() {
         // The scanner reads a top-level key into a name-sized word; nested keys stream.
@@ -121,16 +148,17 @@ fn gemma_call(out: &mut String, call: &Call) -> Result<(), RenderError> {
                 .argument(pointer_step("", key)));
         }
     }
-    gemma_object(out, &call.arguments, "")?;
-    out.push_str("<tool_call|>");
+    gemma_object(out, &call.arguments, "", tokens.quote)?;
+    out.push_str(tokens.call_close);
     Ok(())
 }
 
-/// A Gemma object, keys bare: `{key:VALUE,…}`.
+/// A Gemma object, keys bare: `{key:VALUE,…}`, strings between `quote` tokens.
 pub(crate) fn gemma_object(
     out: &mut String,
     object: &Map<String, Value>,
     pointer: &str,
+    quote: &str,
 ) -> Result<(), RenderError> {
     out.push('{');
     for (i, (key, value)) in object.iter().enumerate() {
@@ -167,28 +195,29 @@ pub(crate) fn gemma_object(
         }
         out.push_str(key);
         out.push(':');
-        gemma_value(out, value, &here)?;
+        gemma_value(out, value, &here, quote)?;
     }
     out.push('}');
     Ok(())
 }
 
-/// A Gemma value: strings between quote tokens, raw; everything else as in JSON.
+/// A Gemma value: strings between `quote` tokens, raw; everything else as in JSON.
 pub(crate) fn gemma_value(
     out: &mut String,
     value: &Value,
     pointer: &str,
+    quote: &str,
 ) -> Result<(), RenderError> {
     match value {
         Value::String(s) => {
-            if s.contains(GEMMA_QUOTE) {
+            if s.contains(quote) {
                 return Err(
                     RenderError::new(Reason::QuoteTokenInString).argument(pointer.to_owned())
                 );
             }
-            out.push_str(GEMMA_QUOTE);
+            out.push_str(quote);
             out.push_str(s);
-            out.push_str(GEMMA_QUOTE);
+            out.push_str(quote);
         }
         Value::Array(items) => {
             out.push('[');
@@ -196,11 +225,11 @@ pub(crate) fn gemma_value(
                 if i > 0 {
                     out.push(',');
                 }
-                gemma_value(out, item, &format!("{pointer}/{i}"))?;
+                gemma_value(out, item, &format!("{pointer}/{i}"), quote)?;
             }
             out.push(']');
         }
-        Value::Object(object) => gemma_object(out, object, pointer)?,
+        Value::Object(object) => gemma_object(out, object, pointer, quote)?,
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&n.to_string()),

@@ -76,10 +76,10 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots, glm,
-    /// hunyuan, iquest-q1, k2-horizon).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots,
+    /// minicpm5, glm, hunyuan, iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
-    /// A literal syntax (gemma, gemini).
+    /// A literal syntax (gemma, functiongemma, gemini, pythonic, lfm2).
     Literal(Literal),
 }
 
@@ -339,10 +339,32 @@ impl Style {
 
     /// Gemma 4: its literal syntax for calls and results, its own turns.
     const GEMMA: Style = Style {
-        calls: CallForm::Literal(Literal::Gemma),
+        calls: CallForm::Literal(Literal::Gemma(&literal::GEMMA4)),
         results: ResultForm::Gemma,
         reasoning: ReasoningForm::Gemma,
         template: TemplateForm::Gemma,
+    };
+
+    /// FunctionGemma: Gemma 4's literal calls and results with its own tokens, no
+    /// reasoning, Gemma 3's turns.
+    const FUNCTIONGEMMA: Style = Style {
+        calls: CallForm::Literal(Literal::Gemma(&literal::FUNCTIONGEMMA)),
+        results: ResultForm::FunctionGemma,
+        reasoning: ReasoningForm::None,
+        template: TemplateForm::FunctionGemma,
+    };
+
+    /// MiniCPM 5: bare `<function>` elements, `<think>` reasoning, ChatML turns with the
+    /// results in a user turn of `<tool_response>` blocks (not established, docs/dialects.md
+    /// §minicpm5).
+    const MINICPM5: Style = Style {
+        calls: CallForm::Params(&params::MINICPM5),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "user",
+            results_end: "",
+        }),
     };
 
     /// Mistral: the v11+ calls `[TOOL_CALLS]NAME[ARGS]{…}` (what current models write; the
@@ -423,6 +445,8 @@ impl Style {
             Dialect::Anthropic => Style::ANTHROPIC,
             Dialect::Minimax => Style::MINIMAX,
             Dialect::Gemma => Style::GEMMA,
+            Dialect::FunctionGemma => Style::FUNCTIONGEMMA,
+            Dialect::Minicpm5 => Style::MINICPM5,
             Dialect::Gemini => Style::GEMINI,
             Dialect::Mistral => Style::MISTRAL,
             Dialect::Pythonic => Style::PYTHONIC,

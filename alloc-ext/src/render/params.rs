@@ -23,6 +23,7 @@ use super::message::Call;
 use crate::params::{Params, Schema};
 use crate::tools::ToolSet;
 use closers::{value_rules, Follow};
+pub(crate) use verbatim::MINICPM5;
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -61,6 +62,10 @@ pub(crate) struct ParamCalls {
     /// ends it when a whole key tag follows (GLM's missing-closer heal); the value is then
     /// checked as the scanner reads it, left to right.
     pub(crate) key_tag: Option<&'static KeyTag>,
+    /// A verbatim section a value the scanner would end early may be written in, `(opener,
+    /// closer)` (MiniCPM 5's CDATA, the table's `quote` in `value` and `cdata_close`);
+    /// `None` where values have none.
+    pub(crate) verbatim: Option<(&'static str, &'static str)>,
 }
 
 /// GLM's key tag: `open KEY close` then, after whitespace, `value_open`
@@ -92,6 +97,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
         close: "</arg_key>",
         value_open: "<arg_value>",
     }),
+    verbatim: None,
 };
 
 /// Hunyuan Hy3: glm's layout with Hunyuan's `:opensource` tags, the name ended by
@@ -119,6 +125,7 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
         close: "</arg_key:opensource>",
         value_open: "<arg_value:opensource>",
     }),
+    verbatim: None,
 };
 
 /// IQuest Q1: glm's key and value tags in an `<iquest_tool_call>` block, the parts back to
@@ -141,6 +148,7 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
         close: "</arg_key>",
         value_open: "<arg_value>",
     }),
+    verbatim: None,
 };
 
 /// K2 Horizon: glm's one-part-a-line layout with IFM's `ifm|` tags, the calls of a turn in
@@ -165,6 +173,7 @@ pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
         close: "</ifm|arg_key>",
         value_open: "<ifm|arg_value>",
     }),
+    verbatim: None,
 };
 
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
@@ -182,6 +191,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     implied_section: false,
     typed_open: None,
     key_tag: None,
+    verbatim: None,
 };
 
 /// DeepSeek V4.1: the invokes of a turn in one `<｜DSML｜ calls>` block, each parameter
@@ -202,6 +212,7 @@ pub(crate) static DEEPSEEK_V41: ParamCalls = ParamCalls {
     // even outside a block.
     implied_section: true,
     key_tag: None,
+    verbatim: None,
 };
 
 /// Claude's legacy XML: the invokes of a turn in one `<function_calls>` block
@@ -237,6 +248,7 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     implied_section: true,
     typed_open: None,
     key_tag: None,
+    verbatim: None,
 };
 
 /// Seed-OSS: one `<seed:tool_call>` block per call, each tag on its own line, each value
@@ -321,8 +333,13 @@ impl ParamCalls {
                 .and_then(|t| t.parameter_types(key))
                 .map_or(Schema::None, Schema::Types);
             let text = value_text(value, schema).map_err(|e| e.argument(pointer.clone()))?;
-            self.check_value(&text, key, wrapped)
-                .map_err(|e| e.argument(pointer.clone()))?;
+            // A value the scanner would end early goes in a verbatim section, where the
+            // dialect has one and the value holds neither its closer nor a stop token.
+            let section = match self.check_value(&text, key, wrapped) {
+                Ok(()) => None,
+                Err(_) if self.verbatim_fits(&text) => self.verbatim,
+                Err(e) => return Err(e.argument(pointer.clone())),
+            };
             out.push_str(self.param_open.0);
             out.push_str(key);
             out.push_str(match self.typed_open {
@@ -333,7 +350,14 @@ impl ParamCalls {
                 },
                 None => self.param_open.1,
             });
-            out.push_str(&text);
+            match section {
+                Some((open, close)) => {
+                    out.push_str(open);
+                    out.push_str(&text);
+                    out.push_str(close);
+                }
+                None => out.push_str(&text),
+            }
             out.push_str(self.param_close);
         }
         out.push_str(self.call_close);
@@ -402,6 +426,13 @@ impl ParamCalls {
         }
         if let Some(stop) = rules.stops.iter().find(|s| value.contains(**s)) {
             return Err(RenderError::new(Reason::TemplateToken(stop)));
+        }
+        if let Some(opener) = rules
+            .verbatim_openers
+            .iter()
+            .find(|opener| value.contains(**opener))
+        {
+            return Err(RenderError::new(Reason::SectionOpenerInValue(opener)));
         }
         let bytes = text.as_bytes();
         // Occurrences that begin in the value (they may run on into the closer); the
@@ -645,3 +676,4 @@ fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
 mod closers;
 #[cfg(test)]
 mod table_drift;
+mod verbatim;

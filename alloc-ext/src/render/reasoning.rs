@@ -151,12 +151,15 @@ pub(crate) enum ReasoningForm {
     Gemma,
     /// ```` ```thinking\nT\n``` ````.
     Gemini,
+    /// No reasoning form (FunctionGemma, which was not trained to reason): a turn's
+    /// reasoning is left out of the prompt, as templates leave out past reasoning.
+    None,
 }
 
 impl ReasoningForm {
     /// The block for `text` in `dialect`; `""` for empty text.
     pub(crate) fn render(self, dialect: Dialect, text: &str) -> Result<String, RenderError> {
-        if text.is_empty() {
+        if text.is_empty() || matches!(self, ReasoningForm::None) {
             return Ok(String::new());
         }
         let (open, body, close) = self.parts(text)?;
@@ -205,6 +208,8 @@ impl ReasoningForm {
                 check_fenced(text)?;
                 Ok(("```thinking\n", text.to_owned(), "\n```"))
             }
+            // `render` writes nothing for it.
+            ReasoningForm::None => Ok(("", String::new(), "")),
         }
     }
 }

@@ -64,6 +64,11 @@ pub(crate) enum ResultForm {
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
     /// instead of `output` for a failure (Gemma 4).
     Gemma,
+    /// `<start_function_response>response:NAME{output:VALUE}<end_function_response>` per
+    /// result, `error` for a failure (FunctionGemma: Gemma 4's form with its tokens and
+    /// `<escape>` strings; Google's guide writes an object result's own keys, which no
+    /// template text established, so the renderer keeps Gemma 4's `output` key).
+    FunctionGemma,
     /// A ```` ```tool_outputs ```` fence per result, one per line (Gemini).
     Gemini,
     /// One ChatML `environment` turn per result, `<|im_start|>environment\nTEXT<|im_end|>`,
@@ -95,6 +100,7 @@ impl ResultForm {
             ResultForm::Kimi
                 | ResultForm::Harmony
                 | ResultForm::Gemma
+                | ResultForm::FunctionGemma
                 | ResultForm::FunctionResults
         );
         if named && !result.name.is_empty() {
@@ -124,6 +130,7 @@ impl ResultForm {
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
+            ResultForm::FunctionGemma => &["<end_function_response>"],
             ResultForm::Environment => &["<|im_end|>"],
             ResultForm::Lfm2 => &["<|tool_response_end|>", "<|im_end|>"],
             ResultForm::Hunyuan => &[
@@ -200,7 +207,8 @@ impl ResultForm {
                 out.push_str(text);
                 out.push_str("<|end|>");
             }
-            ResultForm::Gemma => write_gemma(out, result)?,
+            ResultForm::Gemma => write_gemma(out, result, &GEMMA4_RESULT)?,
+            ResultForm::FunctionGemma => write_gemma(out, result, &FUNCTIONGEMMA_RESULT)?,
             ResultForm::Apertus => {
                 if index > 0 {
                     out.push_str(", ");
@@ -323,8 +331,32 @@ fn write_kimi(out: &mut String, result: &ToolResult, index: usize, id: Option<&s
     out.push_str("<|im_end|>");
 }
 
-/// A Gemma 4 result: `response:NAME{output:VALUE}`, `error` for a failure.
-fn write_gemma(out: &mut String, result: &ToolResult) -> Result<(), RenderError> {
+/// A gemma-family result's tokens: the block's opener and closer, the string quote.
+struct GemmaResult {
+    open: &'static str,
+    close: &'static str,
+    quote: &'static str,
+}
+
+static GEMMA4_RESULT: GemmaResult = GemmaResult {
+    open: "<|tool_response>",
+    close: "<tool_response|>",
+    quote: "<|\"|>",
+};
+
+static FUNCTIONGEMMA_RESULT: GemmaResult = GemmaResult {
+    open: "<start_function_response>",
+    close: "<end_function_response>",
+    quote: "<escape>",
+};
+
+/// A gemma-family result: `response:NAME{output:VALUE}`, `error` for a failure, in the
+/// dialect's `tokens`.
+fn write_gemma(
+    out: &mut String,
+    result: &ToolResult,
+    tokens: &GemmaResult,
+) -> Result<(), RenderError> {
     let text = &result.content;
     // A JSON result is written as the value it is, other text as a string. A JSON object
     // that repeats a key is written as its text too: as a value it would keep one of the
@@ -332,16 +364,18 @@ fn write_gemma(out: &mut String, result: &ToolResult) -> Result<(), RenderError>
     let value =
         serde_json::from_str::<Unique>(text).map_or_else(|_| Value::String(text.clone()), |u| u.0);
     let key = if result.is_error { "error" } else { "output" };
-    out.push_str("<|tool_response>response:");
+    out.push_str(tokens.open);
+    out.push_str("response:");
     out.push_str(&result.name);
     out.push('{');
     out.push_str(key);
     out.push(':');
     // The result is not an argument: the error names no argument.
-    gemma_value(out, &value, "").map_err(|mut e| {
+    gemma_value(out, &value, "", tokens.quote).map_err(|mut e| {
         e.argument = None;
         e
     })?;
-    out.push_str("}<tool_response|>");
+    out.push('}');
+    out.push_str(tokens.close);
     Ok(())
 }

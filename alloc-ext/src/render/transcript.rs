@@ -13,10 +13,12 @@ use super::text::{check_content, check_message};
 use super::Renderer;
 
 mod dots;
+mod gemma;
 mod keyvalue;
 mod plain;
 
 use dots::dots;
+use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
 use keyvalue::{glm, hunyuan, ifm, iquest};
 use plain::{granite_20b_fc, longcat};
 
@@ -51,6 +53,9 @@ pub(crate) enum TemplateForm {
     Harmony,
     /// `<bos><|turn>ROLE\n…<turn|>\n`, results inside the model turn (Gemma 4).
     Gemma,
+    /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, the system text a `developer` turn,
+    /// results inside the model turn (FunctionGemma, docs/dialects.md §functiongemma).
+    FunctionGemma,
     /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, no system role (Gemma 3 / Gemini).
     Gemini,
     /// `[gMASK]<sop>`, then `<|ROLE|>\nBODY` turns without an end token; a run of results
@@ -144,6 +149,16 @@ impl TemplateForm {
                 "<tool_response|>",
             ],
             TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
+            TemplateForm::FunctionGemma => &[
+                "<bos>",
+                "<eos>",
+                "<start_of_turn>",
+                "<end_of_turn>",
+                "<start_function_response>",
+                "<end_function_response>",
+                "<start_function_declaration>",
+                "<end_function_declaration>",
+            ],
             TemplateForm::Glm => &["[gMASK]", "<sop>"],
             // Its tokens are not of a spelling rule 2 finds: all listed.
             TemplateForm::Ifm => &[
@@ -258,7 +273,8 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Minimax => minimax(renderer, &turns, &mut out)?,
         TemplateForm::Deepseek => deepseek(renderer, &turns, &mut out)?,
         TemplateForm::Harmony => harmony(renderer, &turns, &mut out)?,
-        TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
+        TemplateForm::Gemma => gemma(renderer, &turns, &mut out, &GEMMA4_TURNS)?,
+        TemplateForm::FunctionGemma => gemma(renderer, &turns, &mut out, &FUNCTIONGEMMA_TURNS)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,
         TemplateForm::Hunyuan => hunyuan(renderer, &turns, &mut out)?,
@@ -404,28 +420,6 @@ fn harmony(
             }
             Turn::Results(run) => out.push_str(&renderer.results(run)?),
         }
-    }
-    Ok(())
-}
-
-/// Gemma 4 turns, results inside the model turn.
-fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
-    out.push_str("<bos>");
-    let mut i = 0;
-    while i < turns.len() {
-        let (role, mut text) = match &turns[i] {
-            Turn::System(text) | Turn::Developer(text) => ("system", text.to_string()),
-            Turn::User(text) => ("user", text.to_string()),
-            Turn::Assistant(turn) => ("model", body(renderer, turn, "")?),
-            Turn::Results(run) => ("model", renderer.results(run)?),
-        };
-        // The results of a model turn's calls go inside that turn (docs/dialects.md §gemma).
-        if let (Turn::Assistant(_), Some(Turn::Results(run))) = (&turns[i], turns.get(i + 1)) {
-            text.push_str(&renderer.results(run)?);
-            i += 1;
-        }
-        out.push_str(&format!("<|turn>{role}\n{text}<turn|>\n"));
-        i += 1;
     }
     Ok(())
 }

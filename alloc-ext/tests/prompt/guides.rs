@@ -57,6 +57,14 @@ fn text_blocks(guide: &str) -> Vec<String> {
     blocks
 }
 
+/// The CDATA example of the minicpm5 guide.
+fn write_file() -> (String, Value) {
+    (
+        "write_file".to_owned(),
+        json!({"path": "notes.xml", "content": "<param name=\"x\">1</param>"}),
+    )
+}
+
 /// The calls a guide's example blocks hold, in order: the weather call, and the time
 /// call where the guide shows two calls.
 fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
@@ -67,10 +75,11 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
     let time = ("get_time".to_owned(), json!({"zone": "Europe/Paris"}));
     match dialect {
         "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" | "llama3-json"
-        | "deepseek-v41" | "dots" | "ernie45" | "granite-20b-fc" => {
+        | "deepseek-v41" | "dots" | "ernie45" | "granite-20b-fc" | "functiongemma" => {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
+        "minicpm5" => vec![weather.clone(), weather, time, write_file()],
         "hunyuan" | "iquest-q1" | "k2-horizon" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }

@@ -90,13 +90,14 @@ const ALIASES: &[(&str, &str)] = &[
     ("dots", "dots"),
     ("ernie45", "ernie45"),
     ("granite-20b-fc", "granite-20b-fc"),
+    ("functiongemma", "functiongemma"),
+    ("minicpm5", "minicpm5"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
     "beam",
-    "functiongemma",
     "gigachat3",
     "gigachat35",
     "hf",
@@ -105,7 +106,6 @@ const UNCOVERED: &[&str] = &[
     "kimi",
     "kimi_k3",
     "mimo",
-    "minicpm5",
     "minicpmv",
     "minimax",
     "minimax_m3",

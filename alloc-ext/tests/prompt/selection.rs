@@ -194,6 +194,13 @@ fn later_json_body_families_select_their_dialects() {
         ("baidu/ERNIE-4.5-VL-28B-A3B-Thinking", "ernie45"),
         // IBM granite-20b-functioncalling (not Granite 20: its own wire).
         ("ibm-granite/granite-20b-functioncalling", "granite-20b-fc"),
+        // Google FunctionGemma (before Gemma's version rule).
+        ("google/functiongemma-270m-it", "functiongemma"),
+        ("functiongemma-270m-it-mobile-actions", "functiongemma"),
+        // OpenBMB MiniCPM 5; MiniCPM-V writes Qwen3-Coder's calls, no dialect of its own.
+        ("openbmb/MiniCPM5-16B", "minicpm5"),
+        ("minicpm-5-8b", "minicpm5"),
+        ("openbmb/MiniCPM-V-4_5", "xml"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -274,7 +281,9 @@ fn server_parser_names_select_their_dialects() {
         ("granite", Some("granite")),
         ("qwen3_json", Some("qwen3")),
         ("step3", None),
-        ("functiongemma", None),
+        ("functiongemma", Some("functiongemma")),
+        ("minicpm5", Some("minicpm5")),
+        ("minicpmv", None),
         ("no_such_parser", None),
     ];
     for (parser, dialect) in cases {

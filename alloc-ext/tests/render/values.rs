@@ -311,3 +311,38 @@ fn seed_oss_refuses_what_its_scanner_ends_values_at() {
         );
     }
 }
+
+/// MiniCPM 5: a value its scanner would end early (a `</param>` that structure follows, a
+/// CDATA opener) is written as a CDATA section and reads back as itself; one that also
+/// holds the section's closer is refused; a plain value is written as it is.
+#[test]
+fn minicpm5_writes_cdata_where_a_plain_value_would_end() {
+    let renderer = Renderer::new(Dialect::Minicpm5);
+    let plain = Call::new("f", object(json!({"a": "x < y & z"})));
+    assert_eq!(
+        renderer.calls(&[plain]).unwrap(),
+        "<function name=\"f\"><param name=\"a\">x < y & z</param></function>"
+    );
+    for (value, section) in [
+        ("x</param><param name=\"b\">2", true),
+        ("keep <![CDATA[ as text", true),
+        // Rule 4: `</param>` after it, no structure: the closer does not count.
+        ("end </function>", false),
+    ] {
+        let call = Call::new("f", object(json!({ "a": value })));
+        let text = renderer.calls(std::slice::from_ref(&call)).unwrap();
+        assert_eq!(text.contains("<![CDATA["), section, "{text}");
+        let completion = scan(Dialect::Minicpm5, &text, &[1, 5, 11]);
+        assert_eq!(
+            calls_of(&completion),
+            [("f".to_owned(), json!({ "a": value }))],
+            "{text}"
+        );
+    }
+    let closer = Call::new("f", object(json!({"a": "x]]></param><param name=\"b\">"})));
+    let error = renderer.calls(&[closer]).unwrap_err();
+    assert_eq!(error.reason, Reason::CloserInValue("</param>"));
+    let opener = Call::new("f", object(json!({"a": "<![CDATA[x]]>"})));
+    let error = renderer.calls(&[opener]).unwrap_err();
+    assert_eq!(error.reason, Reason::SectionOpenerInValue("<![CDATA["));
+}

@@ -132,6 +132,18 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
         "transcripts/granite-20b-fc-text-then-write.txt",
         "granite-20b-fc",
     ),
+    (
+        "transcripts/functiongemma-parallel-weather.txt",
+        "functiongemma",
+    ),
+    (
+        "transcripts/functiongemma-calendar-event.txt",
+        "functiongemma",
+    ),
+    ("transcripts/functiongemma-send-sms.txt", "functiongemma"),
+    ("transcripts/minicpm5-think-and-weather.txt", "minicpm5"),
+    ("transcripts/minicpm5-read-and-grep.txt", "minicpm5"),
+    ("transcripts/minicpm5-write-cdata.txt", "minicpm5"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -457,3 +457,45 @@ fn granite_20b_fc_transcripts_give_their_calls() {
         assert_eq!(summary(file, "granite-20b-fc"), want, "{file}");
     }
 }
+
+#[test]
+fn functiongemma_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "functiongemma-parallel-weather.txt",
+            json!({"content": "I will look up the weather in both cities.", "reasoning": null, "tool_calls": [{"name": "get_current_weather", "arguments": {"location": "Tokyo, JP", "unit": "celsius"}}, {"name": "get_current_weather", "arguments": {"location": "San Francisco, CA", "unit": "fahrenheit"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "functiongemma-calendar-event.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "create_calendar_event", "arguments": {"title": "Design review: \"v2\" {API}", "start": {"date": "2025-03-14", "hour": 15, "minute": 30}, "attendees": ["ana@example.com", "li@example.com"], "remind": true, "notes": "Bring the \"draft\" slides, and the numbers: 1, 2, 3."}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "functiongemma-send-sms.txt",
+            json!({"content": "Sending it now.", "reasoning": null, "tool_calls": [{"name": "send_sms", "arguments": {"phone_number": "+1 555 0100", "message": "Running 10 min late,\nsorry!"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "functiongemma"), want, "{file}");
+    }
+}
+
+#[test]
+fn minicpm5_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "minicpm5-think-and-weather.txt",
+            json!({"content": "", "reasoning": "The user wants the weather in Beijing for tomorrow. The tool takes a city and a date; call it once.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "北京", "date": "2024-06-28"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "minicpm5-read-and-grep.txt",
+            json!({"content": "I will read the router and search for every caller of `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "minicpm5-write-cdata.txt",
+            json!({"content": "Writing the template.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "templates/param.xml", "content": "<function name=\"demo\">\n  <param name=\"x\">1 & 2</param>\n</function>"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "minicpm5"), want, "{file}");
+    }
+}

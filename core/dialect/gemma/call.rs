@@ -43,6 +43,8 @@ pub(super) struct Call {
     pub(super) glued: bool,
     /// Pending: the whitespace after the quote token.
     pub(super) ws: Blank,
+    /// Pending: the quote token's bytes, as the `string` mode matched them.
+    pub(super) quote_token: &'static [u8],
     /// Markup: the phase the `<` interrupted.
     pub(super) markup_from: Phase,
     /// Stream offset of the call's first byte after the opener, where the
@@ -66,6 +68,7 @@ impl Call {
             key_overflow: false,
             glued: false,
             ws: Blank::EMPTY,
+            quote_token: &[],
             markup_from: Phase::Text,
             start: 0,
         }

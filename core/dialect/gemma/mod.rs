@@ -1,6 +1,10 @@
 //! Gemma 4 (`gemma`): `<|tool_call>call:NAME{key:VALUE,…}<tool_call|>`, values in Gemma's
-//! literal syntax, reasoning `<|channel>thought\n…<channel|>`.
-//! Formats: docs/seed.md §2.11, docs/dialects.md §gemma; rules from docs/dialects.md.
+//! literal syntax, reasoning `<|channel>thought\n…<channel|>`; and FunctionGemma
+//! (`functiongemma`), the same body between `<start_function_call>` and
+//! `<end_function_call>` with `<escape>` as the string quote. The opener, the closer and
+//! the quote token are each table's delimiters; nothing here names them.
+//! Formats: docs/seed.md §2.11, docs/dialects.md §gemma, §functiongemma; rules from
+//! docs/dialects.md.
 //!
 //! A value is a string between `<|"|>` tokens (no escapes), a bare word (number, `true`,
 //! `false`, `null`), or a `[…]` list or `{key:…}` object of values, whose structure is
@@ -84,9 +88,6 @@ pub(super) enum Phase {
     Block,
 }
 
-/// The string quote token, whose bytes a pending quote stands for.
-const QUOTE: &[u8] = b"<|\"|>";
-
 /// The call prefix before the name.
 const CALL: &[u8] = b"call:";
 
@@ -168,11 +169,13 @@ impl Gemma {
     /// Reports a pending quote token and the whitespace after it, which end at stream
     /// offset `end`, as the call's markup.
     fn pending_as_markup<S: Sink>(&mut self, end: u64, sink: &mut S) {
-        let ws = self.body.call().ws.bytes();
-        let start = end - ws.len() as u64 - QUOTE.len() as u64;
-        sink.markup(Span::new(start, start + 5), Markup::Envelope, QUOTE);
+        let call = self.body.call();
+        let (ws, quote) = (call.ws.bytes(), call.quote_token);
+        let start = end - ws.len() as u64 - quote.len() as u64;
+        let ws_start = start + quote.len() as u64;
+        sink.markup(Span::new(start, ws_start), Markup::Envelope, quote);
         if !ws.is_empty() {
-            sink.markup(Span::new(start + 5, end), Markup::Envelope, &ws);
+            sink.markup(Span::new(ws_start, end), Markup::Envelope, &ws);
         }
     }
 
@@ -189,10 +192,11 @@ impl Gemma {
         let index = frame.call.index;
         let call = self.body.call();
         let ws = call.ws.bytes();
+        let token = call.quote_token;
         let ws_span = Span::new(end - ws.len() as u64, end);
-        let quote = Span::new(ws_span.start - QUOTE.len() as u64, ws_span.start);
+        let quote = Span::new(ws_span.start - token.len() as u64, ws_span.start);
         if close {
-            sink.tool_value(quote, index, Piece::StringClose, QUOTE);
+            sink.tool_value(quote, index, Piece::StringClose, token);
             self.phase = Phase::Next;
             if !ws.is_empty() {
                 if call.nest.depth() > 0 {
@@ -202,7 +206,7 @@ impl Gemma {
                 }
             }
         } else {
-            sink.tool_value(quote, index, Piece::LiteralQuote, QUOTE);
+            sink.tool_value(quote, index, Piece::LiteralQuote, token);
             self.phase = Phase::Token;
             if !ws.is_empty() {
                 sink.tool_value(ws_span, index, Piece::Raw, &ws);
@@ -233,8 +237,11 @@ impl Gemma {
         );
         match stop {
             crate::scan::Stop::End => chunk.len(),
-            crate::scan::Stop::Match(_, end) => {
-                self.body.call().ws = Blank::EMPTY;
+            crate::scan::Stop::Match(quote, end) => {
+                let call = self.body.call();
+                call.ws = Blank::EMPTY;
+                // The token the pending quote stands for: the table's, whatever its length.
+                call.quote_token = quote.bytes;
                 self.phase = Phase::Pending;
                 end
             }

@@ -4,7 +4,8 @@
 //! DSML spelling `<｜DSML｜invoke …>`; `anthropic`, `minimax` and `qwen3-coder` are tagsets
 //! of their own; the `deepseek` dialect embeds the DSML tagset in its special-token
 //! family). Formats: docs/seed.md §2.4, §2.5, §2.7 (DSML);
-//! docs/dialects.md §deepseek, §minimax, §anthropic.
+//! docs/dialects.md §deepseek, §minimax, §anthropic, §minicpm5 (a value's CDATA sections,
+//! `verbatim.rs`).
 //!
 //! [`ParamCalls`] is the machine of the structure itself (sections, invokes, parameters,
 //! values). It owns no text phase and takes the driver's [`Frame`] by reference, so that
@@ -74,6 +75,10 @@ pub(crate) struct Tagset {
     /// parameter (`</content>`) is a candidate closer too ([`Diagnostic::MismatchedCloser`],
     /// corpus 059). Empty when `value` lists whole closers.
     pub(crate) closers: &'static [Delimiter],
+    /// The closer of a verbatim section that a `quote` delimiter of `value` opens (the
+    /// `cdata_close` knob, MiniCPM 5's `]]>` after `<![CDATA[`): every byte up to it is value
+    /// as written. `None`: a value has no such sections.
+    pub(crate) cdata_close: Option<&'static [u8]>,
 }
 
 /// The candidate closer named after the open parameter: `</`, the key, `>`. Its bytes are
@@ -105,6 +110,8 @@ enum Phase {
     Pending,
     /// After a generic `</` in a value: which closer, if any, it begins.
     Closer,
+    /// Inside a verbatim (CDATA) section of a value: bytes up to [`Tagset::cdata_close`].
+    Verbatim,
 }
 
 /// The machine of markup structure, embeddable in any host text phase (see the module
@@ -138,6 +145,9 @@ pub(crate) struct ParamCalls {
     follow: Option<&'static Delimiter>,
     /// Value bytes of the current call.
     budget: Budget,
+    /// `Verbatim`: how many bytes of the section's closer the last bytes read spell (held,
+    /// not reported yet).
+    verbatim_held: u8,
 }
 
 /// What followed a rejected candidate, to be scanned again.
@@ -177,6 +187,7 @@ impl ParamCalls {
             closer_alive: 0,
             follow: None,
             budget: Budget::EMPTY,
+            verbatim_held: 0,
         }
     }
 
@@ -255,6 +266,7 @@ impl ParamCalls {
                 Phase::Value => self.value(frame, chunk, pos, base, sink),
                 Phase::Pending => self.pending(frame, chunk, pos, base, sink),
                 Phase::Closer => self.closer(frame, chunk, pos, sink),
+                Phase::Verbatim => self.verbatim(frame, chunk, pos, base, sink),
             };
         }
         pos
@@ -275,6 +287,8 @@ impl ParamCalls {
             Phase::Value => {
                 self.flush_newline(frame, end - frame.delimiters.hold.len() as u64, sink)
             }
+            // A section the end of the stream cut off: its held closer prefix is value.
+            Phase::Verbatim => self.flush_verbatim(frame, end, sink),
             Phase::Closer => {
                 // A closer cut off: the call's markup, as a held partial closer is.
                 if let Some((_, start)) = self.held.take() {
@@ -373,6 +387,7 @@ impl ParamCalls {
         self.held = None;
         self.blank = Blank::EMPTY;
         self.follow = None;
+        self.verbatim_held = 0;
     }
 
     /// Hands the stream back to the host; the bytes held in the frame are the host's to
@@ -408,6 +423,7 @@ impl ParamCalls {
 
 mod structure;
 mod value;
+mod verbatim;
 
 use structure::{begins_tag, equals_form};
 use value::emit_value;

@@ -52,6 +52,9 @@ impl ParamCalls {
                     Role::ParamClose | Role::CallClose | Role::ParamOpen => {
                         self.begin_pending(delimiter, span.start);
                     }
+                    Role::Quote if self.tagset.cdata_close.is_some() => {
+                        self.open_verbatim(frame, delimiter, span, sink);
+                    }
                     _ => self.on_delimiter(frame, delimiter, span, sink),
                 }
                 to

@@ -40,6 +40,9 @@ pub(crate) struct ValueRules {
     pub(crate) line_openers: Vec<&'static str>,
     /// Tokens that end the structure wherever they appear in a value.
     pub(crate) stops: Vec<&'static str>,
+    /// Openers of a verbatim section (the `value` mode's `quote`, MiniCPM 5's
+    /// `<![CDATA[`): inside a raw value they would open one.
+    pub(crate) verbatim_openers: Vec<&'static str>,
 }
 
 /// The rule-4 data of `dialect`, built from its table on first use.
@@ -71,6 +74,10 @@ impl ValueRules {
                 .collect(),
             stops: value()
                 .filter(|d| d.role == Role::Stop)
+                .map(|d| text(&d))
+                .collect(),
+            verbatim_openers: value()
+                .filter(|d| d.role == Role::Quote)
                 .map(|d| text(&d))
                 .collect(),
         }
