@@ -12,7 +12,7 @@ use crate::dialect::token_json::{self, TokenJson};
 use crate::engine::{Engine, TextModes};
 use crate::lex::params::Tagset;
 use crate::options::Options;
-use crate::tables::BareCall;
+use crate::tables::{BareCall, TagForm};
 use crate::token::Tokens;
 use crate::{tables, Dialect, Sink};
 
@@ -115,6 +115,7 @@ static DSML: Tagset = Tagset {
     bare_call: BareCall::Canonical,
     framing: false,
     closers: &[],
+    form: &TagForm::XML,
 };
 
 /// A token dialect's modes and knobs (its table's `[knobs]`).
@@ -144,6 +145,7 @@ macro_rules! tagset {
             bare_call: tables::$t::KNOBS.bare_call,
             framing: tables::$t::KNOBS.framing,
             closers: tables::$t::KNOBS.value_closers,
+            form: &tables::$t::KNOBS.tag,
         }
     };
 }
@@ -223,6 +225,12 @@ static DOTS: params::Modes = params::Modes {
     embedded: None,
 };
 
+static KIMI_K3: params::Modes = params::Modes {
+    text: text_modes!(kimi_k3),
+    tags: tagset!(kimi_k3),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -294,6 +302,7 @@ impl Machine {
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
             Dialect::Dots => Machine::Params(Engine::new(Params::new(&DOTS), options)),
+            Dialect::KimiK3 => Machine::Params(Engine::new(Params::new(&KIMI_K3), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -401,6 +410,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Glm => &tables::glm::REASONING,
         Dialect::SeedOss => &tables::seed_oss::REASONING,
         Dialect::Dots => &tables::dots::REASONING,
+        Dialect::KimiK3 => &tables::kimi_k3::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

@@ -7,6 +7,10 @@
 //! Attribute names are compared ASCII-case-insensitively. The tag's bytes are kept (at most
 //! [`MAX_TAG`]) so that a tag that turns out not to be one can be released whole.
 //!
+//! A tag may end in other bytes than `>` and name its attributes otherwise
+//! ([`TagLexer::spelled`]): Kimi K3's `<|open|>call tool="N" index="1"<|sep|>` ends in the
+//! `<|sep|>` token and names the tool with `tool` (docs/dialects.md §kimi-k3).
+//!
 //! The equals form (`<function=NAME>`, `<parameter=KEY>`: Qwen3-Coder, docs/dialects.md §qwen3-coder)
 //! has no attributes: after the opener's `=`, the name runs to the first `>`; a `<` or a
 //! line break before it breaks the tag.
@@ -60,6 +64,8 @@ enum State {
     Equals {
         line_ends_name: bool,
     },
+    /// Inside a tag end longer than one byte (`<|sep|>`): this many of its bytes read.
+    End(u8),
 }
 
 /// The attributes the markup family reads.
@@ -85,6 +91,12 @@ pub(crate) struct TagLexer {
     value_start: u8,
     name: Option<Range>,
     string: Option<Range>,
+    /// The bytes that end the tag (`>`, or K3's `<|sep|>`).
+    end: &'static [u8],
+    /// The attribute that names the tool or the key (`name`; K3's `tool` and `key`).
+    name_attr: &'static [u8],
+    /// The attribute that types the value (`string`; K3's `type`).
+    kind_attr: &'static [u8],
 }
 
 impl TagLexer {
@@ -97,7 +109,24 @@ impl TagLexer {
             value_start: 0,
             name: None,
             string: None,
+            end: b">",
+            name_attr: b"name",
+            kind_attr: b"string",
         }
+    }
+
+    /// A lexer for a tag that `end` ends, whose name (or key) is the `name_attr` attribute
+    /// and whose value type is the `kind_attr` one ([`TagLexer::string`] reads it).
+    pub(crate) const fn spelled(
+        end: &'static [u8],
+        name_attr: &'static [u8],
+        kind_attr: &'static [u8],
+    ) -> Self {
+        let mut tag = TagLexer::new();
+        tag.end = end;
+        tag.name_attr = name_attr;
+        tag.kind_attr = kind_attr;
+        tag
     }
 
     /// A lexer for the equals form, after an opener ending in `=` (`<function=`);
@@ -124,7 +153,8 @@ impl TagLexer {
         self.value(self.name)
     }
 
-    /// The first `string` attribute's value as written.
+    /// The first value-type attribute's value as written (`string`, or the `kind_attr` of
+    /// [`TagLexer::spelled`]).
     pub(crate) fn string(&self) -> Option<&[u8]> {
         self.value(self.string).map(|(value, _)| value)
     }
@@ -157,6 +187,11 @@ impl TagLexer {
         // Cannot truncate: MAX_TAG fits a u8 index.
         let at = i as u8;
         let ws = is_ws(b);
+        if self.end.len() > 1 {
+            if let Some(push) = self.long_end(b, at) {
+                return push;
+            }
+        }
         let next = match self.state {
             State::Start => match b {
                 _ if ws => State::Space,
@@ -239,10 +274,52 @@ impl TagLexer {
                 Some(push) => return push,
                 None => self.state,
             },
+            State::End(_) => unreachable!("read by long_end"),
         };
         self.bytes.push(b);
         self.state = next;
         Push::More
+    }
+
+    /// Byte `b` at `at` where the tag ends in several bytes (`<|sep|>`): inside the end, or
+    /// where it may begin (after the tag name, an attribute, a value). `None` when the
+    /// ordinary rules read the byte; a lone `>` or `/` cannot end such a tag.
+    fn long_end(&mut self, b: u8, at: u8) -> Option<Push> {
+        match self.state {
+            State::End(k) => {
+                if self.end.get(k as usize) != Some(&b) {
+                    return Some(Push::Malformed);
+                }
+                if k as usize + 1 == self.end.len() {
+                    return Some(self.done(b, false));
+                }
+                self.bytes.push(b);
+                self.state = State::End(k + 1);
+                Some(Push::More)
+            }
+            State::Start
+            | State::Space
+            | State::AttrName
+            | State::AfterAttrName
+            | State::AfterValue
+            | State::Unquoted => {
+                if b == self.end[0] {
+                    match self.state {
+                        State::AttrName => self.end_attr_name(at as usize),
+                        State::Unquoted => self.end_value(at),
+                        _ => {}
+                    }
+                    self.bytes.push(b);
+                    self.state = State::End(1);
+                    Some(Push::More)
+                } else if b == b'>' || b == b'/' {
+                    Some(Push::Malformed)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Byte `b` at `at` of an equals-form name: `None` when it is part of the name.
@@ -274,9 +351,9 @@ impl TagLexer {
             Some(k) => &name[k + 1..],
             None => name,
         };
-        self.attr = if local.eq_ignore_ascii_case(b"name") {
+        self.attr = if local.eq_ignore_ascii_case(self.name_attr) {
             Attr::Name
-        } else if local.eq_ignore_ascii_case(b"string") {
+        } else if local.eq_ignore_ascii_case(self.kind_attr) {
             Attr::String
         } else {
             Attr::Other
@@ -405,6 +482,30 @@ mod tests {
             TagLexer::equals(false).scan(long.as_bytes()),
             (MAX_TAG, Push::TooLong)
         );
+    }
+
+    #[test]
+    fn a_long_end_and_other_attribute_names() {
+        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        let tail = b" tool=\"read\" index=\"1\"<|sep|>rest";
+        let (n, push) = tag.scan(tail);
+        assert_eq!((n, push), (tail.len() - 4, Push::Done { self_closing: false }));
+        assert_eq!(tag.name(), Some((&b"read"[..], 7)));
+        let mut tag = TagLexer::spelled(b"<|sep|>", b"key", b"type");
+        tag.scan(b" key=path type=string<|sep|>");
+        assert_eq!(tag.name(), Some((&b"path"[..], 5)));
+        assert_eq!(tag.string(), Some(&b"string"[..]));
+        // `name` is no name here, and a lone `>` ends nothing.
+        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        tag.scan(b" name=\"x\"<|sep|>");
+        assert_eq!(tag.name(), None);
+        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        assert_eq!(tag.scan(b" tool=\"x\">"), (9, Push::Malformed));
+        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        assert_eq!(tag.scan(b" tool=\"x\"<|open|>"), (11, Push::Malformed));
+        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        assert!(matches!(tag.scan(b"<|sep|>").1, Push::Done { .. }));
+        assert_eq!(tag.name(), None);
     }
 
     #[test]

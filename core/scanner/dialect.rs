@@ -145,6 +145,13 @@ pub enum Dialect {
     /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
     /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
     Dots,
+    /// `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k"
+    /// type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
+    /// XTML channels of `<|open|>`/`<|close|>`/`<|sep|>` tokens around words: each argument
+    /// typed by its JSON type (`string` raw text, any other word JSON), the `think`
+    /// channel's reasoning, the `response` channel's markers removed from the content:
+    /// Moonshot Kimi K3.
+    KimiK3,
 }
 
 impl Dialect {
@@ -181,6 +188,7 @@ impl Dialect {
         Dialect::Apertus,
         Dialect::DeepseekV41,
         Dialect::Dots,
+        Dialect::KimiK3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -217,6 +225,7 @@ impl Dialect {
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
+            Dialect::KimiK3 => "kimi-k3",
         }
     }
 
@@ -263,6 +272,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
+            Dialect::KimiK3 => tables::kimi_k3::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -293,6 +303,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Dots => tables::dots::KNOBS.aliases,
+            Dialect::KimiK3 => tables::kimi_k3::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -398,6 +409,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Dots => tables::dots::MODES,
+            Dialect::KimiK3 => tables::kimi_k3::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -436,6 +448,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Dots => tables::dots::SOURCE,
+            Dialect::KimiK3 => tables::kimi_k3::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -489,6 +502,7 @@ impl Dialect {
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Dots => tagset!(dots),
+            Dialect::KimiK3 => tagset!(kimi_k3),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -44,7 +44,7 @@ use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
 use crate::options::MAX_NAME;
 use crate::scan::Stop;
-use crate::tables::BareCall;
+use crate::tables::{BareCall, TagForm};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
 /// One tagset's delimiters, as four modes of a dialect table (`section`, `invoke`,
@@ -74,6 +74,9 @@ pub(crate) struct Tagset {
     /// parameter (`</content>`) is a candidate closer too ([`Diagnostic::MismatchedCloser`],
     /// corpus 059). Empty when `value` lists whole closers.
     pub(crate) closers: &'static [Delimiter],
+    /// How the tags are spelled: their end and the attributes of names, keys and value
+    /// types (the `tag` knob; Kimi K3's `<|sep|>`, `tool`, `key`, `type`).
+    pub(crate) form: &'static TagForm,
 }
 
 /// The candidate closer named after the open parameter: `</`, the key, `>`. Its bytes are
@@ -393,7 +396,13 @@ impl ParamCalls {
             // whose `>` is missing (docs/dialects.md §qwen3-coder).
             TagLexer::equals(self.tagset.framing)
         } else {
-            TagLexer::new()
+            let form = self.tagset.form;
+            let name = if opener.role == Role::ParamOpen {
+                form.key
+            } else {
+                form.name
+            };
+            TagLexer::spelled(form.end, name, form.kind.unwrap_or(b"string"))
         };
         self.phase = Phase::Tag;
     }
