@@ -45,6 +45,8 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
     "dots": (("<think>",), ("</think>",)),
+    # Three tokens each: `<|open|>`, the word, `<|sep|>`.
+    "kimi-k3": (("<|open|>think<|sep|>",), ("<|close|>think<|sep|>",)),
 }
 
 

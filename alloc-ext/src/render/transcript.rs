@@ -4,18 +4,19 @@
 
 mod turns;
 
-use std::collections::HashMap;
-
 use super::error::RenderError;
-use super::json::kimi_id;
-use super::message::{Assistant, Call, Message, ToolResult};
+use super::message::{Assistant, Message, ToolResult};
 use super::text::{check_content, check_message};
 use super::Renderer;
 
 mod dots;
 mod keyvalue;
+mod kimi;
+mod kimi_k3;
 
 use dots::dots;
+use kimi::kimi;
+use kimi_k3::kimi_k3;
 use keyvalue::{glm, hunyuan, ifm, iquest};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
@@ -74,6 +75,10 @@ pub(crate) enum TemplateForm {
     /// `<|response|>BODY<|endofresponse|>` turns back to back; a run of results is a user turn
     /// of `<tool_response>` blocks (dots.llm1, docs/dialects.md §dots).
     Dots,
+    /// `<|open|>message role="ROLE"<|sep|>BODY<|close|>message<|sep|>` turns back to back,
+    /// an assistant's text in the `response` channel; a run of results one `tool` message
+    /// of `<tool_response>` blocks (Kimi K3, not established: docs/dialects.md §kimi-k3).
+    KimiK3,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -157,6 +162,8 @@ impl TemplateForm {
                 "<|endofresponse|>",
                 "<|endoftext|>",
             ],
+            // Every K3 marker is built from these three tokens.
+            TemplateForm::KimiK3 => &["<|open|>", "<|close|>", "<|sep|>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
             TemplateForm::Mistral => &[
@@ -265,6 +272,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
+        TemplateForm::KimiK3 => kimi_k3(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }
@@ -595,60 +603,6 @@ fn harmony_message(out: &mut String, header: &str, text: &str) {
     out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
 }
 
-/// Kimi K2: calls numbered across the conversation, `functions.NAME:IDX`, and each result
-/// headed by the id its call was given (docs/dialects.md §kimi).
-fn kimi(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
-    let mut counter = 0;
-    let mut given: HashMap<&str, String> = HashMap::new();
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => {
-                out.push_str(&format!("<|im_system|>system<|im_middle|>{text}<|im_end|>"));
-            }
-            Turn::User(text) => {
-                out.push_str(&format!("<|im_user|>user<|im_middle|>{text}<|im_end|>"))
-            }
-            Turn::Assistant(turn) => {
-                let calls: Vec<Call> = turn
-                    .tool_calls
-                    .iter()
-                    .map(|call| {
-                        let id = kimi_id(&call.id, &call.name, counter);
-                        counter += 1;
-                        if !call.id.is_empty() {
-                            given.insert(&call.id, id.clone());
-                        }
-                        Call {
-                            id,
-                            name: call.name.clone(),
-                            arguments: call.arguments.clone(),
-                        }
-                    })
-                    .collect();
-                let numbered = Assistant {
-                    content: turn.content.clone(),
-                    reasoning: turn.reasoning.clone(),
-                    tool_calls: calls,
-                };
-                out.push_str(&format!(
-                    "<|im_assistant|>assistant<|im_middle|>{}<|im_end|>",
-                    body(renderer, &numbered, "")?
-                ));
-            }
-            Turn::Results(run) => {
-                for (i, result) in run.iter().enumerate() {
-                    let id = given.get(result.tool_call_id.as_str()).map(String::as_str);
-                    renderer
-                        .style
-                        .results
-                        .write(out, result, i, id)
-                        .map_err(|e| e.at(i, &result.name))?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
 
 /// Gemma 3 / Gemini: user and model turns only; system text goes at the top of the next
 /// user turn (docs/dialects.md §gemini).

@@ -87,6 +87,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("kimi_k3", "kimi-k3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -103,7 +104,6 @@ const UNCOVERED: &[&str] = &[
     "inkling",
     "interns1",
     "kimi",
-    "kimi_k3",
     "mimo",
     "minicpm5",
     "minicpmv",
