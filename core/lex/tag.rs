@@ -18,6 +18,7 @@
 use arrayvec::ArrayVec;
 
 use super::name::is_ws;
+use crate::tables::TagForm;
 
 /// Longest markup tag read, in bytes after the tag name (`<invoke`, `<parameter`) up to and
 /// including its `>`. A longer tag is not structure: it is released as text with
@@ -91,12 +92,10 @@ pub(crate) struct TagLexer {
     value_start: u8,
     name: Option<Range>,
     string: Option<Range>,
-    /// The bytes that end the tag (`>`, or K3's `<|sep|>`).
-    end: &'static [u8],
-    /// The attribute that names the tool or the key (`name`; K3's `tool` and `key`).
-    name_attr: &'static [u8],
-    /// The attribute that types the value (`string`; K3's `type`).
-    kind_attr: &'static [u8],
+    /// How the tag is spelled: its end (`>`, or K3's `<|sep|>`) and its attributes.
+    form: &'static TagForm,
+    /// A parameter tag, whose key is `form.key` (an invoke's name is `form.name`).
+    param: bool,
 }
 
 impl TagLexer {
@@ -109,23 +108,18 @@ impl TagLexer {
             value_start: 0,
             name: None,
             string: None,
-            end: b">",
-            name_attr: b"name",
-            kind_attr: b"string",
+            form: &TagForm::XML,
+            param: false,
         }
     }
 
-    /// A lexer for a tag that `end` ends, whose name (or key) is the `name_attr` attribute
-    /// and whose value type is the `kind_attr` one ([`TagLexer::string`] reads it).
-    pub(crate) const fn spelled(
-        end: &'static [u8],
-        name_attr: &'static [u8],
-        kind_attr: &'static [u8],
-    ) -> Self {
+    /// A lexer for a tag spelled as `form` says: ended by `form.end`, its name the
+    /// `form.key` attribute for a parameter tag (`param`) and `form.name` otherwise, its
+    /// value type the `form.kind` one ([`TagLexer::string`] reads it; `string` without it).
+    pub(crate) const fn spelled(form: &'static TagForm, param: bool) -> Self {
         let mut tag = TagLexer::new();
-        tag.end = end;
-        tag.name_attr = name_attr;
-        tag.kind_attr = kind_attr;
+        tag.form = form;
+        tag.param = param;
         tag
     }
 
@@ -187,7 +181,7 @@ impl TagLexer {
         // Cannot truncate: MAX_TAG fits a u8 index.
         let at = i as u8;
         let ws = is_ws(b);
-        if self.end.len() > 1 {
+        if self.form.end.len() > 1 {
             if let Some(push) = self.long_end(b, at) {
                 return push;
             }
@@ -285,12 +279,13 @@ impl TagLexer {
     /// where it may begin (after the tag name, an attribute, a value). `None` when the
     /// ordinary rules read the byte; a lone `>` or `/` cannot end such a tag.
     fn long_end(&mut self, b: u8, at: u8) -> Option<Push> {
+        let end = self.form.end;
         match self.state {
             State::End(k) => {
-                if self.end.get(k as usize) != Some(&b) {
+                if end.get(k as usize) != Some(&b) {
                     return Some(Push::Malformed);
                 }
-                if k as usize + 1 == self.end.len() {
+                if k as usize + 1 == end.len() {
                     return Some(self.done(b, false));
                 }
                 self.bytes.push(b);
@@ -303,7 +298,7 @@ impl TagLexer {
             | State::AfterAttrName
             | State::AfterValue
             | State::Unquoted => {
-                if b == self.end[0] {
+                if b == end[0] {
                     match self.state {
                         State::AttrName => self.end_attr_name(at as usize),
                         State::Unquoted => self.end_value(at),
@@ -351,9 +346,15 @@ impl TagLexer {
             Some(k) => &name[k + 1..],
             None => name,
         };
-        self.attr = if local.eq_ignore_ascii_case(self.name_attr) {
+        let name_attr = if self.param {
+            self.form.key
+        } else {
+            self.form.name
+        };
+        let kind_attr = self.form.kind.unwrap_or(b"string");
+        self.attr = if local.eq_ignore_ascii_case(name_attr) {
             Attr::Name
-        } else if local.eq_ignore_ascii_case(self.kind_attr) {
+        } else if local.eq_ignore_ascii_case(kind_attr) {
             Attr::String
         } else {
             Attr::Other
@@ -385,6 +386,7 @@ mod tests {
     extern crate std;
 
     use super::{Push, TagLexer, MAX_TAG};
+    use crate::tables::TagForm;
     use std::format;
     use std::vec::Vec;
 
@@ -486,24 +488,38 @@ mod tests {
 
     #[test]
     fn a_long_end_and_other_attribute_names() {
-        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        static K3: TagForm = TagForm {
+            end: b"<|sep|>",
+            name: b"tool",
+            key: b"key",
+            kind: Some(b"type"),
+        };
+        let mut tag = TagLexer::spelled(&K3, false);
         let tail = b" tool=\"read\" index=\"1\"<|sep|>rest";
         let (n, push) = tag.scan(tail);
-        assert_eq!((n, push), (tail.len() - 4, Push::Done { self_closing: false }));
+        assert_eq!(
+            (n, push),
+            (
+                tail.len() - 4,
+                Push::Done {
+                    self_closing: false
+                }
+            )
+        );
         assert_eq!(tag.name(), Some((&b"read"[..], 7)));
-        let mut tag = TagLexer::spelled(b"<|sep|>", b"key", b"type");
+        let mut tag = TagLexer::spelled(&K3, true);
         tag.scan(b" key=path type=string<|sep|>");
         assert_eq!(tag.name(), Some((&b"path"[..], 5)));
         assert_eq!(tag.string(), Some(&b"string"[..]));
         // `name` is no name here, and a lone `>` ends nothing.
-        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        let mut tag = TagLexer::spelled(&K3, false);
         tag.scan(b" name=\"x\"<|sep|>");
         assert_eq!(tag.name(), None);
-        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        let mut tag = TagLexer::spelled(&K3, false);
         assert_eq!(tag.scan(b" tool=\"x\">"), (9, Push::Malformed));
-        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        let mut tag = TagLexer::spelled(&K3, false);
         assert_eq!(tag.scan(b" tool=\"x\"<|open|>"), (11, Push::Malformed));
-        let mut tag = TagLexer::spelled(b"<|sep|>", b"tool", b"type");
+        let mut tag = TagLexer::spelled(&K3, false);
         assert!(matches!(tag.scan(b"<|sep|>").1, Push::Done { .. }));
         assert_eq!(tag.name(), None);
     }

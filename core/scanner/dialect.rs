@@ -560,6 +560,24 @@ impl Dialect {
                 })
         })
     }
+
+    /// The bytes that end a markup tag of this dialect's parameters family, after an
+    /// opener that takes attributes (`<invoke`, `<|open|>call`): `>`, or Kimi K3's
+    /// `<|sep|>` (its table's `tag` knob, docs/dialects.md §kimi-k3); `>` for a dialect
+    /// outside the family.
+    pub fn tag_end(self) -> &'static [u8] {
+        match self {
+            Dialect::Xml => tables::xml::KNOBS.tag.end,
+            Dialect::Anthropic => tables::anthropic::KNOBS.tag.end,
+            Dialect::Minimax => tables::minimax::KNOBS.tag.end,
+            Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.tag.end,
+            Dialect::SeedOss => tables::seed_oss::KNOBS.tag.end,
+            Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.tag.end,
+            Dialect::Dots => tables::dots::KNOBS.tag.end,
+            Dialect::KimiK3 => tables::kimi_k3::KNOBS.tag.end,
+            _ => b">",
+        }
+    }
 }
 
 impl fmt::Display for Dialect {

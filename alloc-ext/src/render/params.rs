@@ -481,7 +481,7 @@ impl ParamCalls {
         };
         for opener in &rules.line_openers {
             for at in starts(opener) {
-                if begins_tag(opener, bytes.get(at + opener.len()).copied()) {
+                if begins_tag(opener, None, bytes.get(at + opener.len()).copied()) {
                     found(at, Reason::CloserInValue(opener));
                 }
             }
@@ -645,21 +645,24 @@ fn follower<'f>(
     let follow = follows.iter().find(|f| {
         (wrapped || !f.in_wrapper)
             && rest.starts_with(f.text.as_bytes())
-            && (!f.tag || begins_tag(f.text, rest.get(f.text.len()).copied()))
+            && (!f.tag || begins_tag(f.text, f.end, rest.get(f.text.len()).copied()))
     })?;
     Some((follow, i))
 }
 
 /// Whether byte `b` right after `opener` begins its tag (core/lex/params/structure.rs
 /// `begins_tag`): a name byte after the equals form (`<parameter=`); whitespace, `>` or
-/// `/` after the attribute form (`<parameter`).
-fn begins_tag(opener: &str, b: Option<u8>) -> bool {
+/// `/` after the attribute form (`<parameter`), or whitespace and `end`, the first byte of
+/// a longer tag end (Kimi K3's `<|sep|>`).
+fn begins_tag(opener: &str, end: Option<u8>, b: Option<u8>) -> bool {
     let Some(b) = b else {
         return false;
     };
     let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     if opener.ends_with('=') {
         !ws && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else if let Some(end) = end {
+        ws || b == end
     } else {
         ws || b == b'>' || b == b'/'
     }
@@ -672,6 +675,6 @@ fn equals_name(name: &str) -> bool {
 }
 
 mod closers;
-mod values;
 #[cfg(test)]
 mod table_drift;
+mod values;

@@ -15,9 +15,9 @@ mod kimi;
 mod kimi_k3;
 
 use dots::dots;
+use keyvalue::{glm, hunyuan, ifm, iquest};
 use kimi::kimi;
 use kimi_k3::kimi_k3;
-use keyvalue::{glm, hunyuan, ifm, iquest};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -602,7 +602,6 @@ fn separate_line(out: &mut String) {
 fn harmony_message(out: &mut String, header: &str, text: &str) {
     out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
 }
-
 
 /// Gemma 3 / Gemini: user and model turns only; system text goes at the top of the next
 /// user turn (docs/dialects.md §gemini).

@@ -299,7 +299,12 @@ fn callers_with_their_own_fallback_see_unknown_models() {
 #[test]
 fn kimi_k3_is_not_kimi() {
     use inband_alloc::select::{for_model, known_model};
-    for id in ["moonshotai/Kimi-K3", "kimi-k3-preview", "Kimi-K3.1", "kimi-k4"] {
+    for id in [
+        "moonshotai/Kimi-K3",
+        "kimi-k3-preview",
+        "Kimi-K3.1",
+        "kimi-k4",
+    ] {
         assert_eq!(known_model(id), Some(Dialect::KimiK3), "{id}");
         assert_eq!(for_model(id), Dialect::KimiK3, "{id}");
     }

@@ -120,6 +120,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/dots-think-and-weather.txt", "dots"),
     ("transcripts/dots-read-and-grep.txt", "dots"),
     ("transcripts/dots-write-html.txt", "dots"),
+    ("transcripts/kimi-k3-think-and-shell.txt", "kimi-k3"),
+    ("transcripts/kimi-k3-read-and-grep.txt", "kimi-k3"),
+    ("transcripts/kimi-k3-write-html.txt", "kimi-k3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -396,13 +396,7 @@ impl ParamCalls {
             // whose `>` is missing (docs/dialects.md §qwen3-coder).
             TagLexer::equals(self.tagset.framing)
         } else {
-            let form = self.tagset.form;
-            let name = if opener.role == Role::ParamOpen {
-                form.key
-            } else {
-                form.name
-            };
-            TagLexer::spelled(form.end, name, form.kind.unwrap_or(b"string"))
+            TagLexer::spelled(self.tagset.form, opener.role == Role::ParamOpen)
         };
         self.phase = Phase::Tag;
     }

@@ -52,4 +52,3 @@ pub(super) fn json_type(value: &Value) -> &'static str {
         Value::Null => "null",
     }
 }
-

@@ -11,7 +11,11 @@ use super::{body, Turn};
 
 /// Kimi K2: calls numbered across the conversation, `functions.NAME:IDX`, and each result
 /// headed by the id its call was given (docs/dialects.md §kimi).
-pub(super) fn kimi(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
+pub(super) fn kimi(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
     let mut counter = 0;
     let mut given: HashMap<&str, String> = HashMap::new();
     for turn in turns {
