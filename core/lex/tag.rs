@@ -181,10 +181,8 @@ impl TagLexer {
         // Cannot truncate: MAX_TAG fits a u8 index.
         let at = i as u8;
         let ws = is_ws(b);
-        if self.form.end.len() > 1 {
-            if let Some(push) = self.long_end(b, at) {
-                return push;
-            }
+        if let Some(push) = self.long_end(b, at) {
+            return push;
         }
         let next = match self.state {
             State::Start => match b {
@@ -277,9 +275,13 @@ impl TagLexer {
 
     /// Byte `b` at `at` where the tag ends in several bytes (`<|sep|>`): inside the end, or
     /// where it may begin (after the tag name, an attribute, a value). `None` when the
-    /// ordinary rules read the byte; a lone `>` or `/` cannot end such a tag.
+    /// ordinary rules read the byte (always, for a one-byte end); a lone `>` or `/` cannot
+    /// end such a tag.
     fn long_end(&mut self, b: u8, at: u8) -> Option<Push> {
         let end = self.form.end;
+        if end.len() < 2 {
+            return None;
+        }
         match self.state {
             State::End(k) => {
                 if end.get(k as usize) != Some(&b) {
