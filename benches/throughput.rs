@@ -231,6 +231,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Granite20bFc,
     Dialect::FunctionGemma,
     Dialect::Minicpm5,
+    Dialect::KimiK3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -12,7 +12,7 @@ use crate::dialect::token_json::{self, TokenJson};
 use crate::engine::{Engine, TextModes};
 use crate::lex::params::Tagset;
 use crate::options::Options;
-use crate::tables::BareCall;
+use crate::tables::{BareCall, TagForm};
 use crate::token::Tokens;
 use crate::{tables, Dialect, Sink};
 
@@ -118,6 +118,7 @@ static DSML: Tagset = Tagset {
     framing: false,
     closers: &[],
     cdata_close: None,
+    form: &TagForm::XML,
 };
 
 /// A token dialect's modes and knobs (its table's `[knobs]`).
@@ -148,6 +149,7 @@ macro_rules! tagset {
             framing: tables::$t::KNOBS.framing,
             closers: tables::$t::KNOBS.value_closers,
             cdata_close: tables::$t::KNOBS.cdata_close,
+            form: &tables::$t::KNOBS.tag,
         }
     };
 }
@@ -240,6 +242,12 @@ static FUNCTIONGEMMA: gemma::Modes = gemma::Modes {
     tail: &tables::functiongemma::CALL_TAIL,
 };
 
+static KIMI_K3: params::Modes = params::Modes {
+    text: text_modes!(kimi_k3),
+    tags: tagset!(kimi_k3),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -315,6 +323,7 @@ impl Machine {
             Dialect::FunctionGemma => {
                 Machine::Gemma(Engine::new(Gemma::new(&FUNCTIONGEMMA), options))
             }
+            Dialect::KimiK3 => Machine::Params(Engine::new(Params::new(&KIMI_K3), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -430,6 +439,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Ernie45 => &tables::ernie45::REASONING,
         Dialect::Granite20bFc => &tables::granite_20b_fc::REASONING,
         Dialect::Minicpm5 => &tables::minicpm5::REASONING,
+        Dialect::KimiK3 => &tables::kimi_k3::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

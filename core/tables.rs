@@ -42,6 +42,31 @@ pub(crate) enum HeaderForm {
     CallId,
 }
 
+/// How a parameters dialect's tags are spelled (`tag`): what ends a tag, and the attributes
+/// that hold an invoke's name, a parameter's key and its value's type.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct TagForm {
+    /// The bytes that end a tag: `>`, or Kimi K3's `<|sep|>` (docs/dialects.md §kimi-k3).
+    pub(crate) end: &'static [u8],
+    /// The attribute of an invoke tag that holds the tool's name (`name`; K3's `tool`).
+    pub(crate) name: &'static [u8],
+    /// The attribute of a parameter tag that holds its key (`name`; K3's `key`).
+    pub(crate) key: &'static [u8],
+    /// The attribute that holds a value's JSON type, `string` for raw text and any other
+    /// word for JSON (K3's `type`); `None`: DSML's `string="true|false"` is read instead.
+    pub(crate) kind: Option<&'static [u8]>,
+}
+
+impl TagForm {
+    /// The xml spelling: `>`, `name="…"` for names and keys, DSML's `string` attribute.
+    pub(crate) const XML: TagForm = TagForm {
+        end: b">",
+        name: b"name",
+        key: b"name",
+        kind: None,
+    };
+}
+
 /// A dialect's `[knobs]`: what differs between the dialects of one family besides their
 /// delimiters (`tables/README.md`). A family reads the knobs it has; the others keep their
 /// defaults.
@@ -95,6 +120,8 @@ pub(crate) struct Knobs {
     /// The closer of a verbatim (CDATA) section that a `quote` delimiter of the `value`
     /// mode opens inside a value; `None` where values have none.
     pub(crate) cdata_close: Option<&'static [u8]>,
+    /// How the parameters family's tags are spelled.
+    pub(crate) tag: TagForm,
 }
 
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));

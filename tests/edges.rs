@@ -112,6 +112,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Cohere => &["<|END_THINKING|>"],
         Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Dots => &["</think>"],
+        Dialect::KimiK3 => &["<|close|>think<|sep|>"],
         Dialect::Harmony | Dialect::Gemini | Dialect::FunctionGemma => &[],
         _ => &["</think>"],
     }

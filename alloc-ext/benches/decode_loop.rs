@@ -133,6 +133,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Granite20bFc,
     Dialect::FunctionGemma,
     Dialect::Minicpm5,
+    Dialect::KimiK3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

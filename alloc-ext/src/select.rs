@@ -20,6 +20,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `claude-…`, `….claude-…`, `anthropic/…` | `anthropic` |
 /// | `gpt-…`, `chatgpt-…`, `codex-…`, `o1`/`o3`/`o4…`, `openai/…`, `gpt-oss…` | `harmony` |
 /// | `kimi-…`, `moonshotai/kimi…` (K2, K2-Thinking, K2.5; not K3 and later) | `kimi` |
+/// | `kimi-k3…` and later (Moonshot Kimi K3's XTML channels) | `kimi-k3` |
 /// | `…hermes…` (Hermes 2 Pro, 3, 4, whatever the base model) | `hermes` |
 /// | Qwen3-Coder, Qwen3.5 and later Qwen3.x | `qwen3-coder` |
 /// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
@@ -85,8 +86,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     } else if is_openai(&id) {
         Dialect::Harmony
     } else if version_after(bare, "kimi-k").is_some_and(|(major, _)| major >= 3) {
-        // Kimi K3 writes a new marker system no dialect reads (docs/dialects.md §families).
-        return None;
+        // Kimi K3's XTML channels (docs/dialects.md §kimi-k3), not K2's tokens.
+        Dialect::KimiK3
     } else if id.contains("moonshotai/kimi") || at_word_start(&id, "kimi", b"-.") {
         Dialect::Kimi
     } else if id.contains("hermes") {
@@ -215,7 +216,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). ASCII case, surrounding whitespace and
 /// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (MiMo,
-/// MiniMax-M1 and M3, Kimi K3, Step-3, …;
+/// MiniMax-M1 and M3, Step-3, …;
 /// docs/parsers.md lists each with its wire) and for names not in [`PARSERS`].
 ///
 /// # Panics
@@ -368,6 +369,10 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // `<function name="N"><param name="k">v</param></function>`, CDATA values (vLLM and
     // SGLang `minicpm5`).
     ("minicpm5", Dialect::Minicpm5),
+    // `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k"
+    // type="T"<|sep|>v<|close|>argument<|sep|>…` and the `think` channel (vLLM and SGLang
+    // `kimi_k3` tool and reasoning parsers).
+    ("kimi_k3", Dialect::KimiK3),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

@@ -114,6 +114,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Granite20bFc, "\nASSISTANT:"),
         token(Dialect::FunctionGemma, "<end_function_response>"),
         closer(Dialect::Minicpm5, "</tool_response>"),
+        closer(Dialect::KimiK3, "</tool_response>"),
     ]
 }
 
@@ -389,6 +390,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Minicpm5,
             "<|im_end|>",
             Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::KimiK3,
+            "<|close|>message<|sep|>",
+            Reason::TemplateToken("<|close|>"),
         ),
     ]
 }

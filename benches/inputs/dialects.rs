@@ -300,6 +300,20 @@ static MINICPM5: ParamMarkup = ParamMarkup {
     close: "</function>",
 };
 
+/// Kimi K3's XTML: every value raw text (`type="string"`), the parts back to back.
+static KIMI_K3: ParamMarkup = ParamMarkup {
+    open: (
+        "<|open|>tools<|sep|><|open|>call tool=\"",
+        "\" index=\"1\"<|sep|>",
+    ),
+    param: (
+        "<|open|>argument key=\"",
+        "\" type=\"string\"<|sep|>",
+        "<|close|>argument<|sep|>",
+    ),
+    close: "<|close|>call<|sep|><|close|>tools<|sep|>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -315,6 +329,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::DeepseekV41 => Some(&DEEPSEEK_V41),
         Dialect::Dots => Some(&DOTS),
         Dialect::Minicpm5 => Some(&MINICPM5),
+        Dialect::KimiK3 => Some(&KIMI_K3),
         _ => None,
     }
 }

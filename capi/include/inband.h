@@ -555,6 +555,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_MINICPM5 32
 
 /**
+ * `kimi-k3`: `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k" type="string"<|sep|>v…`
+ * (Moonshot Kimi K3's XTML channels).
+ */
+#define INBAND_DIALECT_KIMI_K3 31
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -136,9 +136,12 @@ pub const INBAND_DIALECT_GRANITE_20B_FC: inband_dialect_t = 32;
 pub const INBAND_DIALECT_FUNCTIONGEMMA: inband_dialect_t = 31;
 /// `minicpm5`: `<function name="N"><param name="k">v</param></function>`, `<![CDATA[…]]>` values (OpenBMB MiniCPM 5).
 pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 32;
+/// `kimi-k3`: `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k" type="string"<|sep|>v…`
+/// (Moonshot Kimi K3's XTML channels).
+pub const INBAND_DIALECT_KIMI_K3: inband_dialect_t = 31;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 35] = [
+static DIALECT_NAMES: [&CStr; 36] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -174,6 +177,7 @@ static DIALECT_NAMES: [&CStr; 35] = [
     c"granite-20b-fc",
     c"functiongemma",
     c"minicpm5",
+    c"kimi-k3",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -362,6 +366,7 @@ mod tests {
             (INBAND_DIALECT_GRANITE_20B_FC, Dialect::Granite20bFc),
             (INBAND_DIALECT_FUNCTIONGEMMA, Dialect::FunctionGemma),
             (INBAND_DIALECT_MINICPM5, Dialect::Minicpm5),
+            (INBAND_DIALECT_KIMI_K3, Dialect::KimiK3),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));

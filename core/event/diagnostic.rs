@@ -104,7 +104,9 @@ pub enum Diagnostic {
     MalformedTag,
     /// A parameter tag had no usable `name` attribute; the call is invalid.
     MissingKey,
-    /// A parameter's `string` attribute was neither `true` nor `false`; the value is untyped.
+    /// A parameter's `string` attribute was neither `true` nor `false` (or, where a
+    /// dialect types values by a JSON type word, Kimi K3's `type`, no word); the value is
+    /// untyped.
     InvalidStringAttribute,
     /// A parameter value was ended by its invoke's closer, or by the next parameter's opener
     /// at the start of a line, instead of its own (accepted, docs/dialects.md rule 13).

@@ -7,6 +7,10 @@
 //! Attribute names are compared ASCII-case-insensitively. The tag's bytes are kept (at most
 //! [`MAX_TAG`]) so that a tag that turns out not to be one can be released whole.
 //!
+//! A tag may end in other bytes than `>` and name its attributes otherwise
+//! ([`TagLexer::spelled`]): Kimi K3's `<|open|>call tool="N" index="1"<|sep|>` ends in the
+//! `<|sep|>` token and names the tool with `tool` (docs/dialects.md §kimi-k3).
+//!
 //! The equals form (`<function=NAME>`, `<parameter=KEY>`: Qwen3-Coder, docs/dialects.md §qwen3-coder)
 //! has no attributes: after the opener's `=`, the name runs to the first `>`; a `<` or a
 //! line break before it breaks the tag.
@@ -14,6 +18,7 @@
 use arrayvec::ArrayVec;
 
 use super::name::is_ws;
+use crate::tables::TagForm;
 
 /// Longest markup tag read, in bytes after the tag name (`<invoke`, `<parameter`) up to and
 /// including its `>`. A longer tag is not structure: it is released as text with
@@ -60,6 +65,8 @@ enum State {
     Equals {
         line_ends_name: bool,
     },
+    /// Inside a tag end longer than one byte (`<|sep|>`): this many of its bytes read.
+    End(u8),
 }
 
 /// The attributes the markup family reads.
@@ -85,6 +92,10 @@ pub(crate) struct TagLexer {
     value_start: u8,
     name: Option<Range>,
     string: Option<Range>,
+    /// How the tag is spelled: its end (`>`, or K3's `<|sep|>`) and its attributes.
+    form: &'static TagForm,
+    /// A parameter tag, whose key is `form.key` (an invoke's name is `form.name`).
+    param: bool,
 }
 
 impl TagLexer {
@@ -97,7 +108,19 @@ impl TagLexer {
             value_start: 0,
             name: None,
             string: None,
+            form: &TagForm::XML,
+            param: false,
         }
+    }
+
+    /// A lexer for a tag spelled as `form` says: ended by `form.end`, its name the
+    /// `form.key` attribute for a parameter tag (`param`) and `form.name` otherwise, its
+    /// value type the `form.kind` one ([`TagLexer::string`] reads it; `string` without it).
+    pub(crate) const fn spelled(form: &'static TagForm, param: bool) -> Self {
+        let mut tag = TagLexer::new();
+        tag.form = form;
+        tag.param = param;
+        tag
     }
 
     /// A lexer for the equals form, after an opener ending in `=` (`<function=`);
@@ -124,7 +147,8 @@ impl TagLexer {
         self.value(self.name)
     }
 
-    /// The first `string` attribute's value as written.
+    /// The first value-type attribute's value as written (`string`, or the `kind_attr` of
+    /// [`TagLexer::spelled`]).
     pub(crate) fn string(&self) -> Option<&[u8]> {
         self.value(self.string).map(|(value, _)| value)
     }
@@ -157,6 +181,9 @@ impl TagLexer {
         // Cannot truncate: MAX_TAG fits a u8 index.
         let at = i as u8;
         let ws = is_ws(b);
+        if let Some(push) = self.long_end(b, at) {
+            return push;
+        }
         let next = match self.state {
             State::Start => match b {
                 _ if ws => State::Space,
@@ -239,10 +266,57 @@ impl TagLexer {
                 Some(push) => return push,
                 None => self.state,
             },
+            State::End(_) => unreachable!("read by long_end"),
         };
         self.bytes.push(b);
         self.state = next;
         Push::More
+    }
+
+    /// Byte `b` at `at` where the tag ends in several bytes (`<|sep|>`): inside the end, or
+    /// where it may begin (after the tag name, an attribute, a value). `None` when the
+    /// ordinary rules read the byte (always, for a one-byte end); a lone `>` or `/` cannot
+    /// end such a tag.
+    fn long_end(&mut self, b: u8, at: u8) -> Option<Push> {
+        let end = self.form.end;
+        if end.len() < 2 {
+            return None;
+        }
+        match self.state {
+            State::End(k) => {
+                if end.get(k as usize) != Some(&b) {
+                    return Some(Push::Malformed);
+                }
+                if k as usize + 1 == end.len() {
+                    return Some(self.done(b, false));
+                }
+                self.bytes.push(b);
+                self.state = State::End(k + 1);
+                Some(Push::More)
+            }
+            State::Start
+            | State::Space
+            | State::AttrName
+            | State::AfterAttrName
+            | State::AfterValue
+            | State::Unquoted => {
+                if b == end[0] {
+                    match self.state {
+                        State::AttrName => self.end_attr_name(at as usize),
+                        State::Unquoted => self.end_value(at),
+                        _ => {}
+                    }
+                    self.bytes.push(b);
+                    self.state = State::End(1);
+                    Some(Push::More)
+                } else if b == b'>' || b == b'/' {
+                    Some(Push::Malformed)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Byte `b` at `at` of an equals-form name: `None` when it is part of the name.
@@ -274,9 +348,15 @@ impl TagLexer {
             Some(k) => &name[k + 1..],
             None => name,
         };
-        self.attr = if local.eq_ignore_ascii_case(b"name") {
+        let name_attr = if self.param {
+            self.form.key
+        } else {
+            self.form.name
+        };
+        let kind_attr = self.form.kind.unwrap_or(b"string");
+        self.attr = if local.eq_ignore_ascii_case(name_attr) {
             Attr::Name
-        } else if local.eq_ignore_ascii_case(b"string") {
+        } else if local.eq_ignore_ascii_case(kind_attr) {
             Attr::String
         } else {
             Attr::Other
@@ -308,6 +388,7 @@ mod tests {
     extern crate std;
 
     use super::{Push, TagLexer, MAX_TAG};
+    use crate::tables::TagForm;
     use std::format;
     use std::vec::Vec;
 
@@ -405,6 +486,44 @@ mod tests {
             TagLexer::equals(false).scan(long.as_bytes()),
             (MAX_TAG, Push::TooLong)
         );
+    }
+
+    #[test]
+    fn a_long_end_and_other_attribute_names() {
+        static K3: TagForm = TagForm {
+            end: b"<|sep|>",
+            name: b"tool",
+            key: b"key",
+            kind: Some(b"type"),
+        };
+        let mut tag = TagLexer::spelled(&K3, false);
+        let tail = b" tool=\"read\" index=\"1\"<|sep|>rest";
+        let (n, push) = tag.scan(tail);
+        assert_eq!(
+            (n, push),
+            (
+                tail.len() - 4,
+                Push::Done {
+                    self_closing: false
+                }
+            )
+        );
+        assert_eq!(tag.name(), Some((&b"read"[..], 7)));
+        let mut tag = TagLexer::spelled(&K3, true);
+        tag.scan(b" key=path type=string<|sep|>");
+        assert_eq!(tag.name(), Some((&b"path"[..], 5)));
+        assert_eq!(tag.string(), Some(&b"string"[..]));
+        // `name` is no name here, and a lone `>` ends nothing.
+        let mut tag = TagLexer::spelled(&K3, false);
+        tag.scan(b" name=\"x\"<|sep|>");
+        assert_eq!(tag.name(), None);
+        let mut tag = TagLexer::spelled(&K3, false);
+        assert_eq!(tag.scan(b" tool=\"x\">"), (9, Push::Malformed));
+        let mut tag = TagLexer::spelled(&K3, false);
+        assert_eq!(tag.scan(b" tool=\"x\"<|open|>"), (11, Push::Malformed));
+        let mut tag = TagLexer::spelled(&K3, false);
+        assert!(matches!(tag.scan(b"<|sep|>").1, Push::Done { .. }));
+        assert_eq!(tag.name(), None);
     }
 
     #[test]

@@ -161,6 +161,13 @@ pub enum Dialect {
     /// `<![CDATA[…]]>` section's bytes verbatim), `<think>` reasoning, `<|im_end|>` ending
     /// the turn: OpenBMB MiniCPM 5.
     Minicpm5,
+    /// `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k"
+    /// type="string"<|sep|>v<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
+    /// XTML channels of `<|open|>`/`<|close|>`/`<|sep|>` tokens around words: each argument
+    /// typed by its JSON type (`string` raw text, any other word JSON), the `think`
+    /// channel's reasoning, the `response` channel's markers removed from the content:
+    /// Moonshot Kimi K3.
+    KimiK3,
 }
 
 impl Dialect {
@@ -201,6 +208,7 @@ impl Dialect {
         Dialect::Granite20bFc,
         Dialect::FunctionGemma,
         Dialect::Minicpm5,
+        Dialect::KimiK3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -241,6 +249,7 @@ impl Dialect {
             Dialect::Granite20bFc => "granite-20b-fc",
             Dialect::FunctionGemma => "functiongemma",
             Dialect::Minicpm5 => "minicpm5",
+            Dialect::KimiK3 => "kimi-k3",
         }
     }
 
@@ -291,6 +300,7 @@ impl Dialect {
             Dialect::Granite20bFc => tables::granite_20b_fc::SPECIAL_TOKENS,
             Dialect::FunctionGemma => tables::functiongemma::SPECIAL_TOKENS,
             Dialect::Minicpm5 => tables::minicpm5::SPECIAL_TOKENS,
+            Dialect::KimiK3 => tables::kimi_k3::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -324,6 +334,7 @@ impl Dialect {
             Dialect::Ernie45 => tables::ernie45::KNOBS.aliases,
             Dialect::Granite20bFc => tables::granite_20b_fc::KNOBS.aliases,
             Dialect::Minicpm5 => tables::minicpm5::KNOBS.aliases,
+            Dialect::KimiK3 => tables::kimi_k3::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -434,6 +445,7 @@ impl Dialect {
             Dialect::Granite20bFc => tables::granite_20b_fc::MODES,
             Dialect::FunctionGemma => tables::functiongemma::MODES,
             Dialect::Minicpm5 => tables::minicpm5::MODES,
+            Dialect::KimiK3 => tables::kimi_k3::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -476,6 +488,7 @@ impl Dialect {
             Dialect::Granite20bFc => tables::granite_20b_fc::SOURCE,
             Dialect::FunctionGemma => tables::functiongemma::SOURCE,
             Dialect::Minicpm5 => tables::minicpm5::SOURCE,
+            Dialect::KimiK3 => tables::kimi_k3::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -530,6 +543,7 @@ impl Dialect {
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Dots => tagset!(dots),
             Dialect::Minicpm5 => tagset!(minicpm5),
+            Dialect::KimiK3 => tagset!(kimi_k3),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),
@@ -586,6 +600,24 @@ impl Dialect {
                     role: d.role,
                 })
         })
+    }
+
+    /// The bytes that end a markup tag of this dialect's parameters family, after an
+    /// opener that takes attributes (`<invoke`, `<|open|>call`): `>`, or Kimi K3's
+    /// `<|sep|>` (its table's `tag` knob, docs/dialects.md §kimi-k3); `>` for a dialect
+    /// outside the family.
+    pub fn tag_end(self) -> &'static [u8] {
+        match self {
+            Dialect::Xml => tables::xml::KNOBS.tag.end,
+            Dialect::Anthropic => tables::anthropic::KNOBS.tag.end,
+            Dialect::Minimax => tables::minimax::KNOBS.tag.end,
+            Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.tag.end,
+            Dialect::SeedOss => tables::seed_oss::KNOBS.tag.end,
+            Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.tag.end,
+            Dialect::Dots => tables::dots::KNOBS.tag.end,
+            Dialect::KimiK3 => tables::kimi_k3::KNOBS.tag.end,
+            _ => b">",
+        }
     }
 }
 

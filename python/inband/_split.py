@@ -49,6 +49,8 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ernie45": (("<think>",), ("</think>",)),
     "granite-20b-fc": (("<think>",), ("</think>",)),
     "minicpm5": (("<think>",), ("</think>",)),
+    # Three tokens each: `<|open|>`, the word, `<|sep|>`.
+    "kimi-k3": (("<|open|>think<|sep|>",), ("<|close|>think<|sep|>",)),
 }
 
 

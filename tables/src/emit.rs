@@ -261,6 +261,15 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
         .map(|(opener, closer)| format!("({}, {})", byte_string(opener), byte_string(closer)))
         .collect();
     let _ = writeln!(w, "        block_closers: &[{}],", pairs.join(", "));
+    let tag = &knobs.tag;
+    let _ = writeln!(
+        w,
+        "        tag: crate::tables::TagForm {{ end: {}, name: {}, key: {}, kind: {} }},",
+        byte_string(&tag.end),
+        byte_string(&tag.name),
+        byte_string(&tag.key),
+        key(&tag.kind)
+    );
     let _ = writeln!(w, "    }};");
 }
 

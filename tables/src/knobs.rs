@@ -26,6 +26,45 @@ pub enum HeaderForm {
     CallId,
 }
 
+/// How the parameters family's tags are spelled (`tag`): the bytes that end a tag, and the
+/// attributes that hold an invoke's name, a parameter's key and the value's type. Default:
+/// the xml spelling, `>`, `name`, `name` and DSML's `string="true|false"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagKnob {
+    /// `end`: the bytes that end a tag (Kimi K3's `<|sep|>`). Default: `>`.
+    pub end: Vec<u8>,
+    /// `name`: the attribute of an invoke tag that holds the tool's name (K3's `tool`).
+    pub name: Vec<u8>,
+    /// `key`: the attribute of a parameter tag that holds its key (K3's `key`).
+    pub key: Vec<u8>,
+    /// `type`: the attribute of a parameter tag that holds the value's JSON type, `string`
+    /// for raw text and any other word for JSON (K3's `type`). Default: none, and DSML's
+    /// `string="true|false"` is read instead.
+    pub kind: Option<Vec<u8>>,
+}
+
+impl Default for TagKnob {
+    fn default() -> Self {
+        TagKnob {
+            end: b">".to_vec(),
+            name: b"name".to_vec(),
+            key: b"name".to_vec(),
+            kind: None,
+        }
+    }
+}
+
+/// `tag` as TOML gives it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTag {
+    end: Option<String>,
+    name: Option<String>,
+    key: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
 /// The validated `[knobs]` of one dialect; every knob is optional and defaults as its
 /// field says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -108,6 +147,9 @@ pub struct Knobs {
     /// between are value as written, markup inside them included (the parameters family).
     /// Default: none (a value has no verbatim sections).
     pub cdata_close: Option<Vec<u8>>,
+    /// `tag`: an inline table `{ end, name, key, type }`, the parameters family's tag
+    /// spelling ([`TagKnob`]). Default: [`TagKnob::default`].
+    pub tag: TagKnob,
 }
 
 /// The longest call-object key a knob may name: the JSON-bodies machine tells keys apart
@@ -164,6 +206,7 @@ pub(crate) struct RawKnobs {
     #[serde(default)]
     block_closers: Vec<(String, String)>,
     cdata_close: Option<String>,
+    tag: Option<RawTag>,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -242,6 +285,7 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         .cdata_close
         .map(|closer| bytes("cdata_close", closer))
         .transpose()?;
+    let tag = parse_tag(dialect, raw.tag)?;
     Ok(Knobs {
         aliases,
         bare_call,
@@ -264,7 +308,54 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         python_list_at_start: raw.python_list_at_start,
         block_closers,
         cdata_close,
+        tag,
     })
+}
+
+/// The `tag` knob: an end of at most 16 bytes that holds no quote, attribute names that
+/// are plain ASCII words.
+///
+/// # Errors
+///
+/// [`TableError::InvalidKnob`] for an empty or over-long end, or an attribute name that is
+/// not `[A-Za-z_][A-Za-z0-9_]*`.
+fn parse_tag(dialect: &str, raw: Option<RawTag>) -> Result<TagKnob, TableError> {
+    let invalid = |reason: String| TableError::InvalidKnob {
+        dialect: dialect.to_owned(),
+        knob: "tag",
+        reason,
+    };
+    let Some(raw) = raw else {
+        return Ok(TagKnob::default());
+    };
+    let mut tag = TagKnob::default();
+    if let Some(end) = raw.end {
+        if end.is_empty() || end.len() > MAX_KEY_LEN || end.contains(['"', '\'', '=']) {
+            return Err(invalid(format!(
+                "end `{end}` is empty, over {MAX_KEY_LEN} bytes or holds a quote or `=`"
+            )));
+        }
+        tag.end = end.into_bytes();
+    }
+    let word = |text: String| {
+        let ok = text
+            .bytes()
+            .enumerate()
+            .all(|(i, b)| b == b'_' || b.is_ascii_alphabetic() || (i > 0 && b.is_ascii_digit()));
+        if text.is_empty() || !ok || text.len() > MAX_KEY_LEN {
+            Err(invalid(format!("`{text}` is not an attribute name")))
+        } else {
+            Ok(text.into_bytes())
+        }
+    };
+    if let Some(name) = raw.name {
+        tag.name = word(name)?;
+    }
+    if let Some(key) = raw.key {
+        tag.key = word(key)?;
+    }
+    tag.kind = raw.kind.map(word).transpose()?;
+    Ok(tag)
 }
 
 /// The call-object keys a table names (`id_key`, `name_key`, `arguments_key`, as TOML
@@ -358,7 +449,26 @@ mod tests {
                 python_list_at_start: true,
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
                 cdata_close: Some(b"]]>".to_vec()),
+                tag: TagKnob::default(),
             })
+        );
+        assert_eq!(
+            knobs("tag = { end = \"<|sep|>\", name = \"tool\", key = \"key\", type = \"type\" }")
+                .map(|k| k.tag),
+            Ok(TagKnob {
+                end: b"<|sep|>".to_vec(),
+                name: b"tool".to_vec(),
+                key: b"key".to_vec(),
+                kind: Some(b"type".to_vec()),
+            })
+        );
+        assert_eq!(
+            knobs("tag = { name = \"1x\" }"),
+            Err("dialect `demo`, knob `tag`: `1x` is not an attribute name".into())
+        );
+        assert_eq!(
+            knobs("tag = { end = \"\" }"),
+            Err("dialect `demo`, knob `tag`: end `` is empty, over 16 bytes or holds a quote or `=`".into())
         );
     }
 

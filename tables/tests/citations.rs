@@ -393,6 +393,7 @@ fn the_documents_offer_what_the_code_cites() {
         "dots",
         "functiongemma",
         "minicpm5",
+        "kimi-k3",
         "jamba",
         "granite",
         "internlm",

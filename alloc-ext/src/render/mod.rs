@@ -67,7 +67,9 @@ use crate::tools::ToolSet;
 use self::json::JsonCalls;
 use self::literal::Literal;
 use self::params::ParamCalls;
-use self::reasoning::{ReasoningForm, APERTUS_INNER, COHERE_THINK, MISTRAL_THINK, THINK, THINKING};
+use self::reasoning::{
+    ReasoningForm, APERTUS_INNER, COHERE_THINK, KIMI_K3_THINK, MISTRAL_THINK, THINK, THINKING,
+};
 use self::results::ResultForm;
 use self::transcript::{ChatMl, TemplateForm};
 
@@ -77,6 +79,7 @@ enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
     /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots,
+    /// kimi-k3,
     /// minicpm5, glm, hunyuan, iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, functiongemma, gemini, pythonic, lfm2).
@@ -313,6 +316,15 @@ impl Style {
         template: TemplateForm::Deepseek,
     };
 
+    /// Kimi K3: the calls in the `tools` channel, the reasoning in the `think` channel, the
+    /// text in the `response` channel, each turn an XTML `message` (not established).
+    const KIMI_K3: Style = Style {
+        calls: CallForm::Params(&params::KIMI_K3),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&KIMI_K3_THINK, false),
+        template: TemplateForm::KimiK3,
+    };
+
     /// Harmony: calls, results and reasoning all Harmony messages.
     const HARMONY: Style = Style {
         calls: CallForm::Json(&json::HARMONY),
@@ -461,6 +473,7 @@ impl Style {
             Dialect::Cohere => Style::COHERE,
             Dialect::Apertus => Style::APERTUS,
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
+            Dialect::KimiK3 => Style::KIMI_K3,
             Dialect::Dots => Style::DOTS,
             Dialect::Ernie45 => Style::ERNIE45,
             Dialect::Granite20bFc => Style::GRANITE_20B_FC,
@@ -684,7 +697,7 @@ impl<'t> Renderer<'t> {
     ) -> Result<(), RenderError> {
         match self.style.calls {
             CallForm::Json(form) => form.write(out, call, index),
-            CallForm::Params(form) => form.write(out, call, self.tools, wrapped),
+            CallForm::Params(form) => form.write(out, call, index, self.tools, wrapped),
             CallForm::Literal(form) => form.write(out, call),
         }
     }

@@ -13,17 +13,18 @@
 //! mirroring the tables' `value` and `after_value` modes, core/lex/params/ and
 //! core/dialect/glm/.
 
-use inband::{Dialect, Piece, ValueKind};
-use serde_json::{Map, Value};
+use inband::Dialect;
+use serde_json::Value;
 
 use super::depth::check_depth;
 use super::error::{pointer_step, Reason, RenderError};
-use super::json::{check_name, compact};
+use super::json::check_name;
 use super::message::Call;
-use crate::params::{Params, Schema};
+use crate::params::Schema;
 use crate::tools::ToolSet;
 use closers::{value_rules, Follow};
 pub(crate) use verbatim::MINICPM5;
+use values::{json_type, value_text};
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -43,6 +44,13 @@ pub(crate) struct ParamCalls {
     /// `param_open.1`: for a raw-text value and for a JSON one (DSML's
     /// `string="true|false"`, docs/dialects.md §deepseek-v41); `None` for untyped tags.
     pub(crate) typed_open: Option<(&'static str, &'static str)>,
+    /// The JSON side of `typed_open` names the value's JSON type at its `{}` (Kimi K3's
+    /// `type="number|boolean|array|object|null"`), and a string is always its raw text
+    /// (`type="string"`, read as text whatever the schema; docs/dialects.md §kimi-k3).
+    pub(crate) type_words: bool,
+    /// After `call_open.1`, the call's number in its turn from 1 and then this (Kimi K3's
+    /// `index="N"<|sep|>`); `None` where a call tag holds no number.
+    pub(crate) index_close: Option<&'static str>,
     /// After a value; the scanner reads it as value text up to the closer, so the rule-4
     /// check runs over the value followed by it.
     pub(crate) param_close: &'static str,
@@ -92,6 +100,8 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     equals: false,
     implied_section: false,
     typed_open: None,
+    type_words: false,
+    index_close: None,
     key_tag: Some(&KeyTag {
         open: "<arg_key>",
         close: "</arg_key>",
@@ -120,6 +130,8 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
     // The table's `bare_call = "missing_section"`.
     implied_section: true,
     typed_open: None,
+    type_words: false,
+    index_close: None,
     key_tag: Some(&KeyTag {
         open: "<arg_key:opensource>",
         close: "</arg_key:opensource>",
@@ -143,6 +155,8 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
     equals: false,
     implied_section: false,
     typed_open: None,
+    type_words: false,
+    index_close: None,
     key_tag: Some(&KeyTag {
         open: "<arg_key>",
         close: "</arg_key>",
@@ -168,6 +182,8 @@ pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
     // The table's `bare_call = "canonical"`: only a real section's closer counts.
     implied_section: false,
     typed_open: None,
+    type_words: false,
+    index_close: None,
     key_tag: Some(&KeyTag {
         open: "<ifm|arg_key>",
         close: "</ifm|arg_key>",
@@ -190,6 +206,8 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     equals: false,
     implied_section: false,
     typed_open: None,
+    type_words: false,
+    index_close: None,
     key_tag: None,
     verbatim: None,
 };
@@ -204,6 +222,8 @@ pub(crate) static DEEPSEEK_V41: ParamCalls = ParamCalls {
     call_open: ("<｜DSML｜ invoke name=\"", "\">\n"),
     param_open: ("<｜DSML｜ parameter name=\"", "\">"),
     typed_open: Some(("\" string=\"true\">", "\" string=\"false\">")),
+    type_words: false,
+    index_close: None,
     param_close: "</｜DSML｜ parameter>\n",
     call_close: "</｜DSML｜ invoke>",
     quote: Some('"'),
@@ -247,6 +267,8 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     equals: true,
     implied_section: true,
     typed_open: None,
+    type_words: false,
+    index_close: None,
     key_tag: None,
     verbatim: None,
 };
@@ -270,6 +292,29 @@ pub(crate) static DOTS: ParamCalls = ParamCalls {
     ..ANTHROPIC
 };
 
+/// Moonshot Kimi K3: the calls of a turn back to back in one `tools` channel, each tag
+/// ended by `<|sep|>`, each call numbered from 1, each argument typed by its JSON type word
+/// (SGLang's K3 structural tag, docs/dialects.md §kimi-k3).
+pub(crate) static KIMI_K3: ParamCalls = ParamCalls {
+    dialect: Dialect::KimiK3,
+    wrapper: Some(("<|open|>tools<|sep|>", "<|close|>tools<|sep|>")),
+    block: ("", ""),
+    separator: "",
+    call_open: ("<|open|>call tool=\"", "\" index=\""),
+    index_close: Some("\"<|sep|>"),
+    param_open: ("<|open|>argument key=\"", "\"<|sep|>"),
+    typed_open: Some(("\" type=\"string\"<|sep|>", "\" type=\"{}\"<|sep|>")),
+    type_words: true,
+    param_close: "<|close|>argument<|sep|>",
+    call_close: "<|close|>call<|sep|>",
+    quote: Some('"'),
+    equals: false,
+    // The table's `bare_call = "missing_section"`.
+    implied_section: true,
+    key_tag: None,
+    verbatim: None,
+};
+
 impl ParamCalls {
     /// A turn's calls, in the wrapper if the dialect has one.
     pub(crate) fn render_all(
@@ -285,7 +330,7 @@ impl ParamCalls {
             if i > 0 {
                 out.push_str(self.separator);
             }
-            self.write(&mut out, call, tools, self.wrapper.is_some())
+            self.write(&mut out, call, i, tools, self.wrapper.is_some())
                 .map_err(|e| e.at(i, &call.name))?;
         }
         if let Some((_, close)) = self.wrapper {
@@ -294,12 +339,13 @@ impl ParamCalls {
         Ok(out)
     }
 
-    /// One call, in its block if the dialect has one; `wrapped`: inside the turn's
-    /// wrapper, where its closer may follow a value closer.
+    /// One call, in its block if the dialect has one; `index`: its position in the turn;
+    /// `wrapped`: inside the turn's wrapper, where its closer may follow a value closer.
     pub(crate) fn write(
         &self,
         out: &mut String,
         call: &Call,
+        index: usize,
         tools: Option<&ToolSet>,
         wrapped: bool,
     ) -> Result<(), RenderError> {
@@ -324,6 +370,10 @@ impl ParamCalls {
         out.push_str(self.call_open.0);
         out.push_str(&call.name);
         out.push_str(self.call_open.1);
+        if let Some(close) = self.index_close {
+            out.push_str(&(index + 1).to_string());
+            out.push_str(close);
+        }
         for (key, value) in &call.arguments {
             let pointer = pointer_step("", key);
             self.check_key(key)
@@ -332,7 +382,11 @@ impl ParamCalls {
             let schema = tool
                 .and_then(|t| t.parameter_types(key))
                 .map_or(Schema::None, Schema::Types);
-            let text = value_text(value, schema).map_err(|e| e.argument(pointer.clone()))?;
+            let text = match value {
+                // A `type="string"` value is text whatever the schema says.
+                Value::String(s) if self.type_words => s.clone(),
+                _ => value_text(value, schema).map_err(|e| e.argument(pointer.clone()))?,
+            };
             // A value the scanner would end early goes in a verbatim section, where the
             // dialect has one and the value holds neither its closer nor a stop token.
             let section = match self.check_value(&text, key, wrapped) {
@@ -342,14 +396,17 @@ impl ParamCalls {
             };
             out.push_str(self.param_open.0);
             out.push_str(key);
-            out.push_str(match self.typed_open {
+            match self.typed_open {
                 // Raw exactly when the text is the string itself; anything else is JSON.
-                Some((raw, json)) => match value {
-                    Value::String(s) if *s == text => raw,
-                    _ => json,
-                },
-                None => self.param_open.1,
-            });
+                Some((raw, _)) if matches!(value, Value::String(s) if *s == text) => {
+                    out.push_str(raw)
+                }
+                Some((_, json)) if self.type_words => {
+                    out.push_str(&json.replace("{}", json_type(value)))
+                }
+                Some((_, json)) => out.push_str(json),
+                None => out.push_str(self.param_open.1),
+            }
             match section {
                 Some((open, close)) => {
                     out.push_str(open);
@@ -391,7 +448,10 @@ impl ParamCalls {
     /// ` name="WORD">` in the attribute form and `WORD>` in the equals form
     /// (core/lex/tag.rs); a longer tag is released as text (`tag_too_long`).
     fn max_word(&self) -> usize {
-        if let Some((_, json)) = self.typed_open {
+        if self.type_words {
+            // ` key="…" type="boolean"<|sep|>`, the longest type word.
+            inband::MAX_TAG - " tool=\"".len() - "\" type=\"boolean\"<|sep|>".len()
+        } else if let Some((_, json)) = self.typed_open {
             inband::MAX_TAG - " name=\"".len() - json.len()
         } else if self.quote.is_some() {
             inband::MAX_TAG - " name=\"\">".len()
@@ -403,7 +463,9 @@ impl ParamCalls {
     }
 
     fn too_long(&self) -> &'static str {
-        if self.typed_open.is_some() {
+        if self.type_words {
+            "at most 98 bytes: the tag ` key=\"…\" type=\"boolean\"<|sep|>` after <|open|>argument (or ` tool=\"…\" index=\"N\"<|sep|>` after <|open|>call) holds at most 128"
+        } else if self.typed_open.is_some() {
             "at most 104 bytes: the tag ` name=\"…\" string=\"false\">` after <｜DSML｜ invoke or <｜DSML｜ parameter holds at most 128"
         } else if self.quote.is_some() {
             "at most 119 bytes: the tag ` name=\"…\">` after <invoke or <parameter holds at most 128"
@@ -451,7 +513,7 @@ impl ParamCalls {
         };
         for opener in &rules.line_openers {
             for at in starts(opener) {
-                if begins_tag(opener, bytes.get(at + opener.len()).copied()) {
+                if begins_tag(opener, None, bytes.get(at + opener.len()).copied()) {
                     found(at, Reason::CloserInValue(opener));
                 }
             }
@@ -615,21 +677,24 @@ fn follower<'f>(
     let follow = follows.iter().find(|f| {
         (wrapped || !f.in_wrapper)
             && rest.starts_with(f.text.as_bytes())
-            && (!f.tag || begins_tag(f.text, rest.get(f.text.len()).copied()))
+            && (!f.tag || begins_tag(f.text, f.end, rest.get(f.text.len()).copied()))
     })?;
     Some((follow, i))
 }
 
 /// Whether byte `b` right after `opener` begins its tag (core/lex/params/structure.rs
 /// `begins_tag`): a name byte after the equals form (`<parameter=`); whitespace, `>` or
-/// `/` after the attribute form (`<parameter`).
-fn begins_tag(opener: &str, b: Option<u8>) -> bool {
+/// `/` after the attribute form (`<parameter`), or whitespace and `end`, the first byte of
+/// a longer tag end (Kimi K3's `<|sep|>`).
+fn begins_tag(opener: &str, end: Option<u8>, b: Option<u8>) -> bool {
     let Some(b) = b else {
         return false;
     };
     let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     if opener.ends_with('=') {
         !ws && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else if let Some(end) = end {
+        ws || b == end
     } else {
         ws || b == b'>' || b == b'/'
     }
@@ -641,39 +706,8 @@ fn equals_name(name: &str) -> bool {
     !name.contains('=') && !name.starts_with('/')
 }
 
-/// A value's text, the first that the assembler, typing the parameter as `schema` says
-/// (docs/dialects.md rule 8), reads back as `value`: a string's raw text, else the value's
-/// compact JSON (a string quoted). Refused when neither does: a string a schema without
-/// strings would read as another value, a value of a type a string-only schema turns into
-/// a string.
-fn value_text(value: &Value, schema: Schema) -> Result<String, RenderError> {
-    let raw = match value {
-        Value::String(s) => Some(s.clone()),
-        _ => None,
-    };
-    raw.into_iter()
-        .chain([compact(value)])
-        .find(|text| reads_back(text, schema, value))
-        .ok_or_else(|| RenderError::new(Reason::TypedDifferently))
-}
-
-/// Whether the assembler's own typing of a raw-text value (crate::params) turns `text`
-/// into `value`.
-fn reads_back(text: &str, schema: Schema, value: &Value) -> bool {
-    let mut params = Params::default();
-    let mut out = Vec::new();
-    params.begin(b"v", ValueKind::Untyped, schema, &mut out);
-    params.value(Piece::Verbatim, text.as_bytes(), &mut out);
-    params.end(&mut out);
-    params.close(&mut out);
-    // The value's depth was checked (MAX_ARGUMENT_DEPTH), within serde_json's recursion
-    // limit, which is the assembler's own.
-    let mut reader = serde_json::Deserializer::from_slice(&out);
-    serde::Deserialize::deserialize(&mut reader)
-        .is_ok_and(|read: Map<String, Value>| read.get("v") == Some(value))
-}
-
 mod closers;
 #[cfg(test)]
 mod table_drift;
 mod verbatim;
+mod values;

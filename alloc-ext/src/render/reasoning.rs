@@ -28,6 +28,15 @@ pub(crate) static THINK: Tags = Tags {
     lines: true,
 };
 
+/// Kimi K3's `think` channel, `<|open|>think<|sep|>T<|close|>think<|sep|>`, the text right
+/// between its markers (docs/dialects.md §kimi-k3).
+pub(crate) static KIMI_K3_THINK: Tags = Tags {
+    open: "<|open|>think<|sep|>",
+    close: "<|close|>think<|sep|>",
+    closers: &["<|close|>think<|sep|>"],
+    lines: false,
+};
+
 /// `<thinking>…</thinking>` (xml; its scanner also ends reasoning at `</think>`).
 pub(crate) static THINKING: Tags = Tags {
     open: "<thinking>",

@@ -4,11 +4,8 @@
 
 mod turns;
 
-use std::collections::HashMap;
-
 use super::error::RenderError;
-use super::json::kimi_id;
-use super::message::{Assistant, Call, Message, ToolResult};
+use super::message::{Assistant, Message, ToolResult};
 use super::text::{check_content, check_message};
 use super::Renderer;
 
@@ -16,11 +13,15 @@ mod dots;
 mod gemma;
 mod keyvalue;
 mod plain;
+mod kimi;
+mod kimi_k3;
 
 use dots::dots;
 use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
 use keyvalue::{glm, hunyuan, ifm, iquest};
 use plain::{granite_20b_fc, longcat};
+use kimi::kimi;
+use kimi_k3::kimi_k3;
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -85,6 +86,10 @@ pub(crate) enum TemplateForm {
     /// result `<function_response> TEXT` after the calls' turn (vLLM's
     /// granite-20b-functioncalling template, docs/dialects.md §granite-20b-fc).
     Granite20bFc,
+    /// `<|open|>message role="ROLE"<|sep|>BODY<|close|>message<|sep|>` turns back to back,
+    /// an assistant's text in the `response` channel; a run of results one `tool` message
+    /// of `<tool_response>` blocks (Kimi K3, not established: docs/dialects.md §kimi-k3).
+    KimiK3,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -178,6 +183,8 @@ impl TemplateForm {
                 "<|endofresponse|>",
                 "<|endoftext|>",
             ],
+            // Every K3 marker is built from these three tokens.
+            TemplateForm::KimiK3 => &["<|open|>", "<|close|>", "<|sep|>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             TemplateForm::Granite20bFc => &["\nUSER:", "\nASSISTANT:", "<function_response>"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
@@ -289,6 +296,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
         TemplateForm::Granite20bFc => granite_20b_fc(renderer, &turns, &mut out)?,
+        TemplateForm::KimiK3 => kimi_k3(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }
@@ -564,61 +572,6 @@ fn separate_line(out: &mut String) {
 
 fn harmony_message(out: &mut String, header: &str, text: &str) {
     out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
-}
-
-/// Kimi K2: calls numbered across the conversation, `functions.NAME:IDX`, and each result
-/// headed by the id its call was given (docs/dialects.md §kimi).
-fn kimi(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
-    let mut counter = 0;
-    let mut given: HashMap<&str, String> = HashMap::new();
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => {
-                out.push_str(&format!("<|im_system|>system<|im_middle|>{text}<|im_end|>"));
-            }
-            Turn::User(text) => {
-                out.push_str(&format!("<|im_user|>user<|im_middle|>{text}<|im_end|>"))
-            }
-            Turn::Assistant(turn) => {
-                let calls: Vec<Call> = turn
-                    .tool_calls
-                    .iter()
-                    .map(|call| {
-                        let id = kimi_id(&call.id, &call.name, counter);
-                        counter += 1;
-                        if !call.id.is_empty() {
-                            given.insert(&call.id, id.clone());
-                        }
-                        Call {
-                            id,
-                            name: call.name.clone(),
-                            arguments: call.arguments.clone(),
-                        }
-                    })
-                    .collect();
-                let numbered = Assistant {
-                    content: turn.content.clone(),
-                    reasoning: turn.reasoning.clone(),
-                    tool_calls: calls,
-                };
-                out.push_str(&format!(
-                    "<|im_assistant|>assistant<|im_middle|>{}<|im_end|>",
-                    body(renderer, &numbered, "")?
-                ));
-            }
-            Turn::Results(run) => {
-                for (i, result) in run.iter().enumerate() {
-                    let id = given.get(result.tool_call_id.as_str()).map(String::as_str);
-                    renderer
-                        .style
-                        .results
-                        .write(out, result, i, id)
-                        .map_err(|e| e.at(i, &result.name))?;
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Gemma 3 / Gemini: user and model turns only; system text goes at the top of the next

@@ -20,6 +20,7 @@
 //! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
 //! | `<\|START_THINKING\|>` | `<\|END_THINKING\|>` | Cohere |
 //! | `<\|inner_prefix\|>` | `<\|inner_suffix\|>` | Apertus |
+//! | `<\|open\|>think<\|sep\|>` | `<\|close\|>think<\|sep\|>` | Kimi K3 |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -62,6 +63,7 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("[THINK]", Some("[/THINK]")),
     ("<|START_THINKING|>", Some("<|END_THINKING|>")),
     ("<|inner_prefix|>", Some("<|inner_suffix|>")),
+    ("<|open|>think<|sep|>", Some("<|close|>think<|sep|>")),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (

@@ -92,6 +92,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("granite-20b-fc", "granite-20b-fc"),
     ("functiongemma", "functiongemma"),
     ("minicpm5", "minicpm5"),
+    ("kimi_k3", "kimi-k3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -104,7 +105,6 @@ const UNCOVERED: &[&str] = &[
     "holo2",
     "inkling",
     "kimi",
-    "kimi_k3",
     "mimo",
     "minicpmv",
     "minimax",

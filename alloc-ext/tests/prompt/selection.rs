@@ -201,6 +201,8 @@ fn later_json_body_families_select_their_dialects() {
         ("openbmb/MiniCPM5-16B", "minicpm5"),
         ("minicpm-5-8b", "minicpm5"),
         ("openbmb/MiniCPM-V-4_5", "xml"),
+        // Moonshot Kimi K3.
+        ("moonshotai/Kimi-K3", "kimi-k3"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -274,7 +276,7 @@ fn server_parser_names_select_their_dialects() {
         ("ernie45", Some("ernie45")),
         ("granite-20b-fc", Some("granite-20b-fc")),
         ("minimax", None),
-        ("kimi_k3", None),
+        ("kimi_k3", Some("kimi-k3")),
         ("mistral", Some("mistral")),
         ("llama3_json", Some("llama3-json")),
         ("pythonic", Some("pythonic")),
@@ -313,14 +315,19 @@ fn callers_with_their_own_fallback_see_unknown_models() {
     assert_eq!(select::known_model("unclassified-model-id"), None);
 }
 
-/// Kimi K3's new markers are not the kimi dialect's (docs/dialects.md §families: fit "none"), as
-/// `for_parser` already says of `kimi_k3`; K2 and K2.5 stay kimi.
+/// Kimi K3's XTML channels are the kimi-k3 dialect's, not kimi's (docs/dialects.md
+/// §kimi-k3), as `for_parser` says of `kimi_k3`; K2 and K2.5 stay kimi.
 #[test]
 fn kimi_k3_is_not_kimi() {
-    use inband_alloc::select::{for_model, known_model, FALLBACK};
-    for id in ["moonshotai/Kimi-K3", "kimi-k3-preview", "Kimi-K3.1"] {
-        assert_eq!(known_model(id), None, "{id}");
-        assert_eq!(for_model(id), FALLBACK, "{id}");
+    use inband_alloc::select::{for_model, known_model};
+    for id in [
+        "moonshotai/Kimi-K3",
+        "kimi-k3-preview",
+        "Kimi-K3.1",
+        "kimi-k4",
+    ] {
+        assert_eq!(known_model(id), Some(Dialect::KimiK3), "{id}");
+        assert_eq!(for_model(id), Dialect::KimiK3, "{id}");
     }
     for id in [
         "moonshotai/Kimi-K2.5",

@@ -139,6 +139,11 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "a <｜end▁of▁sentence｜> b",
             "<｜end▁of▁sentence｜>",
         ),
+        (
+            Dialect::KimiK3,
+            "a <|close|>message<|sep|> b",
+            "<|close|>message<|sep|>",
+        ),
     ];
     for &(dialect, text, delimiter) in cases {
         let error = Renderer::new(dialect).reasoning(text).unwrap_err();

@@ -144,6 +144,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/minicpm5-think-and-weather.txt", "minicpm5"),
     ("transcripts/minicpm5-read-and-grep.txt", "minicpm5"),
     ("transcripts/minicpm5-write-cdata.txt", "minicpm5"),
+    ("transcripts/kimi-k3-think-and-shell.txt", "kimi-k3"),
+    ("transcripts/kimi-k3-read-and-grep.txt", "kimi-k3"),
+    ("transcripts/kimi-k3-write-html.txt", "kimi-k3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -499,3 +499,24 @@ fn minicpm5_transcripts_give_their_calls() {
         assert_eq!(summary(file, "minicpm5"), want, "{file}");
     }
 }
+
+#[test]
+fn kimi_k3_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "kimi-k3-think-and-shell.txt",
+            json!({"content": "Running the tests.", "reasoning": "The user wants the failing test. Run the test suite once and read the output.", "tool_calls": [{"name": "shell", "arguments": {"cmd": ["cargo", "test", "--workspace"], "timeout": 600}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "kimi-k3-read-and-grep.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"], "ignore_case": false}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "kimi-k3-write-html.txt",
+            json!({"content": "Writing the fixture.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "tests/fixtures/menu.html", "content": "<ul>\n  <li>Fish & chips — £9</li>\n  <li>小笼包</li>\n</ul>"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "kimi-k3"), want, "{file}");
+    }
+}

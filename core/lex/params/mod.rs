@@ -45,7 +45,7 @@ use crate::lex::name::{is_ws, trim, valid_name};
 use crate::lex::tag::{Push, TagLexer, MAX_TAG};
 use crate::options::MAX_NAME;
 use crate::scan::Stop;
-use crate::tables::BareCall;
+use crate::tables::{BareCall, TagForm};
 use crate::{Diagnostic, Markup, Piece, Role, Sink, Span, ValueKind};
 
 /// One tagset's delimiters, as four modes of a dialect table (`section`, `invoke`,
@@ -79,6 +79,9 @@ pub(crate) struct Tagset {
     /// `cdata_close` knob, MiniCPM 5's `]]>` after `<![CDATA[`): every byte up to it is value
     /// as written. `None`: a value has no such sections.
     pub(crate) cdata_close: Option<&'static [u8]>,
+    /// How the tags are spelled: their end and the attributes of names, keys and value
+    /// types (the `tag` knob; Kimi K3's `<|sep|>`, `tool`, `key`, `type`).
+    pub(crate) form: &'static TagForm,
 }
 
 /// The candidate closer named after the open parameter: `</`, the key, `>`. Its bytes are
@@ -408,7 +411,7 @@ impl ParamCalls {
             // whose `>` is missing (docs/dialects.md §qwen3-coder).
             TagLexer::equals(self.tagset.framing)
         } else {
-            TagLexer::new()
+            TagLexer::spelled(self.tagset.form, opener.role == Role::ParamOpen)
         };
         self.phase = Phase::Tag;
     }

@@ -333,10 +333,14 @@ impl ParamCalls {
             self.reset_structure();
             return;
         }
+        let typed = self.tagset.form.kind.is_some();
         let kind = match self.tag.string().map(|s| trim(s).1) {
             None => ValueKind::Untyped,
-            Some(s) if s.eq_ignore_ascii_case(b"true") => ValueKind::Text,
-            Some(s) if s.eq_ignore_ascii_case(b"false") => ValueKind::Json,
+            // A JSON type word (Kimi K3's `type`): `string` is raw text, another word JSON.
+            Some(s) if typed && s.eq_ignore_ascii_case(b"string") => ValueKind::Text,
+            Some(s) if typed && valid_name(s) => ValueKind::Json,
+            Some(s) if !typed && s.eq_ignore_ascii_case(b"true") => ValueKind::Text,
+            Some(s) if !typed && s.eq_ignore_ascii_case(b"false") => ValueKind::Json,
             Some(_) => {
                 sink.diagnostic(tail_span, Diagnostic::InvalidStringAttribute);
                 ValueKind::Untyped
@@ -365,10 +369,13 @@ pub(super) fn equals_form(opener: &Delimiter) -> bool {
 }
 
 /// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form;
-/// whitespace, `>` or `/` otherwise (`<parameterx` is no tag).
-pub(super) fn begins_tag(opener: &Delimiter, b: u8) -> bool {
+/// whitespace, `>` or `/` otherwise (`<parameterx` is no tag), or the first byte of a
+/// longer tag end (`form`'s `<|sep|>`).
+pub(super) fn begins_tag(opener: &Delimiter, form: &TagForm, b: u8) -> bool {
     if equals_form(opener) {
         !is_ws(b) && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else if form.end.len() > 1 {
+        is_ws(b) || b == form.end[0]
     } else {
         is_ws(b) || b == b'>' || b == b'/'
     }

@@ -251,7 +251,7 @@ impl ParamCalls {
         if candidate.role == Role::ParamOpen {
             // A line-initial parameter opener inside a value: if a tag begins, the value's
             // closer is missing and the opener ends it (parameters do not nest).
-            if begins_tag(candidate, chunk[pos]) {
+            if begins_tag(candidate, self.tagset.form, chunk[pos]) {
                 self.held = None;
                 self.flush_newline(frame, start, sink);
                 frame.param_end(Span::at(start), sink);
@@ -266,7 +266,7 @@ impl ParamCalls {
             // An opener follows; it counts if a tag begins (the byte is looked at again by
             // the tag lexer).
             let start = self.follow_start();
-            if begins_tag(follow, chunk[pos]) {
+            if begins_tag(follow, self.tagset.form, chunk[pos]) {
                 self.confirm(frame, sink);
                 let span = Span::new(start, start + follow.bytes.len() as u64);
                 self.on_delimiter(frame, follow, span, sink);

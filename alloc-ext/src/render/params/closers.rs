@@ -22,6 +22,9 @@ pub(crate) struct Follow {
     /// An opener whose tag goes on (`<parameter`, `<function=`): it counts only where a
     /// tag begins after it (`begins_tag`).
     pub(crate) tag: bool,
+    /// The first byte of the dialect's tag end when the end is longer than `>` (Kimi K3's
+    /// `<` of `<|sep|>`): a tag may begin with it (`Dialect::tag_end`).
+    pub(crate) end: Option<u8>,
     /// A section's closer: it counts only inside a wrapper.
     pub(crate) in_wrapper: bool,
 }
@@ -57,7 +60,15 @@ pub(crate) fn value_rules(dialect: Dialect) -> &'static ValueRules {
 impl ValueRules {
     fn of(dialect: Dialect) -> ValueRules {
         let value = || dialect.delimiters().filter(|d| d.mode == "value");
-        let follows = |role: Role| dialect.value_follows(role).map(follow).collect::<Vec<_>>();
+        let end = Some(dialect.tag_end())
+            .filter(|end| end.len() > 1)
+            .map(|end| end[0]);
+        let follows = |role: Role| {
+            dialect
+                .value_follows(role)
+                .map(|d| follow(d, end))
+                .collect::<Vec<_>>()
+        };
         let generic = value().any(|d| d.role == Role::ParamClose && d.bytes == b"</");
         ValueRules {
             closers: dialect
@@ -84,11 +95,12 @@ impl ValueRules {
     }
 }
 
-fn follow(d: TableDelimiter) -> Follow {
+fn follow(d: TableDelimiter, end: Option<u8>) -> Follow {
     let opener = matches!(d.role, Role::CallOpen | Role::ParamOpen);
     Follow {
         text: text(&d),
         tag: opener && !d.bytes.ends_with(b">"),
+        end,
         in_wrapper: d.role == Role::SectionClose,
     }
 }

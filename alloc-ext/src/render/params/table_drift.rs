@@ -339,3 +339,32 @@ fn deepseek_v41() {
     assert!(rules.line_openers.is_empty());
     assert_eq!(rules.stops, ["<｜end▁of▁sentence｜>"]);
 }
+
+/// XTML, every tag ended by `<|sep|>` (docs/dialects.md §kimi-k3).
+#[test]
+fn kimi_k3() {
+    let after_call: &[&str] = &[
+        "<|close|>message<|sep|>",
+        "<|close|>tools<|sep|>@wrapper",
+        "<|open|>call+tag",
+    ];
+    let after_param: &[&str] = &[
+        "<|close|>call<|sep|>",
+        "<|close|>message<|sep|>",
+        "<|close|>tools<|sep|>@wrapper",
+        "<|open|>argument+tag",
+        "<|open|>call+tag",
+    ];
+    let rules = value_rules(Dialect::KimiK3);
+    assert_eq!(
+        closers(Dialect::KimiK3),
+        owned(&[
+            ("<|close|>argument<|sep|>", after_param),
+            ("<|close|>call<|sep|>", after_call),
+        ])
+    );
+    assert!(rules.closers[0].follows.iter().all(|f| f.end == Some(b'<')));
+    assert!(rules.key_closer.is_none());
+    assert!(rules.line_openers.is_empty());
+    assert_eq!(rules.stops, ["<|close|>message<|sep|>"]);
+}
