@@ -367,6 +367,7 @@ case_files! {
     deepseek => "deepseek.md",
     deepseek_v41 => "deepseek_v41.md",
     dots => "dots.md",
+    muse => "muse.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

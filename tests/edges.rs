@@ -112,7 +112,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Cohere => &["<|END_THINKING|>"],
         Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Dots => &["</think>"],
-        Dialect::Harmony | Dialect::Gemini => &[],
+        Dialect::Harmony | Dialect::Muse | Dialect::Gemini => &[],
         _ => &["</think>"],
     }
 }

@@ -327,6 +327,14 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // </dots_function_call>` (vLLM and SGLang `dots`; SGLang's reasoning parser `dots`
     // reads `<think>`).
     ("dots", Dialect::Dots),
+    // `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N">
+    // <atem:parameter name="k">v</atem:parameter>…` messages, `to=self` reasoning (vLLM's
+    // `muse`, `musespark1x` and `muse_glimmer` tool and reasoning parsers, SGLang's `muse`;
+    // the Glimmer profile reads a message without recipient as content, the dialect as
+    // reasoning, as vLLM's `muse`).
+    ("muse", Dialect::Muse),
+    ("musespark1x", Dialect::Muse),
+    ("muse_glimmer", Dialect::Muse),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

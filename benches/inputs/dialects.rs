@@ -62,6 +62,7 @@ pub(super) fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
 fn prose_markup(dialect: Dialect) -> (&'static str, &'static str) {
     match dialect {
         Dialect::Harmony => ("<|start|>assistant<|channel|>final<|message|>", "<|end|>"),
+        Dialect::Muse => ("<|start|>assistant to=user<|message|>", "<|eom|>"),
         _ => ("", ""),
     }
 }
@@ -278,6 +279,16 @@ static DOTS: ParamMarkup = ParamMarkup {
     close: "</invoke>\n</dots_function_call>",
 };
 
+/// One tool message per call, its recipient a namespace (the invoke names the tool).
+static MUSE: ParamMarkup = ParamMarkup {
+    open: (
+        "<|start|>assistant to=functions<|message|><atem:function_calls>\n<atem:invoke name=\"",
+        "\">\n",
+    ),
+    param: ("<atem:parameter name=\"", "\">", "</atem:parameter>\n"),
+    close: "</atem:invoke>\n</atem:function_calls><|eom|>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -292,6 +303,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::K2Horizon => Some(&K2_HORIZON),
         Dialect::DeepseekV41 => Some(&DEEPSEEK_V41),
         Dialect::Dots => Some(&DOTS),
+        Dialect::Muse => Some(&MUSE),
         _ => None,
     }
 }

@@ -145,6 +145,13 @@ pub enum Dialect {
     /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
     /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
     Dots,
+    /// Harmony-like messages `<|start|>assistant to=RECIPIENT<|message|>…<|eom|>` whose
+    /// recipient says what they are (`self` reasoning, `user` / `commentary` content, a
+    /// tool otherwise); a tool message's body holds ATEM calls,
+    /// `<atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v
+    /// </atem:parameter></atem:invoke></atem:function_calls>`, raw-text values;
+    /// `<|eot|>` ends the turn: Muse Spark, Muse Glimmer.
+    Muse,
 }
 
 impl Dialect {
@@ -181,6 +188,7 @@ impl Dialect {
         Dialect::Apertus,
         Dialect::DeepseekV41,
         Dialect::Dots,
+        Dialect::Muse,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -217,6 +225,7 @@ impl Dialect {
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
+            Dialect::Muse => "muse",
         }
     }
 
@@ -263,6 +272,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
+            Dialect::Muse => tables::muse::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -293,6 +303,7 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Dots => tables::dots::KNOBS.aliases,
+            Dialect::Muse => tables::muse::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -398,6 +409,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Dots => tables::dots::MODES,
+            Dialect::Muse => tables::muse::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -436,6 +448,7 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Dots => tables::dots::SOURCE,
+            Dialect::Muse => tables::muse::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -489,6 +502,7 @@ impl Dialect {
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Dots => tagset!(dots),
+            Dialect::Muse => tagset!(muse),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

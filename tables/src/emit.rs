@@ -260,6 +260,28 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
         .map(|(opener, closer)| format!("({}, {})", byte_string(opener), byte_string(closer)))
         .collect();
     let _ = writeln!(w, "        block_closers: &[{}],", pairs.join(", "));
+    let _ = writeln!(w, "        prompt_header: {},", key(&knobs.prompt_header));
+    let _ = writeln!(
+        w,
+        "        prompt_header_repair: {},",
+        knobs.prompt_header_repair
+    );
+    let recipients: Vec<String> = knobs
+        .recipients
+        .iter()
+        .map(|(word, channel)| {
+            format!(
+                "({}, crate::tables::MessageChannel::{channel:?})",
+                byte_string(word)
+            )
+        })
+        .collect();
+    let _ = writeln!(w, "        recipients: &[{}],", recipients.join(", "));
+    let _ = writeln!(
+        w,
+        "        bare_message: crate::tables::MessageChannel::{:?},",
+        knobs.bare_message
+    );
     let _ = writeln!(w, "    }};");
 }
 

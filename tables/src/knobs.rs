@@ -26,6 +26,16 @@ pub enum HeaderForm {
     CallId,
 }
 
+/// What a message is, by its recipient (the message/header family: Muse's `to=self`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MessageChannel {
+    /// Visible text (`content`). The default.
+    #[default]
+    Content,
+    /// The model's reasoning (`reasoning`).
+    Reasoning,
+}
+
 /// The validated `[knobs]` of one dialect; every knob is optional and defaults as its
 /// field says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -103,6 +113,21 @@ pub struct Knobs {
     /// each `call_open` delimiter (the literals family: LFM2's `<|tool_call_end|>`).
     /// Default: none (a block closes on a Markdown fence).
     pub block_closers: Vec<(Vec<u8>, Vec<u8>)>,
+    /// `prompt_header`: the output's first bytes (one leading space optional) that go on
+    /// the assistant header the prompt ended with (the message/header family: gpt-oss's
+    /// ` to=functions.`, Muse's ` to=`). Default: none.
+    pub prompt_header: Option<Vec<u8>>,
+    /// `prompt_header_repair`: a header the prompt opened is drift, reported with
+    /// `header_from_prompt` (gpt-oss); without it the prompt's header is the format
+    /// (Muse). Only with `prompt_header`. Default: `false`.
+    pub prompt_header_repair: bool,
+    /// `recipients`: `[word, channel]` pairs: a message to this recipient (`to=self`) is
+    /// not a call but text of that channel, `content` or `reasoning` (the message/header
+    /// family). Default: none.
+    pub recipients: Vec<(Vec<u8>, MessageChannel)>,
+    /// `bare_message`: what a message without recipient or channel is, `content` or
+    /// `reasoning` (Muse Spark's bare `<|message|>`). Default: `content`.
+    pub bare_message: MessageChannel,
 }
 
 /// The longest call-object key a knob may name: the JSON-bodies machine tells keys apart
@@ -158,6 +183,12 @@ pub(crate) struct RawKnobs {
     python_list_at_start: bool,
     #[serde(default)]
     block_closers: Vec<(String, String)>,
+    prompt_header: Option<String>,
+    #[serde(default)]
+    prompt_header_repair: bool,
+    #[serde(default)]
+    recipients: Vec<(String, String)>,
+    bare_message: Option<String>,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -232,6 +263,30 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
             bytes("block_closers", closer)?,
         ));
     }
+    let channel = |knob: &'static str, text: &str| match text {
+        "content" => Ok(MessageChannel::Content),
+        "reasoning" => Ok(MessageChannel::Reasoning),
+        other => Err(invalid(
+            knob,
+            format!("`{other}` is not `content` or `reasoning`"),
+        )),
+    };
+    let mut recipients = Vec::new();
+    for (word, which) in raw.recipients {
+        recipients.push((bytes("recipients", word)?, channel("recipients", &which)?));
+    }
+    let bare_message = match raw.bare_message.as_deref() {
+        None => MessageChannel::Content,
+        Some(text) => channel("bare_message", text)?,
+    };
+    if raw.prompt_header_repair && raw.prompt_header.is_none() {
+        let reason = "`prompt_header_repair` needs `prompt_header`".to_owned();
+        return Err(invalid("prompt_header_repair", reason));
+    }
+    let prompt_header = raw
+        .prompt_header
+        .map(|text| bytes("prompt_header", text))
+        .transpose()?;
     Ok(Knobs {
         aliases,
         bare_call,
@@ -253,6 +308,10 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         closer_optional: raw.closer_optional,
         python_list_at_start: raw.python_list_at_start,
         block_closers,
+        prompt_header,
+        prompt_header_repair: raw.prompt_header_repair,
+        recipients,
+        bare_message,
     })
 }
 
@@ -318,7 +377,9 @@ mod tests {
                     value_closers = [[\"</p>\", \"param_close\"], [\"</i>\", \"call_close\"]]\n\
                     name_header = true\nno_closer = true\nid_key = \"tool_call_id\"\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
                     name_key = \"tool_name\"\narguments_key = \"parameters\"\n\
-                    python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n";
+                    python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n\
+                    prompt_header = \" to=\"\nprompt_header_repair = true\n\
+                    recipients = [[\"self\", \"reasoning\"], [\"user\", \"content\"]]\nbare_message = \"reasoning\"\n";
         assert_eq!(
             knobs(text),
             Ok(Knobs {
@@ -345,6 +406,13 @@ mod tests {
                 closer_optional: true,
                 python_list_at_start: true,
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
+                prompt_header: Some(b" to=".to_vec()),
+                prompt_header_repair: true,
+                recipients: vec![
+                    (b"self".to_vec(), MessageChannel::Reasoning),
+                    (b"user".to_vec(), MessageChannel::Content)
+                ],
+                bare_message: MessageChannel::Reasoning,
             })
         );
     }
@@ -377,6 +445,17 @@ mod tests {
         assert_eq!(
             knobs("list_open = true"),
             Err("dialect `demo`, knob `list_open`: `list_open` needs `list`".into())
+        );
+        assert_eq!(
+            knobs("bare_message = \"final\""),
+            Err("dialect `demo`, knob `bare_message`: `final` is not `content` or `reasoning`".into())
+        );
+        assert_eq!(
+            knobs("prompt_header_repair = true"),
+            Err(
+                "dialect `demo`, knob `prompt_header_repair`: `prompt_header_repair` needs `prompt_header`"
+                    .into()
+            )
         );
         assert_eq!(knobs("id_key = true").unwrap().id_key, Some(b"id".to_vec()));
         assert!(knobs("keyed = true").unwrap().keyed);

@@ -391,6 +391,7 @@ fn the_documents_offer_what_the_code_cites() {
         "qwen3-coder",
         "seed-oss",
         "dots",
+        "muse",
         "jamba",
         "granite",
         "internlm",

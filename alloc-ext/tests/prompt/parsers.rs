@@ -87,6 +87,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("muse", "muse"),
+    ("musespark1x", "muse"),
+    ("muse_glimmer", "muse"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -110,9 +113,6 @@ const UNCOVERED: &[&str] = &[
     "minimax",
     "minimax_m3",
     "minimax-m3",
-    "muse",
-    "muse_glimmer",
-    "musespark1x",
     "plamo3",
     "response_template",
     "step3",

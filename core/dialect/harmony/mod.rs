@@ -47,28 +47,26 @@
 //! is `inband-alloc`'s.
 
 mod header;
+mod invokes;
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::budget::Budget;
 use crate::engine::frame::{Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::lex::params::ParamCalls;
 use crate::options::Options;
 use crate::scan::Stop;
-use crate::tables::harmony::{BODY, CONTENT, HEADER};
+use crate::tables::MessageChannel;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 use header::{markup, Author, Channel, Header, Part};
-
-/// How the header the prompt opened goes on when the output starts inside it: the
-/// recipient, ` to=functions.NAME` (the leading space optional). The namespace is part of
-/// it: prose may begin `to=` (`to=5 is set`), never `to=functions.`.
-const HEADER_FROM_PROMPT: &[u8] = b" to=functions.";
+pub(crate) use invokes::{CallBody, Modes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// The stream's first bytes, while they spell the start of [`HEADER_FROM_PROMPT`]
-    /// (`HEADER_FROM_PROMPT[from..to]` so far, not yet reported): the output may go on
-    /// the `<|start|>assistant` header the prompt ended with.
+    /// The stream's first bytes, while they spell the start of the `prompt_header` knob
+    /// ([`Modes::prompt_header`]`[from..to]` so far, not yet reported): the output may go
+    /// on the `<|start|>assistant` header the prompt ended with.
     Start { from: u8, to: u8 },
     /// Content outside messages, or a text message's body (content or reasoning).
     Text,
@@ -78,6 +76,9 @@ enum Phase {
     Args,
     /// A `<` outside a JSON string in a call's body: which token, if any.
     ArgsToken,
+    /// A tool message's markup ([`CallBody::Params`]): the parameters machine has the
+    /// stream.
+    Invokes,
 }
 
 /// Where a call's body stands.
@@ -108,36 +109,54 @@ impl Call {
     }
 }
 
-/// The phase machine of the message/header family. Its tables are Harmony's own: the
-/// family has one dialect.
+/// The state of a call message's body beyond the frame, by [`CallBody`]: the JSON value of
+/// a call (gpt-oss), or the parameters machine reading a tool message's invokes (Muse).
+/// One dialect uses one of them, so they share memory.
+#[derive(Debug, Clone)]
+enum CallState {
+    Json(Call),
+    Markup(ParamCalls),
+}
+
+/// The phase machine of the message/header family: gpt-oss's Harmony and Muse, whose
+/// tables and knobs are in [`Modes`].
 #[derive(Debug, Clone)]
 pub(crate) struct Harmony {
+    modes: &'static Modes,
     phase: Phase,
     /// Inside a message's body (else outside any message).
     in_message: bool,
+    /// The message is a tool message whose body the parameters machine reads
+    /// ([`CallBody::Params`]).
+    tool: bool,
     /// Where the call's body stands (kept out of [`Call`] to keep the scanner small).
     value: Value,
     header: Header,
-    call: Call,
+    call: CallState,
 }
 
 impl Harmony {
     /// A stream's start: outside any message, or, with [`Options::starts_in_reasoning`],
     /// inside an analysis message's body.
-    pub(crate) fn new(options: &Options) -> Self {
+    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
         // A stream that starts in reasoning is inside an analysis message's body, which a
         // message end or a new header ends. Until a byte of it is written, a header is the
         // model writing the opener itself (the frame's optional opener): see `token`.
         Harmony {
-            phase: if options.starts_in_reasoning {
+            modes,
+            phase: if options.starts_in_reasoning || modes.prompt_header.is_empty() {
                 Phase::Text
             } else {
                 Phase::Start { from: 0, to: 0 }
             },
             in_message: options.starts_in_reasoning,
+            tool: false,
             value: Value::Before,
             header: Header::new(false),
-            call: Call::new(),
+            call: match &modes.calls {
+                CallBody::Json => CallState::Json(Call::new()),
+                CallBody::Params { tags, .. } => CallState::Markup(ParamCalls::new(tags)),
+            },
         }
     }
 
@@ -165,29 +184,36 @@ impl Harmony {
             }
             // Any end closes any message (the seed does the same).
             Some(Role::MessageEnd | Role::CallClose) => self.end_message(frame, span, sink),
+            // Outside a message (the only mode that lists it there): a message without
+            // header, Muse's bare `<|message|>`.
+            Some(Role::MessageBody) => {
+                self.header = Header::new(false);
+                self.message(frame, span, sink);
+            }
             // Stop and stray tokens were reported by the frame; the tables give text
             // modes no other role.
             _ => {}
         }
     }
 
-    /// The stream's first bytes: a function recipient there
-    /// (` to=functions.read<|channel|>…`) is the header the prompt's `<|start|>assistant`
-    /// opened, gone on by the model (`header_from_prompt`, docs/dialects.md §harmony);
-    /// anything else is text.
+    /// The stream's first bytes: the `prompt_header` knob's recipient there
+    /// (` to=functions.read<|channel|>…` in gpt-oss, ` to=self<|message|>` in Muse) is
+    /// the header the prompt's `<|start|>assistant` opened, gone on by the model
+    /// (docs/dialects.md §harmony, §muse); anything else is text.
     fn start<S: Sink>(&mut self, frame: &Frame, chunk: &[u8], pos: usize, sink: &mut S) -> usize {
         let Phase::Start { mut from, mut to } = self.phase else {
             return pos;
         };
+        let literal = self.modes.prompt_header;
         let mut i = pos;
-        while i < chunk.len() && usize::from(to) < HEADER_FROM_PROMPT.len() {
+        while i < chunk.len() && usize::from(to) < literal.len() {
             let b = chunk[i];
             if to == 0 && b != b' ' {
                 (from, to) = (1, 1);
             }
-            if b != HEADER_FROM_PROMPT[usize::from(to)] {
+            if b != literal[usize::from(to)] {
                 self.phase = Phase::Text;
-                let held = &HEADER_FROM_PROMPT[usize::from(from)..usize::from(to)];
+                let held = &literal[usize::from(from)..usize::from(to)];
                 if !held.is_empty() {
                     frame.release(Span::new(0, held.len() as u64), held, sink);
                 }
@@ -196,13 +222,15 @@ impl Harmony {
             to += 1;
             i += 1;
         }
-        if usize::from(to) < HEADER_FROM_PROMPT.len() {
+        if usize::from(to) < literal.len() {
             self.phase = Phase::Start { from, to };
             return i;
         }
-        let recipient = &HEADER_FROM_PROMPT[usize::from(from)..];
+        let recipient = &literal[usize::from(from)..];
         let span = Span::new(0, recipient.len() as u64);
-        sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
+        if self.modes.prompt_header_repair {
+            sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
+        }
         // The prompt wrote the author: a word before the next token is not one.
         self.header = Header::new(false);
         self.header.author = Author::Assistant;
@@ -219,6 +247,7 @@ impl Harmony {
             sink.reasoning_end(span);
         }
         self.in_message = false;
+        self.tool = false;
         self.phase = Phase::Text;
     }
 
@@ -233,7 +262,7 @@ impl Harmony {
     ) -> usize {
         let header = &mut self.header;
         let stop = frame.delimiters.scan(
-            &HEADER,
+            self.modes.header,
             chunk,
             pos,
             base,
@@ -301,10 +330,21 @@ impl Harmony {
         self.phase = Phase::Text;
         frame.opener_optional = false;
         let header = &self.header;
-        let reasoning = header.channel == Channel::Analysis
+        // A recipient the table lists (Muse's `to=self`) says what the message is; else a
+        // recipient makes a call, and a message with neither recipient nor channel is
+        // what the `bare_message` knob says.
+        let listed = header.listed(self.modes.recipients);
+        let call = header.is_call() && listed.is_none();
+        let channel = match listed {
+            Some(channel) => channel,
+            None if header.channel == Channel::Analysis => MessageChannel::Reasoning,
+            None if header.is_bare() => self.modes.bare_message,
+            None => MessageChannel::Content,
+        };
+        let reasoning = channel == MessageChannel::Reasoning
             && header.author != Author::Other
             && !header.overflow
-            && !header.is_call();
+            && !call;
         if frame.reasoning {
             // The header was the model's own opener of a stream that started in
             // reasoning: an analysis message goes on with the same block; anything else
@@ -315,8 +355,13 @@ impl Harmony {
             frame.reasoning = false;
             sink.reasoning_end(span);
         }
-        if header.is_call() {
-            self.open_call(frame, span, sink);
+        if call {
+            match self.modes.calls {
+                CallBody::Json => self.open_call(frame, span, sink),
+                // The invokes in the body are the calls; the recipient named the tool
+                // message only.
+                CallBody::Params { .. } => self.tool = true,
+            }
         } else if reasoning {
             frame.reasoning = true;
             sink.reasoning_start(span);
@@ -337,7 +382,7 @@ impl Harmony {
             return;
         }
         frame.name(name, &header.name, sink);
-        self.call = Call::new();
+        *self.json() = Call::new();
         self.value = Value::Before;
         self.phase = Phase::Args;
     }
@@ -392,7 +437,11 @@ impl Harmony {
         let index = frame.call.index;
         let mut i = pos;
         while i < chunk.len() {
-            let call = &mut self.call;
+            let call = match &mut self.call {
+                CallState::Json(call) => call,
+                // The JSON phases are entered only with a JSON call body.
+                CallState::Markup(_) => return chunk.len(),
+            };
             if self.value != Value::Inside {
                 let ws = chunk[i..].iter().take_while(|&&b| is_json_ws(b)).count();
                 markup(Span::new(at(i), at(i + ws)), &chunk[i..i + ws], sink);
@@ -478,7 +527,7 @@ impl Harmony {
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let value = self.value;
-        let (delimiter, end) = match frame.anchored(&BODY, chunk, pos) {
+        let (delimiter, end) = match frame.anchored(self.modes.body, chunk, pos) {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
@@ -533,9 +582,10 @@ impl Family for Harmony {
     /// body, the ends too. The channel, not the DFA, says whether a body is reasoning.
     #[inline(always)]
     fn text_dfa(&self, _: &Frame) -> Option<&'static Dfa> {
-        match self.phase {
-            Phase::Text if self.in_message => Some(&BODY),
-            Phase::Text => Some(&CONTENT),
+        match (self.phase, &self.modes.calls) {
+            (Phase::Text, CallBody::Params { tool_body, .. }) if self.tool => Some(tool_body),
+            (Phase::Text, _) if self.in_message => Some(self.modes.body),
+            (Phase::Text, _) => Some(self.modes.content),
             _ => None,
         }
     }
@@ -548,15 +598,23 @@ impl Family for Harmony {
         span: Span,
         sink: &mut S,
     ) -> bool {
-        let call = &mut self.call;
-        self.phase == Phase::Args
-            && self.value == Value::Inside
-            && chunk.len() <= 64
-            && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, sink)
+        match &mut self.call {
+            CallState::Json(call) => {
+                self.phase == Phase::Args
+                    && self.value == Value::Inside
+                    && chunk.len() <= 64
+                    && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, sink)
+            }
+            CallState::Markup(calls) => {
+                self.phase == Phase::Invokes && calls.take_plain_value(frame, chunk, span.start, sink)
+            }
+        }
     }
 
     /// Harmony's tokens act on messages (a header begins, any end closes the message), not
-    /// on the family roles [`Family::text_role`] is for.
+    /// on the family roles [`Family::text_role`] is for; in a tool message an ATEM opener
+    /// hands the stream to the parameters machine, unreported (it reports the opener once
+    /// what follows confirms it).
     #[inline]
     fn text_delimiter<S: Sink>(
         &mut self,
@@ -565,7 +623,9 @@ impl Family for Harmony {
         span: Span,
         sink: &mut S,
     ) {
-        self.token(frame, delimiter, span, sink);
+        if !self.enter_invokes(delimiter, span) {
+            self.token(frame, delimiter, span, sink);
+        }
     }
 
     /// Never called: [`Family::text_delimiter`] is Harmony's own.
@@ -584,6 +644,7 @@ impl Family for Harmony {
             Phase::Header => self.header(frame, chunk, pos, base, sink),
             Phase::Args => self.args(frame, chunk, pos, base, sink),
             Phase::ArgsToken => self.args_token(frame, chunk, pos, base, sink),
+            Phase::Invokes => self.invokes(frame, chunk, pos, base, sink),
             Phase::Start { .. } => self.start(frame, chunk, pos, sink),
             Phase::Text => pos,
         }
@@ -612,9 +673,10 @@ impl Family for Harmony {
             }
             // The start of a token the stream cut off is the call's own markup.
             Phase::Args | Phase::ArgsToken => frame.held_as_markup(end, sink),
+            Phase::Invokes => self.finish_invokes(frame, end, sink),
             // The stream ended on the first bytes of a recipient: they were text.
             Phase::Start { from, to } => {
-                let held = &HEADER_FROM_PROMPT[usize::from(from)..usize::from(to)];
+                let held = &self.modes.prompt_header[usize::from(from)..usize::from(to)];
                 if !held.is_empty() {
                     frame.release(Span::new(0, held.len() as u64), held, sink);
                 }

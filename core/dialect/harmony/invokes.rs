@@ -1,0 +1,117 @@
+//! The family's tables and knobs ([`Modes`]), and the strategy that reads a call
+//! message's body as markup of the parameters shape ([`CallBody::Params`], Muse's ATEM):
+//! the message machine keeps the headers and channels, and a tool message's invokes are
+//! read by the parameters machine (`lex/params/`) with this machine's frame, as the
+//! special-token family embeds it for DeepSeek's DSML. docs/dialects.md §muse.
+
+use super::{Call, CallState, Harmony, Phase};
+use crate::automaton::{Delimiter, Dfa};
+use crate::engine::frame::Frame;
+use crate::lex::params::Tagset;
+use crate::tables::MessageChannel;
+use crate::{Role, Sink, Span};
+
+/// How a call message's body is read; set per dialect in `core/machine.rs`.
+#[derive(Debug)]
+pub(crate) enum CallBody {
+    /// The body is the call's JSON arguments and the recipient names the tool (gpt-oss).
+    Json,
+    /// The body of a message to a tool holds calls in `tags`, a tagset of the parameters
+    /// shape, whose openers `tool_body` finds; each invoke names its tool, the recipient
+    /// only makes the message a tool message (Muse). Text around them is content.
+    Params {
+        tool_body: &'static Dfa,
+        tags: Tagset,
+    },
+}
+
+/// One dialect of the message/header family: its modes and its table's `[knobs]`.
+#[derive(Debug)]
+pub(crate) struct Modes {
+    /// Outside messages.
+    pub(crate) content: &'static Dfa,
+    /// A header, up to its `<|message|>`.
+    pub(crate) header: &'static Dfa,
+    /// A message's body (and a `<` outside a string in a JSON call's body).
+    pub(crate) body: &'static Dfa,
+    pub(crate) calls: CallBody,
+    /// The output's first bytes that go on the prompt's header (`prompt_header`; empty:
+    /// none).
+    pub(crate) prompt_header: &'static [u8],
+    /// That header is drift, reported (`prompt_header_repair`).
+    pub(crate) prompt_header_repair: bool,
+    /// Recipients that make a text message of a channel, not a call (`recipients`).
+    pub(crate) recipients: &'static [(&'static [u8], MessageChannel)],
+    /// What a message with neither recipient nor channel is (`bare_message`).
+    pub(crate) bare_message: MessageChannel,
+}
+
+impl CallState {
+    fn json(&mut self) -> &mut Call {
+        // The first arm always matches for a JSON dialect; the second keeps this total
+        // without a panic path (debug builds and the fuzzer still flag a violation).
+        loop {
+            match self {
+                CallState::Json(call) => return call,
+                CallState::Markup(_) => {
+                    debug_assert!(false, "a JSON call body holds a JSON call");
+                    *self = CallState::Json(Call::new());
+                }
+            }
+        }
+    }
+}
+
+impl Harmony {
+    /// The JSON call's state ([`CallBody::Json`]: the only one a JSON dialect holds).
+    pub(super) fn json(&mut self) -> &mut Call {
+        self.call.json()
+    }
+
+    /// In a tool message, an ATEM section or invoke opener at `span` (not reported yet)
+    /// hands the stream to the parameters machine; false for any other delimiter.
+    pub(super) fn enter_invokes(&mut self, delimiter: &'static Delimiter, span: Span) -> bool {
+        let (CallBody::Params { tags, .. }, CallState::Markup(calls)) =
+            (&self.modes.calls, &mut self.call)
+        else {
+            return false;
+        };
+        if !self.tool || !matches!(delimiter.role, Role::SectionOpen | Role::CallOpen) {
+            return false;
+        }
+        calls.enter(tags, delimiter, span);
+        self.phase = Phase::Invokes;
+        true
+    }
+
+    /// The parameters machine reads the tool message's markup; when it hands the stream
+    /// back (its structure ended, or a message token ended it), the message's text goes on
+    /// (bytes it still held are scanned again by the driver, `Frame::replay`).
+    pub(super) fn invokes<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        chunk: &[u8],
+        pos: usize,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        let CallState::Markup(calls) = &mut self.call else {
+            self.phase = Phase::Text;
+            return pos;
+        };
+        let pos = calls.run(frame, chunk, pos, base, sink);
+        if !calls.active() {
+            self.phase = Phase::Text;
+        }
+        pos
+    }
+
+    /// The stream ended in the markup: the parameters machine ends its own structure (an
+    /// open call is incomplete, an open section reported).
+    pub(super) fn finish_invokes<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
+        if let CallState::Markup(calls) = &mut self.call {
+            calls.finish(frame, end, sink);
+        }
+        self.phase = Phase::Text;
+    }
+}
