@@ -466,6 +466,19 @@ impl Dialect {
         }
     }
 
+    /// The recipients that make a message text of a channel, not a call (the `recipients`
+    /// knob of the message/header dialects: Muse's `self`, `user`, `commentary`,
+    /// `developer`); empty for the others. A renderer refuses a tool so named: its calls
+    /// would not read back as calls.
+    pub fn text_recipients(self) -> impl Iterator<Item = &'static [u8]> {
+        let listed = match self {
+            Dialect::Harmony => tables::harmony::KNOBS.recipients,
+            Dialect::Muse => tables::muse::KNOBS.recipients,
+            _ => &[],
+        };
+        listed.iter().map(|&(word, _)| word)
+    }
+
     /// Every delimiter of the dialect's table: mode by mode in the table's (sorted) mode
     /// order, within a mode by role, then in table order. A delimiter listed in two modes
     /// comes once per mode.

@@ -76,8 +76,8 @@ use self::transcript::{ChatMl, TemplateForm};
 enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
-    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots, glm,
-    /// hunyuan, iquest-q1, k2-horizon).
+    /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots, muse,
+    /// glm, hunyuan, iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -300,6 +300,15 @@ impl Style {
         template: TemplateForm::Harmony,
     };
 
+    /// Muse: Harmony-like messages; each call a tool message holding one ATEM block, each
+    /// result a `tool` message, reasoning a `to=self` message.
+    const MUSE: Style = Style {
+        calls: CallForm::Params(&params::MUSE),
+        results: ResultForm::Muse,
+        reasoning: ReasoningForm::Muse,
+        template: TemplateForm::Muse,
+    };
+
     /// Anthropic: invoke/parameter markup, `<function_results>`, the legacy transcript.
     const ANTHROPIC: Style = Style {
         calls: CallForm::Params(&params::ANTHROPIC),
@@ -417,6 +426,7 @@ impl Style {
             Dialect::Apertus => Style::APERTUS,
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             Dialect::Dots => Style::DOTS,
+            Dialect::Muse => Style::MUSE,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -14,8 +14,10 @@ use super::Renderer;
 
 mod dots;
 mod keyvalue;
+mod muse;
 
 use dots::dots;
+use muse::muse;
 use keyvalue::{glm, hunyuan, ifm, iquest};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
@@ -47,6 +49,10 @@ pub(crate) enum TemplateForm {
     Deepseek,
     /// `<|start|>ROLE…<|message|>…<|end|>` messages (gpt-oss).
     Harmony,
+    /// `<|start|>ROLE<|message|>TEXT<|eot|>` turns; the assistant's messages
+    /// `<|start|>assistant to=RECIPIENT<|message|>…`, each result a `tool` message (Muse,
+    /// docs/dialects.md §muse).
+    Muse,
     /// `<bos><|turn>ROLE\n…<turn|>\n`, results inside the model turn (Gemma 4).
     Gemma,
     /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, no system role (Gemma 3 / Gemini).
@@ -121,6 +127,7 @@ impl TemplateForm {
             TemplateForm::Kimi
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
+            | TemplateForm::Muse
             | TemplateForm::Granite
             | TemplateForm::Llama3
             | TemplateForm::Phi4Mini
@@ -251,6 +258,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Minimax => minimax(renderer, &turns, &mut out)?,
         TemplateForm::Deepseek => deepseek(renderer, &turns, &mut out)?,
         TemplateForm::Harmony => harmony(renderer, &turns, &mut out)?,
+        TemplateForm::Muse => muse(renderer, &turns, &mut out)?,
         TemplateForm::Gemma => gemma(renderer, &turns, &mut out)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
         TemplateForm::Glm => glm(renderer, &turns, &mut out)?,

@@ -4,10 +4,11 @@
 //! read by the parameters machine (`lex/params/`) with this machine's frame, as the
 //! special-token family embeds it for DeepSeek's DSML. docs/dialects.md §muse.
 
-use super::{Call, CallState, Harmony, Phase};
+use super::header::Header;
+use super::{Harmony, Phase, Slot};
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
-use crate::lex::params::Tagset;
+use crate::lex::params::{ParamCalls, Tagset};
 use crate::tables::MessageChannel;
 use crate::{Role, Sink, Span};
 
@@ -46,40 +47,37 @@ pub(crate) struct Modes {
     pub(crate) bare_message: MessageChannel,
 }
 
-impl CallState {
-    fn json(&mut self) -> &mut Call {
-        // The first arm always matches for a JSON dialect; the second keeps this total
-        // without a panic path (debug builds and the fuzzer still flag a violation).
+impl Slot {
+    fn header(&mut self) -> &mut Header {
         loop {
             match self {
-                CallState::Json(call) => return call,
-                CallState::Markup(_) => {
-                    debug_assert!(false, "a JSON call body holds a JSON call");
-                    *self = CallState::Json(Call::new());
-                }
+                Slot::Header(header) => return header,
+                // The markup of a tool message is over when anything reads a header: a new
+                // one, empty.
+                Slot::Markup(_) => *self = Slot::Header(Header::new(false)),
             }
         }
     }
 }
 
 impl Harmony {
-    /// The JSON call's state ([`CallBody::Json`]: the only one a JSON dialect holds).
-    pub(super) fn json(&mut self) -> &mut Call {
-        self.call.json()
+    /// The header being read (or the last one read).
+    pub(super) fn head(&mut self) -> &mut Header {
+        self.slot.header()
     }
 
     /// In a tool message, an ATEM section or invoke opener at `span` (not reported yet)
     /// hands the stream to the parameters machine; false for any other delimiter.
     pub(super) fn enter_invokes(&mut self, delimiter: &'static Delimiter, span: Span) -> bool {
-        let (CallBody::Params { tags, .. }, CallState::Markup(calls)) =
-            (&self.modes.calls, &mut self.call)
-        else {
+        let CallBody::Params { tags, .. } = &self.modes.calls else {
             return false;
         };
         if !self.tool || !matches!(delimiter.role, Role::SectionOpen | Role::CallOpen) {
             return false;
         }
+        let mut calls = ParamCalls::new(tags);
         calls.enter(tags, delimiter, span);
+        self.slot = Slot::Markup(calls);
         self.phase = Phase::Invokes;
         true
     }
@@ -95,7 +93,7 @@ impl Harmony {
         base: u64,
         sink: &mut S,
     ) -> usize {
-        let CallState::Markup(calls) = &mut self.call else {
+        let Slot::Markup(calls) = &mut self.slot else {
             self.phase = Phase::Text;
             return pos;
         };
@@ -109,7 +107,7 @@ impl Harmony {
     /// The stream ended in the markup: the parameters machine ends its own structure (an
     /// open call is incomplete, an open section reported).
     pub(super) fn finish_invokes<S: Sink>(&mut self, frame: &mut Frame, end: u64, sink: &mut S) {
-        if let CallState::Markup(calls) = &mut self.call {
+        if let Slot::Markup(calls) = &mut self.slot {
             calls.finish(frame, end, sink);
         }
         self.phase = Phase::Text;

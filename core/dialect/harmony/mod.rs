@@ -109,12 +109,13 @@ impl Call {
     }
 }
 
-/// The state of a call message's body beyond the frame, by [`CallBody`]: the JSON value of
-/// a call (gpt-oss), or the parameters machine reading a tool message's invokes (Muse).
-/// One dialect uses one of them, so they share memory.
+/// The header being read, or the parameters machine reading a tool message's invokes
+/// ([`CallBody::Params`], Muse). A tool message's header is decided before its markup
+/// begins, and the next header begins after it, so the two share memory (this keeps the
+/// scanner within its size budget).
 #[derive(Debug, Clone)]
-enum CallState {
-    Json(Call),
+enum Slot {
+    Header(Header),
     Markup(ParamCalls),
 }
 
@@ -131,8 +132,8 @@ pub(crate) struct Harmony {
     tool: bool,
     /// Where the call's body stands (kept out of [`Call`] to keep the scanner small).
     value: Value,
-    header: Header,
-    call: CallState,
+    slot: Slot,
+    call: Call,
 }
 
 impl Harmony {
@@ -152,11 +153,8 @@ impl Harmony {
             in_message: options.starts_in_reasoning,
             tool: false,
             value: Value::Before,
-            header: Header::new(false),
-            call: match &modes.calls {
-                CallBody::Json => CallState::Json(Call::new()),
-                CallBody::Params { tags, .. } => CallState::Markup(ParamCalls::new(tags)),
-            },
+            slot: Slot::Header(Header::new(false)),
+            call: Call::new(),
         }
     }
 
@@ -179,7 +177,7 @@ impl Harmony {
                     sink.diagnostic(span, Diagnostic::UnclosedMessage);
                     self.end_message(frame, span, sink);
                 }
-                self.header = Header::new(role == Role::Channel);
+                self.slot = Slot::Header(Header::new(role == Role::Channel));
                 self.phase = Phase::Header;
             }
             // Any end closes any message (the seed does the same).
@@ -187,7 +185,7 @@ impl Harmony {
             // Outside a message (the only mode that lists it there): a message without
             // header, Muse's bare `<|message|>`.
             Some(Role::MessageBody) => {
-                self.header = Header::new(false);
+                self.slot = Slot::Header(Header::new(false));
                 self.message(frame, span, sink);
             }
             // Stop and stray tokens were reported by the frame; the tables give text
@@ -232,10 +230,11 @@ impl Harmony {
             sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
         }
         // The prompt wrote the author: a word before the next token is not one.
-        self.header = Header::new(false);
-        self.header.author = Author::Assistant;
-        self.header.first_word = false;
-        self.header.text(span, recipient, sink);
+        let mut header = Header::new(false);
+        header.author = Author::Assistant;
+        header.first_word = false;
+        header.text(span, recipient, sink);
+        self.slot = Slot::Header(header);
         self.phase = Phase::Header;
         i
     }
@@ -260,9 +259,10 @@ impl Harmony {
         base: u64,
         sink: &mut S,
     ) -> usize {
-        let header = &mut self.header;
+        let dfa = self.modes.header;
+        let header = self.head();
         let stop = frame.delimiters.scan(
-            self.modes.header,
+            dfa,
             chunk,
             pos,
             base,
@@ -288,15 +288,15 @@ impl Harmony {
         span: Span,
         sink: &mut S,
     ) {
-        self.header.end_word(sink);
+        self.head().end_word(sink);
         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-        let header = &mut self.header;
+        let header = self.head();
         match delimiter.role {
             // Past its cap the header is text (a model that forgot `<|message|>`): a
             // channel token there begins the next message, as in a body.
             Role::Channel if header.overflow => {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
-                self.header = Header::new(true);
+                self.slot = Slot::Header(Header::new(true));
             }
             Role::Channel => {
                 if header.channel_token {
@@ -313,7 +313,7 @@ impl Harmony {
             Role::MessageBody => self.message(frame, span, sink),
             Role::MessageStart => {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
-                self.header = Header::new(false);
+                self.slot = Slot::Header(Header::new(false));
             }
             // A message end: the header had no body (nor has the reasoning block a
             // stream that started in reasoning left open for it).
@@ -329,16 +329,17 @@ impl Harmony {
         self.in_message = true;
         self.phase = Phase::Text;
         frame.opener_optional = false;
-        let header = &self.header;
+        let modes = self.modes;
+        let header = self.head();
         // A recipient the table lists (Muse's `to=self`) says what the message is; else a
         // recipient makes a call, and a message with neither recipient nor channel is
         // what the `bare_message` knob says.
-        let listed = header.listed(self.modes.recipients);
+        let listed = header.listed(modes.recipients);
         let call = header.is_call() && listed.is_none();
         let channel = match listed {
             Some(channel) => channel,
             None if header.channel == Channel::Analysis => MessageChannel::Reasoning,
-            None if header.is_bare() => self.modes.bare_message,
+            None if header.is_bare() => modes.bare_message,
             None => MessageChannel::Content,
         };
         let reasoning = channel == MessageChannel::Reasoning
@@ -356,7 +357,7 @@ impl Harmony {
             sink.reasoning_end(span);
         }
         if call {
-            match self.modes.calls {
+            match modes.calls {
                 CallBody::Json => self.open_call(frame, span, sink),
                 // The invokes in the body are the calls; the recipient named the tool
                 // message only.
@@ -374,7 +375,11 @@ impl Harmony {
             self.body_goes_on(frame, span, sink);
             return;
         }
-        let header = &self.header;
+        let header = match &self.slot {
+            Slot::Header(header) => header,
+            // A call message's header is the one just read.
+            Slot::Markup(_) => return,
+        };
         let name = header.name_span();
         if let Some(diagnostic) = header.name_problem() {
             self.body_goes_on(frame, span, sink);
@@ -382,7 +387,7 @@ impl Harmony {
             return;
         }
         frame.name(name, &header.name, sink);
-        *self.json() = Call::new();
+        self.call = Call::new();
         self.value = Value::Before;
         self.phase = Phase::Args;
     }
@@ -406,8 +411,9 @@ impl Harmony {
     /// model's chain of thought, never shown as content: a `python` call's code, a broken
     /// call's arguments, text after them).
     fn body_goes_on<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        let header = &self.header;
-        if self.in_message
+        let in_message = self.in_message;
+        let header = self.head();
+        if in_message
             && !frame.reasoning
             && header.channel == Channel::Analysis
             && header.author != Author::Other
@@ -437,11 +443,7 @@ impl Harmony {
         let index = frame.call.index;
         let mut i = pos;
         while i < chunk.len() {
-            let call = match &mut self.call {
-                CallState::Json(call) => call,
-                // The JSON phases are entered only with a JSON call body.
-                CallState::Markup(_) => return chunk.len(),
-            };
+            let call = &mut self.call;
             if self.value != Value::Inside {
                 let ws = chunk[i..].iter().take_while(|&&b| is_json_ws(b)).count();
                 markup(Span::new(at(i), at(i + ws)), &chunk[i..i + ws], sink);
@@ -598,15 +600,16 @@ impl Family for Harmony {
         span: Span,
         sink: &mut S,
     ) -> bool {
-        match &mut self.call {
-            CallState::Json(call) => {
+        match (&mut self.slot, self.phase) {
+            (Slot::Markup(calls), Phase::Invokes) => {
+                calls.take_plain_value(frame, chunk, span.start, sink)
+            }
+            _ => {
+                let call = &mut self.call;
                 self.phase == Phase::Args
                     && self.value == Value::Inside
                     && chunk.len() <= 64
                     && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, sink)
-            }
-            CallState::Markup(calls) => {
-                self.phase == Phase::Invokes && calls.take_plain_value(frame, chunk, span.start, sink)
             }
         }
     }
@@ -661,9 +664,9 @@ impl Family for Harmony {
                 let held = frame.delimiters.take();
                 if !held.is_empty() {
                     let span = Span::new(end - held.len() as u64, end);
-                    self.header.text(span, &held, sink);
+                    self.head().text(span, &held, sink);
                 }
-                self.header.end_word(sink);
+                self.head().end_word(sink);
                 sink.diagnostic(Span::at(end), Diagnostic::UnclosedHeader);
                 self.phase = Phase::Text;
             }
