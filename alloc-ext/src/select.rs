@@ -52,6 +52,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
+/// | `muse-spark…`, `muse_spark…`, `musespark…`, `muse-glimmer…`, `muse_glimmer…`, `museglimmer…` (Muse Spark, Muse Glimmer) | `muse` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -172,6 +173,18 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Apertus
     } else if is_dots(bare) {
         Dialect::Dots
+    } else if [
+        "muse-spark",
+        "muse_spark",
+        "musespark",
+        "muse-glimmer",
+        "muse_glimmer",
+        "museglimmer",
+    ]
+    .iter()
+    .any(|family| bare.starts_with(family))
+    {
+        Dialect::Muse
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {

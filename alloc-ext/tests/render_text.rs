@@ -110,6 +110,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
+        closer(Dialect::Muse, "</tool_output>"),
     ]
 }
 
@@ -365,6 +366,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Dots,
             "<|response|>",
             Reason::TemplateToken("<|response|>"),
+        ),
+        (
+            Dialect::Muse,
+            "<|start|>",
+            Reason::DelimiterInText("<|start|>".into()),
         ),
     ]
 }

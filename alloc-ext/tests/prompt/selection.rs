@@ -184,6 +184,10 @@ fn later_json_body_families_select_their_dialects() {
         ("rednote-hilab/dots.llm1.inst", "dots"),
         ("rednote-hilab/dots.vlm1.inst", "dots"),
         ("dots1-142b", "dots"),
+        // Muse Spark, Muse Glimmer.
+        ("muse-spark-1x", "muse"),
+        ("org/Muse-Glimmer", "muse"),
+        ("musespark1x", "muse"),
         ("rednote-hilab/dots.ocr", "xml"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
