@@ -42,6 +42,7 @@ fn one_call_per_dialect() {
         (Dialect::K2Horizon, "<ifm|tool_call>read\n<ifm|arg_key>path</ifm|arg_key>\n<ifm|arg_value>a & <b>.rs</ifm|arg_value>\n<ifm|arg_key>n</ifm|arg_key>\n<ifm|arg_value>2</ifm|arg_value>\n</ifm|tool_call>"),
         (Dialect::DeepseekV41, "<｜DSML｜ invoke name=\"read\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">a & <b>.rs</｜DSML｜ parameter>\n<｜DSML｜ parameter name=\"n\" string=\"false\">2</｜DSML｜ parameter>\n</｜DSML｜ invoke>"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
+        (Dialect::Muse, "<|start|>assistant to=read<|message|><atem:function_calls>\n<atem:invoke name=\"read\">\n<atem:parameter name=\"path\">a & <b>.rs</atem:parameter>\n<atem:parameter name=\"n\">2</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -166,6 +167,7 @@ fn results_per_dialect() {
         (Dialect::K2Horizon, "<|ifm|im_start|>tool\n{\"a\":[1,\"x\"]}<|ifm|im_end|><|ifm|im_start|>tool\nno such file<|ifm|im_end|>"),
         (Dialect::DeepseekV41, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
+        (Dialect::Muse, "<|start|>tool read<|message|><tool_output name=\"read\">\n{\"a\":[1,\"x\"]}\n</tool_output><|eot|><|start|>tool read<|message|><tool_output name=\"read\">\nno such file\n</tool_output><|eot|>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -198,4 +200,16 @@ fn kimi_ids_keep_only_decimal_indexes() {
         kimi.call(&call("functions.f:12")).unwrap(),
         "<|tool_call_begin|>functions.f:12<|tool_call_argument_begin|>{\"a\":1}<|tool_call_end|>"
     );
+}
+
+/// Muse: a tool named after a recipient that makes a text message (`to=user`) would read
+/// back as text, so it is refused; any other name is a tool message.
+#[test]
+fn muse_refuses_a_tool_named_as_a_text_recipient() {
+    let muse = Renderer::new(Dialect::Muse);
+    for name in ["self", "user", "commentary", "developer"] {
+        let call = Call::new(name, object(json!({})));
+        assert!(muse.call(&call).is_err(), "{name}");
+    }
+    assert!(muse.call(&Call::new("users", object(json!({})))).is_ok());
 }

@@ -120,6 +120,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/dots-think-and-weather.txt", "dots"),
     ("transcripts/dots-read-and-grep.txt", "dots"),
     ("transcripts/dots-write-html.txt", "dots"),
+    ("transcripts/muse-think-and-weather.txt", "muse"),
+    ("transcripts/muse-read-and-grep.txt", "muse"),
+    ("transcripts/muse-write-html.txt", "muse"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
