@@ -10,7 +10,12 @@ use crate::harness::codes;
 fn completion_with(input: &str, tools: Option<&[&str]>) -> Completion {
     let mut options = AssembleOptions::seeded(1);
     options.tools = tools.map(|tools| tools.iter().map(|t| (*t).to_owned()).collect());
-    assemble(Dialect::Muse, Options::default(), &options, [input.as_bytes()])
+    assemble(
+        Dialect::Muse,
+        Options::default(),
+        &options,
+        [input.as_bytes()],
+    )
 }
 
 /// A call to `name` in its own tool message, as Muse writes it.

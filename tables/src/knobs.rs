@@ -137,6 +137,13 @@ pub const MAX_KEY_LEN: usize = 16;
 /// The `id_key`, `name_key` and `arguments_key` knobs' keys, in that order.
 type Keys = (Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
 
+/// The `prompt_header`, `recipients` and `bare_message` knobs, in that order.
+type MessageKnobs = (
+    Option<Vec<u8>>,
+    Vec<(Vec<u8>, MessageChannel)>,
+    MessageChannel,
+);
+
 /// `id_key` as TOML gives it: `true` (the key `id`) or the key itself.
 #[derive(Deserialize)]
 #[serde(untagged)]
@@ -263,30 +270,13 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
             bytes("block_closers", closer)?,
         ));
     }
-    let channel = |knob: &'static str, text: &str| match text {
-        "content" => Ok(MessageChannel::Content),
-        "reasoning" => Ok(MessageChannel::Reasoning),
-        other => Err(invalid(
-            knob,
-            format!("`{other}` is not `content` or `reasoning`"),
-        )),
-    };
-    let mut recipients = Vec::new();
-    for (word, which) in raw.recipients {
-        recipients.push((bytes("recipients", word)?, channel("recipients", &which)?));
-    }
-    let bare_message = match raw.bare_message.as_deref() {
-        None => MessageChannel::Content,
-        Some(text) => channel("bare_message", text)?,
-    };
-    if raw.prompt_header_repair && raw.prompt_header.is_none() {
-        let reason = "`prompt_header_repair` needs `prompt_header`".to_owned();
-        return Err(invalid("prompt_header_repair", reason));
-    }
-    let prompt_header = raw
-        .prompt_header
-        .map(|text| bytes("prompt_header", text))
-        .transpose()?;
+    let (prompt_header, recipients, bare_message) = parse_message_knobs(
+        dialect,
+        raw.prompt_header,
+        raw.prompt_header_repair,
+        raw.recipients,
+        raw.bare_message,
+    )?;
     Ok(Knobs {
         aliases,
         bare_call,
@@ -313,6 +303,61 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         recipients,
         bare_message,
     })
+}
+
+/// The message/header family's knobs (`prompt_header`, `prompt_header_repair`,
+/// `recipients`, `bare_message`, as TOML gives them), checked.
+///
+/// # Errors
+///
+/// [`TableError::InvalidKnob`] for an empty or over-long header or recipient, a channel
+/// other than `content` or `reasoning`, or `prompt_header_repair` without `prompt_header`.
+fn parse_message_knobs(
+    dialect: &str,
+    prompt_header: Option<String>,
+    repair: bool,
+    raw_recipients: Vec<(String, String)>,
+    bare: Option<String>,
+) -> Result<MessageKnobs, TableError> {
+    let invalid = |knob: &'static str, reason: String| TableError::InvalidKnob {
+        dialect: dialect.to_owned(),
+        knob,
+        reason,
+    };
+    let bytes = |knob: &'static str, text: String| {
+        if text.is_empty() || text.len() > MAX_DELIMITER_CAP {
+            Err(invalid(
+                knob,
+                format!("`{text}` is empty or over {MAX_DELIMITER_CAP} bytes"),
+            ))
+        } else {
+            Ok(text.into_bytes())
+        }
+    };
+    let channel = |knob: &'static str, text: &str| match text {
+        "content" => Ok(MessageChannel::Content),
+        "reasoning" => Ok(MessageChannel::Reasoning),
+        other => Err(invalid(
+            knob,
+            format!("`{other}` is not `content` or `reasoning`"),
+        )),
+    };
+    let mut recipients = Vec::new();
+    for (word, which) in raw_recipients {
+        recipients.push((bytes("recipients", word)?, channel("recipients", &which)?));
+    }
+    let bare_message = match bare.as_deref() {
+        None => MessageChannel::Content,
+        Some(text) => channel("bare_message", text)?,
+    };
+    if repair && prompt_header.is_none() {
+        let reason = "`prompt_header_repair` needs `prompt_header`".to_owned();
+        return Err(invalid("prompt_header_repair", reason));
+    }
+    let prompt_header = prompt_header
+        .map(|text| bytes("prompt_header", text))
+        .transpose()?;
+    Ok((prompt_header, recipients, bare_message))
 }
 
 /// The call-object keys a table names (`id_key`, `name_key`, `arguments_key`, as TOML
@@ -448,7 +493,10 @@ mod tests {
         );
         assert_eq!(
             knobs("bare_message = \"final\""),
-            Err("dialect `demo`, knob `bare_message`: `final` is not `content` or `reasoning`".into())
+            Err(
+                "dialect `demo`, knob `bare_message`: `final` is not `content` or `reasoning`"
+                    .into()
+            )
         );
         assert_eq!(
             knobs("prompt_header_repair = true"),

@@ -200,7 +200,10 @@ impl ResultForm {
                 let (author, attribute) = if result.name.is_empty() {
                     (String::new(), String::new())
                 } else {
-                    (format!(" {}", result.name), format!(" name=\"{}\"", result.name))
+                    (
+                        format!(" {}", result.name),
+                        format!(" name=\"{}\"", result.name),
+                    )
                 };
                 out.push_str(&format!(
                     "<|start|>tool{author}<|message|><tool_output{attribute}>\n{text}\n</tool_output><|eot|>"

@@ -14,11 +14,11 @@ use super::Renderer;
 
 mod dots;
 mod keyvalue;
-mod muse;
+mod messages;
 
 use dots::dots;
-use muse::muse;
 use keyvalue::{glm, hunyuan, ifm, iquest};
+use messages::{harmony, muse};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -384,30 +384,6 @@ fn deepseek(
     Ok(())
 }
 
-/// Harmony messages.
-fn harmony(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    for turn in turns {
-        match turn {
-            Turn::System(text) => harmony_message(out, "system", text),
-            Turn::Developer(text) => harmony_message(out, "developer", text),
-            Turn::User(text) => harmony_message(out, "user", text),
-            Turn::Assistant(turn) => {
-                out.push_str(&renderer.reasoning(&turn.reasoning)?);
-                if !turn.content.is_empty() || turn.tool_calls.is_empty() {
-                    harmony_message(out, "assistant<|channel|>final", &turn.content);
-                }
-                out.push_str(&renderer.calls(&turn.tool_calls)?);
-            }
-            Turn::Results(run) => out.push_str(&renderer.results(run)?),
-        }
-    }
-    Ok(())
-}
-
 /// Gemma 4 turns, results inside the model turn.
 fn gemma(renderer: &Renderer<'_>, turns: &[Turn<'_>], out: &mut String) -> Result<(), RenderError> {
     out.push_str("<bos>");
@@ -597,10 +573,6 @@ fn separate_line(out: &mut String) {
     if !out.is_empty() {
         out.push('\n');
     }
-}
-
-fn harmony_message(out: &mut String, header: &str, text: &str) {
-    out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
 }
 
 /// Kimi K2: calls numbered across the conversation, `functions.NAME:IDX`, and each result

@@ -288,10 +288,7 @@ impl Header {
 
     /// The channel a listed recipient gives its message (the `recipients` knob: Muse's
     /// `to=self`), if the recipient is one of them; a namespaced recipient never is.
-    pub(super) fn listed(
-        &self,
-        recipients: &[(&[u8], MessageChannel)],
-    ) -> Option<MessageChannel> {
+    pub(super) fn listed(&self, recipients: &[(&[u8], MessageChannel)]) -> Option<MessageChannel> {
         if self.overflow
             || self.recipient != Recipient::Done
             || usize::from(self.namespace) == FUNCTIONS.len()

@@ -261,14 +261,12 @@ impl Harmony {
     ) -> usize {
         let dfa = self.modes.header;
         let header = self.head();
-        let stop = frame.delimiters.scan(
-            dfa,
-            chunk,
-            pos,
-            base,
-            &frame.tokens,
-            &mut |span, bytes| header.text(span, bytes, sink),
-        );
+        let stop =
+            frame
+                .delimiters
+                .scan(dfa, chunk, pos, base, &frame.tokens, &mut |span, bytes| {
+                    header.text(span, bytes, sink)
+                });
         match stop {
             Stop::End => chunk.len(),
             Stop::Match(delimiter, end) => {

@@ -1,5 +1,6 @@
-//! The transcript of the `muse` dialect (Muse Spark, Muse Glimmer): the Muse chat
-//! template's messages around the calls, results and reasoning its renderer writes.
+//! The transcripts of the message dialects, `harmony` (gpt-oss) and `muse` (Muse Spark,
+//! Muse Glimmer): their chat templates' messages around the calls, results and reasoning
+//! their renderers write.
 
 use super::super::error::RenderError;
 use super::super::Renderer;
@@ -42,4 +43,32 @@ pub(super) fn muse(
 
 fn message(out: &mut String, header: &str, text: &str, end: &str) {
     out.push_str(&format!("<|start|>{header}<|message|>{text}{end}"));
+}
+
+/// Harmony messages.
+pub(super) fn harmony(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        match turn {
+            Turn::System(text) => harmony_message(out, "system", text),
+            Turn::Developer(text) => harmony_message(out, "developer", text),
+            Turn::User(text) => harmony_message(out, "user", text),
+            Turn::Assistant(turn) => {
+                out.push_str(&renderer.reasoning(&turn.reasoning)?);
+                if !turn.content.is_empty() || turn.tool_calls.is_empty() {
+                    harmony_message(out, "assistant<|channel|>final", &turn.content);
+                }
+                out.push_str(&renderer.calls(&turn.tool_calls)?);
+            }
+            Turn::Results(run) => out.push_str(&renderer.results(run)?),
+        }
+    }
+    Ok(())
+}
+
+fn harmony_message(out: &mut String, header: &str, text: &str) {
+    out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
 }
