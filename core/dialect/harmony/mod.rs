@@ -1,7 +1,13 @@
-//! The message/header family (`harmony`, OpenAI gpt-oss): messages
+//! The message/header family (`harmony`, OpenAI gpt-oss; `muse`): messages
 //! `<|start|>AUTHOR<|channel|>CHANNEL to=RECIPIENT <|constrain|>TYPE<|message|>BODY`, each
 //! ended by `<|end|>`, `<|call|>` or `<|return|>`.
 //! Formats: docs/seed.md §2.8; docs/dialects.md §harmony; openai/harmony `docs/format.md`.
+//!
+//! Muse (docs/dialects.md §muse) is the same machine with its own tables and knobs
+//! ([`Modes`]): `<|start|>assistant to=RECIPIENT<|message|>BODY<|eom|>`, no channel token;
+//! the table's `recipients` make `to=self` reasoning and `to=user` content, and any other
+//! recipient a tool message whose body the parameters machine reads ([`CallBody::Params`],
+//! `modes.rs`). Below, "a call" is Harmony's JSON call; Muse's calls are the invokes.
 //!
 //! The tables find the seven special tokens; everything between them in a header (author,
 //! channel word, `to=` recipient, content type) is plain text that this module reads as it
@@ -47,7 +53,7 @@
 //! is `inband-alloc`'s.
 
 mod header;
-mod invokes;
+mod modes;
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::budget::Budget;
@@ -60,7 +66,7 @@ use crate::scan::Stop;
 use crate::tables::MessageChannel;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 use header::{markup, Author, Channel, Header, Part};
-pub(crate) use invokes::{CallBody, Modes};
+pub(crate) use modes::{CallBody, Modes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -192,51 +198,6 @@ impl Harmony {
             // modes no other role.
             _ => {}
         }
-    }
-
-    /// The stream's first bytes: the `prompt_header` knob's recipient there
-    /// (` to=functions.read<|channel|>…` in gpt-oss, ` to=self<|message|>` in Muse) is
-    /// the header the prompt's `<|start|>assistant` opened, gone on by the model
-    /// (docs/dialects.md §harmony, §muse); anything else is text.
-    fn start<S: Sink>(&mut self, frame: &Frame, chunk: &[u8], pos: usize, sink: &mut S) -> usize {
-        let Phase::Start { mut from, mut to } = self.phase else {
-            return pos;
-        };
-        let literal = self.modes.prompt_header;
-        let mut i = pos;
-        while i < chunk.len() && usize::from(to) < literal.len() {
-            let b = chunk[i];
-            if to == 0 && b != b' ' {
-                (from, to) = (1, 1);
-            }
-            if b != literal[usize::from(to)] {
-                self.phase = Phase::Text;
-                let held = &literal[usize::from(from)..usize::from(to)];
-                if !held.is_empty() {
-                    frame.release(Span::new(0, held.len() as u64), held, sink);
-                }
-                return i;
-            }
-            to += 1;
-            i += 1;
-        }
-        if usize::from(to) < literal.len() {
-            self.phase = Phase::Start { from, to };
-            return i;
-        }
-        let recipient = &literal[usize::from(from)..];
-        let span = Span::new(0, recipient.len() as u64);
-        if self.modes.prompt_header_repair {
-            sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
-        }
-        // The prompt wrote the author: a word before the next token is not one.
-        let mut header = Header::new(false);
-        header.author = Author::Assistant;
-        header.first_word = false;
-        header.text(span, recipient, sink);
-        self.slot = Slot::Header(header);
-        self.phase = Phase::Header;
-        i
     }
 
     fn end_message<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {

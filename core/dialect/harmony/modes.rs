@@ -1,16 +1,17 @@
-//! The family's tables and knobs ([`Modes`]), and the strategy that reads a call
+//! The family's tables and knobs ([`Modes`]) and the parts of the machine they drive: the
+//! header the prompt opened (`prompt_header`), and the strategy that reads a call
 //! message's body as markup of the parameters shape ([`CallBody::Params`], Muse's ATEM):
 //! the message machine keeps the headers and channels, and a tool message's invokes are
 //! read by the parameters machine (`lex/params/`) with this machine's frame, as the
-//! special-token family embeds it for DeepSeek's DSML. docs/dialects.md §muse.
+//! special-token family embeds it for DeepSeek's DSML. docs/dialects.md §harmony, §muse.
 
-use super::header::Header;
+use super::header::{Author, Header};
 use super::{Harmony, Phase, Slot};
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;
 use crate::lex::params::{ParamCalls, Tagset};
 use crate::tables::MessageChannel;
-use crate::{Role, Sink, Span};
+use crate::{Diagnostic, Role, Sink, Span};
 
 /// How a call message's body is read; set per dialect in `core/machine.rs`.
 #[derive(Debug)]
@@ -61,6 +62,57 @@ impl Slot {
 }
 
 impl Harmony {
+    /// The stream's first bytes: the `prompt_header` knob's recipient there
+    /// (` to=functions.read<|channel|>…` in gpt-oss, ` to=self<|message|>` in Muse) is
+    /// the header the prompt's `<|start|>assistant` opened, gone on by the model
+    /// (docs/dialects.md §harmony, §muse); anything else is text.
+    pub(super) fn start<S: Sink>(
+        &mut self,
+        frame: &Frame,
+        chunk: &[u8],
+        pos: usize,
+        sink: &mut S,
+    ) -> usize {
+        let Phase::Start { mut from, mut to } = self.phase else {
+            return pos;
+        };
+        let literal = self.modes.prompt_header;
+        let mut i = pos;
+        while i < chunk.len() && usize::from(to) < literal.len() {
+            let b = chunk[i];
+            if to == 0 && b != b' ' {
+                (from, to) = (1, 1);
+            }
+            if b != literal[usize::from(to)] {
+                self.phase = Phase::Text;
+                let held = &literal[usize::from(from)..usize::from(to)];
+                if !held.is_empty() {
+                    frame.release(Span::new(0, held.len() as u64), held, sink);
+                }
+                return i;
+            }
+            to += 1;
+            i += 1;
+        }
+        if usize::from(to) < literal.len() {
+            self.phase = Phase::Start { from, to };
+            return i;
+        }
+        let recipient = &literal[usize::from(from)..];
+        let span = Span::new(0, recipient.len() as u64);
+        if self.modes.prompt_header_repair {
+            sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
+        }
+        // The prompt wrote the author: a word before the next token is not one.
+        let mut header = Header::new(false);
+        header.author = Author::Assistant;
+        header.first_word = false;
+        header.text(span, recipient, sink);
+        self.slot = Slot::Header(header);
+        self.phase = Phase::Header;
+        i
+    }
+
     /// The header being read (or the last one read).
     pub(super) fn head(&mut self) -> &mut Header {
         self.slot.header()
