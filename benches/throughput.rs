@@ -232,6 +232,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::FunctionGemma,
     Dialect::Minicpm5,
     Dialect::KimiK3,
+    Dialect::Muse,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -5,7 +5,7 @@ use crate::automaton::Dfa;
 use crate::dialect::gemini::{self, Gemini};
 use crate::dialect::gemma::{self, Gemma};
 use crate::dialect::glm::{self, Glm};
-use crate::dialect::harmony::Harmony;
+use crate::dialect::harmony::{self, CallBody, Harmony};
 use crate::dialect::json_tag::{self, JsonTag};
 use crate::dialect::params::{self, Params};
 use crate::dialect::token_json::{self, TokenJson};
@@ -248,6 +248,38 @@ static KIMI_K3: params::Modes = params::Modes {
     embedded: None,
 };
 
+/// A message/header dialect's modes, its call-body strategy and its table's `[knobs]`.
+macro_rules! harmony_modes {
+    ($t:ident, $calls:expr) => {
+        harmony::Modes {
+            content: &tables::$t::CONTENT,
+            header: &tables::$t::HEADER,
+            body: &tables::$t::BODY,
+            calls: $calls,
+            prompt_header: match tables::$t::KNOBS.prompt_header {
+                Some(header) => header,
+                None => b"",
+            },
+            prompt_header_repair: tables::$t::KNOBS.prompt_header_repair,
+            recipients: tables::$t::KNOBS.recipients,
+            bare_message: tables::$t::KNOBS.bare_message,
+        }
+    };
+}
+
+/// gpt-oss: a call message's body is its JSON arguments.
+static HARMONY: harmony::Modes = harmony_modes!(harmony, CallBody::Json);
+
+/// Muse: a tool message's body holds ATEM invokes, read by the parameters machine (a
+/// declared strategy of the message machine, `CallBody::Params`; muse.toml says why).
+static MUSE: harmony::Modes = harmony_modes!(
+    muse,
+    CallBody::Params {
+        tool_body: &tables::muse::TOOL_BODY,
+        tags: tagset!(muse),
+    }
+);
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -305,7 +337,10 @@ impl Machine {
             Dialect::Jamba => Machine::JsonTag(Engine::new(JsonTag::new(&JAMBA), options)),
             Dialect::Granite => Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE), options)),
             Dialect::Internlm => Machine::JsonTag(Engine::new(JsonTag::new(&INTERNLM), options)),
-            Dialect::Harmony => Machine::Harmony(Engine::new(Harmony::new(options), options)),
+            Dialect::Harmony => {
+                Machine::Harmony(Engine::new(Harmony::new(&HARMONY, options), options))
+            }
+            Dialect::Muse => Machine::Harmony(Engine::new(Harmony::new(&MUSE, options), options)),
             Dialect::Kimi => Machine::TokenJson(Engine::new(TokenJson::new(&KIMI), options)),
             Dialect::Deepseek => {
                 Machine::TokenJson(Engine::new(TokenJson::new(&DEEPSEEK), options))
@@ -418,7 +453,7 @@ impl Machine {
 
 /// The automaton of `dialect`'s reasoning mode, whose reasoning closers are watched for in
 /// content before any reasoning opened (crate::edges); `None` where a closer in content
-/// says nothing (harmony has channels, gemini's closer is a Markdown fence, functiongemma
+/// says nothing (harmony and muse have channels, gemini's closer is a Markdown fence, functiongemma
 /// has no reasoning).
 pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
     Some(match dialect {
@@ -455,6 +490,6 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Cohere => &tables::cohere::REASONING,
         Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
-        Dialect::Harmony | Dialect::Gemini | Dialect::FunctionGemma => return None,
+        Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => return None,
     })
 }

@@ -67,6 +67,16 @@ impl TagForm {
     };
 }
 
+/// What a message is by its recipient (`recipients`, `bare_message`; the message/header
+/// family).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MessageChannel {
+    /// Visible text.
+    Content,
+    /// The model's reasoning (Muse's `to=self`).
+    Reasoning,
+}
+
 /// A dialect's `[knobs]`: what differs between the dialects of one family besides their
 /// delimiters (`tables/README.md`). A family reads the knobs it has; the others keep their
 /// defaults.
@@ -122,6 +132,17 @@ pub(crate) struct Knobs {
     pub(crate) cdata_close: Option<&'static [u8]>,
     /// How the parameters family's tags are spelled.
     pub(crate) tag: TagForm,
+    /// The output's first bytes (one leading space optional) that go on the assistant
+    /// header the prompt ended with.
+    pub(crate) prompt_header: Option<&'static [u8]>,
+    /// A header the prompt opened is drift, reported with
+    /// [`Diagnostic::HeaderFromPrompt`](crate::Diagnostic::HeaderFromPrompt).
+    pub(crate) prompt_header_repair: bool,
+    /// `(recipient, channel)`: a message to this recipient is text of that channel, not a
+    /// call.
+    pub(crate) recipients: &'static [(&'static [u8], MessageChannel)],
+    /// What a message without recipient or channel is.
+    pub(crate) bare_message: MessageChannel,
 }
 
 include!(concat!(env!("OUT_DIR"), "/dialects.rs"));

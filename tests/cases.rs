@@ -369,6 +369,7 @@ case_files! {
     dots => "dots.md",
     functiongemma => "functiongemma.md",
     minicpm5 => "minicpm5.md",
+    muse => "muse.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

@@ -113,7 +113,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Dots => &["</think>"],
         Dialect::KimiK3 => &["<|close|>think<|sep|>"],
-        Dialect::Harmony | Dialect::Gemini | Dialect::FunctionGemma => &[],
+        Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => &[],
         _ => &["</think>"],
     }
 }

@@ -14,6 +14,7 @@ mod glm;
 mod harmony;
 mod harness;
 mod minimax;
+mod muse;
 mod properties;
 mod qwen3_coder;
 mod special_tokens;

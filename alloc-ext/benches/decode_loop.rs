@@ -134,6 +134,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::FunctionGemma,
     Dialect::Minicpm5,
     Dialect::KimiK3,
+    Dialect::Muse,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -57,6 +57,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
 /// | `ernie-4.5…`, `ernie4.5…`, `ernie-4_5…` (Baidu ERNIE 4.5, its Thinking and VL releases) | `ernie45` |
 /// | `minicpm5…`, `minicpm-5…`, `minicpm_5…` (OpenBMB MiniCPM 5; not MiniCPM-V, whose calls are Qwen3-Coder's) | `minicpm5` |
+/// | `muse-spark…`, `muse_spark…`, `musespark…`, `muse-glimmer…`, `muse_glimmer…`, `museglimmer…` (Muse Spark, Muse Glimmer) | `muse` |
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
@@ -200,6 +201,18 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         .any(|family| bare.starts_with(family))
     {
         Dialect::Minicpm5
+    } else if [
+        "muse-spark",
+        "muse_spark",
+        "musespark",
+        "muse-glimmer",
+        "muse_glimmer",
+        "museglimmer",
+    ]
+    .iter()
+    .any(|family| bare.starts_with(family))
+    {
+        Dialect::Muse
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -373,6 +386,14 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // type="T"<|sep|>v<|close|>argument<|sep|>…` and the `think` channel (vLLM and SGLang
     // `kimi_k3` tool and reasoning parsers).
     ("kimi_k3", Dialect::KimiK3),
+    // `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N">
+    // <atem:parameter name="k">v</atem:parameter>…` messages, `to=self` reasoning (vLLM's
+    // `muse`, `musespark1x` and `muse_glimmer` tool and reasoning parsers, SGLang's `muse`;
+    // the Glimmer profile reads a message without recipient as content, the dialect as
+    // reasoning, as vLLM's `muse`).
+    ("muse", Dialect::Muse),
+    ("musespark1x", Dialect::Muse),
+    ("muse_glimmer", Dialect::Muse),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

@@ -115,6 +115,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::FunctionGemma, "<end_function_response>"),
         closer(Dialect::Minicpm5, "</tool_response>"),
         closer(Dialect::KimiK3, "</tool_response>"),
+        closer(Dialect::Muse, "</tool_output>"),
     ]
 }
 
@@ -395,6 +396,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::KimiK3,
             "<|close|>message<|sep|>",
             Reason::TemplateToken("<|close|>"),
+        ),
+        (
+            Dialect::Muse,
+            "<|start|>",
+            Reason::DelimiterInText("<|start|>".into()),
         ),
     ]
 }

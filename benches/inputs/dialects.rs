@@ -62,6 +62,7 @@ pub(super) fn render(dialect: Dialect, pieces: &[Piece]) -> Input {
 fn prose_markup(dialect: Dialect) -> (&'static str, &'static str) {
     match dialect {
         Dialect::Harmony => ("<|start|>assistant<|channel|>final<|message|>", "<|end|>"),
+        Dialect::Muse => ("<|start|>assistant to=user<|message|>", "<|eom|>"),
         _ => ("", ""),
     }
 }
@@ -314,6 +315,16 @@ static KIMI_K3: ParamMarkup = ParamMarkup {
     close: "<|close|>call<|sep|><|close|>tools<|sep|>",
 };
 
+/// One tool message per call, its recipient a namespace (the invoke names the tool).
+static MUSE: ParamMarkup = ParamMarkup {
+    open: (
+        "<|start|>assistant to=functions<|message|><atem:function_calls>\n<atem:invoke name=\"",
+        "\">\n",
+    ),
+    param: ("<atem:parameter name=\"", "\">", "</atem:parameter>\n"),
+    close: "</atem:invoke>\n</atem:function_calls><|eom|>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -330,6 +341,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Dots => Some(&DOTS),
         Dialect::Minicpm5 => Some(&MINICPM5),
         Dialect::KimiK3 => Some(&KIMI_K3),
+        Dialect::Muse => Some(&MUSE),
         _ => None,
     }
 }

@@ -561,6 +561,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_KIMI_K3 31
 
 /**
+ * `muse`: `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v…` (Muse Spark, Muse Glimmer).
+ */
+#define INBAND_DIALECT_MUSE 31
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -139,9 +139,11 @@ pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 32;
 /// `kimi-k3`: `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k" type="string"<|sep|>v…`
 /// (Moonshot Kimi K3's XTML channels).
 pub const INBAND_DIALECT_KIMI_K3: inband_dialect_t = 31;
+/// `muse`: `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v…` (Muse Spark, Muse Glimmer).
+pub const INBAND_DIALECT_MUSE: inband_dialect_t = 31;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 36] = [
+static DIALECT_NAMES: [&CStr; 37] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -178,6 +180,7 @@ static DIALECT_NAMES: [&CStr; 36] = [
     c"functiongemma",
     c"minicpm5",
     c"kimi-k3",
+    c"muse",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -367,6 +370,7 @@ mod tests {
             (INBAND_DIALECT_FUNCTIONGEMMA, Dialect::FunctionGemma),
             (INBAND_DIALECT_MINICPM5, Dialect::Minicpm5),
             (INBAND_DIALECT_KIMI_K3, Dialect::KimiK3),
+            (INBAND_DIALECT_MUSE, Dialect::Muse),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));

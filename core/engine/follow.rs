@@ -21,6 +21,9 @@ pub(crate) const fn admits(
         (Role::ParamClose | Role::CallClose | Role::Stray, Role::ReasoningClose) => reasoning,
         (Role::ParamClose, Role::ParamOpen | Role::CallClose | Role::CallOpen | Role::Stop) => true,
         (Role::CallClose, Role::CallOpen | Role::Stop) => true,
+        // The end of the message a tool message's markup sits in (Muse's `<|eom|>`): as a
+        // stop token, it ends the structure.
+        (Role::ParamClose | Role::CallClose, Role::MessageEnd) => true,
         (Role::ParamClose | Role::CallClose, Role::SectionClose) => in_section,
         // glm's `</arg_key>` where a value goes on: a model that closed the wrong tag.
         (

@@ -168,6 +168,13 @@ pub enum Dialect {
     /// channel's reasoning, the `response` channel's markers removed from the content:
     /// Moonshot Kimi K3.
     KimiK3,
+    /// Harmony-like messages `<|start|>assistant to=RECIPIENT<|message|>…<|eom|>` whose
+    /// recipient says what they are (`self` reasoning, `user` / `commentary` content, a
+    /// tool otherwise); a tool message's body holds ATEM calls,
+    /// `<atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v
+    /// </atem:parameter></atem:invoke></atem:function_calls>`, raw-text values;
+    /// `<|eot|>` ends the turn: Muse Spark, Muse Glimmer.
+    Muse,
 }
 
 impl Dialect {
@@ -209,6 +216,7 @@ impl Dialect {
         Dialect::FunctionGemma,
         Dialect::Minicpm5,
         Dialect::KimiK3,
+        Dialect::Muse,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -250,6 +258,7 @@ impl Dialect {
             Dialect::FunctionGemma => "functiongemma",
             Dialect::Minicpm5 => "minicpm5",
             Dialect::KimiK3 => "kimi-k3",
+            Dialect::Muse => "muse",
         }
     }
 
@@ -301,6 +310,7 @@ impl Dialect {
             Dialect::FunctionGemma => tables::functiongemma::SPECIAL_TOKENS,
             Dialect::Minicpm5 => tables::minicpm5::SPECIAL_TOKENS,
             Dialect::KimiK3 => tables::kimi_k3::SPECIAL_TOKENS,
+            Dialect::Muse => tables::muse::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -335,6 +345,7 @@ impl Dialect {
             Dialect::Granite20bFc => tables::granite_20b_fc::KNOBS.aliases,
             Dialect::Minicpm5 => tables::minicpm5::KNOBS.aliases,
             Dialect::KimiK3 => tables::kimi_k3::KNOBS.aliases,
+            Dialect::Muse => tables::muse::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -446,6 +457,7 @@ impl Dialect {
             Dialect::FunctionGemma => tables::functiongemma::MODES,
             Dialect::Minicpm5 => tables::minicpm5::MODES,
             Dialect::KimiK3 => tables::kimi_k3::MODES,
+            Dialect::Muse => tables::muse::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -489,6 +501,7 @@ impl Dialect {
             Dialect::FunctionGemma => tables::functiongemma::SOURCE,
             Dialect::Minicpm5 => tables::minicpm5::SOURCE,
             Dialect::KimiK3 => tables::kimi_k3::SOURCE,
+            Dialect::Muse => tables::muse::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -504,6 +517,19 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::SOURCE,
             Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
         }
+    }
+
+    /// The recipients that make a message text of a channel, not a call (the `recipients`
+    /// knob of the message/header dialects: Muse's `self`, `user`, `commentary`,
+    /// `developer`); empty for the others. A renderer refuses a tool so named: its calls
+    /// would not read back as calls.
+    pub fn text_recipients(self) -> impl Iterator<Item = &'static [u8]> {
+        let listed = match self {
+            Dialect::Harmony => tables::harmony::KNOBS.recipients,
+            Dialect::Muse => tables::muse::KNOBS.recipients,
+            _ => &[],
+        };
+        listed.iter().map(|&(word, _)| word)
     }
 
     /// Every delimiter of the dialect's table: mode by mode in the table's (sorted) mode
@@ -544,6 +570,7 @@ impl Dialect {
             Dialect::Dots => tagset!(dots),
             Dialect::Minicpm5 => tagset!(minicpm5),
             Dialect::KimiK3 => tagset!(kimi_k3),
+            Dialect::Muse => tagset!(muse),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

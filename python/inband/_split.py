@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from . import Event, Scanner, dialect_name
 
 # The reasoning delimiters of each dialect as token text, for answers from token ids
-# (vLLM's ``is_reasoning_end``); the first of each is what the model writes. Harmony's
-# reasoning is a channel and Gemini's a fence, neither one token string, and FunctionGemma
+# (vLLM's ``is_reasoning_end``); the first of each is what the model writes. Harmony's and
+# Muse's reasoning is a channel and Gemini's a fence, neither one token string, and FunctionGemma
 # has none: not listed.
 REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "hermes": (("<think>",), ("</think>",)),

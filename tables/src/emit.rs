@@ -270,6 +270,28 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
         byte_string(&tag.key),
         key(&tag.kind)
     );
+    let _ = writeln!(w, "        prompt_header: {},", key(&knobs.prompt_header));
+    let _ = writeln!(
+        w,
+        "        prompt_header_repair: {},",
+        knobs.prompt_header_repair
+    );
+    let recipients: Vec<String> = knobs
+        .recipients
+        .iter()
+        .map(|(word, channel)| {
+            format!(
+                "({}, crate::tables::MessageChannel::{channel:?})",
+                byte_string(word)
+            )
+        })
+        .collect();
+    let _ = writeln!(w, "        recipients: &[{}],", recipients.join(", "));
+    let _ = writeln!(
+        w,
+        "        bare_message: crate::tables::MessageChannel::{:?},",
+        knobs.bare_message
+    );
     let _ = writeln!(w, "    }};");
 }
 

@@ -65,6 +65,16 @@ pub(crate) struct RawTag {
     kind: Option<String>,
 }
 
+/// What a message is, by its recipient (the message/header family: Muse's `to=self`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MessageChannel {
+    /// Visible text (`content`). The default.
+    #[default]
+    Content,
+    /// The model's reasoning (`reasoning`).
+    Reasoning,
+}
+
 /// The validated `[knobs]` of one dialect; every knob is optional and defaults as its
 /// field says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -150,6 +160,21 @@ pub struct Knobs {
     /// `tag`: an inline table `{ end, name, key, type }`, the parameters family's tag
     /// spelling ([`TagKnob`]). Default: [`TagKnob::default`].
     pub tag: TagKnob,
+    /// `prompt_header`: the output's first bytes (one leading space optional) that go on
+    /// the assistant header the prompt ended with (the message/header family: gpt-oss's
+    /// ` to=functions.`, Muse's ` to=`). Default: none.
+    pub prompt_header: Option<Vec<u8>>,
+    /// `prompt_header_repair`: a header the prompt opened is drift, reported with
+    /// `header_from_prompt` (gpt-oss); without it the prompt's header is the format
+    /// (Muse). Only with `prompt_header`. Default: `false`.
+    pub prompt_header_repair: bool,
+    /// `recipients`: `[word, channel]` pairs: a message to this recipient (`to=self`) is
+    /// not a call but text of that channel, `content` or `reasoning` (the message/header
+    /// family). Default: none.
+    pub recipients: Vec<(Vec<u8>, MessageChannel)>,
+    /// `bare_message`: what a message without recipient or channel is, `content` or
+    /// `reasoning` (Muse Spark's bare `<|message|>`). Default: `content`.
+    pub bare_message: MessageChannel,
 }
 
 /// The longest call-object key a knob may name: the JSON-bodies machine tells keys apart
@@ -158,6 +183,13 @@ pub const MAX_KEY_LEN: usize = 16;
 
 /// The `id_key`, `name_key` and `arguments_key` knobs' keys, in that order.
 type Keys = (Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// The `prompt_header`, `recipients` and `bare_message` knobs, in that order.
+type MessageKnobs = (
+    Option<Vec<u8>>,
+    Vec<(Vec<u8>, MessageChannel)>,
+    MessageChannel,
+);
 
 /// `id_key` as TOML gives it: `true` (the key `id`) or the key itself.
 #[derive(Deserialize)]
@@ -207,6 +239,12 @@ pub(crate) struct RawKnobs {
     block_closers: Vec<(String, String)>,
     cdata_close: Option<String>,
     tag: Option<RawTag>,
+    prompt_header: Option<String>,
+    #[serde(default)]
+    prompt_header_repair: bool,
+    #[serde(default)]
+    recipients: Vec<(String, String)>,
+    bare_message: Option<String>,
 }
 
 /// Validates the `[knobs]` of `dialect`.
@@ -286,6 +324,13 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         .map(|closer| bytes("cdata_close", closer))
         .transpose()?;
     let tag = parse_tag(dialect, raw.tag)?;
+    let (prompt_header, recipients, bare_message) = parse_message_knobs(
+        dialect,
+        raw.prompt_header,
+        raw.prompt_header_repair,
+        raw.recipients,
+        raw.bare_message,
+    )?;
     Ok(Knobs {
         aliases,
         bare_call,
@@ -309,6 +354,10 @@ pub(crate) fn parse_knobs(dialect: &str, raw: RawKnobs) -> Result<Knobs, TableEr
         block_closers,
         cdata_close,
         tag,
+        prompt_header,
+        prompt_header_repair: raw.prompt_header_repair,
+        recipients,
+        bare_message,
     })
 }
 
@@ -356,6 +405,61 @@ fn parse_tag(dialect: &str, raw: Option<RawTag>) -> Result<TagKnob, TableError> 
     }
     tag.kind = raw.kind.map(word).transpose()?;
     Ok(tag)
+}
+
+/// The message/header family's knobs (`prompt_header`, `prompt_header_repair`,
+/// `recipients`, `bare_message`, as TOML gives them), checked.
+///
+/// # Errors
+///
+/// [`TableError::InvalidKnob`] for an empty or over-long header or recipient, a channel
+/// other than `content` or `reasoning`, or `prompt_header_repair` without `prompt_header`.
+fn parse_message_knobs(
+    dialect: &str,
+    prompt_header: Option<String>,
+    repair: bool,
+    raw_recipients: Vec<(String, String)>,
+    bare: Option<String>,
+) -> Result<MessageKnobs, TableError> {
+    let invalid = |knob: &'static str, reason: String| TableError::InvalidKnob {
+        dialect: dialect.to_owned(),
+        knob,
+        reason,
+    };
+    let bytes = |knob: &'static str, text: String| {
+        if text.is_empty() || text.len() > MAX_DELIMITER_CAP {
+            Err(invalid(
+                knob,
+                format!("`{text}` is empty or over {MAX_DELIMITER_CAP} bytes"),
+            ))
+        } else {
+            Ok(text.into_bytes())
+        }
+    };
+    let channel = |knob: &'static str, text: &str| match text {
+        "content" => Ok(MessageChannel::Content),
+        "reasoning" => Ok(MessageChannel::Reasoning),
+        other => Err(invalid(
+            knob,
+            format!("`{other}` is not `content` or `reasoning`"),
+        )),
+    };
+    let mut recipients = Vec::new();
+    for (word, which) in raw_recipients {
+        recipients.push((bytes("recipients", word)?, channel("recipients", &which)?));
+    }
+    let bare_message = match bare.as_deref() {
+        None => MessageChannel::Content,
+        Some(text) => channel("bare_message", text)?,
+    };
+    if repair && prompt_header.is_none() {
+        let reason = "`prompt_header_repair` needs `prompt_header`".to_owned();
+        return Err(invalid("prompt_header_repair", reason));
+    }
+    let prompt_header = prompt_header
+        .map(|text| bytes("prompt_header", text))
+        .transpose()?;
+    Ok((prompt_header, recipients, bare_message))
 }
 
 /// The call-object keys a table names (`id_key`, `name_key`, `arguments_key`, as TOML
@@ -421,7 +525,9 @@ mod tests {
                     name_header = true\nno_closer = true\nid_key = \"tool_call_id\"\njson_start = true\njson_start_fence = true\ncloser_optional = true\n\
                     name_key = \"tool_name\"\narguments_key = \"parameters\"\n\
                     python_list_at_start = true\nblock_closers = [[\"<a>\", \"</a>\"]]\n\
-                    cdata_close = \"]]>\"\n";
+                    cdata_close = \"]]>\"\n\
+                    prompt_header = \" to=\"\nprompt_header_repair = true\n\
+                    recipients = [[\"self\", \"reasoning\"], [\"user\", \"content\"]]\nbare_message = \"reasoning\"\n";
         assert_eq!(
             knobs(text),
             Ok(Knobs {
@@ -460,6 +566,13 @@ mod tests {
                 name: b"tool".to_vec(),
                 key: b"key".to_vec(),
                 kind: Some(b"type".to_vec()),
+                prompt_header: Some(b" to=".to_vec()),
+                prompt_header_repair: true,
+                recipients: vec![
+                    (b"self".to_vec(), MessageChannel::Reasoning),
+                    (b"user".to_vec(), MessageChannel::Content)
+                ],
+                bare_message: MessageChannel::Reasoning,
             })
         );
         assert_eq!(
@@ -500,6 +613,20 @@ mod tests {
         assert_eq!(
             knobs("list_open = true"),
             Err("dialect `demo`, knob `list_open`: `list_open` needs `list`".into())
+        );
+        assert_eq!(
+            knobs("bare_message = \"final\""),
+            Err(
+                "dialect `demo`, knob `bare_message`: `final` is not `content` or `reasoning`"
+                    .into()
+            )
+        );
+        assert_eq!(
+            knobs("prompt_header_repair = true"),
+            Err(
+                "dialect `demo`, knob `prompt_header_repair`: `prompt_header_repair` needs `prompt_header`"
+                    .into()
+            )
         );
         assert_eq!(knobs("id_key = true").unwrap().id_key, Some(b"id".to_vec()));
         assert!(knobs("keyed = true").unwrap().keyed);

@@ -59,7 +59,7 @@ mod spec;
 pub use compile::{compile, compile_all, max_delimiter_len, CompiledDialect, CompiledMode};
 pub use emit::{emit_rust, fnv1a64};
 pub use error::TableError;
-pub use knobs::{BareCall, HeaderForm, Knobs, TagKnob};
+pub use knobs::{BareCall, HeaderForm, Knobs, MessageChannel, TagKnob};
 pub use spec::{parse, DialectSpec, ModeSpec};
 
 /// The longest delimiter a table may hold, in bytes.

@@ -394,6 +394,7 @@ fn the_documents_offer_what_the_code_cites() {
         "functiongemma",
         "minicpm5",
         "kimi-k3",
+        "muse",
         "jamba",
         "granite",
         "internlm",

@@ -1,5 +1,5 @@
-//! Call names as the tool list reads them: a content type glued to a Harmony name, and a
-//! GLM name run into its first key.
+//! Call names as the tool list reads them: a content type glued to a Harmony name, a Muse
+//! name doubled into its namespace, and a GLM name run into its first key.
 
 use inband::Span;
 
@@ -10,10 +10,32 @@ impl Assembler {
     /// The tool a call names. The scanner reports a name as the model wrote it; only the
     /// tool list tells `shelljson` (Harmony's `to=functions.shell` with its content type
     /// `json` glued on, corpus 046) from a tool really called that.
+    /// Likewise only the tool list tells Muse's `get_weather.get_weather` (its template
+    /// offers a bare tool as the namespace `get_weather.*`, and the model names the tool
+    /// in it; vLLM's muse parser) from a tool of that name: the doubled name of a declared
+    /// bare tool is renamed to it, with `doubled_namespace`.
     pub(super) fn declared_name(&mut self, span: Span, name: &[u8]) -> Vec<u8> {
-        if let (Some(tools), Some(stem)) = (&self.tools, name.strip_suffix(b"json")) {
-            let declared = |n: &[u8]| std::str::from_utf8(n).is_ok_and(|n| tools.contains(n));
-            if !declared(name) && declared(stem) {
+        let Some(tools) = &self.tools else {
+            return name.to_vec();
+        };
+        let declared = |n: &[u8]| std::str::from_utf8(n).is_ok_and(|n| tools.contains(n));
+        if declared(name) {
+            return name.to_vec();
+        }
+        let half = name.len() / 2;
+        if name.len() % 2 == 1 && name[half] == b'.' && name[..half] == name[half + 1..] {
+            let head = &name[..half];
+            if declared(head) {
+                self.record(
+                    span,
+                    "doubled_namespace",
+                    "the tool name was its namespace and itself (`NAME.NAME`); renamed",
+                );
+                return head.to_vec();
+            }
+        }
+        if let Some(stem) = name.strip_suffix(b"json") {
+            if declared(stem) {
                 self.record(
                     span,
                     "glued_content_type",

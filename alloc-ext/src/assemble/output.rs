@@ -19,7 +19,9 @@ pub struct AssembleOptions {
     /// bare names). A call to another name is kept, with an `unknown_tool` diagnostic
     /// (docs/dialects.md rule 9). A name that is not declared but is a declared name plus `json`
     /// is renamed to it, with a `glued_content_type` diagnostic (gpt-oss glues its content
-    /// type to the recipient: `to=functions.shelljson`, docs/dialects.md §harmony). A GLM name
+    /// type to the recipient: `to=functions.shelljson`, docs/dialects.md §harmony); a name
+    /// `NAME.NAME` whose `NAME` is declared is renamed to it, with `doubled_namespace`
+    /// (Muse's template offers a bare tool as a namespace, docs/dialects.md §muse). A GLM name
     /// that ran into its first key (`<tool_call>run_shellcommand</arg_key>`, corpus 018) is
     /// split at the longest declared name it begins with (`split_glued_name`); without one
     /// the call is text. Raw-text
@@ -144,7 +146,7 @@ pub struct IncompleteCall {
 pub struct DiagnosticRecord {
     /// A stable snake_case code ([`Diagnostic::code`](inband::Diagnostic::code) or one of this crate's:
     /// `fabricated_result`, `unknown_tool`, `invalid_arguments`, `repaired_arguments`,
-    /// `invalid_utf8`, `glued_content_type`, `duplicate_parameter`, `duplicate_key`, `invalid_json_value`,
+    /// `invalid_utf8`, `glued_content_type`, `doubled_namespace`, `duplicate_parameter`, `duplicate_key`, `invalid_json_value`,
     /// `invalid_typed_value`, `schema_type_mismatch`, `split_glued_name`, `duplicate_call_id`).
     pub code: &'static str,
     /// One line for humans.

@@ -79,8 +79,7 @@ enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
     /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots,
-    /// kimi-k3,
-    /// minicpm5, glm, hunyuan, iquest-q1, k2-horizon).
+    /// kimi-k3, minicpm5, muse, glm, hunyuan, iquest-q1, k2-horizon).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, functiongemma, gemini, pythonic, lfm2).
     Literal(Literal),
@@ -333,6 +332,15 @@ impl Style {
         template: TemplateForm::Harmony,
     };
 
+    /// Muse: Harmony-like messages; each call a tool message holding one ATEM block, each
+    /// result a `tool` message, reasoning a `to=self` message.
+    const MUSE: Style = Style {
+        calls: CallForm::Params(&params::MUSE),
+        results: ResultForm::Muse,
+        reasoning: ReasoningForm::Muse,
+        template: TemplateForm::Muse,
+    };
+
     /// Anthropic: invoke/parameter markup, `<function_results>`, the legacy transcript.
     const ANTHROPIC: Style = Style {
         calls: CallForm::Params(&params::ANTHROPIC),
@@ -477,6 +485,7 @@ impl Style {
             Dialect::Dots => Style::DOTS,
             Dialect::Ernie45 => Style::ERNIE45,
             Dialect::Granite20bFc => Style::GRANITE_20B_FC,
+            Dialect::Muse => Style::MUSE,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

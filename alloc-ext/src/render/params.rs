@@ -36,6 +36,9 @@ pub(crate) struct ParamCalls {
     /// Around each call (Qwen3-Coder's `<tool_call>` block, Seed-OSS's `<seed:tool_call>`),
     /// `("", "")` for none.
     pub(crate) block: (&'static str, &'static str),
+    /// The block names the call's tool right after `block.0`, then this (Muse's message
+    /// header `to=NAME<|message|>`); `None` where it does not.
+    pub(crate) named_block: Option<&'static str>,
     /// Between two calls of a turn.
     pub(crate) separator: &'static str,
     pub(crate) call_open: (&'static str, &'static str),
@@ -91,6 +94,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
     dialect: Dialect::Glm,
     wrapper: None,
     block: ("", ""),
+    named_block: None,
     separator: "\n",
     call_open: ("<tool_call>", "\n"),
     param_open: ("<arg_key>", "</arg_key>\n<arg_value>"),
@@ -117,6 +121,7 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
     dialect: Dialect::Hunyuan,
     wrapper: Some(("<tool_calls:opensource>\n", "\n</tool_calls:opensource>")),
     block: ("", ""),
+    named_block: None,
     separator: "\n",
     call_open: ("<tool_call:opensource>", "<tool_sep:opensource>\n"),
     param_open: (
@@ -146,6 +151,7 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
     dialect: Dialect::IquestQ1,
     wrapper: None,
     block: ("", ""),
+    named_block: None,
     separator: "",
     call_open: ("<iquest_tool_call>", ""),
     param_open: ("<arg_key>", "</arg_key><arg_value>"),
@@ -172,6 +178,7 @@ pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
     dialect: Dialect::K2Horizon,
     wrapper: Some(("<ifm|tool_calls>\n", "\n</ifm|tool_calls>")),
     block: ("", ""),
+    named_block: None,
     separator: "\n",
     call_open: ("<ifm|tool_call>", "\n"),
     param_open: ("<ifm|arg_key>", "</ifm|arg_key>\n<ifm|arg_value>"),
@@ -197,6 +204,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     dialect: Dialect::Xml,
     wrapper: None,
     block: ("", ""),
+    named_block: None,
     separator: "\n",
     call_open: ("<invoke name=\"", "\">\n"),
     param_open: ("<parameter name=\"", "\">"),
@@ -218,6 +226,7 @@ pub(crate) static DEEPSEEK_V41: ParamCalls = ParamCalls {
     dialect: Dialect::DeepseekV41,
     wrapper: Some(("<｜DSML｜ calls>\n", "\n</｜DSML｜ calls>")),
     block: ("", ""),
+    named_block: None,
     separator: "\n",
     call_open: ("<｜DSML｜ invoke name=\"", "\">\n"),
     param_open: ("<｜DSML｜ parameter name=\"", "\">"),
@@ -258,6 +267,7 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     dialect: Dialect::Qwen3Coder,
     wrapper: None,
     block: ("<tool_call>\n", "\n</tool_call>"),
+    named_block: None,
     separator: "\n",
     call_open: ("<function=", ">\n"),
     param_open: ("<parameter=", ">\n"),
@@ -313,6 +323,23 @@ pub(crate) static KIMI_K3: ParamCalls = ParamCalls {
     implied_section: true,
     key_tag: None,
     verbatim: None,
+    named_block: None,
+};
+
+/// Muse: one assistant message per call, to the tool, its body one ATEM block (the chat
+/// template's assistant history, docs/dialects.md §muse).
+pub(crate) static MUSE: ParamCalls = ParamCalls {
+    dialect: Dialect::Muse,
+    wrapper: None,
+    block: ("<|start|>assistant to=", "\n</atem:function_calls><|eom|>"),
+    named_block: Some("<|message|><atem:function_calls>\n"),
+    separator: "",
+    call_open: ("<atem:invoke name=\"", "\">\n"),
+    param_open: ("<atem:parameter name=\"", "\">"),
+    param_close: "</atem:parameter>\n",
+    call_close: "</atem:invoke>",
+    implied_section: false,
+    ..XML
 };
 
 impl ParamCalls {
@@ -364,9 +391,23 @@ impl ParamCalls {
         if call.name.len() > self.max_word() {
             return Err(RenderError::new(Reason::InvalidName(self.too_long())));
         }
+        if self.named_block.is_some()
+            && self
+                .dialect
+                .text_recipients()
+                .any(|word| word == call.name.as_bytes())
+        {
+            return Err(RenderError::new(Reason::InvalidName(
+                "not a recipient that makes a text message (self, user, commentary, developer)",
+            )));
+        }
         let wrapped = wrapped || self.implied_section;
         let tool = tools.and_then(|tools| tools.get(&call.name));
         out.push_str(self.block.0);
+        if let Some(end) = self.named_block {
+            out.push_str(&call.name);
+            out.push_str(end);
+        }
         out.push_str(self.call_open.0);
         out.push_str(&call.name);
         out.push_str(self.call_open.1);

@@ -148,6 +148,15 @@ const HARMONY_TOKENS: &[&str] = &[
     "<|call|>",
 ];
 
+/// Muse's tokens, each of which ends or breaks a message body.
+const MUSE_TOKENS: &[&str] = &[
+    "<|start|>",
+    "<|message|>",
+    "<|eom|>",
+    "<|eot|>",
+    "<|end_of_text|>",
+];
+
 /// How a dialect writes reasoning.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum ReasoningForm {
@@ -156,6 +165,8 @@ pub(crate) enum ReasoningForm {
     Delimited(&'static Tags, bool),
     /// `<|start|>assistant<|channel|>analysis<|message|>T<|end|>`.
     Harmony,
+    /// `<|start|>assistant to=self<|message|>T<|eom|>` (Muse).
+    Muse,
     /// `<|channel>thought\nT<channel|>`.
     Gemma,
     /// ```` ```thinking\nT\n``` ````.
@@ -205,6 +216,16 @@ impl ReasoningForm {
                     "<|start|>assistant<|channel|>analysis<|message|>",
                     text.to_owned(),
                     "<|end|>",
+                ))
+            }
+            ReasoningForm::Muse => {
+                if let Some(token) = MUSE_TOKENS.iter().find(|t| text.contains(*t)) {
+                    return refuse(token);
+                }
+                Ok((
+                    "<|start|>assistant to=self<|message|>",
+                    text.to_owned(),
+                    "<|eom|>",
                 ))
             }
             ReasoningForm::Gemma => {

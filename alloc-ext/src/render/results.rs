@@ -61,6 +61,9 @@ pub(crate) enum ResultForm {
     Ipython,
     /// A message from `functions.NAME` to the assistant per result (Harmony).
     Harmony,
+    /// A `tool` message per result, `<|start|>tool NAME<|message|><tool_output
+    /// name="NAME">\nTEXT\n</tool_output><|eot|>` (Muse, docs/dialects.md §muse).
+    Muse,
     /// `<|tool_response>response:NAME{output:VALUE}<tool_response|>` per result, `error`
     /// instead of `output` for a failure (Gemma 4).
     Gemma,
@@ -99,6 +102,7 @@ impl ResultForm {
             self,
             ResultForm::Kimi
                 | ResultForm::Harmony
+                | ResultForm::Muse
                 | ResultForm::Gemma
                 | ResultForm::FunctionGemma
                 | ResultForm::FunctionResults
@@ -129,6 +133,7 @@ impl ResultForm {
             ResultForm::Ipython => &["<|eot_id|>"],
             ResultForm::Longcat => &["</longcat_tool_response>"],
             ResultForm::Harmony => &["<|end|>", "<|start|>"],
+            ResultForm::Muse => &["</tool_output>", "<|eot|>", "<|eom|>", "<|start|>"],
             ResultForm::Gemma => &["<tool_response|>"],
             ResultForm::FunctionGemma => &["<end_function_response>"],
             ResultForm::Environment => &["<|im_end|>"],
@@ -206,6 +211,19 @@ impl ResultForm {
                 out.push_str(" to=assistant<|channel|>commentary<|message|>");
                 out.push_str(text);
                 out.push_str("<|end|>");
+            }
+            ResultForm::Muse => {
+                let (author, attribute) = if result.name.is_empty() {
+                    (String::new(), String::new())
+                } else {
+                    (
+                        format!(" {}", result.name),
+                        format!(" name=\"{}\"", result.name),
+                    )
+                };
+                out.push_str(&format!(
+                    "<|start|>tool{author}<|message|><tool_output{attribute}>\n{text}\n</tool_output><|eot|>"
+                ));
             }
             ResultForm::Gemma => write_gemma(out, result, &GEMMA4_RESULT)?,
             ResultForm::FunctionGemma => write_gemma(out, result, &FUNCTIONGEMMA_RESULT)?,

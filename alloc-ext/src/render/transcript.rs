@@ -15,6 +15,7 @@ mod keyvalue;
 mod plain;
 mod kimi;
 mod kimi_k3;
+mod messages;
 
 use dots::dots;
 use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
@@ -22,6 +23,7 @@ use keyvalue::{glm, hunyuan, ifm, iquest};
 use plain::{granite_20b_fc, longcat};
 use kimi::kimi;
 use kimi_k3::kimi_k3;
+use messages::{harmony, muse};
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +54,10 @@ pub(crate) enum TemplateForm {
     Deepseek,
     /// `<|start|>ROLE…<|message|>…<|end|>` messages (gpt-oss).
     Harmony,
+    /// `<|start|>ROLE<|message|>TEXT<|eot|>` turns; the assistant's messages
+    /// `<|start|>assistant to=RECIPIENT<|message|>…`, each result a `tool` message (Muse,
+    /// docs/dialects.md §muse).
+    Muse,
     /// `<bos><|turn>ROLE\n…<turn|>\n`, results inside the model turn (Gemma 4).
     Gemma,
     /// `<bos><start_of_turn>ROLE\n…<end_of_turn>\n`, the system text a `developer` turn,
@@ -137,6 +143,7 @@ impl TemplateForm {
             TemplateForm::Kimi
             | TemplateForm::Deepseek
             | TemplateForm::Harmony
+            | TemplateForm::Muse
             | TemplateForm::Granite
             | TemplateForm::Llama3
             | TemplateForm::Phi4Mini
@@ -280,6 +287,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Minimax => minimax(renderer, &turns, &mut out)?,
         TemplateForm::Deepseek => deepseek(renderer, &turns, &mut out)?,
         TemplateForm::Harmony => harmony(renderer, &turns, &mut out)?,
+        TemplateForm::Muse => muse(renderer, &turns, &mut out)?,
         TemplateForm::Gemma => gemma(renderer, &turns, &mut out, &GEMMA4_TURNS)?,
         TemplateForm::FunctionGemma => gemma(renderer, &turns, &mut out, &FUNCTIONGEMMA_TURNS)?,
         TemplateForm::Gemini => gemini(renderer, &turns, &mut out)?,
@@ -402,30 +410,6 @@ fn deepseek(
                 "<｜Assistant｜>{}<｜end▁of▁sentence｜>",
                 body(renderer, turn, "\n\n")?
             )),
-            Turn::Results(run) => out.push_str(&renderer.results(run)?),
-        }
-    }
-    Ok(())
-}
-
-/// Harmony messages.
-fn harmony(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    for turn in turns {
-        match turn {
-            Turn::System(text) => harmony_message(out, "system", text),
-            Turn::Developer(text) => harmony_message(out, "developer", text),
-            Turn::User(text) => harmony_message(out, "user", text),
-            Turn::Assistant(turn) => {
-                out.push_str(&renderer.reasoning(&turn.reasoning)?);
-                if !turn.content.is_empty() || turn.tool_calls.is_empty() {
-                    harmony_message(out, "assistant<|channel|>final", &turn.content);
-                }
-                out.push_str(&renderer.calls(&turn.tool_calls)?);
-            }
             Turn::Results(run) => out.push_str(&renderer.results(run)?),
         }
     }
@@ -568,10 +552,6 @@ fn separate_line(out: &mut String) {
     if !out.is_empty() {
         out.push('\n');
     }
-}
-
-fn harmony_message(out: &mut String, header: &str, text: &str) {
-    out.push_str(&format!("<|start|>{header}<|message|>{text}<|end|>"));
 }
 
 /// Gemma 3 / Gemini: user and model turns only; system text goes at the top of the next

@@ -25,6 +25,7 @@
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
 //! | `<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, bare leak |
+//! | `<\|start\|>assistant to=self<\|message\|>` | `<\|eom\|>` | Muse, rendered |
 //!
 //! Code is never healed: after a backtick run the text is in code until the code ends, an
 //! inline span at the next run of the same length, a fenced block (a run of three or more
@@ -71,6 +72,7 @@ const FORMS: &[(&str, Option<&str>)] = &[
         Some("<|end|>"),
     ),
     ("<|channel|>analysis<|message|>", Some("<|end|>")),
+    ("<|start|>assistant to=self<|message|>", Some("<|eom|>")),
 ];
 
 #[derive(Debug, Clone)]

@@ -93,6 +93,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("functiongemma", "functiongemma"),
     ("minicpm5", "minicpm5"),
     ("kimi_k3", "kimi-k3"),
+    ("muse", "muse"),
+    ("musespark1x", "muse"),
+    ("muse_glimmer", "muse"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -110,9 +113,6 @@ const UNCOVERED: &[&str] = &[
     "minimax",
     "minimax_m3",
     "minimax-m3",
-    "muse",
-    "muse_glimmer",
-    "musespark1x",
     "plamo3",
     "response_template",
     "step3",

@@ -187,6 +187,10 @@ fn later_json_body_families_select_their_dialects() {
         ("rednote-hilab/dots.llm1.inst", "dots"),
         ("rednote-hilab/dots.vlm1.inst", "dots"),
         ("dots1-142b", "dots"),
+        // Muse Spark, Muse Glimmer.
+        ("muse-spark-1x", "muse"),
+        ("org/Muse-Glimmer", "muse"),
+        ("musespark1x", "muse"),
         ("rednote-hilab/dots.ocr", "xml"),
         // Baidu ERNIE 4.5.
         ("baidu/ERNIE-4.5-21B-A3B-Thinking", "ernie45"),
@@ -275,6 +279,9 @@ fn server_parser_names_select_their_dialects() {
         ("dots", Some("dots")),
         ("ernie45", Some("ernie45")),
         ("granite-20b-fc", Some("granite-20b-fc")),
+        ("muse", Some("muse")),
+        ("musespark1x", Some("muse")),
+        ("muse_glimmer", Some("muse")),
         ("minimax", None),
         ("kimi_k3", Some("kimi-k3")),
         ("mistral", Some("mistral")),

@@ -47,6 +47,7 @@ fn one_call_per_dialect() {
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
         (Dialect::Ernie45, "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}\n</tool_call>"),
         (Dialect::Granite20bFc, "<function_call> {\"name\":\"read\",\"arguments\":{\"path\":\"a & <b>.rs\",\"n\":2}}"),
+        (Dialect::Muse, "<|start|>assistant to=read<|message|><atem:function_calls>\n<atem:invoke name=\"read\">\n<atem:parameter name=\"path\">a & <b>.rs</atem:parameter>\n<atem:parameter name=\"n\">2</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -176,6 +177,7 @@ fn results_per_dialect() {
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
         (Dialect::Ernie45, "<tool_output>\n{\"a\":[1,\"x\"]}\n</tool_output>\n<tool_output>\nno such file\n</tool_output>"),
         (Dialect::Granite20bFc, "<function_response> {\"a\":[1,\"x\"]}<function_response> no such file"),
+        (Dialect::Muse, "<|start|>tool read<|message|><tool_output name=\"read\">\n{\"a\":[1,\"x\"]}\n</tool_output><|eot|><|start|>tool read<|message|><tool_output name=\"read\">\nno such file\n</tool_output><|eot|>"),
     ];
     for (dialect, want) in expected {
         assert_eq!(
@@ -208,4 +210,16 @@ fn kimi_ids_keep_only_decimal_indexes() {
         kimi.call(&call("functions.f:12")).unwrap(),
         "<|tool_call_begin|>functions.f:12<|tool_call_argument_begin|>{\"a\":1}<|tool_call_end|>"
     );
+}
+
+/// Muse: a tool named after a recipient that makes a text message (`to=user`) would read
+/// back as text, so it is refused; any other name is a tool message.
+#[test]
+fn muse_refuses_a_tool_named_as_a_text_recipient() {
+    let muse = Renderer::new(Dialect::Muse);
+    for name in ["self", "user", "commentary", "developer"] {
+        let call = Call::new(name, object(json!({})));
+        assert!(muse.call(&call).is_err(), "{name}");
+    }
+    assert!(muse.call(&Call::new("users", object(json!({})))).is_ok());
 }

@@ -147,6 +147,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/kimi-k3-think-and-shell.txt", "kimi-k3"),
     ("transcripts/kimi-k3-read-and-grep.txt", "kimi-k3"),
     ("transcripts/kimi-k3-write-html.txt", "kimi-k3"),
+    ("transcripts/muse-think-and-weather.txt", "muse"),
+    ("transcripts/muse-read-and-grep.txt", "muse"),
+    ("transcripts/muse-write-html.txt", "muse"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

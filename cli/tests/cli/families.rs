@@ -1,5 +1,6 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
-//! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere, apertus, dots, ernie45 and granite-20b-fc families,
+//! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere, apertus, dots, ernie45,
+//! granite-20b-fc and muse families,
 //! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
 //! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
@@ -518,5 +519,26 @@ fn kimi_k3_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "kimi-k3"), want, "{file}");
+    }
+}
+
+#[test]
+fn muse_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "muse-think-and-weather.txt",
+            json!({"content": "", "reasoning": "The user wants the weather in Oslo for the next two days. get_weather takes a city and a day count; one call is enough.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "muse-read-and-grep.txt",
+            json!({"content": "I will read the router and look for every handler that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "fs.read", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "code.grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "muse-write-html.txt",
+            json!({"content": "Writing the fixture.", "reasoning": "The fixture needs the menu as a list; write it raw, entities would be read literally.", "tool_calls": [{"name": "write_file", "arguments": {"path": "tests/fixtures/menu.html", "content": "<ul>\n  <li>Fish & chips — £9</li>\n  <li>小笼包</li>\n</ul>"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "muse"), want, "{file}");
     }
 }

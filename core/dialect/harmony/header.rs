@@ -4,6 +4,7 @@
 use arrayvec::ArrayVec;
 
 use crate::options::MAX_NAME;
+use crate::tables::MessageChannel;
 use crate::{Diagnostic, Markup, Sink, Span};
 
 /// Longest header read, in bytes of text between its special tokens. Real headers are
@@ -283,6 +284,27 @@ impl Header {
             && self.author != Author::Other
             && self.recipient == Recipient::Done
             && (namespaced || self.name.as_slice() != b"assistant")
+    }
+
+    /// The channel a listed recipient gives its message (the `recipients` knob: Muse's
+    /// `to=self`), if the recipient is one of them; a namespaced recipient never is.
+    pub(super) fn listed(&self, recipients: &[(&[u8], MessageChannel)]) -> Option<MessageChannel> {
+        if self.overflow
+            || self.recipient != Recipient::Done
+            || usize::from(self.namespace) == FUNCTIONS.len()
+        {
+            return None;
+        }
+        let name = self.name.as_slice();
+        recipients
+            .iter()
+            .find(|(word, _)| *word == name)
+            .map(|&(_, channel)| channel)
+    }
+
+    /// Neither a recipient nor a channel: Muse's bare `<|message|>`.
+    pub(super) fn is_bare(&self) -> bool {
+        self.recipient == Recipient::None && !self.channel_token
     }
 
     /// Why the recipient cannot be a name (docs/dialects.md rule 9), if it cannot.

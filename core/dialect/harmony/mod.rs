@@ -1,7 +1,13 @@
-//! The message/header family (`harmony`, OpenAI gpt-oss): messages
+//! The message/header family (`harmony`, OpenAI gpt-oss; `muse`): messages
 //! `<|start|>AUTHOR<|channel|>CHANNEL to=RECIPIENT <|constrain|>TYPE<|message|>BODY`, each
 //! ended by `<|end|>`, `<|call|>` or `<|return|>`.
 //! Formats: docs/seed.md §2.8; docs/dialects.md §harmony; openai/harmony `docs/format.md`.
+//!
+//! Muse (docs/dialects.md §muse) is the same machine with its own tables and knobs
+//! ([`Modes`]): `<|start|>assistant to=RECIPIENT<|message|>BODY<|eom|>`, no channel token;
+//! the table's `recipients` make `to=self` reasoning and `to=user` content, and any other
+//! recipient a tool message whose body the parameters machine reads ([`CallBody::Params`],
+//! `modes.rs`). Below, "a call" is Harmony's JSON call; Muse's calls are the invokes.
 //!
 //! The tables find the seven special tokens; everything between them in a header (author,
 //! channel word, `to=` recipient, content type) is plain text that this module reads as it
@@ -47,28 +53,26 @@
 //! is `inband-alloc`'s.
 
 mod header;
+mod modes;
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::budget::Budget;
 use crate::engine::frame::{Anchored, Frame};
 use crate::engine::{Family, Sealed};
 use crate::lex::json::{is_json_ws, JsonValue, Step};
+use crate::lex::params::ParamCalls;
 use crate::options::Options;
 use crate::scan::Stop;
-use crate::tables::harmony::{BODY, CONTENT, HEADER};
+use crate::tables::MessageChannel;
 use crate::{Diagnostic, Markup, Role, Sink, Span};
 use header::{markup, Author, Channel, Header, Part};
-
-/// How the header the prompt opened goes on when the output starts inside it: the
-/// recipient, ` to=functions.NAME` (the leading space optional). The namespace is part of
-/// it: prose may begin `to=` (`to=5 is set`), never `to=functions.`.
-const HEADER_FROM_PROMPT: &[u8] = b" to=functions.";
+pub(crate) use modes::{CallBody, Modes};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// The stream's first bytes, while they spell the start of [`HEADER_FROM_PROMPT`]
-    /// (`HEADER_FROM_PROMPT[from..to]` so far, not yet reported): the output may go on
-    /// the `<|start|>assistant` header the prompt ended with.
+    /// The stream's first bytes, while they spell the start of the `prompt_header` knob
+    /// ([`Modes::prompt_header`]`[from..to]` so far, not yet reported): the output may go
+    /// on the `<|start|>assistant` header the prompt ended with.
     Start { from: u8, to: u8 },
     /// Content outside messages, or a text message's body (content or reasoning).
     Text,
@@ -78,6 +82,9 @@ enum Phase {
     Args,
     /// A `<` outside a JSON string in a call's body: which token, if any.
     ArgsToken,
+    /// A tool message's markup ([`CallBody::Params`]): the parameters machine has the
+    /// stream.
+    Invokes,
 }
 
 /// Where a call's body stands.
@@ -108,35 +115,51 @@ impl Call {
     }
 }
 
-/// The phase machine of the message/header family. Its tables are Harmony's own: the
-/// family has one dialect.
+/// The header being read, or the parameters machine reading a tool message's invokes
+/// ([`CallBody::Params`], Muse). A tool message's header is decided before its markup
+/// begins, and the next header begins after it, so the two share memory (this keeps the
+/// scanner within its size budget).
+#[derive(Debug, Clone)]
+enum Slot {
+    Header(Header),
+    Markup(ParamCalls),
+}
+
+/// The phase machine of the message/header family: gpt-oss's Harmony and Muse, whose
+/// tables and knobs are in [`Modes`].
 #[derive(Debug, Clone)]
 pub(crate) struct Harmony {
+    modes: &'static Modes,
     phase: Phase,
     /// Inside a message's body (else outside any message).
     in_message: bool,
+    /// The message is a tool message whose body the parameters machine reads
+    /// ([`CallBody::Params`]).
+    tool: bool,
     /// Where the call's body stands (kept out of [`Call`] to keep the scanner small).
     value: Value,
-    header: Header,
+    slot: Slot,
     call: Call,
 }
 
 impl Harmony {
     /// A stream's start: outside any message, or, with [`Options::starts_in_reasoning`],
     /// inside an analysis message's body.
-    pub(crate) fn new(options: &Options) -> Self {
+    pub(crate) fn new(modes: &'static Modes, options: &Options) -> Self {
         // A stream that starts in reasoning is inside an analysis message's body, which a
         // message end or a new header ends. Until a byte of it is written, a header is the
         // model writing the opener itself (the frame's optional opener): see `token`.
         Harmony {
-            phase: if options.starts_in_reasoning {
+            modes,
+            phase: if options.starts_in_reasoning || modes.prompt_header.is_empty() {
                 Phase::Text
             } else {
                 Phase::Start { from: 0, to: 0 }
             },
             in_message: options.starts_in_reasoning,
+            tool: false,
             value: Value::Before,
-            header: Header::new(false),
+            slot: Slot::Header(Header::new(false)),
             call: Call::new(),
         }
     }
@@ -160,56 +183,21 @@ impl Harmony {
                     sink.diagnostic(span, Diagnostic::UnclosedMessage);
                     self.end_message(frame, span, sink);
                 }
-                self.header = Header::new(role == Role::Channel);
+                self.slot = Slot::Header(Header::new(role == Role::Channel));
                 self.phase = Phase::Header;
             }
             // Any end closes any message (the seed does the same).
             Some(Role::MessageEnd | Role::CallClose) => self.end_message(frame, span, sink),
+            // Outside a message (the only mode that lists it there): a message without
+            // header, Muse's bare `<|message|>`.
+            Some(Role::MessageBody) => {
+                self.slot = Slot::Header(Header::new(false));
+                self.message(frame, span, sink);
+            }
             // Stop and stray tokens were reported by the frame; the tables give text
             // modes no other role.
             _ => {}
         }
-    }
-
-    /// The stream's first bytes: a function recipient there
-    /// (` to=functions.read<|channel|>…`) is the header the prompt's `<|start|>assistant`
-    /// opened, gone on by the model (`header_from_prompt`, docs/dialects.md §harmony);
-    /// anything else is text.
-    fn start<S: Sink>(&mut self, frame: &Frame, chunk: &[u8], pos: usize, sink: &mut S) -> usize {
-        let Phase::Start { mut from, mut to } = self.phase else {
-            return pos;
-        };
-        let mut i = pos;
-        while i < chunk.len() && usize::from(to) < HEADER_FROM_PROMPT.len() {
-            let b = chunk[i];
-            if to == 0 && b != b' ' {
-                (from, to) = (1, 1);
-            }
-            if b != HEADER_FROM_PROMPT[usize::from(to)] {
-                self.phase = Phase::Text;
-                let held = &HEADER_FROM_PROMPT[usize::from(from)..usize::from(to)];
-                if !held.is_empty() {
-                    frame.release(Span::new(0, held.len() as u64), held, sink);
-                }
-                return i;
-            }
-            to += 1;
-            i += 1;
-        }
-        if usize::from(to) < HEADER_FROM_PROMPT.len() {
-            self.phase = Phase::Start { from, to };
-            return i;
-        }
-        let recipient = &HEADER_FROM_PROMPT[usize::from(from)..];
-        let span = Span::new(0, recipient.len() as u64);
-        sink.diagnostic(span, Diagnostic::HeaderFromPrompt);
-        // The prompt wrote the author: a word before the next token is not one.
-        self.header = Header::new(false);
-        self.header.author = Author::Assistant;
-        self.header.first_word = false;
-        self.header.text(span, recipient, sink);
-        self.phase = Phase::Header;
-        i
     }
 
     fn end_message<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
@@ -219,6 +207,7 @@ impl Harmony {
             sink.reasoning_end(span);
         }
         self.in_message = false;
+        self.tool = false;
         self.phase = Phase::Text;
     }
 
@@ -231,15 +220,14 @@ impl Harmony {
         base: u64,
         sink: &mut S,
     ) -> usize {
-        let header = &mut self.header;
-        let stop = frame.delimiters.scan(
-            &HEADER,
-            chunk,
-            pos,
-            base,
-            &frame.tokens,
-            &mut |span, bytes| header.text(span, bytes, sink),
-        );
+        let dfa = self.modes.header;
+        let header = self.head();
+        let stop =
+            frame
+                .delimiters
+                .scan(dfa, chunk, pos, base, &frame.tokens, &mut |span, bytes| {
+                    header.text(span, bytes, sink)
+                });
         match stop {
             Stop::End => chunk.len(),
             Stop::Match(delimiter, end) => {
@@ -259,15 +247,15 @@ impl Harmony {
         span: Span,
         sink: &mut S,
     ) {
-        self.header.end_word(sink);
+        self.head().end_word(sink);
         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
-        let header = &mut self.header;
+        let header = self.head();
         match delimiter.role {
             // Past its cap the header is text (a model that forgot `<|message|>`): a
             // channel token there begins the next message, as in a body.
             Role::Channel if header.overflow => {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
-                self.header = Header::new(true);
+                self.slot = Slot::Header(Header::new(true));
             }
             Role::Channel => {
                 if header.channel_token {
@@ -284,7 +272,7 @@ impl Harmony {
             Role::MessageBody => self.message(frame, span, sink),
             Role::MessageStart => {
                 sink.diagnostic(span, Diagnostic::UnclosedHeader);
-                self.header = Header::new(false);
+                self.slot = Slot::Header(Header::new(false));
             }
             // A message end: the header had no body (nor has the reasoning block a
             // stream that started in reasoning left open for it).
@@ -300,11 +288,23 @@ impl Harmony {
         self.in_message = true;
         self.phase = Phase::Text;
         frame.opener_optional = false;
-        let header = &self.header;
-        let reasoning = header.channel == Channel::Analysis
+        let modes = self.modes;
+        let header = self.head();
+        // A recipient the table lists (Muse's `to=self`) says what the message is; else a
+        // recipient makes a call, and a message with neither recipient nor channel is
+        // what the `bare_message` knob says.
+        let listed = header.listed(modes.recipients);
+        let call = header.is_call() && listed.is_none();
+        let channel = match listed {
+            Some(channel) => channel,
+            None if header.channel == Channel::Analysis => MessageChannel::Reasoning,
+            None if header.is_bare() => modes.bare_message,
+            None => MessageChannel::Content,
+        };
+        let reasoning = channel == MessageChannel::Reasoning
             && header.author != Author::Other
             && !header.overflow
-            && !header.is_call();
+            && !call;
         if frame.reasoning {
             // The header was the model's own opener of a stream that started in
             // reasoning: an analysis message goes on with the same block; anything else
@@ -315,8 +315,13 @@ impl Harmony {
             frame.reasoning = false;
             sink.reasoning_end(span);
         }
-        if header.is_call() {
-            self.open_call(frame, span, sink);
+        if call {
+            match modes.calls {
+                CallBody::Json => self.open_call(frame, span, sink),
+                // The invokes in the body are the calls; the recipient named the tool
+                // message only.
+                CallBody::Params { .. } => self.tool = true,
+            }
         } else if reasoning {
             frame.reasoning = true;
             sink.reasoning_start(span);
@@ -329,7 +334,11 @@ impl Harmony {
             self.body_goes_on(frame, span, sink);
             return;
         }
-        let header = &self.header;
+        let header = match &self.slot {
+            Slot::Header(header) => header,
+            // A call message's header is the one just read.
+            Slot::Markup(_) => return,
+        };
         let name = header.name_span();
         if let Some(diagnostic) = header.name_problem() {
             self.body_goes_on(frame, span, sink);
@@ -361,8 +370,9 @@ impl Harmony {
     /// model's chain of thought, never shown as content: a `python` call's code, a broken
     /// call's arguments, text after them).
     fn body_goes_on<S: Sink>(&mut self, frame: &mut Frame, span: Span, sink: &mut S) {
-        let header = &self.header;
-        if self.in_message
+        let in_message = self.in_message;
+        let header = self.head();
+        if in_message
             && !frame.reasoning
             && header.channel == Channel::Analysis
             && header.author != Author::Other
@@ -478,7 +488,7 @@ impl Harmony {
     ) -> usize {
         let at = |i: usize| base + i as u64;
         let value = self.value;
-        let (delimiter, end) = match frame.anchored(&BODY, chunk, pos) {
+        let (delimiter, end) = match frame.anchored(self.modes.body, chunk, pos) {
             Anchored::Pending => return chunk.len(),
             Anchored::Matched(delimiter, end) => (delimiter, end),
             Anchored::Failed(candidate) => {
@@ -533,9 +543,10 @@ impl Family for Harmony {
     /// body, the ends too. The channel, not the DFA, says whether a body is reasoning.
     #[inline(always)]
     fn text_dfa(&self, _: &Frame) -> Option<&'static Dfa> {
-        match self.phase {
-            Phase::Text if self.in_message => Some(&BODY),
-            Phase::Text => Some(&CONTENT),
+        match (self.phase, &self.modes.calls) {
+            (Phase::Text, CallBody::Params { tool_body, .. }) if self.tool => Some(tool_body),
+            (Phase::Text, _) if self.in_message => Some(self.modes.body),
+            (Phase::Text, _) => Some(self.modes.content),
             _ => None,
         }
     }
@@ -548,15 +559,24 @@ impl Family for Harmony {
         span: Span,
         sink: &mut S,
     ) -> bool {
-        let call = &mut self.call;
-        self.phase == Phase::Args
-            && self.value == Value::Inside
-            && chunk.len() <= 64
-            && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, sink)
+        match (&mut self.slot, self.phase) {
+            (Slot::Markup(calls), Phase::Invokes) => {
+                calls.take_plain_value(frame, chunk, span.start, sink)
+            }
+            _ => {
+                let call = &mut self.call;
+                self.phase == Phase::Args
+                    && self.value == Value::Inside
+                    && chunk.len() <= 64
+                    && frame.plain_args(&mut call.json, &mut call.budget, chunk, span, sink)
+            }
+        }
     }
 
     /// Harmony's tokens act on messages (a header begins, any end closes the message), not
-    /// on the family roles [`Family::text_role`] is for.
+    /// on the family roles [`Family::text_role`] is for; in a tool message an ATEM opener
+    /// hands the stream to the parameters machine, unreported (it reports the opener once
+    /// what follows confirms it).
     #[inline]
     fn text_delimiter<S: Sink>(
         &mut self,
@@ -565,7 +585,9 @@ impl Family for Harmony {
         span: Span,
         sink: &mut S,
     ) {
-        self.token(frame, delimiter, span, sink);
+        if !self.enter_invokes(delimiter, span) {
+            self.token(frame, delimiter, span, sink);
+        }
     }
 
     /// Never called: [`Family::text_delimiter`] is Harmony's own.
@@ -584,6 +606,7 @@ impl Family for Harmony {
             Phase::Header => self.header(frame, chunk, pos, base, sink),
             Phase::Args => self.args(frame, chunk, pos, base, sink),
             Phase::ArgsToken => self.args_token(frame, chunk, pos, base, sink),
+            Phase::Invokes => self.invokes(frame, chunk, pos, base, sink),
             Phase::Start { .. } => self.start(frame, chunk, pos, sink),
             Phase::Text => pos,
         }
@@ -600,9 +623,9 @@ impl Family for Harmony {
                 let held = frame.delimiters.take();
                 if !held.is_empty() {
                     let span = Span::new(end - held.len() as u64, end);
-                    self.header.text(span, &held, sink);
+                    self.head().text(span, &held, sink);
                 }
-                self.header.end_word(sink);
+                self.head().end_word(sink);
                 sink.diagnostic(Span::at(end), Diagnostic::UnclosedHeader);
                 self.phase = Phase::Text;
             }
@@ -612,9 +635,10 @@ impl Family for Harmony {
             }
             // The start of a token the stream cut off is the call's own markup.
             Phase::Args | Phase::ArgsToken => frame.held_as_markup(end, sink),
+            Phase::Invokes => self.finish_invokes(frame, end, sink),
             // The stream ended on the first bytes of a recipient: they were text.
             Phase::Start { from, to } => {
-                let held = &HEADER_FROM_PROMPT[usize::from(from)..usize::from(to)];
+                let held = &self.modes.prompt_header[usize::from(from)..usize::from(to)];
                 if !held.is_empty() {
                     frame.release(Span::new(0, held.len() as u64), held, sink);
                 }

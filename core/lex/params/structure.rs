@@ -133,11 +133,14 @@ impl ParamCalls {
                     sink.diagnostic(Span::at(span.start), Diagnostic::UnclosedSection);
                 }
                 self.reset_structure();
-                if delimiter.role == Role::ReasoningClose && !frame.reasoning {
+                let host = matches!(delimiter.role, Role::MessageStart | Role::MessageEnd);
+                if host || (delimiter.role == Role::ReasoningClose && !frame.reasoning) {
                     // A reasoning closer outside reasoning means what the host's text says
-                    // it means (text in `xml`, a stray token in `deepseek`, rule 12): it
-                    // is handed back whole, to be scanned again there. The callers return
-                    // the offset right after it, which is where the replay must end.
+                    // it means (text in `xml`, a stray token in `deepseek`, rule 12), and a
+                    // message token is the message machine's (Muse's `<|eom|>`, which
+                    // embeds this machine in a tool message): it is handed back whole, to
+                    // be scanned again there. The callers return the offset right after
+                    // it, which is where the replay must end.
                     debug_assert!(frame.delimiters.hold.is_empty(), "a match clears the hold");
                     frame.delimiters.hold.clear();
                     let kept = frame.delimiters.hold.try_extend_from_slice(delimiter.bytes);

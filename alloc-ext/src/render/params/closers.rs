@@ -41,7 +41,8 @@ pub(crate) struct ValueRules {
     /// Line-initial openers that end a value whose closer is missing when a tag begins
     /// right after them (parameters do not nest).
     pub(crate) line_openers: Vec<&'static str>,
-    /// Tokens that end the structure wherever they appear in a value.
+    /// Tokens that end the structure wherever they appear in a value: stop tokens, and
+    /// the message tokens around a Muse tool message.
     pub(crate) stops: Vec<&'static str>,
     /// Openers of a verbatim section (the `value` mode's `quote`, MiniCPM 5's
     /// `<![CDATA[`): inside a raw value they would open one.
@@ -84,7 +85,7 @@ impl ValueRules {
                 .map(|d| text(&d))
                 .collect(),
             stops: value()
-                .filter(|d| d.role == Role::Stop)
+                .filter(|d| matches!(d.role, Role::Stop | Role::MessageEnd | Role::MessageStart))
                 .map(|d| text(&d))
                 .collect(),
             verbatim_openers: value()
