@@ -227,6 +227,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::Mimo,
+    Dialect::Step3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

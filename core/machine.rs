@@ -223,6 +223,18 @@ static DOTS: params::Modes = params::Modes {
     embedded: None,
 };
 
+static MIMO: params::Modes = params::Modes {
+    text: text_modes!(mimo),
+    tags: tagset!(mimo),
+    embedded: None,
+};
+
+static STEP3: params::Modes = params::Modes {
+    text: text_modes!(step3),
+    tags: tagset!(step3),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -294,6 +306,8 @@ impl Machine {
             Dialect::Glm => Machine::Glm(Engine::new(Glm::new(&GLM), options)),
             Dialect::SeedOss => Machine::Params(Engine::new(Params::new(&SEED_OSS), options)),
             Dialect::Dots => Machine::Params(Engine::new(Params::new(&DOTS), options)),
+            Dialect::Mimo => Machine::Params(Engine::new(Params::new(&MIMO), options)),
+            Dialect::Step3 => Machine::Params(Engine::new(Params::new(&STEP3), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -401,6 +415,8 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Glm => &tables::glm::REASONING,
         Dialect::SeedOss => &tables::seed_oss::REASONING,
         Dialect::Dots => &tables::dots::REASONING,
+        Dialect::Mimo => &tables::mimo::REASONING,
+        Dialect::Step3 => &tables::step3::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

@@ -367,6 +367,8 @@ case_files! {
     deepseek => "deepseek.md",
     deepseek_v41 => "deepseek_v41.md",
     dots => "dots.md",
+    mimo => "mimo.md",
+    step3 => "step3.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

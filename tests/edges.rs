@@ -112,6 +112,8 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Cohere => &["<|END_THINKING|>"],
         Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Dots => &["</think>"],
+        Dialect::Mimo => &["</think>"],
+        Dialect::Step3 => &["</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -129,6 +129,8 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::Mimo,
+    Dialect::Step3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

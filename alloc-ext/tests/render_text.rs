@@ -110,6 +110,8 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
+        closer(Dialect::Mimo, "</tool_response>"),
+        token(Dialect::Step3, "<|EOT|>"),
     ]
 }
 
@@ -365,6 +367,16 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Dots,
             "<|response|>",
             Reason::TemplateToken("<|response|>"),
+        ),
+        (
+            Dialect::Mimo,
+            "<|im_start|>assistant\n",
+            Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Step3,
+            "<|BOT|>assistant\n",
+            Reason::TemplateToken("<|BOT|>"),
         ),
     ]
 }

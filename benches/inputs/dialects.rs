@@ -278,6 +278,21 @@ static DOTS: ParamMarkup = ParamMarkup {
     close: "</invoke>\n</dots_function_call>",
 };
 
+static MIMO: ParamMarkup = ParamMarkup {
+    open: ("<tool_call>\n<function=", ">\n"),
+    param: ("<parameter=", ">", "</parameter>\n"),
+    close: "</function>\n</tool_call>",
+};
+
+static STEP3: ParamMarkup = ParamMarkup {
+    open: (
+        "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
+        "\">\n",
+    ),
+    param: ("<steptml:parameter name=\"", "\">", "</steptml:parameter>\n"),
+    close: "</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -292,6 +307,8 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::K2Horizon => Some(&K2_HORIZON),
         Dialect::DeepseekV41 => Some(&DEEPSEEK_V41),
         Dialect::Dots => Some(&DOTS),
+        Dialect::Mimo => Some(&MIMO),
+        Dialect::Step3 => Some(&STEP3),
         _ => None,
     }
 }

@@ -126,9 +126,13 @@ pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
 pub const INBAND_DIALECT_DEEPSEEK_V41: inband_dialect_t = 29;
 /// `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
 pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
+/// `mimo`: `<tool_call><function=N><parameter=k>v</parameter></function></tool_call>`, values exact (Xiaomi MiMo-V2).
+pub const INBAND_DIALECT_MIMO: inband_dialect_t = 31;
+/// `step3`: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N"><steptml:parameter name="k">v…` (StepFun Step-3).
+pub const INBAND_DIALECT_STEP3: inband_dialect_t = 32;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 31] = [
+static DIALECT_NAMES: [&CStr; 33] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -160,6 +164,8 @@ static DIALECT_NAMES: [&CStr; 31] = [
     c"apertus",
     c"deepseek-v41",
     c"dots",
+    c"mimo",
+    c"step3",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -344,15 +350,17 @@ mod tests {
             (INBAND_DIALECT_APERTUS, Dialect::Apertus),
             (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
             (INBAND_DIALECT_DOTS, Dialect::Dots),
+            (INBAND_DIALECT_MIMO, Dialect::Mimo),
+            (INBAND_DIALECT_STEP3, Dialect::Step3),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(31).is_null());
+        assert!(inband_dialect_name(33).is_null());
         assert_eq!(
-            dialect_of(31).unwrap_err().status,
+            dialect_of(33).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "31 is past the list"
+            "33 is past the list"
         );
     }
 }

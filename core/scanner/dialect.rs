@@ -145,6 +145,16 @@ pub enum Dialect {
     /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
     /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
     Dots,
+    /// `<tool_call>\n<function=N>\n<parameter=k>v</parameter>\n</function>\n</tool_call>`,
+    /// Qwen3-Coder's equals-form tags with every byte between the parameter tags the value
+    /// (no framing newline), `<think>` reasoning, `<|im_end|>` ending the turn: Xiaomi MiMo-V2.
+    Mimo,
+    /// `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke
+    /// name="N"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>
+    /// <｜tool_call_end｜><｜tool_calls_end｜>`, StepFun's steptml markup between special
+    /// tokens, raw-text values, reasoning ended by `</think>`, `<|EOT|>` ending the turn:
+    /// StepFun Step-3.
+    Step3,
 }
 
 impl Dialect {
@@ -181,6 +191,8 @@ impl Dialect {
         Dialect::Apertus,
         Dialect::DeepseekV41,
         Dialect::Dots,
+        Dialect::Mimo,
+        Dialect::Step3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -217,6 +229,8 @@ impl Dialect {
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
+            Dialect::Mimo => "mimo",
+            Dialect::Step3 => "step3",
         }
     }
 
@@ -263,6 +277,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SPECIAL_TOKENS,
             Dialect::SeedOss => tables::seed_oss::SPECIAL_TOKENS,
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
+            Dialect::Mimo => tables::mimo::SPECIAL_TOKENS,
+            Dialect::Step3 => tables::step3::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -293,6 +309,8 @@ impl Dialect {
             Dialect::Qwen3Coder => tables::qwen3_coder::KNOBS.aliases,
             Dialect::SeedOss => tables::seed_oss::KNOBS.aliases,
             Dialect::Dots => tables::dots::KNOBS.aliases,
+            Dialect::Mimo => tables::mimo::KNOBS.aliases,
+            Dialect::Step3 => tables::step3::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -398,6 +416,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::MODES,
             Dialect::SeedOss => tables::seed_oss::MODES,
             Dialect::Dots => tables::dots::MODES,
+            Dialect::Mimo => tables::mimo::MODES,
+            Dialect::Step3 => tables::step3::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -436,6 +456,8 @@ impl Dialect {
             Dialect::Glm => tables::glm::SOURCE,
             Dialect::SeedOss => tables::seed_oss::SOURCE,
             Dialect::Dots => tables::dots::SOURCE,
+            Dialect::Mimo => tables::mimo::SOURCE,
+            Dialect::Step3 => tables::step3::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -489,6 +511,8 @@ impl Dialect {
             Dialect::SeedOss => tagset!(seed_oss),
             Dialect::DeepseekV41 => tagset!(deepseek_v41),
             Dialect::Dots => tagset!(dots),
+            Dialect::Mimo => tagset!(mimo),
+            Dialect::Step3 => tagset!(step3),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

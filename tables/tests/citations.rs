@@ -391,6 +391,8 @@ fn the_documents_offer_what_the_code_cites() {
         "qwen3-coder",
         "seed-oss",
         "dots",
+        "mimo",
+        "step3",
         "jamba",
         "granite",
         "internlm",

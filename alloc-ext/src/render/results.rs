@@ -73,6 +73,10 @@ pub(crate) enum ResultForm {
     /// One `tool` turn per result, `<|ifm|im_start|>tool\nTEXT<|ifm|im_end|>`, back to back
     /// (K2 Horizon, docs/dialects.md §k2-horizon).
     Ifm,
+    /// One `tool_response` turn per result, `<|BOT|>tool_response\nTEXT<|EOT|>`, back to back
+    /// (Step-3, docs/dialects.md §step3: the role is the template's, the layout not
+    /// established).
+    Step3,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -122,6 +126,7 @@ impl ResultForm {
                 "</tool_responses:opensource>",
             ],
             ResultForm::Ifm => &["<|ifm|im_end|>", "<|ifm|im_start|>"],
+            ResultForm::Step3 => &["<|EOT|>", "<|BOT|>"],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -271,6 +276,7 @@ impl ResultForm {
                 "\n</tool_response:opensource>",
             ),
             ResultForm::Ifm => (false, "<|ifm|im_start|>tool\n", "<|ifm|im_end|>"),
+            ResultForm::Step3 => (false, "<|BOT|>tool_response\n", "<|EOT|>"),
             _ => return None,
         };
         Some(Wrap {

@@ -14,9 +14,12 @@ use super::Renderer;
 
 mod dots;
 mod keyvalue;
+mod step3;
+mod tokens;
 
 use dots::dots;
 use keyvalue::{glm, hunyuan, ifm, iquest};
+use step3::step3;
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +77,9 @@ pub(crate) enum TemplateForm {
     /// `<|response|>BODY<|endofresponse|>` turns back to back; a run of results is a user turn
     /// of `<tool_response>` blocks (dots.llm1, docs/dialects.md §dots).
     Dots,
+    /// The system text as written, then `<|BOT|>ROLE\nBODY<|EOT|>` turns back to back; each
+    /// result a `tool_response` turn of its own (Step-3, docs/dialects.md §step3).
+    Step3,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -106,79 +112,6 @@ pub(crate) enum TemplateForm {
     /// turns back to back; each result an `ipython` turn (Llama 3, docs/dialects.md
     /// §llama3-json; Llama-xLAM-2, §xlam).
     Llama3,
-}
-
-impl TemplateForm {
-    /// The strings this template writes between and around messages, which no message's
-    /// text may hold (render/text.rs rule 1). The dialects whose vocabulary has special
-    /// tokens also refuse any text spelled as one (rule 2), so their lists hold only the
-    /// tokens of other shapes.
-    pub(crate) fn tokens(self) -> &'static [&'static str] {
-        match self {
-            TemplateForm::ChatMl(_) => &["<|im_start|>", "<|im_end|>", "<|endoftext|>"],
-            TemplateForm::Legacy => &["\n\nHuman:", "\n\nAssistant:"],
-            TemplateForm::Minimax => &["]~!b[", "]~b]", "[e~["],
-            TemplateForm::Kimi
-            | TemplateForm::Deepseek
-            | TemplateForm::Harmony
-            | TemplateForm::Granite
-            | TemplateForm::Llama3
-            | TemplateForm::Phi4Mini
-            | TemplateForm::Hunyuan
-            | TemplateForm::HunyuanA13b
-            | TemplateForm::Iquest
-            | TemplateForm::Cohere
-            | TemplateForm::Apertus => &[],
-            TemplateForm::Gemma => &[
-                "<bos>",
-                "<eos>",
-                "<|turn>",
-                "<turn|>",
-                "<|tool_response>",
-                "<tool_response|>",
-            ],
-            TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
-            TemplateForm::Glm => &["[gMASK]", "<sop>"],
-            // Its tokens are not of a spelling rule 2 finds: all listed.
-            TemplateForm::Ifm => &[
-                "<|ifm|begin_of_text|>",
-                "<|ifm|im_start|>",
-                "<|ifm|im_end|>",
-                "<|ifm|endoftext|>",
-            ],
-            TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
-            // The dots table has no special tokens (rule 2 finds none): all listed.
-            TemplateForm::Dots => &[
-                "<|system|>",
-                "<|endofsystem|>",
-                "<|userprompt|>",
-                "<|endofuserprompt|>",
-                "<|response|>",
-                "<|endofresponse|>",
-                "<|endoftext|>",
-            ],
-            TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
-            // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
-            TemplateForm::Mistral => &[
-                "<s>",
-                "</s>",
-                "[INST]",
-                "[/INST]",
-                "[SYSTEM_PROMPT]",
-                "[/SYSTEM_PROMPT]",
-                "[AVAILABLE_TOOLS]",
-                "[/AVAILABLE_TOOLS]",
-                "[TOOL_CALLS]",
-                "[ARGS]",
-                "[CALL_ID]",
-                "[TOOL_RESULTS]",
-                "[TOOL_CONTENT]",
-                "[/TOOL_RESULTS]",
-                "[THINK]",
-                "[/THINK]",
-            ],
-        }
-    }
 }
 
 /// Refuses the first message whose text would leave its block (render/text.rs); the
@@ -265,6 +198,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
+        TemplateForm::Step3 => step3(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }

@@ -87,6 +87,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("mimo", "mimo"),
+    ("step3", "step3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -104,7 +106,6 @@ const UNCOVERED: &[&str] = &[
     "interns1",
     "kimi",
     "kimi_k3",
-    "mimo",
     "minicpm5",
     "minicpmv",
     "minimax",
@@ -115,7 +116,6 @@ const UNCOVERED: &[&str] = &[
     "musespark1x",
     "plamo3",
     "response_template",
-    "step3",
 ];
 
 #[test]

@@ -60,9 +60,15 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen3"),
         ("Qwen/QwQ-32B", "qwen3"),
         ("XiaomiMiMo/MiMo-7B-RL", "qwen3"),
-        // MiMo-V2 and later: Qwen3-Coder's tags (docs/parsers.md).
-        ("XiaomiMiMo/MiMo-V2-Flash", "qwen3-coder"),
-        ("mimo-v2-flash", "qwen3-coder"),
+        // MiMo-V2 and later: Qwen3-Coder's tags, values exact (docs/dialects.md §mimo).
+        ("XiaomiMiMo/MiMo-V2-Flash", "mimo"),
+        ("mimo-v2-flash", "mimo"),
+        ("XiaomiMiMo/MiMo-V2.5-Pro", "mimo"),
+        // StepFun Step-3: steptml between special tokens (Step3-VL writes JSON tags).
+        ("stepfun-ai/step3", "step3"),
+        ("stepfun-ai/step3-fp8", "step3"),
+        ("step-3", "step3"),
+        ("stepfun-ai/Step3-VL-10B", "xml"),
         // Qwen3-Coder, Qwen3.5 / 3.6, Step-3.5 / 3.7.
         ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder"),
         ("qwen3-coder-plus", "qwen3-coder"),
@@ -71,7 +77,6 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("stepfun-ai/Step-3.5-Flash", "qwen3-coder"),
         ("step-3.7-flash", "qwen3-coder"),
         ("step3p5", "qwen3-coder"),
-        ("step-3", "xml"),
         // GLM-4.5 … 5.
         ("zai-org/GLM-4.5", "glm"),
         ("zai-org/GLM-4.5-Air", "glm"),
@@ -254,6 +259,8 @@ fn server_parser_names_select_their_dialects() {
         ("deepseekv41", Some("deepseek-v41")),
         ("deepseek-v41", Some("deepseek-v41")),
         ("dots", Some("dots")),
+        ("mimo", Some("mimo")),
+        ("step3", Some("step3")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),
@@ -261,7 +268,6 @@ fn server_parser_names_select_their_dialects() {
         ("pythonic", Some("pythonic")),
         ("granite", Some("granite")),
         ("qwen3_json", Some("qwen3")),
-        ("step3", None),
         ("functiongemma", None),
         ("no_such_parser", None),
     ];

@@ -41,6 +41,8 @@ fn one_call_per_dialect() {
         (Dialect::IquestQ1, "<iquest_tool_call>read<arg_key>path</arg_key><arg_value>a & <b>.rs</arg_value><arg_key>n</arg_key><arg_value>2</arg_value></iquest_tool_call>"),
         (Dialect::K2Horizon, "<ifm|tool_call>read\n<ifm|arg_key>path</ifm|arg_key>\n<ifm|arg_value>a & <b>.rs</ifm|arg_value>\n<ifm|arg_key>n</ifm|arg_key>\n<ifm|arg_value>2</ifm|arg_value>\n</ifm|tool_call>"),
         (Dialect::DeepseekV41, "<｜DSML｜ invoke name=\"read\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">a & <b>.rs</｜DSML｜ parameter>\n<｜DSML｜ parameter name=\"n\" string=\"false\">2</｜DSML｜ parameter>\n</｜DSML｜ invoke>"),
+        (Dialect::Mimo, "<tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</tool_call>"),
+        (Dialect::Step3, "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"read\">\n<steptml:parameter name=\"path\">a & <b>.rs</steptml:parameter>\n<steptml:parameter name=\"n\">2</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
@@ -165,6 +167,8 @@ fn results_per_dialect() {
         (Dialect::IquestQ1, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
         (Dialect::K2Horizon, "<|ifm|im_start|>tool\n{\"a\":[1,\"x\"]}<|ifm|im_end|><|ifm|im_start|>tool\nno such file<|ifm|im_end|>"),
         (Dialect::DeepseekV41, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
+        (Dialect::Mimo, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
+        (Dialect::Step3, "<|BOT|>tool_response\n{\"a\":[1,\"x\"]}<|EOT|><|BOT|>tool_response\nno such file<|EOT|>"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {

@@ -120,6 +120,12 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/dots-think-and-weather.txt", "dots"),
     ("transcripts/dots-read-and-grep.txt", "dots"),
     ("transcripts/dots-write-html.txt", "dots"),
+    ("transcripts/mimo-think-and-shell.txt", "mimo"),
+    ("transcripts/mimo-read-and-grep.txt", "mimo"),
+    ("transcripts/mimo-write-patch.txt", "mimo"),
+    ("transcripts/step3-think-and-weather.txt", "step3"),
+    ("transcripts/step3-read-and-grep.txt", "step3"),
+    ("transcripts/step3-run-python.txt", "step3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
