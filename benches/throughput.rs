@@ -229,6 +229,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Dots,
     Dialect::Mimo,
     Dialect::Step3,
+    Dialect::Gigachat35,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

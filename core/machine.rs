@@ -235,6 +235,12 @@ static STEP3: params::Modes = params::Modes {
     embedded: None,
 };
 
+static GIGACHAT35: params::Modes = params::Modes {
+    text: text_modes!(gigachat35),
+    tags: tagset!(gigachat35),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -308,6 +314,7 @@ impl Machine {
             Dialect::Dots => Machine::Params(Engine::new(Params::new(&DOTS), options)),
             Dialect::Mimo => Machine::Params(Engine::new(Params::new(&MIMO), options)),
             Dialect::Step3 => Machine::Params(Engine::new(Params::new(&STEP3), options)),
+            Dialect::Gigachat35 => Machine::Params(Engine::new(Params::new(&GIGACHAT35), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -417,6 +424,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Dots => &tables::dots::REASONING,
         Dialect::Mimo => &tables::mimo::REASONING,
         Dialect::Step3 => &tables::step3::REASONING,
+        Dialect::Gigachat35 => &tables::gigachat35::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

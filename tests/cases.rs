@@ -369,6 +369,7 @@ case_files! {
     dots => "dots.md",
     mimo => "mimo.md",
     step3 => "step3.md",
+    gigachat35 => "gigachat35.md",
     dsml => "dsml.md",
     gemini => "gemini.md",
     gemma => "gemma.md",

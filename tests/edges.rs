@@ -114,6 +114,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Dots => &["</think>"],
         Dialect::Mimo => &["</think>"],
         Dialect::Step3 => &["</think>"],
+        Dialect::Gigachat35 => &["</think>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

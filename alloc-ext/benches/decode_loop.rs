@@ -131,6 +131,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Dots,
     Dialect::Mimo,
     Dialect::Step3,
+    Dialect::Gigachat35,
 ];
 
 fn chunk_id(chunk: usize) -> String {

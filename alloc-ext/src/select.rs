@@ -29,6 +29,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…mimo-v2…` and later (MiMo-V2-Flash, MiMo-V2.5: Qwen3-Coder's tags, values exact) | `mimo` |
 /// | other `…mimo…` (MiMo-7B) | `qwen3` |
 /// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
+/// | `…gigachat3.5…`, `…gigachat-3.5…`, `…gigachat35…` (Sber GigaChat 3.5: GCML tags; GigaChat 3 writes another wire) | `gigachat35` |
 /// | `step3…`, `step-3…` with no minor version (StepFun Step-3; not Step3-VL, whose template writes Hermes-style JSON) | `step3` |
 /// | `gemma-4…` and later | `gemma` |
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
@@ -110,6 +111,12 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Qwen3Coder
     } else if is_step3(bare) {
         Dialect::Step3
+    } else if ["gigachat3.5", "gigachat-3.5", "gigachat35", "gigachat3-5"]
+        .iter()
+        .any(|name| bare.contains(name))
+    {
+        // GigaChat 3.5's GCML tags; GigaChat 3 writes JSON after `function call<|role_sep|>`.
+        Dialect::Gigachat35
     } else if let Some(major) = gemma_major(&id) {
         if major >= 4 {
             Dialect::Gemma
@@ -337,6 +344,10 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // (vLLM and SGLang `step3`, tool and reasoning parsers; the reasoning parsers end the
     // template-opened reasoning at `</think>`).
     ("step3", Dialect::Step3),
+    // `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k"
+    // string="true|false">v…` (SGLang `gigachat35`, tool and reasoning parsers; the
+    // reasoning parser is DeepSeek-R1's, `</think>` ending the reasoning the template opens).
+    ("gigachat35", Dialect::Gigachat35),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

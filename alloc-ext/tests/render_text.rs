@@ -112,6 +112,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Dots, "</tool_response>"),
         closer(Dialect::Mimo, "</tool_response>"),
         token(Dialect::Step3, "<|EOT|>"),
+        token(Dialect::Gigachat35, "<|message_sep|>"),
     ]
 }
 
@@ -377,6 +378,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Step3,
             "<|BOT|>assistant\n",
             Reason::TemplateToken("<|BOT|>"),
+        ),
+        (
+            Dialect::Gigachat35,
+            "user<|role_sep|>\n",
+            Reason::TemplateToken("<|role_sep|>"),
         ),
     ]
 }

@@ -293,6 +293,16 @@ static STEP3: ParamMarkup = ParamMarkup {
     close: "</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
 };
 
+static GIGACHAT35: ParamMarkup = ParamMarkup {
+    open: ("<｜GCML｜tool_calls>\n<｜GCML｜invoke name=\"", "\">\n"),
+    param: (
+        "<｜GCML｜parameter name=\"",
+        "\" string=\"true\">",
+        "</｜GCML｜parameter>\n",
+    ),
+    close: "</｜GCML｜invoke>\n</｜GCML｜tool_calls>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -309,6 +319,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Dots => Some(&DOTS),
         Dialect::Mimo => Some(&MIMO),
         Dialect::Step3 => Some(&STEP3),
+        Dialect::Gigachat35 => Some(&GIGACHAT35),
         _ => None,
     }
 }

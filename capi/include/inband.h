@@ -543,6 +543,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_STEP3 32
 
 /**
+ * `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
+ */
+#define INBAND_DIALECT_GIGACHAT35 33
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

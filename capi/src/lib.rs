@@ -130,9 +130,11 @@ pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
 pub const INBAND_DIALECT_MIMO: inband_dialect_t = 31;
 /// `step3`: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N"><steptml:parameter name="k">v…` (StepFun Step-3).
 pub const INBAND_DIALECT_STEP3: inband_dialect_t = 32;
+/// `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
+pub const INBAND_DIALECT_GIGACHAT35: inband_dialect_t = 33;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 33] = [
+static DIALECT_NAMES: [&CStr; 34] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -166,6 +168,7 @@ static DIALECT_NAMES: [&CStr; 33] = [
     c"dots",
     c"mimo",
     c"step3",
+    c"gigachat35",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -352,15 +355,16 @@ mod tests {
             (INBAND_DIALECT_DOTS, Dialect::Dots),
             (INBAND_DIALECT_MIMO, Dialect::Mimo),
             (INBAND_DIALECT_STEP3, Dialect::Step3),
+            (INBAND_DIALECT_GIGACHAT35, Dialect::Gigachat35),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(33).is_null());
+        assert!(inband_dialect_name(34).is_null());
         assert_eq!(
-            dialect_of(33).unwrap_err().status,
+            dialect_of(34).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "33 is past the list"
+            "34 is past the list"
         );
     }
 }

@@ -155,6 +155,11 @@ pub enum Dialect {
     /// tokens, raw-text values, reasoning ended by `</think>`, `<|EOT|>` ending the turn:
     /// StepFun Step-3.
     Step3,
+    /// `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k"
+    /// string="true|false">v</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>`,
+    /// DeepSeek's DSML shape with `GCML` tags, reasoning ended by `</think>`,
+    /// `<|message_sep|>` ending the turn: Sber GigaChat 3.5.
+    Gigachat35,
 }
 
 impl Dialect {
@@ -193,6 +198,7 @@ impl Dialect {
         Dialect::Dots,
         Dialect::Mimo,
         Dialect::Step3,
+        Dialect::Gigachat35,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -231,6 +237,7 @@ impl Dialect {
             Dialect::Dots => "dots",
             Dialect::Mimo => "mimo",
             Dialect::Step3 => "step3",
+            Dialect::Gigachat35 => "gigachat35",
         }
     }
 
@@ -279,6 +286,7 @@ impl Dialect {
             Dialect::Dots => tables::dots::SPECIAL_TOKENS,
             Dialect::Mimo => tables::mimo::SPECIAL_TOKENS,
             Dialect::Step3 => tables::step3::SPECIAL_TOKENS,
+            Dialect::Gigachat35 => tables::gigachat35::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -311,6 +319,7 @@ impl Dialect {
             Dialect::Dots => tables::dots::KNOBS.aliases,
             Dialect::Mimo => tables::mimo::KNOBS.aliases,
             Dialect::Step3 => tables::step3::KNOBS.aliases,
+            Dialect::Gigachat35 => tables::gigachat35::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -418,6 +427,7 @@ impl Dialect {
             Dialect::Dots => tables::dots::MODES,
             Dialect::Mimo => tables::mimo::MODES,
             Dialect::Step3 => tables::step3::MODES,
+            Dialect::Gigachat35 => tables::gigachat35::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -458,6 +468,7 @@ impl Dialect {
             Dialect::Dots => tables::dots::SOURCE,
             Dialect::Mimo => tables::mimo::SOURCE,
             Dialect::Step3 => tables::step3::SOURCE,
+            Dialect::Gigachat35 => tables::gigachat35::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -513,6 +524,7 @@ impl Dialect {
             Dialect::Dots => tagset!(dots),
             Dialect::Mimo => tagset!(mimo),
             Dialect::Step3 => tagset!(step3),
+            Dialect::Gigachat35 => tagset!(gigachat35),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -47,6 +47,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dots": (("<think>",), ("</think>",)),
     "mimo": (("<think>",), ("</think>",)),
     "step3": (("<think>",), ("</think>",)),
+    "gigachat35": (("<think>",), ("</think>",)),
 }
 
 

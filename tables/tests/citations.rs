@@ -393,6 +393,7 @@ fn the_documents_offer_what_the_code_cites() {
         "dots",
         "mimo",
         "step3",
+        "gigachat35",
         "jamba",
         "granite",
         "internlm",

@@ -291,6 +291,19 @@ pub(crate) static STEP3: ParamCalls = ParamCalls {
     key_tag: None,
 };
 
+/// Sber GigaChat 3.5: DeepSeek V4.1's layout with the `GCML` tags, the invokes of a turn in
+/// one `<｜GCML｜tool_calls>` block, each parameter tag declaring its value raw text or
+/// JSON (SGLang's gigachat35 detector, docs/dialects.md §gigachat35).
+pub(crate) static GIGACHAT35: ParamCalls = ParamCalls {
+    dialect: Dialect::Gigachat35,
+    wrapper: Some(("<｜GCML｜tool_calls>\n", "\n</｜GCML｜tool_calls>")),
+    call_open: ("<｜GCML｜invoke name=\"", "\">\n"),
+    param_open: ("<｜GCML｜parameter name=\"", "\">"),
+    param_close: "</｜GCML｜parameter>\n",
+    call_close: "</｜GCML｜invoke>",
+    ..DEEPSEEK_V41
+};
+
 impl ParamCalls {
     /// A turn's calls, in the wrapper if the dialect has one.
     pub(crate) fn render_all(

@@ -77,6 +77,10 @@ pub(crate) enum ResultForm {
     /// (Step-3, docs/dialects.md §step3: the role is the template's, the layout not
     /// established).
     Step3,
+    /// One `function result` turn per result, `function result<|role_sep|>\nTEXT
+    /// <|message_sep|>\n\n`, back to back (GigaChat 3's turns, the closest established
+    /// for GigaChat 3.5: docs/dialects.md §gigachat35).
+    Gigachat,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -127,6 +131,7 @@ impl ResultForm {
             ],
             ResultForm::Ifm => &["<|ifm|im_end|>", "<|ifm|im_start|>"],
             ResultForm::Step3 => &["<|EOT|>", "<|BOT|>"],
+            ResultForm::Gigachat => &["<|message_sep|>", "<|role_sep|>"],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -277,6 +282,11 @@ impl ResultForm {
             ),
             ResultForm::Ifm => (false, "<|ifm|im_start|>tool\n", "<|ifm|im_end|>"),
             ResultForm::Step3 => (false, "<|BOT|>tool_response\n", "<|EOT|>"),
+            ResultForm::Gigachat => (
+                false,
+                "function result<|role_sep|>\n",
+                "<|message_sep|>\n\n",
+            ),
             _ => return None,
         };
         Some(Wrap {

@@ -18,7 +18,7 @@ pub(super) enum CallForm {
     /// A JSON body in tags or tokens (hermes, qwen3, longcat, kimi, deepseek, harmony).
     Json(&'static JsonCalls),
     /// Raw-text parameters in tags (xml, anthropic, minimax, qwen3-coder, seed-oss, dots, mimo,
-    /// step3, glm, hunyuan, iquest-q1, k2-horizon, deepseek-v41).
+    /// step3, glm, hunyuan, iquest-q1, k2-horizon, deepseek-v41, gigachat35).
     Params(&'static ParamCalls),
     /// A literal syntax (gemma, gemini).
     Literal(Literal),
@@ -224,6 +224,16 @@ impl Style {
         template: TemplateForm::Step3,
     };
 
+    /// GigaChat 3.5: GCML invokes in one block, `<think>` reasoning, GigaChat's
+    /// `ROLE<|role_sep|>\n…<|message_sep|>\n\n` turns with each result a `function result`
+    /// turn.
+    const GIGACHAT35: Style = Style {
+        calls: CallForm::Params(&params::GIGACHAT35),
+        results: ResultForm::Gigachat,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Gigachat,
+    };
+
     /// Kimi: JSON between special tokens, Kimi's turns.
     const KIMI: Style = Style {
         calls: CallForm::Json(&json::KIMI),
@@ -376,6 +386,7 @@ impl Style {
             Dialect::Dots => Style::DOTS,
             Dialect::Mimo => Style::MIMO,
             Dialect::Step3 => Style::STEP3,
+            Dialect::Gigachat35 => Style::GIGACHAT35,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -13,11 +13,13 @@ use super::text::{check_content, check_message};
 use super::Renderer;
 
 mod dots;
+mod gigachat;
 mod keyvalue;
 mod step3;
 mod tokens;
 
 use dots::dots;
+use gigachat::gigachat;
 use keyvalue::{glm, hunyuan, ifm, iquest};
 use step3::step3;
 
@@ -80,6 +82,10 @@ pub(crate) enum TemplateForm {
     /// The system text as written, then `<|BOT|>ROLE\nBODY<|EOT|>` turns back to back; each
     /// result a `tool_response` turn of its own (Step-3, docs/dialects.md §step3).
     Step3,
+    /// `ROLE<|role_sep|>\nBODY<|message_sep|>\n\n` turns back to back; each result a
+    /// `function result` turn of its own (GigaChat 3's turns, the closest established for
+    /// GigaChat 3.5, docs/dialects.md §gigachat35).
+    Gigachat,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -199,6 +205,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
         TemplateForm::Step3 => step3(renderer, &turns, &mut out)?,
+        TemplateForm::Gigachat => gigachat(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }

@@ -89,6 +89,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("dots", "dots"),
     ("mimo", "mimo"),
     ("step3", "step3"),
+    ("gigachat35", "gigachat35"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -98,7 +99,6 @@ const UNCOVERED: &[&str] = &[
     "ernie45",
     "functiongemma",
     "gigachat3",
-    "gigachat35",
     "granite-20b-fc",
     "hf",
     "holo2",

@@ -69,6 +69,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("stepfun-ai/step3-fp8", "step3"),
         ("step-3", "step3"),
         ("stepfun-ai/Step3-VL-10B", "xml"),
+        // Sber GigaChat 3.5: GCML tags (GigaChat 3's JSON wire has no dialect).
+        ("ai-sage/GigaChat3.5-Lightning", "gigachat35"),
+        ("gigachat-3.5-pro", "gigachat35"),
+        ("ai-sage/GigaChat3-10B-A1.8B", "xml"),
         // Qwen3-Coder, Qwen3.5 / 3.6, Step-3.5 / 3.7.
         ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder"),
         ("qwen3-coder-plus", "qwen3-coder"),
@@ -261,6 +265,7 @@ fn server_parser_names_select_their_dialects() {
         ("dots", Some("dots")),
         ("mimo", Some("mimo")),
         ("step3", Some("step3")),
+        ("gigachat35", Some("gigachat35")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -43,6 +43,7 @@ fn one_call_per_dialect() {
         (Dialect::DeepseekV41, "<｜DSML｜ invoke name=\"read\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">a & <b>.rs</｜DSML｜ parameter>\n<｜DSML｜ parameter name=\"n\" string=\"false\">2</｜DSML｜ parameter>\n</｜DSML｜ invoke>"),
         (Dialect::Mimo, "<tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</tool_call>"),
         (Dialect::Step3, "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"read\">\n<steptml:parameter name=\"path\">a & <b>.rs</steptml:parameter>\n<steptml:parameter name=\"n\">2</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>"),
+        (Dialect::Gigachat35, "<｜GCML｜invoke name=\"read\">\n<｜GCML｜parameter name=\"path\" string=\"true\">a & <b>.rs</｜GCML｜parameter>\n<｜GCML｜parameter name=\"n\" string=\"false\">2</｜GCML｜parameter>\n</｜GCML｜invoke>"),
         (Dialect::SeedOss, "<seed:tool_call>\n<function=read>\n<parameter=path>a & <b>.rs</parameter>\n<parameter=n>2</parameter>\n</function>\n</seed:tool_call>"),
     ];
     for (dialect, want) in expected {
@@ -169,6 +170,7 @@ fn results_per_dialect() {
         (Dialect::DeepseekV41, "<function_results>\n<result>\n<tool_name>read</tool_name>\n<stdout>{\"a\":[1,\"x\"]}</stdout>\n</result>\n<error>\n<tool_name>read</tool_name>\n<stderr>no such file</stderr>\n</error>\n</function_results>"),
         (Dialect::Mimo, "<tool_response>\n{\"a\":[1,\"x\"]}\n</tool_response>\n<tool_response>\nno such file\n</tool_response>"),
         (Dialect::Step3, "<|BOT|>tool_response\n{\"a\":[1,\"x\"]}<|EOT|><|BOT|>tool_response\nno such file<|EOT|>"),
+        (Dialect::Gigachat35, "function result<|role_sep|>\n{\"a\":[1,\"x\"]}<|message_sep|>\n\nfunction result<|role_sep|>\nno such file<|message_sep|>\n\n"),
         (Dialect::SeedOss, "<seed:bos>tool\n{\"a\":[1,\"x\"]}<seed:eos><seed:bos>tool\nno such file<seed:eos>"),
     ];
     for (dialect, want) in expected {

@@ -126,6 +126,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/step3-think-and-weather.txt", "step3"),
     ("transcripts/step3-read-and-grep.txt", "step3"),
     ("transcripts/step3-run-python.txt", "step3"),
+    ("transcripts/gigachat35-think-and-weather.txt", "gigachat35"),
+    ("transcripts/gigachat35-read-and-grep.txt", "gigachat35"),
+    ("transcripts/gigachat35-write-config.txt", "gigachat35"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -457,3 +457,24 @@ fn step3_transcripts_give_their_calls() {
         assert_eq!(summary(file, "step3"), want, "{file}");
     }
 }
+
+#[test]
+fn gigachat35_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "gigachat35-think-and-weather.txt",
+            json!({"content": "", "reasoning": "Пользователь просит прогноз на выходные в Казани. Один вызов с городом и числом дней.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Казань", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "gigachat35-read-and-grep.txt",
+            json!({"content": "I will read the router and look for every handler that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "gigachat35-write-config.txt",
+            json!({"content": "Записываю конфигурацию.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "deploy/config.json", "content": "{\"replicas\": 2, \"note\": \"a & <b>\"}\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "gigachat35"), want, "{file}");
+    }
+}

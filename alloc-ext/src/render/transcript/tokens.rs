@@ -55,6 +55,7 @@ impl TemplateForm {
             // `<|BOT|>` and `<|EOT|>` are spelled as rule 2 finds them; listed all the same,
             // as the template's turn markers.
             TemplateForm::Step3 => &["<|BOT|>", "<|EOT|>"],
+            TemplateForm::Gigachat => &["<|role_sep|>", "<|message_sep|>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
             TemplateForm::Mistral => &[
