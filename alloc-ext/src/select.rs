@@ -109,14 +109,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         mimo_dialect(bare)
     } else if is_step_3_5(bare) {
         Dialect::Qwen3Coder
-    } else if is_step3(bare) {
-        Dialect::Step3
-    } else if ["gigachat3.5", "gigachat-3.5", "gigachat35", "gigachat3-5"]
-        .iter()
-        .any(|name| bare.contains(name))
-    {
-        // GigaChat 3.5's GCML tags; GigaChat 3 writes JSON after `function call<|role_sep|>`.
-        Dialect::Gigachat35
+    } else if let Some(dialect) = named_family(bare) {
+        dialect
     } else if let Some(major) = gemma_major(&id) {
         if major >= 4 {
             Dialect::Gemma
@@ -179,8 +173,6 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Cohere
     } else if bare.starts_with("apertus-") {
         Dialect::Apertus
-    } else if is_dots(bare) {
-        Dialect::Dots
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -479,6 +471,22 @@ fn mimo_dialect(bare: &str) -> Dialect {
         Dialect::Mimo
     } else {
         Dialect::Qwen3
+    }
+}
+
+/// The families told apart by their own names, which no rule before them matches: StepFun
+/// Step-3, Sber GigaChat 3.5 (GCML tags; GigaChat 3 writes JSON after
+/// `function call<|role_sep|>`), rednote dots.
+fn named_family(bare: &str) -> Option<Dialect> {
+    let gigachat35 = ["gigachat3.5", "gigachat-3.5", "gigachat35", "gigachat3-5"];
+    if is_step3(bare) {
+        Some(Dialect::Step3)
+    } else if gigachat35.iter().any(|name| bare.contains(name)) {
+        Some(Dialect::Gigachat35)
+    } else if is_dots(bare) {
+        Some(Dialect::Dots)
+    } else {
+        None
     }
 }
 
