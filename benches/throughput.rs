@@ -233,6 +233,9 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Minicpm5,
     Dialect::KimiK3,
     Dialect::Muse,
+    Dialect::Mimo,
+    Dialect::Step3,
+    Dialect::Gigachat35,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

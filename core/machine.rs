@@ -280,6 +280,24 @@ static MUSE: harmony::Modes = harmony_modes!(
     }
 );
 
+static MIMO: params::Modes = params::Modes {
+    text: text_modes!(mimo),
+    tags: tagset!(mimo),
+    embedded: None,
+};
+
+static STEP3: params::Modes = params::Modes {
+    text: text_modes!(step3),
+    tags: tagset!(step3),
+    embedded: None,
+};
+
+static GIGACHAT35: params::Modes = params::Modes {
+    text: text_modes!(gigachat35),
+    tags: tagset!(gigachat35),
+    embedded: None,
+};
+
 static GLM: glm::Modes = glm::Modes {
     text: text_modes!(glm),
     section: None,
@@ -359,6 +377,9 @@ impl Machine {
                 Machine::Gemma(Engine::new(Gemma::new(&FUNCTIONGEMMA), options))
             }
             Dialect::KimiK3 => Machine::Params(Engine::new(Params::new(&KIMI_K3), options)),
+            Dialect::Mimo => Machine::Params(Engine::new(Params::new(&MIMO), options)),
+            Dialect::Step3 => Machine::Params(Engine::new(Params::new(&STEP3), options)),
+            Dialect::Gigachat35 => Machine::Params(Engine::new(Params::new(&GIGACHAT35), options)),
             Dialect::Longcat => Machine::JsonTag(Engine::new(JsonTag::new(&LONGCAT), options)),
             Dialect::Mistral => Machine::JsonTag(Engine::new(JsonTag::new(&MISTRAL), options)),
             Dialect::Pythonic => Machine::Gemini(Engine::new(Gemini::new(&PYTHONIC), options)),
@@ -475,6 +496,9 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Granite20bFc => &tables::granite_20b_fc::REASONING,
         Dialect::Minicpm5 => &tables::minicpm5::REASONING,
         Dialect::KimiK3 => &tables::kimi_k3::REASONING,
+        Dialect::Mimo => &tables::mimo::REASONING,
+        Dialect::Step3 => &tables::step3::REASONING,
+        Dialect::Gigachat35 => &tables::gigachat35::REASONING,
         Dialect::Longcat => &tables::longcat::REASONING,
         Dialect::Mistral => &tables::mistral::REASONING,
         Dialect::Gemma => &tables::gemma::REASONING,

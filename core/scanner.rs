@@ -28,8 +28,8 @@ pub use dialect::{Dialect, TableDelimiter};
 /// or section, or per `<` of a broken call that began no delimiter).
 ///
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
-/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, `dots`, `kimi-k3`, `minicpm5`, DSML in
-/// `deepseek`),
+/// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, `dots`,
+/// `mimo`, `step3`, `gigachat35`, `kimi-k3`, `minicpm5`, DSML in `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),
 /// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a

@@ -113,6 +113,9 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Dots => &["</think>"],
         Dialect::KimiK3 => &["<|close|>think<|sep|>"],
+        Dialect::Mimo => &["</think>"],
+        Dialect::Step3 => &["</think>"],
+        Dialect::Gigachat35 => &["</think>"],
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => &[],
         _ => &["</think>"],
     }

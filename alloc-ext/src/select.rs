@@ -27,10 +27,12 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…minimax…` with an `m2…` part (M2, M2.1, M2.5; M3 writes another wire, docs/parsers.md) | `minimax` |
 /// | `…deepseek-v4.1…`, `…deepseek-v41…`, `…deepseek_v41…` (DeepSeek V4.1: spaced DSML) | `deepseek-v41` |
 /// | other `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
-/// | `…mimo-v2…` and later (MiMo-V2-Flash: Qwen3-Coder's tags, compact values) | `qwen3-coder` |
+/// | `…mimo-v2…` and later (MiMo-V2-Flash, MiMo-V2.5: Qwen3-Coder's tags, values exact) | `mimo` |
 /// | other `…mimo…` (MiMo-7B) | `qwen3` |
 /// | `step-3.5…`, `step3p5…`, Step-3.7 | `qwen3-coder` |
 /// | `functiongemma…` (Google FunctionGemma: Gemma 4's body with `<escape>` strings) | `functiongemma` |
+/// | `…gigachat3.5…`, `…gigachat-3.5…`, `…gigachat35…` (Sber GigaChat 3.5: GCML tags; GigaChat 3 writes another wire) | `gigachat35` |
+/// | `step3…`, `step-3…` with no minor version (StepFun Step-3; not Step3-VL, whose template writes Hermes-style JSON) | `step3` |
 /// | `gemma-4…` and later | `gemma` |
 /// | `gemma-3…` and earlier (Gemma 3 is prompted into `tool_code`) | `gemini` |
 /// | `…gemini…` | `gemini` |
@@ -61,8 +63,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 ///
 /// Differences from the seed: Qwen3-Coder, Qwen3.5 and Step-3.5 get their own
 /// `qwen3-coder` dialect (docs/dialects.md), MiMo gets `qwen3` (MiMo-7B) or, from MiMo-V2 on,
-/// `qwen3-coder` (the closest reader of its XML calls, docs/parsers.md) rather than the
-/// fallback, Gemma 3
+/// `mimo` rather than the fallback, Gemma 3
 /// gets `gemini` rather than `gemma` (Gemma 4's tokens are not Gemma 3's), and Gemini ids
 /// need no version number, and Seed-OSS, LongCat-Flash and Jamba get their own `seed-oss`,
 /// `longcat` and `jamba` dialects rather than the fallback.
@@ -117,6 +118,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     } else if bare.starts_with("functiongemma") {
         // Before Gemma's rule: FunctionGemma is a Gemma 3 whose calls are Gemma 4's body.
         Dialect::FunctionGemma
+    } else if let Some(dialect) = named_family(bare) {
+        dialect
     } else if let Some(major) = gemma_major(&id) {
         if major >= 4 {
             Dialect::Gemma
@@ -183,8 +186,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Cohere
     } else if bare.starts_with("apertus-") {
         Dialect::Apertus
-    } else if is_dots(bare) {
-        Dialect::Dots
+
     } else if ["ernie-4.5", "ernie4.5", "ernie-4_5"]
         .iter()
         .any(|family| bare.starts_with(family))
@@ -228,8 +230,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// The dialect that reads what a server's parser reads: a vLLM (0.33) or SGLang
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). ASCII case, surrounding whitespace and
-/// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (MiMo,
-/// MiniMax-M1 and M3, Step-3, …;
+/// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (
+/// MiniMax-M1 and M3, …;
 /// docs/parsers.md lists each with its wire) and for names not in [`PARSERS`].
 ///
 /// # Panics
@@ -394,6 +396,18 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     ("muse", Dialect::Muse),
     ("musespark1x", Dialect::Muse),
     ("muse_glimmer", Dialect::Muse),
+    // `<tool_call><function=N><parameter=k>v</parameter></function></tool_call>`, every
+    // byte between the parameter tags the value (vLLM and SGLang `mimo`, tool and reasoning
+    // parsers; the reasoning parsers read `<think>`).
+    ("mimo", Dialect::Mimo),
+    // `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke …>`
+    // (vLLM and SGLang `step3`, tool and reasoning parsers; the reasoning parsers end the
+    // template-opened reasoning at `</think>`).
+    ("step3", Dialect::Step3),
+    // `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k"
+    // string="true|false">v…` (SGLang `gigachat35`, tool and reasoning parsers; the
+    // reasoning parser is DeepSeek-R1's, `</think>` ending the reasoning the template opens).
+    ("gigachat35", Dialect::Gigachat35),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the
@@ -517,15 +531,42 @@ fn has_minimax_generation(bare: &str) -> bool {
     })
 }
 
-/// MiMo-V2 and later write `<tool_call><function=N><parameter=k>v</parameter>…` (vLLM's and
-/// SGLang's `mimo` parsers): `qwen3-coder` reads it (not exactly: it takes a newline on each
-/// side of a value as framing, MiMo's values are verbatim). MiMo-7B keeps `qwen3`.
+/// MiMo-V2 and later write `<tool_call><function=N><parameter=k>v</parameter>…` with every
+/// byte between the parameter tags the value (vLLM's and SGLang's `mimo` parsers): `mimo`.
+/// MiMo-7B keeps `qwen3`.
 fn mimo_dialect(bare: &str) -> Dialect {
     if version_after(bare, "mimo-v").is_some_and(|(major, _)| major >= 2) {
-        Dialect::Qwen3Coder
+        Dialect::Mimo
     } else {
         Dialect::Qwen3
     }
+}
+
+/// The families told apart by their own names, which no rule before them matches: StepFun
+/// Step-3, Sber GigaChat 3.5 (GCML tags; GigaChat 3 writes JSON after
+/// `function call<|role_sep|>`), rednote dots.
+fn named_family(bare: &str) -> Option<Dialect> {
+    let gigachat35 = ["gigachat3.5", "gigachat-3.5", "gigachat35", "gigachat3-5"];
+    if is_step3(bare) {
+        Some(Dialect::Step3)
+    } else if gigachat35.iter().any(|name| bare.contains(name)) {
+        Some(Dialect::Gigachat35)
+    } else if is_dots(bare) {
+        Some(Dialect::Dots)
+    } else {
+        None
+    }
+}
+
+/// StepFun Step-3 (`stepfun-ai/step3`, `step3-fp8`, `step-3`): the steptml markup between
+/// special tokens. Not Step3-VL (`step3-vl-10b`), whose template writes JSON in
+/// `<tool_call>` tags.
+fn is_step3(bare: &str) -> bool {
+    ["step-", "step"].iter().any(|prefix| {
+        bare.starts_with(prefix)
+            && version_after(bare, prefix)
+                .is_some_and(|(major, minor)| major == 3 && minor.is_none())
+    }) && !bare.contains("-vl")
 }
 
 /// Step-3.5 and Step-3.7 (`step-3.5-flash`, `step3p5`): Qwen3-Coder's format.

@@ -116,6 +116,9 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Minicpm5, "</tool_response>"),
         closer(Dialect::KimiK3, "</tool_response>"),
         closer(Dialect::Muse, "</tool_output>"),
+        closer(Dialect::Mimo, "</tool_response>"),
+        token(Dialect::Step3, "<|EOT|>"),
+        token(Dialect::Gigachat35, "<|message_sep|>"),
     ]
 }
 
@@ -401,6 +404,21 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Muse,
             "<|start|>",
             Reason::DelimiterInText("<|start|>".into()),
+        ),
+        (
+            Dialect::Mimo,
+            "<|im_start|>assistant\n",
+            Reason::TemplateToken("<|im_start|>"),
+        ),
+        (
+            Dialect::Step3,
+            "<|BOT|>assistant\n",
+            Reason::TemplateToken("<|BOT|>"),
+        ),
+        (
+            Dialect::Gigachat35,
+            "user<|role_sep|>\n",
+            Reason::TemplateToken("<|role_sep|>"),
         ),
     ]
 }

@@ -325,6 +325,31 @@ static MUSE: ParamMarkup = ParamMarkup {
     close: "</atem:invoke>\n</atem:function_calls><|eom|>",
 };
 
+static MIMO: ParamMarkup = ParamMarkup {
+    open: ("<tool_call>\n<function=", ">\n"),
+    param: ("<parameter=", ">", "</parameter>\n"),
+    close: "</function>\n</tool_call>",
+};
+
+static STEP3: ParamMarkup = ParamMarkup {
+    open: (
+        "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
+        "\">\n",
+    ),
+    param: ("<steptml:parameter name=\"", "\">", "</steptml:parameter>\n"),
+    close: "</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+};
+
+static GIGACHAT35: ParamMarkup = ParamMarkup {
+    open: ("<｜GCML｜tool_calls>\n<｜GCML｜invoke name=\"", "\">\n"),
+    param: (
+        "<｜GCML｜parameter name=\"",
+        "\" string=\"true\">",
+        "</｜GCML｜parameter>\n",
+    ),
+    close: "</｜GCML｜invoke>\n</｜GCML｜tool_calls>",
+};
+
 /// The raw-text parameter markup of `dialect`, if its calls are written so.
 fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
     match dialect {
@@ -342,6 +367,9 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Minicpm5 => Some(&MINICPM5),
         Dialect::KimiK3 => Some(&KIMI_K3),
         Dialect::Muse => Some(&MUSE),
+        Dialect::Mimo => Some(&MIMO),
+        Dialect::Step3 => Some(&STEP3),
+        Dialect::Gigachat35 => Some(&GIGACHAT35),
         _ => None,
     }
 }

@@ -566,6 +566,21 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_MUSE 31
 
 /**
+ * `mimo`: `<tool_call><function=N><parameter=k>v</parameter></function></tool_call>`, values exact (Xiaomi MiMo-V2).
+ */
+#define INBAND_DIALECT_MIMO 31
+
+/**
+ * `step3`: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N"><steptml:parameter name="k">v…` (StepFun Step-3).
+ */
+#define INBAND_DIALECT_STEP3 32
+
+/**
+ * `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
+ */
+#define INBAND_DIALECT_GIGACHAT35 33
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -141,9 +141,15 @@ pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 32;
 pub const INBAND_DIALECT_KIMI_K3: inband_dialect_t = 31;
 /// `muse`: `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v…` (Muse Spark, Muse Glimmer).
 pub const INBAND_DIALECT_MUSE: inband_dialect_t = 31;
+/// `mimo`: `<tool_call><function=N><parameter=k>v</parameter></function></tool_call>`, values exact (Xiaomi MiMo-V2).
+pub const INBAND_DIALECT_MIMO: inband_dialect_t = 31;
+/// `step3`: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N"><steptml:parameter name="k">v…` (StepFun Step-3).
+pub const INBAND_DIALECT_STEP3: inband_dialect_t = 32;
+/// `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
+pub const INBAND_DIALECT_GIGACHAT35: inband_dialect_t = 33;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 37] = [
+static DIALECT_NAMES: [&CStr; 40] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -181,6 +187,9 @@ static DIALECT_NAMES: [&CStr; 37] = [
     c"minicpm5",
     c"kimi-k3",
     c"muse",
+    c"mimo",
+    c"step3",
+    c"gigachat35",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -371,6 +380,9 @@ mod tests {
             (INBAND_DIALECT_MINICPM5, Dialect::Minicpm5),
             (INBAND_DIALECT_KIMI_K3, Dialect::KimiK3),
             (INBAND_DIALECT_MUSE, Dialect::Muse),
+            (INBAND_DIALECT_MIMO, Dialect::Mimo),
+            (INBAND_DIALECT_STEP3, Dialect::Step3),
+            (INBAND_DIALECT_GIGACHAT35, Dialect::Gigachat35),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));

@@ -106,9 +106,10 @@ pub enum Role {
     /// Ends a call header's name and introduces the model's call id, which an
     /// [`ArgsOpen`](Role::ArgsOpen) ends (Mistral Small 3.2 `[CALL_ID]`).
     IdOpen,
-    /// Template markup around the model's answer (Hunyuan-A13B `<answer>`, `</answer>`):
-    /// removed from the content as markup, without a diagnostic, as the server's reasoning
-    /// parser removes it.
+    /// Template markup around the model's answer (Hunyuan-A13B `<answer>`, `</answer>`) or
+    /// around its calls (Step-3's `<｜tool_calls_begin｜>`, `<｜tool_call_begin｜>`, …):
+    /// removed from the content as markup, without a diagnostic, as the server's parser
+    /// removes it.
     Answer,
 }
 

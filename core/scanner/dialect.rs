@@ -175,6 +175,21 @@ pub enum Dialect {
     /// </atem:parameter></atem:invoke></atem:function_calls>`, raw-text values;
     /// `<|eot|>` ends the turn: Muse Spark, Muse Glimmer.
     Muse,
+    /// `<tool_call>\n<function=N>\n<parameter=k>v</parameter>\n</function>\n</tool_call>`,
+    /// Qwen3-Coder's equals-form tags with every byte between the parameter tags the value
+    /// (no framing newline), `<think>` reasoning, `<|im_end|>` ending the turn: Xiaomi MiMo-V2.
+    Mimo,
+    /// `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke
+    /// name="N"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke>
+    /// <｜tool_call_end｜><｜tool_calls_end｜>`, StepFun's steptml markup between special
+    /// tokens, raw-text values, reasoning ended by `</think>`, `<|EOT|>` ending the turn:
+    /// StepFun Step-3.
+    Step3,
+    /// `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k"
+    /// string="true|false">v</｜GCML｜parameter></｜GCML｜invoke></｜GCML｜tool_calls>`,
+    /// DeepSeek's DSML shape with `GCML` tags, reasoning ended by `</think>`,
+    /// `<|message_sep|>` ending the turn: Sber GigaChat 3.5.
+    Gigachat35,
 }
 
 impl Dialect {
@@ -217,6 +232,9 @@ impl Dialect {
         Dialect::Minicpm5,
         Dialect::KimiK3,
         Dialect::Muse,
+        Dialect::Mimo,
+        Dialect::Step3,
+        Dialect::Gigachat35,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -259,6 +277,9 @@ impl Dialect {
             Dialect::Minicpm5 => "minicpm5",
             Dialect::KimiK3 => "kimi-k3",
             Dialect::Muse => "muse",
+            Dialect::Mimo => "mimo",
+            Dialect::Step3 => "step3",
+            Dialect::Gigachat35 => "gigachat35",
         }
     }
 
@@ -311,6 +332,9 @@ impl Dialect {
             Dialect::Minicpm5 => tables::minicpm5::SPECIAL_TOKENS,
             Dialect::KimiK3 => tables::kimi_k3::SPECIAL_TOKENS,
             Dialect::Muse => tables::muse::SPECIAL_TOKENS,
+            Dialect::Mimo => tables::mimo::SPECIAL_TOKENS,
+            Dialect::Step3 => tables::step3::SPECIAL_TOKENS,
+            Dialect::Gigachat35 => tables::gigachat35::SPECIAL_TOKENS,
             Dialect::Longcat => tables::longcat::SPECIAL_TOKENS,
             Dialect::Mistral => tables::mistral::SPECIAL_TOKENS,
             Dialect::Pythonic => tables::pythonic::SPECIAL_TOKENS,
@@ -346,6 +370,9 @@ impl Dialect {
             Dialect::Minicpm5 => tables::minicpm5::KNOBS.aliases,
             Dialect::KimiK3 => tables::kimi_k3::KNOBS.aliases,
             Dialect::Muse => tables::muse::KNOBS.aliases,
+            Dialect::Mimo => tables::mimo::KNOBS.aliases,
+            Dialect::Step3 => tables::step3::KNOBS.aliases,
+            Dialect::Gigachat35 => tables::gigachat35::KNOBS.aliases,
             Dialect::Jamba => tables::jamba::KNOBS.aliases,
             Dialect::Granite => tables::granite::KNOBS.aliases,
             Dialect::Mistral => tables::mistral::KNOBS.aliases,
@@ -458,6 +485,9 @@ impl Dialect {
             Dialect::Minicpm5 => tables::minicpm5::MODES,
             Dialect::KimiK3 => tables::kimi_k3::MODES,
             Dialect::Muse => tables::muse::MODES,
+            Dialect::Mimo => tables::mimo::MODES,
+            Dialect::Step3 => tables::step3::MODES,
+            Dialect::Gigachat35 => tables::gigachat35::MODES,
             Dialect::Longcat => tables::longcat::MODES,
             Dialect::Mistral => tables::mistral::MODES,
             Dialect::Pythonic => tables::pythonic::MODES,
@@ -502,6 +532,9 @@ impl Dialect {
             Dialect::Minicpm5 => tables::minicpm5::SOURCE,
             Dialect::KimiK3 => tables::kimi_k3::SOURCE,
             Dialect::Muse => tables::muse::SOURCE,
+            Dialect::Mimo => tables::mimo::SOURCE,
+            Dialect::Step3 => tables::step3::SOURCE,
+            Dialect::Gigachat35 => tables::gigachat35::SOURCE,
             Dialect::Longcat => tables::longcat::SOURCE,
             Dialect::Mistral => tables::mistral::SOURCE,
             Dialect::Pythonic => tables::pythonic::SOURCE,
@@ -571,6 +604,9 @@ impl Dialect {
             Dialect::Minicpm5 => tagset!(minicpm5),
             Dialect::KimiK3 => tagset!(kimi_k3),
             Dialect::Muse => tagset!(muse),
+            Dialect::Mimo => tagset!(mimo),
+            Dialect::Step3 => tagset!(step3),
+            Dialect::Gigachat35 => tagset!(gigachat35),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -51,6 +51,9 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "minicpm5": (("<think>",), ("</think>",)),
     # Three tokens each: `<|open|>`, the word, `<|sep|>`.
     "kimi-k3": (("<|open|>think<|sep|>",), ("<|close|>think<|sep|>",)),
+    "mimo": (("<think>",), ("</think>",)),
+    "step3": (("<think>",), ("</think>",)),
+    "gigachat35": (("<think>",), ("</think>",)),
 }
 
 

@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 37] = [
+const GUIDES: [(&str, &str); 40] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -72,6 +72,9 @@ const GUIDES: [(&str, &str); 37] = [
     ("minicpm5", include_str!("guides/minicpm5.md")),
     ("kimi-k3", include_str!("guides/kimi-k3.md")),
     ("muse", include_str!("guides/muse.md")),
+    ("mimo", include_str!("guides/mimo.md")),
+    ("step3", include_str!("guides/step3.md")),
+    ("gigachat35", include_str!("guides/gigachat35.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

@@ -294,6 +294,15 @@ pub(crate) static SEED_OSS: ParamCalls = ParamCalls {
     ..QWEN3_CODER
 };
 
+/// Xiaomi MiMo-V2: one `<tool_call>` block per call, each tag on its own line, each value
+/// right between its tags with no framing newline (seed-oss's layout in qwen3-coder's block;
+/// vLLM's and SGLang's `mimo` parsers, docs/dialects.md §mimo).
+pub(crate) static MIMO: ParamCalls = ParamCalls {
+    dialect: Dialect::Mimo,
+    block: ("<tool_call>\n", "\n</tool_call>"),
+    ..SEED_OSS
+};
+
 /// rednote dots.llm1 / dots.vlm1: the invokes of a turn in one `<dots_function_call>`
 /// block, one part a line (vLLM's dots parser, docs/dialects.md §dots).
 pub(crate) static DOTS: ParamCalls = ParamCalls {
@@ -340,6 +349,47 @@ pub(crate) static MUSE: ParamCalls = ParamCalls {
     call_close: "</atem:invoke>",
     implied_section: false,
     ..XML
+};
+
+/// StepFun Step-3: the calls of a turn in one `<｜tool_calls_begin｜>` block, one call a
+/// line, its type word `function` and the separator token before the steptml invoke, one
+/// parameter a line (SGLang's step3 detector's layout, docs/dialects.md §step3).
+pub(crate) static STEP3: ParamCalls = ParamCalls {
+    dialect: Dialect::Step3,
+    wrapper: Some(("<｜tool_calls_begin｜>\n", "\n<｜tool_calls_end｜>")),
+    block: ("", ""),
+    separator: "\n",
+    call_open: (
+        "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
+        "\">\n",
+    ),
+    param_open: ("<steptml:parameter name=\"", "\">"),
+    typed_open: None,
+    param_close: "</steptml:parameter>\n",
+    call_close: "</steptml:invoke><｜tool_call_end｜>",
+    quote: Some('"'),
+    equals: false,
+    // The table's `bare_call = "missing_section"`: the block's closer counts after a value
+    // even outside a block.
+    implied_section: true,
+    key_tag: None,
+    named_block: None,
+    type_words: false,
+    index_close: None,
+    verbatim: None,
+};
+
+/// Sber GigaChat 3.5: DeepSeek V4.1's layout with the `GCML` tags, the invokes of a turn in
+/// one `<｜GCML｜tool_calls>` block, each parameter tag declaring its value raw text or
+/// JSON (SGLang's gigachat35 detector, docs/dialects.md §gigachat35).
+pub(crate) static GIGACHAT35: ParamCalls = ParamCalls {
+    dialect: Dialect::Gigachat35,
+    wrapper: Some(("<｜GCML｜tool_calls>\n", "\n</｜GCML｜tool_calls>")),
+    call_open: ("<｜GCML｜invoke name=\"", "\">\n"),
+    param_open: ("<｜GCML｜parameter name=\"", "\">"),
+    param_close: "</｜GCML｜parameter>\n",
+    call_close: "</｜GCML｜invoke>",
+    ..DEEPSEEK_V41
 };
 
 impl ParamCalls {

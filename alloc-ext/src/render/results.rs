@@ -87,6 +87,14 @@ pub(crate) enum ResultForm {
     /// One `tool` turn per result, `<|ifm|im_start|>tool\nTEXT<|ifm|im_end|>`, back to back
     /// (K2 Horizon, docs/dialects.md §k2-horizon).
     Ifm,
+    /// One `tool_response` turn per result, `<|BOT|>tool_response\nTEXT<|EOT|>`, back to back
+    /// (Step-3, docs/dialects.md §step3: the role is the template's, the layout not
+    /// established).
+    Step3,
+    /// One `function result` turn per result, `function result<|role_sep|>\nTEXT
+    /// <|message_sep|>\n\n`, back to back (GigaChat 3's turns, the closest established
+    /// for GigaChat 3.5: docs/dialects.md §gigachat35).
+    Gigachat,
     /// One `<function_results>` block for the run, a `<result>` per result with the
     /// tool's name and `<stdout>`, `<error>` and `<stderr>` for a failure (anthropic,
     /// minimax: docs/seed.md §2.4 d, §2.6 d).
@@ -143,6 +151,8 @@ impl ResultForm {
                 "</tool_responses:opensource>",
             ],
             ResultForm::Ifm => &["<|ifm|im_end|>", "<|ifm|im_start|>"],
+            ResultForm::Step3 => &["<|EOT|>", "<|BOT|>"],
+            ResultForm::Gigachat => &["<|message_sep|>", "<|role_sep|>"],
             ResultForm::Gemini => {
                 return super::reasoning::check_fenced(text)
                     .map_err(|_| RenderError::new(Reason::CloserInResult("```")));
@@ -308,6 +318,12 @@ impl ResultForm {
                 "\n</tool_response:opensource>",
             ),
             ResultForm::Ifm => (false, "<|ifm|im_start|>tool\n", "<|ifm|im_end|>"),
+            ResultForm::Step3 => (false, "<|BOT|>tool_response\n", "<|EOT|>"),
+            ResultForm::Gigachat => (
+                false,
+                "function result<|role_sep|>\n",
+                "<|message_sep|>\n\n",
+            ),
             _ => return None,
         };
         Some(Wrap {

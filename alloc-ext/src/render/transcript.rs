@@ -11,19 +11,24 @@ use super::Renderer;
 
 mod dots;
 mod gemma;
+mod gigachat;
 mod keyvalue;
 mod plain;
 mod kimi;
 mod kimi_k3;
 mod messages;
+mod step3;
+mod tokens;
 
 use dots::dots;
 use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
+use gigachat::gigachat;
 use keyvalue::{glm, hunyuan, ifm, iquest};
 use plain::{granite_20b_fc, longcat};
 use kimi::kimi;
 use kimi_k3::kimi_k3;
 use messages::{harmony, muse};
+use step3::step3;
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -96,6 +101,13 @@ pub(crate) enum TemplateForm {
     /// an assistant's text in the `response` channel; a run of results one `tool` message
     /// of `<tool_response>` blocks (Kimi K3, not established: docs/dialects.md §kimi-k3).
     KimiK3,
+    /// The system text as written, then `<|BOT|>ROLE\nBODY<|EOT|>` turns back to back; each
+    /// result a `tool_response` turn of its own (Step-3, docs/dialects.md §step3).
+    Step3,
+    /// `ROLE<|role_sep|>\nBODY<|message_sep|>\n\n` turns back to back; each result a
+    /// `function result` turn of its own (GigaChat 3's turns, the closest established for
+    /// GigaChat 3.5, docs/dialects.md §gigachat35).
+    Gigachat,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -128,93 +140,6 @@ pub(crate) enum TemplateForm {
     /// turns back to back; each result an `ipython` turn (Llama 3, docs/dialects.md
     /// §llama3-json; Llama-xLAM-2, §xlam).
     Llama3,
-}
-
-impl TemplateForm {
-    /// The strings this template writes between and around messages, which no message's
-    /// text may hold (render/text.rs rule 1). The dialects whose vocabulary has special
-    /// tokens also refuse any text spelled as one (rule 2), so their lists hold only the
-    /// tokens of other shapes.
-    pub(crate) fn tokens(self) -> &'static [&'static str] {
-        match self {
-            TemplateForm::ChatMl(_) => &["<|im_start|>", "<|im_end|>", "<|endoftext|>"],
-            TemplateForm::Legacy => &["\n\nHuman:", "\n\nAssistant:"],
-            TemplateForm::Minimax => &["]~!b[", "]~b]", "[e~["],
-            TemplateForm::Kimi
-            | TemplateForm::Deepseek
-            | TemplateForm::Harmony
-            | TemplateForm::Muse
-            | TemplateForm::Granite
-            | TemplateForm::Llama3
-            | TemplateForm::Phi4Mini
-            | TemplateForm::Hunyuan
-            | TemplateForm::HunyuanA13b
-            | TemplateForm::Iquest
-            | TemplateForm::Cohere
-            | TemplateForm::Apertus => &[],
-            TemplateForm::Gemma => &[
-                "<bos>",
-                "<eos>",
-                "<|turn>",
-                "<turn|>",
-                "<|tool_response>",
-                "<tool_response|>",
-            ],
-            TemplateForm::Gemini => &["<bos>", "<eos>", "<start_of_turn>", "<end_of_turn>"],
-            TemplateForm::FunctionGemma => &[
-                "<bos>",
-                "<eos>",
-                "<start_of_turn>",
-                "<end_of_turn>",
-                "<start_function_response>",
-                "<end_function_response>",
-                "<start_function_declaration>",
-                "<end_function_declaration>",
-            ],
-            TemplateForm::Glm => &["[gMASK]", "<sop>"],
-            // Its tokens are not of a spelling rule 2 finds: all listed.
-            TemplateForm::Ifm => &[
-                "<|ifm|begin_of_text|>",
-                "<|ifm|im_start|>",
-                "<|ifm|im_end|>",
-                "<|ifm|endoftext|>",
-            ],
-            TemplateForm::SeedOss => &["<seed:bos>", "<seed:eos>", "<seed:pad>"],
-            // The dots table has no special tokens (rule 2 finds none): all listed.
-            TemplateForm::Dots => &[
-                "<|system|>",
-                "<|endofsystem|>",
-                "<|userprompt|>",
-                "<|endofuserprompt|>",
-                "<|response|>",
-                "<|endofresponse|>",
-                "<|endoftext|>",
-            ],
-            // Every K3 marker is built from these three tokens.
-            TemplateForm::KimiK3 => &["<|open|>", "<|close|>", "<|sep|>"],
-            TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
-            TemplateForm::Granite20bFc => &["\nUSER:", "\nASSISTANT:", "<function_response>"],
-            // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
-            TemplateForm::Mistral => &[
-                "<s>",
-                "</s>",
-                "[INST]",
-                "[/INST]",
-                "[SYSTEM_PROMPT]",
-                "[/SYSTEM_PROMPT]",
-                "[AVAILABLE_TOOLS]",
-                "[/AVAILABLE_TOOLS]",
-                "[TOOL_CALLS]",
-                "[ARGS]",
-                "[CALL_ID]",
-                "[TOOL_RESULTS]",
-                "[TOOL_CONTENT]",
-                "[/TOOL_RESULTS]",
-                "[THINK]",
-                "[/THINK]",
-            ],
-        }
-    }
 }
 
 /// Refuses the first message whose text would leave its block (render/text.rs); the
@@ -305,6 +230,8 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
         TemplateForm::Granite20bFc => granite_20b_fc(renderer, &turns, &mut out)?,
         TemplateForm::KimiK3 => kimi_k3(renderer, &turns, &mut out)?,
+        TemplateForm::Step3 => step3(renderer, &turns, &mut out)?,
+        TemplateForm::Gigachat => gigachat(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }

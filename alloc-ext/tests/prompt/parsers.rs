@@ -96,6 +96,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("muse", "muse"),
     ("musespark1x", "muse"),
     ("muse_glimmer", "muse"),
+    ("mimo", "mimo"),
+    ("step3", "step3"),
+    ("gigachat35", "gigachat35"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -103,19 +106,16 @@ const ALIASES: &[(&str, &str)] = &[
 const UNCOVERED: &[&str] = &[
     "beam",
     "gigachat3",
-    "gigachat35",
     "hf",
     "holo2",
     "inkling",
     "kimi",
-    "mimo",
     "minicpmv",
     "minimax",
     "minimax_m3",
     "minimax-m3",
     "plamo3",
     "response_template",
-    "step3",
 ];
 
 #[test]

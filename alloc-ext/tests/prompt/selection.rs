@@ -60,9 +60,19 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("Qwen/Qwen2.5-Coder-32B-Instruct", "qwen3"),
         ("Qwen/QwQ-32B", "qwen3"),
         ("XiaomiMiMo/MiMo-7B-RL", "qwen3"),
-        // MiMo-V2 and later: Qwen3-Coder's tags (docs/parsers.md).
-        ("XiaomiMiMo/MiMo-V2-Flash", "qwen3-coder"),
-        ("mimo-v2-flash", "qwen3-coder"),
+        // MiMo-V2 and later: Qwen3-Coder's tags, values exact (docs/dialects.md §mimo).
+        ("XiaomiMiMo/MiMo-V2-Flash", "mimo"),
+        ("mimo-v2-flash", "mimo"),
+        ("XiaomiMiMo/MiMo-V2.5-Pro", "mimo"),
+        // StepFun Step-3: steptml between special tokens (Step3-VL writes JSON tags).
+        ("stepfun-ai/step3", "step3"),
+        ("stepfun-ai/step3-fp8", "step3"),
+        ("step-3", "step3"),
+        ("stepfun-ai/Step3-VL-10B", "xml"),
+        // Sber GigaChat 3.5: GCML tags (GigaChat 3's JSON wire has no dialect).
+        ("ai-sage/GigaChat3.5-Lightning", "gigachat35"),
+        ("gigachat-3.5-pro", "gigachat35"),
+        ("ai-sage/GigaChat3-10B-A1.8B", "xml"),
         // Qwen3-Coder, Qwen3.5 / 3.6, Step-3.5 / 3.7.
         ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder"),
         ("qwen3-coder-plus", "qwen3-coder"),
@@ -71,7 +81,6 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("stepfun-ai/Step-3.5-Flash", "qwen3-coder"),
         ("step-3.7-flash", "qwen3-coder"),
         ("step3p5", "qwen3-coder"),
-        ("step-3", "xml"),
         // GLM-4.5 … 5.
         ("zai-org/GLM-4.5", "glm"),
         ("zai-org/GLM-4.5-Air", "glm"),
@@ -282,6 +291,9 @@ fn server_parser_names_select_their_dialects() {
         ("muse", Some("muse")),
         ("musespark1x", Some("muse")),
         ("muse_glimmer", Some("muse")),
+        ("mimo", Some("mimo")),
+        ("step3", Some("step3")),
+        ("gigachat35", Some("gigachat35")),
         ("minimax", None),
         ("kimi_k3", Some("kimi-k3")),
         ("mistral", Some("mistral")),
@@ -289,7 +301,6 @@ fn server_parser_names_select_their_dialects() {
         ("pythonic", Some("pythonic")),
         ("granite", Some("granite")),
         ("qwen3_json", Some("qwen3")),
-        ("step3", None),
         ("functiongemma", Some("functiongemma")),
         ("minicpm5", Some("minicpm5")),
         ("minicpmv", None),

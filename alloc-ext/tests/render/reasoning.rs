@@ -75,6 +75,13 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
         (Dialect::Qwen3, "a <|endoftext|> b", "<|endoftext|>"),
         (Dialect::Qwen3Coder, "a <|im_end|> b", "<|im_end|>"),
         (Dialect::SeedOss, "a <seed:eos> b", "<seed:eos>"),
+        (Dialect::Mimo, "a <|im_end|> b", "<|im_end|>"),
+        (Dialect::Step3, "a <|EOT|> b", "<|EOT|>"),
+        (
+            Dialect::Gigachat35,
+            "a <|message_sep|> b",
+            "<|message_sep|>",
+        ),
         (Dialect::Longcat, "a </longcat_s> b", "</longcat_s>"),
         (Dialect::Granite, "a <|end_of_text|> b", "<|end_of_text|>"),
         (Dialect::Internlm, "a <|im_end|> b", "<|im_end|>"),

@@ -150,6 +150,15 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/muse-think-and-weather.txt", "muse"),
     ("transcripts/muse-read-and-grep.txt", "muse"),
     ("transcripts/muse-write-html.txt", "muse"),
+    ("transcripts/mimo-think-and-shell.txt", "mimo"),
+    ("transcripts/mimo-read-and-grep.txt", "mimo"),
+    ("transcripts/mimo-write-patch.txt", "mimo"),
+    ("transcripts/step3-think-and-weather.txt", "step3"),
+    ("transcripts/step3-read-and-grep.txt", "step3"),
+    ("transcripts/step3-run-python.txt", "step3"),
+    ("transcripts/gigachat35-think-and-weather.txt", "gigachat35"),
+    ("transcripts/gigachat35-read-and-grep.txt", "gigachat35"),
+    ("transcripts/gigachat35-write-config.txt", "gigachat35"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -542,3 +542,66 @@ fn muse_transcripts_give_their_calls() {
         assert_eq!(summary(file, "muse"), want, "{file}");
     }
 }
+
+#[test]
+fn mimo_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "mimo-think-and-shell.txt",
+            json!({"content": "", "reasoning": "The user wants to know why the build fails on CI. Run the build with the same flags CI uses and read the first errors.", "tool_calls": [{"name": "run_shell", "arguments": {"command": "cargo build --locked --all-targets 2>&1 | head -n 60", "timeout": 300}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "mimo-read-and-grep.txt",
+            json!({"content": "I will open the handler and find every place that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/handlers/search.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "mimo-write-patch.txt",
+            json!({"content": "Writing the patch file; the value keeps its first and last line breaks.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "patches/fix-greeting.diff", "content": "\n--- a/greet.py\n+++ b/greet.py\n@@ -1 +1 @@\n-print(\"hello\")\n+print(\"Hello, <world> & 世界!\")\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "mimo"), want, "{file}");
+    }
+}
+
+#[test]
+fn step3_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "step3-think-and-weather.txt",
+            json!({"content": "", "reasoning": "The user wants tomorrow's weather in Hangzhou and whether to bring an umbrella. One forecast call covers both.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Hangzhou", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "step3-read-and-grep.txt",
+            json!({"content": "I will read the router and look for every handler that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "step3-run-python.txt",
+            json!({"content": "Running the snippet.", "reasoning": null, "tool_calls": [{"name": "run_python", "arguments": {"code": "prices = {\"tea\": 3, \"cake\": 5}\ntotal = sum(v for v in prices.values() if v < 10)\nprint(f\"<b>{total}</b> & done\")"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "step3"), want, "{file}");
+    }
+}
+
+#[test]
+fn gigachat35_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "gigachat35-think-and-weather.txt",
+            json!({"content": "", "reasoning": "Пользователь просит прогноз на выходные в Казани. Один вызов с городом и числом дней.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Казань", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "gigachat35-read-and-grep.txt",
+            json!({"content": "I will read the router and look for every handler that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "gigachat35-write-config.txt",
+            json!({"content": "Записываю конфигурацию.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "deploy/config.json", "content": "{\"replicas\": 2, \"note\": \"a & <b>\"}\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "gigachat35"), want, "{file}");
+    }
+}

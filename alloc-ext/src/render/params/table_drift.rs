@@ -368,3 +368,101 @@ fn kimi_k3() {
     assert!(rules.line_openers.is_empty());
     assert_eq!(rules.stops, ["<|close|>message<|sep|>"]);
 }
+
+/// Step-3: each call's section closed by `<｜tool_call_end｜>` (either pipe), the steptml
+/// invoke inside it, a line-initial parameter tag ending a value that lost its closer
+/// (docs/dialects.md §step3).
+#[test]
+fn step3() {
+    let after_call: &[&str] = &[
+        "<steptml:invoke+tag",
+        "<|EOT|>",
+        "<|tool_call_end|>@wrapper",
+        "<｜tool_call_end｜>@wrapper",
+    ];
+    let after_param: &[&str] = &[
+        "</steptml:invoke>",
+        "<steptml:invoke+tag",
+        "<steptml:parameter+tag",
+        "<|EOT|>",
+        "<|tool_call_end|>@wrapper",
+        "<｜tool_call_end｜>@wrapper",
+    ];
+    let rules = value_rules(Dialect::Step3);
+    assert_eq!(
+        closers(Dialect::Step3),
+        owned(&[
+            ("</steptml:invoke>", after_call),
+            ("</steptml:parameter>", after_param),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert_eq!(rules.line_openers, ["\n<steptml:parameter"]);
+    assert_eq!(rules.stops, ["<|EOT|>"]);
+}
+
+/// GigaChat 3.5: deepseek-v41's rows with the `GCML` tags, fullwidth pipes only, and the
+/// turn's two stop tokens (docs/dialects.md §gigachat35).
+#[test]
+fn gigachat35() {
+    let after_call: &[&str] = &[
+        "</s>",
+        "</｜GCML｜tool_calls>@wrapper",
+        "<|message_sep|>",
+        "<｜GCML｜invoke+tag",
+    ];
+    let after_param: &[&str] = &[
+        "</s>",
+        "</｜GCML｜invoke>",
+        "</｜GCML｜tool_calls>@wrapper",
+        "<|message_sep|>",
+        "<｜GCML｜invoke+tag",
+        "<｜GCML｜parameter+tag",
+    ];
+    let rules = value_rules(Dialect::Gigachat35);
+    assert_eq!(
+        closers(Dialect::Gigachat35),
+        owned(&[
+            ("</｜GCML｜invoke>", after_call),
+            ("</｜GCML｜parameter>", after_param),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert!(rules.line_openers.is_empty());
+    assert_eq!(rules.stops, ["<|message_sep|>", "</s>"]);
+}
+
+/// MiMo-V2: seed-oss's rows in qwen3-coder's `<tool_call>` block, ChatML's two stop tokens
+/// (docs/dialects.md §mimo).
+#[test]
+fn mimo() {
+    let rules = value_rules(Dialect::Mimo);
+    assert_eq!(
+        closers(Dialect::Mimo),
+        owned(&[
+            (
+                "\n</function>",
+                &[
+                    "</tool_call>@wrapper",
+                    "<function=+tag",
+                    "<|endoftext|>",
+                    "<|im_end|>",
+                ]
+            ),
+            (
+                "</parameter>",
+                &[
+                    "</function>",
+                    "</tool_call>@wrapper",
+                    "<function=+tag",
+                    "<parameter=+tag",
+                    "<|endoftext|>",
+                    "<|im_end|>",
+                ]
+            ),
+        ])
+    );
+    assert!(rules.key_closer.is_none());
+    assert_eq!(rules.line_openers, ["\n<parameter="]);
+    assert_eq!(rules.stops, ["<|im_end|>", "<|endoftext|>"]);
+}
