@@ -186,7 +186,6 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Cohere
     } else if bare.starts_with("apertus-") {
         Dialect::Apertus
-
     } else if ["ernie-4.5", "ernie4.5", "ernie-4_5"]
         .iter()
         .any(|family| bare.starts_with(family))

@@ -547,38 +547,38 @@ typedef struct inband_token_span_t {
 /**
  * `functiongemma`: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (Google FunctionGemma).
  */
-#define INBAND_DIALECT_FUNCTIONGEMMA 31
+#define INBAND_DIALECT_FUNCTIONGEMMA 33
 
 /**
  * `minicpm5`: `<function name="N"><param name="k">v</param></function>`, `<![CDATA[…]]>` values (OpenBMB MiniCPM 5).
  */
-#define INBAND_DIALECT_MINICPM5 32
+#define INBAND_DIALECT_MINICPM5 34
 
 /**
  * `kimi-k3`: `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k" type="string"<|sep|>v…`
  * (Moonshot Kimi K3's XTML channels).
  */
-#define INBAND_DIALECT_KIMI_K3 31
+#define INBAND_DIALECT_KIMI_K3 35
 
 /**
  * `muse`: `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v…` (Muse Spark, Muse Glimmer).
  */
-#define INBAND_DIALECT_MUSE 31
+#define INBAND_DIALECT_MUSE 36
 
 /**
  * `mimo`: `<tool_call><function=N><parameter=k>v</parameter></function></tool_call>`, values exact (Xiaomi MiMo-V2).
  */
-#define INBAND_DIALECT_MIMO 31
+#define INBAND_DIALECT_MIMO 37
 
 /**
  * `step3`: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N"><steptml:parameter name="k">v…` (StepFun Step-3).
  */
-#define INBAND_DIALECT_STEP3 32
+#define INBAND_DIALECT_STEP3 38
 
 /**
  * `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
  */
-#define INBAND_DIALECT_GIGACHAT35 33
+#define INBAND_DIALECT_GIGACHAT35 39
 
 /**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to

@@ -133,20 +133,20 @@ pub const INBAND_DIALECT_ERNIE45: inband_dialect_t = 31;
 /// (IBM granite-20b-functioncalling).
 pub const INBAND_DIALECT_GRANITE_20B_FC: inband_dialect_t = 32;
 /// `functiongemma`: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>` (Google FunctionGemma).
-pub const INBAND_DIALECT_FUNCTIONGEMMA: inband_dialect_t = 31;
+pub const INBAND_DIALECT_FUNCTIONGEMMA: inband_dialect_t = 33;
 /// `minicpm5`: `<function name="N"><param name="k">v</param></function>`, `<![CDATA[…]]>` values (OpenBMB MiniCPM 5).
-pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 32;
+pub const INBAND_DIALECT_MINICPM5: inband_dialect_t = 34;
 /// `kimi-k3`: `<|open|>tools<|sep|><|open|>call tool="N" index="1"<|sep|><|open|>argument key="k" type="string"<|sep|>v…`
 /// (Moonshot Kimi K3's XTML channels).
-pub const INBAND_DIALECT_KIMI_K3: inband_dialect_t = 31;
+pub const INBAND_DIALECT_KIMI_K3: inband_dialect_t = 35;
 /// `muse`: `<|start|>assistant to=TOOL<|message|><atem:function_calls><atem:invoke name="N"><atem:parameter name="k">v…` (Muse Spark, Muse Glimmer).
-pub const INBAND_DIALECT_MUSE: inband_dialect_t = 31;
+pub const INBAND_DIALECT_MUSE: inband_dialect_t = 36;
 /// `mimo`: `<tool_call><function=N><parameter=k>v</parameter></function></tool_call>`, values exact (Xiaomi MiMo-V2).
-pub const INBAND_DIALECT_MIMO: inband_dialect_t = 31;
+pub const INBAND_DIALECT_MIMO: inband_dialect_t = 37;
 /// `step3`: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="N"><steptml:parameter name="k">v…` (StepFun Step-3).
-pub const INBAND_DIALECT_STEP3: inband_dialect_t = 32;
+pub const INBAND_DIALECT_STEP3: inband_dialect_t = 38;
 /// `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
-pub const INBAND_DIALECT_GIGACHAT35: inband_dialect_t = 33;
+pub const INBAND_DIALECT_GIGACHAT35: inband_dialect_t = 39;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
 static DIALECT_NAMES: [&CStr; 40] = [
@@ -387,11 +387,11 @@ mod tests {
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(33).is_null());
+        assert!(inband_dialect_name(40).is_null());
         assert_eq!(
-            dialect_of(33).unwrap_err().status,
+            dialect_of(40).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "33 is past the list"
+            "40 is past the list"
         );
     }
 }

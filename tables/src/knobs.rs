@@ -556,6 +556,13 @@ mod tests {
                 block_closers: vec![(b"<a>".to_vec(), b"</a>".to_vec())],
                 cdata_close: Some(b"]]>".to_vec()),
                 tag: TagKnob::default(),
+                prompt_header: Some(b" to=".to_vec()),
+                prompt_header_repair: true,
+                recipients: vec![
+                    (b"self".to_vec(), MessageChannel::Reasoning),
+                    (b"user".to_vec(), MessageChannel::Content)
+                ],
+                bare_message: MessageChannel::Reasoning,
             })
         );
         assert_eq!(
@@ -566,13 +573,6 @@ mod tests {
                 name: b"tool".to_vec(),
                 key: b"key".to_vec(),
                 kind: Some(b"type".to_vec()),
-                prompt_header: Some(b" to=".to_vec()),
-                prompt_header_repair: true,
-                recipients: vec![
-                    (b"self".to_vec(), MessageChannel::Reasoning),
-                    (b"user".to_vec(), MessageChannel::Content)
-                ],
-                bare_message: MessageChannel::Reasoning,
             })
         );
         assert_eq!(

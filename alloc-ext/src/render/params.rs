@@ -23,8 +23,8 @@ use super::message::Call;
 use crate::params::Schema;
 use crate::tools::ToolSet;
 use closers::{value_rules, Follow};
-pub(crate) use verbatim::MINICPM5;
 use values::{json_type, value_text};
+pub(crate) use verbatim::MINICPM5;
 
 /// One dialect's layout of a call with raw-text parameters:
 /// `block.0 call_open.0 NAME call_open.1` then per argument
@@ -800,5 +800,5 @@ fn equals_name(name: &str) -> bool {
 mod closers;
 #[cfg(test)]
 mod table_drift;
-mod verbatim;
 mod values;
+mod verbatim;

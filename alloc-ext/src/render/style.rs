@@ -7,8 +7,7 @@ use super::json::{self, JsonCalls};
 use super::literal::{self, Literal};
 use super::params::{self, ParamCalls};
 use super::reasoning::{
-    self, ReasoningForm, APERTUS_INNER, COHERE_THINK, KIMI_K3_THINK, MISTRAL_THINK, THINK,
-    THINKING,
+    self, ReasoningForm, APERTUS_INNER, COHERE_THINK, KIMI_K3_THINK, MISTRAL_THINK, THINK, THINKING,
 };
 use super::results::ResultForm;
 use super::transcript::{ChatMl, TemplateForm};

@@ -13,10 +13,10 @@ mod dots;
 mod gemma;
 mod gigachat;
 mod keyvalue;
-mod plain;
 mod kimi;
 mod kimi_k3;
 mod messages;
+mod plain;
 mod step3;
 mod tokens;
 
@@ -24,10 +24,10 @@ use dots::dots;
 use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
 use gigachat::gigachat;
 use keyvalue::{glm, hunyuan, ifm, iquest};
-use plain::{granite_20b_fc, longcat};
 use kimi::kimi;
 use kimi_k3::kimi_k3;
 use messages::{harmony, muse};
+use plain::{granite_20b_fc, longcat};
 use step3::step3;
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).

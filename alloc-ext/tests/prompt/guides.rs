@@ -75,7 +75,8 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
     let time = ("get_time".to_owned(), json!({"zone": "Europe/Paris"}));
     match dialect {
         "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" | "llama3-json"
-        | "deepseek-v41" | "dots" | "ernie45" | "granite-20b-fc" | "functiongemma" | "kimi-k3" | "muse" | "mimo" | "step3" | "gigachat35" => {
+        | "deepseek-v41" | "dots" | "ernie45" | "granite-20b-fc" | "functiongemma" | "kimi-k3"
+        | "muse" | "mimo" | "step3" | "gigachat35" => {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],
