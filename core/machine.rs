@@ -102,6 +102,7 @@ json_tag_modes!(PHI4_MINI, phi4_mini, knobs, tail: CALL_TAIL);
 json_tag_modes!(HUNYUAN_A13B, hunyuan_a13b, knobs, tail: CALL_TAIL);
 json_tag_modes!(COHERE, cohere, knobs, tail: CALL_TAIL);
 json_tag_modes!(APERTUS, apertus, knobs, tail: CALL_TAIL);
+json_tag_modes!(GIGACHAT3, gigachat3, knobs, tail: CALL_BODY);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -314,6 +315,9 @@ impl Machine {
             Dialect::DeepseekV41 => {
                 Machine::Params(Engine::new(Params::new(&DEEPSEEK_V41), options))
             }
+            Dialect::Gigachat3 => {
+                Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options))
+            }
         }
     }
 
@@ -416,6 +420,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Cohere => &tables::cohere::REASONING,
         Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
+        Dialect::Gigachat3 => &tables::gigachat3::REASONING,
         Dialect::Harmony | Dialect::Gemini => return None,
     })
 }

@@ -387,6 +387,7 @@ case_files! {
     hunyuan_a13b => "hunyuan_a13b.md",
     cohere => "cohere.md",
     apertus => "apertus.md",
+    gigachat3 => "gigachat3.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

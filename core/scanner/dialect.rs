@@ -145,6 +145,11 @@ pub enum Dialect {
     /// (several invokes per wrapper), raw-text values, `<think>` reasoning,
     /// `<|endofresponse|>` ending the turn: rednote dots.llm1 / dots.vlm1.
     Dots,
+    /// `TEXT<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": …, "arguments": {…}}`
+    /// (or `<|function_call|>{…}`), the call a message of its own whose JSON object runs to
+    /// the end of the output, no closer; `<|message_sep|>` markup, `</s>` ending the turn:
+    /// Sber GigaChat 3.
+    Gigachat3,
 }
 
 impl Dialect {
@@ -181,6 +186,7 @@ impl Dialect {
         Dialect::Apertus,
         Dialect::DeepseekV41,
         Dialect::Dots,
+        Dialect::Gigachat3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -217,6 +223,7 @@ impl Dialect {
             Dialect::Apertus => "apertus",
             Dialect::DeepseekV41 => "deepseek-v41",
             Dialect::Dots => "dots",
+            Dialect::Gigachat3 => "gigachat3",
         }
     }
 
@@ -277,6 +284,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::SPECIAL_TOKENS,
             Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
             Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
+            Dialect::Gigachat3 => tables::gigachat3::SPECIAL_TOKENS,
         }
     }
 
@@ -307,6 +315,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::KNOBS.aliases,
             Dialect::Apertus => tables::apertus::KNOBS.aliases,
             Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
+            Dialect::Gigachat3 => tables::gigachat3::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -412,6 +421,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::MODES,
             Dialect::Apertus => tables::apertus::MODES,
             Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
+            Dialect::Gigachat3 => tables::gigachat3::MODES,
         }
     }
 
@@ -450,6 +460,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::SOURCE,
             Dialect::Apertus => tables::apertus::SOURCE,
             Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
+            Dialect::Gigachat3 => tables::gigachat3::SOURCE,
         }
     }
 

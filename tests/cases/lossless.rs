@@ -98,6 +98,8 @@ const BROKEN: &[(&str, &str)] = &[
     ("phi4-mini", "functools[see the docs]"),
     ("hunyuan-a13b", "<tool_calls>[{\"name\": \"a b\", \"arguments\": {}}]</tool_calls>"),
     ("apertus", "<|tools_prefix|>[{\"a b\": {}}]<|tools_suffix|>"),
+    ("gigachat3", "function call<|role_sep|>\n{\"name\": \"a b\", \"arguments\": {}}"),
+    ("gigachat3", "<|function_call|>{\"name\": \"a b\", \"arguments\": {}}"),
     ("cohere", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a b\", \"parameters\": {}}]<|END_ACTION|>"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
     (
