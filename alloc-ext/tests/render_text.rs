@@ -110,6 +110,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::K2Horizon, "<|ifm|im_end|>"),
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
+        delimiter(Dialect::Gigachat3, "<|message_sep|>"),
     ]
 }
 
@@ -365,6 +366,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Dots,
             "<|response|>",
             Reason::TemplateToken("<|response|>"),
+        ),
+        (
+            Dialect::Gigachat3,
+            "<|message_sep|>",
+            Reason::DelimiterInText("<|message_sep|>".into()),
         ),
     ]
 }

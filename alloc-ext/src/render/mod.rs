@@ -184,6 +184,16 @@ impl Style {
         template: TemplateForm::Apertus,
     };
 
+    /// GigaChat 3: each call a `function call` message, `<think>` reasoning (not
+    /// established), its `ROLE<|role_sep|>` messages; each result a `function result`
+    /// message (docs/dialects.md §gigachat3).
+    const GIGACHAT3: Style = Style {
+        calls: CallForm::Json(&json::GIGACHAT3),
+        results: ResultForm::Gigachat3,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Gigachat3,
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -417,6 +427,7 @@ impl Style {
             Dialect::Apertus => Style::APERTUS,
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             Dialect::Dots => Style::DOTS,
+            Dialect::Gigachat3 => Style::GIGACHAT3,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -13,10 +13,14 @@ use super::text::{check_content, check_message};
 use super::Renderer;
 
 mod dots;
+mod gigachat3;
 mod keyvalue;
+mod legacy;
 
 use dots::dots;
+use gigachat3::gigachat3;
 use keyvalue::{glm, hunyuan, ifm, iquest};
+use legacy::legacy;
 
 /// A ChatML template (`<|im_start|>ROLE\nBODY<|im_end|>\n`, docs/dialects.md).
 #[derive(Debug, Clone, Copy)]
@@ -98,6 +102,9 @@ pub(crate) enum TemplateForm {
     /// a JSON array inside the assistant turn that made the calls, which goes on after it
     /// (Apertus, docs/dialects.md §apertus).
     Apertus,
+    /// `ROLE<|role_sep|>\nTEXT<|message_sep|>\n\n` messages; the calls `function call`
+    /// messages after the assistant's, each result a `function result` message (GigaChat 3).
+    Gigachat3,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -157,6 +164,7 @@ impl TemplateForm {
                 "<|endofresponse|>",
                 "<|endoftext|>",
             ],
+            TemplateForm::Gigachat3 => &["</s>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
             TemplateForm::Mistral => &[
@@ -265,6 +273,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Longcat => longcat(renderer, &turns, &mut out)?,
         TemplateForm::SeedOss => seed_oss(renderer, &turns, &mut out)?,
         TemplateForm::Dots => dots(renderer, &turns, &mut out)?,
+        TemplateForm::Gigachat3 => gigachat3(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }
@@ -294,32 +303,6 @@ fn chatml(
             ),
         };
         out.push_str(&format!("<|im_start|>{role}\n{body}<|im_end|>\n"));
-    }
-    Ok(())
-}
-
-/// `\n\nHuman:` / `\n\nAssistant:` turns.
-fn legacy(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => {
-                if !out.is_empty() && !text.is_empty() {
-                    out.push_str("\n\n");
-                }
-                out.push_str(text);
-            }
-            Turn::User(text) => out.push_str(&format!("\n\nHuman: {text}")),
-            Turn::Assistant(turn) => {
-                out.push_str(&format!("\n\nAssistant: {}", body(renderer, turn, "\n")?));
-            }
-            Turn::Results(run) => {
-                out.push_str(&format!("\n\nHuman: {}", renderer.results(run)?));
-            }
-        }
     }
     Ok(())
 }

@@ -87,6 +87,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus", "apertus"),
     ("apertus2509", "apertus"),
     ("dots", "dots"),
+    ("gigachat3", "gigachat3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -95,7 +96,6 @@ const UNCOVERED: &[&str] = &[
     "beam",
     "ernie45",
     "functiongemma",
-    "gigachat3",
     "gigachat35",
     "granite-20b-fc",
     "hf",

@@ -185,6 +185,11 @@ fn later_json_body_families_select_their_dialects() {
         ("rednote-hilab/dots.vlm1.inst", "dots"),
         ("dots1-142b", "dots"),
         ("rednote-hilab/dots.ocr", "xml"),
+        // Sber GigaChat 3; GigaChat 3.5 writes another wire (docs/parsers.md).
+        ("ai-sage/GigaChat3-10B-A1.8B", "gigachat3"),
+        ("ai-sage/GigaChat3-702B-A36B-preview-bf16", "gigachat3"),
+        ("gigachat-3-10b", "gigachat3"),
+        ("ai-sage/GigaChat3.5-10B-A1.8B", "xml"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -254,6 +259,7 @@ fn server_parser_names_select_their_dialects() {
         ("deepseekv41", Some("deepseek-v41")),
         ("deepseek-v41", Some("deepseek-v41")),
         ("dots", Some("dots")),
+        ("gigachat3", Some("gigachat3")),
         ("minimax", None),
         ("kimi_k3", None),
         ("mistral", Some("mistral")),

@@ -107,6 +107,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "a <|assistant_end|> b",
             "<|assistant_end|>",
         ),
+        (Dialect::Gigachat3, "a </s> b", "</s>"),
         (
             Dialect::Kimi,
             "a <|tool_calls_section_begin|> b",
