@@ -227,6 +227,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::Gigachat3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

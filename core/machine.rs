@@ -315,9 +315,7 @@ impl Machine {
             Dialect::DeepseekV41 => {
                 Machine::Params(Engine::new(Params::new(&DEEPSEEK_V41), options))
             }
-            Dialect::Gigachat3 => {
-                Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options))
-            }
+            Dialect::Gigachat3 => Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options)),
         }
     }
 

@@ -129,6 +129,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Apertus,
     Dialect::DeepseekV41,
     Dialect::Dots,
+    Dialect::Gigachat3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

@@ -126,9 +126,12 @@ pub const INBAND_DIALECT_APERTUS: inband_dialect_t = 28;
 pub const INBAND_DIALECT_DEEPSEEK_V41: inband_dialect_t = 29;
 /// `dots`: `<dots_function_call><invoke name="N"><parameter name="k">v</parameter></invoke>…` (rednote dots.llm1, dots.vlm1).
 pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
+/// `gigachat3`: `function call<|role_sep|>\n{"name": …, "arguments": {…}}` or
+/// `<|function_call|>{…}`, no closer (Sber GigaChat 3).
+pub const INBAND_DIALECT_GIGACHAT3: inband_dialect_t = 31;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 31] = [
+static DIALECT_NAMES: [&CStr; 32] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -160,6 +163,7 @@ static DIALECT_NAMES: [&CStr; 31] = [
     c"apertus",
     c"deepseek-v41",
     c"dots",
+    c"gigachat3",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -344,15 +348,16 @@ mod tests {
             (INBAND_DIALECT_APERTUS, Dialect::Apertus),
             (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
             (INBAND_DIALECT_DOTS, Dialect::Dots),
+            (INBAND_DIALECT_GIGACHAT3, Dialect::Gigachat3),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(31).is_null());
+        assert!(inband_dialect_name(32).is_null());
         assert_eq!(
-            dialect_of(31).unwrap_err().status,
+            dialect_of(32).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "31 is past the list"
+            "32 is past the list"
         );
     }
 }

@@ -45,6 +45,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "seed-oss": (("<seed:think>",), ("</seed:think>",)),
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
     "dots": (("<think>",), ("</think>",)),
+    "gigachat3": (("<think>",), ("</think>",)),
 }
 
 

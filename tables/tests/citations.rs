@@ -401,6 +401,7 @@ fn the_documents_offer_what_the_code_cites() {
         "hunyuan-a13b",
         "cohere",
         "apertus",
+        "gigachat3",
         "longcat",
         "glm",
         "hunyuan",

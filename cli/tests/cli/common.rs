@@ -120,6 +120,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/dots-think-and-weather.txt", "dots"),
     ("transcripts/dots-read-and-grep.txt", "dots"),
     ("transcripts/dots-write-html.txt", "dots"),
+    ("transcripts/gigachat3-weather.txt", "gigachat3"),
+    ("transcripts/gigachat3-two-reads.txt", "gigachat3"),
+    ("transcripts/gigachat3-write-html.txt", "gigachat3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
