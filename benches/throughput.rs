@@ -236,6 +236,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mimo,
     Dialect::Step3,
     Dialect::Gigachat35,
+    Dialect::Gigachat3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

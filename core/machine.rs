@@ -104,6 +104,7 @@ json_tag_modes!(COHERE, cohere, knobs, tail: CALL_TAIL);
 json_tag_modes!(APERTUS, apertus, knobs, tail: CALL_TAIL);
 json_tag_modes!(ERNIE45, ernie45, knobs, tail: CALL_TAIL);
 json_tag_modes!(GRANITE_20B_FC, granite_20b_fc, knobs, tail: CALL_BODY);
+json_tag_modes!(GIGACHAT3, gigachat3, knobs, tail: CALL_BODY);
 
 /// DeepSeek's DSML tagset (V3.2 / V4): the `deepseek` dialect's own, which the `xml`
 /// dialect reads too; its modes are in `deepseek.toml` only, and it has no knobs (the
@@ -404,6 +405,7 @@ impl Machine {
                 Machine::JsonTag(Engine::new(JsonTag::new(&GRANITE_20B_FC), options))
             }
             Dialect::Ernie45 => Machine::JsonTag(Engine::new(JsonTag::new(&ERNIE45), options)),
+            Dialect::Gigachat3 => Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options)),
         }
     }
 
@@ -514,6 +516,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Cohere => &tables::cohere::REASONING,
         Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
+        Dialect::Gigachat3 => &tables::gigachat3::REASONING,
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => return None,
     })
 }

@@ -396,6 +396,7 @@ case_files! {
     apertus => "apertus.md",
     ernie45 => "ernie45.md",
     granite_20b_fc => "granite_20b_fc.md",
+    gigachat3 => "gigachat3.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

@@ -492,7 +492,10 @@ fn dialect_names_fold_case_and_underscores() {
             assert_eq!(Dialect::from_name(&spelling), Some(dialect), "{spelling:?}");
         }
         assert_eq!(Dialect::from_name(&format!("{name}x")), None);
-        assert_eq!(Dialect::from_name(&name[..name.len() - 1]), None);
+        // A name one byte short is nothing, unless it is another dialect's (gigachat3).
+        let short = &name[..name.len() - 1];
+        let other = Dialect::ALL.iter().copied().find(|d| d.name() == short);
+        assert_eq!(Dialect::from_name(short), other);
     }
     assert_eq!(Dialect::from_name("SEED-OSS"), Some(Dialect::SeedOss));
     assert_eq!(Dialect::from_name("qwen3_coder"), Some(Dialect::Qwen3Coder));

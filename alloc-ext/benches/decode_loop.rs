@@ -138,6 +138,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Mimo,
     Dialect::Step3,
     Dialect::Gigachat35,
+    Dialect::Gigachat3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

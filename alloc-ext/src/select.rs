@@ -56,6 +56,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `k2-horizon…`, `k2_horizon…`, `k2horizon…` (K2 Horizon, IFM) | `k2-horizon` |
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
+/// | `gigachat3-…`, `gigachat-3-…` (Sber GigaChat 3 10B / 702B; not GigaChat 3.5, whose wire is DSML-shaped) | `gigachat3` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
 /// | `ernie-4.5…`, `ernie4.5…`, `ernie-4_5…` (Baidu ERNIE 4.5, its Thinking and VL releases) | `ernie45` |
 /// | `minicpm5…`, `minicpm-5…`, `minicpm_5…` (OpenBMB MiniCPM 5; not MiniCPM-V, whose calls are Qwen3-Coder's) | `minicpm5` |
@@ -214,6 +215,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
     .any(|family| bare.starts_with(family))
     {
         Dialect::Muse
+    } else if bare.starts_with("gigachat3-") || bare.starts_with("gigachat-3-") {
+        Dialect::Gigachat3
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -407,6 +410,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // string="true|false">v…` (SGLang `gigachat35`, tool and reasoning parsers; the
     // reasoning parser is DeepSeek-R1's, `</think>` ending the reasoning the template opens).
     ("gigachat35", Dialect::Gigachat35),
+    // `function call<|role_sep|>\n{"name": …, "arguments": {…}}` or `<|function_call|>{…}`
+    // (vLLM and SGLang `gigachat3`).
+    ("gigachat3", Dialect::Gigachat3),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

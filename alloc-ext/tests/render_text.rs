@@ -119,6 +119,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::Mimo, "</tool_response>"),
         token(Dialect::Step3, "<|EOT|>"),
         token(Dialect::Gigachat35, "<|message_sep|>"),
+        delimiter(Dialect::Gigachat3, "<|message_sep|>"),
     ]
 }
 
@@ -419,6 +420,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Gigachat35,
             "user<|role_sep|>\n",
             Reason::TemplateToken("<|role_sep|>"),
+        ),
+        (
+            Dialect::Gigachat3,
+            "<|message_sep|>",
+            Reason::DelimiterInText("<|message_sep|>".into()),
         ),
     ]
 }

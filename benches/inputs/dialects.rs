@@ -170,6 +170,11 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("<function_call> {{\"name\": \"{name}\", \"arguments\": "),
             "}",
         ),
+        // Each call a `function call` message; the object ends it, no closer.
+        Dialect::Gigachat3 => (
+            format!("function call<|role_sep|>\n{{\"name\": \"{name}\", \"arguments\": "),
+            "}",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

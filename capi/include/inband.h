@@ -581,6 +581,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_GIGACHAT35 39
 
 /**
+ * `gigachat3`: `function call<|role_sep|>\n{"name": …, "arguments": {…}}` or
+ * `<|function_call|>{…}`, no closer (Sber GigaChat 3).
+ */
+#define INBAND_DIALECT_GIGACHAT3 40
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -147,9 +147,12 @@ pub const INBAND_DIALECT_MIMO: inband_dialect_t = 37;
 pub const INBAND_DIALECT_STEP3: inband_dialect_t = 38;
 /// `gigachat35`: `<｜GCML｜tool_calls><｜GCML｜invoke name="N"><｜GCML｜parameter name="k" string="true|false">v…` (Sber GigaChat 3.5).
 pub const INBAND_DIALECT_GIGACHAT35: inband_dialect_t = 39;
+/// `gigachat3`: `function call<|role_sep|>\n{"name": …, "arguments": {…}}` or
+/// `<|function_call|>{…}`, no closer (Sber GigaChat 3).
+pub const INBAND_DIALECT_GIGACHAT3: inband_dialect_t = 40;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 40] = [
+static DIALECT_NAMES: [&CStr; 41] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -190,6 +193,7 @@ static DIALECT_NAMES: [&CStr; 40] = [
     c"mimo",
     c"step3",
     c"gigachat35",
+    c"gigachat3",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -383,15 +387,16 @@ mod tests {
             (INBAND_DIALECT_MIMO, Dialect::Mimo),
             (INBAND_DIALECT_STEP3, Dialect::Step3),
             (INBAND_DIALECT_GIGACHAT35, Dialect::Gigachat35),
+            (INBAND_DIALECT_GIGACHAT3, Dialect::Gigachat3),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(40).is_null());
+        assert!(inband_dialect_name(41).is_null());
         assert_eq!(
-            dialect_of(40).unwrap_err().status,
+            dialect_of(41).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "40 is past the list"
+            "41 is past the list"
         );
     }
 }

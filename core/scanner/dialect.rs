@@ -190,6 +190,11 @@ pub enum Dialect {
     /// DeepSeek's DSML shape with `GCML` tags, reasoning ended by `</think>`,
     /// `<|message_sep|>` ending the turn: Sber GigaChat 3.5.
     Gigachat35,
+    /// `TEXT<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": …, "arguments": {…}}`
+    /// (or `<|function_call|>{…}`), the call a message of its own whose JSON object runs to
+    /// the end of the output, no closer; `<|message_sep|>` markup, `</s>` ending the turn:
+    /// Sber GigaChat 3.
+    Gigachat3,
 }
 
 impl Dialect {
@@ -235,6 +240,7 @@ impl Dialect {
         Dialect::Mimo,
         Dialect::Step3,
         Dialect::Gigachat35,
+        Dialect::Gigachat3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -280,6 +286,7 @@ impl Dialect {
             Dialect::Mimo => "mimo",
             Dialect::Step3 => "step3",
             Dialect::Gigachat35 => "gigachat35",
+            Dialect::Gigachat3 => "gigachat3",
         }
     }
 
@@ -349,6 +356,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::SPECIAL_TOKENS,
             Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
             Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
+            Dialect::Gigachat3 => tables::gigachat3::SPECIAL_TOKENS,
         }
     }
 
@@ -387,6 +395,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::KNOBS.aliases,
             Dialect::Apertus => tables::apertus::KNOBS.aliases,
             Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
+            Dialect::Gigachat3 => tables::gigachat3::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -502,6 +511,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::MODES,
             Dialect::Apertus => tables::apertus::MODES,
             Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
+            Dialect::Gigachat3 => tables::gigachat3::MODES,
         }
     }
 
@@ -549,6 +559,7 @@ impl Dialect {
             Dialect::Cohere => tables::cohere::SOURCE,
             Dialect::Apertus => tables::apertus::SOURCE,
             Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
+            Dialect::Gigachat3 => tables::gigachat3::SOURCE,
         }
     }
 

@@ -54,6 +54,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "mimo": (("<think>",), ("</think>",)),
     "step3": (("<think>",), ("</think>",)),
     "gigachat35": (("<think>",), ("</think>",)),
+    "gigachat3": (("<think>",), ("</think>",)),
 }
 
 

@@ -410,6 +410,7 @@ fn the_documents_offer_what_the_code_cites() {
         "apertus",
         "ernie45",
         "granite-20b-fc",
+        "gigachat3",
         "longcat",
         "glm",
         "hunyuan",

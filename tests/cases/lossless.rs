@@ -100,6 +100,8 @@ const BROKEN: &[(&str, &str)] = &[
     ("ernie45", "<tool_call>\n{\"name\": \"a b\", \"arguments\": {}}\n</tool_call>"),
     ("granite-20b-fc", "<function_call> {\"name\": \"a b\", \"arguments\": {}}"),
     ("apertus", "<|tools_prefix|>[{\"a b\": {}}]<|tools_suffix|>"),
+    ("gigachat3", "function call<|role_sep|>\n{\"name\": \"a b\", \"arguments\": {}}"),
+    ("gigachat3", "<|function_call|>{\"name\": \"a b\", \"arguments\": {}}"),
     ("cohere", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a b\", \"parameters\": {}}]<|END_ACTION|>"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
     ("internlm", "<|action_start|> <|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),

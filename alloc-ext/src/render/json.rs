@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba, granite, phi4-mini, cohere, apertus), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite, phi4-mini, cohere, apertus), as messages of their own (gigachat3), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -235,6 +235,21 @@ pub(crate) static APERTUS: JsonCalls = JsonCalls {
     separator: ", ",
     list: true,
     shape: Shape::Keyed,
+};
+
+/// GigaChat 3: each call a `function call` message of its own, the messages separated as
+/// the template separates them, no closer (docs/dialects.md §gigachat3).
+pub(crate) static GIGACHAT3: JsonCalls = JsonCalls {
+    section: ("", ""),
+    separator: "<|message_sep|>\n\n",
+    list: false,
+    shape: Shape::Object {
+        open: "function call<|role_sep|>\n",
+        id_key: None,
+        name_key: "name",
+        key: "arguments",
+        close: "",
+    },
 };
 
 /// Kimi K2 (docs/seed.md §2.3 a–b, docs/dialects.md §kimi).

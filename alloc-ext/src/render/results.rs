@@ -53,6 +53,9 @@ pub(crate) enum ResultForm {
     /// string for other text), on a line of its own inside the assistant turn that made
     /// the calls (Apertus, docs/dialects.md §apertus).
     Apertus,
+    /// One `function result` message per result, `function result<|role_sep|>\nTEXT
+    /// <|message_sep|>\n\n`, back to back (GigaChat 3, docs/dialects.md §gigachat3).
+    Gigachat3,
     /// `[TOOL_RESULTS]TEXT[/TOOL_RESULTS]` per result, back to back (Mistral's v11+
     /// templates, docs/dialects.md §mistral).
     Mistral,
@@ -136,6 +139,7 @@ impl ResultForm {
             ResultForm::HunyuanA13b => &["</tool_response>"],
             ResultForm::Cohere => &["<|END_TOOL_RESULT|>", "<|END_OF_TURN_TOKEN|>"],
             ResultForm::Apertus => &["<|assistant_end|>"],
+            ResultForm::Gigachat3 => &["<|message_sep|>", "</s>"],
             ResultForm::Internlm => &["<|im_end|>"],
             ResultForm::Mistral => &["[/TOOL_RESULTS]", "</s>"],
             ResultForm::Ipython => &["<|eot_id|>"],
@@ -304,6 +308,11 @@ impl ResultForm {
             ResultForm::HunyuanA13b => (false, "<tool_response>", "</tool_response>"),
             ResultForm::SeedOss => (false, "<seed:bos>tool\n", "<seed:eos>"),
             ResultForm::Mistral => (false, "[TOOL_RESULTS]", "[/TOOL_RESULTS]"),
+            ResultForm::Gigachat3 => (
+                false,
+                "function result<|role_sep|>\n",
+                "<|message_sep|>\n\n",
+            ),
             ResultForm::Ipython => (
                 false,
                 "<|start_header_id|>ipython<|end_header_id|>\n\n",

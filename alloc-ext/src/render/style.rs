@@ -147,6 +147,16 @@ impl Style {
         template: TemplateForm::Apertus,
     };
 
+    /// GigaChat 3: each call a `function call` message, `<think>` reasoning (not
+    /// established), its `ROLE<|role_sep|>` messages; each result a `function result`
+    /// message (docs/dialects.md §gigachat3).
+    const GIGACHAT3: Style = Style {
+        calls: CallForm::Json(&json::GIGACHAT3),
+        results: ResultForm::Gigachat3,
+        reasoning: ReasoningForm::Delimited(&THINK, false),
+        template: TemplateForm::Gigachat3,
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -449,6 +459,7 @@ impl Style {
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             Dialect::KimiK3 => Style::KIMI_K3,
             Dialect::Dots => Style::DOTS,
+            Dialect::Gigachat3 => Style::GIGACHAT3,
             Dialect::Ernie45 => Style::ERNIE45,
             Dialect::Granite20bFc => Style::GRANITE_20B_FC,
             Dialect::Muse => Style::MUSE,

@@ -12,9 +12,11 @@ use super::Renderer;
 mod dots;
 mod gemma;
 mod gigachat;
+mod gigachat3;
 mod keyvalue;
 mod kimi;
 mod kimi_k3;
+mod legacy;
 mod messages;
 mod plain;
 mod step3;
@@ -23,9 +25,11 @@ mod tokens;
 use dots::dots;
 use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
 use gigachat::gigachat;
+use gigachat3::gigachat3;
 use keyvalue::{glm, hunyuan, ifm, iquest};
 use kimi::kimi;
 use kimi_k3::kimi_k3;
+use legacy::legacy;
 use messages::{harmony, muse};
 use plain::{granite_20b_fc, longcat};
 use step3::step3;
@@ -132,6 +136,9 @@ pub(crate) enum TemplateForm {
     /// a JSON array inside the assistant turn that made the calls, which goes on after it
     /// (Apertus, docs/dialects.md §apertus).
     Apertus,
+    /// `ROLE<|role_sep|>\nTEXT<|message_sep|>\n\n` messages; the calls `function call`
+    /// messages after the assistant's, each result a `function result` message (GigaChat 3).
+    Gigachat3,
     /// `<s>[SYSTEM_PROMPT]…[/SYSTEM_PROMPT][INST]USER[/INST]ASSISTANT</s>`, a run of results
     /// `[TOOL_RESULTS]…[/TOOL_RESULTS]` after the calls' turn (Mistral, docs/dialects.md
     /// §mistral).
@@ -232,6 +239,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::KimiK3 => kimi_k3(renderer, &turns, &mut out)?,
         TemplateForm::Step3 => step3(renderer, &turns, &mut out)?,
         TemplateForm::Gigachat => gigachat(renderer, &turns, &mut out)?,
+        TemplateForm::Gigachat3 => gigachat3(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,
     }
@@ -261,32 +269,6 @@ fn chatml(
             ),
         };
         out.push_str(&format!("<|im_start|>{role}\n{body}<|im_end|>\n"));
-    }
-    Ok(())
-}
-
-/// `\n\nHuman:` / `\n\nAssistant:` turns.
-fn legacy(
-    renderer: &Renderer<'_>,
-    turns: &[Turn<'_>],
-    out: &mut String,
-) -> Result<(), RenderError> {
-    for turn in turns {
-        match turn {
-            Turn::System(text) | Turn::Developer(text) => {
-                if !out.is_empty() && !text.is_empty() {
-                    out.push_str("\n\n");
-                }
-                out.push_str(text);
-            }
-            Turn::User(text) => out.push_str(&format!("\n\nHuman: {text}")),
-            Turn::Assistant(turn) => {
-                out.push_str(&format!("\n\nAssistant: {}", body(renderer, turn, "\n")?));
-            }
-            Turn::Results(run) => {
-                out.push_str(&format!("\n\nHuman: {}", renderer.results(run)?));
-            }
-        }
     }
     Ok(())
 }

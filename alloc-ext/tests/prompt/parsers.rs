@@ -99,13 +99,13 @@ const ALIASES: &[(&str, &str)] = &[
     ("mimo", "mimo"),
     ("step3", "step3"),
     ("gigachat35", "gigachat35"),
+    ("gigachat3", "gigachat3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
 /// format in docs/parsers.md): `for_parser` gives `None`.
 const UNCOVERED: &[&str] = &[
     "beam",
-    "gigachat3",
     "hf",
     "holo2",
     "inkling",

@@ -69,10 +69,10 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("stepfun-ai/step3-fp8", "step3"),
         ("step-3", "step3"),
         ("stepfun-ai/Step3-VL-10B", "xml"),
-        // Sber GigaChat 3.5: GCML tags (GigaChat 3's JSON wire has no dialect).
+        // Sber GigaChat 3.5: GCML tags (GigaChat 3 writes JSON: its own dialect).
         ("ai-sage/GigaChat3.5-Lightning", "gigachat35"),
         ("gigachat-3.5-pro", "gigachat35"),
-        ("ai-sage/GigaChat3-10B-A1.8B", "xml"),
+        ("ai-sage/GigaChat3-10B-A1.8B", "gigachat3"),
         // Qwen3-Coder, Qwen3.5 / 3.6, Step-3.5 / 3.7.
         ("Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder"),
         ("qwen3-coder-plus", "qwen3-coder"),
@@ -216,6 +216,11 @@ fn later_json_body_families_select_their_dialects() {
         ("openbmb/MiniCPM-V-4_5", "xml"),
         // Moonshot Kimi K3.
         ("moonshotai/Kimi-K3", "kimi-k3"),
+        // Sber GigaChat 3; GigaChat 3.5 writes another wire (docs/parsers.md).
+        ("ai-sage/GigaChat3-10B-A1.8B", "gigachat3"),
+        ("ai-sage/GigaChat3-702B-A36B-preview-bf16", "gigachat3"),
+        ("gigachat-3-10b", "gigachat3"),
+        ("ai-sage/GigaChat3.5-10B-A1.8B", "gigachat35"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -294,6 +299,7 @@ fn server_parser_names_select_their_dialects() {
         ("mimo", Some("mimo")),
         ("step3", Some("step3")),
         ("gigachat35", Some("gigachat35")),
+        ("gigachat3", Some("gigachat3")),
         ("minimax", None),
         ("kimi_k3", Some("kimi-k3")),
         ("mistral", Some("mistral")),

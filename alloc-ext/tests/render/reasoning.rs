@@ -114,6 +114,7 @@ fn reasoning_with_delimiters_the_scanner_acts_on_is_refused() {
             "a <|assistant_end|> b",
             "<|assistant_end|>",
         ),
+        (Dialect::Gigachat3, "a </s> b", "</s>"),
         (
             Dialect::Ernie45,
             "a <|end_of_sentence|> b",

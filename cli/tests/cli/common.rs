@@ -159,6 +159,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/gigachat35-think-and-weather.txt", "gigachat35"),
     ("transcripts/gigachat35-read-and-grep.txt", "gigachat35"),
     ("transcripts/gigachat35-write-config.txt", "gigachat35"),
+    ("transcripts/gigachat3-weather.txt", "gigachat3"),
+    ("transcripts/gigachat3-two-reads.txt", "gigachat3"),
+    ("transcripts/gigachat3-write-html.txt", "gigachat3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

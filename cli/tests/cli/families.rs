@@ -1,6 +1,6 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
 //! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere, apertus, dots, ernie45,
-//! granite-20b-fc and muse families,
+//! granite-20b-fc, muse and gigachat3 families,
 //! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
 //! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
@@ -603,5 +603,26 @@ fn gigachat35_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "gigachat35"), want, "{file}");
+    }
+}
+
+#[test]
+fn gigachat3_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "gigachat3-weather.txt",
+            json!({"content": "Сейчас посмотрю прогноз.", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"city": "Москва", "days": 3}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "gigachat3-two-reads.txt",
+            json!({"content": "Прочитаю оба файла.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/lib.rs", "limit": 80}}, {"name": "read_file", "arguments": {"path": "Cargo.toml"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "gigachat3-write-html.txt",
+            json!({"content": "", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "docs/menu.html", "content": "<ul>\n  <li>Борщ & пампушки</li>\n  <li>function call<|role_sep|> is text here</li>\n</ul>\n", "overwrite": true}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "gigachat3"), want, "{file}");
     }
 }

@@ -1,6 +1,6 @@
 //! The JSON-in-tags family (`hermes`, `qwen3`, `longcat`, `jamba`, `granite`, `internlm`,
 //! `mistral`, `llama3-json`, `xlam`, `phi4-mini`, `hunyuan-a13b`, `cohere`,
-//! `apertus`):
+//! `apertus`, `gigachat3`):
 //! `<tool_call>` + one JSON object `{"name": …, "arguments": {…}}` + `</tool_call>`, with
 //! `<think>` reasoning (LongCat and InternLM rename the markers: `<longcat_tool_call>`,
 //! `<|action_start|><|plugin|>`); with the `list` knob the block may hold a JSON array of
@@ -12,7 +12,7 @@
 //! at the output's start (Llama 3, xLAM, `start.rs`). Formats:
 //! docs/seed.md §2.2 and §2.9; docs/dialects.md §hermes, §qwen3, §longcat, §jamba,
 //! §granite, §internlm, §mistral, §llama3-json, §xlam, §phi4-mini, §hunyuan-a13b, §cohere,
-//! §apertus. The keys of a call object are table data, and with `keyed` its one key is
+//! §apertus, §gigachat3. The keys of a call object are table data, and with `keyed` its one key is
 //! the name (`keys.rs`).
 
 mod family;

@@ -69,6 +69,7 @@ impl TemplateForm {
             TemplateForm::Gigachat => &["<|role_sep|>", "<|message_sep|>"],
             // Every K3 marker is built from these three tokens.
             TemplateForm::KimiK3 => &["<|open|>", "<|close|>", "<|sep|>"],
+            TemplateForm::Gigachat3 => &["</s>"],
             TemplateForm::Longcat => &["</longcat_s>", "[Round ", " USER:", " ASSISTANT:"],
             TemplateForm::Granite20bFc => &["\nUSER:", "\nASSISTANT:", "<function_response>"],
             // Control tokens spelled `[…]` are not found by rule 2's `<…>` scan: all listed.
