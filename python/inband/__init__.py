@@ -6,11 +6,10 @@ get content, reasoning and tool calls in the model family's dialect (``hermes``,
 ``gemini``, ``anthropic``, ``xml``, ``seed-oss``, ``jamba``, ``longcat``, ``granite``,
 ``internlm``, ``mistral``, ``pythonic``, ``lfm2``, ``llama3-json``, ``xlam``, ``phi4-mini``,
 ``hunyuan-a13b``, ``hunyuan``, ``iquest-q1``, ``k2-horizon``, ``cohere``, ``apertus``,
-``deepseek-v41``, ``dots``, ``gigachat3``, ``mimo``, ``step3``, ``gigachat35``, ``muse``, ``kimi-k3``, ``ernie45``, ``granite-20b-fc``, ``functiongemma``, ``minicpm5``).
-Dialect names also
-accept an inference server's ``--tool-call-parser`` names
-(``qwen3_coder``,
-``deepseek_v31``, ``glm45``, …).
+``deepseek-v41``, ``dots``, ``ernie45``, ``granite-20b-fc``, ``functiongemma``,
+``minicpm5``, ``kimi-k3``, ``muse``, ``mimo``, ``step3``, ``gigachat35``, ``gigachat3``).
+Dialect names also accept an inference server's ``--tool-call-parser`` names
+(``qwen3_coder``, ``deepseek_v31``, ``glm45``, …).
 
 Threads: every object here is used by one thread at a time. A ``Scanner`` or
 ``DeltaStream`` used from two threads at once raises ``RuntimeError`` (it is never
