@@ -38,6 +38,9 @@ impl DeltaStream {
     /// on its own): the general path, kept out of the decode step's common one.
     #[inline(never)]
     pub(super) fn assembled_text(&mut self, span: Span, text: &[u8]) {
+        if !self.quiet && self.requiet() && self.direct(span, text, Channel::Content) {
+            return;
+        }
         self.loud();
         self.assembler.text(span, text);
     }
@@ -45,6 +48,13 @@ impl DeltaStream {
     /// Reasoning the assembler takes, as [`DeltaStream::assembled_text`].
     #[inline(never)]
     pub(super) fn assembled_reasoning(&mut self, span: Span, text: &[u8]) {
+        if !self.quiet
+            && self.requiet()
+            && self.assembler.reasoning.is_some()
+            && self.direct(span, text, Channel::Reasoning)
+        {
+            return;
+        }
         self.loud();
         self.assembler.reasoning(span, text);
     }
@@ -86,7 +96,7 @@ impl DeltaStream {
     /// went (else the assembler takes it).
     #[inline]
     pub(super) fn direct_text(&mut self, span: Span, text: &[u8]) -> bool {
-        (self.quiet || self.requiet()) && self.direct(span, text, Channel::Content)
+        self.quiet && self.direct(span, text, Channel::Content)
     }
 
     /// Whether the step may go quiet again: markup or a call earlier in it left nothing
@@ -100,7 +110,7 @@ impl DeltaStream {
     /// Reasoning straight into the delta, as [`DeltaStream::direct_text`].
     #[inline]
     pub(super) fn direct_reasoning(&mut self, span: Span, text: &[u8]) -> bool {
-        (self.quiet || self.requiet())
+        self.quiet
             && self.assembler.reasoning.is_some()
             && self.direct(span, text, Channel::Reasoning)
     }
