@@ -13,7 +13,6 @@ use inband_alloc::assemble::AssembleOptions;
 use inband_alloc::stream::{DeltaStream, Retain};
 
 #[path = "../../benches/inputs/mod.rs"]
-#[allow(dead_code)]
 mod inputs;
 
 fn main() -> ExitCode {
