@@ -263,7 +263,7 @@ impl Style {
         calls: CallForm::Params(&params::GIGACHAT35),
         results: ResultForm::Gigachat,
         reasoning: ReasoningForm::Delimited(&THINK, false),
-        template: TemplateForm::Gigachat,
+        template: TemplateForm::Gigachat35,
     };
 
     /// Kimi: JSON between special tokens, Kimi's turns.

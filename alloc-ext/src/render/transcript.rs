@@ -11,7 +11,6 @@ use super::Renderer;
 
 mod dots;
 mod gemma;
-mod gigachat;
 mod gigachat3;
 mod keyvalue;
 mod kimi;
@@ -24,8 +23,7 @@ mod tokens;
 
 use dots::dots;
 use gemma::{gemma, FUNCTIONGEMMA_TURNS, GEMMA4_TURNS};
-use gigachat::gigachat;
-use gigachat3::gigachat3;
+use gigachat3::{gigachat3, gigachat35};
 use keyvalue::{glm, hunyuan, ifm, iquest};
 use kimi::kimi;
 use kimi_k3::kimi_k3;
@@ -111,7 +109,7 @@ pub(crate) enum TemplateForm {
     /// `ROLE<|role_sep|>\nBODY<|message_sep|>\n\n` turns back to back; each result a
     /// `function result` turn of its own (GigaChat 3's turns, the closest established for
     /// GigaChat 3.5, docs/dialects.md §gigachat35).
-    Gigachat,
+    Gigachat35,
     /// `SYSTEM:TEXT`, then rounds ` [Round N] USER:TEXT ASSISTANT:BODY</longcat_s>` from 0; a
     /// run of results is a round's user turn of `<longcat_tool_response>` blocks (LongCat-Flash,
     /// docs/dialects.md §longcat).
@@ -238,7 +236,7 @@ pub(crate) fn render(renderer: &Renderer<'_>, messages: &[Message]) -> Result<St
         TemplateForm::Granite20bFc => granite_20b_fc(renderer, &turns, &mut out)?,
         TemplateForm::KimiK3 => kimi_k3(renderer, &turns, &mut out)?,
         TemplateForm::Step3 => step3(renderer, &turns, &mut out)?,
-        TemplateForm::Gigachat => gigachat(renderer, &turns, &mut out)?,
+        TemplateForm::Gigachat35 => gigachat35(renderer, &turns, &mut out)?,
         TemplateForm::Gigachat3 => gigachat3(renderer, &turns, &mut out)?,
         TemplateForm::Mistral => mistral(renderer, &turns, &mut out)?,
         TemplateForm::Llama3 => llama3(renderer, &turns, &mut out)?,

@@ -1,9 +1,10 @@
-//! The transcript of the `gigachat3` dialect (Sber GigaChat 3): its chat template's
-//! messages around the calls, results and reasoning its renderer writes.
+//! The transcripts of the `gigachat3` and `gigachat35` dialects (Sber GigaChat 3 and 3.5):
+//! GigaChat's `ROLE<|role_sep|>` messages around the calls, results and reasoning each
+//! renderer writes.
 
 use super::super::error::RenderError;
 use super::super::Renderer;
-use super::Turn;
+use super::{body, Turn};
 
 /// GigaChat 3 messages, as llama.cpp's GigaChat V3 grammar reads its template's text:
 /// `ROLE<|role_sep|>\nTEXT<|message_sep|>\n\n` each, the roles `developer system`,
@@ -46,4 +47,24 @@ fn message(out: &mut String, role: &str, text: &str) {
     out.push_str("<|role_sep|>\n");
     out.push_str(text);
     out.push_str("<|message_sep|>\n\n");
+}
+
+/// GigaChat 3.5 turns: GigaChat 3's messages, the roles `system`, `user` and `assistant`,
+/// the calls (GCML markup) inside the assistant's message, each result a `function result`
+/// message of its own. GigaChat 3.5's own template was not established from public
+/// material, so these are the closest (docs/dialects.md §gigachat35).
+pub(super) fn gigachat35(
+    renderer: &Renderer<'_>,
+    turns: &[Turn<'_>],
+    out: &mut String,
+) -> Result<(), RenderError> {
+    for turn in turns {
+        match turn {
+            Turn::System(text) | Turn::Developer(text) => message(out, "system", text),
+            Turn::User(text) => message(out, "user", text),
+            Turn::Assistant(turn) => message(out, "assistant", &body(renderer, turn, "\n")?),
+            Turn::Results(run) => out.push_str(&renderer.results(run)?),
+        }
+    }
+    Ok(())
 }

@@ -66,7 +66,7 @@ impl TemplateForm {
             // `<|BOT|>` and `<|EOT|>` are spelled as rule 2 finds them; listed all the same,
             // as the template's turn markers.
             TemplateForm::Step3 => &["<|BOT|>", "<|EOT|>"],
-            TemplateForm::Gigachat => &["<|role_sep|>", "<|message_sep|>"],
+            TemplateForm::Gigachat35 => &["<|role_sep|>", "<|message_sep|>"],
             // Every K3 marker is built from these three tokens.
             TemplateForm::KimiK3 => &["<|open|>", "<|close|>", "<|sep|>"],
             TemplateForm::Gigachat3 => &["</s>"],
