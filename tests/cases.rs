@@ -388,6 +388,7 @@ case_files! {
     cohere => "cohere.md",
     apertus => "apertus.md",
     gigachat3 => "gigachat3.md",
+    plamo3 => "plamo3.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

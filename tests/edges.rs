@@ -112,6 +112,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Cohere => &["<|END_THINKING|>"],
         Dialect::Apertus => &["<|inner_suffix|>"],
         Dialect::Dots => &["</think>"],
+        Dialect::Plamo3 => &["<|plamo:end_think:plamo|>"],
         Dialect::Harmony | Dialect::Gemini => &[],
         _ => &["</think>"],
     }

@@ -111,6 +111,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         closer(Dialect::DeepseekV41, "</result>"),
         closer(Dialect::Dots, "</tool_response>"),
         delimiter(Dialect::Gigachat3, "<|message_sep|>"),
+        closer(Dialect::Plamo3, "</tool_response>"),
     ]
 }
 
@@ -371,6 +372,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Gigachat3,
             "<|message_sep|>",
             Reason::DelimiterInText("<|message_sep|>".into()),
+        ),
+        (
+            Dialect::Plamo3,
+            "<|im_end|>",
+            Reason::TemplateToken("<|im_end|>"),
         ),
     ]
 }

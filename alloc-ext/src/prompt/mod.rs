@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 32] = [
+const GUIDES: [(&str, &str); 33] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -67,6 +67,7 @@ const GUIDES: [(&str, &str); 32] = [
     ("deepseek-v41", include_str!("guides/deepseek-v41.md")),
     ("dots", include_str!("guides/dots.md")),
     ("gigachat3", include_str!("guides/gigachat3.md")),
+    ("plamo3", include_str!("guides/plamo3.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

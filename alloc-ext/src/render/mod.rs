@@ -194,6 +194,19 @@ impl Style {
         template: TemplateForm::Gigachat3,
     };
 
+    /// PLaMo 3: its calls and reasoning markers; its turn layout and tool results were not
+    /// established from public material: ChatML, each result in a `tool` turn
+    /// (docs/dialects.md §plamo3).
+    const PLAMO3: Style = Style {
+        calls: CallForm::Json(&json::PLAMO3),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&reasoning::PLAMO3_THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -428,6 +441,7 @@ impl Style {
             Dialect::DeepseekV41 => Style::DEEPSEEK_V41,
             Dialect::Dots => Style::DOTS,
             Dialect::Gigachat3 => Style::GIGACHAT3,
+            Dialect::Plamo3 => Style::PLAMO3,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

@@ -20,6 +20,7 @@
 //! | `[THINK]` | `[/THINK]` | Mistral (Magistral) |
 //! | `<\|START_THINKING\|>` | `<\|END_THINKING\|>` | Cohere |
 //! | `<\|inner_prefix\|>` | `<\|inner_suffix\|>` | Apertus |
+//! | `<\|plamo:begin_think:plamo\|>` | `<\|plamo:end_think:plamo\|>` | PLaMo 3 |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -62,6 +63,10 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("[THINK]", Some("[/THINK]")),
     ("<|START_THINKING|>", Some("<|END_THINKING|>")),
     ("<|inner_prefix|>", Some("<|inner_suffix|>")),
+    (
+        "<|plamo:begin_think:plamo|>",
+        Some("<|plamo:end_think:plamo|>"),
+    ),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (

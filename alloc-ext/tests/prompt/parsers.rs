@@ -88,6 +88,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("apertus2509", "apertus"),
     ("dots", "dots"),
     ("gigachat3", "gigachat3"),
+    ("plamo3", "plamo3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -113,7 +114,6 @@ const UNCOVERED: &[&str] = &[
     "muse",
     "muse_glimmer",
     "musespark1x",
-    "plamo3",
     "response_template",
     "step3",
 ];
