@@ -228,6 +228,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::DeepseekV41,
     Dialect::Dots,
     Dialect::Gigachat3,
+    Dialect::Plamo3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -130,6 +130,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::DeepseekV41,
     Dialect::Dots,
     Dialect::Gigachat3,
+    Dialect::Plamo3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

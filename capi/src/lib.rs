@@ -130,8 +130,12 @@ pub const INBAND_DIALECT_DOTS: inband_dialect_t = 30;
 /// `<|function_call|>{…}`, no closer (Sber GigaChat 3).
 pub const INBAND_DIALECT_GIGACHAT3: inband_dialect_t = 31;
 
+/// `plamo3`: `<|plamo:begin_tool_requests:plamo|>` sections of tagged names and JSON
+/// arguments, text markers (PFN PLaMo 3).
+pub const INBAND_DIALECT_PLAMO3: inband_dialect_t = 32;
+
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 32] = [
+static DIALECT_NAMES: [&CStr; 33] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -164,6 +168,7 @@ static DIALECT_NAMES: [&CStr; 32] = [
     c"deepseek-v41",
     c"dots",
     c"gigachat3",
+    c"plamo3",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -349,15 +354,16 @@ mod tests {
             (INBAND_DIALECT_DEEPSEEK_V41, Dialect::DeepseekV41),
             (INBAND_DIALECT_DOTS, Dialect::Dots),
             (INBAND_DIALECT_GIGACHAT3, Dialect::Gigachat3),
+            (INBAND_DIALECT_PLAMO3, Dialect::Plamo3),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(32).is_null());
+        assert!(inband_dialect_name(33).is_null());
         assert_eq!(
-            dialect_of(32).unwrap_err().status,
+            dialect_of(33).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "32 is past the list"
+            "33 is past the list"
         );
     }
 }

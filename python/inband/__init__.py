@@ -6,7 +6,8 @@ get content, reasoning and tool calls in the model family's dialect (``hermes``,
 ``gemini``, ``anthropic``, ``xml``, ``seed-oss``, ``jamba``, ``longcat``, ``granite``,
 ``internlm``, ``mistral``, ``pythonic``, ``lfm2``, ``llama3-json``, ``xlam``, ``phi4-mini``,
 ``hunyuan-a13b``, ``hunyuan``, ``iquest-q1``, ``k2-horizon``, ``cohere``, ``apertus``,
-``deepseek-v41``, ``dots``, ``gigachat3``). Dialect names also accept an inference server's
+``deepseek-v41``, ``dots``, ``gigachat3``,
+``plamo3``). Dialect names also accept an inference server's
 ``--tool-call-parser`` names (``qwen3_coder``, ``deepseek_v31``, ``glm45``, …).
 
 Threads: every object here is used by one thread at a time. A ``Scanner`` or

@@ -46,6 +46,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "longcat": (("<longcat_think>", "<think>"), ("</longcat_think>", "</think>")),
     "dots": (("<think>",), ("</think>",)),
     "gigachat3": (("<think>",), ("</think>",)),
+    "plamo3": (("<|plamo:begin_think:plamo|>",), ("<|plamo:end_think:plamo|>",)),
 }
 
 

@@ -402,6 +402,7 @@ fn the_documents_offer_what_the_code_cites() {
         "cohere",
         "apertus",
         "gigachat3",
+        "plamo3",
         "longcat",
         "glm",
         "hunyuan",
