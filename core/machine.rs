@@ -159,6 +159,8 @@ static KIMI: token_json::Modes = token_json!(kimi, None);
 
 static DEEPSEEK: token_json::Modes = token_json!(deepseek, Some(&DSML));
 
+static PLAMO3: token_json::Modes = token_json!(plamo3, None);
+
 static XML: params::Modes = params::Modes {
     text: text_modes!(xml),
     tags: tagset!(xml),
@@ -406,6 +408,7 @@ impl Machine {
             }
             Dialect::Ernie45 => Machine::JsonTag(Engine::new(JsonTag::new(&ERNIE45), options)),
             Dialect::Gigachat3 => Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options)),
+            Dialect::Plamo3 => Machine::TokenJson(Engine::new(TokenJson::new(&PLAMO3), options)),
         }
     }
 
@@ -517,6 +520,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
         Dialect::Gigachat3 => &tables::gigachat3::REASONING,
+        Dialect::Plamo3 => &tables::plamo3::REASONING,
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => return None,
     })
 }

@@ -397,6 +397,7 @@ case_files! {
     ernie45 => "ernie45.md",
     granite_20b_fc => "granite_20b_fc.md",
     gigachat3 => "gigachat3.md",
+    plamo3 => "plamo3.md",
     pythonic => "pythonic.md",
     qwen3_coder => "qwen3_coder.md",
     seed_oss => "seed_oss.md",

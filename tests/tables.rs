@@ -66,6 +66,9 @@ fn role(key: &str) -> Role {
         "fence" => Role::Fence,
         "id_open" => Role::IdOpen,
         "answer" => Role::Answer,
+        "name_open" => Role::NameOpen,
+        "name_close" => Role::NameClose,
+        "args_close" => Role::ArgsClose,
         _ => panic!("role `{key}` has no entry in tests/tables.rs `role`"),
     }
 }

@@ -174,6 +174,17 @@ pub(crate) enum Segment {
     Draft(u32),
 }
 
+/// What became of the section opener a call's bytes began with (`Assembler::section_text`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SectionText {
+    /// No section opener is pending.
+    None,
+    /// The open call's bytes hold its section's opener.
+    InCall,
+    /// That call was given back as text: so is the section's closer.
+    GivenBack,
+}
+
 #[derive(Debug)]
 pub(crate) struct CallRecord {
     pub(crate) id: String,
@@ -265,6 +276,10 @@ pub struct Assembler {
     pub(crate) content: Vec<u8>,
     pub(crate) reasoning: Option<Vec<Segment>>,
     in_reasoning: bool,
+    /// The open call's bytes begin with its section's opener; then, once that call was
+    /// given back as text, the section's closer is text too (a text dialect's, PLaMo 3's:
+    /// a special token never is, docs/dialects.md rule 12).
+    section_text: SectionText,
     pub(crate) calls: Calls,
     capture: Capture,
     pub(crate) tool_calls: Vec<ToolCall>,
@@ -312,6 +327,7 @@ impl Assembler {
             content: Vec::new(),
             reasoning: None,
             in_reasoning: false,
+            section_text: SectionText::None,
             calls: Calls::default(),
             capture: Capture::None,
             tool_calls: Vec::new(),

@@ -57,6 +57,7 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `c4ai-command-r7b…`, `command-r7b…`, `c4ai-command-a…`, `command-a…` (Cohere Command R7B, Command A; Command R / R+ write another wire) | `cohere` |
 /// | `apertus-…` (Swiss AI Apertus 8B / 70B) | `apertus` |
 /// | `gigachat3-…`, `gigachat-3-…` (Sber GigaChat 3 10B / 702B; not GigaChat 3.5, whose wire is DSML-shaped) | `gigachat3` |
+/// | `plamo-3…`, `plamo3…` (PFN PLaMo 3) | `plamo3` |
 /// | `dots.llm…`, `dots.vlm…`, `dots-llm…`, `dots-vlm…`, `dots_llm…`, `dots_vlm…`, `dots1…` (rednote dots.llm1, dots.vlm1; not dots.ocr, which has no tools) | `dots` |
 /// | `ernie-4.5…`, `ernie4.5…`, `ernie-4_5…` (Baidu ERNIE 4.5, its Thinking and VL releases) | `ernie45` |
 /// | `minicpm5…`, `minicpm-5…`, `minicpm_5…` (OpenBMB MiniCPM 5; not MiniCPM-V, whose calls are Qwen3-Coder's) | `minicpm5` |
@@ -217,6 +218,8 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Muse
     } else if bare.starts_with("gigachat3-") || bare.starts_with("gigachat-3-") {
         Dialect::Gigachat3
+    } else if bare.starts_with("plamo-3") || bare.starts_with("plamo3") {
+        Dialect::Plamo3
     } else if version_after(bare, "granite-").is_some_and(|(major, _)| major >= 4)
         || version_after(bare, "granite").is_some_and(|(major, _)| major >= 4)
     {
@@ -413,6 +416,9 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // `function call<|role_sep|>\n{"name": …, "arguments": {…}}` or `<|function_call|>{…}`
     // (vLLM and SGLang `gigachat3`).
     ("gigachat3", Dialect::Gigachat3),
+    // `<|plamo:begin_tool_requests:plamo|>` sections of tagged names and JSON arguments,
+    // `<|plamo:begin_think:plamo|>` reasoning (vLLM `plamo3`, tool and reasoning parsers).
+    ("plamo3", Dialect::Plamo3),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the

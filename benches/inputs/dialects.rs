@@ -175,6 +175,13 @@ fn json_markup(dialect: Dialect, name: &str, index: u64) -> Option<(String, &'st
             format!("function call<|role_sep|>\n{{\"name\": \"{name}\", \"arguments\": "),
             "}",
         ),
+        // A section of one call: the name in its tags, the two-part arguments opener.
+        Dialect::Plamo3 => (
+            format!(
+                "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{name}<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
+            ),
+            "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>",
+        ),
         // Each call its own array after the plain-text marker; the `]` ends it.
         Dialect::Phi4Mini => (
             format!("functools[{{\"name\": \"{name}\", \"arguments\": "),

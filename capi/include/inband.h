@@ -587,6 +587,12 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_GIGACHAT3 40
 
 /**
+ * `plamo3`: `<|plamo:begin_tool_requests:plamo|>` sections of tagged names and JSON
+ * arguments, text markers (PFN PLaMo 3).
+ */
+#define INBAND_DIALECT_PLAMO3 41
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

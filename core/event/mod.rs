@@ -111,6 +111,15 @@ pub enum Role {
     /// removed from the content as markup, without a diagnostic, as the server's parser
     /// removes it.
     Answer,
+    /// Opens a call header's name, which [`NameClose`](Role::NameClose) ends (PLaMo 3
+    /// `<|plamo:begin_tool_name:plamo|>`): the header is the name between the two.
+    NameOpen,
+    /// Closes a call header's name (PLaMo 3 `<|plamo:end_tool_name:plamo|>`); the
+    /// arguments opener follows.
+    NameClose,
+    /// Closes a call's arguments before the call's closer (PLaMo 3
+    /// `<|plamo:end_tool_arguments:plamo|>`).
+    ArgsClose,
 }
 
 impl Role {
@@ -139,6 +148,9 @@ impl Role {
             Role::Fence => "fence",
             Role::IdOpen => "id_open",
             Role::Answer => "answer",
+            Role::NameOpen => "name_open",
+            Role::NameClose => "name_close",
+            Role::ArgsClose => "args_close",
         }
     }
 }

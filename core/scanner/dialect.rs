@@ -195,6 +195,13 @@ pub enum Dialect {
     /// the end of the output, no closer; `<|message_sep|>` markup, `</s>` ending the turn:
     /// Sber GigaChat 3.
     Gigachat3,
+    /// `<|plamo:begin_tool_requests:plamo|>` + per call `<|plamo:begin_tool_request:plamo|>`,
+    /// the name in `<|plamo:begin_tool_name:plamo|>…<|plamo:end_tool_name:plamo|>`, the
+    /// arguments' JSON after `<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>`
+    /// up to `<|plamo:end_tool_arguments:plamo|>`, `<|plamo:end_tool_request:plamo|>`; text
+    /// markers, `<|plamo:begin_think:plamo|>` reasoning (open at the start when thinking is
+    /// enabled): PFN PLaMo 3.
+    Plamo3,
 }
 
 impl Dialect {
@@ -241,6 +248,7 @@ impl Dialect {
         Dialect::Step3,
         Dialect::Gigachat35,
         Dialect::Gigachat3,
+        Dialect::Plamo3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -287,6 +295,7 @@ impl Dialect {
             Dialect::Step3 => "step3",
             Dialect::Gigachat35 => "gigachat35",
             Dialect::Gigachat3 => "gigachat3",
+            Dialect::Plamo3 => "plamo3",
         }
     }
 
@@ -357,6 +366,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
             Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
             Dialect::Gigachat3 => tables::gigachat3::SPECIAL_TOKENS,
+            Dialect::Plamo3 => tables::plamo3::SPECIAL_TOKENS,
         }
     }
 
@@ -396,6 +406,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::KNOBS.aliases,
             Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
             Dialect::Gigachat3 => tables::gigachat3::KNOBS.aliases,
+            Dialect::Plamo3 => tables::plamo3::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -512,6 +523,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::MODES,
             Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
             Dialect::Gigachat3 => tables::gigachat3::MODES,
+            Dialect::Plamo3 => tables::plamo3::MODES,
         }
     }
 
@@ -560,6 +572,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::SOURCE,
             Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
             Dialect::Gigachat3 => tables::gigachat3::SOURCE,
+            Dialect::Plamo3 => tables::plamo3::SOURCE,
         }
     }
 

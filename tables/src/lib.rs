@@ -170,6 +170,18 @@ pub const ROLES: &[RoleName] = &[
         key: "answer",
         variant: "Answer",
     },
+    RoleName {
+        key: "name_open",
+        variant: "NameOpen",
+    },
+    RoleName {
+        key: "name_close",
+        variant: "NameClose",
+    },
+    RoleName {
+        key: "args_close",
+        variant: "ArgsClose",
+    },
 ];
 
 /// The role whose table key is `key`, if there is one.

@@ -385,14 +385,15 @@ mod tests {
              (known roles: call_open, call_close, reasoning_open, reasoning_close, result_open, \
              stop, section_open, section_close, args_open, stray, message_start, channel, \
              constrain, message_body, message_end, markup_open, param_open, param_close, quote, \
-             fence, id_open, answer)"
+             fence, id_open, answer, name_open, name_close, args_close)"
         );
         assert_eq!(
             error("[modes.content]\ncall_open = [\"<a>\"]\nbogus = []\n"),
             "dialect `demo`, mode `content`: unknown role `bogus` (known roles: call_open, \
              call_close, reasoning_open, reasoning_close, result_open, stop, section_open, \
              section_close, args_open, stray, message_start, channel, constrain, message_body, \
-             message_end, markup_open, param_open, param_close, quote, fence, id_open, answer)"
+             message_end, markup_open, param_open, param_close, quote, fence, id_open, answer, \
+             name_open, name_close, args_close)"
         );
     }
 

@@ -411,6 +411,7 @@ fn the_documents_offer_what_the_code_cites() {
         "ernie45",
         "granite-20b-fc",
         "gigachat3",
+        "plamo3",
         "longcat",
         "glm",
         "hunyuan",

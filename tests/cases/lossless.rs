@@ -102,6 +102,14 @@ const BROKEN: &[(&str, &str)] = &[
     ("apertus", "<|tools_prefix|>[{\"a b\": {}}]<|tools_suffix|>"),
     ("gigachat3", "function call<|role_sep|>\n{\"name\": \"a b\", \"arguments\": {}}"),
     ("gigachat3", "<|function_call|>{\"name\": \"a b\", \"arguments\": {}}"),
+    (
+        "plamo3",
+        "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>\
+         <|plamo:begin_tool_name:plamo|>a b<|plamo:end_tool_name:plamo|>\
+         <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{}\
+         <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>\
+         <|plamo:end_tool_requests:plamo|>",
+    ),
     ("cohere", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a b\", \"parameters\": {}}]<|END_ACTION|>"),
     ("internlm", "<|action_start|><|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),
     ("internlm", "<|action_start|> <|plugin|>\n{\"name\": \"a b\", \"parameters\": {}}<|action_end|>"),

@@ -57,16 +57,35 @@ impl Sink for Assembler {
             Markup::Delimiter(Role::SectionClose) if self.in_reasoning => {
                 self.section_close(span, bytes);
             }
+            Markup::Delimiter(Role::SectionClose) => {
+                self.end_capture();
+                let given_back = self.section_text == SectionText::GivenBack;
+                self.section_text = SectionText::None;
+                if given_back && !self.dialect.is_special_token(bytes) {
+                    self.push_text(bytes);
+                }
+            }
             // Structure between calls that share a block (Gemini statements, Qwen2.5's
             // back-to-back objects) opens the next call's bytes.
             Markup::Envelope if matches!(self.capture, Capture::None) => {
                 self.open_opening(span, bytes, false, false);
             }
-            // The separator between a call's header and its arguments (Kimi, DeepSeek) and a
-            // parameter's tags are the call's own markup, like its closer.
+            // The separator between a call's header and its arguments (Kimi, DeepSeek), a
+            // parameter's tags, and PLaMo 3's name tags, arguments closer and the rest of its
+            // arguments opener are the call's own markup, like its closer.
             Markup::Delimiter(
-                Role::CallClose | Role::ArgsOpen | Role::ParamOpen | Role::ParamClose,
+                Role::CallClose
+                | Role::ArgsOpen
+                | Role::ParamOpen
+                | Role::ParamClose
+                | Role::NameOpen
+                | Role::NameClose
+                | Role::ArgsClose,
             ) => {
+                let token = self.dialect.is_special_token(bytes);
+                self.capture(span, bytes, token);
+            }
+            Markup::Delimiter(Role::Constrain) if matches!(self.capture, Capture::Call(_)) => {
                 let token = self.dialect.is_special_token(bytes);
                 self.capture(span, bytes, token);
             }
@@ -104,7 +123,12 @@ impl Sink for Assembler {
         let spare = &mut self.calls.spare;
         let (raw, raw_start, tokens) =
             match std::mem::replace(&mut self.capture, Capture::Call(call)) {
-                Capture::Opening(raw, start, tokens, _) => (raw, start, tokens),
+                Capture::Opening(raw, start, tokens, section) => {
+                    if section {
+                        self.section_text = SectionText::InCall;
+                    }
+                    (raw, start, tokens)
+                }
                 _ => (
                     std::mem::take(&mut spare.raw),
                     span.start,
@@ -315,7 +339,13 @@ impl Sink for Assembler {
         record.end_at = span.end;
         let provisional = record.provisional;
         match end {
-            CallEnd::Complete => self.commit(span, call),
+            CallEnd::Complete => {
+                if self.section_text == SectionText::InCall {
+                    // Its section opener was structure: so is the closer.
+                    self.section_text = SectionText::None;
+                }
+                self.commit(span, call);
+            }
             CallEnd::Invalid => {
                 let raw = std::mem::take(&mut record.raw);
                 let raw = self.strip_tokens(call, raw);
@@ -323,6 +353,9 @@ impl Sink for Assembler {
                     // Shown with its draft segment.
                     self.calls[call as usize].raw = raw;
                 } else {
+                    if self.section_text == SectionText::InCall {
+                        self.section_text = SectionText::GivenBack;
+                    }
                     self.release(call, raw);
                 }
             }

@@ -1,6 +1,6 @@
 //! Calls whose arguments are one JSON object: in tags (hermes, qwen3: docs/seed.md §2.2,
 //! §2.9; longcat: docs/dialects.md §longcat), as the elements of one JSON array in a block
-//! (jamba, granite, phi4-mini, cohere, apertus), as messages of their own (gigachat3), between special tokens (kimi §2.3, deepseek §2.7), in a Harmony message (§2.8).
+//! (jamba, granite, phi4-mini, cohere, apertus), as messages of their own (gigachat3), between special tokens (kimi §2.3, deepseek §2.7) or text markers (plamo3), in a Harmony message (§2.8).
 //! The arguments are compact JSON in the caller's key order; the scanners close these
 //! calls only where the JSON value is complete, so no value needs checking except for its
 //! depth ([`crate::assemble::MAX_ARGUMENT_DEPTH`]).
@@ -262,6 +262,24 @@ pub(crate) static KIMI: JsonCalls = JsonCalls {
         header: Header::KimiId,
         separator: "<|tool_call_argument_begin|>",
         close: "<|tool_call_end|>",
+    },
+};
+
+/// PFN PLaMo 3: the name between its own tags, the arguments opener's two parts, the
+/// arguments' closer before the call's (docs/dialects.md §plamo3).
+pub(crate) static PLAMO3: JsonCalls = JsonCalls {
+    section: (
+        "<|plamo:begin_tool_requests:plamo|>",
+        "<|plamo:end_tool_requests:plamo|>",
+    ),
+    separator: "",
+    list: false,
+    shape: Shape::Header {
+        open: "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>",
+        header: Header::Name,
+        separator: "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>\
+                    <|plamo:constrain|>json<|plamo:msg|>",
+        close: "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
     },
 };
 

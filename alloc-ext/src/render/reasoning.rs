@@ -37,6 +37,15 @@ pub(crate) static KIMI_K3_THINK: Tags = Tags {
     lines: false,
 };
 
+/// PLaMo 3's `<|plamo:begin_think:plamo|>…<|plamo:end_think:plamo|>`, whose scanner also
+/// ends reasoning at the turn's end (`plamo3.toml`, mode `reasoning`).
+pub(crate) static PLAMO3_THINK: Tags = Tags {
+    open: "<|plamo:begin_think:plamo|>",
+    close: "<|plamo:end_think:plamo|>",
+    closers: &["<|plamo:end_think:plamo|>", "<|plamo:tag|>"],
+    lines: true,
+};
+
 /// `<thinking>…</thinking>` (xml; its scanner also ends reasoning at `</think>`).
 pub(crate) static THINKING: Tags = Tags {
     open: "<thinking>",

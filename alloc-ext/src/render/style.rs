@@ -157,6 +157,19 @@ impl Style {
         template: TemplateForm::Gigachat3,
     };
 
+    /// PLaMo 3: its calls and reasoning markers; its turn layout and tool results were not
+    /// established from public material: ChatML, each result in a `tool` turn
+    /// (docs/dialects.md §plamo3).
+    const PLAMO3: Style = Style {
+        calls: CallForm::Json(&json::PLAMO3),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&reasoning::PLAMO3_THINK, false),
+        template: TemplateForm::ChatMl(ChatMl {
+            results_role: "tool",
+            results_end: "",
+        }),
+    };
+
     /// InternLM: ChatML turns; each result an `environment` turn of its own, addressed to
     /// the plugin (docs/dialects.md §internlm).
     const INTERNLM: Style = Style {
@@ -460,6 +473,7 @@ impl Style {
             Dialect::KimiK3 => Style::KIMI_K3,
             Dialect::Dots => Style::DOTS,
             Dialect::Gigachat3 => Style::GIGACHAT3,
+            Dialect::Plamo3 => Style::PLAMO3,
             Dialect::Ernie45 => Style::ERNIE45,
             Dialect::Granite20bFc => Style::GRANITE_20B_FC,
             Dialect::Muse => Style::MUSE,

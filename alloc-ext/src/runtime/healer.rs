@@ -21,6 +21,7 @@
 //! | `<\|START_THINKING\|>` | `<\|END_THINKING\|>` | Cohere |
 //! | `<\|inner_prefix\|>` | `<\|inner_suffix\|>` | Apertus |
 //! | `<\|open\|>think<\|sep\|>` | `<\|close\|>think<\|sep\|>` | Kimi K3 |
+//! | `<\|plamo:begin_think:plamo\|>` | `<\|plamo:end_think:plamo\|>` | PLaMo 3 |
 //! | ```` ```thinking ```` + `\n` | a closing fence line (docs/seed.md §2.10.1: a nested ```` ```rs ```` block does not close it) | Gemini |
 //! | `<\|channel>thought` + `\n` | `<channel\|>` | Gemma 4 |
 //! | `<\|start\|>assistant<\|channel\|>analysis<\|message\|>` | `<\|end\|>` | Harmony, rendered |
@@ -65,6 +66,10 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<|START_THINKING|>", Some("<|END_THINKING|>")),
     ("<|inner_prefix|>", Some("<|inner_suffix|>")),
     ("<|open|>think<|sep|>", Some("<|close|>think<|sep|>")),
+    (
+        "<|plamo:begin_think:plamo|>",
+        Some("<|plamo:end_think:plamo|>"),
+    ),
     ("```thinking\n", None),
     ("<|channel>thought\n", Some("<channel|>")),
     (

@@ -86,7 +86,7 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
         }
         "qwen3" | "kimi" | "deepseek" | "gemma" | "gemini" | "glm" | "longcat" | "jamba"
         | "granite" | "internlm" | "mistral" | "pythonic" | "lfm2" | "xlam" | "phi4-mini"
-        | "hunyuan-a13b" | "cohere" | "apertus" | "gigachat3" => {
+        | "hunyuan-a13b" | "cohere" | "apertus" | "gigachat3" | "plamo3" => {
             vec![weather.clone(), weather.clone(), time, weather]
         }
         other => panic!("no expected calls for the {other} guide"),

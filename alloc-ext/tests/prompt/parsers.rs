@@ -100,6 +100,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("step3", "step3"),
     ("gigachat35", "gigachat35"),
     ("gigachat3", "gigachat3"),
+    ("plamo3", "plamo3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -114,7 +115,6 @@ const UNCOVERED: &[&str] = &[
     "minimax",
     "minimax_m3",
     "minimax-m3",
-    "plamo3",
     "response_template",
 ];
 

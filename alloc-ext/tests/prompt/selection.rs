@@ -221,6 +221,9 @@ fn later_json_body_families_select_their_dialects() {
         ("ai-sage/GigaChat3-702B-A36B-preview-bf16", "gigachat3"),
         ("gigachat-3-10b", "gigachat3"),
         ("ai-sage/GigaChat3.5-10B-A1.8B", "gigachat35"),
+        // PFN PLaMo 3 (vLLM `plamo3`); PLaMo 2 has no tool-call wire of its own.
+        ("pfnet/plamo-3-nict-31b-base", "plamo3"),
+        ("pfnet/plamo-2-8b", "xml"),
         // Meta Llama 3.1 – 3.3: JSON tool calls; Llama 3.0 has none, Llama 4 two wires.
         ("meta-llama/Llama-3.3-70B-Instruct", "llama3-json"),
         ("meta-llama/Llama-3.1-8B-Instruct", "llama3-json"),
@@ -300,6 +303,7 @@ fn server_parser_names_select_their_dialects() {
         ("step3", Some("step3")),
         ("gigachat35", Some("gigachat35")),
         ("gigachat3", Some("gigachat3")),
+        ("plamo3", Some("plamo3")),
         ("minimax", None),
         ("kimi_k3", Some("kimi-k3")),
         ("mistral", Some("mistral")),

@@ -24,6 +24,11 @@ fn rendered_results_are_fabricated_results_to_the_scanner() {
             // scanner can tell them from text (docs/dialects.md §apertus).
             continue;
         }
+        if dialect == Dialect::Plamo3 {
+            // Its tool results' form is not established: the renderer writes ChatML's
+            // `<tool_response>`, which its table does not list (docs/dialects.md §plamo3).
+            continue;
+        }
         let rendered = Renderer::new(dialect).results(&results).unwrap();
         let completion = scan(dialect, &format!("Done. {rendered}"), &[]);
         assert!(

@@ -162,6 +162,8 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/gigachat3-weather.txt", "gigachat3"),
     ("transcripts/gigachat3-two-reads.txt", "gigachat3"),
     ("transcripts/gigachat3-write-html.txt", "gigachat3"),
+    ("transcripts/plamo3-weather.txt", "plamo3"),
+    ("transcripts/plamo3-think-and-read.txt", "plamo3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

@@ -1,6 +1,6 @@
 //! The bundled transcripts of the seed-oss, jamba, longcat, granite, internlm, mistral,
 //! pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, cohere, apertus, dots, ernie45,
-//! granite-20b-fc, muse and gigachat3 families,
+//! granite-20b-fc, muse, gigachat3 and plamo3 families,
 //! read whole: each gives exactly its content, reasoning and calls (their chunk invariance
 //! is in `scan.rs` and `openai.rs`, which read every bundled transcript).
 
@@ -624,5 +624,22 @@ fn gigachat3_transcripts_give_their_calls() {
     ];
     for (file, want) in cases {
         assert_eq!(summary(file, "gigachat3"), want, "{file}");
+    }
+}
+
+#[test]
+fn plamo3_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "plamo3-weather.txt",
+            json!({"content": "東京の天気を調べます。", "reasoning": null, "tool_calls": [{"name": "get_weather", "arguments": {"city": "Tokyo", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "plamo3-think-and-read.txt",
+            json!({"content": "Reading both.", "reasoning": "Both files are needed before the change.", "tool_calls": [{"name": "read_file", "arguments": {"path": "src/lib.rs", "limit": 80}}, {"name": "read_file", "arguments": {"path": "Cargo.toml"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "plamo3"), want, "{file}");
     }
 }

@@ -183,6 +183,24 @@ impl TokenJson {
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
                 match delimiter.role {
+                    Role::Constrain if !self.call.token().has_value => {
+                        // The rest of a split arguments opener (PLaMo 3's
+                        // `<|plamo:constrain|>json<|plamo:msg|>`): markup, the JSON follows.
+                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                        self.phase = Phase::Lead;
+                    }
+                    Role::ArgsClose => {
+                        // The arguments' closer: the call closer follows. Where the value
+                        // is not complete the call is broken, and waits for its closer.
+                        let call = self.call.token();
+                        let unfinished = call.in_value;
+                        call.in_value = false;
+                        if unfinished {
+                            self.break_call(frame, span, Diagnostic::MalformedCall, sink);
+                        }
+                        sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                        self.phase = Phase::Tail;
+                    }
                     Role::CallClose => {
                         sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                         if self.call.token().has_value {
@@ -276,7 +294,10 @@ impl TokenJson {
             Stop::End => chunk.len(),
             Stop::Match(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
-                if delimiter.role == Role::CallClose {
+                if delimiter.role == Role::ArgsClose {
+                    // The arguments' closer; the call's own follows.
+                    sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                } else if delimiter.role == Role::CallClose {
                     sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                     self.complete(frame, span, sink);
                 } else {
@@ -318,7 +339,9 @@ impl TokenJson {
             Anchored::Pending => chunk.len(),
             Anchored::Matched(delimiter, end) => {
                 let span = Span::new(at(end) - delimiter.bytes.len() as u64, at(end));
-                if delimiter.role == Role::CallClose {
+                if delimiter.role == Role::ArgsClose {
+                    sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                } else if delimiter.role == Role::CallClose {
                     sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
                     self.complete(frame, span, sink);
                 } else {

@@ -1,7 +1,7 @@
 //! The header of a special-token call: the tool's name or the model's call id, up to the
 //! separator (and, in DeepSeek V3's fenced form, the name's own line).
 
-use super::{chunk_offset, hand_back, is_fence, Call, Phase, TokenJson, HEADER_CAP};
+use super::{chunk_offset, hand_back, is_fence, Call, NameTags, Phase, TokenJson, HEADER_CAP};
 use crate::automaton::{Delimiter, Dfa, START};
 use crate::engine::frame::{envelope_while, Frame};
 use crate::scan::Stop;
@@ -186,9 +186,25 @@ impl TokenJson {
         let call = self.call.token();
         let fenced = call.fenced.is_some();
         match delimiter.role {
+            Role::NameOpen | Role::NameClose => {
+                return self.name_tag(frame, delimiter, span, base, sink);
+            }
             Role::ArgsOpen if call.head_dropped && !fenced => {
                 // A header not kept: the call is broken; its arguments are read all the same.
                 sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.phase = Phase::Lead;
+            }
+            Role::ArgsOpen if call.tags != NameTags::Untagged => {
+                // After the name's closer only whitespace (trimmed as markup) is due; a
+                // name whose closer is missing is no call either. Both are read on as
+                // arguments all the same.
+                let broken = call.tags == NameTags::Open || !call.head.is_empty();
+                frame.ensure_started(span, sink);
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                if broken {
+                    self.break_call(frame, span, Diagnostic::MalformedCall, sink);
+                }
                 self.phase = Phase::Lead;
             }
             Role::ArgsOpen if !fenced => {
@@ -247,6 +263,56 @@ impl TokenJson {
                     sink,
                 );
                 return hand_back(frame, delimiter, span, base);
+            }
+        }
+        chunk_offset(span.end, base)
+    }
+
+    /// A name tag (`name_open` or `name_close`) at `span` in the header. The opener before
+    /// any header byte is markup and makes the header the name; the closer after it ends
+    /// the name, and the call starts there. A tag anywhere else breaks the call.
+    fn name_tag<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        delimiter: &'static Delimiter,
+        span: Span,
+        base: u64,
+        sink: &mut S,
+    ) -> usize {
+        let call = self.call.token();
+        let at_start = call.head.is_empty() && !call.head_dropped && call.fenced.is_none();
+        match (delimiter.role, call.tags) {
+            (Role::NameOpen, NameTags::Untagged) if at_start => {
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                call.tags = NameTags::Open;
+            }
+            (Role::NameClose, NameTags::Open) => {
+                let started = if call.head_dropped {
+                    // Too long, or a refused call: broken already.
+                    Ok(())
+                } else {
+                    self.start_call(frame, sink)
+                };
+                if started.is_err() {
+                    frame.ensure_started(span, sink);
+                }
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                if let Err(diagnostic) = started {
+                    self.break_call(frame, span, diagnostic, sink);
+                }
+                let call = self.call.token();
+                call.head.clear();
+                call.tags = NameTags::Closed;
+            }
+            _ => {
+                // Out of place (a second name, a closer with no opener): the call is
+                // broken, and read on to its end as a broken call is.
+                frame.ensure_started(span, sink);
+                self.report_head(sink);
+                sink.markup(span, Markup::Delimiter(delimiter.role), delimiter.bytes);
+                self.break_call(frame, span, Diagnostic::MalformedCall, sink);
+                self.call.token().head.clear();
             }
         }
         chunk_offset(span.end, base)

@@ -1,4 +1,4 @@
-//! The special-token family (`kimi`, `deepseek`): calls framed by single special tokens.
+//! The special-token family (`kimi`, `deepseek`, `plamo3`): calls framed by single special tokens.
 //! A section opener, then per call: an opener, a header (the tool's name, or the model's
 //! call id), a separator, one JSON value of arguments, a closer; then the section closer.
 //! `<think>` reasoning.
@@ -21,6 +21,16 @@
 //!
 //! One machine reads both dialects; what differs is table data (`tables/dialects/*.toml`)
 //! and the small settings in [`Modes`].
+//!
+//! - PLaMo 3: `<|plamo:begin_tool_requests:plamo|>` + per call
+//!   `<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME`
+//!   `<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json`
+//!   `<|plamo:msg|>{…}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>` +
+//!   `<|plamo:end_tool_requests:plamo|>`, text delimiters (docs/dialects.md §plamo3). Three
+//!   table roles read it: the name between `name_open` and `name_close`; a `constrain`
+//!   delimiter right after `args_open` as the rest of the arguments opener (72 bytes whole,
+//!   over the 64-byte delimiter cap, so written as two delimiters); an `args_close` between
+//!   the JSON value and the call closer.
 //!
 //! Phases: `Text` (content or reasoning) → a section opener → `Section` (whitespace between
 //! calls) → a call opener → `Header` → the separator → `Lead` (whitespace, an optional fence)
@@ -142,6 +152,22 @@ struct Call {
     head_dropped: bool,
     /// Text came between the arguments and the closer ([`Diagnostic::TrailingText`]).
     trailing: bool,
+    /// Where the header is among its name's tags (`name_open` … `name_close`, PLaMo 3).
+    tags: NameTags,
+}
+
+/// A header's name tags: a dialect whose `call` mode lists `name_open` and `name_close`
+/// writes the name between them, then the arguments opener (PLaMo 3); the tags are table
+/// data, so a dialect without them never leaves `Untagged`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NameTags {
+    /// No name opener (yet): the header is read as the dialect's header form.
+    Untagged,
+    /// After the name opener: the header's bytes are the name.
+    Open,
+    /// After the name closer: the call has started; only whitespace may come before the
+    /// arguments opener.
+    Closed,
 }
 
 impl Call {
@@ -158,6 +184,7 @@ impl Call {
             broken: false,
             head_dropped: false,
             trailing: false,
+            tags: NameTags::Untagged,
         }
     }
 
