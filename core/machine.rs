@@ -293,6 +293,12 @@ static STEP3: params::Modes = params::Modes {
     embedded: None,
 };
 
+static MINIMAX_M3: params::Modes = params::Modes {
+    text: text_modes!(minimax_m3),
+    tags: tagset!(minimax_m3),
+    embedded: None,
+};
+
 static GIGACHAT35: params::Modes = params::Modes {
     text: text_modes!(gigachat35),
     tags: tagset!(gigachat35),
@@ -406,6 +412,7 @@ impl Machine {
             }
             Dialect::Ernie45 => Machine::JsonTag(Engine::new(JsonTag::new(&ERNIE45), options)),
             Dialect::Gigachat3 => Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options)),
+            Dialect::MinimaxM3 => Machine::Params(Engine::new(Params::new(&MINIMAX_M3), options)),
         }
     }
 
@@ -517,6 +524,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::Apertus => &tables::apertus::REASONING,
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
         Dialect::Gigachat3 => &tables::gigachat3::REASONING,
+        Dialect::MinimaxM3 => &tables::minimax_m3::REASONING,
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => return None,
     })
 }

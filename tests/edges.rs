@@ -116,6 +116,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Mimo => &["</think>"],
         Dialect::Step3 => &["</think>"],
         Dialect::Gigachat35 => &["</think>"],
+        Dialect::MinimaxM3 => &["</mm:think>"],
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => &[],
         _ => &["</think>"],
     }

@@ -195,6 +195,11 @@ pub enum Dialect {
     /// the end of the output, no closer; `<|message_sep|>` markup, `</s>` ending the turn:
     /// Sber GigaChat 3.
     Gigachat3,
+    /// `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>v]<]minimax[>[</k>
+    /// ]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`, every tag after the namespace
+    /// marker, a parameter an element named after its key, raw-text values (child elements
+    /// kept as text), `<mm:think>` reasoning: MiniMax-M3.
+    MinimaxM3,
 }
 
 impl Dialect {
@@ -241,6 +246,7 @@ impl Dialect {
         Dialect::Step3,
         Dialect::Gigachat35,
         Dialect::Gigachat3,
+        Dialect::MinimaxM3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -287,6 +293,7 @@ impl Dialect {
             Dialect::Step3 => "step3",
             Dialect::Gigachat35 => "gigachat35",
             Dialect::Gigachat3 => "gigachat3",
+            Dialect::MinimaxM3 => "minimax-m3",
         }
     }
 
@@ -357,6 +364,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::SPECIAL_TOKENS,
             Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
             Dialect::Gigachat3 => tables::gigachat3::SPECIAL_TOKENS,
+            Dialect::MinimaxM3 => tables::minimax_m3::SPECIAL_TOKENS,
         }
     }
 
@@ -396,6 +404,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::KNOBS.aliases,
             Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
             Dialect::Gigachat3 => tables::gigachat3::KNOBS.aliases,
+            Dialect::MinimaxM3 => tables::minimax_m3::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -512,6 +521,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::MODES,
             Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
             Dialect::Gigachat3 => tables::gigachat3::MODES,
+            Dialect::MinimaxM3 => tables::minimax_m3::MODES,
         }
     }
 
@@ -560,6 +570,7 @@ impl Dialect {
             Dialect::Apertus => tables::apertus::SOURCE,
             Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
             Dialect::Gigachat3 => tables::gigachat3::SOURCE,
+            Dialect::MinimaxM3 => tables::minimax_m3::SOURCE,
         }
     }
 
@@ -618,6 +629,7 @@ impl Dialect {
             Dialect::Mimo => tagset!(mimo),
             Dialect::Step3 => tagset!(step3),
             Dialect::Gigachat35 => tagset!(gigachat35),
+            Dialect::MinimaxM3 => tagset!(minimax_m3),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

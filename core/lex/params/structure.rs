@@ -318,6 +318,10 @@ impl ParamCalls {
         self_closing: bool,
         sink: &mut S,
     ) {
+        if self.tagset.form.element && self.tag.bytes().first() == Some(&b'/') {
+            self.element_closer(frame, opener, opener_span, tail_span, sink);
+            return;
+        }
         let tail = self.tag.bytes();
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         sink.markup(tail_span, Markup::Envelope, tail);
@@ -365,17 +369,54 @@ impl ParamCalls {
     }
 }
 
+impl ParamCalls {
+    /// An element tag starting with `/` where a parameter may begin (the `element` tag
+    /// form, MiniMax-M3's `]<]minimax[>[</invoke>`): the structural closer it spells, found
+    /// among the `section` mode's delimiters, acts as if the automaton had matched it; any
+    /// other closer there breaks the call.
+    fn element_closer<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        sink: &mut S,
+    ) {
+        let tail = self.tag.bytes();
+        let dfa = self.tagset.section;
+        let mut state = START;
+        for &b in opener.bytes.iter().chain(tail) {
+            state = dfa.next(state, b);
+        }
+        let whole = opener.bytes.len() + tail.len();
+        match dfa.matched(state) {
+            Some(delimiter)
+                if delimiter.bytes.len() == whole
+                    && matches!(delimiter.role, Role::CallClose | Role::SectionClose) =>
+            {
+                let span = Span::new(opener_span.start, tail_span.end);
+                self.on_delimiter(frame, delimiter, span, sink);
+            }
+            _ => self.broken_tag(frame, opener, opener_span, tail_span, None, sink),
+        }
+    }
+}
+
 /// Whether `opener` is the equals form (`<function=`, `<parameter=`), whose name follows
 /// it directly.
 pub(super) fn equals_form(opener: &Delimiter) -> bool {
     opener.bytes.last() == Some(&b'=')
 }
 
-/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form;
+/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form
+/// (or a name byte or `/` after an element form's parameter opener);
 /// whitespace, `>` or `/` otherwise (`<parameterx` is no tag), or the first byte of a
 /// longer tag end (`form`'s `<|sep|>`).
 pub(super) fn begins_tag(opener: &Delimiter, form: &TagForm, b: u8) -> bool {
-    if equals_form(opener) {
+    if form.element && opener.role == Role::ParamOpen {
+        // An element's name, or the `/` of a closer.
+        !is_ws(b) && !matches!(b, b'<' | b'>' | b'=')
+    } else if equals_form(opener) {
         !is_ws(b) && !matches!(b, b'<' | b'>' | b'/' | b'=')
     } else if form.end.len() > 1 {
         is_ws(b) || b == form.end[0]
