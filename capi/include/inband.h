@@ -587,6 +587,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_GIGACHAT3 40
 
 /**
+ * `minimax-m3`: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>v]<]minimax[>[</k>…` (MiniMax-M3).
+ */
+#define INBAND_DIALECT_MINIMAX_M3 41
+
+/**
  * The call's structure closed (or its JSON was complete when the stream ended). Safe to
  * execute.
  */

@@ -6,7 +6,7 @@ get content, reasoning and tool calls in the model family's dialect (``hermes``,
 ``gemini``, ``anthropic``, ``xml``, ``seed-oss``, ``jamba``, ``longcat``, ``granite``,
 ``internlm``, ``mistral``, ``pythonic``, ``lfm2``, ``llama3-json``, ``xlam``, ``phi4-mini``,
 ``hunyuan-a13b``, ``hunyuan``, ``iquest-q1``, ``k2-horizon``, ``cohere``, ``apertus``,
-``deepseek-v41``, ``dots``, ``gigachat3``, ``mimo``, ``step3``, ``gigachat35``, ``muse``, ``kimi-k3``, ``ernie45``, ``granite-20b-fc``, ``functiongemma``, ``minicpm5``).
+``deepseek-v41``, ``dots``, ``gigachat3``, ``mimo``, ``step3``, ``gigachat35``, ``muse``, ``kimi-k3``, ``ernie45``, ``granite-20b-fc``, ``functiongemma``, ``minicpm5``, ``minimax-m3``).
 Dialect names also
 accept an inference server's ``--tool-call-parser`` names
 (``qwen3_coder``,

@@ -55,6 +55,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "step3": (("<think>",), ("</think>",)),
     "gigachat35": (("<think>",), ("</think>",)),
     "gigachat3": (("<think>",), ("</think>",)),
+    "minimax-m3": (("<mm:think>",), ("</mm:think>",)),
 }
 
 

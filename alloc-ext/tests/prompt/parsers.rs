@@ -99,6 +99,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("mimo", "mimo"),
     ("step3", "step3"),
     ("gigachat35", "gigachat35"),
+    ("minimax_m3", "minimax-m3"),
+    ("minimax-m3", "minimax-m3"),
     ("gigachat3", "gigachat3"),
 ];
 
@@ -112,8 +114,6 @@ const UNCOVERED: &[&str] = &[
     "kimi",
     "minicpmv",
     "minimax",
-    "minimax_m3",
-    "minimax-m3",
     "plamo3",
     "response_template",
 ];
