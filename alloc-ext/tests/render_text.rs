@@ -120,6 +120,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Step3, "<|EOT|>"),
         token(Dialect::Gigachat35, "<|message_sep|>"),
         delimiter(Dialect::Gigachat3, "<|message_sep|>"),
+        closer(Dialect::MinimaxM3, "</tool_response>"),
     ]
 }
 
@@ -425,6 +426,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Gigachat3,
             "<|message_sep|>",
             Reason::DelimiterInText("<|message_sep|>".into()),
+        ),
+        (
+            Dialect::MinimaxM3,
+            "]~b]ai\n",
+            Reason::TemplateToken("]~b]"),
         ),
     ]
 }

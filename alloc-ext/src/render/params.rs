@@ -23,6 +23,7 @@ use super::message::Call;
 use crate::params::Schema;
 use crate::tools::ToolSet;
 use closers::{value_rules, Follow};
+pub(crate) use element::MINIMAX_M3;
 use values::{json_type, value_text};
 pub(crate) use verbatim::MINICPM5;
 
@@ -77,6 +78,10 @@ pub(crate) struct ParamCalls {
     /// closer)` (MiniCPM 5's CDATA, the table's `quote` in `value` and `cdata_close`);
     /// `None` where values have none.
     pub(crate) verbatim: Option<(&'static str, &'static str)>,
+    /// A parameter's closer is an element's, named after its key: `key_close.0 KEY
+    /// key_close.1`, then `param_close` (MiniMax-M3's `]<]minimax[>[</KEY>`,
+    /// docs/dialects.md §minimax-m3); `None` where the closer is one fixed string.
+    pub(crate) key_close: Option<(&'static str, &'static str)>,
 }
 
 /// GLM's key tag: `open KEY close` then, after whitespace, `value_open`
@@ -112,6 +117,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
         value_open: "<arg_value>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// Hunyuan Hy3: glm's layout with Hunyuan's `:opensource` tags, the name ended by
@@ -143,6 +149,7 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
         value_open: "<arg_value:opensource>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// IQuest Q1: glm's key and value tags in an `<iquest_tool_call>` block, the parts back to
@@ -169,6 +176,7 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
         value_open: "<arg_value>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// K2 Horizon: glm's one-part-a-line layout with IFM's `ifm|` tags, the calls of a turn in
@@ -197,6 +205,7 @@ pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
         value_open: "<ifm|arg_value>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
@@ -218,6 +227,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     index_close: None,
     key_tag: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// DeepSeek V4.1: the invokes of a turn in one `<｜DSML｜ calls>` block, each parameter
@@ -242,6 +252,7 @@ pub(crate) static DEEPSEEK_V41: ParamCalls = ParamCalls {
     implied_section: true,
     key_tag: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// Claude's legacy XML: the invokes of a turn in one `<function_calls>` block
@@ -281,6 +292,7 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     index_close: None,
     key_tag: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// Seed-OSS: one `<seed:tool_call>` block per call, each tag on its own line, each value
@@ -332,6 +344,7 @@ pub(crate) static KIMI_K3: ParamCalls = ParamCalls {
     implied_section: true,
     key_tag: None,
     verbatim: None,
+    key_close: None,
     named_block: None,
 };
 
@@ -377,6 +390,7 @@ pub(crate) static STEP3: ParamCalls = ParamCalls {
     type_words: false,
     index_close: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// Sber GigaChat 3.5: DeepSeek V4.1's layout with the `GCML` tags, the invokes of a turn in
@@ -506,11 +520,20 @@ impl ParamCalls {
                 }
                 None => out.push_str(&text),
             }
-            out.push_str(self.param_close);
+            out.push_str(&self.closer(key));
         }
         out.push_str(self.call_close);
         out.push_str(self.block.1);
         Ok(())
+    }
+
+    /// What follows a value of parameter `key`: its element closer, if the dialect names
+    /// one after the key, then `param_close`.
+    fn closer(&self, key: &str) -> String {
+        match self.key_close {
+            Some((open, close)) => format!("{open}{key}{close}{}", self.param_close),
+            None => self.param_close.to_owned(),
+        }
     }
 
     fn check_key(&self, key: &str) -> Result<(), RenderError> {
@@ -518,7 +541,9 @@ impl ParamCalls {
             || key.trim() != key
             || self.quote.is_some_and(|q| key.contains(q))
             || (self.equals && (check_name(key).is_err() || !equals_name(key)))
-            || (self.key_tag.is_some() && (key.contains('<') || key.len() > inband::MAX_NAME));
+            || (self.key_tag.is_some() && (key.contains('<') || key.len() > inband::MAX_NAME))
+            // The scanner names an element's closer by a key of at most MAX_NAME bytes.
+            || (self.key_close.is_some() && key.len() > inband::MAX_NAME);
         if key.len() > self.max_word() {
             return Err(RenderError::new(Reason::InvalidKey(self.too_long())));
         }
@@ -572,7 +597,7 @@ impl ParamCalls {
     /// after at most 32 bytes of whitespace by structure. What comes after the value is
     /// this dialect's `param_close`, so the check runs over both.
     fn check_value(&self, value: &str, key: &str, wrapped: bool) -> Result<(), RenderError> {
-        let text = format!("{value}{}", self.param_close);
+        let text = format!("{value}{}", self.closer(key));
         let rules = value_rules(self.dialect);
         if let Some(key_tag) = self.key_tag {
             return self.check_in_order(&text, value.len(), key_tag);
@@ -620,7 +645,7 @@ impl ParamCalls {
             // The scanner names this closer by the key as it reads it (core/dialect/
             // lex/name.rs `valid_name`).
             if check_name(key).is_ok() {
-                let own = format!("</{key}>");
+                let own = format!("{}{key}>", rules.key_closer_start);
                 for at in starts(&own) {
                     if counts(bytes, at + own.len(), follows, wrapped) {
                         found(at, Reason::KeyCloserInValue);
@@ -784,6 +809,11 @@ fn begins_tag(opener: &str, end: Option<u8>, b: Option<u8>) -> bool {
     let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     if opener.ends_with('=') {
         !ws && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else if opener.ends_with('<') {
+        // An element's tag start (MiniMax-M3's `]<]minimax[>[<`, the `tag` knob's
+        // `element`): its name follows, or the `/` of a closer (core/lex/params/
+        // structure.rs `begins_tag`).
+        !ws && !matches!(b, b'<' | b'>' | b'=')
     } else if let Some(end) = end {
         ws || b == end
     } else {
@@ -798,6 +828,7 @@ fn equals_name(name: &str) -> bool {
 }
 
 mod closers;
+mod element;
 #[cfg(test)]
 mod table_drift;
 mod values;

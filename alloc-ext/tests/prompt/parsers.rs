@@ -99,9 +99,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("mimo", "mimo"),
     ("step3", "step3"),
     ("gigachat35", "gigachat35"),
+    ("gigachat3", "gigachat3"),
     ("minimax_m3", "minimax-m3"),
     ("minimax-m3", "minimax-m3"),
-    ("gigachat3", "gigachat3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its

@@ -335,7 +335,7 @@ fn callers_with_their_own_fallback_see_unknown_models() {
             .name()
     };
     assert_eq!(agent(Some("MiniMax-M2")), "minimax");
-    assert_eq!(agent(Some("MiniMax-M3")), "glm");
+    assert_eq!(agent(Some("MiniMax-M3")), "minimax-m3");
     assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
     assert_eq!(agent(Some("unclassified-model-id")), "glm");
     assert_eq!(agent(None), "glm");
