@@ -237,6 +237,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Step3,
     Dialect::Gigachat35,
     Dialect::Gigachat3,
+    Dialect::MinimaxM3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

@@ -139,6 +139,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Step3,
     Dialect::Gigachat35,
     Dialect::Gigachat3,
+    Dialect::MinimaxM3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

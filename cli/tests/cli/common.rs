@@ -162,6 +162,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/gigachat3-weather.txt", "gigachat3"),
     ("transcripts/gigachat3-two-reads.txt", "gigachat3"),
     ("transcripts/gigachat3-write-html.txt", "gigachat3"),
+    ("transcripts/minimax-m3-think-and-weather.txt", "minimax-m3"),
+    ("transcripts/minimax-m3-read-and-grep.txt", "minimax-m3"),
+    ("transcripts/minimax-m3-write-html.txt", "minimax-m3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.
