@@ -323,6 +323,14 @@ impl ParamCalls {
             return;
         }
         let tail = self.tag.bytes();
+        if self.tagset.form.element
+            && tail.starts_with(INVOKE)
+            && tail.get(INVOKE.len()).is_some_and(|&b| is_ws(b))
+        {
+            self.element_invoke(frame, opener, opener_span, tail_span, sink);
+            return;
+        }
+        let tail = self.tag.bytes();
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         sink.markup(tail_span, Markup::Envelope, tail);
         let key = self.tag.name().map(|(raw, offset)| {
@@ -369,7 +377,47 @@ impl ParamCalls {
     }
 }
 
+/// The element name that, followed by whitespace, is an invoke tag in the element form.
+const INVOKE: &[u8] = b"invoke";
+
 impl ParamCalls {
+    /// An element tag named `invoke` where a parameter may begin (the `element` tag form):
+    /// the next invoke, whose opener is the `section` mode's, so the open invoke's closer
+    /// is missing. Its attributes are read again as an invoke tag's; a tag that is not one
+    /// breaks the call.
+    fn element_invoke<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        sink: &mut S,
+    ) {
+        let mut rest: ArrayVec<u8, MAX_TAG> = ArrayVec::new();
+        rest.extend(self.tag.bytes()[INVOKE.len()..].iter().copied());
+        let dfa = self.tagset.section;
+        let mut state = START;
+        for &b in opener.bytes.iter().chain(INVOKE) {
+            state = dfa.next(state, b);
+        }
+        let whole = opener.bytes.len() + INVOKE.len();
+        let call_open = dfa
+            .matched(state)
+            .filter(|d| d.role == Role::CallOpen && d.bytes.len() == whole);
+        let mut tag = TagLexer::spelled(self.tagset.form, false);
+        let (n, push) = tag.scan(&rest);
+        match (call_open, push) {
+            (Some(call_open), Push::Done { self_closing }) if n == rest.len() => {
+                self.tag = tag;
+                let split = opener_span.start + whole as u64;
+                let open_span = Span::new(opener_span.start, split);
+                let tail = Span::new(split, tail_span.end);
+                self.invoke_tag(frame, call_open, open_span, tail, self_closing, sink);
+            }
+            _ => self.broken_tag(frame, opener, opener_span, tail_span, None, sink),
+        }
+    }
+
     /// An element tag starting with `/` where a parameter may begin (the `element` tag
     /// form, MiniMax-M3's `]<]minimax[>[</invoke>`): the structural closer it spells, found
     /// among the `section` mode's delimiters, acts as if the automaton had matched it; any
