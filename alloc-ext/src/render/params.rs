@@ -527,15 +527,6 @@ impl ParamCalls {
         Ok(())
     }
 
-    /// What follows a value of parameter `key`: its element closer, if the dialect names
-    /// one after the key, then `param_close`.
-    fn closer(&self, key: &str) -> String {
-        match self.key_close {
-            Some((open, close)) => format!("{open}{key}{close}{}", self.param_close),
-            None => self.param_close.to_owned(),
-        }
-    }
-
     fn check_key(&self, key: &str) -> Result<(), RenderError> {
         let bad = key.trim().is_empty()
             || key.trim() != key

@@ -25,3 +25,14 @@ pub(crate) static MINIMAX_M3: ParamCalls = ParamCalls {
     implied_section: true,
     ..XML
 };
+
+impl ParamCalls {
+    /// What follows a value of parameter `key`: its element closer, if the dialect names
+    /// one after the key (`key_close`), then `param_close`.
+    pub(super) fn closer(&self, key: &str) -> String {
+        match self.key_close {
+            Some((open, close)) => format!("{open}{key}{close}{}", self.param_close),
+            None => self.param_close.to_owned(),
+        }
+    }
+}
