@@ -238,6 +238,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Gigachat35,
     Dialect::Gigachat3,
     Dialect::Plamo3,
+    Dialect::MinimaxM3,
 ];
 
 fn dialects(c: &mut Criterion<Clock>) {

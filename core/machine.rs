@@ -295,6 +295,12 @@ static STEP3: params::Modes = params::Modes {
     embedded: None,
 };
 
+static MINIMAX_M3: params::Modes = params::Modes {
+    text: text_modes!(minimax_m3),
+    tags: tagset!(minimax_m3),
+    embedded: None,
+};
+
 static GIGACHAT35: params::Modes = params::Modes {
     text: text_modes!(gigachat35),
     tags: tagset!(gigachat35),
@@ -409,6 +415,7 @@ impl Machine {
             Dialect::Ernie45 => Machine::JsonTag(Engine::new(JsonTag::new(&ERNIE45), options)),
             Dialect::Gigachat3 => Machine::JsonTag(Engine::new(JsonTag::new(&GIGACHAT3), options)),
             Dialect::Plamo3 => Machine::TokenJson(Engine::new(TokenJson::new(&PLAMO3), options)),
+            Dialect::MinimaxM3 => Machine::Params(Engine::new(Params::new(&MINIMAX_M3), options)),
         }
     }
 
@@ -521,6 +528,7 @@ pub(crate) fn reasoning_table(dialect: Dialect) -> Option<&'static Dfa> {
         Dialect::DeepseekV41 => &tables::deepseek_v41::REASONING,
         Dialect::Gigachat3 => &tables::gigachat3::REASONING,
         Dialect::Plamo3 => &tables::plamo3::REASONING,
+        Dialect::MinimaxM3 => &tables::minimax_m3::REASONING,
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => return None,
     })
 }

@@ -29,10 +29,11 @@ pub use dialect::{Dialect, TableDelimiter};
 ///
 /// Held back at a chunk end: at most [`MAX_HOLD`](crate::MAX_HOLD) bytes of a possible delimiter;
 /// in the markup family (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, `dots`,
-/// `mimo`, `step3`, `gigachat35`, `kimi-k3`, `minicpm5`, DSML in `deepseek`),
+/// `mimo`, `step3`, `gigachat35`, `kimi-k3`, `minicpm5`, `minimax-m3`, DSML in `deepseek`),
 /// also a candidate value closer or section opener and at most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of
 /// whitespace after it, until what follows shows whether it counts (docs/dialects.md rule 4),
-/// the bytes after a `</` in an `anthropic` or `minimax` value while they may still spell a
+/// the bytes after a `</` in an `anthropic`, `minimax` or `minimax-m3` (`]<]minimax[>[</`)
+/// value while they may still spell a
 /// closer (at most the open parameter's key and `>`, not copied: they are known), and in
 /// `qwen3-coder` one value newline that may be the template's framing; in `gemma`, a quote token and at
 /// most [`MAX_LOOKAHEAD`](crate::MAX_LOOKAHEAD) bytes of whitespace after it, until the next byte says whether it

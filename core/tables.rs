@@ -55,6 +55,14 @@ pub(crate) struct TagForm {
     /// The attribute that holds a value's JSON type, `string` for raw text and any other
     /// word for JSON (K3's `type`); `None`: DSML's `string="true|false"` is read instead.
     pub(crate) kind: Option<&'static [u8]>,
+    /// A marker written right before every tag's `<` (MiniMax-M3's `]<]minimax[>[`, docs/dialects.md
+    /// §minimax-m3); empty for the others. A value's generic closer start is it and `</`.
+    pub(crate) prefix: &'static [u8],
+    /// A parameter tag is an element named after its key (`PREFIX<KEY>`): the name runs
+    /// from the `param_open` delimiter to `>`, and one starting with `/` is a structural
+    /// closer (`PREFIX</invoke>`), so that the tag start alone is listed in the modes
+    /// (table rule 10).
+    pub(crate) element: bool,
 }
 
 impl TagForm {
@@ -64,6 +72,8 @@ impl TagForm {
         name: b"name",
         key: b"name",
         kind: None,
+        prefix: b"",
+        element: false,
     };
 }
 

@@ -381,6 +381,7 @@ case_files! {
     iquest_q1 => "iquest_q1.md",
     k2_horizon => "k2_horizon.md",
     kimi_k3 => "kimi_k3.md",
+    minimax_m3 => "minimax_m3.md",
     granite => "granite.md",
     internlm => "internlm.md",
     lfm2 => "lfm2.md",

@@ -117,6 +117,7 @@ fn closers(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Step3 => &["</think>"],
         Dialect::Gigachat35 => &["</think>"],
         Dialect::Plamo3 => &["<|plamo:end_think:plamo|>"],
+        Dialect::MinimaxM3 => &["</mm:think>"],
         Dialect::Harmony | Dialect::Muse | Dialect::Gemini | Dialect::FunctionGemma => &[],
         _ => &["</think>"],
     }

@@ -140,6 +140,7 @@ const DIALECTS: &[Dialect] = &[
     Dialect::Gigachat35,
     Dialect::Gigachat3,
     Dialect::Plamo3,
+    Dialect::MinimaxM3,
 ];
 
 fn chunk_id(chunk: usize) -> String {

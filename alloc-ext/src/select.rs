@@ -24,7 +24,8 @@ pub const FALLBACK: Dialect = Dialect::Xml;
 /// | `…hermes…` (Hermes 2 Pro, 3, 4, whatever the base model) | `hermes` |
 /// | Qwen3-Coder, Qwen3.5 and later Qwen3.x | `qwen3-coder` |
 /// | other `…qwen…`, `…qwq…` (Qwen2.5, Qwen3, QwQ, R1 distills of Qwen) | `qwen3` |
-/// | `…minimax…` with an `m2…` part (M2, M2.1, M2.5; M3 writes another wire, docs/parsers.md) | `minimax` |
+/// | `…minimax…` with an `m2…` part (M2, M2.1, M2.5) | `minimax` |
+/// | `…minimax…` with an `m3…` part (MiniMax-M3: every tag after the `]<]minimax[>[` marker) | `minimax-m3` |
 /// | `…deepseek-v4.1…`, `…deepseek-v41…`, `…deepseek_v41…` (DeepSeek V4.1: spaced DSML) | `deepseek-v41` |
 /// | other `…deepseek…` (V3, R1, V3.1, V3.2, V4) | `deepseek` |
 /// | `…mimo-v2…` and later (MiMo-V2-Flash, MiMo-V2.5: Qwen3-Coder's tags, values exact) | `mimo` |
@@ -98,8 +99,10 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
         Dialect::Hermes
     } else if let Some(qwen) = qwen_dialect(bare) {
         qwen
-    } else if id.contains("minimax") && has_minimax_generation(bare) {
+    } else if id.contains("minimax") && minimax_generation(bare, b'2') {
         Dialect::Minimax
+    } else if id.contains("minimax") && minimax_generation(bare, b'3') {
+        Dialect::MinimaxM3
     } else if [
         "deepseek-v4.1",
         "deepseek-v41",
@@ -236,7 +239,7 @@ pub fn known_model(model_id: &str) -> Option<Dialect> {
 /// `--tool-call-parser` or `--reasoning-parser` value, or an smg (Rust gateway) parser name
 /// (docs/dialects.md §families, docs/parsers.md). ASCII case, surrounding whitespace and
 /// `-` for `_` do not matter. `None` for parsers of formats no dialect reads (
-/// MiniMax-M1 and M3, …;
+/// MiniMax-M1, …;
 /// docs/parsers.md lists each with its wire) and for names not in [`PARSERS`].
 ///
 /// # Panics
@@ -419,6 +422,11 @@ pub const PARSERS: &[(&str, Dialect)] = &[
     // `<|plamo:begin_tool_requests:plamo|>` sections of tagged names and JSON arguments,
     // `<|plamo:begin_think:plamo|>` reasoning (vLLM `plamo3`, tool and reasoning parsers).
     ("plamo3", Dialect::Plamo3),
+    // `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>v…` (vLLM
+    // `minimax_m3`, SGLang `minimax-m3`, tool and reasoning parsers; the reasoning parsers
+    // read `<mm:think>`).
+    ("minimax_m3", Dialect::MinimaxM3),
+    ("minimax-m3", Dialect::MinimaxM3),
 ];
 
 /// rednote hi lab's dots.llm1 and dots.vlm1 (`dots.llm1.inst`, `dots.vlm1.inst`): the
@@ -522,15 +530,15 @@ fn qwen_dialect(bare: &str) -> Option<Dialect> {
     (bare.contains("qwen") || bare.contains("qwq")).then_some(Dialect::Qwen3)
 }
 
-/// A MiniMax generation that writes `<minimax:tool_call>`: a part of the id (between `-`,
-/// `_`, `.` or `/`) that is `m2`, optionally followed by digits (`m21`) or a `.minor`
-/// (`m2.5`). MiniMax-M3 prefixes every tag with `]<]minimax[>[` (docs/parsers.md), which
-/// the `minimax` dialect does not read.
-fn has_minimax_generation(bare: &str) -> bool {
+/// A MiniMax generation: a part of the id (between `-`, `_`, `.` or `/`) that is `m` and
+/// the digit `generation`, optionally followed by digits (`m21`) or a `.minor` (`m2.5`).
+/// M2 writes `<minimax:tool_call>` (`minimax`); M3 prefixes every tag with `]<]minimax[>[`
+/// (`minimax-m3`).
+fn minimax_generation(bare: &str, generation: u8) -> bool {
     bare.match_indices(['m', 'M']).any(|(at, _)| {
         let bytes = bare.as_bytes();
         let starts = at == 0 || matches!(bytes[at - 1], b'-' | b'_' | b'/' | b'.');
-        let generation = bytes.get(at + 1) == Some(&b'2');
+        let generation = bytes.get(at + 1) == Some(&generation);
         let rest = bytes.get(at + 2..).unwrap_or(&[]);
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
         let ends = match rest.get(digits) {

@@ -121,6 +121,7 @@ fn result_block_closers() -> Vec<(Dialect, &'static str, Reason)> {
         token(Dialect::Gigachat35, "<|message_sep|>"),
         delimiter(Dialect::Gigachat3, "<|message_sep|>"),
         closer(Dialect::Plamo3, "</tool_response>"),
+        closer(Dialect::MinimaxM3, "</tool_response>"),
     ]
 }
 
@@ -431,6 +432,11 @@ fn turn_tokens() -> Vec<(Dialect, &'static str, Reason)> {
             Dialect::Plamo3,
             "<|im_end|>",
             Reason::TemplateToken("<|im_end|>"),
+        ),
+        (
+            Dialect::MinimaxM3,
+            "]~b]ai\n",
+            Reason::TemplateToken("]~b]"),
         ),
     ]
 }

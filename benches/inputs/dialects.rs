@@ -352,6 +352,17 @@ static STEP3: ParamMarkup = ParamMarkup {
     close: "</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
 };
 
+/// MiniMax-M3: each parameter an element named after its key (`{key}` in the closer is the
+/// key).
+static MINIMAX_M3: ParamMarkup = ParamMarkup {
+    open: (
+        "]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"",
+        "\">\n",
+    ),
+    param: ("]<]minimax[>[<", ">", "]<]minimax[>[</{key}>\n"),
+    close: "]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
+};
+
 static GIGACHAT35: ParamMarkup = ParamMarkup {
     open: ("<｜GCML｜tool_calls>\n<｜GCML｜invoke name=\"", "\">\n"),
     param: (
@@ -382,6 +393,7 @@ fn param_markup(dialect: Dialect) -> Option<&'static ParamMarkup> {
         Dialect::Mimo => Some(&MIMO),
         Dialect::Step3 => Some(&STEP3),
         Dialect::Gigachat35 => Some(&GIGACHAT35),
+        Dialect::MinimaxM3 => Some(&MINIMAX_M3),
         _ => None,
     }
 }
@@ -398,6 +410,7 @@ fn raw_params(args: &str, name: &str, markup: &ParamMarkup) -> (String, u64) {
         };
         values += text.len() as u64;
         let (before_key, before_text, after) = markup.param;
+        let after = after.replace("{key}", key);
         call.push_str(&format!("{before_key}{key}{before_text}{text}{after}"));
     }
     call.push_str(markup.close);

@@ -587,6 +587,11 @@ typedef struct inband_token_span_t {
 #define INBAND_DIALECT_GIGACHAT3 40
 
 /**
+ * `minimax-m3`: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>v]<]minimax[>[</k>…` (MiniMax-M3).
+ */
+#define INBAND_DIALECT_MINIMAX_M3 42
+
+/**
  * `plamo3`: `<|plamo:begin_tool_requests:plamo|>` sections of tagged names and JSON
  * arguments, text markers (PFN PLaMo 3).
  */

@@ -150,13 +150,15 @@ pub const INBAND_DIALECT_GIGACHAT35: inband_dialect_t = 39;
 /// `gigachat3`: `function call<|role_sep|>\n{"name": …, "arguments": {…}}` or
 /// `<|function_call|>{…}`, no closer (Sber GigaChat 3).
 pub const INBAND_DIALECT_GIGACHAT3: inband_dialect_t = 40;
+/// `minimax-m3`: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>v]<]minimax[>[</k>…` (MiniMax-M3).
+pub const INBAND_DIALECT_MINIMAX_M3: inband_dialect_t = 42;
 
 /// `plamo3`: `<|plamo:begin_tool_requests:plamo|>` sections of tagged names and JSON
 /// arguments, text markers (PFN PLaMo 3).
 pub const INBAND_DIALECT_PLAMO3: inband_dialect_t = 41;
 
 /// The dialects' names, NUL-terminated, in `Dialect::ALL` order (a test checks both).
-static DIALECT_NAMES: [&CStr; 42] = [
+static DIALECT_NAMES: [&CStr; 43] = [
     c"hermes",
     c"qwen3",
     c"kimi",
@@ -199,6 +201,7 @@ static DIALECT_NAMES: [&CStr; 42] = [
     c"gigachat35",
     c"gigachat3",
     c"plamo3",
+    c"minimax-m3",
 ];
 
 /// The Rust dialect of a C dialect id.
@@ -394,15 +397,16 @@ mod tests {
             (INBAND_DIALECT_GIGACHAT35, Dialect::Gigachat35),
             (INBAND_DIALECT_GIGACHAT3, Dialect::Gigachat3),
             (INBAND_DIALECT_PLAMO3, Dialect::Plamo3),
+            (INBAND_DIALECT_MINIMAX_M3, Dialect::MinimaxM3),
         ];
         for (id, dialect) in constants {
             assert_eq!(dialect_of(id), Ok(dialect));
         }
-        assert!(inband_dialect_name(42).is_null());
+        assert!(inband_dialect_name(43).is_null());
         assert_eq!(
-            dialect_of(42).unwrap_err().status,
+            dialect_of(43).unwrap_err().status,
             INBAND_ERROR_DIALECT,
-            "42 is past the list"
+            "43 is past the list"
         );
     }
 }

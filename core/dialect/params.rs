@@ -1,11 +1,12 @@
 //! The parameters family on the driver: the dialects whose calls are all tags with raw-text
 //! values (`xml`, `anthropic`, `minimax`, `qwen3-coder`, `seed-oss`, `dots`, `kimi-k3`, `minicpm5`, `mimo`,
-//! `step3`, `gigachat35`). Their text phase is the driver's; a section or invoke opener
+//! `step3`, `gigachat35`, `minimax-m3`). Their text phase is the driver's; a section or invoke opener
 //! found there hands the stream to the structure machine of the parameters shape
 //! ([`ParamCalls`], `lex/params/`), which reads the call and hands it back. What differs
 //! between these dialects is their table file (delimiters per mode and the tagset's
 //! `[knobs]`): the code is the same. Formats: docs/dialects.md §xml, §anthropic, §minimax,
-//! §qwen3-coder, §seed-oss, §dots, §kimi-k3, §minicpm5, §mimo, §step3, §gigachat35.
+//! §qwen3-coder, §seed-oss, §dots, §kimi-k3, §minicpm5, §mimo, §step3, §gigachat35,
+//! §minimax-m3.
 
 use crate::automaton::{Delimiter, Dfa};
 use crate::engine::frame::Frame;

@@ -495,6 +495,8 @@ mod tests {
             name: b"tool",
             key: b"key",
             kind: Some(b"type"),
+            prefix: b"",
+            element: false,
         };
         let mut tag = TagLexer::spelled(&K3, false);
         let tail = b" tool=\"read\" index=\"1\"<|sep|>rest";

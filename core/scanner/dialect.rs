@@ -202,6 +202,11 @@ pub enum Dialect {
     /// markers, `<|plamo:begin_think:plamo|>` reasoning (open at the start when thinking is
     /// enabled): PFN PLaMo 3.
     Plamo3,
+    /// `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="N">]<]minimax[>[<k>v]<]minimax[>[</k>
+    /// ]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`, every tag after the namespace
+    /// marker, a parameter an element named after its key, raw-text values (child elements
+    /// kept as text), `<mm:think>` reasoning: MiniMax-M3.
+    MinimaxM3,
 }
 
 impl Dialect {
@@ -249,6 +254,7 @@ impl Dialect {
         Dialect::Gigachat35,
         Dialect::Gigachat3,
         Dialect::Plamo3,
+        Dialect::MinimaxM3,
     ];
 
     /// The dialect's name as used in `docs/dialects.md`, the CLI and the corpus.
@@ -296,6 +302,7 @@ impl Dialect {
             Dialect::Gigachat35 => "gigachat35",
             Dialect::Gigachat3 => "gigachat3",
             Dialect::Plamo3 => "plamo3",
+            Dialect::MinimaxM3 => "minimax-m3",
         }
     }
 
@@ -367,6 +374,7 @@ impl Dialect {
             Dialect::DeepseekV41 => tables::deepseek_v41::SPECIAL_TOKENS,
             Dialect::Gigachat3 => tables::gigachat3::SPECIAL_TOKENS,
             Dialect::Plamo3 => tables::plamo3::SPECIAL_TOKENS,
+            Dialect::MinimaxM3 => tables::minimax_m3::SPECIAL_TOKENS,
         }
     }
 
@@ -407,6 +415,7 @@ impl Dialect {
             Dialect::DeepseekV41 => tables::deepseek_v41::KNOBS.aliases,
             Dialect::Gigachat3 => tables::gigachat3::KNOBS.aliases,
             Dialect::Plamo3 => tables::plamo3::KNOBS.aliases,
+            Dialect::MinimaxM3 => tables::minimax_m3::KNOBS.aliases,
             Dialect::Hermes
             | Dialect::Qwen3
             | Dialect::Internlm
@@ -524,6 +533,7 @@ impl Dialect {
             Dialect::DeepseekV41 => tables::deepseek_v41::MODES,
             Dialect::Gigachat3 => tables::gigachat3::MODES,
             Dialect::Plamo3 => tables::plamo3::MODES,
+            Dialect::MinimaxM3 => tables::minimax_m3::MODES,
         }
     }
 
@@ -573,6 +583,7 @@ impl Dialect {
             Dialect::DeepseekV41 => tables::deepseek_v41::SOURCE,
             Dialect::Gigachat3 => tables::gigachat3::SOURCE,
             Dialect::Plamo3 => tables::plamo3::SOURCE,
+            Dialect::MinimaxM3 => tables::minimax_m3::SOURCE,
         }
     }
 
@@ -631,6 +642,7 @@ impl Dialect {
             Dialect::Mimo => tagset!(mimo),
             Dialect::Step3 => tagset!(step3),
             Dialect::Gigachat35 => tagset!(gigachat35),
+            Dialect::MinimaxM3 => tagset!(minimax_m3),
             Dialect::Glm => Some((&tables::glm::VALUE, &[], &tables::glm::BODY)),
             Dialect::Hunyuan => Some((&tables::hunyuan::VALUE, &[], &tables::hunyuan::BODY)),
             Dialect::IquestQ1 => Some((&tables::iquest_q1::VALUE, &[], &tables::iquest_q1::BODY)),

@@ -8,7 +8,7 @@ get content, reasoning and tool calls in the model family's dialect (``hermes``,
 ``hunyuan-a13b``, ``hunyuan``, ``iquest-q1``, ``k2-horizon``, ``cohere``, ``apertus``,
 ``deepseek-v41``, ``dots``, ``ernie45``, ``granite-20b-fc``, ``functiongemma``,
 ``minicpm5``, ``kimi-k3``, ``muse``, ``mimo``, ``step3``, ``gigachat35``, ``gigachat3``,
-``plamo3``).
+``plamo3``, ``minimax-m3``).
 Dialect names also accept an inference server's ``--tool-call-parser`` names
 (``qwen3_coder``, ``deepseek_v31``, ``glm45``, …).
 

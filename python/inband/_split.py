@@ -56,6 +56,7 @@ REASONING_DELIMITERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "gigachat35": (("<think>",), ("</think>",)),
     "gigachat3": (("<think>",), ("</think>",)),
     "plamo3": (("<|plamo:begin_think:plamo|>",), ("<|plamo:end_think:plamo|>",)),
+    "minimax-m3": (("<mm:think>",), ("</mm:think>",)),
 }
 
 

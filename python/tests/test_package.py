@@ -195,7 +195,7 @@ def test_dialect_names() -> None:
     assert inband.dialect_name("qwen3_coder") == "qwen3-coder"
     assert inband.dialect_name("glm45") == "glm"
     assert inband.dialect_name("Hermes") == "hermes"
-    assert "qwen3-coder" in inband.dialects() and len(inband.dialects()) == 42
+    assert "qwen3-coder" in inband.dialects() and len(inband.dialects()) == 43
     assert inband.uses_special_tokens("kimi") and not inband.uses_special_tokens("hermes")
 
 

@@ -264,11 +264,13 @@ fn emit_knobs(w: &mut String, dialect: &CompiledDialect) {
     let tag = &knobs.tag;
     let _ = writeln!(
         w,
-        "        tag: crate::tables::TagForm {{ end: {}, name: {}, key: {}, kind: {} }},",
+        "        tag: crate::tables::TagForm {{ end: {}, name: {}, key: {}, kind: {}, prefix: {}, element: {} }},",
         byte_string(&tag.end),
         byte_string(&tag.name),
         byte_string(&tag.key),
-        key(&tag.kind)
+        key(&tag.kind),
+        byte_string(&tag.prefix),
+        tag.element
     );
     let _ = writeln!(w, "        prompt_header: {},", key(&knobs.prompt_header));
     let _ = writeln!(

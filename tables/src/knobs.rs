@@ -41,6 +41,14 @@ pub struct TagKnob {
     /// for raw text and any other word for JSON (K3's `type`). Default: none, and DSML's
     /// `string="true|false"` is read instead.
     pub kind: Option<Vec<u8>>,
+    /// `prefix`: a marker written right before every tag's `<` (MiniMax-M3's
+    /// `]<]minimax[>[`); the generic closer start of a value is the prefix and `</`.
+    /// Default: empty.
+    pub prefix: Vec<u8>,
+    /// `element`: a parameter tag is an element named after its key (`PREFIX<KEY>` …
+    /// `PREFIX</KEY>`): the `param_open` delimiter is the tag start and the name runs to the
+    /// `>`; a name starting with `/` is a structural closer. Default: `false`.
+    pub element: bool,
 }
 
 impl Default for TagKnob {
@@ -50,6 +58,8 @@ impl Default for TagKnob {
             name: b"name".to_vec(),
             key: b"name".to_vec(),
             kind: None,
+            prefix: Vec::new(),
+            element: false,
         }
     }
 }
@@ -63,6 +73,9 @@ pub(crate) struct RawTag {
     key: Option<String>,
     #[serde(rename = "type")]
     kind: Option<String>,
+    prefix: Option<String>,
+    #[serde(default)]
+    element: bool,
 }
 
 /// What a message is, by its recipient (the message/header family: Muse's `to=self`).
@@ -404,6 +417,15 @@ fn parse_tag(dialect: &str, raw: Option<RawTag>) -> Result<TagKnob, TableError> 
         tag.key = word(key)?;
     }
     tag.kind = raw.kind.map(word).transpose()?;
+    if let Some(prefix) = raw.prefix {
+        if prefix.is_empty() || prefix.len() > MAX_KEY_LEN || prefix.contains(['"', '\'', '=']) {
+            return Err(invalid(format!(
+                "prefix `{prefix}` is empty, over {MAX_KEY_LEN} bytes or holds a quote or `=`"
+            )));
+        }
+        tag.prefix = prefix.into_bytes();
+    }
+    tag.element = raw.element;
     Ok(tag)
 }
 
@@ -573,7 +595,24 @@ mod tests {
                 name: b"tool".to_vec(),
                 key: b"key".to_vec(),
                 kind: Some(b"type".to_vec()),
+                prefix: Vec::new(),
+                element: false,
             })
+        );
+        assert_eq!(
+            knobs("tag = { prefix = \"]<]minimax[>[\", element = true }").map(|k| k.tag),
+            Ok(TagKnob {
+                prefix: b"]<]minimax[>[".to_vec(),
+                element: true,
+                ..TagKnob::default()
+            })
+        );
+        assert_eq!(
+            knobs("tag = { prefix = \"a=b\" }"),
+            Err(
+                "dialect `demo`, knob `tag`: prefix `a=b` is empty, over 16 bytes or holds a quote or `=`"
+                    .into()
+            )
         );
         assert_eq!(
             knobs("tag = { name = \"1x\" }"),

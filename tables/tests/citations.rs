@@ -398,6 +398,7 @@ fn the_documents_offer_what_the_code_cites() {
         "mimo",
         "step3",
         "gigachat35",
+        "minimax-m3",
         "jamba",
         "granite",
         "internlm",

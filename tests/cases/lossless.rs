@@ -135,6 +135,10 @@ const BROKEN: &[(&str, &str)] = &[
         "<invoke name=\"a b\">\n<parameter name=\"k\">v</parameter>\n</invoke>",
     ),
     (
+        "minimax-m3",
+        "]<]minimax[>[<invoke name=\"a b\">\n]<]minimax[>[<k>v]<]minimax[>[</k>\n]<]minimax[>[</invoke>",
+    ),
+    (
         "xml",
         "<tool_calls>\n<invoke name=\"a b\">\n<parameter name=\"k\">v</parameter>\n\
          </invoke>\n</tool_calls>",

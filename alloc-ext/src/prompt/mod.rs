@@ -34,7 +34,7 @@ use crate::tools::ToolSet;
 
 /// The format guide and rules of each dialect, by [`Dialect::name`]: docs/seed.md §2.x
 /// (i) and §3 in our words, each showing the canonical form its scanner reads.
-const GUIDES: [(&str, &str); 42] = [
+const GUIDES: [(&str, &str); 43] = [
     ("hermes", include_str!("guides/hermes.md")),
     ("qwen3", include_str!("guides/qwen3.md")),
     ("kimi", include_str!("guides/kimi.md")),
@@ -77,6 +77,7 @@ const GUIDES: [(&str, &str); 42] = [
     ("gigachat35", include_str!("guides/gigachat35.md")),
     ("gigachat3", include_str!("guides/gigachat3.md")),
     ("plamo3", include_str!("guides/plamo3.md")),
+    ("minimax-m3", include_str!("guides/minimax-m3.md")),
 ];
 
 /// The preamble: what the model may do, how calls are written, where the tools are.

@@ -27,6 +27,7 @@ pub(crate) use dialects::{
     ANTHROPIC, DEEPSEEK_V41, DOTS, GIGACHAT35, GLM, HUNYUAN, IQUEST_Q1, K2_HORIZON, KIMI_K3, MIMO,
     MINIMAX, MUSE, QWEN3_CODER, SEED_OSS, STEP3, XML,
 };
+pub(crate) use element::MINIMAX_M3;
 use values::{json_type, value_text};
 pub(crate) use verbatim::MINICPM5;
 
@@ -81,6 +82,10 @@ pub(crate) struct ParamCalls {
     /// closer)` (MiniCPM 5's CDATA, the table's `quote` in `value` and `cdata_close`);
     /// `None` where values have none.
     pub(crate) verbatim: Option<(&'static str, &'static str)>,
+    /// A parameter's closer is an element's, named after its key: `key_close.0 KEY
+    /// key_close.1`, then `param_close` (MiniMax-M3's `]<]minimax[>[</KEY>`,
+    /// docs/dialects.md §minimax-m3); `None` where the closer is one fixed string.
+    pub(crate) key_close: Option<(&'static str, &'static str)>,
 }
 
 /// GLM's key tag: `open KEY close` then, after whitespace, `value_open`
@@ -206,7 +211,7 @@ impl ParamCalls {
                 }
                 None => out.push_str(&text),
             }
-            out.push_str(self.param_close);
+            out.push_str(&self.closer(key));
         }
         out.push_str(self.call_close);
         out.push_str(self.block.1);
@@ -218,7 +223,9 @@ impl ParamCalls {
             || key.trim() != key
             || self.quote.is_some_and(|q| key.contains(q))
             || (self.equals && (check_name(key).is_err() || !equals_name(key)))
-            || (self.key_tag.is_some() && (key.contains('<') || key.len() > inband::MAX_NAME));
+            || (self.key_tag.is_some() && (key.contains('<') || key.len() > inband::MAX_NAME))
+            // The scanner names an element's closer by a key of at most MAX_NAME bytes.
+            || (self.key_close.is_some() && key.len() > inband::MAX_NAME);
         if key.len() > self.max_word() {
             return Err(RenderError::new(Reason::InvalidKey(self.too_long())));
         }
@@ -272,7 +279,7 @@ impl ParamCalls {
     /// after at most 32 bytes of whitespace by structure. What comes after the value is
     /// this dialect's `param_close`, so the check runs over both.
     fn check_value(&self, value: &str, key: &str, wrapped: bool) -> Result<(), RenderError> {
-        let text = format!("{value}{}", self.param_close);
+        let text = format!("{value}{}", self.closer(key));
         let rules = value_rules(self.dialect);
         if let Some(key_tag) = self.key_tag {
             return self.check_in_order(&text, value.len(), key_tag);
@@ -320,7 +327,7 @@ impl ParamCalls {
             // The scanner names this closer by the key as it reads it (core/dialect/
             // lex/name.rs `valid_name`).
             if check_name(key).is_ok() {
-                let own = format!("</{key}>");
+                let own = format!("{}{key}>", rules.key_closer_start);
                 for at in starts(&own) {
                     if counts(bytes, at + own.len(), follows, wrapped) {
                         found(at, Reason::KeyCloserInValue);
@@ -484,6 +491,11 @@ fn begins_tag(opener: &str, end: Option<u8>, b: Option<u8>) -> bool {
     let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     if opener.ends_with('=') {
         !ws && !matches!(b, b'<' | b'>' | b'/' | b'=')
+    } else if opener.ends_with('<') {
+        // An element's tag start (MiniMax-M3's `]<]minimax[>[<`, the `tag` knob's
+        // `element`): its name follows, or the `/` of a closer (core/lex/params/
+        // structure.rs `begins_tag`).
+        !ws && !matches!(b, b'<' | b'>' | b'=')
     } else if let Some(end) = end {
         ws || b == end
     } else {
@@ -499,6 +511,7 @@ fn equals_name(name: &str) -> bool {
 
 mod closers;
 mod dialects;
+mod element;
 #[cfg(test)]
 mod table_drift;
 mod values;

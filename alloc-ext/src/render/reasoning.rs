@@ -30,6 +30,14 @@ pub(crate) static THINK: Tags = Tags {
 
 /// Kimi K3's `think` channel, `<|open|>think<|sep|>T<|close|>think<|sep|>`, the text right
 /// between its markers (docs/dialects.md §kimi-k3).
+/// MiniMax-M3's `<mm:think>` block (docs/dialects.md §minimax-m3).
+pub(crate) static MM_THINK: Tags = Tags {
+    open: "<mm:think>",
+    close: "</mm:think>",
+    closers: &["</mm:think>"],
+    lines: true,
+};
+
 pub(crate) static KIMI_K3_THINK: Tags = Tags {
     open: "<|open|>think<|sep|>",
     close: "<|close|>think<|sep|>",

@@ -7,7 +7,8 @@ use super::json::{self, JsonCalls};
 use super::literal::{self, Literal};
 use super::params::{self, ParamCalls};
 use super::reasoning::{
-    self, ReasoningForm, APERTUS_INNER, COHERE_THINK, KIMI_K3_THINK, MISTRAL_THINK, THINK, THINKING,
+    self, ReasoningForm, APERTUS_INNER, COHERE_THINK, KIMI_K3_THINK, MISTRAL_THINK, MM_THINK,
+    THINK, THINKING,
 };
 use super::results::ResultForm;
 use super::transcript::{ChatMl, TemplateForm};
@@ -346,6 +347,15 @@ impl Style {
         template: TemplateForm::Minimax,
     };
 
+    /// MiniMax-M3: namespaced element markup, `<tool_response>`, `<mm:think>`, MiniMax-M2's
+    /// turns (M3's turn tokens are not established, docs/dialects.md §minimax-m3).
+    const MINIMAX_M3: Style = Style {
+        calls: CallForm::Params(&params::MINIMAX_M3),
+        results: ResultForm::ToolResponse,
+        reasoning: ReasoningForm::Delimited(&MM_THINK, false),
+        template: TemplateForm::Minimax,
+    };
+
     /// Gemma 4: its literal syntax for calls and results, its own turns.
     const GEMMA: Style = Style {
         calls: CallForm::Literal(Literal::Gemma(&literal::GEMMA4)),
@@ -480,6 +490,7 @@ impl Style {
             Dialect::Mimo => Style::MIMO,
             Dialect::Step3 => Style::STEP3,
             Dialect::Gigachat35 => Style::GIGACHAT35,
+            Dialect::MinimaxM3 => Style::MINIMAX_M3,
             // A dialect added to the scanner after this crate (the enum is non-exhaustive):
             // the generic markup, as select::FALLBACK prompts unknown models.
             _ => Style::XML,

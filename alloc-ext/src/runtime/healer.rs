@@ -59,6 +59,7 @@ const FORMS: &[(&str, Option<&str>)] = &[
     ("<thinking>", Some("</thinking>")),
     ("<scratchpad>", Some("</scratchpad>")),
     ("<seed:think>", Some("</seed:think>")),
+    ("<mm:think>", Some("</mm:think>")),
     ("<longcat_think>", Some("</longcat_think>")),
     ("<think:opensource>", Some("</think:opensource>")),
     ("<ifm|think>", Some("</ifm|think>")),

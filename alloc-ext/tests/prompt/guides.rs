@@ -76,7 +76,7 @@ fn expected_guide_calls(dialect: &str) -> Vec<(String, Value)> {
     match dialect {
         "hermes" | "xml" | "anthropic" | "minimax" | "qwen3-coder" | "seed-oss" | "llama3-json"
         | "deepseek-v41" | "dots" | "ernie45" | "granite-20b-fc" | "functiongemma" | "kimi-k3"
-        | "muse" | "mimo" | "step3" | "gigachat35" => {
+        | "muse" | "mimo" | "step3" | "gigachat35" | "minimax-m3" => {
             vec![weather.clone(), weather, time]
         }
         "harmony" => vec![weather.clone(), weather],

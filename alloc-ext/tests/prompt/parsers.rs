@@ -101,6 +101,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("gigachat35", "gigachat35"),
     ("gigachat3", "gigachat3"),
     ("plamo3", "plamo3"),
+    ("minimax_m3", "minimax-m3"),
+    ("minimax-m3", "minimax-m3"),
 ];
 
 /// Every vLLM 0.33 and SGLang parser name whose wire no dialect reads exactly (each with its
@@ -113,8 +115,6 @@ const UNCOVERED: &[&str] = &[
     "kimi",
     "minicpmv",
     "minimax",
-    "minimax_m3",
-    "minimax-m3",
     "response_template",
 ];
 

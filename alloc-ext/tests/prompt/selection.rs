@@ -31,8 +31,8 @@ fn seed_model_examples_select_their_dialects() {
         ("global.anthropic.claude-opus-4-8", "anthropic"),
         ("anthropic/claude-3-opus", "anthropic"),
         ("MiniMax-M2.5", "minimax"),
-        // M3 writes another wire (docs/parsers.md): no rule knows it.
-        ("MiniMax-M3", "xml"),
+        // M3 writes its own wire (docs/dialects.md §minimax-m3).
+        ("MiniMax-M3", "minimax-m3"),
         ("unclassified-model-id", "xml"),
         ("deepseek-r1-distill-qwen-32b", "qwen3"),
         ("o3-mini", "harmony"),
@@ -105,6 +105,8 @@ fn every_family_of_model_formats_selects_its_dialect() {
         ("minimax-m2.1", "minimax"),
         ("MiniMax-M2.5", "minimax"),
         ("MiniMaxAI/MiniMax-M1-80k", "xml"),
+        ("MiniMaxAI/MiniMax-M3", "minimax-m3"),
+        ("minimax-m3.1", "minimax-m3"),
         // gpt-oss and OpenAI.
         ("openai/gpt-oss-120b", "harmony"),
         ("chatgpt-4o-latest", "harmony"),
@@ -269,6 +271,8 @@ fn server_parser_names_select_their_dialects() {
         ("deepseekv4", Some("deepseek")),
         ("minimax_m2", Some("minimax")),
         ("minimax-m2", Some("minimax")),
+        ("minimax_m3", Some("minimax-m3")),
+        ("minimax-m3", Some("minimax-m3")),
         ("openai", Some("harmony")),
         ("gpt-oss", Some("harmony")),
         ("gemma4", Some("gemma")),
@@ -335,7 +339,7 @@ fn callers_with_their_own_fallback_see_unknown_models() {
             .name()
     };
     assert_eq!(agent(Some("MiniMax-M2")), "minimax");
-    assert_eq!(agent(Some("MiniMax-M3")), "glm");
+    assert_eq!(agent(Some("MiniMax-M3")), "minimax-m3");
     assert_eq!(agent(Some("qwen3-coder-plus")), "qwen3-coder");
     assert_eq!(agent(Some("unclassified-model-id")), "glm");
     assert_eq!(agent(None), "glm");

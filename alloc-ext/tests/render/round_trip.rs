@@ -280,3 +280,31 @@ fn kimi_k3_refuses_a_closer_before_a_bare_opener() {
     let want = json!({"text": "a<|close|>argument<|sep|><|open|>arguments b"});
     assert_eq!(calls_of(&completion), vec![("note".to_owned(), want)]);
 }
+
+/// MiniMax-M3's parameters are elements named after their keys: a value holding its own
+/// closer and then any tag start (a parameter, or the `/` of the invoke's closer) is ended
+/// there by the scanner, so the renderer refuses it; child-element markup and another
+/// key's closer are value text, rendered and read back as written.
+#[test]
+fn minimax_m3_refuses_its_key_closer_before_a_tag() {
+    let call = |text: &str| {
+        [Call::new(
+            "note".to_owned(),
+            [("text".to_owned(), json!(text))].into_iter().collect(),
+        )]
+    };
+    let renderer = Renderer::new(Dialect::MinimaxM3);
+    for ends in [
+        "a]<]minimax[>[</text>]<]minimax[>[<k>",
+        "a]<]minimax[>[</text>\n]<]minimax[>[</invoke>",
+    ] {
+        assert!(renderer.calls(&call(ends)).is_err(), "{ends}");
+    }
+    let kept = "]<]minimax[>[<item>x]<]minimax[>[</item>]<]minimax[>[</other> y";
+    let text = renderer.calls(&call(kept)).unwrap();
+    let completion = scan(Dialect::MinimaxM3, &text, &[]);
+    assert_eq!(
+        calls_of(&completion),
+        vec![("note".to_owned(), json!({"text": kept}))]
+    );
+}

@@ -164,6 +164,9 @@ pub const TRANSCRIPTS: &[(&str, &str)] = &[
     ("transcripts/gigachat3-write-html.txt", "gigachat3"),
     ("transcripts/plamo3-weather.txt", "plamo3"),
     ("transcripts/plamo3-think-and-read.txt", "plamo3"),
+    ("transcripts/minimax-m3-think-and-weather.txt", "minimax-m3"),
+    ("transcripts/minimax-m3-read-and-grep.txt", "minimax-m3"),
+    ("transcripts/minimax-m3-write-html.txt", "minimax-m3"),
 ];
 
 /// The `choices[0].delta` objects of `--format openai` output, and the finish reasons.

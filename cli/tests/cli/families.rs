@@ -643,3 +643,26 @@ fn plamo3_transcripts_give_their_calls() {
         assert_eq!(summary(file, "plamo3"), want, "{file}");
     }
 }
+
+#[test]
+fn minimax_m3_transcripts_give_their_calls() {
+    let cases = [
+        (
+            "minimax-m3-think-and-weather.txt",
+            json!({"content": "", "reasoning": "The user wants the weekend forecast for Lisbon: one call with the city and two days.", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Lisbon", "days": 2}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            "minimax-m3-read-and-grep.txt",
+            json!({"content": "I will read the router and look for every handler that calls `parse_query`.", "reasoning": null, "tool_calls": [{"name": "read_file", "arguments": {"path": "src/router.rs", "limit": 120}}, {"name": "grep", "arguments": {"pattern": "parse_query(", "paths": ["src", "tests"]}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+        (
+            // A `]<]minimax[>[</path>` is the closer only where a tag follows it; the
+            // HTML's own `</path>` is value text.
+            "minimax-m3-write-html.txt",
+            json!({"content": "Writing the page.", "reasoning": null, "tool_calls": [{"name": "write_file", "arguments": {"path": "site/index.html</path> ", "content": "<main class=\"menu\">\n  <p>Tea & cake, <b>5</b></p>\n</main>\n"}}], "incomplete_calls": [], "diagnostics": []}),
+        ),
+    ];
+    for (file, want) in cases {
+        assert_eq!(summary(file, "minimax-m3"), want, "{file}");
+    }
+}

@@ -42,7 +42,7 @@ fn prompt_usage_errors_exit_non_zero() {
     let unknown = inband(&["prompt", "--dialect", "llama", "--tools", tools]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains(
-        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, anthropic, minimax, qwen3-coder, glm, seed-oss, jamba, longcat, granite, internlm, mistral, pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, hunyuan, iquest-q1, k2-horizon, cohere, apertus, deepseek-v41, dots, ernie45, granite-20b-fc, functiongemma, minicpm5, kimi-k3, muse, mimo, step3, gigachat35, gigachat3, plamo3)"
+        "unknown dialect `llama` (known: hermes, qwen3, kimi, deepseek, harmony, xml, gemma, gemini, anthropic, minimax, qwen3-coder, glm, seed-oss, jamba, longcat, granite, internlm, mistral, pythonic, lfm2, llama3-json, xlam, phi4-mini, hunyuan-a13b, hunyuan, iquest-q1, k2-horizon, cohere, apertus, deepseek-v41, dots, ernie45, granite-20b-fc, functiongemma, minicpm5, kimi-k3, muse, mimo, step3, gigachat35, gigachat3, plamo3, minimax-m3)"
     ));
     let not_tools = inband(&[
         "prompt",

@@ -91,11 +91,12 @@ static KEY_CLOSER: Delimiter = Delimiter {
     role: Role::ParamClose,
 };
 
-/// The generic closer start of [`Tagset::closers`].
+/// The generic closer start of [`Tagset::closers`], after the tag form's prefix.
 const CLOSER_START: &[u8] = b"</";
 
-/// Bytes of a candidate closer: `</`, a key of at most a tag's length, `>`.
-const CANDIDATE_CAP: usize = MAX_TAG + 3;
+/// Bytes of a candidate closer: a tag prefix (at most 16 bytes), `</`, a key of at most a
+/// tag's length, `>`.
+const CANDIDATE_CAP: usize = 16 + MAX_TAG + 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -406,7 +407,9 @@ impl ParamCalls {
 
     fn begin_tag(&mut self, opener: &'static Delimiter, start: u64) {
         self.held = Some((opener, start));
-        self.tag = if equals_form(opener) {
+        self.tag = if equals_form(opener)
+            || (self.tagset.form.element && opener.role == Role::ParamOpen)
+        {
             // With the template's framing newline after the tag, a line break ends a name
             // whose `>` is missing (docs/dialects.md §qwen3-coder).
             TagLexer::equals(self.tagset.framing)

@@ -318,6 +318,18 @@ impl ParamCalls {
         self_closing: bool,
         sink: &mut S,
     ) {
+        if self.tagset.form.element && self.tag.bytes().first() == Some(&b'/') {
+            self.element_closer(frame, opener, opener_span, tail_span, sink);
+            return;
+        }
+        let tail = self.tag.bytes();
+        if self.tagset.form.element
+            && tail.starts_with(INVOKE)
+            && tail.get(INVOKE.len()).is_some_and(|&b| is_ws(b))
+        {
+            self.element_invoke(frame, opener, opener_span, tail_span, sink);
+            return;
+        }
         let tail = self.tag.bytes();
         sink.markup(opener_span, Markup::Delimiter(opener.role), opener.bytes);
         sink.markup(tail_span, Markup::Envelope, tail);
@@ -365,17 +377,94 @@ impl ParamCalls {
     }
 }
 
+/// The element name that, followed by whitespace, is an invoke tag in the element form.
+const INVOKE: &[u8] = b"invoke";
+
+impl ParamCalls {
+    /// An element tag named `invoke` where a parameter may begin (the `element` tag form):
+    /// the next invoke, whose opener is the `section` mode's, so the open invoke's closer
+    /// is missing. Its attributes are read again as an invoke tag's; a tag that is not one
+    /// breaks the call.
+    fn element_invoke<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        sink: &mut S,
+    ) {
+        let mut rest: ArrayVec<u8, MAX_TAG> = ArrayVec::new();
+        rest.extend(self.tag.bytes()[INVOKE.len()..].iter().copied());
+        let dfa = self.tagset.section;
+        let mut state = START;
+        for &b in opener.bytes.iter().chain(INVOKE) {
+            state = dfa.next(state, b);
+        }
+        let whole = opener.bytes.len() + INVOKE.len();
+        let call_open = dfa
+            .matched(state)
+            .filter(|d| d.role == Role::CallOpen && d.bytes.len() == whole);
+        let mut tag = TagLexer::spelled(self.tagset.form, false);
+        let (n, push) = tag.scan(&rest);
+        match (call_open, push) {
+            (Some(call_open), Push::Done { self_closing }) if n == rest.len() => {
+                self.tag = tag;
+                let split = opener_span.start + whole as u64;
+                let open_span = Span::new(opener_span.start, split);
+                let tail = Span::new(split, tail_span.end);
+                self.invoke_tag(frame, call_open, open_span, tail, self_closing, sink);
+            }
+            _ => self.broken_tag(frame, opener, opener_span, tail_span, None, sink),
+        }
+    }
+
+    /// An element tag starting with `/` where a parameter may begin (the `element` tag
+    /// form, MiniMax-M3's `]<]minimax[>[</invoke>`): the structural closer it spells, found
+    /// among the `section` mode's delimiters, acts as if the automaton had matched it; any
+    /// other closer there breaks the call.
+    fn element_closer<S: Sink>(
+        &mut self,
+        frame: &mut Frame,
+        opener: &'static Delimiter,
+        opener_span: Span,
+        tail_span: Span,
+        sink: &mut S,
+    ) {
+        let tail = self.tag.bytes();
+        let dfa = self.tagset.section;
+        let mut state = START;
+        for &b in opener.bytes.iter().chain(tail) {
+            state = dfa.next(state, b);
+        }
+        let whole = opener.bytes.len() + tail.len();
+        match dfa.matched(state) {
+            Some(delimiter)
+                if delimiter.bytes.len() == whole
+                    && matches!(delimiter.role, Role::CallClose | Role::SectionClose) =>
+            {
+                let span = Span::new(opener_span.start, tail_span.end);
+                self.on_delimiter(frame, delimiter, span, sink);
+            }
+            _ => self.broken_tag(frame, opener, opener_span, tail_span, None, sink),
+        }
+    }
+}
+
 /// Whether `opener` is the equals form (`<function=`, `<parameter=`), whose name follows
 /// it directly.
 pub(super) fn equals_form(opener: &Delimiter) -> bool {
     opener.bytes.last() == Some(&b'=')
 }
 
-/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form;
+/// Whether byte `b` right after `opener` begins its tag: a name byte in the equals form
+/// (or a name byte or `/` after an element form's parameter opener);
 /// whitespace, `>` or `/` otherwise (`<parameterx` is no tag), or the first byte of a
 /// longer tag end (`form`'s `<|sep|>`).
 pub(super) fn begins_tag(opener: &Delimiter, form: &TagForm, b: u8) -> bool {
-    if equals_form(opener) {
+    if form.element && opener.role == Role::ParamOpen {
+        // An element's name, or the `/` of a closer.
+        !is_ws(b) && !matches!(b, b'<' | b'>' | b'=')
+    } else if equals_form(opener) {
         !is_ws(b) && !matches!(b, b'<' | b'>' | b'/' | b'=')
     } else if form.end.len() > 1 {
         is_ws(b) || b == form.end[0]

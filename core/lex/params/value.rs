@@ -43,7 +43,9 @@ impl ParamCalls {
                 let at = base + to as u64;
                 let span = Span::new(at - delimiter.bytes.len() as u64, at);
                 match delimiter.role {
-                    _ if delimiter.bytes == CLOSER_START && !self.tagset.closers.is_empty() => {
+                    _ if self.is_closer_start(delimiter.bytes)
+                        && !self.tagset.closers.is_empty() =>
+                    {
                         self.held = Some((delimiter, span.start));
                         self.closer_len = 0;
                         self.closer_alive = u8::MAX;
@@ -117,9 +119,22 @@ impl ParamCalls {
         }
     }
 
+    /// Whether `bytes` is the generic closer start: the tag prefix and `</`.
+    pub(super) fn is_closer_start(&self, bytes: &[u8]) -> bool {
+        let prefix = self.tagset.form.prefix;
+        bytes.len() == prefix.len() + CLOSER_START.len()
+            && bytes.starts_with(prefix)
+            && bytes.ends_with(CLOSER_START)
+    }
+
+    /// Length of the generic closer start (the tag prefix and `</`).
+    fn closer_start_len(&self) -> usize {
+        self.tagset.form.prefix.len() + CLOSER_START.len()
+    }
+
     pub(super) fn candidate_len(&self, candidate: &Delimiter) -> usize {
         if core::ptr::eq(candidate, &KEY_CLOSER) {
-            CLOSER_START.len() + self.key().len() + 1
+            self.closer_start_len() + self.key().len() + 1
         } else {
             candidate.bytes.len()
         }
@@ -129,14 +144,22 @@ impl ParamCalls {
     pub(super) fn candidate_bytes(&self, candidate: &Delimiter) -> ArrayVec<u8, CANDIDATE_CAP> {
         let mut bytes = ArrayVec::new();
         if core::ptr::eq(candidate, &KEY_CLOSER) {
-            bytes.extend(CLOSER_START.iter().chain(self.key()).chain(b">").copied());
+            let prefix = self.tagset.form.prefix;
+            bytes.extend(
+                prefix
+                    .iter()
+                    .chain(CLOSER_START)
+                    .chain(self.key())
+                    .chain(b">")
+                    .copied(),
+            );
         } else {
             bytes.extend(candidate.bytes.iter().take(CANDIDATE_CAP).copied());
         }
         bytes
     }
 
-    /// Byte `k` after `</` of name `j` of the `Closer` phase (the top bit: the key).
+    /// Byte `k` after the closer start of name `j` of the `Closer` phase (the top bit: the key).
     pub(super) fn closer_byte(&self, j: u32, k: usize) -> Option<u8> {
         if j == 7 {
             let key = self.key();
@@ -146,7 +169,7 @@ impl ParamCalls {
             return key.get(k).copied().or((k == key.len()).then_some(b'>'));
         }
         let closer = self.tagset.closers.get(j as usize)?;
-        closer.bytes.get(CLOSER_START.len() + k).copied()
+        closer.bytes.get(self.closer_start_len() + k).copied()
     }
 
     /// Whether name `j` of the `Closer` phase closes a parameter (the key's always does).
@@ -161,7 +184,7 @@ impl ParamCalls {
     /// alive in `alive`.
     pub(super) fn closer_prefix(&self, alive: u8) -> ArrayVec<u8, CANDIDATE_CAP> {
         let mut bytes: ArrayVec<u8, CANDIDATE_CAP> = ArrayVec::new();
-        bytes.extend(CLOSER_START.iter().copied());
+        bytes.extend(self.tagset.form.prefix.iter().chain(CLOSER_START).copied());
         let j = alive.trailing_zeros();
         for k in 0..usize::from(self.closer_len) {
             if let Some(b) = self.closer_byte(j, k) {
@@ -330,7 +353,8 @@ impl ParamCalls {
         };
         let bytes = self.candidate_bytes(candidate);
         let span = Span::new(start, start + bytes.len() as u64);
-        if core::ptr::eq(candidate, &KEY_CLOSER) {
+        // In the element form the closer named after the key is the canonical one.
+        if core::ptr::eq(candidate, &KEY_CLOSER) && !self.tagset.form.element {
             sink.diagnostic(span, Diagnostic::MismatchedCloser);
         }
         // A closer of a value that is one of the tagset's aliases is a misspelling of it.

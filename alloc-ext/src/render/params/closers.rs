@@ -38,6 +38,9 @@ pub(crate) struct ValueRules {
     /// count (the dialects whose `value` mode lists the generic `</`: anthropic, minimax,
     /// corpus 059); `None` where the scanner does not look for it.
     pub(crate) key_closer: Option<Vec<Follow>>,
+    /// The generic closer start that begins `</KEY>`: `</`, or the tag prefix and `</`
+    /// (MiniMax-M3's `]<]minimax[>[</`).
+    pub(crate) key_closer_start: &'static str,
     /// Line-initial openers that end a value whose closer is missing when a tag begins
     /// right after them (parameters do not nest).
     pub(crate) line_openers: Vec<&'static str>,
@@ -70,7 +73,10 @@ impl ValueRules {
                 .map(|d| follow(d, end))
                 .collect::<Vec<_>>()
         };
-        let generic = value().any(|d| d.role == Role::ParamClose && d.bytes == b"</");
+        // The generic closer start: `</`, after the tag prefix if the dialect has one.
+        let generic = value()
+            .find(|d| d.role == Role::ParamClose && d.bytes.ends_with(b"</"))
+            .filter(|d| d.bytes == b"</" || !dialect.value_closers().any(|c| c.bytes == d.bytes));
         ValueRules {
             closers: dialect
                 .value_closers()
@@ -79,7 +85,8 @@ impl ValueRules {
                     follows: follows(d.role),
                 })
                 .collect(),
-            key_closer: generic.then(|| follows(Role::ParamClose)),
+            key_closer: generic.map(|_| follows(Role::ParamClose)),
+            key_closer_start: generic.map_or("</", |d| text(&d)),
             line_openers: value()
                 .filter(|d| d.role == Role::ParamOpen && d.bytes.starts_with(b"\n"))
                 .map(|d| text(&d))

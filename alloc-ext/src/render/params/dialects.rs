@@ -29,6 +29,7 @@ pub(crate) static GLM: ParamCalls = ParamCalls {
         value_open: "<arg_value>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// Hunyuan Hy3: glm's layout with Hunyuan's `:opensource` tags, the name ended by
@@ -60,6 +61,7 @@ pub(crate) static HUNYUAN: ParamCalls = ParamCalls {
         value_open: "<arg_value:opensource>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// IQuest Q1: glm's key and value tags in an `<iquest_tool_call>` block, the parts back to
@@ -86,6 +88,7 @@ pub(crate) static IQUEST_Q1: ParamCalls = ParamCalls {
         value_open: "<arg_value>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// K2 Horizon: glm's one-part-a-line layout with IFM's `ifm|` tags, the calls of a turn in
@@ -114,6 +117,7 @@ pub(crate) static K2_HORIZON: ParamCalls = ParamCalls {
         value_open: "<ifm|arg_value>",
     }),
     verbatim: None,
+    key_close: None,
 };
 
 /// The generic xml dialect: bare invokes, one per line (docs/seed.md §2.5 b).
@@ -135,6 +139,7 @@ pub(crate) static XML: ParamCalls = ParamCalls {
     index_close: None,
     key_tag: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// DeepSeek V4.1: the invokes of a turn in one `<｜DSML｜ calls>` block, each parameter
@@ -159,6 +164,7 @@ pub(crate) static DEEPSEEK_V41: ParamCalls = ParamCalls {
     implied_section: true,
     key_tag: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// Claude's legacy XML: the invokes of a turn in one `<function_calls>` block
@@ -198,6 +204,7 @@ pub(crate) static QWEN3_CODER: ParamCalls = ParamCalls {
     index_close: None,
     key_tag: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// Seed-OSS: one `<seed:tool_call>` block per call, each tag on its own line, each value
@@ -249,6 +256,7 @@ pub(crate) static KIMI_K3: ParamCalls = ParamCalls {
     implied_section: true,
     key_tag: None,
     verbatim: None,
+    key_close: None,
     named_block: None,
 };
 
@@ -294,6 +302,7 @@ pub(crate) static STEP3: ParamCalls = ParamCalls {
     type_words: false,
     index_close: None,
     verbatim: None,
+    key_close: None,
 };
 
 /// Sber GigaChat 3.5: DeepSeek V4.1's layout with the `GCML` tags, the invokes of a turn in

@@ -466,3 +466,22 @@ fn mimo() {
     assert_eq!(rules.line_openers, ["\n<parameter="]);
     assert_eq!(rules.stops, ["<|im_end|>", "<|endoftext|>"]);
 }
+
+/// MiniMax-M3: one tag start after a value (the element form), the generic closer start
+/// after the namespace marker, MiniMax's end of turn (docs/dialects.md §minimax-m3).
+#[test]
+fn minimax_m3() {
+    let after_param = ["[e~[", "]<]minimax[>[<+tag"];
+    let rules = value_rules(Dialect::MinimaxM3);
+    assert_eq!(
+        closers(Dialect::MinimaxM3),
+        owned(&[("]<]minimax[>[</invoke>", &["[e~["])])
+    );
+    assert_eq!(
+        rules.key_closer.as_deref().map(spell),
+        Some(after_param.map(String::from).to_vec())
+    );
+    assert_eq!(rules.key_closer_start, "]<]minimax[>[</");
+    assert!(rules.line_openers.is_empty());
+    assert_eq!(rules.stops, ["[e~["]);
+}
