@@ -103,36 +103,46 @@ impl TokenGate {
     }
 }
 
-/// The scanner's token-mode state: its gate and where the latest token arrived.
+/// The scanner's token-mode state: its gate and where the latest tokens began.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tokens {
     pub(crate) gate: Option<TokenGate>,
-    /// Stream offset of the first byte of the latest token fed; `u64::MAX` before any.
-    pub(crate) at: u64,
-    /// Where the run of tokens that ends with the latest began: tokens with no other byte
-    /// between them (InternLM's `<|action_start|><|plugin|>` is one delimiter of two).
-    pub(crate) run: u64,
-    /// Stream offset just after the latest token.
-    pub(crate) end: u64,
+    /// Bit `k`: a token began at stream offset `end - 1 - k`. A delimiter is at most 64
+    /// bytes, so every token that may begin one is still here when it is found, however
+    /// many tokens it spans (InternLM's `<|action_start|><|plugin|>`, Kimi K3's
+    /// `<|open|>tools<|sep|>`).
+    starts: u64,
+    /// Stream offset just after the latest token; `0` before any.
+    end: u64,
 }
 
 impl Tokens {
     pub(crate) const fn new(gate: Option<TokenGate>) -> Self {
         Tokens {
             gate,
-            at: u64::MAX,
-            run: u64::MAX,
-            end: u64::MAX,
+            starts: 0,
+            end: 0,
         }
     }
 
-    /// A token of `len` bytes begins at stream offset `start`.
+    /// A token of `len` bytes begins at stream offset `start` (tokens arrive in order).
     pub(crate) fn arrived(&mut self, start: u64, len: usize) {
-        if start != self.end {
-            self.run = start;
+        let end = start + len as u64;
+        let shift = end.saturating_sub(self.end);
+        self.starts = if shift >= 64 { 0 } else { self.starts << shift };
+        self.end = end;
+        if let Some(k) = end.checked_sub(start + 1).filter(|&k| k < 64) {
+            self.starts |= 1 << k;
         }
-        self.at = start;
-        self.end = start + len as u64;
+    }
+
+    /// Whether a token began at stream offset `start` (one of the latest 64 bytes' tokens).
+    #[inline]
+    fn began(&self, start: u64) -> bool {
+        match self.end.checked_sub(start + 1) {
+            Some(k) if k < 64 => self.starts & (1 << k) != 0,
+            _ => false,
+        }
     }
 
     /// Whether the delimiter `bytes`, found starting at stream offset `start`, counts. In
@@ -141,7 +151,7 @@ impl Tokens {
     pub(crate) fn admits(&self, bytes: &[u8], start: u64) -> bool {
         match &self.gate {
             None => true,
-            Some(gate) => start == self.at || start == self.run || !gated(gate, bytes),
+            Some(gate) => self.began(start) || !gated(gate, bytes),
         }
     }
 }

@@ -443,6 +443,32 @@ fn a_delimiter_of_two_adjacent_tokens_counts() {
     assert!(log.contains(&"S0:f".to_string()), "{log:?}");
     assert!(log.contains(&"X0:Complete".to_string()), "{log:?}");
     // Ordinary text between the two tokens: not the opener.
-    let split = token_scan(gate, r#"⟦<|action_start|>⟧ ⟦<|plugin|>⟧{"name": "f"}"#);
+    let split = token_scan(gate, r#"⟦<|action_start|>⟧x⟦<|plugin|>⟧{"name": "f"}"#);
     assert!(!split.iter().any(|e| e.starts_with("S0")), "{split:?}");
+    // The space a server's detokenizer puts between them (Intern-S1) is the table's other
+    // spelling of the opener: it counts where its first token began.
+    let spaced = token_scan(
+        gate,
+        r#"⟦<|action_start|>⟧ ⟦<|plugin|>⟧{"name": "f", "parameters": {}}⟦<|action_end|>⟧"#,
+    );
+    assert!(spaced.contains(&"X0:Complete".to_string()), "{spaced:?}");
+}
+
+#[test]
+fn a_delimiter_with_ordinary_text_between_its_tokens_counts() {
+    // Kimi K3's markers are built of three added tokens with ordinary text between them
+    // (`<|open|>tools<|sep|>`): the delimiter counts where its first token began, however
+    // many tokens it holds (found by a review: only the latest token was remembered).
+    let gate = gate(Dialect::KimiK3, &["<|open|>", "<|close|>", "<|sep|>"]);
+    let call = r#"⟦<|open|>⟧tools⟦<|sep|>⟧⟦<|open|>⟧call tool="f" index="1"⟦<|sep|>⟧⟦<|open|>⟧argument key="s" type="string"⟦<|sep|>⟧v⟦<|close|>⟧argument⟦<|sep|>⟧⟦<|close|>⟧call⟦<|sep|>⟧⟦<|close|>⟧tools⟦<|sep|>⟧"#;
+    let log = token_scan(gate, call);
+    assert!(log.contains(&"S0:f".to_string()), "{log:?}");
+    assert!(log.contains(&"X0:Complete".to_string()), "{log:?}");
+    assert!(!log.iter().any(|e| e.starts_with("D:")), "{log:?}");
+    // The same markers of ordinary tokens are text.
+    let quoted = token_scan(
+        gate,
+        r#"<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|>"#,
+    );
+    assert!(!quoted.iter().any(|e| e.starts_with("S0")), "{quoted:?}");
 }
