@@ -232,8 +232,8 @@ fn a_whole_completion_is_cut_at_max_response_bytes() {
         .iter()
         .map(|d| (d.code, d.span))
         .collect();
-    // The first event past byte 50: the envelope `, "arguments": ` at 43..58.
-    assert_eq!(codes.last(), Some(&("response_too_long", [43, 58])));
+    // Cut at byte 50, inside the envelope `, "arguments": ` (43..58), which is left out.
+    assert_eq!(codes.last(), Some(&("response_too_long", [50, 50])));
     assert_eq!(completion.incomplete_calls[0].arguments, "");
     // Without the limit the call is complete.
     let whole = assemble(
@@ -358,4 +358,47 @@ fn loading_and_prompting_100k_tools_is_linear() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// The response ends at `max_response_bytes` whatever the chunking: a text or argument
+/// event that crosses it keeps its bytes before it, and a code point the limit cuts is
+/// dropped, not reported as invalid (found by a review: the whole crossing event was left
+/// out, so the cut moved with the chunks, and a code point split by them came out U+FFFD).
+#[test]
+fn the_response_limit_cuts_at_the_same_byte_at_every_chunking() {
+    use inband_alloc::stream::DeltaStream;
+    let input = "h\u{e9}llo \u{65e5}\u{672c}<think>r\u{1f980}</think> <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"\u{e9}\u{e9}\"}}</tool_call> tail".as_bytes();
+    for limit in 0..=input.len() as u64 + 1 {
+        let mut options = AssembleOptions::seeded(5);
+        options.max_response_bytes = limit;
+        let whole = assemble(Dialect::Qwen3, Options::default(), &options, [input]);
+        assert!(
+            !whole.diagnostics.iter().any(|d| d.code == "invalid_utf8"),
+            "limit {limit}: {:?}",
+            whole.diagnostics
+        );
+        for size in 1..=7 {
+            let chunked = assemble(
+                Dialect::Qwen3,
+                Options::default(),
+                &options,
+                input.chunks(size),
+            );
+            assert_eq!(chunked, whole, "limit {limit}, {size}-byte chunks");
+            let mut scanner = Scanner::new(Dialect::Qwen3, Options::default());
+            let mut stream = DeltaStream::new(Dialect::Qwen3, &options);
+            for chunk in input.chunks(size) {
+                scanner.feed(chunk, &mut stream).unwrap();
+                stream.delta();
+            }
+            scanner.finish(&mut stream).unwrap();
+            let (_, _, streamed) = stream.finish();
+            assert_eq!(streamed, whole, "stream: limit {limit}, {size}-byte chunks");
+        }
+    }
+    let mut options = AssembleOptions::seeded(5);
+    options.max_response_bytes = 2;
+    let cut = assemble(Dialect::Qwen3, Options::default(), &options, [input]);
+    // `h` and the first byte of `é` are within 2 bytes: `é` is cut, `h` stays.
+    assert_eq!(cut.content, "h");
 }

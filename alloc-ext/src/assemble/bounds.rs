@@ -11,7 +11,7 @@ use std::ops::{Index, IndexMut, Range};
 
 use inband::{CallEnd, Span};
 
-use super::{Assembler, CallRecord, DiagnosticRecord, Segment};
+use super::{Assembler, CallRecord, Capture, DiagnosticRecord, Segment};
 use crate::dedup::{Duplicates, FirstKeyWins};
 use crate::params::Params;
 
@@ -249,11 +249,62 @@ impl Assembler {
         }
         match self.limit {
             Some(limit) if span.end > limit && self.keep != Keep::Unsent => {
-                self.cut(span, limit);
+                self.cut_at_limit();
                 true
             }
             _ => false,
         }
+    }
+
+    /// The part of a payload event (text, reasoning, argument bytes) the response keeps:
+    /// all of it within [`AssembleOptions::max_response_bytes`](super::AssembleOptions), the
+    /// bytes before the limit when it crosses it (then `true`: once they are taken,
+    /// [`Assembler::cut_at_limit`] ends the response), none after the response ended.
+    /// Splitting the event, not leaving it out whole, puts the cut at the limit whatever
+    /// the chunking (rule 1).
+    pub(crate) fn limited<'t>(
+        &mut self,
+        span: Span,
+        bytes: &'t [u8],
+    ) -> Option<(Span, &'t [u8], bool)> {
+        if self.stopped {
+            return None;
+        }
+        match self.limit {
+            Some(limit) if span.end > limit && self.keep != Keep::Unsent => {
+                let keep = usize::try_from(limit.saturating_sub(span.start))
+                    .map_or(bytes.len(), |keep| keep.min(bytes.len()));
+                if keep == 0 {
+                    self.cut_at_limit();
+                    return None;
+                }
+                Some((
+                    Span::new(span.start, span.start + keep as u64),
+                    &bytes[..keep],
+                    true,
+                ))
+            }
+            _ => Some((span, bytes, false)),
+        }
+    }
+
+    /// Ends the response at the limit after the kept part of the event that crossed it. A
+    /// code point that part ends inside is dropped: the limit cut it, the model did not
+    /// write it wrong (no `invalid_utf8`).
+    pub(crate) fn cut_at_limit(&mut self) {
+        let Some(limit) = self.limit else {
+            return;
+        };
+        let partial = self.content_utf8.take_carry();
+        if matches!(self.capture, Capture::None) {
+            let len = self.content.len().saturating_sub(partial);
+            self.content.truncate(len);
+        }
+        let partial = self.reasoning_utf8.take_carry();
+        if let Some(Segment::Text(text)) = self.reasoning.as_mut().and_then(|s| s.last_mut()) {
+            text.truncate(text.len().saturating_sub(partial));
+        }
+        self.cut(limit);
     }
 
     /// Whether an event at `span` is taken whole, with no side effect: the response was not
@@ -267,12 +318,14 @@ impl Assembler {
             }
     }
 
-    /// Ends the response at `limit`: open calls are incomplete, later events left out.
-    fn cut(&mut self, span: Span, limit: u64) {
+    /// Ends the response at `limit`: open calls are incomplete, later events left out. The
+    /// diagnostic's span is the empty one at the limit, where the response ends whatever
+    /// the chunking.
+    fn cut(&mut self, limit: u64) {
         self.stopped = true;
         self.limit = None;
         self.record(
-            Span::new(span.start.min(limit), span.end),
+            Span::new(limit, limit),
             "response_too_long",
             "the response is longer than max_response_bytes; the rest was left out",
         );

@@ -7,35 +7,23 @@ use super::*;
 
 impl Sink for Assembler {
     fn text(&mut self, span: Span, text: &[u8]) {
-        if self.skip(span) {
+        let Some((span, text, cut)) = self.limited(span, text) else {
             return;
+        };
+        self.text_within(span, text);
+        if cut {
+            self.cut_at_limit();
         }
-        if !matches!(self.capture, Capture::None) {
-            if self.open_capture(span, text, false) {
-                // Checked when it is shown, where the call stood.
-                return;
-            }
-            self.release_opening();
-        }
-        self.content_utf8
-            .check(span.start, text, &mut self.bad_utf8);
-        self.content.extend_from_slice(text);
     }
 
     fn reasoning(&mut self, span: Span, text: &[u8]) {
-        if self.skip(span) {
+        let Some((span, text, cut)) = self.limited(span, text) else {
             return;
+        };
+        self.reasoning_within(span, text);
+        if cut {
+            self.cut_at_limit();
         }
-        // Reasoning whether or not a call holds it: checked now.
-        self.reasoning_utf8
-            .check(span.start, text, &mut self.bad_utf8);
-        if !matches!(self.capture, Capture::None) {
-            if self.open_capture(span, text, true) {
-                return;
-            }
-            self.release_opening();
-        }
-        self.push_reasoning(text);
     }
 
     fn markup(&mut self, span: Span, kind: Markup, bytes: &[u8]) {
@@ -226,22 +214,12 @@ impl Sink for Assembler {
     }
 
     fn tool_args(&mut self, span: Span, call: u32, json: &[u8]) {
-        if self.skip(span) {
+        let Some((span, json, cut)) = self.limited(span, json) else {
             return;
-        }
-        self.capture(span, json, false);
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            record.has_args = true;
-            let CallRecord {
-                normalizer,
-                arguments,
-                dedup,
-                duplicates,
-                ..
-            } = record;
-            normalizer.feed(json, &mut |bytes| {
-                duplicates.add(dedup.feed(bytes, arguments))
-            });
+        };
+        self.tool_args_within(span, call, json);
+        if cut {
+            self.cut_at_limit();
         }
     }
 
@@ -291,19 +269,12 @@ impl Sink for Assembler {
     }
 
     fn tool_value(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
-        if self.skip(span) {
+        let Some((span, bytes, cut)) = self.limited(span, bytes) else {
             return;
-        }
-        self.capture(span, bytes, false);
-        if let Some(record) = self.calls.get_mut(call as usize) {
-            if let Some(params) = &mut record.params {
-                // A reused buffer: no allocation per argument fragment.
-                let text = &mut self.scratch;
-                text.clear();
-                params.value(piece, bytes, text);
-                let found = record.dedup.feed(text, &mut record.arguments);
-                record.duplicates.add(found);
-            }
+        };
+        self.tool_value_within(span, call, piece, bytes);
+        if cut {
+            self.cut_at_limit();
         }
     }
 
@@ -390,5 +361,68 @@ impl Sink for Assembler {
             self.glued_next = true;
         }
         self.record(span, diagnostic.code(), diagnostic.message());
+    }
+}
+
+impl Assembler {
+    /// [`Sink::text`] for the part of the event within the response limit.
+    fn text_within(&mut self, span: Span, text: &[u8]) {
+        if !matches!(self.capture, Capture::None) {
+            if self.open_capture(span, text, false) {
+                // Checked when it is shown, where the call stood.
+                return;
+            }
+            self.release_opening();
+        }
+        self.content_utf8
+            .check(span.start, text, &mut self.bad_utf8);
+        self.content.extend_from_slice(text);
+    }
+
+    /// [`Sink::reasoning`] for the part of the event within the response limit.
+    fn reasoning_within(&mut self, span: Span, text: &[u8]) {
+        // Reasoning whether or not a call holds it: checked now.
+        self.reasoning_utf8
+            .check(span.start, text, &mut self.bad_utf8);
+        if !matches!(self.capture, Capture::None) {
+            if self.open_capture(span, text, true) {
+                return;
+            }
+            self.release_opening();
+        }
+        self.push_reasoning(text);
+    }
+
+    /// [`Sink::tool_args`] for the part of the event within the response limit.
+    fn tool_args_within(&mut self, span: Span, call: u32, json: &[u8]) {
+        self.capture(span, json, false);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            record.has_args = true;
+            let CallRecord {
+                normalizer,
+                arguments,
+                dedup,
+                duplicates,
+                ..
+            } = record;
+            normalizer.feed(json, &mut |bytes| {
+                duplicates.add(dedup.feed(bytes, arguments))
+            });
+        }
+    }
+
+    /// [`Sink::tool_value`] for the part of the event within the response limit.
+    fn tool_value_within(&mut self, span: Span, call: u32, piece: Piece, bytes: &[u8]) {
+        self.capture(span, bytes, false);
+        if let Some(record) = self.calls.get_mut(call as usize) {
+            if let Some(params) = &mut record.params {
+                // A reused buffer: no allocation per argument fragment.
+                let text = &mut self.scratch;
+                text.clear();
+                params.value(piece, bytes, text);
+                let found = record.dedup.feed(text, &mut record.arguments);
+                record.duplicates.add(found);
+            }
+        }
     }
 }

@@ -20,6 +20,12 @@ impl Utf8Check {
         self.carry_len == 0
     }
 
+    /// Forgets the code point waiting for the next piece (the response was cut inside it);
+    /// returns how many of its bytes were taken already.
+    pub(super) fn take_carry(&mut self) -> usize {
+        std::mem::take(&mut self.carry_len)
+    }
+
     #[inline]
     pub(super) fn check(&mut self, start: u64, bytes: &[u8], found: &mut Vec<Span>) {
         if self.carry_len == 0 && bytes.len() <= 32 && bytes.iter().all(|&b| b < 0x80) {

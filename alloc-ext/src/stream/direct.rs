@@ -122,10 +122,10 @@ impl DeltaStream {
         if self.carry.len != 0 {
             return self.direct_after_carry(span, text, channel);
         }
-        if self.assembler.skip(span) {
-            // Left out (it may have cut the response there: not quiet any more).
-            self.quiet = false;
-            return true;
+        if !self.assembler.within_limit(span) {
+            // The response ends in it, or ended before it: the assembler keeps what the
+            // limit leaves and ends the response.
+            return false;
         }
         self.begin_delta();
         let Some(taken) = push_valid(text, self.delta.text(channel)) else {
