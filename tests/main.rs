@@ -3,6 +3,7 @@
 mod alloc;
 mod anthropic;
 mod arguments;
+mod bench_inputs;
 mod cases;
 mod conformance;
 mod corpus;

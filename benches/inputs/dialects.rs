@@ -345,11 +345,15 @@ static MIMO: ParamMarkup = ParamMarkup {
 
 static STEP3: ParamMarkup = ParamMarkup {
     open: (
-        "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
         "\">\n",
     ),
-    param: ("<steptml:parameter name=\"", "\">", "</steptml:parameter>\n"),
-    close: "</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+    param: (
+        "<steptml:parameter name=\"",
+        "\">",
+        "</steptml:parameter>\n",
+    ),
+    close: "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
 };
 
 /// MiniMax-M3: each parameter an element named after its key (`{key}` in the closer is the
