@@ -162,8 +162,19 @@ impl TagLexer {
     /// Reads bytes from `bytes` until the tag ends or breaks; returns how many were taken
     /// and the outcome of the last one looked at ([`Push::More`] when all were taken).
     pub(crate) fn scan(&mut self, bytes: &[u8]) -> (usize, Push) {
+        // The form is chosen once per run of bytes, not per byte: nearly every tag ends in
+        // `>`, and its bytes are the markup family's hottest loop.
+        if self.form.end.len() > 1 {
+            self.scan_with(bytes, Self::push_long)
+        } else {
+            self.scan_with(bytes, Self::push_byte)
+        }
+    }
+
+    #[inline(always)]
+    fn scan_with(&mut self, bytes: &[u8], push: fn(&mut Self, u8) -> Push) -> (usize, Push) {
         for (i, &b) in bytes.iter().enumerate() {
-            match self.push(b) {
+            match push(self, b) {
                 Push::More => {}
                 done @ Push::Done { .. } => return (i + 1, done),
                 stop => return (i, stop),
@@ -172,8 +183,22 @@ impl TagLexer {
         (bytes.len(), Push::More)
     }
 
-    /// Reads one byte.
-    pub(crate) fn push(&mut self, b: u8) -> Push {
+    /// One byte of a tag that ends in several bytes (`<|sep|>`).
+    fn push_long(&mut self, b: u8) -> Push {
+        let i = self.bytes.len();
+        if i == MAX_TAG {
+            return Push::TooLong;
+        }
+        // Cannot truncate: MAX_TAG fits a u8 index.
+        match self.long_end(b, i as u8) {
+            Some(push) => push,
+            None => self.push_byte(b),
+        }
+    }
+
+    /// One byte of a tag that ends in `>`, and the rules both forms share.
+    #[inline(always)]
+    fn push_byte(&mut self, b: u8) -> Push {
         let i = self.bytes.len();
         if i == MAX_TAG {
             return Push::TooLong;
@@ -181,9 +206,6 @@ impl TagLexer {
         // Cannot truncate: MAX_TAG fits a u8 index.
         let at = i as u8;
         let ws = is_ws(b);
-        if let Some(push) = self.long_end(b, at) {
-            return push;
-        }
         let next = match self.state {
             State::Start => match b {
                 _ if ws => State::Space,
