@@ -144,7 +144,11 @@ impl DeltaStream {
     fn direct_after_carry(&mut self, span: Span, text: &[u8], channel: Channel) -> bool {
         let carry = self.carry;
         let waited = usize::from(carry.len);
-        let needs = width(carry.bytes[0]) - waited;
+        // (A carry is a valid code point's first bytes, so more are needed; a zero would
+        // be a bug, and the general path is then the safe one.)
+        let Some(needs) = width(carry.bytes[0]).checked_sub(waited).filter(|&n| n > 0) else {
+            return false;
+        };
         if carry.channel != channel || text.len() < needs || !self.assembler.within_limit(span) {
             return false;
         }
