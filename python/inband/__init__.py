@@ -199,8 +199,8 @@ class DeltaStream:
     argument fragments concatenate to the JSON text its completed arguments were parsed
     from. ``seed`` makes call ids deterministic; ``hold_calls`` holds each call until it
     is complete; ``stop_at_fabricated_result`` ends the response where the model begins
-    writing a tool result itself. Memory stays bounded: the first chunk that takes the response past
-    ``max_response_bytes`` (``None``: 64 MiB) and every chunk after it are left out,
+    writing a tool result itself. Memory stays bounded: the response ends at
+    ``max_response_bytes`` (``None``: 64 MiB) whatever the chunking; the bytes past it are
     neither streamed nor kept, with a ``response_too_long`` diagnostic. ``added_tokens``
     and ``feed_tokens``: token mode, as for ``Scanner``.
     """
@@ -255,8 +255,8 @@ def assemble(
     stop_at_fabricated_result: bool = False,
     max_response_bytes: int | None = None,
 ) -> Completion:
-    """The completion of a whole response (the GIL is released for long inputs); a text
-    longer than ``max_response_bytes`` (``None``: 64 MiB) is left out whole, with a
+    """The completion of a whole response (the GIL is released for long inputs); a
+    response longer than ``max_response_bytes`` (``None``: 64 MiB) ends there, with a
     ``response_too_long`` diagnostic."""
     return Completion.from_dict(
         _native.assemble(

@@ -8,8 +8,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-/// One response streamed as OpenAI deltas; the chunk that takes the response past
-/// `max_response_bytes` (64 MiB by default) and all after it are left out, with a
+/// One response streamed as OpenAI deltas; the response ends at `max_response_bytes`
+/// (64 MiB by default) whatever the chunking, the bytes past it left out, with a
 /// `response_too_long` diagnostic. `feed` returns
 /// `(content, reasoning_content, [(index, id, name, arguments), …])`; `finish` returns
 /// `(delta, finish_reason, completion)`, the completion in the `summary` shape.

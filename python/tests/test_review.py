@@ -113,18 +113,19 @@ def test_a_response_past_max_response_bytes_is_cut_with_a_diagnostic() -> None:
     # 64 MiB of content and a diagnostic nobody was told about.
     s = inband.DeltaStream("hermes", max_response_bytes=10)
     assert s.feed("01234").content == "01234"
-    # The chunk that crosses the limit is left out whole, and so is everything after it.
-    assert s.feed("56789abc").content == ""
+    # The response ends at byte 10 whatever the chunking: the chunk that crosses it gives
+    # its bytes before it, and nothing after it is streamed or kept.
+    assert s.feed("56789abc").content == "56789"
     assert s.feed("more").content == ""
     end = s.finish()
     assert end.delta.content == ""
-    assert end.completion.content == "01234"
+    assert end.completion.content == "0123456789"
     assert [(d.code, d.span) for d in end.completion.diagnostics] == [
-        ("response_too_long", (5, 13))  # the span: the chunk that crossed it
+        ("response_too_long", (10, 10))  # the span: the empty one at the limit
     ]
     c = inband.assemble("0123456789abc", "hermes", max_response_bytes=10)
-    assert c.content == ""
-    assert [(d.code, d.span) for d in c.diagnostics] == [("response_too_long", (0, 13))]
+    assert c.content == "0123456789"
+    assert [(d.code, d.span) for d in c.diagnostics] == [("response_too_long", (10, 10))]
     assert inband.assemble("0123456789", "hermes", max_response_bytes=10).diagnostics == []
     with pytest.raises(OverflowError):
         inband.assemble("x", "hermes", max_response_bytes=-1)

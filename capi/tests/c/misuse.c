@@ -360,7 +360,7 @@ static void deltas_memory(void) {
                  "{\"content\":\"0123456789abcdef\",\"reasoning\":null,\"tool_calls\":[],"
                  "\"incomplete_calls\":[],\"diagnostics\":[{\"code\":\"response_too_long\","
                  "\"message\":\"the response is longer than max_response_bytes; the rest was "
-                 "left out\",\"span\":[16,17]}]}") == 0,
+                 "left out\",\"span\":[16,16]}]}") == 0,
           "cut completion %s", fin.completion);
     CHECK(strcmp(fin.finish_reason, "stop") == 0, "cut: %s", fin.finish_reason);
     EXPECT_STATUS(inband_deltas_free(&d), INBAND_OK);
