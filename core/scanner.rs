@@ -6,8 +6,10 @@ use crate::options::{Error, Options};
 use crate::token::TokenGate;
 use crate::{Sink, Span};
 mod dialect;
+mod table_view;
 
-pub use dialect::{Dialect, TableDelimiter};
+pub use dialect::Dialect;
+pub use table_view::TableDelimiter;
 
 /// A streaming scanner for one dialect: push chunks in, get events out through a [`Sink`].
 ///
